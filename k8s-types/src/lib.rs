@@ -94,8 +94,10 @@
 //! about a quarter of the whole crate's build time, and registers only those kinds.
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "scheme")]
 pub mod conversions;
 pub mod custom;
+#[cfg(feature = "scheme")]
 pub mod defaults;
 // The docs are the API reference's prose, line breaks included; list items in it continue
 // on unindented lines.
@@ -108,6 +110,7 @@ pub mod value;
 
 pub use generated::*;
 
+#[cfg(feature = "scheme")]
 use apimachinery::runtime::{Scheme, SchemeError};
 
 /// Adds every kind of this crate (of the API groups whose features are on), with its
@@ -127,6 +130,7 @@ use apimachinery::runtime::{Scheme, SchemeError};
 /// assert!(scheme.recognizes(&"apps/v1, Kind=Deployment".parse()?));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[cfg(feature = "scheme")]
 pub fn register(scheme: &mut Scheme) -> Result<(), SchemeError> {
     scheme.add_registry()
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::docs::doc_lines;
-use crate::features;
+use crate::features::{self, SCHEME};
 use crate::hubs::{Conversions, Derive, FieldConv, Node};
 use crate::model::{BYTES, Field, Kind, Model, Module, Omit, Struct, Ty};
 use crate::naming;
@@ -49,7 +49,9 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
     // The list of Go's types (`type_list`) is there whatever the features.
     root.push_str("pub(crate) mod go_types;\n");
     // The `+default=` markers' defaulters, called by the hand-written walks of
-    // `crate::defaults`; each group's part is behind its feature inside.
+    // `crate::defaults` (registered in the Scheme, so behind `scheme` as they are); each
+    // group's part is behind its feature inside.
+    let _ = writeln!(root, "#[cfg(feature = \"{SCHEME}\")]");
     root.push_str("pub(crate) mod default_markers;\n");
     files.insert("mod.rs".to_owned(), root);
     files.insert("conversions.md".to_owned(), conv.report.clone());
@@ -97,6 +99,7 @@ fn version_file(module: &str, version: &str, m: &Module, conv: &Conversions) -> 
         .collect();
     if !shared.is_empty() {
         out.push_str("// Types that other versions share: they convert to themselves.\n");
+        let _ = writeln!(out, "#[cfg(feature = \"{SCHEME}\")]");
         let _ = writeln!(
             out,
             "apimachinery::identity_conversion!({});",
@@ -106,7 +109,7 @@ fn version_file(module: &str, version: &str, m: &Module, conv: &Conversions) -> 
     out
 }
 
-/// The `#[conversion(...)]` of a struct deriving `Convert`.
+/// The `conversion(...)` of a struct deriving `Convert`, without its `#[...]`.
 fn conversion_attr(d: &Derive, module: &str, version: &str, kind: bool) -> String {
     let (m, v, n) = &d.hub;
     let mut attrs = vec![format!(
@@ -132,10 +135,11 @@ fn conversion_attr(d: &Derive, module: &str, version: &str, kind: bool) -> Strin
         // Only whole objects are converted through the scheme's registry.
         attrs.push("nested".to_owned());
     }
-    format!("#[conversion({})]\n", attrs.join(", "))
+    format!("conversion({})", attrs.join(", "))
 }
 
-/// The `#[conversion(...)]` of a field, when it needs one.
+/// The `#[conversion(...)]` of a field, when it needs one, there with `scheme` only as
+/// the derive that reads it.
 fn field_conversion_attr(d: Option<&Derive>, rust: &str) -> Option<String> {
     let how = d?.fields.get(rust)?;
     let rename = |r: &Option<String>| r.as_ref().map(|r| format!("rename = \"{r}\""));
@@ -157,7 +161,10 @@ fn field_conversion_attr(d: Option<&Derive>, rust: &str) -> Option<String> {
     if same_type {
         attrs.push("same_type".to_owned());
     }
-    Some(format!("    #[conversion({})]\n", attrs.join(", ")))
+    Some(format!(
+        "    #[cfg_attr(feature = \"{SCHEME}\", conversion({}))]\n",
+        attrs.join(", ")
+    ))
 }
 
 fn write_doc(out: &mut String, text: &str, fallback: &str, indent: &str) {
@@ -233,8 +240,13 @@ fn write_struct(
         None => out.push_str("#[derive(apimachinery::ApiType, Default, PartialEq)]\n"),
     }
     if let Some(d) = derive {
-        out.push_str("#[derive(apimachinery::Convert)]\n");
-        out.push_str(&conversion_attr(d, module, version, s.kind.is_some()));
+        // Conversions are the Scheme's business: without `scheme` neither the derive nor
+        // its attributes are there.
+        let _ = writeln!(
+            out,
+            "#[cfg_attr(feature = \"{SCHEME}\", derive(apimachinery::Convert), {})]",
+            conversion_attr(d, module, version, s.kind.is_some())
+        );
     }
     let field_attr = |out: &mut String, rust: &str| {
         if let Some(a) = field_conversion_attr(derive, rust) {
@@ -291,6 +303,7 @@ fn write_struct(
     write_proto(out, s);
     if let Some(k) = &s.kind {
         for (group, version) in &k.also_in {
+            let _ = writeln!(out, "#[cfg(feature = \"{SCHEME}\")]");
             let _ = writeln!(
                 out,
                 "inventory::submit! {{ apimachinery::runtime::Registration {{ group: {group:?}, version: {version:?}, kind: {kind:?}, extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<{name}>(), resource: None }} }}",
@@ -305,7 +318,12 @@ fn write_struct(
 }
 
 fn write_kind_attrs(out: &mut String, s: &Struct, k: &Kind, hub: bool) {
-    out.push_str("#[derive(apimachinery::ApiObject, Default, PartialEq)]\n");
+    // With `scheme`, a kind is an `Object` registered at link time; without it the same
+    // JSON code (`ApiKind` takes `ApiObject`'s attributes) and nothing of the registry.
+    let _ = writeln!(
+        out,
+        "#[cfg_attr(feature = \"{SCHEME}\", derive(apimachinery::ApiObject))]\n#[cfg_attr(not(feature = \"{SCHEME}\"), derive(apimachinery::ApiKind))]\n#[derive(Default, PartialEq)]"
+    );
     let mut attrs = Vec::new();
     if !k.group.is_empty() {
         attrs.push(format!("group = {:?}", k.group));

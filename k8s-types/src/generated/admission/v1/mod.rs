@@ -178,7 +178,9 @@ impl std::fmt::Debug for AdmissionResponse {
 apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
 
 /// AdmissionReview describes an admission review request/response.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admission.k8s.io", version = "v1", kind = "AdmissionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -212,4 +214,5 @@ impl std::fmt::Debug for AdmissionReview {
 apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(AdmissionRequest, AdmissionResponse);

@@ -5,7 +5,9 @@
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscovery", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -48,7 +50,9 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscoveryList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -242,4 +246,5 @@ impl std::fmt::Debug for APIVersionDiscovery {
 apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(APIVersionDiscovery);

@@ -102,7 +102,9 @@ impl std::fmt::Debug for ConversionResponse {
 apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
 
 /// ConversionReview describes a conversion request/response.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "ConversionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -223,7 +225,9 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -313,7 +317,9 @@ impl std::fmt::Debug for CustomResourceDefinitionCondition {
 apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinitionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1415,6 +1421,7 @@ impl std::fmt::Debug for WebhookConversion {
 apimachinery::proto_message!(WebhookConversion { 2 => client_config as "clientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     ConversionRequest,
     ConversionResponse,

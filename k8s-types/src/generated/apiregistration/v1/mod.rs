@@ -4,7 +4,9 @@
 
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -87,7 +89,9 @@ impl std::fmt::Debug for APIServiceCondition {
 apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// APIServiceList is a list of APIService objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIServiceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -262,4 +266,5 @@ impl std::fmt::Debug for ServiceReference {
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => port });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(APIServiceSpec, APIServiceStatus);

@@ -49,7 +49,9 @@ impl std::fmt::Debug for ServerStorageVersion {
 apimachinery::proto_message!(ServerStorageVersion { 1 => api_server_id as "apiServerID", 2 => encoding_version as "encodingVersion", 3 => decodable_versions as "decodableVersions", 4 => served_versions as "servedVersions" });
 
 /// Storage version of a specific resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -136,7 +138,9 @@ impl std::fmt::Debug for StorageVersionCondition {
 apimachinery::proto_message!(StorageVersionCondition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// A list of StorageVersions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "internal.apiserver.k8s.io",
     version = "v1alpha1",

@@ -49,7 +49,9 @@ apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version 
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -109,7 +111,9 @@ impl std::fmt::Debug for SelfSubjectReviewStatus {
 apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
 
 /// TokenRequest requests a token for a given service account.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "authentication.k8s.io",
     version = "v1",
@@ -233,7 +237,9 @@ apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_ti
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -427,4 +433,5 @@ impl apimachinery::proto::Message for UserInfo {
 }
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(SelfSubjectReviewStatus, TokenReviewSpec, TokenReviewStatus);

@@ -100,7 +100,9 @@ apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "raw
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -316,7 +318,9 @@ apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiG
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -390,7 +394,9 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
 /// or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -455,7 +461,9 @@ impl std::fmt::Debug for SelfSubjectRulesReviewSpec {
 apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -677,6 +685,7 @@ impl std::fmt::Debug for SubjectRulesReviewStatus {
 apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     NonResourceAttributes,
     ResourceAttributes,

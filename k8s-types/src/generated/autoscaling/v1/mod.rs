@@ -202,16 +202,17 @@ impl std::fmt::Debug for ExternalMetricStatus {
 apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => current_value as "currentValue", 4 => current_average_value as "currentAverageValue" });
 
 /// configuration of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub))]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the behaviour of autoscaler. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: HorizontalPodAutoscalerSpec,
@@ -244,7 +245,9 @@ impl std::fmt::Debug for HorizontalPodAutoscaler {
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// list of horizontal pod autoscaler objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
@@ -252,14 +255,13 @@ apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec,
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerList))]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of horizontal pod autoscaler objects.
     #[api(nullable)]
@@ -289,27 +291,27 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// specification of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested))]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
     /// and will set the desired number of pods by using its Scale subresource.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub scale_target_ref: crate::autoscaling::v2::CrossVersionObjectReference,
     /// minReplicas is the lower limit for the number of replicas to which the autoscaler
     /// can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the
     /// alpha feature gate HPAScaleToZero is enabled and at least one Object or External
     /// metric is configured.  Scaling is active as long as at least one metric value is
     /// available.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub min_replicas: Option<i32>,
     /// maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub max_replicas: i32,
     /// targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods;
     /// if not specified the default autoscaling policy will be used.
     #[api(rename = "targetCPUUtilizationPercentage")]
-    #[conversion(skip)]
+    #[cfg_attr(feature = "scheme", conversion(skip))]
     pub target_cpu_utilization_percentage: Option<i32>,
 }
 
@@ -343,26 +345,26 @@ impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
 
 /// current status of a horizontal pod autoscaler
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested))]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub observed_generation: Option<i64>,
     /// lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods;
     /// used by the autoscaler to control how often the number of pods is changed.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is the current number of replicas of pods managed by this autoscaler.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub current_replicas: i32,
     /// desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub desired_replicas: i32,
     /// currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU,
     /// e.g. 70 means that an average pod is using now 70% of its requested CPU.
     #[api(rename = "currentCPUUtilizationPercentage")]
-    #[conversion(skip)]
+    #[cfg_attr(feature = "scheme", conversion(skip))]
     pub current_cpu_utilization_percentage: Option<i32>,
 }
 
@@ -780,7 +782,9 @@ impl std::fmt::Debug for ResourceMetricStatus {
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",

@@ -3,7 +3,9 @@
 //! `batch/v1`.
 
 /// CronJob represents the configuration of a single cron job.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -44,7 +46,9 @@ impl std::fmt::Debug for CronJob {
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJobList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -188,7 +192,9 @@ impl std::fmt::Debug for CronJobStatus {
 apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
 
 /// Job represents the configuration of a single job.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -276,7 +282,9 @@ impl std::fmt::Debug for JobCondition {
 apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// JobList is a collection of jobs.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1",
@@ -948,4 +956,5 @@ impl std::fmt::Debug for UncountedTerminatedPods {
 apimachinery::proto_message!(UncountedTerminatedPods { 1 => succeeded, 2 => failed });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(CronJobSpec, CronJobStatus);

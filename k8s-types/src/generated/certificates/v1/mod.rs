@@ -15,7 +15,9 @@ pub type ExtraValue = Vec<String>;
 /// This API can be used to request client certificates to authenticate to kube-apiserver
 /// (with the "kubernetes.io/kube-apiserver-client" signerName),
 /// or to obtain certificates from custom non-Kubernetes signers.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -120,7 +122,9 @@ impl std::fmt::Debug for CertificateSigningRequestCondition {
 apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequestList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -365,4 +369,5 @@ impl std::fmt::Debug for CertificateSigningRequestStatus {
 apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(CertificateSigningRequestStatus);

@@ -24,19 +24,20 @@ pub type ClusterTrustBundleSpec = crate::certificates::v1beta1::ClusterTrustBund
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1alpha1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle))]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata contains the object metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the signer (if any) and trust anchors.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::certificates::v1beta1::ClusterTrustBundleSpec,
 }
 
@@ -63,7 +64,9 @@ impl std::fmt::Debug for ClusterTrustBundle {
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1alpha1",
@@ -71,14 +74,13 @@ apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList))]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata contains the list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a collection of ClusterTrustBundle objects
     #[api(nullable)]

@@ -21,23 +21,24 @@ pub type CertificateSigningRequestStatus = crate::certificates::v1::CertificateS
 pub type ExtraValue = Vec<String>;
 
 /// Describes a certificate signing request
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequest)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequest))]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the certificate request, and is immutable after creation.
     /// Only the request, signerName, expirationSeconds, and usages fields can be set on creation.
     /// Other fields are derived by Kubernetes and cannot be modified by users.
     pub spec: CertificateSigningRequestSpec,
     /// Derived information about the request.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::certificates::v1::CertificateSigningRequestStatus,
 }
 
@@ -66,7 +67,9 @@ impl std::fmt::Debug for CertificateSigningRequest {
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -74,14 +77,13 @@ apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spe
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequestList))]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
     #[api(nullable)]
@@ -111,12 +113,12 @@ impl std::fmt::Debug for CertificateSigningRequestList {
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested))]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
     #[api(nullable)]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub request: Option<crate::value::ByteString>,
     /// Requested signer for the request. It is a qualified name in the form:
     /// \`scope-hostname.io/name\`.
@@ -128,7 +130,7 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Otherwise, it is assigned "kubernetes.io/legacy-unknown".
     /// Distribution of trust for signers happens out of band.
     /// You can select on this field using \`spec.signerName\`.
-    #[conversion(with = crate::conversions::nil_as_zero)]
+    #[cfg_attr(feature = "scheme", conversion(with = crate::conversions::nil_as_zero))]
     pub signer_name: Option<String>,
     /// expirationSeconds is the requested duration of validity of the issued
     /// certificate. The certificate signer may issue a certificate with a different
@@ -148,7 +150,7 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Signer whose configured minimum is longer than the requested duration
     ///
     /// The minimum valid value for expirationSeconds is 600, i.e. 10 minutes.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub expiration_seconds: Option<i32>,
     /// allowedUsages specifies a set of usage contexts the key will be
     /// valid for.
@@ -181,27 +183,27 @@ pub struct CertificateSigningRequestSpec {
     /// "microsoft sgc",
     /// "netscape sgc"
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub usages: Vec<String>,
     /// Information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub username: String,
     /// UID information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub uid: String,
     /// Group information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub groups: Vec<String>,
     /// Extra information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
@@ -291,7 +293,9 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -325,7 +329,9 @@ impl std::fmt::Debug for ClusterTrustBundle {
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -420,7 +426,9 @@ apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signe
 /// signer.
 ///
 /// Kubelets use this API to implement podCertificate projected volumes
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -458,7 +466,9 @@ impl std::fmt::Debug for PodCertificateRequest {
 apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodCertificateRequestList is a collection of PodCertificateRequest objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -744,4 +754,5 @@ impl std::fmt::Debug for PodCertificateRequestStatus {
 apimachinery::proto_message!(PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(ClusterTrustBundleSpec);

@@ -310,7 +310,9 @@ impl std::fmt::Debug for AzureFileVolumeSource {
 apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
 
 /// Binding ties one object to another; for example, a pod is bound to a node by a scheduler.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -860,7 +862,9 @@ apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => st
 
 /// ComponentStatus (and ComponentStatusList) holds the cluster validation info.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf)]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -897,7 +901,9 @@ apimachinery::proto_message!(ComponentStatus { 1 => metadata, 2 => conditions })
 
 /// Status of all the conditions for the component as a list of ComponentStatus objects.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ComponentStatusList",
@@ -938,7 +944,9 @@ impl std::fmt::Debug for ComponentStatusList {
 apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
 
 /// ConfigMap holds configuration data for pods to consume.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1138,7 +1146,9 @@ impl apimachinery::proto::Message for ConfigMapKeySelector {
 }
 
 /// ConfigMapList is a resource containing a list of ConfigMap objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf)]
 pub struct ConfigMapList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2501,7 +2511,9 @@ apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_add
 /// Use discoveryv1.EndpointSlice for complete information about Service endpoints.
 ///
 /// Deprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2544,7 +2556,9 @@ apimachinery::proto_message!(Endpoints { 1 => metadata, 2 => subsets });
 
 /// EndpointsList is a list of endpoints.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf)]
 pub struct EndpointsList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3373,7 +3387,9 @@ apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template 
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3468,7 +3484,9 @@ impl std::fmt::Debug for Event {
 apimachinery::proto_message!(Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
 
 /// EventList is a list of events.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf)]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4578,7 +4596,9 @@ impl std::fmt::Debug for LifecycleHandler {
 apimachinery::proto_message!(LifecycleHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => sleep });
 
 /// LimitRange sets resource usage limits for each kind of resource in a Namespace.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4664,7 +4684,9 @@ impl std::fmt::Debug for LimitRangeItem {
 apimachinery::proto_message!(LimitRangeItem { 1 => r#type as "type", 2 => max, 3 => min, 4 => default, 5 => default_request as "defaultRequest", 6 => max_limit_request_ratio as "maxLimitRequestRatio" });
 
 /// LimitRangeList is a list of LimitRange items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "LimitRangeList",
@@ -5033,7 +5055,9 @@ apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read
 
 /// Namespace provides a scope for Names.
 /// Use of multiple namespaces is optional.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5117,7 +5141,9 @@ impl std::fmt::Debug for NamespaceCondition {
 apimachinery::proto_message!(NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NamespaceList is a list of Namespaces.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf)]
 pub struct NamespaceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5214,7 +5240,9 @@ apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
 
 /// Node is a worker node in Kubernetes.
 /// Each node will have a unique identifier in the cache (i.e. in etcd).
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5570,7 +5598,9 @@ impl std::fmt::Debug for NodeFeatures {
 apimachinery::proto_message!(NodeFeatures { 1 => supplemental_groups_policy as "supplementalGroupsPolicy" });
 
 /// NodeList is the whole list of all Nodes which have been registered with master.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf)]
 pub struct NodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5606,7 +5636,9 @@ impl std::fmt::Debug for NodeList {
 apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
 
 /// NodeProxyOptions is the query options to a Node's proxy call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "NodeProxyOptions",
@@ -6179,7 +6211,9 @@ apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => n
 /// PersistentVolume (PV) is a storage resource provisioned by an administrator.
 /// It is analogous to a node.
 /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6223,7 +6257,9 @@ impl std::fmt::Debug for PersistentVolume {
 apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaim is a user's request for and claim to a persistent volume
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6317,7 +6353,9 @@ impl std::fmt::Debug for PersistentVolumeClaimCondition {
 apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// PersistentVolumeClaimList is a list of PersistentVolumeClaim items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeClaimList",
@@ -6659,7 +6697,9 @@ impl std::fmt::Debug for PersistentVolumeClaimVolumeSource {
 apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
 
 /// PersistentVolumeList is a list of PersistentVolume items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeList",
@@ -7352,7 +7392,9 @@ apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "p
 
 /// Pod is a collection of containers that can run on a host. This resource is created
 /// by clients and scheduled onto hosts.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -7588,7 +7630,9 @@ apimachinery::proto_message!(PodAntiAffinity { 1 => required_during_scheduling_i
 /// ---
 /// TODO: merge w/ PodExecOptions below for stdin, stdout, etc
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodAttachOptions",
@@ -7892,7 +7936,9 @@ apimachinery::proto_message!(PodDNSConfigOption { 1 => name, 2 => value });
 /// ---
 /// TODO: This is largely identical to PodAttachOptions above, make sure they stay in sync and see about merging
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodExecOptions",
@@ -8014,7 +8060,9 @@ impl std::fmt::Debug for PodIP {
 apimachinery::proto_message!(PodIP { 1 => ip });
 
 /// PodList is a list of Pods.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf)]
 pub struct PodList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8051,7 +8099,9 @@ impl std::fmt::Debug for PodList {
 apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
 
 /// PodLogOptions is the query options for a Pod's logs REST call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodLogOptions",
@@ -8184,7 +8234,9 @@ apimachinery::proto_message!(PodOS { 1 => name });
 /// ports (comma separated) to forward over.
 /// Port forwarding over SPDY does not use these options. It requires the port
 /// to be passed in the \`port\` header as part of request.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodPortForwardOptions",
@@ -8222,7 +8274,9 @@ impl std::fmt::Debug for PodPortForwardOptions {
 apimachinery::proto_message!(PodPortForwardOptions { 1 => ports });
 
 /// PodProxyOptions is the query options to a Pod's proxy call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodProxyOptions",
@@ -9250,7 +9304,9 @@ impl std::fmt::Debug for PodStatus {
 apimachinery::proto_message!(PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 => reason, 5 => host_ip as "hostIP", 6 => pod_ip as "podIP", 7 => start_time as "startTime", 8 => container_statuses as "containerStatuses", 9 => qos_class as "qosClass", 10 => init_container_statuses as "initContainerStatuses", 11 => nominated_node_name as "nominatedNodeName", 12 => pod_ips as "podIPs", 13 => ephemeral_container_statuses as "ephemeralContainerStatuses", 14 => resize, 15 => resource_claim_statuses as "resourceClaimStatuses", 16 => host_ips as "hostIPs", 17 => observed_generation as "observedGeneration", 18 => extended_resource_claim_status as "extendedResourceClaimStatus", 19 => allocated_resources as "allocatedResources", 20 => resources, 21 => node_allocatable_resource_claim_statuses as "nodeAllocatableResourceClaimStatuses" });
 
 /// PodStatusResult is a wrapper for PodStatus returned by kubelet that can be encode/decoded
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodStatusResult",
@@ -9295,7 +9351,9 @@ impl std::fmt::Debug for PodStatusResult {
 apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
 
 /// PodTemplate describes a template for creating copies of a predefined pod.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -9331,7 +9389,9 @@ impl std::fmt::Debug for PodTemplate {
 apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
 
 /// PodTemplateList is a list of PodTemplates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodTemplateList",
@@ -10026,7 +10086,9 @@ impl std::fmt::Debug for RBDVolumeSource {
 apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// RangeAllocation is not a public type.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "RangeAllocation",
@@ -10072,7 +10134,9 @@ impl std::fmt::Debug for RangeAllocation {
 apimachinery::proto_message!(RangeAllocation { 1 => metadata, 2 => range, 3 => data });
 
 /// ReplicationController represents the configuration of a replication controller.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10160,7 +10224,9 @@ impl std::fmt::Debug for ReplicationControllerCondition {
 apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicationControllerList is a collection of replication controllers.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ReplicationControllerList",
@@ -10419,7 +10485,9 @@ impl std::fmt::Debug for ResourceHealth {
 apimachinery::proto_message!(ResourceHealth { 1 => resource_id as "resourceID", 2 => health, 6 => message });
 
 /// ResourceQuota sets aggregate quota restrictions enforced per namespace
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10460,7 +10528,9 @@ impl std::fmt::Debug for ResourceQuota {
 apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceQuotaList is a list of ResourceQuota items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ResourceQuotaList",
@@ -10952,7 +11022,9 @@ apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localh
 
 /// Secret holds secret data of a certain type. The total bytes of the values in
 /// the Data field must be less than MaxSecretSize bytes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11154,7 +11226,9 @@ impl apimachinery::proto::Message for SecretKeySelector {
 }
 
 /// SecretList is a list of Secret.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf)]
 pub struct SecretList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11478,7 +11552,9 @@ impl std::fmt::Debug for SecurityContext {
 apimachinery::proto_message!(SecurityContext { 1 => capabilities, 2 => privileged, 3 => se_linux_options as "seLinuxOptions", 4 => run_as_user as "runAsUser", 5 => run_as_non_root as "runAsNonRoot", 6 => read_only_root_filesystem as "readOnlyRootFilesystem", 7 => allow_privilege_escalation as "allowPrivilegeEscalation", 8 => run_as_group as "runAsGroup", 9 => proc_mount as "procMount", 10 => windows_options as "windowsOptions", 11 => seccomp_profile as "seccompProfile", 12 => app_armor_profile as "appArmorProfile" });
 
 /// SerializedReference is a reference to serialized object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "SerializedReference",
@@ -11516,7 +11592,9 @@ apimachinery::proto_message!(SerializedReference { 1 => reference });
 /// Service is a named abstraction of software service (for example, mysql) consisting of local port
 /// (for example 3306) that the proxy listens on, and the selector that determines which pods
 /// will answer requests sent through the proxy.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11562,7 +11640,9 @@ apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
 /// \* a name, understood by users, and perhaps by peripheral systems, for an identity
 /// \* a principal that can be authenticated and authorized
 /// \* a set of secrets
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11620,7 +11700,9 @@ impl std::fmt::Debug for ServiceAccount {
 apimachinery::proto_message!(ServiceAccount { 1 => metadata, 2 => secrets, 3 => image_pull_secrets as "imagePullSecrets", 4 => automount_service_account_token as "automountServiceAccountToken" });
 
 /// ServiceAccountList is a list of ServiceAccount objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceAccountList",
@@ -11708,7 +11790,9 @@ impl std::fmt::Debug for ServiceAccountTokenProjection {
 apimachinery::proto_message!(ServiceAccountTokenProjection { 1 => audience, 2 => expiration_seconds as "expirationSeconds", 3 => path });
 
 /// ServiceList holds a list of services.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf)]
 pub struct ServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11826,7 +11910,9 @@ impl std::fmt::Debug for ServicePort {
 apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
 
 /// ServiceProxyOptions is the query options to a Service's proxy call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceProxyOptions",
@@ -13923,6 +14009,7 @@ impl std::fmt::Debug for WindowsSecurityContextOptions {
 apimachinery::proto_message!(WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     EventSource,
     NodeSelector,

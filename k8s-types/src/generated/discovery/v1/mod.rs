@@ -218,7 +218,9 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 /// produce the full set of endpoints; you can find all of the slices for a given service
 /// by listing EndpointSlices in the service's namespace whose \`kubernetes.io/service-name\`
 /// label contains the service's name.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -277,7 +279,9 @@ impl std::fmt::Debug for EndpointSlice {
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -358,4 +362,5 @@ impl std::fmt::Debug for ForZone {
 apimachinery::proto_message!(ForZone { 1 => name });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(EndpointConditions, EndpointHints, EndpointPort);

@@ -115,16 +115,17 @@ apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => ho
 /// EndpointSlice represents a subset of the endpoints that implement a service.
 /// For a given service there may be multiple EndpointSlice objects, selected by
 /// labels, which must be joined to produce the full set of endpoints.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1beta1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointSlice)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::discovery::v1::EndpointSlice))]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// addressType specifies the type of address carried by this EndpointSlice.
     /// All addresses in this slice must be the same type. This field is
@@ -133,7 +134,7 @@ pub struct EndpointSlice {
     /// \* IPv4: Represents an IPv4 Address.
     /// \* IPv6: Represents an IPv6 Address.
     /// \* FQDN: Represents a Fully Qualified Domain Name.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub address_type: String,
     /// endpoints is a list of unique endpoints in this slice. Each slice may
     /// include a maximum of 1000 endpoints.
@@ -145,7 +146,7 @@ pub struct EndpointSlice {
     /// nil port value, it indicates "all ports". Each slice may include a
     /// maximum of 100 ports.
     #[api(nullable)]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ports: Option<Vec<crate::discovery::v1::EndpointPort>>,
 }
 
@@ -176,7 +177,9 @@ impl std::fmt::Debug for EndpointSlice {
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "discovery.k8s.io",
     version = "v1beta1",
@@ -184,14 +187,13 @@ apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 =>
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointSliceList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::discovery::v1::EndpointSliceList))]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of endpoint slices
     #[api(nullable)]

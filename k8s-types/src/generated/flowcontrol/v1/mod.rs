@@ -85,7 +85,9 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -174,7 +176,9 @@ impl std::fmt::Debug for FlowSchemaCondition {
 apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// FlowSchemaList is a list of FlowSchema objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchemaList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -519,7 +523,9 @@ impl std::fmt::Debug for PolicyRulesWithSubjects {
 apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -608,7 +614,9 @@ impl std::fmt::Debug for PriorityLevelConfigurationCondition {
 apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -962,6 +970,7 @@ impl std::fmt::Debug for UserSubject {
 apimachinery::proto_message!(UserSubject { 1 => name });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     ExemptPriorityLevelConfiguration,
     FlowSchemaSpec,

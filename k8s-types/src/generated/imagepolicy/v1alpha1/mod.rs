@@ -3,7 +3,9 @@
 //! `imagepolicy.k8s.io/v1alpha1`.
 
 /// ImageReview checks if the set of images in a pod are allowed.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "imagepolicy.k8s.io",
     version = "v1alpha1",

@@ -136,7 +136,9 @@ impl std::fmt::Debug for Condition {
 apimachinery::proto_message!(Condition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// CreateOptions may be provided when creating an API object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -205,71 +207,135 @@ impl std::fmt::Debug for CreateOptions {
 
 apimachinery::proto_message!(CreateOptions { 1 => dry_run as "dryRun", 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 
 /// DeleteOptions may be provided when deleting an API object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -360,67 +426,129 @@ impl std::fmt::Debug for DeleteOptions {
 
 apimachinery::proto_message!(DeleteOptions { 1 => grace_period_seconds as "gracePeriodSeconds", 2 => preconditions, 3 => orphan_dependents as "orphanDependents", 4 => propagation_policy as "propagationPolicy", 5 => dry_run as "dryRun", 6 => ignore_store_read_error_with_cluster_breaking_potential as "ignoreStoreReadErrorWithClusterBreakingPotential" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 
 /// FieldSelectorRequirement is a selector that contains values, a key, and an operator that
@@ -463,7 +591,9 @@ impl std::fmt::Debug for FieldSelectorRequirement {
 apimachinery::proto_message!(FieldSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// GetOptions is the standard query options to the standard REST get call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -504,67 +634,129 @@ impl std::fmt::Debug for GetOptions {
 
 apimachinery::proto_message!(GetOptions { 1 => resource_version as "resourceVersion" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 
 /// GroupKind specifies a Group and a Kind, but does not force a version.  This is useful for identifying
@@ -727,7 +919,9 @@ impl std::fmt::Debug for List {
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// ListOptions is the query options to a standard REST list call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -908,72 +1102,136 @@ impl std::fmt::Debug for ListOptions {
 
 apimachinery::proto_message!(ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 
 /// PartialObjectMetadata is a generic representation of any object with ObjectMeta. It allows clients
 /// to get access to a particular ObjectMeta schema without knowing the details of the version.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1010,10 +1268,13 @@ impl std::fmt::Debug for PartialObjectMetadata {
 
 apimachinery::proto_message!(PartialObjectMetadata { 1 => metadata });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "PartialObjectMetadata", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PartialObjectMetadata>(), resource: None } }
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1074,7 +1335,9 @@ apimachinery::proto_message!(Patch {});
 
 /// PatchOptions may be provided when patching an API object.
 /// PatchOptions is meant to be a superset of UpdateOptions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1152,67 +1415,129 @@ impl std::fmt::Debug for PatchOptions {
 
 apimachinery::proto_message!(PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
@@ -1272,7 +1597,9 @@ impl std::fmt::Debug for RootPaths {
 apimachinery::proto_message!(RootPaths { 1 => paths });
 
 /// TableOptions are used when a Table is requested by the caller.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1312,11 +1639,14 @@ impl std::fmt::Debug for TableOptions {
 
 apimachinery::proto_message!(TableOptions { 1 => include_object as "includeObject" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "TableOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<TableOptions>(), resource: None } }
 
 /// UpdateOptions may be provided when updating an API object.
 /// All fields in UpdateOptions should also be present in PatchOptions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1385,71 +1715,135 @@ impl std::fmt::Debug for UpdateOptions {
 
 apimachinery::proto_message!(UpdateOptions { 1 => dry_run as "dryRun", 2 => field_manager as "fieldManager", 3 => field_validation as "fieldValidation" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 
 /// Event represents a single event to a watched resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1489,68 +1883,131 @@ impl std::fmt::Debug for WatchEvent {
 
 apimachinery::proto_message!(WatchEvent { 1 => r#type as "type", 2 => object });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(DeleteOptions);

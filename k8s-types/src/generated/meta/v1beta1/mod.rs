@@ -3,7 +3,9 @@
 //! `meta.k8s.io/v1beta1`.
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1beta1",

@@ -92,7 +92,9 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -128,7 +130,9 @@ impl std::fmt::Debug for IPAddress {
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -228,7 +232,9 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -306,7 +312,9 @@ apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -342,7 +350,9 @@ impl std::fmt::Debug for IngressClass {
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -462,7 +472,9 @@ impl std::fmt::Debug for IngressClassSpec {
 apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -863,7 +875,9 @@ impl std::fmt::Debug for IngressTLS {
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -979,7 +993,9 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
 apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// NetworkPolicyList is a list of NetworkPolicy objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1241,7 +1257,9 @@ apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1282,7 +1300,9 @@ impl std::fmt::Debug for ServiceCIDR {
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDRList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1373,6 +1393,7 @@ impl std::fmt::Debug for ServiceCIDRStatus {
 apimachinery::proto_message!(ServiceCIDRStatus { 1 => conditions });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     IPAddressSpec,
     IngressClassSpec,

@@ -82,15 +82,15 @@ pub type ServiceCIDRStatus = crate::networking::v1::ServiceCIDRStatus;
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressPath, nested))]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/' and must be present
     /// when using PathType with value "Exact" or "Prefix".
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub path: String,
     /// pathType determines the interpretation of the path matching. PathType can
     /// be one of the following values:
@@ -107,7 +107,7 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub path_type: Option<String>,
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
@@ -141,8 +141,8 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested))]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[api(nullable)]
@@ -174,21 +174,22 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPAddress)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPAddress))]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IPAddress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::networking::v1::IPAddressSpec,
 }
 
@@ -215,7 +216,9 @@ impl std::fmt::Debug for IPAddress {
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -223,15 +226,14 @@ apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPAddressList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPAddressList))]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IPAddresses.
     #[api(nullable)]
@@ -264,24 +266,25 @@ apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::Ingress)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::Ingress))]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub spec: IngressSpec,
     /// status is the current state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::networking::v1::IngressStatus,
 }
 
@@ -350,21 +353,22 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressClass))]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IngressClass.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::networking::v1::IngressClassSpec,
 }
 
@@ -391,7 +395,9 @@ impl std::fmt::Debug for IngressClass {
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -399,14 +405,13 @@ apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressClassList))]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IngressClasses.
     #[api(nullable)]
@@ -436,7 +441,9 @@ impl std::fmt::Debug for IngressClassList {
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -444,15 +451,14 @@ apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressList))]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of Ingress.
     #[api(nullable)]
@@ -484,8 +490,8 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressRule, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressRule, nested))]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -510,7 +516,7 @@ pub struct IngressRule {
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub host: String,
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
@@ -596,8 +602,8 @@ impl std::fmt::Debug for IngressRuleValue {
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressSpec, nested))]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -609,13 +615,13 @@ pub struct IngressSpec {
     /// specified. An IngressClass resource may be marked as default, which can
     /// be used to set a default value for this field. For more information,
     /// refer to the IngressClass documentation.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ingress_class_name: Option<String>,
     /// backend is the default backend capable of servicing requests that don't match any
     /// rule. At least one of 'backend' or 'rules' must be specified. This field
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
-    #[conversion(rename = "default_backend")]
+    #[cfg_attr(feature = "scheme", conversion(rename = "default_backend"))]
     pub backend: Option<IngressBackend>,
     /// tls represents the TLS configuration. Currently the Ingress only supports a
     /// single TLS port, 443. If multiple members of this list specify different hosts,
@@ -623,7 +629,7 @@ pub struct IngressSpec {
     /// through the SNI TLS extension, if the ingress controller fulfilling the
     /// ingress supports SNI.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub tls: Vec<crate::networking::v1::IngressTLS>,
     /// rules is a list of host rules used to configure the Ingress. If unspecified, or
     /// no rule matches, all traffic is sent to the default backend.
@@ -657,25 +663,26 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDR)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::ServiceCIDR))]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::networking::v1::ServiceCIDRSpec,
     /// status represents the current state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::networking::v1::ServiceCIDRStatus,
 }
 
@@ -704,7 +711,9 @@ impl std::fmt::Debug for ServiceCIDR {
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -712,15 +721,14 @@ apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDRList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::ServiceCIDRList))]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of ServiceCIDRs.
     #[api(nullable)]

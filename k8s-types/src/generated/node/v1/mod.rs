@@ -35,7 +35,9 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://kubernetes.io/docs/concepts/containers/runtime-class/>
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -91,7 +93,9 @@ impl std::fmt::Debug for RuntimeClass {
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -165,4 +169,5 @@ impl std::fmt::Debug for Scheduling {
 apimachinery::proto_message!(Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(Overhead, Scheduling);

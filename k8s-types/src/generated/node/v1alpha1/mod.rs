@@ -24,20 +24,21 @@ pub type Scheduling = crate::node::v1::Scheduling;
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1alpha1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::RuntimeClass, hub_only = [handler, overhead, scheduling], to_hub = crate::conversions::runtime_class::node_v1alpha1::to_hub, from_hub = crate::conversions::runtime_class::node_v1alpha1::from_hub)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClass, hub_only = [handler, overhead, scheduling], to_hub = crate::conversions::runtime_class::node_v1alpha1::to_hub, from_hub = crate::conversions::runtime_class::node_v1alpha1::from_hub))]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the RuntimeClass
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(skip)]
+    #[cfg_attr(feature = "scheme", conversion(skip))]
     pub spec: RuntimeClassSpec,
 }
 
@@ -64,7 +65,9 @@ impl std::fmt::Debug for RuntimeClass {
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "node.k8s.io",
     version = "v1alpha1",
@@ -72,15 +75,14 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::RuntimeClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClassList))]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]

@@ -20,7 +20,9 @@ pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatu
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "policy",
     version = "v1beta1",
@@ -29,17 +31,16 @@ pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatu
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::Eviction)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::policy::v1::Eviction))]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// ObjectMeta describes the pod that is being evicted.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// DeleteOptions may be provided
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub delete_options: Option<crate::meta::v1::DeleteOptions>,
 }
 
@@ -66,23 +67,24 @@ impl std::fmt::Debug for Eviction {
 apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1beta1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub))]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the PodDisruptionBudget.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::policy::v1::PodDisruptionBudgetSpec,
     /// Most recently observed status of the PodDisruptionBudget.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::policy::v1::PodDisruptionBudgetStatus,
 }
 
@@ -111,7 +113,9 @@ impl std::fmt::Debug for PodDisruptionBudget {
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "policy",
     version = "v1beta1",
@@ -119,15 +123,14 @@ apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 =
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::policy::v1::PodDisruptionBudgetList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::policy::v1::PodDisruptionBudgetList))]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items list individual PodDisruptionBudget objects
     #[api(nullable)]

@@ -30,7 +30,9 @@ impl std::fmt::Debug for AggregationRule {
 apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -72,7 +74,9 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -113,7 +117,9 @@ impl std::fmt::Debug for ClusterRoleBinding {
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -148,7 +154,9 @@ impl std::fmt::Debug for ClusterRoleBindingList {
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -233,7 +241,9 @@ impl std::fmt::Debug for PolicyRule {
 apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -270,7 +280,9 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -311,7 +323,9 @@ impl std::fmt::Debug for RoleBinding {
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -346,7 +360,9 @@ impl std::fmt::Debug for RoleBindingList {
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -458,4 +474,5 @@ impl std::fmt::Debug for Subject {
 apimachinery::proto_message!(Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(AggregationRule, PolicyRule, RoleRef, Subject);

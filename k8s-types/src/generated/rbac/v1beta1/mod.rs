@@ -34,25 +34,26 @@ pub type Subject = crate::rbac::v1::Subject;
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRole, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::ClusterRole)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRole))]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this ClusterRole
     #[api(nullable)]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub rules: Option<Vec<crate::rbac::v1::PolicyRule>>,
     /// AggregationRule is an optional field that describes how to build the Rules for this ClusterRole.
     /// If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be
     /// stomped by the controller.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub aggregation_rule: Option<crate::rbac::v1::AggregationRule>,
 }
 
@@ -83,24 +84,25 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::ClusterRoleBinding)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleBinding))]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Subjects holds references to the objects the role applies to.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub subjects: Vec<crate::rbac::v1::Subject>,
     /// RoleRef can only reference a ClusterRole in the global namespace.
     /// If the RoleRef cannot be resolved, the Authorizer must return an error.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub role_ref: crate::rbac::v1::RoleRef,
 }
 
@@ -130,7 +132,9 @@ apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBindingList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -138,14 +142,13 @@ apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::ClusterRoleBindingList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleBindingList))]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of ClusterRoleBindings
     #[api(nullable)]
@@ -176,7 +179,9 @@ apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items 
 
 /// ClusterRoleList is a collection of ClusterRoles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoles, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -184,14 +189,13 @@ apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items 
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::ClusterRoleList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleList))]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of ClusterRoles
     #[api(nullable)]
@@ -222,20 +226,21 @@ apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "Role", plural = "roles", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::Role)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::Role))]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Rules holds all the PolicyRules for this Role
     #[api(nullable)]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub rules: Option<Vec<crate::rbac::v1::PolicyRule>>,
 }
 
@@ -265,24 +270,25 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBinding, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::RoleBinding)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleBinding))]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Subjects holds references to the objects the role applies to.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub subjects: Vec<crate::rbac::v1::Subject>,
     /// RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.
     /// If the RoleRef cannot be resolved, the Authorizer must return an error.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub role_ref: crate::rbac::v1::RoleRef,
 }
 
@@ -312,7 +318,9 @@ apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => ro
 
 /// RoleBindingList is a collection of RoleBindings
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBindingList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -320,14 +328,13 @@ apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => ro
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::RoleBindingList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleBindingList))]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of RoleBindings
     #[api(nullable)]
@@ -358,7 +365,9 @@ apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleList, and will no longer be served in v1.22.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "rbac.authorization.k8s.io",
     version = "v1beta1",
@@ -366,14 +375,13 @@ apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::rbac::v1::RoleList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleList))]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of Roles
     #[api(nullable)]

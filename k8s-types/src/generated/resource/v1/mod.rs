@@ -908,7 +908,9 @@ impl apimachinery::proto::Message for DeviceClaimConfiguration {
 /// device configuration and selectors. It can be referenced in
 /// the device requests of a claim to apply these presets.
 /// Cluster scoped.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1003,7 +1005,9 @@ impl apimachinery::proto::Message for DeviceClassConfiguration {
 }
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1925,7 +1929,9 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// with specific properties, this is how that request is expressed. The status
 /// stanza tracks whether this claim has been satisfied and what specific
 /// resources have been allocated.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2006,7 +2012,9 @@ impl std::fmt::Debug for ResourceClaimConsumerReference {
 apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2122,7 +2130,9 @@ impl std::fmt::Debug for ResourceClaimStatus {
 apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2160,7 +2170,9 @@ impl std::fmt::Debug for ResourceClaimTemplate {
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2300,7 +2312,9 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 ///
 /// For resources that are not local to a node, the node name is not set. Instead,
 /// the driver may use a node selector to specify where the devices are available.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2336,7 +2350,9 @@ impl std::fmt::Debug for ResourceSlice {
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2465,6 +2481,7 @@ impl std::fmt::Debug for ResourceSliceSpec {
 apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     CapacityRequirements,
     CounterSet,

@@ -51,24 +51,25 @@ pub type DeviceTaintSelector = crate::resource::v1beta2::DeviceTaintSelector;
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRule)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1beta2::DeviceTaintRule))]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec specifies the selector and one taint.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1beta2::DeviceTaintRuleSpec,
     /// Status provides information about what was requested in the spec.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::resource::v1beta2::DeviceTaintRuleStatus,
 }
 
@@ -97,7 +98,9 @@ impl std::fmt::Debug for DeviceTaintRule {
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
@@ -105,14 +108,13 @@ apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => st
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1beta2::DeviceTaintRuleList))]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of DeviceTaintRules.
     #[api(nullable)]
@@ -227,7 +229,9 @@ apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolNa
 /// ResourcePoolStatusRequest triggers a one-time calculation of resource pool status
 /// based on the provided filters. Once status is set, the request is considered complete and will not be reprocessed.
 /// Users should delete and recreate requests to get updated information.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -268,7 +272,9 @@ impl std::fmt::Debug for ResourcePoolStatusRequest {
 apimachinery::proto_message!(ResourcePoolStatusRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourcePoolStatusRequestList is a collection of ResourcePoolStatusRequests.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",

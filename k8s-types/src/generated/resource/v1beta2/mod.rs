@@ -306,16 +306,17 @@ pub type ResourceSliceSpec = crate::resource::v1::ResourceSliceSpec;
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClass))]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines what can be allocated and how to configure it.
     ///
@@ -325,7 +326,7 @@ pub struct DeviceClass {
     /// the time of allocation.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
@@ -352,7 +353,9 @@ impl std::fmt::Debug for DeviceClass {
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -360,14 +363,13 @@ apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClassList))]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource classes.
     #[api(nullable)]
@@ -399,7 +401,9 @@ apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -439,7 +443,9 @@ impl std::fmt::Debug for DeviceTaintRule {
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRuleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -605,23 +611,24 @@ apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => 
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaim)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaim))]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec describes what is being requested and how to configure it.
     /// The spec is immutable.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
@@ -650,7 +657,9 @@ impl std::fmt::Debug for ResourceClaim {
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -658,14 +667,13 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimList))]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claims.
     #[api(nullable)]
@@ -698,23 +706,24 @@ apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplate))]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Describes the ResourceClaim that is to be generated.
     ///
     /// This field is immutable. A ResourceClaim will get created by the
     /// control plane for a Pod when needed and then not get updated
     /// anymore.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::ResourceClaimTemplateSpec,
 }
 
@@ -741,7 +750,9 @@ impl std::fmt::Debug for ResourceClaimTemplate {
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -749,14 +760,13 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplateList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplateList))]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claim templates.
     #[api(nullable)]
@@ -809,21 +819,22 @@ apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => ite
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceSlice)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSlice))]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Contains the information published by the driver.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::ResourceSliceSpec,
 }
 
@@ -850,7 +861,9 @@ impl std::fmt::Debug for ResourceSlice {
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -858,14 +871,13 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceSliceList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSliceList))]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource ResourceSlices.
     #[api(nullable)]
@@ -895,4 +907,5 @@ impl std::fmt::Debug for ResourceSliceList {
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(DeviceTaintRuleSpec, DeviceTaintRuleStatus);

@@ -52,7 +52,9 @@ apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount"
 /// PodGroups are created by workload controllers (Job, LWS, JobSet, etc...) from
 /// Workload.podGroupTemplates.
 /// PodGroup API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -91,7 +93,9 @@ impl std::fmt::Debug for PodGroup {
 apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodGroupList contains a list of PodGroup resources.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
@@ -597,7 +601,9 @@ apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiG
 /// when managing the lifecycle of workloads from the scheduling perspective,
 /// including scheduling, preemption, eviction and other phases.
 /// Workload API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -632,7 +638,9 @@ impl std::fmt::Debug for Workload {
 apimachinery::proto_message!(Workload { 1 => metadata, 2 => spec });
 
 /// WorkloadList contains a list of Workload resources.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",

@@ -7,7 +7,9 @@
 /// Kubernetes attach detach controller uses this object to determine whether attach is required.
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -48,7 +50,9 @@ impl std::fmt::Debug for CSIDriver {
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriverList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -319,7 +323,9 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 /// there are no CSI Drivers available on the node, or the Kubelet version is low
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -413,7 +419,9 @@ impl std::fmt::Debug for CSINodeDriver {
 apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
 
 /// CSINodeList is a collection of CSINode objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINodeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -499,7 +507,9 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -578,7 +588,9 @@ impl std::fmt::Debug for CSIStorageCapacity {
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacityList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -618,7 +630,9 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -689,7 +703,9 @@ impl std::fmt::Debug for StorageClass {
 apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -759,7 +775,9 @@ apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_secon
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -801,7 +819,9 @@ impl std::fmt::Debug for VolumeAttachment {
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachmentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -958,7 +978,9 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1011,7 +1033,9 @@ impl std::fmt::Debug for VolumeAttributesClass {
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1113,6 +1137,7 @@ impl std::fmt::Debug for VolumeNodeResources {
 apimachinery::proto_message!(VolumeNodeResources { 1 => count });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     CSIDriverSpec,
     CSINodeSpec,

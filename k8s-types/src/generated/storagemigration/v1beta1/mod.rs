@@ -4,7 +4,9 @@
 
 /// StorageVersionMigration represents a migration of stored data to the latest
 /// storage version.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -43,7 +45,9 @@ impl std::fmt::Debug for StorageVersionMigration {
 apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
 
 /// StorageVersionMigrationList is a collection of storage version migrations.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storagemigration.k8s.io",
     version = "v1beta1",
