@@ -425,7 +425,10 @@ fn rust_fields(s: &Struct) -> Vec<&str> {
 /// type and called. `Debug` prints what the derive prints (field names without `r#`),
 /// through the same `debug_struct` builder. `Default` stays derived: built in place when
 /// inlined, it was 33% more instructions for `Scheme::new_object` (and 18% for
-/// `convert_to_version`) as a call whose result is copied into the box.
+/// `convert_to_version`) as a call whose result is copied into the box. Without `scheme`
+/// there is no `deep_copy_object` and nothing here calls them: `#[inline]` then, as the
+/// std derives, leaves them to the crates that clone or print a type (1.1 MB less machine
+/// code, 23%, in a typed-only release build of every group).
 fn write_std_impls(out: &mut String, s: &Struct) {
     let fields = rust_fields(s);
     let clone = fields
@@ -442,12 +445,12 @@ fn write_std_impls(out: &mut String, s: &Struct) {
         .collect();
     let _ = writeln!(
         out,
-        "impl Clone for {name} {{\n    fn clone(&self) -> Self {{\n        {name} {{ {clone} }}\n    }}\n}}\n",
+        "impl Clone for {name} {{\n    #[cfg_attr(not(feature = \"{SCHEME}\"), inline)]\n    fn clone(&self) -> Self {{\n        {name} {{ {clone} }}\n    }}\n}}\n",
         name = s.name,
     );
     let _ = writeln!(
         out,
-        "impl std::fmt::Debug for {name} {{\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {{\n        f.debug_struct({name:?}){debug}.finish()\n    }}\n}}\n",
+        "impl std::fmt::Debug for {name} {{\n    #[cfg_attr(not(feature = \"{SCHEME}\"), inline)]\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {{\n        f.debug_struct({name:?}){debug}.finish()\n    }}\n}}\n",
         name = s.name,
     );
 }
@@ -590,7 +593,14 @@ mod tests {
         assert!(out.contains(
             "f.debug_struct(\"Condition\").field(\"kind\", &self.kind).field(\"api_version\", &self.api_version).field(\"type\", &self.r#type).field(\"reason\", &self.reason).finish()"
         ), "{out}");
-        // No `#[inline]`: the point of writing them out.
-        assert!(!out.contains("inline"), "{out}");
+        // No `#[inline]` with the Scheme (the point of writing them out); typed only, both
+        // are `#[inline]` as the std derives make them.
+        assert_eq!(
+            out.matches("#[cfg_attr(not(feature = \"scheme\"), inline)]\n    fn ")
+                .count(),
+            2,
+            "{out}"
+        );
+        assert_eq!(out.matches("inline").count(), 2, "{out}");
     }
 }

@@ -72,6 +72,7 @@ pub struct AdmissionRequest {
 }
 
 impl Clone for AdmissionRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionRequest {
             uid: Clone::clone(&self.uid),
@@ -94,6 +95,7 @@ impl Clone for AdmissionRequest {
 }
 
 impl std::fmt::Debug for AdmissionRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionRequest")
             .field("uid", &self.uid)
@@ -148,6 +150,7 @@ pub struct AdmissionResponse {
 }
 
 impl Clone for AdmissionResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionResponse {
             uid: Clone::clone(&self.uid),
@@ -162,6 +165,7 @@ impl Clone for AdmissionResponse {
 }
 
 impl std::fmt::Debug for AdmissionResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionResponse")
             .field("uid", &self.uid)
@@ -192,6 +196,7 @@ pub struct AdmissionReview {
 }
 
 impl Clone for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -202,6 +207,7 @@ impl Clone for AdmissionReview {
 }
 
 impl std::fmt::Debug for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionReview")
             .field("type_meta", &self.type_meta)

@@ -42,6 +42,7 @@ pub struct AdmissionReview {
 }
 
 impl Clone for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -52,6 +53,7 @@ impl Clone for AdmissionReview {
 }
 
 impl std::fmt::Debug for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionReview")
             .field("type_meta", &self.type_meta)

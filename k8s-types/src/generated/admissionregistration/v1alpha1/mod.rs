@@ -156,6 +156,7 @@ pub struct MutatingAdmissionPolicy {
 }
 
 impl Clone for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -166,6 +167,7 @@ impl Clone for MutatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -206,6 +208,7 @@ pub struct MutatingAdmissionPolicyBinding {
 }
 
 impl Clone for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -216,6 +219,7 @@ impl Clone for MutatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -253,6 +257,7 @@ pub struct MutatingAdmissionPolicyBindingList {
 }
 
 impl Clone for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -263,6 +268,7 @@ impl Clone for MutatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -300,6 +306,7 @@ pub struct MutatingAdmissionPolicyList {
 }
 
 impl Clone for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -310,6 +317,7 @@ impl Clone for MutatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
@@ -346,6 +354,7 @@ pub struct ValidatingAdmissionPolicy {
 }
 
 impl Clone for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -357,6 +366,7 @@ impl Clone for ValidatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -398,6 +408,7 @@ pub struct ValidatingAdmissionPolicyBinding {
 }
 
 impl Clone for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -408,6 +419,7 @@ impl Clone for ValidatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -445,6 +457,7 @@ pub struct ValidatingAdmissionPolicyBindingList {
 }
 
 impl Clone for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -455,6 +468,7 @@ impl Clone for ValidatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -492,6 +506,7 @@ pub struct ValidatingAdmissionPolicyList {
 }
 
 impl Clone for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -502,6 +517,7 @@ impl Clone for ValidatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)

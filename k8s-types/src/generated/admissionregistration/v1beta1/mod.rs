@@ -171,6 +171,7 @@ pub struct MutatingAdmissionPolicy {
 }
 
 impl Clone for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -181,6 +182,7 @@ impl Clone for MutatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -221,6 +223,7 @@ pub struct MutatingAdmissionPolicyBinding {
 }
 
 impl Clone for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -231,6 +234,7 @@ impl Clone for MutatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -268,6 +272,7 @@ pub struct MutatingAdmissionPolicyBindingList {
 }
 
 impl Clone for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -278,6 +283,7 @@ impl Clone for MutatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -315,6 +321,7 @@ pub struct MutatingAdmissionPolicyList {
 }
 
 impl Clone for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -325,6 +332,7 @@ impl Clone for MutatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
@@ -498,6 +506,7 @@ pub struct MutatingWebhook {
 }
 
 impl Clone for MutatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhook {
             name: Clone::clone(&self.name),
@@ -517,6 +526,7 @@ impl Clone for MutatingWebhook {
 }
 
 impl std::fmt::Debug for MutatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhook")
             .field("name", &self.name)
@@ -557,6 +567,7 @@ pub struct MutatingWebhookConfiguration {
 }
 
 impl Clone for MutatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -567,6 +578,7 @@ impl Clone for MutatingWebhookConfiguration {
 }
 
 impl std::fmt::Debug for MutatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
@@ -604,6 +616,7 @@ pub struct MutatingWebhookConfigurationList {
 }
 
 impl Clone for MutatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -614,6 +627,7 @@ impl Clone for MutatingWebhookConfigurationList {
 }
 
 impl std::fmt::Debug for MutatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
@@ -650,6 +664,7 @@ pub struct ValidatingAdmissionPolicy {
 }
 
 impl Clone for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -661,6 +676,7 @@ impl Clone for ValidatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -702,6 +718,7 @@ pub struct ValidatingAdmissionPolicyBinding {
 }
 
 impl Clone for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -712,6 +729,7 @@ impl Clone for ValidatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -749,6 +767,7 @@ pub struct ValidatingAdmissionPolicyBindingList {
 }
 
 impl Clone for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -759,6 +778,7 @@ impl Clone for ValidatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -796,6 +816,7 @@ pub struct ValidatingAdmissionPolicyList {
 }
 
 impl Clone for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -806,6 +827,7 @@ impl Clone for ValidatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
@@ -962,6 +984,7 @@ pub struct ValidatingWebhook {
 }
 
 impl Clone for ValidatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhook {
             name: Clone::clone(&self.name),
@@ -980,6 +1003,7 @@ impl Clone for ValidatingWebhook {
 }
 
 impl std::fmt::Debug for ValidatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhook")
             .field("name", &self.name)
@@ -1019,6 +1043,7 @@ pub struct ValidatingWebhookConfiguration {
 }
 
 impl Clone for ValidatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -1029,6 +1054,7 @@ impl Clone for ValidatingWebhookConfiguration {
 }
 
 impl std::fmt::Debug for ValidatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
@@ -1066,6 +1092,7 @@ pub struct ValidatingWebhookConfigurationList {
 }
 
 impl Clone for ValidatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1076,6 +1103,7 @@ impl Clone for ValidatingWebhookConfigurationList {
 }
 
 impl std::fmt::Debug for ValidatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)

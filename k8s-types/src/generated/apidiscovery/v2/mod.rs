@@ -25,6 +25,7 @@ pub struct APIGroupDiscovery {
 }
 
 impl Clone for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscovery {
             type_meta: Clone::clone(&self.type_meta),
@@ -35,6 +36,7 @@ impl Clone for APIGroupDiscovery {
 }
 
 impl std::fmt::Debug for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscovery")
             .field("type_meta", &self.type_meta)
@@ -66,6 +68,7 @@ pub struct APIGroupDiscoveryList {
 }
 
 impl Clone for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscoveryList {
             type_meta: Clone::clone(&self.type_meta),
@@ -76,6 +79,7 @@ impl Clone for APIGroupDiscoveryList {
 }
 
 impl std::fmt::Debug for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscoveryList")
             .field("type_meta", &self.type_meta)
@@ -124,6 +128,7 @@ pub struct APIResourceDiscovery {
 }
 
 impl Clone for APIResourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIResourceDiscovery {
             resource: Clone::clone(&self.resource),
@@ -139,6 +144,7 @@ impl Clone for APIResourceDiscovery {
 }
 
 impl std::fmt::Debug for APIResourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIResourceDiscovery")
             .field("resource", &self.resource)
@@ -181,6 +187,7 @@ pub struct APISubresourceDiscovery {
 }
 
 impl Clone for APISubresourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APISubresourceDiscovery {
             subresource: Clone::clone(&self.subresource),
@@ -192,6 +199,7 @@ impl Clone for APISubresourceDiscovery {
 }
 
 impl std::fmt::Debug for APISubresourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APISubresourceDiscovery")
             .field("subresource", &self.subresource)
@@ -224,6 +232,7 @@ pub struct APIVersionDiscovery {
 }
 
 impl Clone for APIVersionDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIVersionDiscovery {
             version: Clone::clone(&self.version),
@@ -234,6 +243,7 @@ impl Clone for APIVersionDiscovery {
 }
 
 impl std::fmt::Debug for APIVersionDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIVersionDiscovery")
             .field("version", &self.version)

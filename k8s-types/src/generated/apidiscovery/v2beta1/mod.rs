@@ -57,6 +57,7 @@ pub struct APIGroupDiscovery {
 }
 
 impl Clone for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscovery {
             type_meta: Clone::clone(&self.type_meta),
@@ -67,6 +68,7 @@ impl Clone for APIGroupDiscovery {
 }
 
 impl std::fmt::Debug for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscovery")
             .field("type_meta", &self.type_meta)
@@ -107,6 +109,7 @@ pub struct APIGroupDiscoveryList {
 }
 
 impl Clone for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscoveryList {
             type_meta: Clone::clone(&self.type_meta),
@@ -117,6 +120,7 @@ impl Clone for APIGroupDiscoveryList {
 }
 
 impl std::fmt::Debug for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscoveryList")
             .field("type_meta", &self.type_meta)

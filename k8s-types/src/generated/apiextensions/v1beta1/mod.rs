@@ -158,6 +158,7 @@ pub struct ConversionReview {
 }
 
 impl Clone for ConversionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConversionReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -168,6 +169,7 @@ impl Clone for ConversionReview {
 }
 
 impl std::fmt::Debug for ConversionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConversionReview")
             .field("type_meta", &self.type_meta)
@@ -214,6 +216,7 @@ pub struct CustomResourceColumnDefinition {
 }
 
 impl Clone for CustomResourceColumnDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceColumnDefinition {
             name: Clone::clone(&self.name),
@@ -227,6 +230,7 @@ impl Clone for CustomResourceColumnDefinition {
 }
 
 impl std::fmt::Debug for CustomResourceColumnDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceColumnDefinition")
             .field("name", &self.name)
@@ -264,6 +268,7 @@ pub struct CustomResourceConversion {
 }
 
 impl Clone for CustomResourceConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceConversion {
             strategy: Clone::clone(&self.strategy),
@@ -274,6 +279,7 @@ impl Clone for CustomResourceConversion {
 }
 
 impl std::fmt::Debug for CustomResourceConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceConversion")
             .field("strategy", &self.strategy)
@@ -312,6 +318,7 @@ pub struct CustomResourceDefinition {
 }
 
 impl Clone for CustomResourceDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinition {
             type_meta: Clone::clone(&self.type_meta),
@@ -323,6 +330,7 @@ impl Clone for CustomResourceDefinition {
 }
 
 impl std::fmt::Debug for CustomResourceDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinition")
             .field("type_meta", &self.type_meta)
@@ -361,6 +369,7 @@ pub struct CustomResourceDefinitionList {
 }
 
 impl Clone for CustomResourceDefinitionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -371,6 +380,7 @@ impl Clone for CustomResourceDefinitionList {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionList")
             .field("type_meta", &self.type_meta)
@@ -446,6 +456,7 @@ pub struct CustomResourceDefinitionSpec {
 }
 
 impl Clone for CustomResourceDefinitionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionSpec {
             group: Clone::clone(&self.group),
@@ -464,6 +475,7 @@ impl Clone for CustomResourceDefinitionSpec {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionSpec")
             .field("group", &self.group)
@@ -538,6 +550,7 @@ pub struct CustomResourceDefinitionVersion {
 }
 
 impl Clone for CustomResourceDefinitionVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionVersion {
             name: Clone::clone(&self.name),
@@ -554,6 +567,7 @@ impl Clone for CustomResourceDefinitionVersion {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionVersion")
             .field("name", &self.name)

@@ -21,6 +21,7 @@ pub struct APIService {
 }
 
 impl Clone for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIService {
             type_meta: Clone::clone(&self.type_meta),
@@ -32,6 +33,7 @@ impl Clone for APIService {
 }
 
 impl std::fmt::Debug for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIService")
             .field("type_meta", &self.type_meta)
@@ -63,6 +65,7 @@ pub struct APIServiceCondition {
 }
 
 impl Clone for APIServiceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceCondition {
             r#type: Clone::clone(&self.r#type),
@@ -75,6 +78,7 @@ impl Clone for APIServiceCondition {
 }
 
 impl std::fmt::Debug for APIServiceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceCondition")
             .field("type", &self.r#type)
@@ -105,6 +109,7 @@ pub struct APIServiceList {
 }
 
 impl Clone for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -115,6 +120,7 @@ impl Clone for APIServiceList {
 }
 
 impl std::fmt::Debug for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceList")
             .field("type_meta", &self.type_meta)
@@ -173,6 +179,7 @@ pub struct APIServiceSpec {
 }
 
 impl Clone for APIServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceSpec {
             service: Clone::clone(&self.service),
@@ -187,6 +194,7 @@ impl Clone for APIServiceSpec {
 }
 
 impl std::fmt::Debug for APIServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceSpec")
             .field("service", &self.service)
@@ -211,6 +219,7 @@ pub struct APIServiceStatus {
 }
 
 impl Clone for APIServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceStatus {
             conditions: Clone::clone(&self.conditions),
@@ -219,6 +228,7 @@ impl Clone for APIServiceStatus {
 }
 
 impl std::fmt::Debug for APIServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceStatus")
             .field("conditions", &self.conditions)
@@ -244,6 +254,7 @@ pub struct ServiceReference {
 }
 
 impl Clone for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceReference {
             namespace: Clone::clone(&self.namespace),
@@ -254,6 +265,7 @@ impl Clone for ServiceReference {
 }
 
 impl std::fmt::Debug for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceReference")
             .field("namespace", &self.namespace)

@@ -55,6 +55,7 @@ pub struct APIService {
 }
 
 impl Clone for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIService {
             type_meta: Clone::clone(&self.type_meta),
@@ -66,6 +67,7 @@ impl Clone for APIService {
 }
 
 impl std::fmt::Debug for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIService")
             .field("type_meta", &self.type_meta)
@@ -104,6 +106,7 @@ pub struct APIServiceList {
 }
 
 impl Clone for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -114,6 +117,7 @@ impl Clone for APIServiceList {
 }
 
 impl std::fmt::Debug for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceList")
             .field("type_meta", &self.type_meta)

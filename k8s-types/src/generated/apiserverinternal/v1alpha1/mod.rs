@@ -25,6 +25,7 @@ pub struct ServerStorageVersion {
 }
 
 impl Clone for ServerStorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServerStorageVersion {
             api_server_id: Clone::clone(&self.api_server_id),
@@ -36,6 +37,7 @@ impl Clone for ServerStorageVersion {
 }
 
 impl std::fmt::Debug for ServerStorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServerStorageVersion")
             .field("api_server_id", &self.api_server_id)
@@ -67,6 +69,7 @@ pub struct StorageVersion {
 }
 
 impl Clone for StorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersion {
             type_meta: Clone::clone(&self.type_meta),
@@ -78,6 +81,7 @@ impl Clone for StorageVersion {
 }
 
 impl std::fmt::Debug for StorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersion")
             .field("type_meta", &self.type_meta)
@@ -110,6 +114,7 @@ pub struct StorageVersionCondition {
 }
 
 impl Clone for StorageVersionCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionCondition {
             r#type: Clone::clone(&self.r#type),
@@ -123,6 +128,7 @@ impl Clone for StorageVersionCondition {
 }
 
 impl std::fmt::Debug for StorageVersionCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionCondition")
             .field("type", &self.r#type)
@@ -160,6 +166,7 @@ pub struct StorageVersionList {
 }
 
 impl Clone for StorageVersionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -170,6 +177,7 @@ impl Clone for StorageVersionList {
 }
 
 impl std::fmt::Debug for StorageVersionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionList")
             .field("type_meta", &self.type_meta)
@@ -186,12 +194,14 @@ apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });
 pub struct StorageVersionSpec {}
 
 impl Clone for StorageVersionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionSpec {}
     }
 }
 
 impl std::fmt::Debug for StorageVersionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionSpec").finish()
     }
@@ -218,6 +228,7 @@ pub struct StorageVersionStatus {
 }
 
 impl Clone for StorageVersionStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionStatus {
             storage_versions: Clone::clone(&self.storage_versions),
@@ -228,6 +239,7 @@ impl Clone for StorageVersionStatus {
 }
 
 impl std::fmt::Debug for StorageVersionStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionStatus")
             .field("storage_versions", &self.storage_versions)

@@ -28,6 +28,7 @@ pub struct ControllerRevision {
 }
 
 impl Clone for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevision {
             type_meta: Clone::clone(&self.type_meta),
@@ -39,6 +40,7 @@ impl Clone for ControllerRevision {
 }
 
 impl std::fmt::Debug for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevision")
             .field("type_meta", &self.type_meta)
@@ -67,6 +69,7 @@ pub struct ControllerRevisionList {
 }
 
 impl Clone for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevisionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -77,6 +80,7 @@ impl Clone for ControllerRevisionList {
 }
 
 impl std::fmt::Debug for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevisionList")
             .field("type_meta", &self.type_meta)
@@ -111,6 +115,7 @@ pub struct DaemonSet {
 }
 
 impl Clone for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -122,6 +127,7 @@ impl Clone for DaemonSet {
 }
 
 impl std::fmt::Debug for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSet")
             .field("type_meta", &self.type_meta)
@@ -152,6 +158,7 @@ pub struct DaemonSetCondition {
 }
 
 impl Clone for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -164,6 +171,7 @@ impl Clone for DaemonSetCondition {
 }
 
 impl std::fmt::Debug for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetCondition")
             .field("type", &self.r#type)
@@ -194,6 +202,7 @@ pub struct DaemonSetList {
 }
 
 impl Clone for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -204,6 +213,7 @@ impl Clone for DaemonSetList {
 }
 
 impl std::fmt::Debug for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetList")
             .field("type_meta", &self.type_meta)
@@ -246,6 +256,7 @@ pub struct DaemonSetSpec {
 }
 
 impl Clone for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetSpec {
             selector: Clone::clone(&self.selector),
@@ -258,6 +269,7 @@ impl Clone for DaemonSetSpec {
 }
 
 impl std::fmt::Debug for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetSpec")
             .field("selector", &self.selector)
@@ -315,6 +327,7 @@ pub struct DaemonSetStatus {
 }
 
 impl Clone for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetStatus {
             current_number_scheduled: Clone::clone(&self.current_number_scheduled),
@@ -332,6 +345,7 @@ impl Clone for DaemonSetStatus {
 }
 
 impl std::fmt::Debug for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetStatus")
             .field("current_number_scheduled", &self.current_number_scheduled)
@@ -365,6 +379,7 @@ pub struct DaemonSetUpdateStrategy {
 }
 
 impl Clone for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetUpdateStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -374,6 +389,7 @@ impl Clone for DaemonSetUpdateStrategy {
 }
 
 impl std::fmt::Debug for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetUpdateStrategy")
             .field("type", &self.r#type)
@@ -402,6 +418,7 @@ pub struct Deployment {
 }
 
 impl Clone for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Deployment {
             type_meta: Clone::clone(&self.type_meta),
@@ -413,6 +430,7 @@ impl Clone for Deployment {
 }
 
 impl std::fmt::Debug for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Deployment")
             .field("type_meta", &self.type_meta)
@@ -445,6 +463,7 @@ pub struct DeploymentCondition {
 }
 
 impl Clone for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentCondition {
             r#type: Clone::clone(&self.r#type),
@@ -458,6 +477,7 @@ impl Clone for DeploymentCondition {
 }
 
 impl std::fmt::Debug for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentCondition")
             .field("type", &self.r#type)
@@ -488,6 +508,7 @@ pub struct DeploymentList {
 }
 
 impl Clone for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -498,6 +519,7 @@ impl Clone for DeploymentList {
 }
 
 impl std::fmt::Debug for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
@@ -546,6 +568,7 @@ pub struct DeploymentSpec {
 }
 
 impl Clone for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentSpec {
             replicas: Clone::clone(&self.replicas),
@@ -561,6 +584,7 @@ impl Clone for DeploymentSpec {
 }
 
 impl std::fmt::Debug for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentSpec")
             .field("replicas", &self.replicas)
@@ -615,6 +639,7 @@ pub struct DeploymentStatus {
 }
 
 impl Clone for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -631,6 +656,7 @@ impl Clone for DeploymentStatus {
 }
 
 impl std::fmt::Debug for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStatus")
             .field("observed_generation", &self.observed_generation)
@@ -663,6 +689,7 @@ pub struct DeploymentStrategy {
 }
 
 impl Clone for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -672,6 +699,7 @@ impl Clone for DeploymentStrategy {
 }
 
 impl std::fmt::Debug for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStrategy")
             .field("type", &self.r#type)
@@ -707,6 +735,7 @@ pub struct ReplicaSet {
 }
 
 impl Clone for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -718,6 +747,7 @@ impl Clone for ReplicaSet {
 }
 
 impl std::fmt::Debug for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSet")
             .field("type_meta", &self.type_meta)
@@ -748,6 +778,7 @@ pub struct ReplicaSetCondition {
 }
 
 impl Clone for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -760,6 +791,7 @@ impl Clone for ReplicaSetCondition {
 }
 
 impl std::fmt::Debug for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetCondition")
             .field("type", &self.r#type)
@@ -791,6 +823,7 @@ pub struct ReplicaSetList {
 }
 
 impl Clone for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -801,6 +834,7 @@ impl Clone for ReplicaSetList {
 }
 
 impl std::fmt::Debug for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetList")
             .field("type_meta", &self.type_meta)
@@ -838,6 +872,7 @@ pub struct ReplicaSetSpec {
 }
 
 impl Clone for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetSpec {
             replicas: Clone::clone(&self.replicas),
@@ -849,6 +884,7 @@ impl Clone for ReplicaSetSpec {
 }
 
 impl std::fmt::Debug for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetSpec")
             .field("replicas", &self.replicas)
@@ -890,6 +926,7 @@ pub struct ReplicaSetStatus {
 }
 
 impl Clone for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetStatus {
             replicas: Clone::clone(&self.replicas),
@@ -904,6 +941,7 @@ impl Clone for ReplicaSetStatus {
 }
 
 impl std::fmt::Debug for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetStatus")
             .field("replicas", &self.replicas)
@@ -959,6 +997,7 @@ pub struct RollingUpdateDaemonSet {
 }
 
 impl Clone for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDaemonSet {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -968,6 +1007,7 @@ impl Clone for RollingUpdateDaemonSet {
 }
 
 impl std::fmt::Debug for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDaemonSet")
             .field("max_unavailable", &self.max_unavailable)
@@ -1007,6 +1047,7 @@ pub struct RollingUpdateDeployment {
 }
 
 impl Clone for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDeployment {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -1016,6 +1057,7 @@ impl Clone for RollingUpdateDeployment {
 }
 
 impl std::fmt::Debug for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDeployment")
             .field("max_unavailable", &self.max_unavailable)
@@ -1045,6 +1087,7 @@ pub struct RollingUpdateStatefulSetStrategy {
 }
 
 impl Clone for RollingUpdateStatefulSetStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateStatefulSetStrategy {
             partition: Clone::clone(&self.partition),
@@ -1054,6 +1097,7 @@ impl Clone for RollingUpdateStatefulSetStrategy {
 }
 
 impl std::fmt::Debug for RollingUpdateStatefulSetStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateStatefulSetStrategy")
             .field("partition", &self.partition)
@@ -1089,6 +1133,7 @@ pub struct StatefulSet {
 }
 
 impl Clone for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -1100,6 +1145,7 @@ impl Clone for StatefulSet {
 }
 
 impl std::fmt::Debug for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSet")
             .field("type_meta", &self.type_meta)
@@ -1130,6 +1176,7 @@ pub struct StatefulSetCondition {
 }
 
 impl Clone for StatefulSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -1142,6 +1189,7 @@ impl Clone for StatefulSetCondition {
 }
 
 impl std::fmt::Debug for StatefulSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetCondition")
             .field("type", &self.r#type)
@@ -1172,6 +1220,7 @@ pub struct StatefulSetList {
 }
 
 impl Clone for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1182,6 +1231,7 @@ impl Clone for StatefulSetList {
 }
 
 impl std::fmt::Debug for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetList")
             .field("type_meta", &self.type_meta)
@@ -1209,6 +1259,7 @@ pub struct StatefulSetOrdinals {
 }
 
 impl Clone for StatefulSetOrdinals {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetOrdinals {
             start: Clone::clone(&self.start),
@@ -1217,6 +1268,7 @@ impl Clone for StatefulSetOrdinals {
 }
 
 impl std::fmt::Debug for StatefulSetOrdinals {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetOrdinals")
             .field("start", &self.start)
@@ -1246,6 +1298,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
 }
 
 impl Clone for StatefulSetPersistentVolumeClaimRetentionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetPersistentVolumeClaimRetentionPolicy {
             when_deleted: Clone::clone(&self.when_deleted),
@@ -1255,6 +1308,7 @@ impl Clone for StatefulSetPersistentVolumeClaimRetentionPolicy {
 }
 
 impl std::fmt::Debug for StatefulSetPersistentVolumeClaimRetentionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetPersistentVolumeClaimRetentionPolicy")
             .field("when_deleted", &self.when_deleted)
@@ -1341,6 +1395,7 @@ pub struct StatefulSetSpec {
 }
 
 impl Clone for StatefulSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetSpec {
             replicas: Clone::clone(&self.replicas),
@@ -1361,6 +1416,7 @@ impl Clone for StatefulSetSpec {
 }
 
 impl std::fmt::Debug for StatefulSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetSpec")
             .field("replicas", &self.replicas)
@@ -1423,6 +1479,7 @@ pub struct StatefulSetStatus {
 }
 
 impl Clone for StatefulSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -1440,6 +1497,7 @@ impl Clone for StatefulSetStatus {
 }
 
 impl std::fmt::Debug for StatefulSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetStatus")
             .field("observed_generation", &self.observed_generation)
@@ -1472,6 +1530,7 @@ pub struct StatefulSetUpdateStrategy {
 }
 
 impl Clone for StatefulSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetUpdateStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -1481,6 +1540,7 @@ impl Clone for StatefulSetUpdateStrategy {
 }
 
 impl std::fmt::Debug for StatefulSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetUpdateStrategy")
             .field("type", &self.r#type)

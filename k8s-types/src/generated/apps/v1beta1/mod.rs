@@ -117,6 +117,7 @@ pub struct ControllerRevision {
 }
 
 impl Clone for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevision {
             type_meta: Clone::clone(&self.type_meta),
@@ -128,6 +129,7 @@ impl Clone for ControllerRevision {
 }
 
 impl std::fmt::Debug for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevision")
             .field("type_meta", &self.type_meta)
@@ -165,6 +167,7 @@ pub struct ControllerRevisionList {
 }
 
 impl Clone for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevisionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -175,6 +178,7 @@ impl Clone for ControllerRevisionList {
 }
 
 impl std::fmt::Debug for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevisionList")
             .field("type_meta", &self.type_meta)
@@ -209,6 +213,7 @@ pub struct Deployment {
 }
 
 impl Clone for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Deployment {
             type_meta: Clone::clone(&self.type_meta),
@@ -220,6 +225,7 @@ impl Clone for Deployment {
 }
 
 impl std::fmt::Debug for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Deployment")
             .field("type_meta", &self.type_meta)
@@ -257,6 +263,7 @@ pub struct DeploymentList {
 }
 
 impl Clone for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -267,6 +274,7 @@ impl Clone for DeploymentList {
 }
 
 impl std::fmt::Debug for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
@@ -297,6 +305,7 @@ pub struct DeploymentRollback {
 }
 
 impl Clone for DeploymentRollback {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentRollback {
             type_meta: Clone::clone(&self.type_meta),
@@ -308,6 +317,7 @@ impl Clone for DeploymentRollback {
 }
 
 impl std::fmt::Debug for DeploymentRollback {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentRollback")
             .field("type_meta", &self.type_meta)
@@ -368,6 +378,7 @@ pub struct DeploymentSpec {
 }
 
 impl Clone for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentSpec {
             replicas: Clone::clone(&self.replicas),
@@ -384,6 +395,7 @@ impl Clone for DeploymentSpec {
 }
 
 impl std::fmt::Debug for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentSpec")
             .field("replicas", &self.replicas)
@@ -410,6 +422,7 @@ pub struct RollbackConfig {
 }
 
 impl Clone for RollbackConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollbackConfig {
             revision: Clone::clone(&self.revision),
@@ -418,6 +431,7 @@ impl Clone for RollbackConfig {
 }
 
 impl std::fmt::Debug for RollbackConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollbackConfig")
             .field("revision", &self.revision)
@@ -456,6 +470,7 @@ pub struct Scale {
 }
 
 impl Clone for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scale {
             type_meta: Clone::clone(&self.type_meta),
@@ -467,6 +482,7 @@ impl Clone for Scale {
 }
 
 impl std::fmt::Debug for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scale")
             .field("type_meta", &self.type_meta)
@@ -508,6 +524,7 @@ pub struct StatefulSet {
 }
 
 impl Clone for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -519,6 +536,7 @@ impl Clone for StatefulSet {
 }
 
 impl std::fmt::Debug for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSet")
             .field("type_meta", &self.type_meta)
@@ -556,6 +574,7 @@ pub struct StatefulSetList {
 }
 
 impl Clone for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -566,6 +585,7 @@ impl Clone for StatefulSetList {
 }
 
 impl std::fmt::Debug for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetList")
             .field("type_meta", &self.type_meta)
@@ -663,6 +683,7 @@ pub struct StatefulSetSpec {
 }
 
 impl Clone for StatefulSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetSpec {
             replicas: Clone::clone(&self.replicas),
@@ -683,6 +704,7 @@ impl Clone for StatefulSetSpec {
 }
 
 impl std::fmt::Debug for StatefulSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetSpec")
             .field("replicas", &self.replicas)
@@ -755,6 +777,7 @@ pub struct StatefulSetStatus {
 }
 
 impl Clone for StatefulSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -772,6 +795,7 @@ impl Clone for StatefulSetStatus {
 }
 
 impl std::fmt::Debug for StatefulSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetStatus")
             .field("observed_generation", &self.observed_generation)

@@ -23,6 +23,7 @@ pub struct BoundObjectReference {
 }
 
 impl Clone for BoundObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         BoundObjectReference {
             kind: Clone::clone(&self.kind),
@@ -34,6 +35,7 @@ impl Clone for BoundObjectReference {
 }
 
 impl std::fmt::Debug for BoundObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BoundObjectReference")
             .field("kind", &self.kind)
@@ -64,6 +66,7 @@ pub struct SelfSubjectReview {
 }
 
 impl Clone for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -74,6 +77,7 @@ impl Clone for SelfSubjectReview {
 }
 
 impl std::fmt::Debug for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectReview")
             .field("type_meta", &self.type_meta)
@@ -93,6 +97,7 @@ pub struct SelfSubjectReviewStatus {
 }
 
 impl Clone for SelfSubjectReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectReviewStatus {
             user_info: Clone::clone(&self.user_info),
@@ -101,6 +106,7 @@ impl Clone for SelfSubjectReviewStatus {
 }
 
 impl std::fmt::Debug for SelfSubjectReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectReviewStatus")
             .field("user_info", &self.user_info)
@@ -135,6 +141,7 @@ pub struct TokenRequest {
 }
 
 impl Clone for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -146,6 +153,7 @@ impl Clone for TokenRequest {
 }
 
 impl std::fmt::Debug for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequest")
             .field("type_meta", &self.type_meta)
@@ -184,6 +192,7 @@ pub struct TokenRequestSpec {
 }
 
 impl Clone for TokenRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequestSpec {
             audiences: Clone::clone(&self.audiences),
@@ -194,6 +203,7 @@ impl Clone for TokenRequestSpec {
 }
 
 impl std::fmt::Debug for TokenRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequestSpec")
             .field("audiences", &self.audiences)
@@ -215,6 +225,7 @@ pub struct TokenRequestStatus {
 }
 
 impl Clone for TokenRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequestStatus {
             token: Clone::clone(&self.token),
@@ -224,6 +235,7 @@ impl Clone for TokenRequestStatus {
 }
 
 impl std::fmt::Debug for TokenRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequestStatus")
             .field("token", &self.token)
@@ -254,6 +266,7 @@ pub struct TokenReview {
 }
 
 impl Clone for TokenReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -265,6 +278,7 @@ impl Clone for TokenReview {
 }
 
 impl std::fmt::Debug for TokenReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReview")
             .field("type_meta", &self.type_meta)
@@ -293,6 +307,7 @@ pub struct TokenReviewSpec {
 }
 
 impl Clone for TokenReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReviewSpec {
             token: Clone::clone(&self.token),
@@ -302,6 +317,7 @@ impl Clone for TokenReviewSpec {
 }
 
 impl std::fmt::Debug for TokenReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReviewSpec")
             .field("token", &self.token)
@@ -337,6 +353,7 @@ pub struct TokenReviewStatus {
 }
 
 impl Clone for TokenReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReviewStatus {
             authenticated: Clone::clone(&self.authenticated),
@@ -348,6 +365,7 @@ impl Clone for TokenReviewStatus {
 }
 
 impl std::fmt::Debug for TokenReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReviewStatus")
             .field("authenticated", &self.authenticated)
@@ -381,6 +399,7 @@ pub struct UserInfo {
 }
 
 impl Clone for UserInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UserInfo {
             username: Clone::clone(&self.username),
@@ -392,6 +411,7 @@ impl Clone for UserInfo {
 }
 
 impl std::fmt::Debug for UserInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UserInfo")
             .field("username", &self.username)

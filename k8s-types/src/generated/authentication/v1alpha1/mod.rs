@@ -31,6 +31,7 @@ pub struct SelfSubjectReview {
 }
 
 impl Clone for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -41,6 +42,7 @@ impl Clone for SelfSubjectReview {
 }
 
 impl std::fmt::Debug for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectReview")
             .field("type_meta", &self.type_meta)

@@ -56,6 +56,7 @@ pub struct SelfSubjectReview {
 }
 
 impl Clone for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -66,6 +67,7 @@ impl Clone for SelfSubjectReview {
 }
 
 impl std::fmt::Debug for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectReview")
             .field("type_meta", &self.type_meta)
@@ -102,6 +104,7 @@ pub struct TokenReview {
 }
 
 impl Clone for TokenReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -113,6 +116,7 @@ impl Clone for TokenReview {
 }
 
 impl std::fmt::Debug for TokenReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReview")
             .field("type_meta", &self.type_meta)

@@ -32,6 +32,7 @@ pub struct FieldSelectorAttributes {
 }
 
 impl Clone for FieldSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FieldSelectorAttributes {
             raw_selector: Clone::clone(&self.raw_selector),
@@ -41,6 +42,7 @@ impl Clone for FieldSelectorAttributes {
 }
 
 impl std::fmt::Debug for FieldSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FieldSelectorAttributes")
             .field("raw_selector", &self.raw_selector)
@@ -78,6 +80,7 @@ pub struct LabelSelectorAttributes {
 }
 
 impl Clone for LabelSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LabelSelectorAttributes {
             raw_selector: Clone::clone(&self.raw_selector),
@@ -87,6 +90,7 @@ impl Clone for LabelSelectorAttributes {
 }
 
 impl std::fmt::Debug for LabelSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LabelSelectorAttributes")
             .field("raw_selector", &self.raw_selector)
@@ -118,6 +122,7 @@ pub struct LocalSubjectAccessReview {
 }
 
 impl Clone for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -129,6 +134,7 @@ impl Clone for LocalSubjectAccessReview {
 }
 
 impl std::fmt::Debug for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -153,6 +159,7 @@ pub struct NonResourceAttributes {
 }
 
 impl Clone for NonResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourceAttributes {
             path: Clone::clone(&self.path),
@@ -162,6 +169,7 @@ impl Clone for NonResourceAttributes {
 }
 
 impl std::fmt::Debug for NonResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NonResourceAttributes")
             .field("path", &self.path)
@@ -185,6 +193,7 @@ pub struct NonResourceRule {
 }
 
 impl Clone for NonResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourceRule {
             verbs: Clone::clone(&self.verbs),
@@ -194,6 +203,7 @@ impl Clone for NonResourceRule {
 }
 
 impl std::fmt::Debug for NonResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NonResourceRule")
             .field("verbs", &self.verbs)
@@ -238,6 +248,7 @@ pub struct ResourceAttributes {
 }
 
 impl Clone for ResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceAttributes {
             namespace: Clone::clone(&self.namespace),
@@ -254,6 +265,7 @@ impl Clone for ResourceAttributes {
 }
 
 impl std::fmt::Debug for ResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceAttributes")
             .field("namespace", &self.namespace)
@@ -292,6 +304,7 @@ pub struct ResourceRule {
 }
 
 impl Clone for ResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceRule {
             verbs: Clone::clone(&self.verbs),
@@ -303,6 +316,7 @@ impl Clone for ResourceRule {
 }
 
 impl std::fmt::Debug for ResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceRule")
             .field("verbs", &self.verbs)
@@ -335,6 +349,7 @@ pub struct SelfSubjectAccessReview {
 }
 
 impl Clone for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -346,6 +361,7 @@ impl Clone for SelfSubjectAccessReview {
 }
 
 impl std::fmt::Debug for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -369,6 +385,7 @@ pub struct SelfSubjectAccessReviewSpec {
 }
 
 impl Clone for SelfSubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
@@ -378,6 +395,7 @@ impl Clone for SelfSubjectAccessReviewSpec {
 }
 
 impl std::fmt::Debug for SelfSubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectAccessReviewSpec")
             .field("resource_attributes", &self.resource_attributes)
@@ -411,6 +429,7 @@ pub struct SelfSubjectRulesReview {
 }
 
 impl Clone for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectRulesReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -422,6 +441,7 @@ impl Clone for SelfSubjectRulesReview {
 }
 
 impl std::fmt::Debug for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectRulesReview")
             .field("type_meta", &self.type_meta)
@@ -443,6 +463,7 @@ pub struct SelfSubjectRulesReviewSpec {
 }
 
 impl Clone for SelfSubjectRulesReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectRulesReviewSpec {
             namespace: Clone::clone(&self.namespace),
@@ -451,6 +472,7 @@ impl Clone for SelfSubjectRulesReviewSpec {
 }
 
 impl std::fmt::Debug for SelfSubjectRulesReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectRulesReviewSpec")
             .field("namespace", &self.namespace)
@@ -478,6 +500,7 @@ pub struct SubjectAccessReview {
 }
 
 impl Clone for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -489,6 +512,7 @@ impl Clone for SubjectAccessReview {
 }
 
 impl std::fmt::Debug for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -526,6 +550,7 @@ pub struct SubjectAccessReviewSpec {
 }
 
 impl Clone for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
@@ -539,6 +564,7 @@ impl Clone for SubjectAccessReviewSpec {
 }
 
 impl std::fmt::Debug for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReviewSpec")
             .field("resource_attributes", &self.resource_attributes)
@@ -613,6 +639,7 @@ pub struct SubjectAccessReviewStatus {
 }
 
 impl Clone for SubjectAccessReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReviewStatus {
             allowed: Clone::clone(&self.allowed),
@@ -624,6 +651,7 @@ impl Clone for SubjectAccessReviewStatus {
 }
 
 impl std::fmt::Debug for SubjectAccessReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReviewStatus")
             .field("allowed", &self.allowed)
@@ -661,6 +689,7 @@ pub struct SubjectRulesReviewStatus {
 }
 
 impl Clone for SubjectRulesReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectRulesReviewStatus {
             resource_rules: Clone::clone(&self.resource_rules),
@@ -672,6 +701,7 @@ impl Clone for SubjectRulesReviewStatus {
 }
 
 impl std::fmt::Debug for SubjectRulesReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectRulesReviewStatus")
             .field("resource_rules", &self.resource_rules)

@@ -91,6 +91,7 @@ pub struct LocalSubjectAccessReview {
 }
 
 impl Clone for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -102,6 +103,7 @@ impl Clone for LocalSubjectAccessReview {
 }
 
 impl std::fmt::Debug for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -139,6 +141,7 @@ pub struct SelfSubjectAccessReview {
 }
 
 impl Clone for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -150,6 +153,7 @@ impl Clone for SelfSubjectAccessReview {
 }
 
 impl std::fmt::Debug for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -190,6 +194,7 @@ pub struct SelfSubjectRulesReview {
 }
 
 impl Clone for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectRulesReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -201,6 +206,7 @@ impl Clone for SelfSubjectRulesReview {
 }
 
 impl std::fmt::Debug for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectRulesReview")
             .field("type_meta", &self.type_meta)
@@ -235,6 +241,7 @@ pub struct SubjectAccessReview {
 }
 
 impl Clone for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -246,6 +253,7 @@ impl Clone for SubjectAccessReview {
 }
 
 impl std::fmt::Debug for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -290,6 +298,7 @@ pub struct SubjectAccessReviewSpec {
 }
 
 impl Clone for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
@@ -303,6 +312,7 @@ impl Clone for SubjectAccessReviewSpec {
 }
 
 impl std::fmt::Debug for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReviewSpec")
             .field("resource_attributes", &self.resource_attributes)

@@ -42,6 +42,7 @@ pub struct ContainerResourceMetricSource {
 }
 
 impl Clone for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -53,6 +54,7 @@ impl Clone for ContainerResourceMetricSource {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricSource")
             .field("name", &self.name)
@@ -93,6 +95,7 @@ pub struct ContainerResourceMetricStatus {
 }
 
 impl Clone for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -104,6 +107,7 @@ impl Clone for ContainerResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricStatus")
             .field("name", &self.name)
@@ -138,6 +142,7 @@ pub struct ExternalMetricSource {
 }
 
 impl Clone for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricSource {
             metric_name: Clone::clone(&self.metric_name),
@@ -149,6 +154,7 @@ impl Clone for ExternalMetricSource {
 }
 
 impl std::fmt::Debug for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricSource")
             .field("metric_name", &self.metric_name)
@@ -178,6 +184,7 @@ pub struct ExternalMetricStatus {
 }
 
 impl Clone for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricStatus {
             metric_name: Clone::clone(&self.metric_name),
@@ -189,6 +196,7 @@ impl Clone for ExternalMetricStatus {
 }
 
 impl std::fmt::Debug for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricStatus")
             .field("metric_name", &self.metric_name)
@@ -221,6 +229,7 @@ pub struct HorizontalPodAutoscaler {
 }
 
 impl Clone for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscaler {
             type_meta: Clone::clone(&self.type_meta),
@@ -232,6 +241,7 @@ impl Clone for HorizontalPodAutoscaler {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscaler")
             .field("type_meta", &self.type_meta)
@@ -269,6 +279,7 @@ pub struct HorizontalPodAutoscalerList {
 }
 
 impl Clone for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerList {
             type_meta: Clone::clone(&self.type_meta),
@@ -279,6 +290,7 @@ impl Clone for HorizontalPodAutoscalerList {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerList")
             .field("type_meta", &self.type_meta)
@@ -316,6 +328,7 @@ pub struct HorizontalPodAutoscalerSpec {
 }
 
 impl Clone for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerSpec {
             scale_target_ref: Clone::clone(&self.scale_target_ref),
@@ -329,6 +342,7 @@ impl Clone for HorizontalPodAutoscalerSpec {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerSpec")
             .field("scale_target_ref", &self.scale_target_ref)
@@ -369,6 +383,7 @@ pub struct HorizontalPodAutoscalerStatus {
 }
 
 impl Clone for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -383,6 +398,7 @@ impl Clone for HorizontalPodAutoscalerStatus {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerStatus")
             .field("observed_generation", &self.observed_generation)
@@ -434,6 +450,7 @@ pub struct MetricSpec {
 }
 
 impl Clone for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricSpec {
             r#type: Clone::clone(&self.r#type),
@@ -447,6 +464,7 @@ impl Clone for MetricSpec {
 }
 
 impl std::fmt::Debug for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricSpec")
             .field("type", &self.r#type)
@@ -495,6 +513,7 @@ pub struct MetricStatus {
 }
 
 impl Clone for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricStatus {
             r#type: Clone::clone(&self.r#type),
@@ -508,6 +527,7 @@ impl Clone for MetricStatus {
 }
 
 impl std::fmt::Debug for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricStatus")
             .field("type", &self.r#type)
@@ -542,6 +562,7 @@ pub struct ObjectMetricSource {
 }
 
 impl Clone for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricSource {
             target: Clone::clone(&self.target),
@@ -554,6 +575,7 @@ impl Clone for ObjectMetricSource {
 }
 
 impl std::fmt::Debug for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricSource")
             .field("target", &self.target)
@@ -587,6 +609,7 @@ pub struct ObjectMetricStatus {
 }
 
 impl Clone for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricStatus {
             target: Clone::clone(&self.target),
@@ -599,6 +622,7 @@ impl Clone for ObjectMetricStatus {
 }
 
 impl std::fmt::Debug for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricStatus")
             .field("target", &self.target)
@@ -630,6 +654,7 @@ pub struct PodsMetricSource {
 }
 
 impl Clone for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricSource {
             metric_name: Clone::clone(&self.metric_name),
@@ -640,6 +665,7 @@ impl Clone for PodsMetricSource {
 }
 
 impl std::fmt::Debug for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricSource")
             .field("metric_name", &self.metric_name)
@@ -667,6 +693,7 @@ pub struct PodsMetricStatus {
 }
 
 impl Clone for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricStatus {
             metric_name: Clone::clone(&self.metric_name),
@@ -677,6 +704,7 @@ impl Clone for PodsMetricStatus {
 }
 
 impl std::fmt::Debug for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricStatus")
             .field("metric_name", &self.metric_name)
@@ -710,6 +738,7 @@ pub struct ResourceMetricSource {
 }
 
 impl Clone for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -720,6 +749,7 @@ impl Clone for ResourceMetricSource {
 }
 
 impl std::fmt::Debug for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricSource")
             .field("name", &self.name)
@@ -757,6 +787,7 @@ pub struct ResourceMetricStatus {
 }
 
 impl Clone for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -767,6 +798,7 @@ impl Clone for ResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricStatus")
             .field("name", &self.name)
@@ -805,6 +837,7 @@ pub struct Scale {
 }
 
 impl Clone for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scale {
             type_meta: Clone::clone(&self.type_meta),
@@ -816,6 +849,7 @@ impl Clone for Scale {
 }
 
 impl std::fmt::Debug for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scale")
             .field("type_meta", &self.type_meta)
@@ -837,6 +871,7 @@ pub struct ScaleSpec {
 }
 
 impl Clone for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleSpec {
             replicas: Clone::clone(&self.replicas),
@@ -845,6 +880,7 @@ impl Clone for ScaleSpec {
 }
 
 impl std::fmt::Debug for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleSpec")
             .field("replicas", &self.replicas)
@@ -868,6 +904,7 @@ pub struct ScaleStatus {
 }
 
 impl Clone for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
@@ -877,6 +914,7 @@ impl Clone for ScaleStatus {
 }
 
 impl std::fmt::Debug for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleStatus")
             .field("replicas", &self.replicas)

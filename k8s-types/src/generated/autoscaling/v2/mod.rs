@@ -20,6 +20,7 @@ pub struct ContainerResourceMetricSource {
 }
 
 impl Clone for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -30,6 +31,7 @@ impl Clone for ContainerResourceMetricSource {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricSource")
             .field("name", &self.name)
@@ -57,6 +59,7 @@ pub struct ContainerResourceMetricStatus {
 }
 
 impl Clone for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -67,6 +70,7 @@ impl Clone for ContainerResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricStatus")
             .field("name", &self.name)
@@ -91,6 +95,7 @@ pub struct CrossVersionObjectReference {
 }
 
 impl Clone for CrossVersionObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CrossVersionObjectReference {
             kind: Clone::clone(&self.kind),
@@ -101,6 +106,7 @@ impl Clone for CrossVersionObjectReference {
 }
 
 impl std::fmt::Debug for CrossVersionObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CrossVersionObjectReference")
             .field("kind", &self.kind)
@@ -124,6 +130,7 @@ pub struct ExternalMetricSource {
 }
 
 impl Clone for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricSource {
             metric: Clone::clone(&self.metric),
@@ -133,6 +140,7 @@ impl Clone for ExternalMetricSource {
 }
 
 impl std::fmt::Debug for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricSource")
             .field("metric", &self.metric)
@@ -154,6 +162,7 @@ pub struct ExternalMetricStatus {
 }
 
 impl Clone for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricStatus {
             metric: Clone::clone(&self.metric),
@@ -163,6 +172,7 @@ impl Clone for ExternalMetricStatus {
 }
 
 impl std::fmt::Debug for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricStatus")
             .field("metric", &self.metric)
@@ -187,6 +197,7 @@ pub struct HPAScalingPolicy {
 }
 
 impl Clone for HPAScalingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HPAScalingPolicy {
             r#type: Clone::clone(&self.r#type),
@@ -197,6 +208,7 @@ impl Clone for HPAScalingPolicy {
 }
 
 impl std::fmt::Debug for HPAScalingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HPAScalingPolicy")
             .field("type", &self.r#type)
@@ -253,6 +265,7 @@ pub struct HPAScalingRules {
 }
 
 impl Clone for HPAScalingRules {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HPAScalingRules {
             stabilization_window_seconds: Clone::clone(&self.stabilization_window_seconds),
@@ -264,6 +277,7 @@ impl Clone for HPAScalingRules {
 }
 
 impl std::fmt::Debug for HPAScalingRules {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HPAScalingRules")
             .field(
@@ -300,6 +314,7 @@ pub struct HorizontalPodAutoscaler {
 }
 
 impl Clone for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscaler {
             type_meta: Clone::clone(&self.type_meta),
@@ -311,6 +326,7 @@ impl Clone for HorizontalPodAutoscaler {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscaler")
             .field("type_meta", &self.type_meta)
@@ -341,6 +357,7 @@ pub struct HorizontalPodAutoscalerBehavior {
 }
 
 impl Clone for HorizontalPodAutoscalerBehavior {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerBehavior {
             scale_up: Clone::clone(&self.scale_up),
@@ -350,6 +367,7 @@ impl Clone for HorizontalPodAutoscalerBehavior {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerBehavior {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerBehavior")
             .field("scale_up", &self.scale_up)
@@ -381,6 +399,7 @@ pub struct HorizontalPodAutoscalerCondition {
 }
 
 impl Clone for HorizontalPodAutoscalerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerCondition {
             r#type: Clone::clone(&self.r#type),
@@ -393,6 +412,7 @@ impl Clone for HorizontalPodAutoscalerCondition {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerCondition")
             .field("type", &self.r#type)
@@ -422,6 +442,7 @@ pub struct HorizontalPodAutoscalerList {
 }
 
 impl Clone for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerList {
             type_meta: Clone::clone(&self.type_meta),
@@ -432,6 +453,7 @@ impl Clone for HorizontalPodAutoscalerList {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerList")
             .field("type_meta", &self.type_meta)
@@ -475,6 +497,7 @@ pub struct HorizontalPodAutoscalerSpec {
 }
 
 impl Clone for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerSpec {
             scale_target_ref: Clone::clone(&self.scale_target_ref),
@@ -487,6 +510,7 @@ impl Clone for HorizontalPodAutoscalerSpec {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerSpec")
             .field("scale_target_ref", &self.scale_target_ref)
@@ -525,6 +549,7 @@ pub struct HorizontalPodAutoscalerStatus {
 }
 
 impl Clone for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -538,6 +563,7 @@ impl Clone for HorizontalPodAutoscalerStatus {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerStatus")
             .field("observed_generation", &self.observed_generation)
@@ -564,6 +590,7 @@ pub struct MetricIdentifier {
 }
 
 impl Clone for MetricIdentifier {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricIdentifier {
             name: Clone::clone(&self.name),
@@ -573,6 +600,7 @@ impl Clone for MetricIdentifier {
 }
 
 impl std::fmt::Debug for MetricIdentifier {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricIdentifier")
             .field("name", &self.name)
@@ -618,6 +646,7 @@ pub struct MetricSpec {
 }
 
 impl Clone for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricSpec {
             r#type: Clone::clone(&self.r#type),
@@ -631,6 +660,7 @@ impl Clone for MetricSpec {
 }
 
 impl std::fmt::Debug for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricSpec")
             .field("type", &self.r#type)
@@ -679,6 +709,7 @@ pub struct MetricStatus {
 }
 
 impl Clone for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricStatus {
             r#type: Clone::clone(&self.r#type),
@@ -692,6 +723,7 @@ impl Clone for MetricStatus {
 }
 
 impl std::fmt::Debug for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricStatus")
             .field("type", &self.r#type)
@@ -724,6 +756,7 @@ pub struct MetricTarget {
 }
 
 impl Clone for MetricTarget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricTarget {
             r#type: Clone::clone(&self.r#type),
@@ -735,6 +768,7 @@ impl Clone for MetricTarget {
 }
 
 impl std::fmt::Debug for MetricTarget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricTarget")
             .field("type", &self.r#type)
@@ -762,6 +796,7 @@ pub struct MetricValueStatus {
 }
 
 impl Clone for MetricValueStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricValueStatus {
             value: Clone::clone(&self.value),
@@ -772,6 +807,7 @@ impl Clone for MetricValueStatus {
 }
 
 impl std::fmt::Debug for MetricValueStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricValueStatus")
             .field("value", &self.value)
@@ -796,6 +832,7 @@ pub struct ObjectMetricSource {
 }
 
 impl Clone for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricSource {
             described_object: Clone::clone(&self.described_object),
@@ -806,6 +843,7 @@ impl Clone for ObjectMetricSource {
 }
 
 impl std::fmt::Debug for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricSource")
             .field("described_object", &self.described_object)
@@ -830,6 +868,7 @@ pub struct ObjectMetricStatus {
 }
 
 impl Clone for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricStatus {
             metric: Clone::clone(&self.metric),
@@ -840,6 +879,7 @@ impl Clone for ObjectMetricStatus {
 }
 
 impl std::fmt::Debug for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricStatus")
             .field("metric", &self.metric)
@@ -864,6 +904,7 @@ pub struct PodsMetricSource {
 }
 
 impl Clone for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricSource {
             metric: Clone::clone(&self.metric),
@@ -873,6 +914,7 @@ impl Clone for PodsMetricSource {
 }
 
 impl std::fmt::Debug for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricSource")
             .field("metric", &self.metric)
@@ -894,6 +936,7 @@ pub struct PodsMetricStatus {
 }
 
 impl Clone for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricStatus {
             metric: Clone::clone(&self.metric),
@@ -903,6 +946,7 @@ impl Clone for PodsMetricStatus {
 }
 
 impl std::fmt::Debug for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricStatus")
             .field("metric", &self.metric)
@@ -929,6 +973,7 @@ pub struct ResourceMetricSource {
 }
 
 impl Clone for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -938,6 +983,7 @@ impl Clone for ResourceMetricSource {
 }
 
 impl std::fmt::Debug for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricSource")
             .field("name", &self.name)
@@ -962,6 +1008,7 @@ pub struct ResourceMetricStatus {
 }
 
 impl Clone for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -971,6 +1018,7 @@ impl Clone for ResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricStatus")
             .field("name", &self.name)

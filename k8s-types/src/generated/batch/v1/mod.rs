@@ -22,6 +22,7 @@ pub struct CronJob {
 }
 
 impl Clone for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJob {
             type_meta: Clone::clone(&self.type_meta),
@@ -33,6 +34,7 @@ impl Clone for CronJob {
 }
 
 impl std::fmt::Debug for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJob")
             .field("type_meta", &self.type_meta)
@@ -62,6 +64,7 @@ pub struct CronJobList {
 }
 
 impl Clone for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobList {
             type_meta: Clone::clone(&self.type_meta),
@@ -72,6 +75,7 @@ impl Clone for CronJobList {
 }
 
 impl std::fmt::Debug for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobList")
             .field("type_meta", &self.type_meta)
@@ -123,6 +127,7 @@ pub struct CronJobSpec {
 }
 
 impl Clone for CronJobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobSpec {
             schedule: Clone::clone(&self.schedule),
@@ -138,6 +143,7 @@ impl Clone for CronJobSpec {
 }
 
 impl std::fmt::Debug for CronJobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobSpec")
             .field("schedule", &self.schedule)
@@ -170,6 +176,7 @@ pub struct CronJobStatus {
 }
 
 impl Clone for CronJobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobStatus {
             active: Clone::clone(&self.active),
@@ -180,6 +187,7 @@ impl Clone for CronJobStatus {
 }
 
 impl std::fmt::Debug for CronJobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobStatus")
             .field("active", &self.active)
@@ -211,6 +219,7 @@ pub struct Job {
 }
 
 impl Clone for Job {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Job {
             type_meta: Clone::clone(&self.type_meta),
@@ -222,6 +231,7 @@ impl Clone for Job {
 }
 
 impl std::fmt::Debug for Job {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Job")
             .field("type_meta", &self.type_meta)
@@ -254,6 +264,7 @@ pub struct JobCondition {
 }
 
 impl Clone for JobCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobCondition {
             r#type: Clone::clone(&self.r#type),
@@ -267,6 +278,7 @@ impl Clone for JobCondition {
 }
 
 impl std::fmt::Debug for JobCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobCondition")
             .field("type", &self.r#type)
@@ -304,6 +316,7 @@ pub struct JobList {
 }
 
 impl Clone for JobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobList {
             type_meta: Clone::clone(&self.type_meta),
@@ -314,6 +327,7 @@ impl Clone for JobList {
 }
 
 impl std::fmt::Debug for JobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobList")
             .field("type_meta", &self.type_meta)
@@ -462,6 +476,7 @@ pub struct JobSpec {
 }
 
 impl Clone for JobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobSpec {
             parallelism: Clone::clone(&self.parallelism),
@@ -485,6 +500,7 @@ impl Clone for JobSpec {
 }
 
 impl std::fmt::Debug for JobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobSpec")
             .field("parallelism", &self.parallelism)
@@ -606,6 +622,7 @@ pub struct JobStatus {
 }
 
 impl Clone for JobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobStatus {
             conditions: Clone::clone(&self.conditions),
@@ -624,6 +641,7 @@ impl Clone for JobStatus {
 }
 
 impl std::fmt::Debug for JobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobStatus")
             .field("conditions", &self.conditions)
@@ -655,6 +673,7 @@ pub struct JobTemplateSpec {
 }
 
 impl Clone for JobTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobTemplateSpec {
             metadata: Clone::clone(&self.metadata),
@@ -664,6 +683,7 @@ impl Clone for JobTemplateSpec {
 }
 
 impl std::fmt::Debug for JobTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobTemplateSpec")
             .field("metadata", &self.metadata)
@@ -687,6 +707,7 @@ pub struct PodFailurePolicy {
 }
 
 impl Clone for PodFailurePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicy {
             rules: Clone::clone(&self.rules),
@@ -695,6 +716,7 @@ impl Clone for PodFailurePolicy {
 }
 
 impl std::fmt::Debug for PodFailurePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicy")
             .field("rules", &self.rules)
@@ -740,6 +762,7 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
 }
 
 impl Clone for PodFailurePolicyOnExitCodesRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyOnExitCodesRequirement {
             container_name: Clone::clone(&self.container_name),
@@ -750,6 +773,7 @@ impl Clone for PodFailurePolicyOnExitCodesRequirement {
 }
 
 impl std::fmt::Debug for PodFailurePolicyOnExitCodesRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicyOnExitCodesRequirement")
             .field("container_name", &self.container_name)
@@ -775,6 +799,7 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
 }
 
 impl Clone for PodFailurePolicyOnPodConditionsPattern {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyOnPodConditionsPattern {
             r#type: Clone::clone(&self.r#type),
@@ -784,6 +809,7 @@ impl Clone for PodFailurePolicyOnPodConditionsPattern {
 }
 
 impl std::fmt::Debug for PodFailurePolicyOnPodConditionsPattern {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicyOnPodConditionsPattern")
             .field("type", &self.r#type)
@@ -822,6 +848,7 @@ pub struct PodFailurePolicyRule {
 }
 
 impl Clone for PodFailurePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyRule {
             action: Clone::clone(&self.action),
@@ -832,6 +859,7 @@ impl Clone for PodFailurePolicyRule {
 }
 
 impl std::fmt::Debug for PodFailurePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicyRule")
             .field("action", &self.action)
@@ -857,6 +885,7 @@ pub struct SuccessPolicy {
 }
 
 impl Clone for SuccessPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SuccessPolicy {
             rules: Clone::clone(&self.rules),
@@ -865,6 +894,7 @@ impl Clone for SuccessPolicy {
 }
 
 impl std::fmt::Debug for SuccessPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SuccessPolicy")
             .field("rules", &self.rules)
@@ -904,6 +934,7 @@ pub struct SuccessPolicyRule {
 }
 
 impl Clone for SuccessPolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SuccessPolicyRule {
             succeeded_indexes: Clone::clone(&self.succeeded_indexes),
@@ -913,6 +944,7 @@ impl Clone for SuccessPolicyRule {
 }
 
 impl std::fmt::Debug for SuccessPolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SuccessPolicyRule")
             .field("succeeded_indexes", &self.succeeded_indexes)
@@ -936,6 +968,7 @@ pub struct UncountedTerminatedPods {
 }
 
 impl Clone for UncountedTerminatedPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UncountedTerminatedPods {
             succeeded: Clone::clone(&self.succeeded),
@@ -945,6 +978,7 @@ impl Clone for UncountedTerminatedPods {
 }
 
 impl std::fmt::Debug for UncountedTerminatedPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UncountedTerminatedPods")
             .field("succeeded", &self.succeeded)

@@ -48,6 +48,7 @@ pub struct CronJob {
 }
 
 impl Clone for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJob {
             type_meta: Clone::clone(&self.type_meta),
@@ -59,6 +60,7 @@ impl Clone for CronJob {
 }
 
 impl std::fmt::Debug for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJob")
             .field("type_meta", &self.type_meta)
@@ -97,6 +99,7 @@ pub struct CronJobList {
 }
 
 impl Clone for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobList {
             type_meta: Clone::clone(&self.type_meta),
@@ -107,6 +110,7 @@ impl Clone for CronJobList {
 }
 
 impl std::fmt::Debug for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobList")
             .field("type_meta", &self.type_meta)

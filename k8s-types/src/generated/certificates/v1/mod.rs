@@ -34,6 +34,7 @@ pub struct CertificateSigningRequest {
 }
 
 impl Clone for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -45,6 +46,7 @@ impl Clone for CertificateSigningRequest {
 }
 
 impl std::fmt::Debug for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequest")
             .field("type_meta", &self.type_meta)
@@ -94,6 +96,7 @@ pub struct CertificateSigningRequestCondition {
 }
 
 impl Clone for CertificateSigningRequestCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestCondition {
             r#type: Clone::clone(&self.r#type),
@@ -107,6 +110,7 @@ impl Clone for CertificateSigningRequestCondition {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestCondition")
             .field("type", &self.r#type)
@@ -137,6 +141,7 @@ pub struct CertificateSigningRequestList {
 }
 
 impl Clone for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -147,6 +152,7 @@ impl Clone for CertificateSigningRequestList {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestList")
             .field("type_meta", &self.type_meta)
@@ -241,6 +247,7 @@ pub struct CertificateSigningRequestSpec {
 }
 
 impl Clone for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
@@ -256,6 +263,7 @@ impl Clone for CertificateSigningRequestSpec {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestSpec")
             .field("request", &self.request)
@@ -349,6 +357,7 @@ pub struct CertificateSigningRequestStatus {
 }
 
 impl Clone for CertificateSigningRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestStatus {
             conditions: Clone::clone(&self.conditions),
@@ -358,6 +367,7 @@ impl Clone for CertificateSigningRequestStatus {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestStatus")
             .field("conditions", &self.conditions)

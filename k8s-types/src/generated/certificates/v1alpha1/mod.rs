@@ -42,6 +42,7 @@ pub struct ClusterTrustBundle {
 }
 
 impl Clone for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundle {
             type_meta: Clone::clone(&self.type_meta),
@@ -52,6 +53,7 @@ impl Clone for ClusterTrustBundle {
 }
 
 impl std::fmt::Debug for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundle")
             .field("type_meta", &self.type_meta)
@@ -88,6 +90,7 @@ pub struct ClusterTrustBundleList {
 }
 
 impl Clone for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -98,6 +101,7 @@ impl Clone for ClusterTrustBundleList {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleList")
             .field("type_meta", &self.type_meta)

@@ -43,6 +43,7 @@ pub struct CertificateSigningRequest {
 }
 
 impl Clone for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -54,6 +55,7 @@ impl Clone for CertificateSigningRequest {
 }
 
 impl std::fmt::Debug for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequest")
             .field("type_meta", &self.type_meta)
@@ -91,6 +93,7 @@ pub struct CertificateSigningRequestList {
 }
 
 impl Clone for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -101,6 +104,7 @@ impl Clone for CertificateSigningRequestList {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestList")
             .field("type_meta", &self.type_meta)
@@ -208,6 +212,7 @@ pub struct CertificateSigningRequestSpec {
 }
 
 impl Clone for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
@@ -223,6 +228,7 @@ impl Clone for CertificateSigningRequestSpec {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestSpec")
             .field("request", &self.request)
@@ -307,6 +313,7 @@ pub struct ClusterTrustBundle {
 }
 
 impl Clone for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundle {
             type_meta: Clone::clone(&self.type_meta),
@@ -317,6 +324,7 @@ impl Clone for ClusterTrustBundle {
 }
 
 impl std::fmt::Debug for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundle")
             .field("type_meta", &self.type_meta)
@@ -344,6 +352,7 @@ pub struct ClusterTrustBundleList {
 }
 
 impl Clone for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -354,6 +363,7 @@ impl Clone for ClusterTrustBundleList {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleList")
             .field("type_meta", &self.type_meta)
@@ -403,6 +413,7 @@ pub struct ClusterTrustBundleSpec {
 }
 
 impl Clone for ClusterTrustBundleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleSpec {
             signer_name: Clone::clone(&self.signer_name),
@@ -412,6 +423,7 @@ impl Clone for ClusterTrustBundleSpec {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleSpec")
             .field("signer_name", &self.signer_name)
@@ -442,6 +454,7 @@ pub struct PodCertificateRequest {
 }
 
 impl Clone for PodCertificateRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -453,6 +466,7 @@ impl Clone for PodCertificateRequest {
 }
 
 impl std::fmt::Debug for PodCertificateRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequest")
             .field("type_meta", &self.type_meta)
@@ -487,6 +501,7 @@ pub struct PodCertificateRequestList {
 }
 
 impl Clone for PodCertificateRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -497,6 +512,7 @@ impl Clone for PodCertificateRequestList {
 }
 
 impl std::fmt::Debug for PodCertificateRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequestList")
             .field("type_meta", &self.type_meta)
@@ -627,6 +643,7 @@ pub struct PodCertificateRequestSpec {
 }
 
 impl Clone for PodCertificateRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestSpec {
             signer_name: Clone::clone(&self.signer_name),
@@ -646,6 +663,7 @@ impl Clone for PodCertificateRequestSpec {
 }
 
 impl std::fmt::Debug for PodCertificateRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequestSpec")
             .field("signer_name", &self.signer_name)
@@ -728,6 +746,7 @@ pub struct PodCertificateRequestStatus {
 }
 
 impl Clone for PodCertificateRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestStatus {
             conditions: Clone::clone(&self.conditions),
@@ -740,6 +759,7 @@ impl Clone for PodCertificateRequestStatus {
 }
 
 impl std::fmt::Debug for PodCertificateRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequestStatus")
             .field("conditions", &self.conditions)

@@ -18,6 +18,7 @@ pub struct Lease {
 }
 
 impl Clone for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Lease {
             type_meta: Clone::clone(&self.type_meta),
@@ -28,6 +29,7 @@ impl Clone for Lease {
 }
 
 impl std::fmt::Debug for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lease")
             .field("type_meta", &self.type_meta)
@@ -56,6 +58,7 @@ pub struct LeaseList {
 }
 
 impl Clone for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseList {
             type_meta: Clone::clone(&self.type_meta),
@@ -66,6 +69,7 @@ impl Clone for LeaseList {
 }
 
 impl std::fmt::Debug for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseList")
             .field("type_meta", &self.type_meta)
@@ -107,6 +111,7 @@ pub struct LeaseSpec {
 }
 
 impl Clone for LeaseSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseSpec {
             holder_identity: Clone::clone(&self.holder_identity),
@@ -121,6 +126,7 @@ impl Clone for LeaseSpec {
 }
 
 impl std::fmt::Debug for LeaseSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseSpec")
             .field("holder_identity", &self.holder_identity)

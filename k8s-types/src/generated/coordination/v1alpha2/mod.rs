@@ -30,6 +30,7 @@ pub struct LeaseCandidate {
 }
 
 impl Clone for LeaseCandidate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidate {
             type_meta: Clone::clone(&self.type_meta),
@@ -40,6 +41,7 @@ impl Clone for LeaseCandidate {
 }
 
 impl std::fmt::Debug for LeaseCandidate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidate")
             .field("type_meta", &self.type_meta)
@@ -77,6 +79,7 @@ pub struct LeaseCandidateList {
 }
 
 impl Clone for LeaseCandidateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -87,6 +90,7 @@ impl Clone for LeaseCandidateList {
 }
 
 impl std::fmt::Debug for LeaseCandidateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidateList")
             .field("type_meta", &self.type_meta)

@@ -29,6 +29,7 @@ pub struct Lease {
 }
 
 impl Clone for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Lease {
             type_meta: Clone::clone(&self.type_meta),
@@ -39,6 +40,7 @@ impl Clone for Lease {
 }
 
 impl std::fmt::Debug for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lease")
             .field("type_meta", &self.type_meta)
@@ -67,6 +69,7 @@ pub struct LeaseCandidate {
 }
 
 impl Clone for LeaseCandidate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidate {
             type_meta: Clone::clone(&self.type_meta),
@@ -77,6 +80,7 @@ impl Clone for LeaseCandidate {
 }
 
 impl std::fmt::Debug for LeaseCandidate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidate")
             .field("type_meta", &self.type_meta)
@@ -105,6 +109,7 @@ pub struct LeaseCandidateList {
 }
 
 impl Clone for LeaseCandidateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -115,6 +120,7 @@ impl Clone for LeaseCandidateList {
 }
 
 impl std::fmt::Debug for LeaseCandidateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidateList")
             .field("type_meta", &self.type_meta)
@@ -164,6 +170,7 @@ pub struct LeaseCandidateSpec {
 }
 
 impl Clone for LeaseCandidateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidateSpec {
             lease_name: Clone::clone(&self.lease_name),
@@ -177,6 +184,7 @@ impl Clone for LeaseCandidateSpec {
 }
 
 impl std::fmt::Debug for LeaseCandidateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidateSpec")
             .field("lease_name", &self.lease_name)
@@ -217,6 +225,7 @@ pub struct LeaseList {
 }
 
 impl Clone for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseList {
             type_meta: Clone::clone(&self.type_meta),
@@ -227,6 +236,7 @@ impl Clone for LeaseList {
 }
 
 impl std::fmt::Debug for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseList")
             .field("type_meta", &self.type_meta)

@@ -34,6 +34,7 @@ pub struct AWSElasticBlockStoreVolumeSource {
 }
 
 impl Clone for AWSElasticBlockStoreVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AWSElasticBlockStoreVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -45,6 +46,7 @@ impl Clone for AWSElasticBlockStoreVolumeSource {
 }
 
 impl std::fmt::Debug for AWSElasticBlockStoreVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AWSElasticBlockStoreVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -69,6 +71,7 @@ pub struct Affinity {
 }
 
 impl Clone for Affinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Affinity {
             node_affinity: Clone::clone(&self.node_affinity),
@@ -79,6 +82,7 @@ impl Clone for Affinity {
 }
 
 impl std::fmt::Debug for Affinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Affinity")
             .field("node_affinity", &self.node_affinity)
@@ -107,6 +111,7 @@ pub struct AppArmorProfile {
 }
 
 impl Clone for AppArmorProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AppArmorProfile {
             r#type: Clone::clone(&self.r#type),
@@ -116,6 +121,7 @@ impl Clone for AppArmorProfile {
 }
 
 impl std::fmt::Debug for AppArmorProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AppArmorProfile")
             .field("type", &self.r#type)
@@ -136,6 +142,7 @@ pub struct AttachedVolume {
 }
 
 impl Clone for AttachedVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AttachedVolume {
             name: Clone::clone(&self.name),
@@ -145,6 +152,7 @@ impl Clone for AttachedVolume {
 }
 
 impl std::fmt::Debug for AttachedVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AttachedVolume")
             .field("name", &self.name)
@@ -167,6 +175,7 @@ pub struct AvoidPods {
 }
 
 impl Clone for AvoidPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AvoidPods {
             prefer_avoid_pods: Clone::clone(&self.prefer_avoid_pods),
@@ -175,6 +184,7 @@ impl Clone for AvoidPods {
 }
 
 impl std::fmt::Debug for AvoidPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AvoidPods")
             .field("prefer_avoid_pods", &self.prefer_avoid_pods)
@@ -206,6 +216,7 @@ pub struct AzureDiskVolumeSource {
 }
 
 impl Clone for AzureDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureDiskVolumeSource {
             disk_name: Clone::clone(&self.disk_name),
@@ -219,6 +230,7 @@ impl Clone for AzureDiskVolumeSource {
 }
 
 impl std::fmt::Debug for AzureDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AzureDiskVolumeSource")
             .field("disk_name", &self.disk_name)
@@ -251,6 +263,7 @@ pub struct AzureFilePersistentVolumeSource {
 }
 
 impl Clone for AzureFilePersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureFilePersistentVolumeSource {
             secret_name: Clone::clone(&self.secret_name),
@@ -262,6 +275,7 @@ impl Clone for AzureFilePersistentVolumeSource {
 }
 
 impl std::fmt::Debug for AzureFilePersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AzureFilePersistentVolumeSource")
             .field("secret_name", &self.secret_name)
@@ -288,6 +302,7 @@ pub struct AzureFileVolumeSource {
 }
 
 impl Clone for AzureFileVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureFileVolumeSource {
             secret_name: Clone::clone(&self.secret_name),
@@ -298,6 +313,7 @@ impl Clone for AzureFileVolumeSource {
 }
 
 impl std::fmt::Debug for AzureFileVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AzureFileVolumeSource")
             .field("secret_name", &self.secret_name)
@@ -325,6 +341,7 @@ pub struct Binding {
 }
 
 impl Clone for Binding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Binding {
             type_meta: Clone::clone(&self.type_meta),
@@ -335,6 +352,7 @@ impl Clone for Binding {
 }
 
 impl std::fmt::Debug for Binding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Binding")
             .field("type_meta", &self.type_meta)
@@ -400,6 +418,7 @@ pub struct CSIPersistentVolumeSource {
 }
 
 impl Clone for CSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIPersistentVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -417,6 +436,7 @@ impl Clone for CSIPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for CSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIPersistentVolumeSource")
             .field("driver", &self.driver)
@@ -467,6 +487,7 @@ pub struct CSIVolumeSource {
 }
 
 impl Clone for CSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -479,6 +500,7 @@ impl Clone for CSIVolumeSource {
 }
 
 impl std::fmt::Debug for CSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIVolumeSource")
             .field("driver", &self.driver)
@@ -504,6 +526,7 @@ pub struct Capabilities {
 }
 
 impl Clone for Capabilities {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Capabilities {
             add: Clone::clone(&self.add),
@@ -513,6 +536,7 @@ impl Clone for Capabilities {
 }
 
 impl std::fmt::Debug for Capabilities {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Capabilities")
             .field("add", &self.add)
@@ -553,6 +577,7 @@ pub struct CephFSPersistentVolumeSource {
 }
 
 impl Clone for CephFSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CephFSPersistentVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -566,6 +591,7 @@ impl Clone for CephFSPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for CephFSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CephFSPersistentVolumeSource")
             .field("monitors", &self.monitors)
@@ -610,6 +636,7 @@ pub struct CephFSVolumeSource {
 }
 
 impl Clone for CephFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CephFSVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -623,6 +650,7 @@ impl Clone for CephFSVolumeSource {
 }
 
 impl std::fmt::Debug for CephFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CephFSVolumeSource")
             .field("monitors", &self.monitors)
@@ -664,6 +692,7 @@ pub struct CinderPersistentVolumeSource {
 }
 
 impl Clone for CinderPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CinderPersistentVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -675,6 +704,7 @@ impl Clone for CinderPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for CinderPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CinderPersistentVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -714,6 +744,7 @@ pub struct CinderVolumeSource {
 }
 
 impl Clone for CinderVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CinderVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -725,6 +756,7 @@ impl Clone for CinderVolumeSource {
 }
 
 impl std::fmt::Debug for CinderVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CinderVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -747,6 +779,7 @@ pub struct ClientIPConfig {
 }
 
 impl Clone for ClientIPConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClientIPConfig {
             timeout_seconds: Clone::clone(&self.timeout_seconds),
@@ -755,6 +788,7 @@ impl Clone for ClientIPConfig {
 }
 
 impl std::fmt::Debug for ClientIPConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClientIPConfig")
             .field("timeout_seconds", &self.timeout_seconds)
@@ -792,6 +826,7 @@ pub struct ClusterTrustBundleProjection {
 }
 
 impl Clone for ClusterTrustBundleProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleProjection {
             name: Clone::clone(&self.name),
@@ -804,6 +839,7 @@ impl Clone for ClusterTrustBundleProjection {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleProjection")
             .field("name", &self.name)
@@ -837,6 +873,7 @@ pub struct ComponentCondition {
 }
 
 impl Clone for ComponentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ComponentCondition {
             r#type: Clone::clone(&self.r#type),
@@ -848,6 +885,7 @@ impl Clone for ComponentCondition {
 }
 
 impl std::fmt::Debug for ComponentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentCondition")
             .field("type", &self.r#type)
@@ -878,6 +916,7 @@ pub struct ComponentStatus {
 }
 
 impl Clone for ComponentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ComponentStatus {
             type_meta: Clone::clone(&self.type_meta),
@@ -888,6 +927,7 @@ impl Clone for ComponentStatus {
 }
 
 impl std::fmt::Debug for ComponentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentStatus")
             .field("type_meta", &self.type_meta)
@@ -922,6 +962,7 @@ pub struct ComponentStatusList {
 }
 
 impl Clone for ComponentStatusList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ComponentStatusList {
             type_meta: Clone::clone(&self.type_meta),
@@ -932,6 +973,7 @@ impl Clone for ComponentStatusList {
 }
 
 impl std::fmt::Debug for ComponentStatusList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentStatusList")
             .field("type_meta", &self.type_meta)
@@ -978,6 +1020,7 @@ pub struct ConfigMap {
 }
 
 impl Clone for ConfigMap {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMap {
             type_meta: Clone::clone(&self.type_meta),
@@ -990,6 +1033,7 @@ impl Clone for ConfigMap {
 }
 
 impl std::fmt::Debug for ConfigMap {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMap")
             .field("type_meta", &self.type_meta)
@@ -1023,6 +1067,7 @@ pub struct ConfigMapEnvSource {
 }
 
 impl Clone for ConfigMapEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapEnvSource {
             name: Clone::clone(&self.name),
@@ -1032,6 +1077,7 @@ impl Clone for ConfigMapEnvSource {
 }
 
 impl std::fmt::Debug for ConfigMapEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapEnvSource")
             .field("name", &self.name)
@@ -1091,6 +1137,7 @@ pub struct ConfigMapKeySelector {
 }
 
 impl Clone for ConfigMapKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapKeySelector {
             name: Clone::clone(&self.name),
@@ -1101,6 +1148,7 @@ impl Clone for ConfigMapKeySelector {
 }
 
 impl std::fmt::Debug for ConfigMapKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapKeySelector")
             .field("name", &self.name)
@@ -1161,6 +1209,7 @@ pub struct ConfigMapList {
 }
 
 impl Clone for ConfigMapList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1171,6 +1220,7 @@ impl Clone for ConfigMapList {
 }
 
 impl std::fmt::Debug for ConfigMapList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapList")
             .field("type_meta", &self.type_meta)
@@ -1206,6 +1256,7 @@ pub struct ConfigMapNodeConfigSource {
 }
 
 impl Clone for ConfigMapNodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapNodeConfigSource {
             namespace: Clone::clone(&self.namespace),
@@ -1218,6 +1269,7 @@ impl Clone for ConfigMapNodeConfigSource {
 }
 
 impl std::fmt::Debug for ConfigMapNodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapNodeConfigSource")
             .field("namespace", &self.namespace)
@@ -1262,6 +1314,7 @@ pub struct ConfigMapProjection {
 }
 
 impl Clone for ConfigMapProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapProjection {
             name: Clone::clone(&self.name),
@@ -1272,6 +1325,7 @@ impl Clone for ConfigMapProjection {
 }
 
 impl std::fmt::Debug for ConfigMapProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapProjection")
             .field("name", &self.name)
@@ -1354,6 +1408,7 @@ pub struct ConfigMapVolumeSource {
 }
 
 impl Clone for ConfigMapVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapVolumeSource {
             name: Clone::clone(&self.name),
@@ -1365,6 +1420,7 @@ impl Clone for ConfigMapVolumeSource {
 }
 
 impl std::fmt::Debug for ConfigMapVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapVolumeSource")
             .field("name", &self.name)
@@ -1589,6 +1645,7 @@ pub struct Container {
 }
 
 impl Clone for Container {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Container {
             name: Clone::clone(&self.name),
@@ -1621,6 +1678,7 @@ impl Clone for Container {
 }
 
 impl std::fmt::Debug for Container {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Container")
             .field("name", &self.name)
@@ -1670,6 +1728,7 @@ pub struct ContainerExtendedResourceRequest {
 }
 
 impl Clone for ContainerExtendedResourceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerExtendedResourceRequest {
             container_name: Clone::clone(&self.container_name),
@@ -1680,6 +1739,7 @@ impl Clone for ContainerExtendedResourceRequest {
 }
 
 impl std::fmt::Debug for ContainerExtendedResourceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerExtendedResourceRequest")
             .field("container_name", &self.container_name)
@@ -1704,6 +1764,7 @@ pub struct ContainerImage {
 }
 
 impl Clone for ContainerImage {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerImage {
             names: Clone::clone(&self.names),
@@ -1713,6 +1774,7 @@ impl Clone for ContainerImage {
 }
 
 impl std::fmt::Debug for ContainerImage {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerImage")
             .field("names", &self.names)
@@ -1750,6 +1812,7 @@ pub struct ContainerPort {
 }
 
 impl Clone for ContainerPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerPort {
             name: Clone::clone(&self.name),
@@ -1762,6 +1825,7 @@ impl Clone for ContainerPort {
 }
 
 impl std::fmt::Debug for ContainerPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerPort")
             .field("name", &self.name)
@@ -1787,6 +1851,7 @@ pub struct ContainerResizePolicy {
 }
 
 impl Clone for ContainerResizePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResizePolicy {
             resource_name: Clone::clone(&self.resource_name),
@@ -1796,6 +1861,7 @@ impl Clone for ContainerResizePolicy {
 }
 
 impl std::fmt::Debug for ContainerResizePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResizePolicy")
             .field("resource_name", &self.resource_name)
@@ -1819,6 +1885,7 @@ pub struct ContainerRestartRule {
 }
 
 impl Clone for ContainerRestartRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerRestartRule {
             action: Clone::clone(&self.action),
@@ -1828,6 +1895,7 @@ impl Clone for ContainerRestartRule {
 }
 
 impl std::fmt::Debug for ContainerRestartRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerRestartRule")
             .field("action", &self.action)
@@ -1857,6 +1925,7 @@ pub struct ContainerRestartRuleOnExitCodes {
 }
 
 impl Clone for ContainerRestartRuleOnExitCodes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerRestartRuleOnExitCodes {
             operator: Clone::clone(&self.operator),
@@ -1866,6 +1935,7 @@ impl Clone for ContainerRestartRuleOnExitCodes {
 }
 
 impl std::fmt::Debug for ContainerRestartRuleOnExitCodes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerRestartRuleOnExitCodes")
             .field("operator", &self.operator)
@@ -1890,6 +1960,7 @@ pub struct ContainerState {
 }
 
 impl Clone for ContainerState {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerState {
             waiting: Clone::clone(&self.waiting),
@@ -1900,6 +1971,7 @@ impl Clone for ContainerState {
 }
 
 impl std::fmt::Debug for ContainerState {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerState")
             .field("waiting", &self.waiting)
@@ -1919,6 +1991,7 @@ pub struct ContainerStateRunning {
 }
 
 impl Clone for ContainerStateRunning {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStateRunning {
             started_at: Clone::clone(&self.started_at),
@@ -1927,6 +2000,7 @@ impl Clone for ContainerStateRunning {
 }
 
 impl std::fmt::Debug for ContainerStateRunning {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStateRunning")
             .field("started_at", &self.started_at)
@@ -1960,6 +2034,7 @@ pub struct ContainerStateTerminated {
 }
 
 impl Clone for ContainerStateTerminated {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStateTerminated {
             exit_code: Clone::clone(&self.exit_code),
@@ -1974,6 +2049,7 @@ impl Clone for ContainerStateTerminated {
 }
 
 impl std::fmt::Debug for ContainerStateTerminated {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStateTerminated")
             .field("exit_code", &self.exit_code)
@@ -2001,6 +2077,7 @@ pub struct ContainerStateWaiting {
 }
 
 impl Clone for ContainerStateWaiting {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStateWaiting {
             reason: Clone::clone(&self.reason),
@@ -2010,6 +2087,7 @@ impl Clone for ContainerStateWaiting {
 }
 
 impl std::fmt::Debug for ContainerStateWaiting {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStateWaiting")
             .field("reason", &self.reason)
@@ -2092,6 +2170,7 @@ pub struct ContainerStatus {
 }
 
 impl Clone for ContainerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStatus {
             name: Clone::clone(&self.name),
@@ -2114,6 +2193,7 @@ impl Clone for ContainerStatus {
 }
 
 impl std::fmt::Debug for ContainerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStatus")
             .field("name", &self.name)
@@ -2149,6 +2229,7 @@ pub struct ContainerUser {
 }
 
 impl Clone for ContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerUser {
             linux: Clone::clone(&self.linux),
@@ -2157,6 +2238,7 @@ impl Clone for ContainerUser {
 }
 
 impl std::fmt::Debug for ContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerUser")
             .field("linux", &self.linux)
@@ -2175,6 +2257,7 @@ pub struct DaemonEndpoint {
 }
 
 impl Clone for DaemonEndpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonEndpoint {
             port: Clone::clone(&self.port),
@@ -2183,6 +2266,7 @@ impl Clone for DaemonEndpoint {
 }
 
 impl std::fmt::Debug for DaemonEndpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonEndpoint")
             .field("port", &self.port)
@@ -2203,6 +2287,7 @@ pub struct DownwardAPIProjection {
 }
 
 impl Clone for DownwardAPIProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIProjection {
             items: Clone::clone(&self.items),
@@ -2211,6 +2296,7 @@ impl Clone for DownwardAPIProjection {
 }
 
 impl std::fmt::Debug for DownwardAPIProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIProjection")
             .field("items", &self.items)
@@ -2240,6 +2326,7 @@ pub struct DownwardAPIVolumeFile {
 }
 
 impl Clone for DownwardAPIVolumeFile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIVolumeFile {
             path: Clone::clone(&self.path),
@@ -2251,6 +2338,7 @@ impl Clone for DownwardAPIVolumeFile {
 }
 
 impl std::fmt::Debug for DownwardAPIVolumeFile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIVolumeFile")
             .field("path", &self.path)
@@ -2282,6 +2370,7 @@ pub struct DownwardAPIVolumeSource {
 }
 
 impl Clone for DownwardAPIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIVolumeSource {
             items: Clone::clone(&self.items),
@@ -2291,6 +2380,7 @@ impl Clone for DownwardAPIVolumeSource {
 }
 
 impl std::fmt::Debug for DownwardAPIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIVolumeSource")
             .field("items", &self.items)
@@ -2321,6 +2411,7 @@ pub struct EmptyDirVolumeSource {
 }
 
 impl Clone for EmptyDirVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EmptyDirVolumeSource {
             medium: Clone::clone(&self.medium),
@@ -2330,6 +2421,7 @@ impl Clone for EmptyDirVolumeSource {
 }
 
 impl std::fmt::Debug for EmptyDirVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EmptyDirVolumeSource")
             .field("medium", &self.medium)
@@ -2358,6 +2450,7 @@ pub struct EndpointAddress {
 }
 
 impl Clone for EndpointAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointAddress {
             ip: Clone::clone(&self.ip),
@@ -2369,6 +2462,7 @@ impl Clone for EndpointAddress {
 }
 
 impl std::fmt::Debug for EndpointAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointAddress")
             .field("ip", &self.ip)
@@ -2417,6 +2511,7 @@ pub struct EndpointPort {
 }
 
 impl Clone for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointPort {
             name: Clone::clone(&self.name),
@@ -2428,6 +2523,7 @@ impl Clone for EndpointPort {
 }
 
 impl std::fmt::Debug for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointPort")
             .field("name", &self.name)
@@ -2472,6 +2568,7 @@ pub struct EndpointSubset {
 }
 
 impl Clone for EndpointSubset {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSubset {
             addresses: Clone::clone(&self.addresses),
@@ -2482,6 +2579,7 @@ impl Clone for EndpointSubset {
 }
 
 impl std::fmt::Debug for EndpointSubset {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSubset")
             .field("addresses", &self.addresses)
@@ -2533,6 +2631,7 @@ pub struct Endpoints {
 }
 
 impl Clone for Endpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoints {
             type_meta: Clone::clone(&self.type_meta),
@@ -2543,6 +2642,7 @@ impl Clone for Endpoints {
 }
 
 impl std::fmt::Debug for Endpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoints")
             .field("type_meta", &self.type_meta)
@@ -2572,6 +2672,7 @@ pub struct EndpointsList {
 }
 
 impl Clone for EndpointsList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointsList {
             type_meta: Clone::clone(&self.type_meta),
@@ -2582,6 +2683,7 @@ impl Clone for EndpointsList {
 }
 
 impl std::fmt::Debug for EndpointsList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointsList")
             .field("type_meta", &self.type_meta)
@@ -2607,6 +2709,7 @@ pub struct EnvFromSource {
 }
 
 impl Clone for EnvFromSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvFromSource {
             prefix: Clone::clone(&self.prefix),
@@ -2617,6 +2720,7 @@ impl Clone for EnvFromSource {
 }
 
 impl std::fmt::Debug for EnvFromSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnvFromSource")
             .field("prefix", &self.prefix)
@@ -2650,6 +2754,7 @@ pub struct EnvVar {
 }
 
 impl Clone for EnvVar {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvVar {
             name: Clone::clone(&self.name),
@@ -2660,6 +2765,7 @@ impl Clone for EnvVar {
 }
 
 impl std::fmt::Debug for EnvVar {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnvVar")
             .field("name", &self.name)
@@ -2690,6 +2796,7 @@ pub struct EnvVarSource {
 }
 
 impl Clone for EnvVarSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvVarSource {
             field_ref: Clone::clone(&self.field_ref),
@@ -2702,6 +2809,7 @@ impl Clone for EnvVarSource {
 }
 
 impl std::fmt::Debug for EnvVarSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnvVarSource")
             .field("field_ref", &self.field_ref)
@@ -2860,6 +2968,7 @@ pub struct EphemeralContainer {
 }
 
 impl Clone for EphemeralContainer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralContainer {
             name: Clone::clone(&self.name),
@@ -2893,6 +3002,7 @@ impl Clone for EphemeralContainer {
 }
 
 impl std::fmt::Debug for EphemeralContainer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EphemeralContainer")
             .field("name", &self.name)
@@ -3268,6 +3378,7 @@ pub struct EphemeralContainerCommon {
 }
 
 impl Clone for EphemeralContainerCommon {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralContainerCommon {
             name: Clone::clone(&self.name),
@@ -3300,6 +3411,7 @@ impl Clone for EphemeralContainerCommon {
 }
 
 impl std::fmt::Debug for EphemeralContainerCommon {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EphemeralContainerCommon")
             .field("name", &self.name)
@@ -3364,6 +3476,7 @@ pub struct EphemeralVolumeSource {
 }
 
 impl Clone for EphemeralVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralVolumeSource {
             volume_claim_template: Clone::clone(&self.volume_claim_template),
@@ -3372,6 +3485,7 @@ impl Clone for EphemeralVolumeSource {
 }
 
 impl std::fmt::Debug for EphemeralVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EphemeralVolumeSource")
             .field("volume_claim_template", &self.volume_claim_template)
@@ -3436,6 +3550,7 @@ pub struct Event {
 }
 
 impl Clone for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Event {
             type_meta: Clone::clone(&self.type_meta),
@@ -3459,6 +3574,7 @@ impl Clone for Event {
 }
 
 impl std::fmt::Debug for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Event")
             .field("type_meta", &self.type_meta)
@@ -3500,6 +3616,7 @@ pub struct EventList {
 }
 
 impl Clone for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventList {
             type_meta: Clone::clone(&self.type_meta),
@@ -3510,6 +3627,7 @@ impl Clone for EventList {
 }
 
 impl std::fmt::Debug for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventList")
             .field("type_meta", &self.type_meta)
@@ -3533,6 +3651,7 @@ pub struct EventSeries {
 }
 
 impl Clone for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventSeries {
             count: Clone::clone(&self.count),
@@ -3542,6 +3661,7 @@ impl Clone for EventSeries {
 }
 
 impl std::fmt::Debug for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventSeries")
             .field("count", &self.count)
@@ -3564,6 +3684,7 @@ pub struct EventSource {
 }
 
 impl Clone for EventSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventSource {
             component: Clone::clone(&self.component),
@@ -3573,6 +3694,7 @@ impl Clone for EventSource {
 }
 
 impl std::fmt::Debug for EventSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventSource")
             .field("component", &self.component)
@@ -3596,6 +3718,7 @@ pub struct ExecAction {
 }
 
 impl Clone for ExecAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExecAction {
             command: Clone::clone(&self.command),
@@ -3604,6 +3727,7 @@ impl Clone for ExecAction {
 }
 
 impl std::fmt::Debug for ExecAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExecAction")
             .field("command", &self.command)
@@ -3640,6 +3764,7 @@ pub struct FCVolumeSource {
 }
 
 impl Clone for FCVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FCVolumeSource {
             target_wwns: Clone::clone(&self.target_wwns),
@@ -3652,6 +3777,7 @@ impl Clone for FCVolumeSource {
 }
 
 impl std::fmt::Debug for FCVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FCVolumeSource")
             .field("target_wwns", &self.target_wwns)
@@ -3688,6 +3814,7 @@ pub struct FileKeySelector {
 }
 
 impl Clone for FileKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FileKeySelector {
             volume_name: Clone::clone(&self.volume_name),
@@ -3699,6 +3826,7 @@ impl Clone for FileKeySelector {
 }
 
 impl std::fmt::Debug for FileKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FileKeySelector")
             .field("volume_name", &self.volume_name)
@@ -3738,6 +3866,7 @@ pub struct FlexPersistentVolumeSource {
 }
 
 impl Clone for FlexPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlexPersistentVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -3750,6 +3879,7 @@ impl Clone for FlexPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for FlexPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlexPersistentVolumeSource")
             .field("driver", &self.driver)
@@ -3790,6 +3920,7 @@ pub struct FlexVolumeSource {
 }
 
 impl Clone for FlexVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlexVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -3802,6 +3933,7 @@ impl Clone for FlexVolumeSource {
 }
 
 impl std::fmt::Debug for FlexVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlexVolumeSource")
             .field("driver", &self.driver)
@@ -3830,6 +3962,7 @@ pub struct FlockerVolumeSource {
 }
 
 impl Clone for FlockerVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlockerVolumeSource {
             dataset_name: Clone::clone(&self.dataset_name),
@@ -3839,6 +3972,7 @@ impl Clone for FlockerVolumeSource {
 }
 
 impl std::fmt::Debug for FlockerVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlockerVolumeSource")
             .field("dataset_name", &self.dataset_name)
@@ -3882,6 +4016,7 @@ pub struct GCEPersistentDiskVolumeSource {
 }
 
 impl Clone for GCEPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GCEPersistentDiskVolumeSource {
             pd_name: Clone::clone(&self.pd_name),
@@ -3893,6 +4028,7 @@ impl Clone for GCEPersistentDiskVolumeSource {
 }
 
 impl std::fmt::Debug for GCEPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GCEPersistentDiskVolumeSource")
             .field("pd_name", &self.pd_name)
@@ -3919,6 +4055,7 @@ pub struct GRPCAction {
 }
 
 impl Clone for GRPCAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GRPCAction {
             port: Clone::clone(&self.port),
@@ -3928,6 +4065,7 @@ impl Clone for GRPCAction {
 }
 
 impl std::fmt::Debug for GRPCAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GRPCAction")
             .field("port", &self.port)
@@ -3961,6 +4099,7 @@ pub struct GitRepoVolumeSource {
 }
 
 impl Clone for GitRepoVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GitRepoVolumeSource {
             repository: Clone::clone(&self.repository),
@@ -3971,6 +4110,7 @@ impl Clone for GitRepoVolumeSource {
 }
 
 impl std::fmt::Debug for GitRepoVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GitRepoVolumeSource")
             .field("repository", &self.repository)
@@ -4004,6 +4144,7 @@ pub struct GlusterfsPersistentVolumeSource {
 }
 
 impl Clone for GlusterfsPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GlusterfsPersistentVolumeSource {
             endpoints: Clone::clone(&self.endpoints),
@@ -4015,6 +4156,7 @@ impl Clone for GlusterfsPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for GlusterfsPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GlusterfsPersistentVolumeSource")
             .field("endpoints", &self.endpoints)
@@ -4044,6 +4186,7 @@ pub struct GlusterfsVolumeSource {
 }
 
 impl Clone for GlusterfsVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GlusterfsVolumeSource {
             endpoints: Clone::clone(&self.endpoints),
@@ -4054,6 +4197,7 @@ impl Clone for GlusterfsVolumeSource {
 }
 
 impl std::fmt::Debug for GlusterfsVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GlusterfsVolumeSource")
             .field("endpoints", &self.endpoints)
@@ -4089,6 +4233,7 @@ pub struct HTTPGetAction {
 }
 
 impl Clone for HTTPGetAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPGetAction {
             path: Clone::clone(&self.path),
@@ -4101,6 +4246,7 @@ impl Clone for HTTPGetAction {
 }
 
 impl std::fmt::Debug for HTTPGetAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPGetAction")
             .field("path", &self.path)
@@ -4125,6 +4271,7 @@ pub struct HTTPHeader {
 }
 
 impl Clone for HTTPHeader {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPHeader {
             name: Clone::clone(&self.name),
@@ -4134,6 +4281,7 @@ impl Clone for HTTPHeader {
 }
 
 impl std::fmt::Debug for HTTPHeader {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPHeader")
             .field("name", &self.name)
@@ -4156,6 +4304,7 @@ pub struct HostAlias {
 }
 
 impl Clone for HostAlias {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostAlias {
             ip: Clone::clone(&self.ip),
@@ -4165,6 +4314,7 @@ impl Clone for HostAlias {
 }
 
 impl std::fmt::Debug for HostAlias {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostAlias")
             .field("ip", &self.ip)
@@ -4183,6 +4333,7 @@ pub struct HostIP {
 }
 
 impl Clone for HostIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostIP {
             ip: Clone::clone(&self.ip),
@@ -4191,6 +4342,7 @@ impl Clone for HostIP {
 }
 
 impl std::fmt::Debug for HostIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostIP").field("ip", &self.ip).finish()
     }
@@ -4213,6 +4365,7 @@ pub struct HostPathVolumeSource {
 }
 
 impl Clone for HostPathVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostPathVolumeSource {
             path: Clone::clone(&self.path),
@@ -4222,6 +4375,7 @@ impl Clone for HostPathVolumeSource {
 }
 
 impl std::fmt::Debug for HostPathVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostPathVolumeSource")
             .field("path", &self.path)
@@ -4278,6 +4432,7 @@ pub struct ISCSIPersistentVolumeSource {
 }
 
 impl Clone for ISCSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ISCSIPersistentVolumeSource {
             target_portal: Clone::clone(&self.target_portal),
@@ -4296,6 +4451,7 @@ impl Clone for ISCSIPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for ISCSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ISCSIPersistentVolumeSource")
             .field("target_portal", &self.target_portal)
@@ -4361,6 +4517,7 @@ pub struct ISCSIVolumeSource {
 }
 
 impl Clone for ISCSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ISCSIVolumeSource {
             target_portal: Clone::clone(&self.target_portal),
@@ -4379,6 +4536,7 @@ impl Clone for ISCSIVolumeSource {
 }
 
 impl std::fmt::Debug for ISCSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ISCSIVolumeSource")
             .field("target_portal", &self.target_portal)
@@ -4419,6 +4577,7 @@ pub struct ImageVolumeSource {
 }
 
 impl Clone for ImageVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageVolumeSource {
             reference: Clone::clone(&self.reference),
@@ -4428,6 +4587,7 @@ impl Clone for ImageVolumeSource {
 }
 
 impl std::fmt::Debug for ImageVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageVolumeSource")
             .field("reference", &self.reference)
@@ -4449,6 +4609,7 @@ pub struct ImageVolumeStatus {
 }
 
 impl Clone for ImageVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageVolumeStatus {
             image_ref: Clone::clone(&self.image_ref),
@@ -4457,6 +4618,7 @@ impl Clone for ImageVolumeStatus {
 }
 
 impl std::fmt::Debug for ImageVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageVolumeStatus")
             .field("image_ref", &self.image_ref)
@@ -4486,6 +4648,7 @@ pub struct KeyToPath {
 }
 
 impl Clone for KeyToPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         KeyToPath {
             key: Clone::clone(&self.key),
@@ -4496,6 +4659,7 @@ impl Clone for KeyToPath {
 }
 
 impl std::fmt::Debug for KeyToPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KeyToPath")
             .field("key", &self.key)
@@ -4534,6 +4698,7 @@ pub struct Lifecycle {
 }
 
 impl Clone for Lifecycle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Lifecycle {
             post_start: Clone::clone(&self.post_start),
@@ -4544,6 +4709,7 @@ impl Clone for Lifecycle {
 }
 
 impl std::fmt::Debug for Lifecycle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lifecycle")
             .field("post_start", &self.post_start)
@@ -4572,6 +4738,7 @@ pub struct LifecycleHandler {
 }
 
 impl Clone for LifecycleHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LifecycleHandler {
             exec: Clone::clone(&self.exec),
@@ -4583,6 +4750,7 @@ impl Clone for LifecycleHandler {
 }
 
 impl std::fmt::Debug for LifecycleHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LifecycleHandler")
             .field("exec", &self.exec)
@@ -4612,6 +4780,7 @@ pub struct LimitRange {
 }
 
 impl Clone for LimitRange {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRange {
             type_meta: Clone::clone(&self.type_meta),
@@ -4622,6 +4791,7 @@ impl Clone for LimitRange {
 }
 
 impl std::fmt::Debug for LimitRange {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRange")
             .field("type_meta", &self.type_meta)
@@ -4656,6 +4826,7 @@ pub struct LimitRangeItem {
 }
 
 impl Clone for LimitRangeItem {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeItem {
             r#type: Clone::clone(&self.r#type),
@@ -4669,6 +4840,7 @@ impl Clone for LimitRangeItem {
 }
 
 impl std::fmt::Debug for LimitRangeItem {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRangeItem")
             .field("type", &self.r#type)
@@ -4706,6 +4878,7 @@ pub struct LimitRangeList {
 }
 
 impl Clone for LimitRangeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -4716,6 +4889,7 @@ impl Clone for LimitRangeList {
 }
 
 impl std::fmt::Debug for LimitRangeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRangeList")
             .field("type_meta", &self.type_meta)
@@ -4736,6 +4910,7 @@ pub struct LimitRangeSpec {
 }
 
 impl Clone for LimitRangeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeSpec {
             limits: Clone::clone(&self.limits),
@@ -4744,6 +4919,7 @@ impl Clone for LimitRangeSpec {
 }
 
 impl std::fmt::Debug for LimitRangeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRangeSpec")
             .field("limits", &self.limits)
@@ -4766,6 +4942,7 @@ pub struct LinuxContainerUser {
 }
 
 impl Clone for LinuxContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LinuxContainerUser {
             uid: Clone::clone(&self.uid),
@@ -4776,6 +4953,7 @@ impl Clone for LinuxContainerUser {
 }
 
 impl std::fmt::Debug for LinuxContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LinuxContainerUser")
             .field("uid", &self.uid)
@@ -4799,6 +4977,7 @@ pub struct List {
 }
 
 impl Clone for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         List {
             metadata: Clone::clone(&self.metadata),
@@ -4808,6 +4987,7 @@ impl Clone for List {
 }
 
 impl std::fmt::Debug for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("List")
             .field("metadata", &self.metadata)
@@ -4844,6 +5024,7 @@ pub struct LoadBalancerIngress {
 }
 
 impl Clone for LoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LoadBalancerIngress {
             ip: Clone::clone(&self.ip),
@@ -4855,6 +5036,7 @@ impl Clone for LoadBalancerIngress {
 }
 
 impl std::fmt::Debug for LoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoadBalancerIngress")
             .field("ip", &self.ip)
@@ -4877,6 +5059,7 @@ pub struct LoadBalancerStatus {
 }
 
 impl Clone for LoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LoadBalancerStatus {
             ingress: Clone::clone(&self.ingress),
@@ -4885,6 +5068,7 @@ impl Clone for LoadBalancerStatus {
 }
 
 impl std::fmt::Debug for LoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoadBalancerStatus")
             .field("ingress", &self.ingress)
@@ -4920,6 +5104,7 @@ pub struct LocalObjectReference {
 }
 
 impl Clone for LocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalObjectReference {
             name: Clone::clone(&self.name),
@@ -4928,6 +5113,7 @@ impl Clone for LocalObjectReference {
 }
 
 impl std::fmt::Debug for LocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalObjectReference")
             .field("name", &self.name)
@@ -4951,6 +5137,7 @@ pub struct LocalVolumeSource {
 }
 
 impl Clone for LocalVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalVolumeSource {
             path: Clone::clone(&self.path),
@@ -4960,6 +5147,7 @@ impl Clone for LocalVolumeSource {
 }
 
 impl std::fmt::Debug for LocalVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalVolumeSource")
             .field("path", &self.path)
@@ -4990,6 +5178,7 @@ pub struct ModifyVolumeStatus {
 }
 
 impl Clone for ModifyVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ModifyVolumeStatus {
             target_volume_attributes_class_name: Clone::clone(
@@ -5001,6 +5190,7 @@ impl Clone for ModifyVolumeStatus {
 }
 
 impl std::fmt::Debug for ModifyVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ModifyVolumeStatus")
             .field(
@@ -5032,6 +5222,7 @@ pub struct NFSVolumeSource {
 }
 
 impl Clone for NFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NFSVolumeSource {
             server: Clone::clone(&self.server),
@@ -5042,6 +5233,7 @@ impl Clone for NFSVolumeSource {
 }
 
 impl std::fmt::Debug for NFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NFSVolumeSource")
             .field("server", &self.server)
@@ -5074,6 +5266,7 @@ pub struct Namespace {
 }
 
 impl Clone for Namespace {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Namespace {
             type_meta: Clone::clone(&self.type_meta),
@@ -5085,6 +5278,7 @@ impl Clone for Namespace {
 }
 
 impl std::fmt::Debug for Namespace {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Namespace")
             .field("type_meta", &self.type_meta)
@@ -5115,6 +5309,7 @@ pub struct NamespaceCondition {
 }
 
 impl Clone for NamespaceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceCondition {
             r#type: Clone::clone(&self.r#type),
@@ -5127,6 +5322,7 @@ impl Clone for NamespaceCondition {
 }
 
 impl std::fmt::Debug for NamespaceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceCondition")
             .field("type", &self.r#type)
@@ -5158,6 +5354,7 @@ pub struct NamespaceList {
 }
 
 impl Clone for NamespaceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -5168,6 +5365,7 @@ impl Clone for NamespaceList {
 }
 
 impl std::fmt::Debug for NamespaceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceList")
             .field("type_meta", &self.type_meta)
@@ -5189,6 +5387,7 @@ pub struct NamespaceSpec {
 }
 
 impl Clone for NamespaceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceSpec {
             finalizers: Clone::clone(&self.finalizers),
@@ -5197,6 +5396,7 @@ impl Clone for NamespaceSpec {
 }
 
 impl std::fmt::Debug for NamespaceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceSpec")
             .field("finalizers", &self.finalizers)
@@ -5219,6 +5419,7 @@ pub struct NamespaceStatus {
 }
 
 impl Clone for NamespaceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceStatus {
             phase: Clone::clone(&self.phase),
@@ -5228,6 +5429,7 @@ impl Clone for NamespaceStatus {
 }
 
 impl std::fmt::Debug for NamespaceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceStatus")
             .field("phase", &self.phase)
@@ -5261,6 +5463,7 @@ pub struct Node {
 }
 
 impl Clone for Node {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Node {
             type_meta: Clone::clone(&self.type_meta),
@@ -5272,6 +5475,7 @@ impl Clone for Node {
 }
 
 impl std::fmt::Debug for Node {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
             .field("type_meta", &self.type_meta)
@@ -5294,6 +5498,7 @@ pub struct NodeAddress {
 }
 
 impl Clone for NodeAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAddress {
             r#type: Clone::clone(&self.r#type),
@@ -5303,6 +5508,7 @@ impl Clone for NodeAddress {
 }
 
 impl std::fmt::Debug for NodeAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAddress")
             .field("type", &self.r#type)
@@ -5336,6 +5542,7 @@ pub struct NodeAffinity {
 }
 
 impl Clone for NodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAffinity {
             required_during_scheduling_ignored_during_execution: Clone::clone(
@@ -5349,6 +5556,7 @@ impl Clone for NodeAffinity {
 }
 
 impl std::fmt::Debug for NodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAffinity")
             .field(
@@ -5379,6 +5587,7 @@ pub struct NodeAllocatableResourceClaimStatus {
 }
 
 impl Clone for NodeAllocatableResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAllocatableResourceClaimStatus {
             resource_claim_name: Clone::clone(&self.resource_claim_name),
@@ -5389,6 +5598,7 @@ impl Clone for NodeAllocatableResourceClaimStatus {
 }
 
 impl std::fmt::Debug for NodeAllocatableResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAllocatableResourceClaimStatus")
             .field("resource_claim_name", &self.resource_claim_name)
@@ -5420,6 +5630,7 @@ pub struct NodeCondition {
 }
 
 impl Clone for NodeCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeCondition {
             r#type: Clone::clone(&self.r#type),
@@ -5433,6 +5644,7 @@ impl Clone for NodeCondition {
 }
 
 impl std::fmt::Debug for NodeCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeCondition")
             .field("type", &self.r#type)
@@ -5456,6 +5668,7 @@ pub struct NodeConfigSource {
 }
 
 impl Clone for NodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeConfigSource {
             config_map: Clone::clone(&self.config_map),
@@ -5464,6 +5677,7 @@ impl Clone for NodeConfigSource {
 }
 
 impl std::fmt::Debug for NodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeConfigSource")
             .field("config_map", &self.config_map)
@@ -5519,6 +5733,7 @@ pub struct NodeConfigStatus {
 }
 
 impl Clone for NodeConfigStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeConfigStatus {
             assigned: Clone::clone(&self.assigned),
@@ -5530,6 +5745,7 @@ impl Clone for NodeConfigStatus {
 }
 
 impl std::fmt::Debug for NodeConfigStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeConfigStatus")
             .field("assigned", &self.assigned)
@@ -5550,6 +5766,7 @@ pub struct NodeDaemonEndpoints {
 }
 
 impl Clone for NodeDaemonEndpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeDaemonEndpoints {
             kubelet_endpoint: Clone::clone(&self.kubelet_endpoint),
@@ -5558,6 +5775,7 @@ impl Clone for NodeDaemonEndpoints {
 }
 
 impl std::fmt::Debug for NodeDaemonEndpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeDaemonEndpoints")
             .field("kubelet_endpoint", &self.kubelet_endpoint)
@@ -5577,6 +5795,7 @@ pub struct NodeFeatures {
 }
 
 impl Clone for NodeFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeFeatures {
             supplemental_groups_policy: Clone::clone(&self.supplemental_groups_policy),
@@ -5585,6 +5804,7 @@ impl Clone for NodeFeatures {
 }
 
 impl std::fmt::Debug for NodeFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeFeatures")
             .field(
@@ -5614,6 +5834,7 @@ pub struct NodeList {
 }
 
 impl Clone for NodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -5624,6 +5845,7 @@ impl Clone for NodeList {
 }
 
 impl std::fmt::Debug for NodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeList")
             .field("type_meta", &self.type_meta)
@@ -5655,6 +5877,7 @@ pub struct NodeProxyOptions {
 }
 
 impl Clone for NodeProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -5664,6 +5887,7 @@ impl Clone for NodeProxyOptions {
 }
 
 impl std::fmt::Debug for NodeProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeProxyOptions")
             .field("type_meta", &self.type_meta)
@@ -5685,6 +5909,7 @@ pub struct NodeRuntimeHandler {
 }
 
 impl Clone for NodeRuntimeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeRuntimeHandler {
             name: Clone::clone(&self.name),
@@ -5694,6 +5919,7 @@ impl Clone for NodeRuntimeHandler {
 }
 
 impl std::fmt::Debug for NodeRuntimeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeRuntimeHandler")
             .field("name", &self.name)
@@ -5714,6 +5940,7 @@ pub struct NodeRuntimeHandlerFeatures {
 }
 
 impl Clone for NodeRuntimeHandlerFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeRuntimeHandlerFeatures {
             recursive_read_only_mounts: Clone::clone(&self.recursive_read_only_mounts),
@@ -5723,6 +5950,7 @@ impl Clone for NodeRuntimeHandlerFeatures {
 }
 
 impl std::fmt::Debug for NodeRuntimeHandlerFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeRuntimeHandlerFeatures")
             .field(
@@ -5747,6 +5975,7 @@ pub struct NodeSelector {
 }
 
 impl Clone for NodeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelector {
             node_selector_terms: Clone::clone(&self.node_selector_terms),
@@ -5755,6 +5984,7 @@ impl Clone for NodeSelector {
 }
 
 impl std::fmt::Debug for NodeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelector")
             .field("node_selector_terms", &self.node_selector_terms)
@@ -5783,6 +6013,7 @@ pub struct NodeSelectorRequirement {
 }
 
 impl Clone for NodeSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelectorRequirement {
             key: Clone::clone(&self.key),
@@ -5793,6 +6024,7 @@ impl Clone for NodeSelectorRequirement {
 }
 
 impl std::fmt::Debug for NodeSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelectorRequirement")
             .field("key", &self.key)
@@ -5818,6 +6050,7 @@ pub struct NodeSelectorTerm {
 }
 
 impl Clone for NodeSelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelectorTerm {
             match_expressions: Clone::clone(&self.match_expressions),
@@ -5827,6 +6060,7 @@ impl Clone for NodeSelectorTerm {
 }
 
 impl std::fmt::Debug for NodeSelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelectorTerm")
             .field("match_expressions", &self.match_expressions)
@@ -5867,6 +6101,7 @@ pub struct NodeSpec {
 }
 
 impl Clone for NodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSpec {
             pod_cidr: Clone::clone(&self.pod_cidr),
@@ -5881,6 +6116,7 @@ impl Clone for NodeSpec {
 }
 
 impl std::fmt::Debug for NodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSpec")
             .field("pod_cidr", &self.pod_cidr)
@@ -5955,6 +6191,7 @@ pub struct NodeStatus {
 }
 
 impl Clone for NodeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeStatus {
             capacity: Clone::clone(&self.capacity),
@@ -5976,6 +6213,7 @@ impl Clone for NodeStatus {
 }
 
 impl std::fmt::Debug for NodeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeStatus")
             .field("capacity", &self.capacity)
@@ -6006,6 +6244,7 @@ pub struct NodeSwapStatus {
 }
 
 impl Clone for NodeSwapStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSwapStatus {
             capacity: Clone::clone(&self.capacity),
@@ -6014,6 +6253,7 @@ impl Clone for NodeSwapStatus {
 }
 
 impl std::fmt::Debug for NodeSwapStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSwapStatus")
             .field("capacity", &self.capacity)
@@ -6058,6 +6298,7 @@ pub struct NodeSystemInfo {
 }
 
 impl Clone for NodeSystemInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSystemInfo {
             machine_id: Clone::clone(&self.machine_id),
@@ -6076,6 +6317,7 @@ impl Clone for NodeSystemInfo {
 }
 
 impl std::fmt::Debug for NodeSystemInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSystemInfo")
             .field("machine_id", &self.machine_id)
@@ -6106,6 +6348,7 @@ pub struct ObjectFieldSelector {
 }
 
 impl Clone for ObjectFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectFieldSelector {
             api_version: Clone::clone(&self.api_version),
@@ -6115,6 +6358,7 @@ impl Clone for ObjectFieldSelector {
 }
 
 impl std::fmt::Debug for ObjectFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectFieldSelector")
             .field("api_version", &self.api_version)
@@ -6179,6 +6423,7 @@ pub struct ObjectReference {
 }
 
 impl Clone for ObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectReference {
             kind: Clone::clone(&self.kind),
@@ -6193,6 +6438,7 @@ impl Clone for ObjectReference {
 }
 
 impl std::fmt::Debug for ObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectReference")
             .field("kind", &self.kind)
@@ -6233,6 +6479,7 @@ pub struct PersistentVolume {
 }
 
 impl Clone for PersistentVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolume {
             type_meta: Clone::clone(&self.type_meta),
@@ -6244,6 +6491,7 @@ impl Clone for PersistentVolume {
 }
 
 impl std::fmt::Debug for PersistentVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolume")
             .field("type_meta", &self.type_meta)
@@ -6277,6 +6525,7 @@ pub struct PersistentVolumeClaim {
 }
 
 impl Clone for PersistentVolumeClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaim {
             type_meta: Clone::clone(&self.type_meta),
@@ -6288,6 +6537,7 @@ impl Clone for PersistentVolumeClaim {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaim")
             .field("type_meta", &self.type_meta)
@@ -6325,6 +6575,7 @@ pub struct PersistentVolumeClaimCondition {
 }
 
 impl Clone for PersistentVolumeClaimCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimCondition {
             r#type: Clone::clone(&self.r#type),
@@ -6338,6 +6589,7 @@ impl Clone for PersistentVolumeClaimCondition {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimCondition")
             .field("type", &self.r#type)
@@ -6375,6 +6627,7 @@ pub struct PersistentVolumeClaimList {
 }
 
 impl Clone for PersistentVolumeClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimList {
             type_meta: Clone::clone(&self.type_meta),
@@ -6385,6 +6638,7 @@ impl Clone for PersistentVolumeClaimList {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimList")
             .field("type_meta", &self.type_meta)
@@ -6468,6 +6722,7 @@ pub struct PersistentVolumeClaimSpec {
 }
 
 impl Clone for PersistentVolumeClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimSpec {
             access_modes: Clone::clone(&self.access_modes),
@@ -6484,6 +6739,7 @@ impl Clone for PersistentVolumeClaimSpec {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimSpec")
             .field("access_modes", &self.access_modes)
@@ -6587,6 +6843,7 @@ pub struct PersistentVolumeClaimStatus {
 }
 
 impl Clone for PersistentVolumeClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimStatus {
             phase: Clone::clone(&self.phase),
@@ -6604,6 +6861,7 @@ impl Clone for PersistentVolumeClaimStatus {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimStatus")
             .field("phase", &self.phase)
@@ -6642,6 +6900,7 @@ pub struct PersistentVolumeClaimTemplate {
 }
 
 impl Clone for PersistentVolumeClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimTemplate {
             metadata: Clone::clone(&self.metadata),
@@ -6651,6 +6910,7 @@ impl Clone for PersistentVolumeClaimTemplate {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimTemplate")
             .field("metadata", &self.metadata)
@@ -6677,6 +6937,7 @@ pub struct PersistentVolumeClaimVolumeSource {
 }
 
 impl Clone for PersistentVolumeClaimVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimVolumeSource {
             claim_name: Clone::clone(&self.claim_name),
@@ -6686,6 +6947,7 @@ impl Clone for PersistentVolumeClaimVolumeSource {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimVolumeSource")
             .field("claim_name", &self.claim_name)
@@ -6719,6 +6981,7 @@ pub struct PersistentVolumeList {
 }
 
 impl Clone for PersistentVolumeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -6729,6 +6992,7 @@ impl Clone for PersistentVolumeList {
 }
 
 impl std::fmt::Debug for PersistentVolumeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeList")
             .field("type_meta", &self.type_meta)
@@ -6831,6 +7095,7 @@ pub struct PersistentVolumeSource {
 }
 
 impl Clone for PersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeSource {
             gce_persistent_disk: Clone::clone(&self.gce_persistent_disk),
@@ -6860,6 +7125,7 @@ impl Clone for PersistentVolumeSource {
 }
 
 impl std::fmt::Debug for PersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeSource")
             .field("gce_persistent_disk", &self.gce_persistent_disk)
@@ -7023,6 +7289,7 @@ pub struct PersistentVolumeSpec {
 }
 
 impl Clone for PersistentVolumeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeSpec {
             capacity: Clone::clone(&self.capacity),
@@ -7061,6 +7328,7 @@ impl Clone for PersistentVolumeSpec {
 }
 
 impl std::fmt::Debug for PersistentVolumeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeSpec")
             .field("capacity", &self.capacity)
@@ -7331,6 +7599,7 @@ pub struct PersistentVolumeStatus {
 }
 
 impl Clone for PersistentVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeStatus {
             phase: Clone::clone(&self.phase),
@@ -7342,6 +7611,7 @@ impl Clone for PersistentVolumeStatus {
 }
 
 impl std::fmt::Debug for PersistentVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeStatus")
             .field("phase", &self.phase)
@@ -7371,6 +7641,7 @@ pub struct PhotonPersistentDiskVolumeSource {
 }
 
 impl Clone for PhotonPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PhotonPersistentDiskVolumeSource {
             pd_id: Clone::clone(&self.pd_id),
@@ -7380,6 +7651,7 @@ impl Clone for PhotonPersistentDiskVolumeSource {
 }
 
 impl std::fmt::Debug for PhotonPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PhotonPersistentDiskVolumeSource")
             .field("pd_id", &self.pd_id)
@@ -7414,6 +7686,7 @@ pub struct Pod {
 }
 
 impl Clone for Pod {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Pod {
             type_meta: Clone::clone(&self.type_meta),
@@ -7425,6 +7698,7 @@ impl Clone for Pod {
 }
 
 impl std::fmt::Debug for Pod {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pod")
             .field("type_meta", &self.type_meta)
@@ -7463,6 +7737,7 @@ pub struct PodAffinity {
 }
 
 impl Clone for PodAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAffinity {
             required_during_scheduling_ignored_during_execution: Clone::clone(
@@ -7476,6 +7751,7 @@ impl Clone for PodAffinity {
 }
 
 impl std::fmt::Debug for PodAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAffinity")
             .field(
@@ -7544,6 +7820,7 @@ pub struct PodAffinityTerm {
 }
 
 impl Clone for PodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAffinityTerm {
             label_selector: Clone::clone(&self.label_selector),
@@ -7557,6 +7834,7 @@ impl Clone for PodAffinityTerm {
 }
 
 impl std::fmt::Debug for PodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAffinityTerm")
             .field("label_selector", &self.label_selector)
@@ -7597,6 +7875,7 @@ pub struct PodAntiAffinity {
 }
 
 impl Clone for PodAntiAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAntiAffinity {
             required_during_scheduling_ignored_during_execution: Clone::clone(
@@ -7610,6 +7889,7 @@ impl Clone for PodAntiAffinity {
 }
 
 impl std::fmt::Debug for PodAntiAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAntiAffinity")
             .field(
@@ -7668,6 +7948,7 @@ pub struct PodAttachOptions {
 }
 
 impl Clone for PodAttachOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAttachOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -7681,6 +7962,7 @@ impl Clone for PodAttachOptions {
 }
 
 impl std::fmt::Debug for PodAttachOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAttachOptions")
             .field("type_meta", &self.type_meta)
@@ -7773,6 +8055,7 @@ pub struct PodCertificateProjection {
 }
 
 impl Clone for PodCertificateProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateProjection {
             signer_name: Clone::clone(&self.signer_name),
@@ -7787,6 +8070,7 @@ impl Clone for PodCertificateProjection {
 }
 
 impl std::fmt::Debug for PodCertificateProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateProjection")
             .field("signer_name", &self.signer_name)
@@ -7828,6 +8112,7 @@ pub struct PodCondition {
 }
 
 impl Clone for PodCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCondition {
             r#type: Clone::clone(&self.r#type),
@@ -7842,6 +8127,7 @@ impl Clone for PodCondition {
 }
 
 impl std::fmt::Debug for PodCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCondition")
             .field("type", &self.r#type)
@@ -7880,6 +8166,7 @@ pub struct PodDNSConfig {
 }
 
 impl Clone for PodDNSConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDNSConfig {
             nameservers: Clone::clone(&self.nameservers),
@@ -7890,6 +8177,7 @@ impl Clone for PodDNSConfig {
 }
 
 impl std::fmt::Debug for PodDNSConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDNSConfig")
             .field("nameservers", &self.nameservers)
@@ -7913,6 +8201,7 @@ pub struct PodDNSConfigOption {
 }
 
 impl Clone for PodDNSConfigOption {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDNSConfigOption {
             name: Clone::clone(&self.name),
@@ -7922,6 +8211,7 @@ impl Clone for PodDNSConfigOption {
 }
 
 impl std::fmt::Debug for PodDNSConfigOption {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDNSConfigOption")
             .field("name", &self.name)
@@ -7973,6 +8263,7 @@ pub struct PodExecOptions {
 }
 
 impl Clone for PodExecOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodExecOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -7987,6 +8278,7 @@ impl Clone for PodExecOptions {
 }
 
 impl std::fmt::Debug for PodExecOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodExecOptions")
             .field("type_meta", &self.type_meta)
@@ -8017,6 +8309,7 @@ pub struct PodExtendedResourceClaimStatus {
 }
 
 impl Clone for PodExtendedResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodExtendedResourceClaimStatus {
             request_mappings: Clone::clone(&self.request_mappings),
@@ -8026,6 +8319,7 @@ impl Clone for PodExtendedResourceClaimStatus {
 }
 
 impl std::fmt::Debug for PodExtendedResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodExtendedResourceClaimStatus")
             .field("request_mappings", &self.request_mappings)
@@ -8044,6 +8338,7 @@ pub struct PodIP {
 }
 
 impl Clone for PodIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodIP {
             ip: Clone::clone(&self.ip),
@@ -8052,6 +8347,7 @@ impl Clone for PodIP {
 }
 
 impl std::fmt::Debug for PodIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodIP").field("ip", &self.ip).finish()
     }
@@ -8077,6 +8373,7 @@ pub struct PodList {
 }
 
 impl Clone for PodList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodList {
             type_meta: Clone::clone(&self.type_meta),
@@ -8087,6 +8384,7 @@ impl Clone for PodList {
 }
 
 impl std::fmt::Debug for PodList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodList")
             .field("type_meta", &self.type_meta)
@@ -8162,6 +8460,7 @@ pub struct PodLogOptions {
 }
 
 impl Clone for PodLogOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodLogOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -8180,6 +8479,7 @@ impl Clone for PodLogOptions {
 }
 
 impl std::fmt::Debug for PodLogOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodLogOptions")
             .field("type_meta", &self.type_meta)
@@ -8213,6 +8513,7 @@ pub struct PodOS {
 }
 
 impl Clone for PodOS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodOS {
             name: Clone::clone(&self.name),
@@ -8221,6 +8522,7 @@ impl Clone for PodOS {
 }
 
 impl std::fmt::Debug for PodOS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodOS").field("name", &self.name).finish()
     }
@@ -8254,6 +8556,7 @@ pub struct PodPortForwardOptions {
 }
 
 impl Clone for PodPortForwardOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodPortForwardOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -8263,6 +8566,7 @@ impl Clone for PodPortForwardOptions {
 }
 
 impl std::fmt::Debug for PodPortForwardOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodPortForwardOptions")
             .field("type_meta", &self.type_meta)
@@ -8293,6 +8597,7 @@ pub struct PodProxyOptions {
 }
 
 impl Clone for PodProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -8302,6 +8607,7 @@ impl Clone for PodProxyOptions {
 }
 
 impl std::fmt::Debug for PodProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodProxyOptions")
             .field("type_meta", &self.type_meta)
@@ -8320,6 +8626,7 @@ pub struct PodReadinessGate {
 }
 
 impl Clone for PodReadinessGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodReadinessGate {
             condition_type: Clone::clone(&self.condition_type),
@@ -8328,6 +8635,7 @@ impl Clone for PodReadinessGate {
 }
 
 impl std::fmt::Debug for PodReadinessGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodReadinessGate")
             .field("condition_type", &self.condition_type)
@@ -8391,6 +8699,7 @@ pub struct PodResourceClaim {
 }
 
 impl Clone for PodResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodResourceClaim {
             name: Clone::clone(&self.name),
@@ -8401,6 +8710,7 @@ impl Clone for PodResourceClaim {
 }
 
 impl std::fmt::Debug for PodResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodResourceClaim")
             .field("name", &self.name)
@@ -8439,6 +8749,7 @@ pub struct PodResourceClaimStatus {
 }
 
 impl Clone for PodResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodResourceClaimStatus {
             name: Clone::clone(&self.name),
@@ -8448,6 +8759,7 @@ impl Clone for PodResourceClaimStatus {
 }
 
 impl std::fmt::Debug for PodResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodResourceClaimStatus")
             .field("name", &self.name)
@@ -8467,6 +8779,7 @@ pub struct PodSchedulingGate {
 }
 
 impl Clone for PodSchedulingGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSchedulingGate {
             name: Clone::clone(&self.name),
@@ -8475,6 +8788,7 @@ impl Clone for PodSchedulingGate {
 }
 
 impl std::fmt::Debug for PodSchedulingGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSchedulingGate")
             .field("name", &self.name)
@@ -8496,6 +8810,7 @@ pub struct PodSchedulingGroup {
 }
 
 impl Clone for PodSchedulingGroup {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSchedulingGroup {
             pod_group_name: Clone::clone(&self.pod_group_name),
@@ -8504,6 +8819,7 @@ impl Clone for PodSchedulingGroup {
 }
 
 impl std::fmt::Debug for PodSchedulingGroup {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSchedulingGroup")
             .field("pod_group_name", &self.pod_group_name)
@@ -8626,6 +8942,7 @@ pub struct PodSecurityContext {
 }
 
 impl Clone for PodSecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSecurityContext {
             se_linux_options: Clone::clone(&self.se_linux_options),
@@ -8646,6 +8963,7 @@ impl Clone for PodSecurityContext {
 }
 
 impl std::fmt::Debug for PodSecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSecurityContext")
             .field("se_linux_options", &self.se_linux_options)
@@ -8679,6 +8997,7 @@ pub struct PodSignature {
 }
 
 impl Clone for PodSignature {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSignature {
             pod_controller: Clone::clone(&self.pod_controller),
@@ -8687,6 +9006,7 @@ impl Clone for PodSignature {
 }
 
 impl std::fmt::Debug for PodSignature {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSignature")
             .field("pod_controller", &self.pod_controller)
@@ -8986,6 +9306,7 @@ pub struct PodSpec {
 }
 
 impl Clone for PodSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSpec {
             volumes: Clone::clone(&self.volumes),
@@ -9035,6 +9356,7 @@ impl Clone for PodSpec {
 }
 
 impl std::fmt::Debug for PodSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSpec")
             .field("volumes", &self.volumes)
@@ -9235,6 +9557,7 @@ pub struct PodStatus {
 }
 
 impl Clone for PodStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -9265,6 +9588,7 @@ impl Clone for PodStatus {
 }
 
 impl std::fmt::Debug for PodStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodStatus")
             .field("observed_generation", &self.observed_generation)
@@ -9329,6 +9653,7 @@ pub struct PodStatusResult {
 }
 
 impl Clone for PodStatusResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodStatusResult {
             type_meta: Clone::clone(&self.type_meta),
@@ -9339,6 +9664,7 @@ impl Clone for PodStatusResult {
 }
 
 impl std::fmt::Debug for PodStatusResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodStatusResult")
             .field("type_meta", &self.type_meta)
@@ -9367,6 +9693,7 @@ pub struct PodTemplate {
 }
 
 impl Clone for PodTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodTemplate {
             type_meta: Clone::clone(&self.type_meta),
@@ -9377,6 +9704,7 @@ impl Clone for PodTemplate {
 }
 
 impl std::fmt::Debug for PodTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodTemplate")
             .field("type_meta", &self.type_meta)
@@ -9410,6 +9738,7 @@ pub struct PodTemplateList {
 }
 
 impl Clone for PodTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodTemplateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -9420,6 +9749,7 @@ impl Clone for PodTemplateList {
 }
 
 impl std::fmt::Debug for PodTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodTemplateList")
             .field("type_meta", &self.type_meta)
@@ -9443,6 +9773,7 @@ pub struct PodTemplateSpec {
 }
 
 impl Clone for PodTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodTemplateSpec {
             metadata: Clone::clone(&self.metadata),
@@ -9452,6 +9783,7 @@ impl Clone for PodTemplateSpec {
 }
 
 impl std::fmt::Debug for PodTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodTemplateSpec")
             .field("metadata", &self.metadata)
@@ -9482,6 +9814,7 @@ pub struct PortStatus {
 }
 
 impl Clone for PortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PortStatus {
             port: Clone::clone(&self.port),
@@ -9492,6 +9825,7 @@ impl Clone for PortStatus {
 }
 
 impl std::fmt::Debug for PortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PortStatus")
             .field("port", &self.port)
@@ -9521,6 +9855,7 @@ pub struct PortworxVolumeSource {
 }
 
 impl Clone for PortworxVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PortworxVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -9531,6 +9866,7 @@ impl Clone for PortworxVolumeSource {
 }
 
 impl std::fmt::Debug for PortworxVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PortworxVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -9550,6 +9886,7 @@ pub struct Preconditions {
 }
 
 impl Clone for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Preconditions {
             uid: Clone::clone(&self.uid),
@@ -9558,6 +9895,7 @@ impl Clone for Preconditions {
 }
 
 impl std::fmt::Debug for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Preconditions")
             .field("uid", &self.uid)
@@ -9583,6 +9921,7 @@ pub struct PreferAvoidPodsEntry {
 }
 
 impl Clone for PreferAvoidPodsEntry {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PreferAvoidPodsEntry {
             pod_signature: Clone::clone(&self.pod_signature),
@@ -9594,6 +9933,7 @@ impl Clone for PreferAvoidPodsEntry {
 }
 
 impl std::fmt::Debug for PreferAvoidPodsEntry {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PreferAvoidPodsEntry")
             .field("pod_signature", &self.pod_signature)
@@ -9617,6 +9957,7 @@ pub struct PreferredSchedulingTerm {
 }
 
 impl Clone for PreferredSchedulingTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PreferredSchedulingTerm {
             weight: Clone::clone(&self.weight),
@@ -9626,6 +9967,7 @@ impl Clone for PreferredSchedulingTerm {
 }
 
 impl std::fmt::Debug for PreferredSchedulingTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PreferredSchedulingTerm")
             .field("weight", &self.weight)
@@ -9683,6 +10025,7 @@ pub struct Probe {
 }
 
 impl Clone for Probe {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Probe {
             exec: Clone::clone(&self.exec),
@@ -9700,6 +10043,7 @@ impl Clone for Probe {
 }
 
 impl std::fmt::Debug for Probe {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Probe")
             .field("exec", &self.exec)
@@ -9816,6 +10160,7 @@ pub struct ProbeHandler {
 }
 
 impl Clone for ProbeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ProbeHandler {
             exec: Clone::clone(&self.exec),
@@ -9827,6 +10172,7 @@ impl Clone for ProbeHandler {
 }
 
 impl std::fmt::Debug for ProbeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProbeHandler")
             .field("exec", &self.exec)
@@ -9856,6 +10202,7 @@ pub struct ProjectedVolumeSource {
 }
 
 impl Clone for ProjectedVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ProjectedVolumeSource {
             sources: Clone::clone(&self.sources),
@@ -9865,6 +10212,7 @@ impl Clone for ProjectedVolumeSource {
 }
 
 impl std::fmt::Debug for ProjectedVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProjectedVolumeSource")
             .field("sources", &self.sources)
@@ -9904,6 +10252,7 @@ pub struct QuobyteVolumeSource {
 }
 
 impl Clone for QuobyteVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         QuobyteVolumeSource {
             registry: Clone::clone(&self.registry),
@@ -9917,6 +10266,7 @@ impl Clone for QuobyteVolumeSource {
 }
 
 impl std::fmt::Debug for QuobyteVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QuobyteVolumeSource")
             .field("registry", &self.registry)
@@ -9977,6 +10327,7 @@ pub struct RBDPersistentVolumeSource {
 }
 
 impl Clone for RBDPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RBDPersistentVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -9992,6 +10343,7 @@ impl Clone for RBDPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for RBDPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RBDPersistentVolumeSource")
             .field("monitors", &self.monitors)
@@ -10054,6 +10406,7 @@ pub struct RBDVolumeSource {
 }
 
 impl Clone for RBDVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RBDVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -10069,6 +10422,7 @@ impl Clone for RBDVolumeSource {
 }
 
 impl std::fmt::Debug for RBDVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RBDVolumeSource")
             .field("monitors", &self.monitors)
@@ -10110,6 +10464,7 @@ pub struct RangeAllocation {
 }
 
 impl Clone for RangeAllocation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RangeAllocation {
             type_meta: Clone::clone(&self.type_meta),
@@ -10121,6 +10476,7 @@ impl Clone for RangeAllocation {
 }
 
 impl std::fmt::Debug for RangeAllocation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RangeAllocation")
             .field("type_meta", &self.type_meta)
@@ -10157,6 +10513,7 @@ pub struct ReplicationController {
 }
 
 impl Clone for ReplicationController {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationController {
             type_meta: Clone::clone(&self.type_meta),
@@ -10168,6 +10525,7 @@ impl Clone for ReplicationController {
 }
 
 impl std::fmt::Debug for ReplicationController {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationController")
             .field("type_meta", &self.type_meta)
@@ -10198,6 +10556,7 @@ pub struct ReplicationControllerCondition {
 }
 
 impl Clone for ReplicationControllerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerCondition {
             r#type: Clone::clone(&self.r#type),
@@ -10210,6 +10569,7 @@ impl Clone for ReplicationControllerCondition {
 }
 
 impl std::fmt::Debug for ReplicationControllerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerCondition")
             .field("type", &self.r#type)
@@ -10246,6 +10606,7 @@ pub struct ReplicationControllerList {
 }
 
 impl Clone for ReplicationControllerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerList {
             type_meta: Clone::clone(&self.type_meta),
@@ -10256,6 +10617,7 @@ impl Clone for ReplicationControllerList {
 }
 
 impl std::fmt::Debug for ReplicationControllerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerList")
             .field("type_meta", &self.type_meta)
@@ -10295,6 +10657,7 @@ pub struct ReplicationControllerSpec {
 }
 
 impl Clone for ReplicationControllerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerSpec {
             replicas: Clone::clone(&self.replicas),
@@ -10306,6 +10669,7 @@ impl Clone for ReplicationControllerSpec {
 }
 
 impl std::fmt::Debug for ReplicationControllerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerSpec")
             .field("replicas", &self.replicas)
@@ -10343,6 +10707,7 @@ pub struct ReplicationControllerStatus {
 }
 
 impl Clone for ReplicationControllerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerStatus {
             replicas: Clone::clone(&self.replicas),
@@ -10356,6 +10721,7 @@ impl Clone for ReplicationControllerStatus {
 }
 
 impl std::fmt::Debug for ReplicationControllerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerStatus")
             .field("replicas", &self.replicas)
@@ -10385,6 +10751,7 @@ pub struct ResourceClaim {
 }
 
 impl Clone for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
             name: Clone::clone(&self.name),
@@ -10394,6 +10761,7 @@ impl Clone for ResourceClaim {
 }
 
 impl std::fmt::Debug for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaim")
             .field("name", &self.name)
@@ -10417,6 +10785,7 @@ pub struct ResourceFieldSelector {
 }
 
 impl Clone for ResourceFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceFieldSelector {
             container_name: Clone::clone(&self.container_name),
@@ -10427,6 +10796,7 @@ impl Clone for ResourceFieldSelector {
 }
 
 impl std::fmt::Debug for ResourceFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceFieldSelector")
             .field("container_name", &self.container_name)
@@ -10463,6 +10833,7 @@ pub struct ResourceHealth {
 }
 
 impl Clone for ResourceHealth {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceHealth {
             resource_id: Clone::clone(&self.resource_id),
@@ -10473,6 +10844,7 @@ impl Clone for ResourceHealth {
 }
 
 impl std::fmt::Debug for ResourceHealth {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceHealth")
             .field("resource_id", &self.resource_id)
@@ -10504,6 +10876,7 @@ pub struct ResourceQuota {
 }
 
 impl Clone for ResourceQuota {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuota {
             type_meta: Clone::clone(&self.type_meta),
@@ -10515,6 +10888,7 @@ impl Clone for ResourceQuota {
 }
 
 impl std::fmt::Debug for ResourceQuota {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuota")
             .field("type_meta", &self.type_meta)
@@ -10550,6 +10924,7 @@ pub struct ResourceQuotaList {
 }
 
 impl Clone for ResourceQuotaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuotaList {
             type_meta: Clone::clone(&self.type_meta),
@@ -10560,6 +10935,7 @@ impl Clone for ResourceQuotaList {
 }
 
 impl std::fmt::Debug for ResourceQuotaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuotaList")
             .field("type_meta", &self.type_meta)
@@ -10589,6 +10965,7 @@ pub struct ResourceQuotaSpec {
 }
 
 impl Clone for ResourceQuotaSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuotaSpec {
             hard: Clone::clone(&self.hard),
@@ -10599,6 +10976,7 @@ impl Clone for ResourceQuotaSpec {
 }
 
 impl std::fmt::Debug for ResourceQuotaSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuotaSpec")
             .field("hard", &self.hard)
@@ -10623,6 +11001,7 @@ pub struct ResourceQuotaStatus {
 }
 
 impl Clone for ResourceQuotaStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuotaStatus {
             hard: Clone::clone(&self.hard),
@@ -10632,6 +11011,7 @@ impl Clone for ResourceQuotaStatus {
 }
 
 impl std::fmt::Debug for ResourceQuotaStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuotaStatus")
             .field("hard", &self.hard)
@@ -10667,6 +11047,7 @@ pub struct ResourceRequirements {
 }
 
 impl Clone for ResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceRequirements {
             limits: Clone::clone(&self.limits),
@@ -10677,6 +11058,7 @@ impl Clone for ResourceRequirements {
 }
 
 impl std::fmt::Debug for ResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceRequirements")
             .field("limits", &self.limits)
@@ -10704,6 +11086,7 @@ pub struct ResourceStatus {
 }
 
 impl Clone for ResourceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceStatus {
             name: Clone::clone(&self.name),
@@ -10713,6 +11096,7 @@ impl Clone for ResourceStatus {
 }
 
 impl std::fmt::Debug for ResourceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceStatus")
             .field("name", &self.name)
@@ -10741,6 +11125,7 @@ pub struct SELinuxOptions {
 }
 
 impl Clone for SELinuxOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SELinuxOptions {
             user: Clone::clone(&self.user),
@@ -10752,6 +11137,7 @@ impl Clone for SELinuxOptions {
 }
 
 impl std::fmt::Debug for SELinuxOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SELinuxOptions")
             .field("user", &self.user)
@@ -10805,6 +11191,7 @@ pub struct ScaleIOPersistentVolumeSource {
 }
 
 impl Clone for ScaleIOPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleIOPersistentVolumeSource {
             gateway: Clone::clone(&self.gateway),
@@ -10822,6 +11209,7 @@ impl Clone for ScaleIOPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for ScaleIOPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleIOPersistentVolumeSource")
             .field("gateway", &self.gateway)
@@ -10881,6 +11269,7 @@ pub struct ScaleIOVolumeSource {
 }
 
 impl Clone for ScaleIOVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleIOVolumeSource {
             gateway: Clone::clone(&self.gateway),
@@ -10898,6 +11287,7 @@ impl Clone for ScaleIOVolumeSource {
 }
 
 impl std::fmt::Debug for ScaleIOVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleIOVolumeSource")
             .field("gateway", &self.gateway)
@@ -10926,6 +11316,7 @@ pub struct ScopeSelector {
 }
 
 impl Clone for ScopeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScopeSelector {
             match_expressions: Clone::clone(&self.match_expressions),
@@ -10934,6 +11325,7 @@ impl Clone for ScopeSelector {
 }
 
 impl std::fmt::Debug for ScopeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScopeSelector")
             .field("match_expressions", &self.match_expressions)
@@ -10961,6 +11353,7 @@ pub struct ScopedResourceSelectorRequirement {
 }
 
 impl Clone for ScopedResourceSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScopedResourceSelectorRequirement {
             scope_name: Clone::clone(&self.scope_name),
@@ -10971,6 +11364,7 @@ impl Clone for ScopedResourceSelectorRequirement {
 }
 
 impl std::fmt::Debug for ScopedResourceSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScopedResourceSelectorRequirement")
             .field("scope_name", &self.scope_name)
@@ -11001,6 +11395,7 @@ pub struct SeccompProfile {
 }
 
 impl Clone for SeccompProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SeccompProfile {
             r#type: Clone::clone(&self.r#type),
@@ -11010,6 +11405,7 @@ impl Clone for SeccompProfile {
 }
 
 impl std::fmt::Debug for SeccompProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SeccompProfile")
             .field("type", &self.r#type)
@@ -11056,6 +11452,7 @@ pub struct Secret {
 }
 
 impl Clone for Secret {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Secret {
             type_meta: Clone::clone(&self.type_meta),
@@ -11069,6 +11466,7 @@ impl Clone for Secret {
 }
 
 impl std::fmt::Debug for Secret {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Secret")
             .field("type_meta", &self.type_meta)
@@ -11103,6 +11501,7 @@ pub struct SecretEnvSource {
 }
 
 impl Clone for SecretEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretEnvSource {
             name: Clone::clone(&self.name),
@@ -11112,6 +11511,7 @@ impl Clone for SecretEnvSource {
 }
 
 impl std::fmt::Debug for SecretEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretEnvSource")
             .field("name", &self.name)
@@ -11171,6 +11571,7 @@ pub struct SecretKeySelector {
 }
 
 impl Clone for SecretKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretKeySelector {
             name: Clone::clone(&self.name),
@@ -11181,6 +11582,7 @@ impl Clone for SecretKeySelector {
 }
 
 impl std::fmt::Debug for SecretKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretKeySelector")
             .field("name", &self.name)
@@ -11243,6 +11645,7 @@ pub struct SecretList {
 }
 
 impl Clone for SecretList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretList {
             type_meta: Clone::clone(&self.type_meta),
@@ -11253,6 +11656,7 @@ impl Clone for SecretList {
 }
 
 impl std::fmt::Debug for SecretList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretList")
             .field("type_meta", &self.type_meta)
@@ -11294,6 +11698,7 @@ pub struct SecretProjection {
 }
 
 impl Clone for SecretProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretProjection {
             name: Clone::clone(&self.name),
@@ -11304,6 +11709,7 @@ impl Clone for SecretProjection {
 }
 
 impl std::fmt::Debug for SecretProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretProjection")
             .field("name", &self.name)
@@ -11361,6 +11767,7 @@ pub struct SecretReference {
 }
 
 impl Clone for SecretReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretReference {
             name: Clone::clone(&self.name),
@@ -11370,6 +11777,7 @@ impl Clone for SecretReference {
 }
 
 impl std::fmt::Debug for SecretReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretReference")
             .field("name", &self.name)
@@ -11413,6 +11821,7 @@ pub struct SecretVolumeSource {
 }
 
 impl Clone for SecretVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretVolumeSource {
             secret_name: Clone::clone(&self.secret_name),
@@ -11424,6 +11833,7 @@ impl Clone for SecretVolumeSource {
 }
 
 impl std::fmt::Debug for SecretVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretVolumeSource")
             .field("secret_name", &self.secret_name)
@@ -11509,6 +11919,7 @@ pub struct SecurityContext {
 }
 
 impl Clone for SecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecurityContext {
             capabilities: Clone::clone(&self.capabilities),
@@ -11528,6 +11939,7 @@ impl Clone for SecurityContext {
 }
 
 impl std::fmt::Debug for SecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecurityContext")
             .field("capabilities", &self.capabilities)
@@ -11570,6 +11982,7 @@ pub struct SerializedReference {
 }
 
 impl Clone for SerializedReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SerializedReference {
             type_meta: Clone::clone(&self.type_meta),
@@ -11579,6 +11992,7 @@ impl Clone for SerializedReference {
 }
 
 impl std::fmt::Debug for SerializedReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SerializedReference")
             .field("type_meta", &self.type_meta)
@@ -11613,6 +12027,7 @@ pub struct Service {
 }
 
 impl Clone for Service {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Service {
             type_meta: Clone::clone(&self.type_meta),
@@ -11624,6 +12039,7 @@ impl Clone for Service {
 }
 
 impl std::fmt::Debug for Service {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Service")
             .field("type_meta", &self.type_meta)
@@ -11671,6 +12087,7 @@ pub struct ServiceAccount {
 }
 
 impl Clone for ServiceAccount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccount {
             type_meta: Clone::clone(&self.type_meta),
@@ -11683,6 +12100,7 @@ impl Clone for ServiceAccount {
 }
 
 impl std::fmt::Debug for ServiceAccount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceAccount")
             .field("type_meta", &self.type_meta)
@@ -11722,6 +12140,7 @@ pub struct ServiceAccountList {
 }
 
 impl Clone for ServiceAccountList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccountList {
             type_meta: Clone::clone(&self.type_meta),
@@ -11732,6 +12151,7 @@ impl Clone for ServiceAccountList {
 }
 
 impl std::fmt::Debug for ServiceAccountList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceAccountList")
             .field("type_meta", &self.type_meta)
@@ -11768,6 +12188,7 @@ pub struct ServiceAccountTokenProjection {
 }
 
 impl Clone for ServiceAccountTokenProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccountTokenProjection {
             audience: Clone::clone(&self.audience),
@@ -11778,6 +12199,7 @@ impl Clone for ServiceAccountTokenProjection {
 }
 
 impl std::fmt::Debug for ServiceAccountTokenProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceAccountTokenProjection")
             .field("audience", &self.audience)
@@ -11806,6 +12228,7 @@ pub struct ServiceList {
 }
 
 impl Clone for ServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -11816,6 +12239,7 @@ impl Clone for ServiceList {
 }
 
 impl std::fmt::Debug for ServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceList")
             .field("type_meta", &self.type_meta)
@@ -11882,6 +12306,7 @@ pub struct ServicePort {
 }
 
 impl Clone for ServicePort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServicePort {
             name: Clone::clone(&self.name),
@@ -11895,6 +12320,7 @@ impl Clone for ServicePort {
 }
 
 impl std::fmt::Debug for ServicePort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServicePort")
             .field("name", &self.name)
@@ -11933,6 +12359,7 @@ pub struct ServiceProxyOptions {
 }
 
 impl Clone for ServiceProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -11942,6 +12369,7 @@ impl Clone for ServiceProxyOptions {
 }
 
 impl std::fmt::Debug for ServiceProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceProxyOptions")
             .field("type_meta", &self.type_meta)
@@ -12164,6 +12592,7 @@ pub struct ServiceSpec {
 }
 
 impl Clone for ServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceSpec {
             ports: Clone::clone(&self.ports),
@@ -12193,6 +12622,7 @@ impl Clone for ServiceSpec {
 }
 
 impl std::fmt::Debug for ServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceSpec")
             .field("ports", &self.ports)
@@ -12242,6 +12672,7 @@ pub struct ServiceStatus {
 }
 
 impl Clone for ServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceStatus {
             load_balancer: Clone::clone(&self.load_balancer),
@@ -12251,6 +12682,7 @@ impl Clone for ServiceStatus {
 }
 
 impl std::fmt::Debug for ServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceStatus")
             .field("load_balancer", &self.load_balancer)
@@ -12270,6 +12702,7 @@ pub struct SessionAffinityConfig {
 }
 
 impl Clone for SessionAffinityConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SessionAffinityConfig {
             client_ip: Clone::clone(&self.client_ip),
@@ -12278,6 +12711,7 @@ impl Clone for SessionAffinityConfig {
 }
 
 impl std::fmt::Debug for SessionAffinityConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SessionAffinityConfig")
             .field("client_ip", &self.client_ip)
@@ -12295,6 +12729,7 @@ pub struct SleepAction {
 }
 
 impl Clone for SleepAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SleepAction {
             seconds: Clone::clone(&self.seconds),
@@ -12303,6 +12738,7 @@ impl Clone for SleepAction {
 }
 
 impl std::fmt::Debug for SleepAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SleepAction")
             .field("seconds", &self.seconds)
@@ -12342,6 +12778,7 @@ pub struct StorageOSPersistentVolumeSource {
 }
 
 impl Clone for StorageOSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageOSPersistentVolumeSource {
             volume_name: Clone::clone(&self.volume_name),
@@ -12354,6 +12791,7 @@ impl Clone for StorageOSPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for StorageOSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageOSPersistentVolumeSource")
             .field("volume_name", &self.volume_name)
@@ -12397,6 +12835,7 @@ pub struct StorageOSVolumeSource {
 }
 
 impl Clone for StorageOSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageOSVolumeSource {
             volume_name: Clone::clone(&self.volume_name),
@@ -12409,6 +12848,7 @@ impl Clone for StorageOSVolumeSource {
 }
 
 impl std::fmt::Debug for StorageOSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageOSVolumeSource")
             .field("volume_name", &self.volume_name)
@@ -12432,6 +12872,7 @@ pub struct Sysctl {
 }
 
 impl Clone for Sysctl {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Sysctl {
             name: Clone::clone(&self.name),
@@ -12441,6 +12882,7 @@ impl Clone for Sysctl {
 }
 
 impl std::fmt::Debug for Sysctl {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Sysctl")
             .field("name", &self.name)
@@ -12464,6 +12906,7 @@ pub struct TCPSocketAction {
 }
 
 impl Clone for TCPSocketAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TCPSocketAction {
             port: Clone::clone(&self.port),
@@ -12473,6 +12916,7 @@ impl Clone for TCPSocketAction {
 }
 
 impl std::fmt::Debug for TCPSocketAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TCPSocketAction")
             .field("port", &self.port)
@@ -12501,6 +12945,7 @@ pub struct Taint {
 }
 
 impl Clone for Taint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Taint {
             key: Clone::clone(&self.key),
@@ -12512,6 +12957,7 @@ impl Clone for Taint {
 }
 
 impl std::fmt::Debug for Taint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Taint")
             .field("key", &self.key)
@@ -12555,6 +13001,7 @@ pub struct Toleration {
 }
 
 impl Clone for Toleration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Toleration {
             key: Clone::clone(&self.key),
@@ -12567,6 +13014,7 @@ impl Clone for Toleration {
 }
 
 impl std::fmt::Debug for Toleration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Toleration")
             .field("key", &self.key)
@@ -12593,6 +13041,7 @@ pub struct TopologySelectorLabelRequirement {
 }
 
 impl Clone for TopologySelectorLabelRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySelectorLabelRequirement {
             key: Clone::clone(&self.key),
@@ -12602,6 +13051,7 @@ impl Clone for TopologySelectorLabelRequirement {
 }
 
 impl std::fmt::Debug for TopologySelectorLabelRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySelectorLabelRequirement")
             .field("key", &self.key)
@@ -12625,6 +13075,7 @@ pub struct TopologySelectorTerm {
 }
 
 impl Clone for TopologySelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySelectorTerm {
             match_label_expressions: Clone::clone(&self.match_label_expressions),
@@ -12633,6 +13084,7 @@ impl Clone for TopologySelectorTerm {
 }
 
 impl std::fmt::Debug for TopologySelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySelectorTerm")
             .field("match_label_expressions", &self.match_label_expressions)
@@ -12747,6 +13199,7 @@ pub struct TopologySpreadConstraint {
 }
 
 impl Clone for TopologySpreadConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySpreadConstraint {
             max_skew: Clone::clone(&self.max_skew),
@@ -12762,6 +13215,7 @@ impl Clone for TopologySpreadConstraint {
 }
 
 impl std::fmt::Debug for TopologySpreadConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySpreadConstraint")
             .field("max_skew", &self.max_skew)
@@ -12808,6 +13262,7 @@ pub struct TypedLocalObjectReference {
 }
 
 impl Clone for TypedLocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypedLocalObjectReference {
             api_group: Clone::clone(&self.api_group),
@@ -12818,6 +13273,7 @@ impl Clone for TypedLocalObjectReference {
 }
 
 impl std::fmt::Debug for TypedLocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedLocalObjectReference")
             .field("api_group", &self.api_group)
@@ -12848,6 +13304,7 @@ pub struct TypedObjectReference {
 }
 
 impl Clone for TypedObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypedObjectReference {
             api_group: Clone::clone(&self.api_group),
@@ -12859,6 +13316,7 @@ impl Clone for TypedObjectReference {
 }
 
 impl std::fmt::Debug for TypedObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedObjectReference")
             .field("api_group", &self.api_group)
@@ -13025,6 +13483,7 @@ pub struct Volume {
 }
 
 impl Clone for Volume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Volume {
             name: Clone::clone(&self.name),
@@ -13063,6 +13522,7 @@ impl Clone for Volume {
 }
 
 impl std::fmt::Debug for Volume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Volume")
             .field("name", &self.name)
@@ -13345,6 +13805,7 @@ pub struct VolumeDevice {
 }
 
 impl Clone for VolumeDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeDevice {
             name: Clone::clone(&self.name),
@@ -13354,6 +13815,7 @@ impl Clone for VolumeDevice {
 }
 
 impl std::fmt::Debug for VolumeDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeDevice")
             .field("name", &self.name)
@@ -13413,6 +13875,7 @@ pub struct VolumeMount {
 }
 
 impl Clone for VolumeMount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeMount {
             name: Clone::clone(&self.name),
@@ -13427,6 +13890,7 @@ impl Clone for VolumeMount {
 }
 
 impl std::fmt::Debug for VolumeMount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeMount")
             .field("name", &self.name)
@@ -13462,6 +13926,7 @@ pub struct VolumeMountStatus {
 }
 
 impl Clone for VolumeMountStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeMountStatus {
             name: Clone::clone(&self.name),
@@ -13474,6 +13939,7 @@ impl Clone for VolumeMountStatus {
 }
 
 impl std::fmt::Debug for VolumeMountStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeMountStatus")
             .field("name", &self.name)
@@ -13495,6 +13961,7 @@ pub struct VolumeNodeAffinity {
 }
 
 impl Clone for VolumeNodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeNodeAffinity {
             required: Clone::clone(&self.required),
@@ -13503,6 +13970,7 @@ impl Clone for VolumeNodeAffinity {
 }
 
 impl std::fmt::Debug for VolumeNodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeNodeAffinity")
             .field("required", &self.required)
@@ -13577,6 +14045,7 @@ pub struct VolumeProjection {
 }
 
 impl Clone for VolumeProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeProjection {
             secret: Clone::clone(&self.secret),
@@ -13590,6 +14059,7 @@ impl Clone for VolumeProjection {
 }
 
 impl std::fmt::Debug for VolumeProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeProjection")
             .field("secret", &self.secret)
@@ -13620,6 +14090,7 @@ pub struct VolumeResourceRequirements {
 }
 
 impl Clone for VolumeResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeResourceRequirements {
             limits: Clone::clone(&self.limits),
@@ -13629,6 +14100,7 @@ impl Clone for VolumeResourceRequirements {
 }
 
 impl std::fmt::Debug for VolumeResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeResourceRequirements")
             .field("limits", &self.limits)
@@ -13790,6 +14262,7 @@ pub struct VolumeSource {
 }
 
 impl Clone for VolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeSource {
             host_path: Clone::clone(&self.host_path),
@@ -13827,6 +14300,7 @@ impl Clone for VolumeSource {
 }
 
 impl std::fmt::Debug for VolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeSource")
             .field("host_path", &self.host_path)
@@ -13874,6 +14348,7 @@ pub struct VolumeStatus {
 }
 
 impl Clone for VolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeStatus {
             image: Clone::clone(&self.image),
@@ -13882,6 +14357,7 @@ impl Clone for VolumeStatus {
 }
 
 impl std::fmt::Debug for VolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeStatus")
             .field("image", &self.image)
@@ -13910,6 +14386,7 @@ pub struct VsphereVirtualDiskVolumeSource {
 }
 
 impl Clone for VsphereVirtualDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VsphereVirtualDiskVolumeSource {
             volume_path: Clone::clone(&self.volume_path),
@@ -13921,6 +14398,7 @@ impl Clone for VsphereVirtualDiskVolumeSource {
 }
 
 impl std::fmt::Debug for VsphereVirtualDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VsphereVirtualDiskVolumeSource")
             .field("volume_path", &self.volume_path)
@@ -13944,6 +14422,7 @@ pub struct WeightedPodAffinityTerm {
 }
 
 impl Clone for WeightedPodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WeightedPodAffinityTerm {
             weight: Clone::clone(&self.weight),
@@ -13953,6 +14432,7 @@ impl Clone for WeightedPodAffinityTerm {
 }
 
 impl std::fmt::Debug for WeightedPodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WeightedPodAffinityTerm")
             .field("weight", &self.weight)
@@ -13985,6 +14465,7 @@ pub struct WindowsSecurityContextOptions {
 }
 
 impl Clone for WindowsSecurityContextOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WindowsSecurityContextOptions {
             gmsa_credential_spec_name: Clone::clone(&self.gmsa_credential_spec_name),
@@ -13996,6 +14477,7 @@ impl Clone for WindowsSecurityContextOptions {
 }
 
 impl std::fmt::Debug for WindowsSecurityContextOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WindowsSecurityContextOptions")
             .field("gmsa_credential_spec_name", &self.gmsa_credential_spec_name)

@@ -43,6 +43,7 @@ pub struct Endpoint {
 }
 
 impl Clone for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoint {
             addresses: Clone::clone(&self.addresses),
@@ -58,6 +59,7 @@ impl Clone for Endpoint {
 }
 
 impl std::fmt::Debug for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoint")
             .field("addresses", &self.addresses)
@@ -96,6 +98,7 @@ pub struct EndpointConditions {
 }
 
 impl Clone for EndpointConditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointConditions {
             ready: Clone::clone(&self.ready),
@@ -106,6 +109,7 @@ impl Clone for EndpointConditions {
 }
 
 impl std::fmt::Debug for EndpointConditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointConditions")
             .field("ready", &self.ready)
@@ -131,6 +135,7 @@ pub struct EndpointHints {
 }
 
 impl Clone for EndpointHints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointHints {
             for_zones: Clone::clone(&self.for_zones),
@@ -140,6 +145,7 @@ impl Clone for EndpointHints {
 }
 
 impl std::fmt::Debug for EndpointHints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointHints")
             .field("for_zones", &self.for_zones)
@@ -189,6 +195,7 @@ pub struct EndpointPort {
 }
 
 impl Clone for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointPort {
             name: Clone::clone(&self.name),
@@ -200,6 +207,7 @@ impl Clone for EndpointPort {
 }
 
 impl std::fmt::Debug for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointPort")
             .field("name", &self.name)
@@ -253,6 +261,7 @@ pub struct EndpointSlice {
 }
 
 impl Clone for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -265,6 +274,7 @@ impl Clone for EndpointSlice {
 }
 
 impl std::fmt::Debug for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSlice")
             .field("type_meta", &self.type_meta)
@@ -294,6 +304,7 @@ pub struct EndpointSliceList {
 }
 
 impl Clone for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -304,6 +315,7 @@ impl Clone for EndpointSliceList {
 }
 
 impl std::fmt::Debug for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSliceList")
             .field("type_meta", &self.type_meta)
@@ -323,6 +335,7 @@ pub struct ForNode {
 }
 
 impl Clone for ForNode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ForNode {
             name: Clone::clone(&self.name),
@@ -331,6 +344,7 @@ impl Clone for ForNode {
 }
 
 impl std::fmt::Debug for ForNode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ForNode").field("name", &self.name).finish()
     }
@@ -346,6 +360,7 @@ pub struct ForZone {
 }
 
 impl Clone for ForZone {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ForZone {
             name: Clone::clone(&self.name),
@@ -354,6 +369,7 @@ impl Clone for ForZone {
 }
 
 impl std::fmt::Debug for ForZone {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ForZone").field("name", &self.name).finish()
     }

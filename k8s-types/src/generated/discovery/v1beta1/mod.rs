@@ -83,6 +83,7 @@ pub struct Endpoint {
 }
 
 impl Clone for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoint {
             addresses: Clone::clone(&self.addresses),
@@ -97,6 +98,7 @@ impl Clone for Endpoint {
 }
 
 impl std::fmt::Debug for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoint")
             .field("addresses", &self.addresses)
@@ -151,6 +153,7 @@ pub struct EndpointSlice {
 }
 
 impl Clone for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -163,6 +166,7 @@ impl Clone for EndpointSlice {
 }
 
 impl std::fmt::Debug for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSlice")
             .field("type_meta", &self.type_meta)
@@ -201,6 +205,7 @@ pub struct EndpointSliceList {
 }
 
 impl Clone for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -211,6 +216,7 @@ impl Clone for EndpointSliceList {
 }
 
 impl std::fmt::Debug for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSliceList")
             .field("type_meta", &self.type_meta)

@@ -67,6 +67,7 @@ pub struct Event {
 }
 
 impl Clone for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Event {
             type_meta: Clone::clone(&self.type_meta),
@@ -90,6 +91,7 @@ impl Clone for Event {
 }
 
 impl std::fmt::Debug for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Event")
             .field("type_meta", &self.type_meta)
@@ -134,6 +136,7 @@ pub struct EventList {
 }
 
 impl Clone for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventList {
             type_meta: Clone::clone(&self.type_meta),
@@ -144,6 +147,7 @@ impl Clone for EventList {
 }
 
 impl std::fmt::Debug for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventList")
             .field("type_meta", &self.type_meta)
@@ -168,6 +172,7 @@ pub struct EventSeries {
 }
 
 impl Clone for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventSeries {
             count: Clone::clone(&self.count),
@@ -177,6 +182,7 @@ impl Clone for EventSeries {
 }
 
 impl std::fmt::Debug for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventSeries")
             .field("count", &self.count)

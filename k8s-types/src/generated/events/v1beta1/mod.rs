@@ -91,6 +91,7 @@ pub struct Event {
 }
 
 impl Clone for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Event {
             type_meta: Clone::clone(&self.type_meta),
@@ -114,6 +115,7 @@ impl Clone for Event {
 }
 
 impl std::fmt::Debug for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Event")
             .field("type_meta", &self.type_meta)
@@ -167,6 +169,7 @@ pub struct EventList {
 }
 
 impl Clone for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventList {
             type_meta: Clone::clone(&self.type_meta),
@@ -177,6 +180,7 @@ impl Clone for EventList {
 }
 
 impl std::fmt::Debug for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventList")
             .field("type_meta", &self.type_meta)

@@ -30,6 +30,7 @@ pub struct DaemonSet {
 }
 
 impl Clone for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -41,6 +42,7 @@ impl Clone for DaemonSet {
 }
 
 impl std::fmt::Debug for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSet")
             .field("type_meta", &self.type_meta)
@@ -77,6 +79,7 @@ pub struct DaemonSetCondition {
 }
 
 impl Clone for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -89,6 +92,7 @@ impl Clone for DaemonSetCondition {
 }
 
 impl std::fmt::Debug for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetCondition")
             .field("type", &self.r#type)
@@ -128,6 +132,7 @@ pub struct DaemonSetList {
 }
 
 impl Clone for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -138,6 +143,7 @@ impl Clone for DaemonSetList {
 }
 
 impl std::fmt::Debug for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetList")
             .field("type_meta", &self.type_meta)
@@ -189,6 +195,7 @@ pub struct DaemonSetSpec {
 }
 
 impl Clone for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetSpec {
             selector: Clone::clone(&self.selector),
@@ -202,6 +209,7 @@ impl Clone for DaemonSetSpec {
 }
 
 impl std::fmt::Debug for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetSpec")
             .field("selector", &self.selector)
@@ -270,6 +278,7 @@ pub struct DaemonSetStatus {
 }
 
 impl Clone for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetStatus {
             current_number_scheduled: Clone::clone(&self.current_number_scheduled),
@@ -287,6 +296,7 @@ impl Clone for DaemonSetStatus {
 }
 
 impl std::fmt::Debug for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetStatus")
             .field("current_number_scheduled", &self.current_number_scheduled)
@@ -325,6 +335,7 @@ pub struct DaemonSetUpdateStrategy {
 }
 
 impl Clone for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetUpdateStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -334,6 +345,7 @@ impl Clone for DaemonSetUpdateStrategy {
 }
 
 impl std::fmt::Debug for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetUpdateStrategy")
             .field("type", &self.r#type)
@@ -366,6 +378,7 @@ pub struct Deployment {
 }
 
 impl Clone for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Deployment {
             type_meta: Clone::clone(&self.type_meta),
@@ -377,6 +390,7 @@ impl Clone for Deployment {
 }
 
 impl std::fmt::Debug for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Deployment")
             .field("type_meta", &self.type_meta)
@@ -416,6 +430,7 @@ pub struct DeploymentCondition {
 }
 
 impl Clone for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentCondition {
             r#type: Clone::clone(&self.r#type),
@@ -429,6 +444,7 @@ impl Clone for DeploymentCondition {
 }
 
 impl std::fmt::Debug for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentCondition")
             .field("type", &self.r#type)
@@ -468,6 +484,7 @@ pub struct DeploymentList {
 }
 
 impl Clone for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -478,6 +495,7 @@ impl Clone for DeploymentList {
 }
 
 impl std::fmt::Debug for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
@@ -519,6 +537,7 @@ pub struct DeploymentRollback {
 }
 
 impl Clone for DeploymentRollback {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentRollback {
             type_meta: Clone::clone(&self.type_meta),
@@ -530,6 +549,7 @@ impl Clone for DeploymentRollback {
 }
 
 impl std::fmt::Debug for DeploymentRollback {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentRollback")
             .field("type_meta", &self.type_meta)
@@ -591,6 +611,7 @@ pub struct DeploymentSpec {
 }
 
 impl Clone for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentSpec {
             replicas: Clone::clone(&self.replicas),
@@ -607,6 +628,7 @@ impl Clone for DeploymentSpec {
 }
 
 impl std::fmt::Debug for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentSpec")
             .field("replicas", &self.replicas)
@@ -671,6 +693,7 @@ pub struct DeploymentStatus {
 }
 
 impl Clone for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -687,6 +710,7 @@ impl Clone for DeploymentStatus {
 }
 
 impl std::fmt::Debug for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStatus")
             .field("observed_generation", &self.observed_generation)
@@ -721,6 +745,7 @@ pub struct DeploymentStrategy {
 }
 
 impl Clone for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -730,6 +755,7 @@ impl Clone for DeploymentStrategy {
 }
 
 impl std::fmt::Debug for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStrategy")
             .field("type", &self.r#type)
@@ -775,6 +801,7 @@ pub struct HTTPIngressPath {
 }
 
 impl Clone for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
             path: Clone::clone(&self.path),
@@ -785,6 +812,7 @@ impl Clone for HTTPIngressPath {
 }
 
 impl std::fmt::Debug for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressPath")
             .field("path", &self.path)
@@ -810,6 +838,7 @@ pub struct HTTPIngressRuleValue {
 }
 
 impl Clone for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
             paths: Clone::clone(&self.paths),
@@ -818,6 +847,7 @@ impl Clone for HTTPIngressRuleValue {
 }
 
 impl std::fmt::Debug for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
             .field("paths", &self.paths)
@@ -847,6 +877,7 @@ pub struct IPBlock {
 }
 
 impl Clone for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPBlock {
             cidr: Clone::clone(&self.cidr),
@@ -856,6 +887,7 @@ impl Clone for IPBlock {
 }
 
 impl std::fmt::Debug for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPBlock")
             .field("cidr", &self.cidr)
@@ -893,6 +925,7 @@ pub struct Ingress {
 }
 
 impl Clone for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Ingress {
             type_meta: Clone::clone(&self.type_meta),
@@ -904,6 +937,7 @@ impl Clone for Ingress {
 }
 
 impl std::fmt::Debug for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ingress")
             .field("type_meta", &self.type_meta)
@@ -931,6 +965,7 @@ pub struct IngressBackend {
 }
 
 impl Clone for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
             service_name: Clone::clone(&self.service_name),
@@ -941,6 +976,7 @@ impl Clone for IngressBackend {
 }
 
 impl std::fmt::Debug for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressBackend")
             .field("service_name", &self.service_name)
@@ -978,6 +1014,7 @@ pub struct IngressList {
 }
 
 impl Clone for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -988,6 +1025,7 @@ impl Clone for IngressList {
 }
 
 impl std::fmt::Debug for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
@@ -1017,6 +1055,7 @@ pub struct IngressLoadBalancerIngress {
 }
 
 impl Clone for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerIngress {
             ip: Clone::clone(&self.ip),
@@ -1027,6 +1066,7 @@ impl Clone for IngressLoadBalancerIngress {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerIngress")
             .field("ip", &self.ip)
@@ -1048,6 +1088,7 @@ pub struct IngressLoadBalancerStatus {
 }
 
 impl Clone for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerStatus {
             ingress: Clone::clone(&self.ingress),
@@ -1056,6 +1097,7 @@ impl Clone for IngressLoadBalancerStatus {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerStatus")
             .field("ingress", &self.ingress)
@@ -1089,6 +1131,7 @@ pub struct IngressPortStatus {
 }
 
 impl Clone for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressPortStatus {
             port: Clone::clone(&self.port),
@@ -1099,6 +1142,7 @@ impl Clone for IngressPortStatus {
 }
 
 impl std::fmt::Debug for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressPortStatus")
             .field("port", &self.port)
@@ -1151,6 +1195,7 @@ pub struct IngressRule {
 }
 
 impl Clone for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
             host: Clone::clone(&self.host),
@@ -1160,6 +1205,7 @@ impl Clone for IngressRule {
 }
 
 impl std::fmt::Debug for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRule")
             .field("host", &self.host)
@@ -1217,6 +1263,7 @@ pub struct IngressRuleValue {
 }
 
 impl Clone for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRuleValue {
             http: Clone::clone(&self.http),
@@ -1225,6 +1272,7 @@ impl Clone for IngressRuleValue {
 }
 
 impl std::fmt::Debug for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRuleValue")
             .field("http", &self.http)
@@ -1270,6 +1318,7 @@ pub struct IngressSpec {
 }
 
 impl Clone for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
@@ -1281,6 +1330,7 @@ impl Clone for IngressSpec {
 }
 
 impl std::fmt::Debug for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
@@ -1302,6 +1352,7 @@ pub struct IngressStatus {
 }
 
 impl Clone for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressStatus {
             load_balancer: Clone::clone(&self.load_balancer),
@@ -1310,6 +1361,7 @@ impl Clone for IngressStatus {
 }
 
 impl std::fmt::Debug for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressStatus")
             .field("load_balancer", &self.load_balancer)
@@ -1341,6 +1393,7 @@ pub struct IngressTLS {
 }
 
 impl Clone for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressTLS {
             hosts: Clone::clone(&self.hosts),
@@ -1350,6 +1403,7 @@ impl Clone for IngressTLS {
 }
 
 impl std::fmt::Debug for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressTLS")
             .field("hosts", &self.hosts)
@@ -1380,6 +1434,7 @@ pub struct NetworkPolicy {
 }
 
 impl Clone for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -1390,6 +1445,7 @@ impl Clone for NetworkPolicy {
 }
 
 impl std::fmt::Debug for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicy")
             .field("type_meta", &self.type_meta)
@@ -1425,6 +1481,7 @@ pub struct NetworkPolicyEgressRule {
 }
 
 impl Clone for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyEgressRule {
             ports: Clone::clone(&self.ports),
@@ -1434,6 +1491,7 @@ impl Clone for NetworkPolicyEgressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyEgressRule")
             .field("ports", &self.ports)
@@ -1466,6 +1524,7 @@ pub struct NetworkPolicyIngressRule {
 }
 
 impl Clone for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyIngressRule {
             ports: Clone::clone(&self.ports),
@@ -1475,6 +1534,7 @@ impl Clone for NetworkPolicyIngressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyIngressRule")
             .field("ports", &self.ports)
@@ -1512,6 +1572,7 @@ pub struct NetworkPolicyList {
 }
 
 impl Clone for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1522,6 +1583,7 @@ impl Clone for NetworkPolicyList {
 }
 
 impl std::fmt::Debug for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyList")
             .field("type_meta", &self.type_meta)
@@ -1559,6 +1621,7 @@ pub struct NetworkPolicyPeer {
 }
 
 impl Clone for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPeer {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1569,6 +1632,7 @@ impl Clone for NetworkPolicyPeer {
 }
 
 impl std::fmt::Debug for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPeer")
             .field("pod_selector", &self.pod_selector)
@@ -1603,6 +1667,7 @@ pub struct NetworkPolicyPort {
 }
 
 impl Clone for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPort {
             protocol: Clone::clone(&self.protocol),
@@ -1613,6 +1678,7 @@ impl Clone for NetworkPolicyPort {
 }
 
 impl std::fmt::Debug for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPort")
             .field("protocol", &self.protocol)
@@ -1669,6 +1735,7 @@ pub struct NetworkPolicySpec {
 }
 
 impl Clone for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicySpec {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1680,6 +1747,7 @@ impl Clone for NetworkPolicySpec {
 }
 
 impl std::fmt::Debug for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicySpec")
             .field("pod_selector", &self.pod_selector)
@@ -1721,6 +1789,7 @@ pub struct ReplicaSet {
 }
 
 impl Clone for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -1732,6 +1801,7 @@ impl Clone for ReplicaSet {
 }
 
 impl std::fmt::Debug for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSet")
             .field("type_meta", &self.type_meta)
@@ -1768,6 +1838,7 @@ pub struct ReplicaSetCondition {
 }
 
 impl Clone for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -1780,6 +1851,7 @@ impl Clone for ReplicaSetCondition {
 }
 
 impl std::fmt::Debug for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetCondition")
             .field("type", &self.r#type)
@@ -1820,6 +1892,7 @@ pub struct ReplicaSetList {
 }
 
 impl Clone for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1830,6 +1903,7 @@ impl Clone for ReplicaSetList {
 }
 
 impl std::fmt::Debug for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetList")
             .field("type_meta", &self.type_meta)
@@ -1871,6 +1945,7 @@ pub struct ReplicaSetSpec {
 }
 
 impl Clone for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetSpec {
             replicas: Clone::clone(&self.replicas),
@@ -1882,6 +1957,7 @@ impl Clone for ReplicaSetSpec {
 }
 
 impl std::fmt::Debug for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetSpec")
             .field("replicas", &self.replicas)
@@ -1930,6 +2006,7 @@ pub struct ReplicaSetStatus {
 }
 
 impl Clone for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetStatus {
             replicas: Clone::clone(&self.replicas),
@@ -1944,6 +2021,7 @@ impl Clone for ReplicaSetStatus {
 }
 
 impl std::fmt::Debug for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetStatus")
             .field("replicas", &self.replicas)
@@ -1970,6 +2048,7 @@ pub struct RollbackConfig {
 }
 
 impl Clone for RollbackConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollbackConfig {
             revision: Clone::clone(&self.revision),
@@ -1978,6 +2057,7 @@ impl Clone for RollbackConfig {
 }
 
 impl std::fmt::Debug for RollbackConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollbackConfig")
             .field("revision", &self.revision)
@@ -2031,6 +2111,7 @@ pub struct RollingUpdateDaemonSet {
 }
 
 impl Clone for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDaemonSet {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -2040,6 +2121,7 @@ impl Clone for RollingUpdateDaemonSet {
 }
 
 impl std::fmt::Debug for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDaemonSet")
             .field("max_unavailable", &self.max_unavailable)
@@ -2082,6 +2164,7 @@ pub struct RollingUpdateDeployment {
 }
 
 impl Clone for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDeployment {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -2091,6 +2174,7 @@ impl Clone for RollingUpdateDeployment {
 }
 
 impl std::fmt::Debug for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDeployment")
             .field("max_unavailable", &self.max_unavailable)
@@ -2128,6 +2212,7 @@ pub struct Scale {
 }
 
 impl Clone for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scale {
             type_meta: Clone::clone(&self.type_meta),
@@ -2139,6 +2224,7 @@ impl Clone for Scale {
 }
 
 impl std::fmt::Debug for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scale")
             .field("type_meta", &self.type_meta)
@@ -2162,6 +2248,7 @@ pub struct ScaleSpec {
 }
 
 impl Clone for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleSpec {
             replicas: Clone::clone(&self.replicas),
@@ -2170,6 +2257,7 @@ impl Clone for ScaleSpec {
 }
 
 impl std::fmt::Debug for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleSpec")
             .field("replicas", &self.replicas)
@@ -2202,6 +2290,7 @@ pub struct ScaleStatus {
 }
 
 impl Clone for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
@@ -2212,6 +2301,7 @@ impl Clone for ScaleStatus {
 }
 
 impl std::fmt::Debug for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleStatus")
             .field("replicas", &self.replicas)

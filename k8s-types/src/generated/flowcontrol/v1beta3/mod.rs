@@ -168,6 +168,7 @@ pub struct FlowSchema {
 }
 
 impl Clone for FlowSchema {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchema {
             type_meta: Clone::clone(&self.type_meta),
@@ -179,6 +180,7 @@ impl Clone for FlowSchema {
 }
 
 impl std::fmt::Debug for FlowSchema {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchema")
             .field("type_meta", &self.type_meta)
@@ -217,6 +219,7 @@ pub struct FlowSchemaList {
 }
 
 impl Clone for FlowSchemaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaList {
             type_meta: Clone::clone(&self.type_meta),
@@ -227,6 +230,7 @@ impl Clone for FlowSchemaList {
 }
 
 impl std::fmt::Debug for FlowSchemaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchemaList")
             .field("type_meta", &self.type_meta)
@@ -294,6 +298,7 @@ pub struct LimitedPriorityLevelConfiguration {
 }
 
 impl Clone for LimitedPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitedPriorityLevelConfiguration {
             nominal_concurrency_shares: Clone::clone(&self.nominal_concurrency_shares),
@@ -305,6 +310,7 @@ impl Clone for LimitedPriorityLevelConfiguration {
 }
 
 impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitedPriorityLevelConfiguration")
             .field(
@@ -344,6 +350,7 @@ pub struct PriorityLevelConfiguration {
 }
 
 impl Clone for PriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -355,6 +362,7 @@ impl Clone for PriorityLevelConfiguration {
 }
 
 impl std::fmt::Debug for PriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfiguration")
             .field("type_meta", &self.type_meta)
@@ -393,6 +401,7 @@ pub struct PriorityLevelConfigurationList {
 }
 
 impl Clone for PriorityLevelConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -403,6 +412,7 @@ impl Clone for PriorityLevelConfigurationList {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationList")
             .field("type_meta", &self.type_meta)
@@ -442,6 +452,7 @@ pub struct PriorityLevelConfigurationSpec {
 }
 
 impl Clone for PriorityLevelConfigurationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationSpec {
             r#type: Clone::clone(&self.r#type),
@@ -452,6 +463,7 @@ impl Clone for PriorityLevelConfigurationSpec {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationSpec")
             .field("type", &self.r#type)

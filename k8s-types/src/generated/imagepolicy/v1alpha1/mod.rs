@@ -27,6 +27,7 @@ pub struct ImageReview {
 }
 
 impl Clone for ImageReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -38,6 +39,7 @@ impl Clone for ImageReview {
 }
 
 impl std::fmt::Debug for ImageReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReview")
             .field("type_meta", &self.type_meta)
@@ -59,6 +61,7 @@ pub struct ImageReviewContainerSpec {
 }
 
 impl Clone for ImageReviewContainerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewContainerSpec {
             image: Clone::clone(&self.image),
@@ -67,6 +70,7 @@ impl Clone for ImageReviewContainerSpec {
 }
 
 impl std::fmt::Debug for ImageReviewContainerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReviewContainerSpec")
             .field("image", &self.image)
@@ -93,6 +97,7 @@ pub struct ImageReviewSpec {
 }
 
 impl Clone for ImageReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewSpec {
             containers: Clone::clone(&self.containers),
@@ -103,6 +108,7 @@ impl Clone for ImageReviewSpec {
 }
 
 impl std::fmt::Debug for ImageReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReviewSpec")
             .field("containers", &self.containers)
@@ -133,6 +139,7 @@ pub struct ImageReviewStatus {
 }
 
 impl Clone for ImageReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewStatus {
             allowed: Clone::clone(&self.allowed),
@@ -143,6 +150,7 @@ impl Clone for ImageReviewStatus {
 }
 
 impl std::fmt::Debug for ImageReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReviewStatus")
             .field("allowed", &self.allowed)

@@ -38,6 +38,7 @@ pub struct ApplyOptions {
 }
 
 impl Clone for ApplyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ApplyOptions {
             kind: Clone::clone(&self.kind),
@@ -50,6 +51,7 @@ impl Clone for ApplyOptions {
 }
 
 impl std::fmt::Debug for ApplyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ApplyOptions")
             .field("kind", &self.kind)
@@ -108,6 +110,7 @@ pub struct Condition {
 }
 
 impl Clone for Condition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Condition {
             r#type: Clone::clone(&self.r#type),
@@ -121,6 +124,7 @@ impl Clone for Condition {
 }
 
 impl std::fmt::Debug for Condition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Condition")
             .field("type", &self.r#type)
@@ -184,6 +188,7 @@ pub struct CreateOptions {
 }
 
 impl Clone for CreateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CreateOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -195,6 +200,7 @@ impl Clone for CreateOptions {
 }
 
 impl std::fmt::Debug for CreateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreateOptions")
             .field("type_meta", &self.type_meta)
@@ -392,6 +398,7 @@ pub struct DeleteOptions {
 }
 
 impl Clone for DeleteOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeleteOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -408,6 +415,7 @@ impl Clone for DeleteOptions {
 }
 
 impl std::fmt::Debug for DeleteOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeleteOptions")
             .field("type_meta", &self.type_meta)
@@ -569,6 +577,7 @@ pub struct FieldSelectorRequirement {
 }
 
 impl Clone for FieldSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FieldSelectorRequirement {
             key: Clone::clone(&self.key),
@@ -579,6 +588,7 @@ impl Clone for FieldSelectorRequirement {
 }
 
 impl std::fmt::Debug for FieldSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FieldSelectorRequirement")
             .field("key", &self.key)
@@ -615,6 +625,7 @@ pub struct GetOptions {
 }
 
 impl Clone for GetOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GetOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -624,6 +635,7 @@ impl Clone for GetOptions {
 }
 
 impl std::fmt::Debug for GetOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GetOptions")
             .field("type_meta", &self.type_meta)
@@ -770,6 +782,7 @@ pub struct GroupKind {
 }
 
 impl Clone for GroupKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupKind {
             group: Clone::clone(&self.group),
@@ -779,6 +792,7 @@ impl Clone for GroupKind {
 }
 
 impl std::fmt::Debug for GroupKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupKind")
             .field("group", &self.group)
@@ -800,6 +814,7 @@ pub struct GroupResource {
 }
 
 impl Clone for GroupResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupResource {
             group: Clone::clone(&self.group),
@@ -809,6 +824,7 @@ impl Clone for GroupResource {
 }
 
 impl std::fmt::Debug for GroupResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupResource")
             .field("group", &self.group)
@@ -832,6 +848,7 @@ pub struct GroupVersionKind {
 }
 
 impl Clone for GroupVersionKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupVersionKind {
             group: Clone::clone(&self.group),
@@ -842,6 +859,7 @@ impl Clone for GroupVersionKind {
 }
 
 impl std::fmt::Debug for GroupVersionKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupVersionKind")
             .field("group", &self.group)
@@ -866,6 +884,7 @@ pub struct GroupVersionResource {
 }
 
 impl Clone for GroupVersionResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupVersionResource {
             group: Clone::clone(&self.group),
@@ -876,6 +895,7 @@ impl Clone for GroupVersionResource {
 }
 
 impl std::fmt::Debug for GroupVersionResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupVersionResource")
             .field("group", &self.group)
@@ -899,6 +919,7 @@ pub struct List {
 }
 
 impl Clone for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         List {
             metadata: Clone::clone(&self.metadata),
@@ -908,6 +929,7 @@ impl Clone for List {
 }
 
 impl std::fmt::Debug for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("List")
             .field("metadata", &self.metadata)
@@ -1063,6 +1085,7 @@ pub struct ListOptions {
 }
 
 impl Clone for ListOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ListOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -1082,6 +1105,7 @@ impl Clone for ListOptions {
 }
 
 impl std::fmt::Debug for ListOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ListOptions")
             .field("type_meta", &self.type_meta)
@@ -1249,6 +1273,7 @@ pub struct PartialObjectMetadata {
 }
 
 impl Clone for PartialObjectMetadata {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PartialObjectMetadata {
             type_meta: Clone::clone(&self.type_meta),
@@ -1258,6 +1283,7 @@ impl Clone for PartialObjectMetadata {
 }
 
 impl std::fmt::Debug for PartialObjectMetadata {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PartialObjectMetadata")
             .field("type_meta", &self.type_meta)
@@ -1294,6 +1320,7 @@ pub struct PartialObjectMetadataList {
 }
 
 impl Clone for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PartialObjectMetadataList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1304,6 +1331,7 @@ impl Clone for PartialObjectMetadataList {
 }
 
 impl std::fmt::Debug for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PartialObjectMetadataList")
             .field("type_meta", &self.type_meta)
@@ -1320,12 +1348,14 @@ apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => ite
 pub struct Patch {}
 
 impl Clone for Patch {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Patch {}
     }
 }
 
 impl std::fmt::Debug for Patch {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Patch").finish()
     }
@@ -1390,6 +1420,7 @@ pub struct PatchOptions {
 }
 
 impl Clone for PatchOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PatchOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -1402,6 +1433,7 @@ impl Clone for PatchOptions {
 }
 
 impl std::fmt::Debug for PatchOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PatchOptions")
             .field("type_meta", &self.type_meta)
@@ -1550,6 +1582,7 @@ pub struct Preconditions {
 }
 
 impl Clone for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Preconditions {
             uid: Clone::clone(&self.uid),
@@ -1559,6 +1592,7 @@ impl Clone for Preconditions {
 }
 
 impl std::fmt::Debug for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Preconditions")
             .field("uid", &self.uid)
@@ -1579,6 +1613,7 @@ pub struct RootPaths {
 }
 
 impl Clone for RootPaths {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RootPaths {
             paths: Clone::clone(&self.paths),
@@ -1587,6 +1622,7 @@ impl Clone for RootPaths {
 }
 
 impl std::fmt::Debug for RootPaths {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RootPaths")
             .field("paths", &self.paths)
@@ -1620,6 +1656,7 @@ pub struct TableOptions {
 }
 
 impl Clone for TableOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TableOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -1629,6 +1666,7 @@ impl Clone for TableOptions {
 }
 
 impl std::fmt::Debug for TableOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TableOptions")
             .field("type_meta", &self.type_meta)
@@ -1692,6 +1730,7 @@ pub struct UpdateOptions {
 }
 
 impl Clone for UpdateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UpdateOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -1703,6 +1742,7 @@ impl Clone for UpdateOptions {
 }
 
 impl std::fmt::Debug for UpdateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UpdateOptions")
             .field("type_meta", &self.type_meta)
@@ -1864,6 +1904,7 @@ pub struct WatchEvent {
 }
 
 impl Clone for WatchEvent {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WatchEvent {
             r#type: Clone::clone(&self.r#type),
@@ -1873,6 +1914,7 @@ impl Clone for WatchEvent {
 }
 
 impl std::fmt::Debug for WatchEvent {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WatchEvent")
             .field("type", &self.r#type)

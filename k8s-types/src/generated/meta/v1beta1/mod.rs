@@ -25,6 +25,7 @@ pub struct PartialObjectMetadataList {
 }
 
 impl Clone for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PartialObjectMetadataList {
             type_meta: Clone::clone(&self.type_meta),
@@ -35,6 +36,7 @@ impl Clone for PartialObjectMetadataList {
 }
 
 impl std::fmt::Debug for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PartialObjectMetadataList")
             .field("type_meta", &self.type_meta)

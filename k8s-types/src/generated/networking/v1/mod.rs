@@ -34,6 +34,7 @@ pub struct HTTPIngressPath {
 }
 
 impl Clone for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
             path: Clone::clone(&self.path),
@@ -44,6 +45,7 @@ impl Clone for HTTPIngressPath {
 }
 
 impl std::fmt::Debug for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressPath")
             .field("path", &self.path)
@@ -68,6 +70,7 @@ pub struct HTTPIngressRuleValue {
 }
 
 impl Clone for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
             paths: Clone::clone(&self.paths),
@@ -76,6 +79,7 @@ impl Clone for HTTPIngressRuleValue {
 }
 
 impl std::fmt::Debug for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
             .field("paths", &self.paths)
@@ -108,6 +112,7 @@ pub struct IPAddress {
 }
 
 impl Clone for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddress {
             type_meta: Clone::clone(&self.type_meta),
@@ -118,6 +123,7 @@ impl Clone for IPAddress {
 }
 
 impl std::fmt::Debug for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddress")
             .field("type_meta", &self.type_meta)
@@ -146,6 +152,7 @@ pub struct IPAddressList {
 }
 
 impl Clone for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -156,6 +163,7 @@ impl Clone for IPAddressList {
 }
 
 impl std::fmt::Debug for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddressList")
             .field("type_meta", &self.type_meta)
@@ -176,6 +184,7 @@ pub struct IPAddressSpec {
 }
 
 impl Clone for IPAddressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddressSpec {
             parent_ref: Clone::clone(&self.parent_ref),
@@ -184,6 +193,7 @@ impl Clone for IPAddressSpec {
 }
 
 impl std::fmt::Debug for IPAddressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddressSpec")
             .field("parent_ref", &self.parent_ref)
@@ -209,6 +219,7 @@ pub struct IPBlock {
 }
 
 impl Clone for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPBlock {
             cidr: Clone::clone(&self.cidr),
@@ -218,6 +229,7 @@ impl Clone for IPBlock {
 }
 
 impl std::fmt::Debug for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPBlock")
             .field("cidr", &self.cidr)
@@ -251,6 +263,7 @@ pub struct Ingress {
 }
 
 impl Clone for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Ingress {
             type_meta: Clone::clone(&self.type_meta),
@@ -262,6 +275,7 @@ impl Clone for Ingress {
 }
 
 impl std::fmt::Debug for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ingress")
             .field("type_meta", &self.type_meta)
@@ -288,6 +302,7 @@ pub struct IngressBackend {
 }
 
 impl Clone for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
             service: Clone::clone(&self.service),
@@ -297,6 +312,7 @@ impl Clone for IngressBackend {
 }
 
 impl std::fmt::Debug for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressBackend")
             .field("service", &self.service)
@@ -328,6 +344,7 @@ pub struct IngressClass {
 }
 
 impl Clone for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -338,6 +355,7 @@ impl Clone for IngressClass {
 }
 
 impl std::fmt::Debug for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClass")
             .field("type_meta", &self.type_meta)
@@ -365,6 +383,7 @@ pub struct IngressClassList {
 }
 
 impl Clone for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -375,6 +394,7 @@ impl Clone for IngressClassList {
 }
 
 impl std::fmt::Debug for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassList")
             .field("type_meta", &self.type_meta)
@@ -409,6 +429,7 @@ pub struct IngressClassParametersReference {
 }
 
 impl Clone for IngressClassParametersReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassParametersReference {
             api_group: Clone::clone(&self.api_group),
@@ -421,6 +442,7 @@ impl Clone for IngressClassParametersReference {
 }
 
 impl std::fmt::Debug for IngressClassParametersReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassParametersReference")
             .field("api_group", &self.api_group)
@@ -452,6 +474,7 @@ pub struct IngressClassSpec {
 }
 
 impl Clone for IngressClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassSpec {
             controller: Clone::clone(&self.controller),
@@ -461,6 +484,7 @@ impl Clone for IngressClassSpec {
 }
 
 impl std::fmt::Debug for IngressClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassSpec")
             .field("controller", &self.controller)
@@ -488,6 +512,7 @@ pub struct IngressList {
 }
 
 impl Clone for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -498,6 +523,7 @@ impl Clone for IngressList {
 }
 
 impl std::fmt::Debug for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
@@ -524,6 +550,7 @@ pub struct IngressLoadBalancerIngress {
 }
 
 impl Clone for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerIngress {
             ip: Clone::clone(&self.ip),
@@ -534,6 +561,7 @@ impl Clone for IngressLoadBalancerIngress {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerIngress")
             .field("ip", &self.ip)
@@ -554,6 +582,7 @@ pub struct IngressLoadBalancerStatus {
 }
 
 impl Clone for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerStatus {
             ingress: Clone::clone(&self.ingress),
@@ -562,6 +591,7 @@ impl Clone for IngressLoadBalancerStatus {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerStatus")
             .field("ingress", &self.ingress)
@@ -591,6 +621,7 @@ pub struct IngressPortStatus {
 }
 
 impl Clone for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressPortStatus {
             port: Clone::clone(&self.port),
@@ -601,6 +632,7 @@ impl Clone for IngressPortStatus {
 }
 
 impl std::fmt::Debug for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressPortStatus")
             .field("port", &self.port)
@@ -646,6 +678,7 @@ pub struct IngressRule {
 }
 
 impl Clone for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
             host: Clone::clone(&self.host),
@@ -655,6 +688,7 @@ impl Clone for IngressRule {
 }
 
 impl std::fmt::Debug for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRule")
             .field("host", &self.host)
@@ -707,6 +741,7 @@ pub struct IngressRuleValue {
 }
 
 impl Clone for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRuleValue {
             http: Clone::clone(&self.http),
@@ -715,6 +750,7 @@ impl Clone for IngressRuleValue {
 }
 
 impl std::fmt::Debug for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRuleValue")
             .field("http", &self.http)
@@ -736,6 +772,7 @@ pub struct IngressServiceBackend {
 }
 
 impl Clone for IngressServiceBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressServiceBackend {
             name: Clone::clone(&self.name),
@@ -745,6 +782,7 @@ impl Clone for IngressServiceBackend {
 }
 
 impl std::fmt::Debug for IngressServiceBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressServiceBackend")
             .field("name", &self.name)
@@ -788,6 +826,7 @@ pub struct IngressSpec {
 }
 
 impl Clone for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
@@ -799,6 +838,7 @@ impl Clone for IngressSpec {
 }
 
 impl std::fmt::Debug for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
@@ -819,6 +859,7 @@ pub struct IngressStatus {
 }
 
 impl Clone for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressStatus {
             load_balancer: Clone::clone(&self.load_balancer),
@@ -827,6 +868,7 @@ impl Clone for IngressStatus {
 }
 
 impl std::fmt::Debug for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressStatus")
             .field("load_balancer", &self.load_balancer)
@@ -855,6 +897,7 @@ pub struct IngressTLS {
 }
 
 impl Clone for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressTLS {
             hosts: Clone::clone(&self.hosts),
@@ -864,6 +907,7 @@ impl Clone for IngressTLS {
 }
 
 impl std::fmt::Debug for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressTLS")
             .field("hosts", &self.hosts)
@@ -890,6 +934,7 @@ pub struct NetworkPolicy {
 }
 
 impl Clone for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -900,6 +945,7 @@ impl Clone for NetworkPolicy {
 }
 
 impl std::fmt::Debug for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicy")
             .field("type_meta", &self.type_meta)
@@ -933,6 +979,7 @@ pub struct NetworkPolicyEgressRule {
 }
 
 impl Clone for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyEgressRule {
             ports: Clone::clone(&self.ports),
@@ -942,6 +989,7 @@ impl Clone for NetworkPolicyEgressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyEgressRule")
             .field("ports", &self.ports)
@@ -973,6 +1021,7 @@ pub struct NetworkPolicyIngressRule {
 }
 
 impl Clone for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyIngressRule {
             ports: Clone::clone(&self.ports),
@@ -982,6 +1031,7 @@ impl Clone for NetworkPolicyIngressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyIngressRule")
             .field("ports", &self.ports)
@@ -1009,6 +1059,7 @@ pub struct NetworkPolicyList {
 }
 
 impl Clone for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1019,6 +1070,7 @@ impl Clone for NetworkPolicyList {
 }
 
 impl std::fmt::Debug for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyList")
             .field("type_meta", &self.type_meta)
@@ -1054,6 +1106,7 @@ pub struct NetworkPolicyPeer {
 }
 
 impl Clone for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPeer {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1064,6 +1117,7 @@ impl Clone for NetworkPolicyPeer {
 }
 
 impl std::fmt::Debug for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPeer")
             .field("pod_selector", &self.pod_selector)
@@ -1094,6 +1148,7 @@ pub struct NetworkPolicyPort {
 }
 
 impl Clone for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPort {
             protocol: Clone::clone(&self.protocol),
@@ -1104,6 +1159,7 @@ impl Clone for NetworkPolicyPort {
 }
 
 impl std::fmt::Debug for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPort")
             .field("protocol", &self.protocol)
@@ -1158,6 +1214,7 @@ pub struct NetworkPolicySpec {
 }
 
 impl Clone for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicySpec {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1169,6 +1226,7 @@ impl Clone for NetworkPolicySpec {
 }
 
 impl std::fmt::Debug for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicySpec")
             .field("pod_selector", &self.pod_selector)
@@ -1199,6 +1257,7 @@ pub struct ParentReference {
 }
 
 impl Clone for ParentReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ParentReference {
             group: Clone::clone(&self.group),
@@ -1210,6 +1269,7 @@ impl Clone for ParentReference {
 }
 
 impl std::fmt::Debug for ParentReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParentReference")
             .field("group", &self.group)
@@ -1236,6 +1296,7 @@ pub struct ServiceBackendPort {
 }
 
 impl Clone for ServiceBackendPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceBackendPort {
             name: Clone::clone(&self.name),
@@ -1245,6 +1306,7 @@ impl Clone for ServiceBackendPort {
 }
 
 impl std::fmt::Debug for ServiceBackendPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceBackendPort")
             .field("name", &self.name)
@@ -1276,6 +1338,7 @@ pub struct ServiceCIDR {
 }
 
 impl Clone for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDR {
             type_meta: Clone::clone(&self.type_meta),
@@ -1287,6 +1350,7 @@ impl Clone for ServiceCIDR {
 }
 
 impl std::fmt::Debug for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDR")
             .field("type_meta", &self.type_meta)
@@ -1316,6 +1380,7 @@ pub struct ServiceCIDRList {
 }
 
 impl Clone for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1326,6 +1391,7 @@ impl Clone for ServiceCIDRList {
 }
 
 impl std::fmt::Debug for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRList")
             .field("type_meta", &self.type_meta)
@@ -1348,6 +1414,7 @@ pub struct ServiceCIDRSpec {
 }
 
 impl Clone for ServiceCIDRSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRSpec {
             cidrs: Clone::clone(&self.cidrs),
@@ -1356,6 +1423,7 @@ impl Clone for ServiceCIDRSpec {
 }
 
 impl std::fmt::Debug for ServiceCIDRSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRSpec")
             .field("cidrs", &self.cidrs)
@@ -1375,6 +1443,7 @@ pub struct ServiceCIDRStatus {
 }
 
 impl Clone for ServiceCIDRStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRStatus {
             conditions: Clone::clone(&self.conditions),
@@ -1383,6 +1452,7 @@ impl Clone for ServiceCIDRStatus {
 }
 
 impl std::fmt::Debug for ServiceCIDRStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRStatus")
             .field("conditions", &self.conditions)

@@ -115,6 +115,7 @@ pub struct HTTPIngressPath {
 }
 
 impl Clone for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
             path: Clone::clone(&self.path),
@@ -125,6 +126,7 @@ impl Clone for HTTPIngressPath {
 }
 
 impl std::fmt::Debug for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressPath")
             .field("path", &self.path)
@@ -150,6 +152,7 @@ pub struct HTTPIngressRuleValue {
 }
 
 impl Clone for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
             paths: Clone::clone(&self.paths),
@@ -158,6 +161,7 @@ impl Clone for HTTPIngressRuleValue {
 }
 
 impl std::fmt::Debug for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
             .field("paths", &self.paths)
@@ -194,6 +198,7 @@ pub struct IPAddress {
 }
 
 impl Clone for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddress {
             type_meta: Clone::clone(&self.type_meta),
@@ -204,6 +209,7 @@ impl Clone for IPAddress {
 }
 
 impl std::fmt::Debug for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddress")
             .field("type_meta", &self.type_meta)
@@ -241,6 +247,7 @@ pub struct IPAddressList {
 }
 
 impl Clone for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -251,6 +258,7 @@ impl Clone for IPAddressList {
 }
 
 impl std::fmt::Debug for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddressList")
             .field("type_meta", &self.type_meta)
@@ -289,6 +297,7 @@ pub struct Ingress {
 }
 
 impl Clone for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Ingress {
             type_meta: Clone::clone(&self.type_meta),
@@ -300,6 +309,7 @@ impl Clone for Ingress {
 }
 
 impl std::fmt::Debug for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ingress")
             .field("type_meta", &self.type_meta)
@@ -327,6 +337,7 @@ pub struct IngressBackend {
 }
 
 impl Clone for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
             service_name: Clone::clone(&self.service_name),
@@ -337,6 +348,7 @@ impl Clone for IngressBackend {
 }
 
 impl std::fmt::Debug for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressBackend")
             .field("service_name", &self.service_name)
@@ -373,6 +385,7 @@ pub struct IngressClass {
 }
 
 impl Clone for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -383,6 +396,7 @@ impl Clone for IngressClass {
 }
 
 impl std::fmt::Debug for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClass")
             .field("type_meta", &self.type_meta)
@@ -419,6 +433,7 @@ pub struct IngressClassList {
 }
 
 impl Clone for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -429,6 +444,7 @@ impl Clone for IngressClassList {
 }
 
 impl std::fmt::Debug for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassList")
             .field("type_meta", &self.type_meta)
@@ -466,6 +482,7 @@ pub struct IngressList {
 }
 
 impl Clone for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -476,6 +493,7 @@ impl Clone for IngressList {
 }
 
 impl std::fmt::Debug for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
@@ -523,6 +541,7 @@ pub struct IngressRule {
 }
 
 impl Clone for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
             host: Clone::clone(&self.host),
@@ -532,6 +551,7 @@ impl Clone for IngressRule {
 }
 
 impl std::fmt::Debug for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRule")
             .field("host", &self.host)
@@ -584,6 +604,7 @@ pub struct IngressRuleValue {
 }
 
 impl Clone for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRuleValue {
             http: Clone::clone(&self.http),
@@ -592,6 +613,7 @@ impl Clone for IngressRuleValue {
 }
 
 impl std::fmt::Debug for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRuleValue")
             .field("http", &self.http)
@@ -638,6 +660,7 @@ pub struct IngressSpec {
 }
 
 impl Clone for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
@@ -649,6 +672,7 @@ impl Clone for IngressSpec {
 }
 
 impl std::fmt::Debug for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
@@ -687,6 +711,7 @@ pub struct ServiceCIDR {
 }
 
 impl Clone for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDR {
             type_meta: Clone::clone(&self.type_meta),
@@ -698,6 +723,7 @@ impl Clone for ServiceCIDR {
 }
 
 impl std::fmt::Debug for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDR")
             .field("type_meta", &self.type_meta)
@@ -736,6 +762,7 @@ pub struct ServiceCIDRList {
 }
 
 impl Clone for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRList {
             type_meta: Clone::clone(&self.type_meta),
@@ -746,6 +773,7 @@ impl Clone for ServiceCIDRList {
 }
 
 impl std::fmt::Debug for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRList")
             .field("type_meta", &self.type_meta)

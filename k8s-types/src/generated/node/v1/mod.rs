@@ -11,6 +11,7 @@ pub struct Overhead {
 }
 
 impl Clone for Overhead {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Overhead {
             pod_fixed: Clone::clone(&self.pod_fixed),
@@ -19,6 +20,7 @@ impl Clone for Overhead {
 }
 
 impl std::fmt::Debug for Overhead {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Overhead")
             .field("pod_fixed", &self.pod_fixed)
@@ -67,6 +69,7 @@ pub struct RuntimeClass {
 }
 
 impl Clone for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -79,6 +82,7 @@ impl Clone for RuntimeClass {
 }
 
 impl std::fmt::Debug for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClass")
             .field("type_meta", &self.type_meta)
@@ -109,6 +113,7 @@ pub struct RuntimeClassList {
 }
 
 impl Clone for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -119,6 +124,7 @@ impl Clone for RuntimeClassList {
 }
 
 impl std::fmt::Debug for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClassList")
             .field("type_meta", &self.type_meta)
@@ -149,6 +155,7 @@ pub struct Scheduling {
 }
 
 impl Clone for Scheduling {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scheduling {
             node_selector: Clone::clone(&self.node_selector),
@@ -158,6 +165,7 @@ impl Clone for Scheduling {
 }
 
 impl std::fmt::Debug for Scheduling {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scheduling")
             .field("node_selector", &self.node_selector)

@@ -43,6 +43,7 @@ pub struct RuntimeClass {
 }
 
 impl Clone for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -53,6 +54,7 @@ impl Clone for RuntimeClass {
 }
 
 impl std::fmt::Debug for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClass")
             .field("type_meta", &self.type_meta)
@@ -90,6 +92,7 @@ pub struct RuntimeClassList {
 }
 
 impl Clone for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -100,6 +103,7 @@ impl Clone for RuntimeClassList {
 }
 
 impl std::fmt::Debug for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClassList")
             .field("type_meta", &self.type_meta)
@@ -140,6 +144,7 @@ pub struct RuntimeClassSpec {
 }
 
 impl Clone for RuntimeClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClassSpec {
             runtime_handler: Clone::clone(&self.runtime_handler),
@@ -150,6 +155,7 @@ impl Clone for RuntimeClassSpec {
 }
 
 impl std::fmt::Debug for RuntimeClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClassSpec")
             .field("runtime_handler", &self.runtime_handler)

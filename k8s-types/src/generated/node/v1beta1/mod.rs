@@ -62,6 +62,7 @@ pub struct RuntimeClass {
 }
 
 impl Clone for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -74,6 +75,7 @@ impl Clone for RuntimeClass {
 }
 
 impl std::fmt::Debug for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClass")
             .field("type_meta", &self.type_meta)
@@ -113,6 +115,7 @@ pub struct RuntimeClassList {
 }
 
 impl Clone for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -123,6 +126,7 @@ impl Clone for RuntimeClassList {
 }
 
 impl std::fmt::Debug for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClassList")
             .field("type_meta", &self.type_meta)

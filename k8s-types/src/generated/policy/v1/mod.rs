@@ -19,6 +19,7 @@ pub struct Eviction {
 }
 
 impl Clone for Eviction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Eviction {
             type_meta: Clone::clone(&self.type_meta),
@@ -29,6 +30,7 @@ impl Clone for Eviction {
 }
 
 impl std::fmt::Debug for Eviction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Eviction")
             .field("type_meta", &self.type_meta)
@@ -58,6 +60,7 @@ pub struct PodDisruptionBudget {
 }
 
 impl Clone for PodDisruptionBudget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudget {
             type_meta: Clone::clone(&self.type_meta),
@@ -69,6 +72,7 @@ impl Clone for PodDisruptionBudget {
 }
 
 impl std::fmt::Debug for PodDisruptionBudget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudget")
             .field("type_meta", &self.type_meta)
@@ -98,6 +102,7 @@ pub struct PodDisruptionBudgetList {
 }
 
 impl Clone for PodDisruptionBudgetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudgetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -108,6 +113,7 @@ impl Clone for PodDisruptionBudgetList {
 }
 
 impl std::fmt::Debug for PodDisruptionBudgetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudgetList")
             .field("type_meta", &self.type_meta)
@@ -163,6 +169,7 @@ pub struct PodDisruptionBudgetSpec {
 }
 
 impl Clone for PodDisruptionBudgetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudgetSpec {
             min_available: Clone::clone(&self.min_available),
@@ -174,6 +181,7 @@ impl Clone for PodDisruptionBudgetSpec {
 }
 
 impl std::fmt::Debug for PodDisruptionBudgetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudgetSpec")
             .field("min_available", &self.min_available)
@@ -235,6 +243,7 @@ pub struct PodDisruptionBudgetStatus {
 }
 
 impl Clone for PodDisruptionBudgetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudgetStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -249,6 +258,7 @@ impl Clone for PodDisruptionBudgetStatus {
 }
 
 impl std::fmt::Debug for PodDisruptionBudgetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudgetStatus")
             .field("observed_generation", &self.observed_generation)

@@ -45,6 +45,7 @@ pub struct Eviction {
 }
 
 impl Clone for Eviction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Eviction {
             type_meta: Clone::clone(&self.type_meta),
@@ -55,6 +56,7 @@ impl Clone for Eviction {
 }
 
 impl std::fmt::Debug for Eviction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Eviction")
             .field("type_meta", &self.type_meta)
@@ -89,6 +91,7 @@ pub struct PodDisruptionBudget {
 }
 
 impl Clone for PodDisruptionBudget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudget {
             type_meta: Clone::clone(&self.type_meta),
@@ -100,6 +103,7 @@ impl Clone for PodDisruptionBudget {
 }
 
 impl std::fmt::Debug for PodDisruptionBudget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudget")
             .field("type_meta", &self.type_meta)
@@ -138,6 +142,7 @@ pub struct PodDisruptionBudgetList {
 }
 
 impl Clone for PodDisruptionBudgetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudgetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -148,6 +153,7 @@ impl Clone for PodDisruptionBudgetList {
 }
 
 impl std::fmt::Debug for PodDisruptionBudgetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudgetList")
             .field("type_meta", &self.type_meta)

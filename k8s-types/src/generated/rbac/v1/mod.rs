@@ -12,6 +12,7 @@ pub struct AggregationRule {
 }
 
 impl Clone for AggregationRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AggregationRule {
             cluster_role_selectors: Clone::clone(&self.cluster_role_selectors),
@@ -20,6 +21,7 @@ impl Clone for AggregationRule {
 }
 
 impl std::fmt::Debug for AggregationRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AggregationRule")
             .field("cluster_role_selectors", &self.cluster_role_selectors)
@@ -49,6 +51,7 @@ pub struct ClusterRole {
 }
 
 impl Clone for ClusterRole {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRole {
             type_meta: Clone::clone(&self.type_meta),
@@ -60,6 +63,7 @@ impl Clone for ClusterRole {
 }
 
 impl std::fmt::Debug for ClusterRole {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRole")
             .field("type_meta", &self.type_meta)
@@ -93,6 +97,7 @@ pub struct ClusterRoleBinding {
 }
 
 impl Clone for ClusterRoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -104,6 +109,7 @@ impl Clone for ClusterRoleBinding {
 }
 
 impl std::fmt::Debug for ClusterRoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleBinding")
             .field("type_meta", &self.type_meta)
@@ -132,6 +138,7 @@ pub struct ClusterRoleBindingList {
 }
 
 impl Clone for ClusterRoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -142,6 +149,7 @@ impl Clone for ClusterRoleBindingList {
 }
 
 impl std::fmt::Debug for ClusterRoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleBindingList")
             .field("type_meta", &self.type_meta)
@@ -169,6 +177,7 @@ pub struct ClusterRoleList {
 }
 
 impl Clone for ClusterRoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -179,6 +188,7 @@ impl Clone for ClusterRoleList {
 }
 
 impl std::fmt::Debug for ClusterRoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleList")
             .field("type_meta", &self.type_meta)
@@ -215,6 +225,7 @@ pub struct PolicyRule {
 }
 
 impl Clone for PolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PolicyRule {
             verbs: Clone::clone(&self.verbs),
@@ -227,6 +238,7 @@ impl Clone for PolicyRule {
 }
 
 impl std::fmt::Debug for PolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PolicyRule")
             .field("verbs", &self.verbs)
@@ -256,6 +268,7 @@ pub struct Role {
 }
 
 impl Clone for Role {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Role {
             type_meta: Clone::clone(&self.type_meta),
@@ -266,6 +279,7 @@ impl Clone for Role {
 }
 
 impl std::fmt::Debug for Role {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Role")
             .field("type_meta", &self.type_meta)
@@ -299,6 +313,7 @@ pub struct RoleBinding {
 }
 
 impl Clone for RoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -310,6 +325,7 @@ impl Clone for RoleBinding {
 }
 
 impl std::fmt::Debug for RoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleBinding")
             .field("type_meta", &self.type_meta)
@@ -338,6 +354,7 @@ pub struct RoleBindingList {
 }
 
 impl Clone for RoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -348,6 +365,7 @@ impl Clone for RoleBindingList {
 }
 
 impl std::fmt::Debug for RoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleBindingList")
             .field("type_meta", &self.type_meta)
@@ -375,6 +393,7 @@ pub struct RoleList {
 }
 
 impl Clone for RoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -385,6 +404,7 @@ impl Clone for RoleList {
 }
 
 impl std::fmt::Debug for RoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleList")
             .field("type_meta", &self.type_meta)
@@ -408,6 +428,7 @@ pub struct RoleRef {
 }
 
 impl Clone for RoleRef {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleRef {
             api_group: Clone::clone(&self.api_group),
@@ -418,6 +439,7 @@ impl Clone for RoleRef {
 }
 
 impl std::fmt::Debug for RoleRef {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleRef")
             .field("api_group", &self.api_group)
@@ -450,6 +472,7 @@ pub struct Subject {
 }
 
 impl Clone for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Subject {
             kind: Clone::clone(&self.kind),
@@ -461,6 +484,7 @@ impl Clone for Subject {
 }
 
 impl std::fmt::Debug for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subject")
             .field("kind", &self.kind)

@@ -41,6 +41,7 @@ pub struct ClusterRole {
 }
 
 impl Clone for ClusterRole {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRole {
             type_meta: Clone::clone(&self.type_meta),
@@ -52,6 +53,7 @@ impl Clone for ClusterRole {
 }
 
 impl std::fmt::Debug for ClusterRole {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRole")
             .field("type_meta", &self.type_meta)
@@ -89,6 +91,7 @@ pub struct ClusterRoleBinding {
 }
 
 impl Clone for ClusterRoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -100,6 +103,7 @@ impl Clone for ClusterRoleBinding {
 }
 
 impl std::fmt::Debug for ClusterRoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleBinding")
             .field("type_meta", &self.type_meta)
@@ -138,6 +142,7 @@ pub struct ClusterRoleBindingList {
 }
 
 impl Clone for ClusterRoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -148,6 +153,7 @@ impl Clone for ClusterRoleBindingList {
 }
 
 impl std::fmt::Debug for ClusterRoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleBindingList")
             .field("type_meta", &self.type_meta)
@@ -185,6 +191,7 @@ pub struct ClusterRoleList {
 }
 
 impl Clone for ClusterRoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -195,6 +202,7 @@ impl Clone for ClusterRoleList {
 }
 
 impl std::fmt::Debug for ClusterRoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleList")
             .field("type_meta", &self.type_meta)
@@ -237,6 +245,7 @@ pub struct PolicyRule {
 }
 
 impl Clone for PolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PolicyRule {
             verbs: Clone::clone(&self.verbs),
@@ -249,6 +258,7 @@ impl Clone for PolicyRule {
 }
 
 impl std::fmt::Debug for PolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PolicyRule")
             .field("verbs", &self.verbs)
@@ -282,6 +292,7 @@ pub struct Role {
 }
 
 impl Clone for Role {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Role {
             type_meta: Clone::clone(&self.type_meta),
@@ -292,6 +303,7 @@ impl Clone for Role {
 }
 
 impl std::fmt::Debug for Role {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Role")
             .field("type_meta", &self.type_meta)
@@ -329,6 +341,7 @@ pub struct RoleBinding {
 }
 
 impl Clone for RoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -340,6 +353,7 @@ impl Clone for RoleBinding {
 }
 
 impl std::fmt::Debug for RoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleBinding")
             .field("type_meta", &self.type_meta)
@@ -378,6 +392,7 @@ pub struct RoleBindingList {
 }
 
 impl Clone for RoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -388,6 +403,7 @@ impl Clone for RoleBindingList {
 }
 
 impl std::fmt::Debug for RoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleBindingList")
             .field("type_meta", &self.type_meta)
@@ -425,6 +441,7 @@ pub struct RoleList {
 }
 
 impl Clone for RoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -435,6 +452,7 @@ impl Clone for RoleList {
 }
 
 impl std::fmt::Debug for RoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleList")
             .field("type_meta", &self.type_meta)
@@ -467,6 +485,7 @@ pub struct Subject {
 }
 
 impl Clone for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Subject {
             kind: Clone::clone(&self.kind),
@@ -478,6 +497,7 @@ impl Clone for Subject {
 }
 
 impl std::fmt::Debug for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subject")
             .field("kind", &self.kind)

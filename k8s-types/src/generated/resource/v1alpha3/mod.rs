@@ -74,6 +74,7 @@ pub struct DeviceTaintRule {
 }
 
 impl Clone for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRule {
             type_meta: Clone::clone(&self.type_meta),
@@ -85,6 +86,7 @@ impl Clone for DeviceTaintRule {
 }
 
 impl std::fmt::Debug for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRule")
             .field("type_meta", &self.type_meta)
@@ -122,6 +124,7 @@ pub struct DeviceTaintRuleList {
 }
 
 impl Clone for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -132,6 +135,7 @@ impl Clone for DeviceTaintRuleList {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleList")
             .field("type_meta", &self.type_meta)
@@ -191,6 +195,7 @@ pub struct PoolStatus {
 }
 
 impl Clone for PoolStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PoolStatus {
             driver: Clone::clone(&self.driver),
@@ -208,6 +213,7 @@ impl Clone for PoolStatus {
 }
 
 impl std::fmt::Debug for PoolStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PoolStatus")
             .field("driver", &self.driver)
@@ -248,6 +254,7 @@ pub struct ResourcePoolStatusRequest {
 }
 
 impl Clone for ResourcePoolStatusRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -259,6 +266,7 @@ impl Clone for ResourcePoolStatusRequest {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequest")
             .field("type_meta", &self.type_meta)
@@ -293,6 +301,7 @@ pub struct ResourcePoolStatusRequestList {
 }
 
 impl Clone for ResourcePoolStatusRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -303,6 +312,7 @@ impl Clone for ResourcePoolStatusRequestList {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestList")
             .field("type_meta", &self.type_meta)
@@ -337,6 +347,7 @@ pub struct ResourcePoolStatusRequestSpec {
 }
 
 impl Clone for ResourcePoolStatusRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestSpec {
             driver: Clone::clone(&self.driver),
@@ -347,6 +358,7 @@ impl Clone for ResourcePoolStatusRequestSpec {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestSpec")
             .field("driver", &self.driver)
@@ -383,6 +395,7 @@ pub struct ResourcePoolStatusRequestStatus {
 }
 
 impl Clone for ResourcePoolStatusRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestStatus {
             pool_count: Clone::clone(&self.pool_count),
@@ -393,6 +406,7 @@ impl Clone for ResourcePoolStatusRequestStatus {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestStatus")
             .field("pool_count", &self.pool_count)

@@ -352,6 +352,7 @@ pub struct BasicDevice {
 }
 
 impl Clone for BasicDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         BasicDevice {
             attributes: Clone::clone(&self.attributes),
@@ -373,6 +374,7 @@ impl Clone for BasicDevice {
 }
 
 impl std::fmt::Debug for BasicDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BasicDevice")
             .field("attributes", &self.attributes)
@@ -414,6 +416,7 @@ pub struct Device {
 }
 
 impl Clone for Device {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Device {
             name: Clone::clone(&self.name),
@@ -423,6 +426,7 @@ impl Clone for Device {
 }
 
 impl std::fmt::Debug for Device {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Device")
             .field("name", &self.name)
@@ -455,6 +459,7 @@ pub struct DeviceClaim {
 }
 
 impl Clone for DeviceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaim {
             requests: Clone::clone(&self.requests),
@@ -465,6 +470,7 @@ impl Clone for DeviceClaim {
 }
 
 impl std::fmt::Debug for DeviceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaim")
             .field("requests", &self.requests)
@@ -508,6 +514,7 @@ pub struct DeviceClass {
 }
 
 impl Clone for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -518,6 +525,7 @@ impl Clone for DeviceClass {
 }
 
 impl std::fmt::Debug for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClass")
             .field("type_meta", &self.type_meta)
@@ -554,6 +562,7 @@ pub struct DeviceClassList {
 }
 
 impl Clone for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -564,6 +573,7 @@ impl Clone for DeviceClassList {
 }
 
 impl std::fmt::Debug for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
@@ -708,6 +718,7 @@ pub struct DeviceRequest {
 }
 
 impl Clone for DeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequest {
             name: Clone::clone(&self.name),
@@ -724,6 +735,7 @@ impl Clone for DeviceRequest {
 }
 
 impl std::fmt::Debug for DeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceRequest")
             .field("name", &self.name)
@@ -842,6 +854,7 @@ pub struct DeviceSubRequest {
 }
 
 impl Clone for DeviceSubRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceSubRequest {
             name: Clone::clone(&self.name),
@@ -856,6 +869,7 @@ impl Clone for DeviceSubRequest {
 }
 
 impl std::fmt::Debug for DeviceSubRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceSubRequest")
             .field("name", &self.name)
@@ -900,6 +914,7 @@ pub struct ResourceClaim {
 }
 
 impl Clone for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
             type_meta: Clone::clone(&self.type_meta),
@@ -911,6 +926,7 @@ impl Clone for ResourceClaim {
 }
 
 impl std::fmt::Debug for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaim")
             .field("type_meta", &self.type_meta)
@@ -948,6 +964,7 @@ pub struct ResourceClaimList {
 }
 
 impl Clone for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
@@ -958,6 +975,7 @@ impl Clone for ResourceClaimList {
 }
 
 impl std::fmt::Debug for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
@@ -978,6 +996,7 @@ pub struct ResourceClaimSpec {
 }
 
 impl Clone for ResourceClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimSpec {
             devices: Clone::clone(&self.devices),
@@ -986,6 +1005,7 @@ impl Clone for ResourceClaimSpec {
 }
 
 impl std::fmt::Debug for ResourceClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimSpec")
             .field("devices", &self.devices)
@@ -1020,6 +1040,7 @@ pub struct ResourceClaimTemplate {
 }
 
 impl Clone for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplate {
             type_meta: Clone::clone(&self.type_meta),
@@ -1030,6 +1051,7 @@ impl Clone for ResourceClaimTemplate {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplate")
             .field("type_meta", &self.type_meta)
@@ -1066,6 +1088,7 @@ pub struct ResourceClaimTemplateList {
 }
 
 impl Clone for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1076,6 +1099,7 @@ impl Clone for ResourceClaimTemplateList {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
@@ -1103,6 +1127,7 @@ pub struct ResourceClaimTemplateSpec {
 }
 
 impl Clone for ResourceClaimTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateSpec {
             metadata: Clone::clone(&self.metadata),
@@ -1112,6 +1137,7 @@ impl Clone for ResourceClaimTemplateSpec {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateSpec")
             .field("metadata", &self.metadata)
@@ -1165,6 +1191,7 @@ pub struct ResourceSlice {
 }
 
 impl Clone for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -1175,6 +1202,7 @@ impl Clone for ResourceSlice {
 }
 
 impl std::fmt::Debug for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSlice")
             .field("type_meta", &self.type_meta)
@@ -1211,6 +1239,7 @@ pub struct ResourceSliceList {
 }
 
 impl Clone for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1221,6 +1250,7 @@ impl Clone for ResourceSliceList {
 }
 
 impl std::fmt::Debug for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)
@@ -1297,6 +1327,7 @@ pub struct ResourceSliceSpec {
 }
 
 impl Clone for ResourceSliceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceSpec {
             driver: Clone::clone(&self.driver),
@@ -1312,6 +1343,7 @@ impl Clone for ResourceSliceSpec {
 }
 
 impl std::fmt::Debug for ResourceSliceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceSpec")
             .field("driver", &self.driver)

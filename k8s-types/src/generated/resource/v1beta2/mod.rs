@@ -331,6 +331,7 @@ pub struct DeviceClass {
 }
 
 impl Clone for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -341,6 +342,7 @@ impl Clone for DeviceClass {
 }
 
 impl std::fmt::Debug for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClass")
             .field("type_meta", &self.type_meta)
@@ -377,6 +379,7 @@ pub struct DeviceClassList {
 }
 
 impl Clone for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -387,6 +390,7 @@ impl Clone for DeviceClassList {
 }
 
 impl std::fmt::Debug for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
@@ -419,6 +423,7 @@ pub struct DeviceTaintRule {
 }
 
 impl Clone for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRule {
             type_meta: Clone::clone(&self.type_meta),
@@ -430,6 +435,7 @@ impl Clone for DeviceTaintRule {
 }
 
 impl std::fmt::Debug for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRule")
             .field("type_meta", &self.type_meta)
@@ -458,6 +464,7 @@ pub struct DeviceTaintRuleList {
 }
 
 impl Clone for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -468,6 +475,7 @@ impl Clone for DeviceTaintRuleList {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleList")
             .field("type_meta", &self.type_meta)
@@ -492,6 +500,7 @@ pub struct DeviceTaintRuleSpec {
 }
 
 impl Clone for DeviceTaintRuleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleSpec {
             device_selector: Clone::clone(&self.device_selector),
@@ -501,6 +510,7 @@ impl Clone for DeviceTaintRuleSpec {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleSpec")
             .field("device_selector", &self.device_selector)
@@ -539,6 +549,7 @@ pub struct DeviceTaintRuleStatus {
 }
 
 impl Clone for DeviceTaintRuleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleStatus {
             conditions: Clone::clone(&self.conditions),
@@ -547,6 +558,7 @@ impl Clone for DeviceTaintRuleStatus {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleStatus")
             .field("conditions", &self.conditions)
@@ -582,6 +594,7 @@ pub struct DeviceTaintSelector {
 }
 
 impl Clone for DeviceTaintSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintSelector {
             driver: Clone::clone(&self.driver),
@@ -592,6 +605,7 @@ impl Clone for DeviceTaintSelector {
 }
 
 impl std::fmt::Debug for DeviceTaintSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintSelector")
             .field("driver", &self.driver)
@@ -633,6 +647,7 @@ pub struct ResourceClaim {
 }
 
 impl Clone for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
             type_meta: Clone::clone(&self.type_meta),
@@ -644,6 +659,7 @@ impl Clone for ResourceClaim {
 }
 
 impl std::fmt::Debug for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaim")
             .field("type_meta", &self.type_meta)
@@ -681,6 +697,7 @@ pub struct ResourceClaimList {
 }
 
 impl Clone for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
@@ -691,6 +708,7 @@ impl Clone for ResourceClaimList {
 }
 
 impl std::fmt::Debug for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
@@ -728,6 +746,7 @@ pub struct ResourceClaimTemplate {
 }
 
 impl Clone for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplate {
             type_meta: Clone::clone(&self.type_meta),
@@ -738,6 +757,7 @@ impl Clone for ResourceClaimTemplate {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplate")
             .field("type_meta", &self.type_meta)
@@ -774,6 +794,7 @@ pub struct ResourceClaimTemplateList {
 }
 
 impl Clone for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -784,6 +805,7 @@ impl Clone for ResourceClaimTemplateList {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
@@ -839,6 +861,7 @@ pub struct ResourceSlice {
 }
 
 impl Clone for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -849,6 +872,7 @@ impl Clone for ResourceSlice {
 }
 
 impl std::fmt::Debug for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSlice")
             .field("type_meta", &self.type_meta)
@@ -885,6 +909,7 @@ pub struct ResourceSliceList {
 }
 
 impl Clone for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -895,6 +920,7 @@ impl Clone for ResourceSliceList {
 }
 
 impl std::fmt::Debug for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)

@@ -35,6 +35,7 @@ pub struct PriorityClass {
 }
 
 impl Clone for PriorityClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -48,6 +49,7 @@ impl Clone for PriorityClass {
 }
 
 impl std::fmt::Debug for PriorityClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityClass")
             .field("type_meta", &self.type_meta)
@@ -79,6 +81,7 @@ pub struct PriorityClassList {
 }
 
 impl Clone for PriorityClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -89,6 +92,7 @@ impl Clone for PriorityClassList {
 }
 
 impl std::fmt::Debug for PriorityClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityClassList")
             .field("type_meta", &self.type_meta)

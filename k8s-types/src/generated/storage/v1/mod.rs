@@ -28,6 +28,7 @@ pub struct CSIDriver {
 }
 
 impl Clone for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriver {
             type_meta: Clone::clone(&self.type_meta),
@@ -38,6 +39,7 @@ impl Clone for CSIDriver {
 }
 
 impl std::fmt::Debug for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriver")
             .field("type_meta", &self.type_meta)
@@ -66,6 +68,7 @@ pub struct CSIDriverList {
 }
 
 impl Clone for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriverList {
             type_meta: Clone::clone(&self.type_meta),
@@ -76,6 +79,7 @@ impl Clone for CSIDriverList {
 }
 
 impl std::fmt::Debug for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriverList")
             .field("type_meta", &self.type_meta)
@@ -264,6 +268,7 @@ pub struct CSIDriverSpec {
 }
 
 impl Clone for CSIDriverSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriverSpec {
             attach_required: Clone::clone(&self.attach_required),
@@ -286,6 +291,7 @@ impl Clone for CSIDriverSpec {
 }
 
 impl std::fmt::Debug for CSIDriverSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriverSpec")
             .field("attach_required", &self.attach_required)
@@ -338,6 +344,7 @@ pub struct CSINode {
 }
 
 impl Clone for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINode {
             type_meta: Clone::clone(&self.type_meta),
@@ -348,6 +355,7 @@ impl Clone for CSINode {
 }
 
 impl std::fmt::Debug for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINode")
             .field("type_meta", &self.type_meta)
@@ -395,6 +403,7 @@ pub struct CSINodeDriver {
 }
 
 impl Clone for CSINodeDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeDriver {
             name: Clone::clone(&self.name),
@@ -406,6 +415,7 @@ impl Clone for CSINodeDriver {
 }
 
 impl std::fmt::Debug for CSINodeDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeDriver")
             .field("name", &self.name)
@@ -435,6 +445,7 @@ pub struct CSINodeList {
 }
 
 impl Clone for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -445,6 +456,7 @@ impl Clone for CSINodeList {
 }
 
 impl std::fmt::Debug for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeList")
             .field("type_meta", &self.type_meta)
@@ -466,6 +478,7 @@ pub struct CSINodeSpec {
 }
 
 impl Clone for CSINodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeSpec {
             drivers: Clone::clone(&self.drivers),
@@ -474,6 +487,7 @@ impl Clone for CSINodeSpec {
 }
 
 impl std::fmt::Debug for CSINodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeSpec")
             .field("drivers", &self.drivers)
@@ -560,6 +574,7 @@ pub struct CSIStorageCapacity {
 }
 
 impl Clone for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacity {
             type_meta: Clone::clone(&self.type_meta),
@@ -573,6 +588,7 @@ impl Clone for CSIStorageCapacity {
 }
 
 impl std::fmt::Debug for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacity")
             .field("type_meta", &self.type_meta)
@@ -604,6 +620,7 @@ pub struct CSIStorageCapacityList {
 }
 
 impl Clone for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacityList {
             type_meta: Clone::clone(&self.type_meta),
@@ -614,6 +631,7 @@ impl Clone for CSIStorageCapacityList {
 }
 
 impl std::fmt::Debug for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacityList")
             .field("type_meta", &self.type_meta)
@@ -669,6 +687,7 @@ pub struct StorageClass {
 }
 
 impl Clone for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -685,6 +704,7 @@ impl Clone for StorageClass {
 }
 
 impl std::fmt::Debug for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClass")
             .field("type_meta", &self.type_meta)
@@ -719,6 +739,7 @@ pub struct StorageClassList {
 }
 
 impl Clone for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -729,6 +750,7 @@ impl Clone for StorageClassList {
 }
 
 impl std::fmt::Debug for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClassList")
             .field("type_meta", &self.type_meta)
@@ -752,6 +774,7 @@ pub struct TokenRequest {
 }
 
 impl Clone for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequest {
             audience: Clone::clone(&self.audience),
@@ -761,6 +784,7 @@ impl Clone for TokenRequest {
 }
 
 impl std::fmt::Debug for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequest")
             .field("audience", &self.audience)
@@ -795,6 +819,7 @@ pub struct VolumeAttachment {
 }
 
 impl Clone for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachment {
             type_meta: Clone::clone(&self.type_meta),
@@ -806,6 +831,7 @@ impl Clone for VolumeAttachment {
 }
 
 impl std::fmt::Debug for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachment")
             .field("type_meta", &self.type_meta)
@@ -835,6 +861,7 @@ pub struct VolumeAttachmentList {
 }
 
 impl Clone for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -845,6 +872,7 @@ impl Clone for VolumeAttachmentList {
 }
 
 impl std::fmt::Debug for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentList")
             .field("type_meta", &self.type_meta)
@@ -874,6 +902,7 @@ pub struct VolumeAttachmentSource {
 }
 
 impl Clone for VolumeAttachmentSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentSource {
             persistent_volume_name: Clone::clone(&self.persistent_volume_name),
@@ -883,6 +912,7 @@ impl Clone for VolumeAttachmentSource {
 }
 
 impl std::fmt::Debug for VolumeAttachmentSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentSource")
             .field("persistent_volume_name", &self.persistent_volume_name)
@@ -906,6 +936,7 @@ pub struct VolumeAttachmentSpec {
 }
 
 impl Clone for VolumeAttachmentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentSpec {
             attacher: Clone::clone(&self.attacher),
@@ -916,6 +947,7 @@ impl Clone for VolumeAttachmentSpec {
 }
 
 impl std::fmt::Debug for VolumeAttachmentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentSpec")
             .field("attacher", &self.attacher)
@@ -952,6 +984,7 @@ pub struct VolumeAttachmentStatus {
 }
 
 impl Clone for VolumeAttachmentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentStatus {
             attached: Clone::clone(&self.attached),
@@ -963,6 +996,7 @@ impl Clone for VolumeAttachmentStatus {
 }
 
 impl std::fmt::Debug for VolumeAttachmentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentStatus")
             .field("attached", &self.attached)
@@ -1009,6 +1043,7 @@ pub struct VolumeAttributesClass {
 }
 
 impl Clone for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -1020,6 +1055,7 @@ impl Clone for VolumeAttributesClass {
 }
 
 impl std::fmt::Debug for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClass")
             .field("type_meta", &self.type_meta)
@@ -1049,6 +1085,7 @@ pub struct VolumeAttributesClassList {
 }
 
 impl Clone for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1059,6 +1096,7 @@ impl Clone for VolumeAttributesClassList {
 }
 
 impl std::fmt::Debug for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClassList")
             .field("type_meta", &self.type_meta)
@@ -1087,6 +1125,7 @@ pub struct VolumeError {
 }
 
 impl Clone for VolumeError {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeError {
             time: Clone::clone(&self.time),
@@ -1097,6 +1136,7 @@ impl Clone for VolumeError {
 }
 
 impl std::fmt::Debug for VolumeError {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeError")
             .field("time", &self.time)
@@ -1119,6 +1159,7 @@ pub struct VolumeNodeResources {
 }
 
 impl Clone for VolumeNodeResources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeNodeResources {
             count: Clone::clone(&self.count),
@@ -1127,6 +1168,7 @@ impl Clone for VolumeNodeResources {
 }
 
 impl std::fmt::Debug for VolumeNodeResources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeNodeResources")
             .field("count", &self.count)

@@ -101,6 +101,7 @@ pub struct CSIDriver {
 }
 
 impl Clone for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriver {
             type_meta: Clone::clone(&self.type_meta),
@@ -111,6 +112,7 @@ impl Clone for CSIDriver {
 }
 
 impl std::fmt::Debug for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriver")
             .field("type_meta", &self.type_meta)
@@ -148,6 +150,7 @@ pub struct CSIDriverList {
 }
 
 impl Clone for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriverList {
             type_meta: Clone::clone(&self.type_meta),
@@ -158,6 +161,7 @@ impl Clone for CSIDriverList {
 }
 
 impl std::fmt::Debug for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriverList")
             .field("type_meta", &self.type_meta)
@@ -198,6 +202,7 @@ pub struct CSINode {
 }
 
 impl Clone for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINode {
             type_meta: Clone::clone(&self.type_meta),
@@ -208,6 +213,7 @@ impl Clone for CSINode {
 }
 
 impl std::fmt::Debug for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINode")
             .field("type_meta", &self.type_meta)
@@ -245,6 +251,7 @@ pub struct CSINodeList {
 }
 
 impl Clone for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -255,6 +262,7 @@ impl Clone for CSINodeList {
 }
 
 impl std::fmt::Debug for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeList")
             .field("type_meta", &self.type_meta)
@@ -350,6 +358,7 @@ pub struct CSIStorageCapacity {
 }
 
 impl Clone for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacity {
             type_meta: Clone::clone(&self.type_meta),
@@ -363,6 +372,7 @@ impl Clone for CSIStorageCapacity {
 }
 
 impl std::fmt::Debug for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacity")
             .field("type_meta", &self.type_meta)
@@ -403,6 +413,7 @@ pub struct CSIStorageCapacityList {
 }
 
 impl Clone for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacityList {
             type_meta: Clone::clone(&self.type_meta),
@@ -413,6 +424,7 @@ impl Clone for CSIStorageCapacityList {
 }
 
 impl std::fmt::Debug for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacityList")
             .field("type_meta", &self.type_meta)
@@ -478,6 +490,7 @@ pub struct StorageClass {
 }
 
 impl Clone for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -494,6 +507,7 @@ impl Clone for StorageClass {
 }
 
 impl std::fmt::Debug for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClass")
             .field("type_meta", &self.type_meta)
@@ -537,6 +551,7 @@ pub struct StorageClassList {
 }
 
 impl Clone for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -547,6 +562,7 @@ impl Clone for StorageClassList {
 }
 
 impl std::fmt::Debug for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClassList")
             .field("type_meta", &self.type_meta)
@@ -587,6 +603,7 @@ pub struct VolumeAttachment {
 }
 
 impl Clone for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachment {
             type_meta: Clone::clone(&self.type_meta),
@@ -598,6 +615,7 @@ impl Clone for VolumeAttachment {
 }
 
 impl std::fmt::Debug for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachment")
             .field("type_meta", &self.type_meta)
@@ -636,6 +654,7 @@ pub struct VolumeAttachmentList {
 }
 
 impl Clone for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -646,6 +665,7 @@ impl Clone for VolumeAttachmentList {
 }
 
 impl std::fmt::Debug for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentList")
             .field("type_meta", &self.type_meta)
@@ -696,6 +716,7 @@ pub struct VolumeAttributesClass {
 }
 
 impl Clone for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -707,6 +728,7 @@ impl Clone for VolumeAttributesClass {
 }
 
 impl std::fmt::Debug for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClass")
             .field("type_meta", &self.type_meta)
@@ -745,6 +767,7 @@ pub struct VolumeAttributesClassList {
 }
 
 impl Clone for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -755,6 +778,7 @@ impl Clone for VolumeAttributesClassList {
 }
 
 impl std::fmt::Debug for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClassList")
             .field("type_meta", &self.type_meta)

@@ -21,6 +21,7 @@ pub struct StorageVersionMigration {
 }
 
 impl Clone for StorageVersionMigration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigration {
             type_meta: Clone::clone(&self.type_meta),
@@ -32,6 +33,7 @@ impl Clone for StorageVersionMigration {
 }
 
 impl std::fmt::Debug for StorageVersionMigration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigration")
             .field("type_meta", &self.type_meta)
@@ -67,6 +69,7 @@ pub struct StorageVersionMigrationList {
 }
 
 impl Clone for StorageVersionMigrationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigrationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -77,6 +80,7 @@ impl Clone for StorageVersionMigrationList {
 }
 
 impl std::fmt::Debug for StorageVersionMigrationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigrationList")
             .field("type_meta", &self.type_meta)
@@ -98,6 +102,7 @@ pub struct StorageVersionMigrationSpec {
 }
 
 impl Clone for StorageVersionMigrationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigrationSpec {
             resource: Clone::clone(&self.resource),
@@ -106,6 +111,7 @@ impl Clone for StorageVersionMigrationSpec {
 }
 
 impl std::fmt::Debug for StorageVersionMigrationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigrationSpec")
             .field("resource", &self.resource)
@@ -129,6 +135,7 @@ pub struct StorageVersionMigrationStatus {
 }
 
 impl Clone for StorageVersionMigrationStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigrationStatus {
             conditions: Clone::clone(&self.conditions),
@@ -138,6 +145,7 @@ impl Clone for StorageVersionMigrationStatus {
 }
 
 impl std::fmt::Debug for StorageVersionMigrationStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigrationStatus")
             .field("conditions", &self.conditions)
