@@ -603,4 +603,56 @@ mod tests {
         );
         assert_eq!(out.matches("inline").count(), 2, "{out}");
     }
+
+    #[test]
+    fn the_scheme_feature_gates_object_registration_and_conversions_only() {
+        let s = Struct {
+            name: "Widget".to_owned(),
+            doc: String::new(),
+            fields: vec![field("size", "size")],
+            kind: Some(Kind {
+                group: "example.com".to_owned(),
+                version: "v1beta1".to_owned(),
+                resource: None,
+                no_type_meta: false,
+                type_meta_field: true,
+                also_in: vec![("example.com".to_owned(), "v1alpha1".to_owned())],
+            }),
+            embedded_type_meta: false,
+        };
+        let derive = Derive {
+            hub: ("example".to_owned(), "v1".to_owned(), "Widget".to_owned()),
+            fields: BTreeMap::from([
+                ("type_meta".to_owned(), FieldConv::Same),
+                ("size".to_owned(), FieldConv::Rename("length".to_owned())),
+            ]),
+            hub_only: Vec::new(),
+            same_type: ["type_meta".to_owned()].into(),
+            manual: None,
+        };
+        let mut out = String::new();
+        write_struct(&mut out, &s, "example", "v1beta1", Some(&derive), false);
+        for line in [
+            "#[cfg_attr(feature = \"scheme\", derive(apimachinery::ApiObject))]\n#[cfg_attr(not(feature = \"scheme\"), derive(apimachinery::ApiKind))]\n#[derive(Default, PartialEq)]\n#[api(",
+            "#[cfg_attr(feature = \"scheme\", derive(apimachinery::Convert), conversion(hub = crate::example::v1::Widget))]\npub struct Widget {",
+            "    #[cfg_attr(feature = \"scheme\", conversion(same_type))]\n    pub type_meta:",
+            "    #[cfg_attr(feature = \"scheme\", conversion(rename = \"length\"))]\n    pub size:",
+            "#[cfg(feature = \"scheme\")]\ninventory::submit! {",
+        ] {
+            assert!(out.contains(line), "{line}\nnot in\n{out}");
+        }
+        // Everything else is there whatever the features.
+        for line in out.lines() {
+            let scheme_only = line.contains("conversion(")
+                || line.contains("ApiObject")
+                || line.starts_with("inventory::");
+            assert!(
+                !scheme_only
+                    || line.contains("feature = \"scheme\"")
+                    || line.starts_with("inventory::"),
+                "{line}"
+            );
+        }
+        assert!(out.contains("apimachinery::proto_message!(Widget"), "{out}");
+    }
 }
