@@ -110,7 +110,7 @@
 //! ```toml
 //! # every group, typed only
 //! k8s-types = { version = "0.1", default-features = false, features = ["all-groups"] }
-//! # apps and core, typed only (about a quarter of the whole crate, less without `scheme`)
+//! # apps and core, typed only (a fifth of the default build's machine code)
 //! k8s-types = { version = "0.1", default-features = false, features = ["apps"] }
 //! # apps and core with the Scheme: registers only those kinds
 //! k8s-types = { version = "0.1", default-features = false, features = ["apps", "scheme"] }
