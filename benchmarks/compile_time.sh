@@ -9,6 +9,9 @@
 # OURS_TARGET=dir builds k8s-types in `dir` (emptied first, kept afterwards): run.sh
 # points it at the benchmark crate's target directory, so the timed build is the one the
 # benchmarks then use instead of a second release build of the same code.
+# TYPED_ONLY=1 also times k8s-types without its `scheme` feature (typed only, issue 16):
+# every group (`all-groups`), then `apps` (with `core`) alone, each through a throwaway
+# crate that asks for those features, with the benchmark crate's lock file.
 # The scratch directory (default: a fresh temporary one) holds the other target
 # directories and is deleted at the end, since the build of k8s-types takes gigabytes.
 set -euo pipefail
@@ -71,3 +74,31 @@ else
     rm -rf "$scratch/target-ours"
 fi
 time_build "k8s-openapi" k8s-openapi "$peer/Cargo.toml" "$scratch/target-peer"
+
+# typed_only NAME FEATURES: k8s-types with FEATURES (a TOML list's items) and no `scheme`.
+typed_only() {
+    local name="$1" features="$2" dir="$scratch/$1"
+    mkdir -p "$dir/src"
+    cat > "$dir/Cargo.toml" <<TOML
+[package]
+name = "k8s-types-$name"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+k8s-types = { path = "$root/k8s-types", default-features = false, features = [$features] }
+TOML
+    : > "$dir/src/lib.rs"
+    cp "$root/benchmarks/Cargo.lock" "$dir/Cargo.lock"
+    (cd "$dir" && cargo fetch --quiet)
+    time_build "$name" k8s-types "$dir/Cargo.toml" "$scratch/target-$name"
+    rm -rf "$scratch/target-$name"
+}
+
+if [ "${TYPED_ONLY:-0}" = 1 ]; then
+    typed_only "typed-only" '"all-groups"'
+    typed_only "typed-apps" '"apps"'
+fi

@@ -41,6 +41,47 @@ pub fn expand_type(c: &Container) -> TokenStream {
     }
 }
 
+/// `#[derive(ApiKind)]`: an object's serde implementations and `ReadJson` (`kind` and
+/// `apiVersion` first) alone, without `Object`, `Resource`, `ListObject` or the
+/// link-time registration, whose code a program without a `Scheme` does not need.
+pub fn expand_kind(c: &Container) -> TokenStream {
+    let krate = crate_path(c);
+    let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
+    let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
+    let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
+    let field_index = serde_impls::expand_field_index(c, Shape::Object);
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        const _: () = {
+            #serialize
+            #deserialize
+            #read_json
+            #field_index
+        };
+    }
+}
+
+/// The kind a container declares (`kind = "..."`, else the struct's name).
+pub fn kind_name(c: &Container) -> String {
+    c.attrs
+        .kind
+        .as_ref()
+        .map_or_else(|| c.ident.to_string(), |k| k.value.clone())
+}
+
+/// The `apiVersion` a container declares: `group/version`, or the version alone for
+/// the core group.
+pub fn api_version(c: &Container) -> String {
+    let group = c.attrs.group.as_ref().map_or("", |g| g.value.as_str());
+    let version = c.attrs.version.as_ref().map_or("", |v| v.value.as_str());
+    if group.is_empty() {
+        version.to_owned()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
 pub fn expand(c: &Container) -> TokenStream {
     let krate = crate_path(c);
     let object = expand_object(c, &krate);
@@ -168,15 +209,8 @@ fn expand_resource(c: &Container, krate: &TokenStream) -> TokenStream {
     let a = &c.attrs;
     let group = a.group.as_ref().map_or("", |g| g.value.as_str());
     let version = a.version.as_ref().map_or("", |v| v.value.as_str());
-    let kind = a
-        .kind
-        .as_ref()
-        .map_or_else(|| ident.to_string(), |k| k.value.clone());
-    let api_version = if group.is_empty() {
-        version.to_owned()
-    } else {
-        format!("{group}/{version}")
-    };
+    let kind = kind_name(c);
+    let api_version = api_version(c);
     let plural = a
         .plural
         .as_ref()

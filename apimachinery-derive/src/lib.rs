@@ -1,6 +1,7 @@
 //! `#[derive(ApiObject)]`: turns a struct into a Kubernetes API object for the
 //! `apimachinery` crate. Use it through `apimachinery::ApiObject`. Also
 //! `#[derive(ApiType)]`, the same serde implementations for structs nested in objects,
+//! `#[derive(ApiKind)]`, an object's serde implementations without the scheme's traits,
 //! and `#[derive(Convert)]`, conversions to a hub version.
 //!
 //! Built like `serde_derive`: the input is parsed once into a typed model
@@ -60,6 +61,43 @@ pub fn derive_api_object(input: TokenStream) -> TokenStream {
     model::Container::from_ast(&input)
         .and_then(|container| check::check(&container).map(|()| container))
         .map(|container| expand::expand(&container))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Derives what `#[derive(ApiObject)]` derives for the wire alone: serde's `Serialize`
+/// and `Deserialize` (with `kind` and `apiVersion` first) and
+/// `apimachinery::runtime::json_reader::ReadJson`, the very code `ApiObject` generates,
+/// but neither `Object`, `Resource`, `ListObject` nor the link-time registration. For
+/// crates that offer a kind with and without a `Scheme` (`k8s-types` without its
+/// `scheme` feature): a program that never builds a `Scheme` then compiles none of the
+/// registry's per-kind code. It takes the same attributes as `ApiObject` and checks them
+/// the same way, so the two can be swapped with `cfg_attr`.
+///
+/// ```
+/// use apimachinery::{ApiKind, apis::meta::v1::ObjectMeta};
+///
+/// #[derive(ApiKind, Clone, Debug, Default, PartialEq)]
+/// #[api(group = "example.com", version = "v1", kind = "Widget")]
+/// pub struct Widget {
+///     pub metadata: ObjectMeta,
+///     pub size: Option<i32>,
+/// }
+///
+/// let w: Widget = serde_json::from_str(r#"{"kind":"Widget","size":3}"#)?;
+/// assert_eq!(w.size, Some(3));
+/// assert_eq!(
+///     serde_json::to_string(&w)?,
+///     r#"{"kind":"Widget","apiVersion":"example.com/v1","metadata":{},"size":3}"#
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[proc_macro_derive(ApiKind, attributes(api))]
+pub fn derive_api_kind(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    model::Container::from_ast(&input)
+        .and_then(|container| check::check(&container).map(|()| container))
+        .map(|container| expand::expand_kind(&container))
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

@@ -1,6 +1,6 @@
 //! serde's `Serialize` and `Deserialize`, and the scheme's decode `ReadJson`, shared by
-//! `#[derive(ApiObject)]` (with `kind` and `apiVersion`) and `#[derive(ApiType)]`
-//! (structs nested in objects).
+//! `#[derive(ApiObject)]` and `#[derive(ApiKind)]` (with `kind` and `apiVersion`) and
+//! `#[derive(ApiType)]` (structs nested in objects).
 //!
 //! The expansion is kept small on purpose: a generated crate has a thousand such types,
 //! and every visitor type costs its full set of `erased_serde` methods when objects are
@@ -12,7 +12,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expand::type_meta_field;
+use crate::expand::{api_version, kind_name, type_meta_field};
 use crate::model::{Container, Field, Role, generic_arg};
 
 /// What the struct is on the wire.
@@ -39,7 +39,10 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
     let no_type_meta = shape == Shape::Type || c.attrs.no_type_meta.is_some();
     let len = fields.len() + if no_type_meta { 0 } else { 2 };
     let name = match shape {
-        Shape::Object => quote!(<Self as #krate::runtime::Resource>::KIND),
+        Shape::Object => {
+            let kind = kind_name(c);
+            quote!(#kind)
+        }
         Shape::Type => {
             let name = ident.to_string();
             quote!(#name)
@@ -67,22 +70,23 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
             }
         }
     } else {
+        // The declared kind and apiVersion as literals: the serde code needs no
+        // `Resource` impl, so `#[derive(ApiKind)]` shares it.
+        let kind_name = kind_name(c);
+        let api_version_name = api_version(c);
         let (kind, api_version) = match type_meta_field(c) {
             Some(f) => {
                 let name = &f.ident;
                 (
                     quote! {
-                        if self.#name.kind.is_empty() { <Self as #krate::runtime::Resource>::KIND } else { self.#name.kind.as_str() }
+                        if self.#name.kind.is_empty() { #kind_name } else { self.#name.kind.as_str() }
                     },
                     quote! {
-                        if self.#name.api_version.is_empty() { <Self as #krate::runtime::Resource>::API_VERSION } else { self.#name.api_version.as_str() }
+                        if self.#name.api_version.is_empty() { #api_version_name } else { self.#name.api_version.as_str() }
                     },
                 )
             }
-            None => (
-                quote!(<Self as #krate::runtime::Resource>::KIND),
-                quote!(<Self as #krate::runtime::Resource>::API_VERSION),
-            ),
+            None => (quote!(#kind_name), quote!(#api_version_name)),
         };
         let kind = write_field(&serde, quote!("kind"), kind);
         let api_version = write_field(&serde, quote!("apiVersion"), api_version);

@@ -177,7 +177,7 @@ pub mod structural_schema;
 pub mod util;
 pub mod version;
 
-pub use apimachinery_derive::{ApiObject, ApiType, Convert, StructuralSchema};
+pub use apimachinery_derive::{ApiKind, ApiObject, ApiType, Convert, StructuralSchema};
 
 #[doc(hidden)]
 pub mod __private {

@@ -7,7 +7,9 @@
 //! per version below it: `k8s_types::apps::v1::Deployment`. Kinds derive
 //! [`ApiObject`](apimachinery::ApiObject), so linking this crate registers them all in
 //! [`Scheme::from_registry`](apimachinery::runtime::Scheme::from_registry); a program
-//! that names none of its types calls [`register`], which links it.
+//! that names none of its types calls `register`, which links it. All of that is the
+//! `scheme` feature's; without it the crate is the types alone (see
+//! [Cargo features](#cargo-features)).
 //!
 //! # Types shared by versions
 //!
@@ -88,14 +90,52 @@
 //! server does on create and update and `kapi validate` on manifests. [`validation`]
 //! lists the kinds and rules validated and those left out.
 //!
-//! Each API group but `meta` is behind the cargo feature of its module's name (`core`,
-//! `apps`, `networking`, ...), all on by default, each turning on the groups its types
-//! use: `default-features = false, features = ["apps"]` builds `apps` and `core` only,
-//! about a quarter of the whole crate's build time, and registers only those kinds.
+//! # Cargo features
+//!
+//! | feature | what it builds | implies |
+//! | --- | --- | --- |
+//! | `default` | everything | `all-groups`, `scheme` |
+//! | `all-groups` | every API group | each group's feature |
+//! | `core`, `apps`, `networking`, ... (one per group module but `meta`, which is always built) | the group's types | the groups its types use, and those its conversions go through (`apps` turns on `core`, `extensions` `apps` and `networking`) |
+//! | `scheme` | what only a [`Scheme`](apimachinery::runtime::Scheme) user needs: each kind's `Object`, `Resource` and `ListObject` impls and its link-time registration, the conversions between versions (`conversions`, the `Convert` impls, the `__internal` hub versions), the defaulters (`defaults`) and the validators' registration, `register` | `inventory` |
+//!
+//! Without `scheme` the crate is typed only, as k8s-openapi is: every struct with its
+//! docs, `Clone`, `Debug`, `Default`, `PartialEq`, JSON (serde and
+//! [`ReadJson`](apimachinery::runtime::json_reader::ReadJson), kinds written with `kind`
+//! and `apiVersion` first by [`ApiKind`](apimachinery::ApiKind)) and protobuf
+//! ([`proto::Message`](apimachinery::proto::Message)), the [`validation`] functions,
+//! [`GO_TYPES`]; the bytes read and written are the same. A program that never builds a
+//! `Scheme` then compiles none of the registry's per-kind code:
+//!
+//! ```toml
+//! # every group, typed only
+//! k8s-types = { version = "0.1", default-features = false, features = ["all-groups"] }
+//! # apps and core, typed only (a fifth of the default build's machine code)
+//! k8s-types = { version = "0.1", default-features = false, features = ["apps"] }
+//! # apps and core with the Scheme: registers only those kinds
+//! k8s-types = { version = "0.1", default-features = false, features = ["apps", "scheme"] }
+//! ```
+//!
+//! A typed-only Pod, read and written as Go does (this compiles with or without
+//! `scheme`):
+//!
+//! ```
+//! use apimachinery::proto::{decode_message, encode_message};
+//! use k8s_types::core::v1::Pod;
+//!
+//! let json = r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web"},"spec":{"containers":[{"name":"web","image":"nginx","resources":{}}]},"status":{}}"#;
+//! let pod: Pod = serde_json::from_str(json)?;
+//! assert_eq!(serde_json::to_string(&pod)?, json);
+//! let back: Pod = decode_message(&encode_message(&pod))?;
+//! assert_eq!(back.spec, pod.spec);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "scheme")]
 pub mod conversions;
 pub mod custom;
+#[cfg(feature = "scheme")]
 pub mod defaults;
 // The docs are the API reference's prose, line breaks included; list items in it continue
 // on unindented lines.
@@ -108,6 +148,7 @@ pub mod value;
 
 pub use generated::*;
 
+#[cfg(feature = "scheme")]
 use apimachinery::runtime::{Scheme, SchemeError};
 
 /// Adds every kind of this crate (of the API groups whose features are on), with its
@@ -127,6 +168,7 @@ use apimachinery::runtime::{Scheme, SchemeError};
 /// assert!(scheme.recognizes(&"apps/v1, Kind=Deployment".parse()?));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[cfg(feature = "scheme")]
 pub fn register(scheme: &mut Scheme) -> Result<(), SchemeError> {
     scheme.add_registry()
 }

@@ -1,7 +1,11 @@
 //! Cargo features of `k8s-types`, one per API group module, all on by default: a user of
 //! a few groups builds only those (most of the crate's build is code generation for the
 //! types, so it scales with the groups built). Each feature turns on the groups its types
-//! refer to (field types, conversion hubs); `meta` is always built.
+//! refer to (field types, conversion hubs); `meta` is always built. `all-groups` turns
+//! on every group, and `scheme` what only a `Scheme` user needs (the kinds' `Object`
+//! impls and link-time registration, conversions, defaulters, validators' registration);
+//! `default` is both, so `default-features = false, features = ["all-groups"]` is every
+//! type with its codecs and nothing of the registry.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,6 +14,13 @@ use crate::model::{Model, Ty};
 
 /// Group modules built whatever the features.
 pub const ALWAYS: &[&str] = &["meta"];
+
+/// The feature of everything only a `Scheme` user needs; generated code names it in its
+/// `cfg`s.
+pub const SCHEME: &str = "scheme";
+
+/// The feature that turns on every group.
+pub const ALL_GROUPS: &str = "all-groups";
 
 /// The line after which `k8s-types/Cargo.toml` holds the generated `[features]` table.
 pub const MARKER: &str =
@@ -61,7 +72,11 @@ pub fn cargo_features(deps: &BTreeMap<String, BTreeSet<String>>) -> String {
             .join(", ")
     };
     let mut out = format!("{MARKER}\n[features]\n");
-    out.push_str(&format!("default = [{}]\n", quoted(&mut deps.keys())));
+    out.push_str(&format!("default = [\"{ALL_GROUPS}\", \"{SCHEME}\"]\n"));
+    out.push_str("# Every API group.\n");
+    out.push_str(&format!("{ALL_GROUPS} = [{}]\n", quoted(&mut deps.keys())));
+    out.push_str("# The Scheme's part: Object impls and registration, conversions, defaulters.\n");
+    out.push_str(&format!("{SCHEME} = [\"dep:inventory\"]\n"));
     for (module, uses) in deps {
         out.push_str(&format!("{module} = [{}]\n", quoted(&mut uses.iter())));
     }
@@ -92,7 +107,7 @@ mod tests {
         ]);
         let table = cargo_features(&deps);
         assert!(table.ends_with(
-            "[features]\ndefault = [\"apps\", \"core\"]\napps = [\"core\"]\ncore = []\n"
+            "[features]\ndefault = [\"all-groups\", \"scheme\"]\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters.\nscheme = [\"dep:inventory\"]\napps = [\"core\"]\ncore = []\n"
         ));
         let manifest = "[package]\nname = \"x\"\n";
         let once = with_features(manifest, &table);

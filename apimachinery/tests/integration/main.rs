@@ -3,6 +3,7 @@
 //! cost link time and disk. Run one concern with `cargo test -p apimachinery --test
 //! integration <module>::`.
 
+mod derive_api_kind;
 mod module_layers;
 mod strategic_merge_patch_kubectl;
 mod validation_never_panics;

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use apimachinery::apis::meta::v1::ObjectMeta;
 use apimachinery::conversion::Defaulters;
 use apimachinery::util::intstr::IntOrString;
 
@@ -414,11 +413,12 @@ fn service(s: &mut Service) {
 /// Selector and labels from the template's labels (Go's rule for controllers of old
 /// versions): with template labels, an unset selector selects them and an object
 /// without labels takes them.
+#[cfg(feature = "apps")]
 pub(crate) fn labels_from_template<S>(
     template_labels: &BTreeMap<String, String>,
     selector: &mut Option<S>,
     make_selector: impl FnOnce(BTreeMap<String, String>) -> S,
-    meta: &mut ObjectMeta,
+    meta: &mut apimachinery::apis::meta::v1::ObjectMeta,
 ) {
     // Go tests the labels map against nil; a decoded empty map is nil too.
     if template_labels.is_empty() {

@@ -31,6 +31,7 @@ pub mod certificates;
 pub mod coordination;
 #[cfg(feature = "core")]
 pub mod core;
+#[cfg(feature = "scheme")]
 pub(crate) mod default_markers;
 #[cfg(feature = "discovery")]
 pub mod discovery;

@@ -6,7 +6,8 @@
 //! a field Go's defaulters fill (`imagePullPolicy`, `restartPolicy`, a port's
 //! `protocol`) is `Required` when empty, as in Go.
 //!
-//! Each validator is registered with the Scheme for its type ([`ValidatorRegistration`]):
+//! With the `scheme` feature, each validator is registered with the Scheme for its type
+//! ([`ValidatorRegistration`](apimachinery::runtime::ValidatorRegistration)):
 //! [`Scheme::validate`](apimachinery::runtime::Scheme::validate) runs it, as the API
 //! server does on create and update (`old` given) and `kapi validate` on every built-in
 //! object (converted to its group's preferred version first).
@@ -112,6 +113,7 @@ pub use rbac::*;
 #[cfg(feature = "scheduling")]
 pub use scheduling::*;
 
+#[cfg(feature = "scheme")]
 use apimachinery::runtime::{ValidatorRegistration, Validators};
 #[allow(unused_imports)]
 use apimachinery::util::validation::field::{BadValue, ErrorList};
@@ -216,6 +218,7 @@ fn int_or_string_value(v: &crate::value::IntOrString) -> BadValue {
 
 /// A create-or-update validator from Go's pair of functions: the update function gets
 /// the old object and checks the new one too.
+#[cfg(feature = "scheme")]
 #[allow(unused_macros)]
 macro_rules! pair {
     ($create:path, $update:path) => {
@@ -227,6 +230,7 @@ macro_rules! pair {
 }
 
 /// A validator with no update rules beyond the metadata's.
+#[cfg(feature = "scheme")]
 #[allow(unused_macros)]
 macro_rules! create_only {
     ($create:path) => {
@@ -246,6 +250,7 @@ macro_rules! create_only {
     };
 }
 
+#[cfg(feature = "scheme")]
 fn register(v: &mut Validators) {
     #[cfg(feature = "core")]
     {
@@ -302,4 +307,5 @@ fn register(v: &mut Validators) {
     let _ = v;
 }
 
+#[cfg(feature = "scheme")]
 inventory::submit! { ValidatorRegistration(register) }

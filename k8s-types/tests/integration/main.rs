@@ -2,15 +2,31 @@
 //! every binary links the whole of k8s-types, so one per file cost a link and some hundred
 //! megabytes each. Run one concern with `cargo test -p k8s-types --test integration
 //! <module>::`.
+//!
+//! The modules but `typed_only` use the Scheme and many groups: they are built with the
+//! default features (`scheme` and `all-groups`). `typed_only` needs `core` alone.
 
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod conversions;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod defaults;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod filled_objects;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod go_decoding;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod hand_written;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod read_json;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod register;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod registered_kinds;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod shared_types;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod std_impls;
+#[cfg(feature = "core")]
+mod typed_only;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation;

@@ -72,6 +72,7 @@ pub struct AdmissionRequest {
 }
 
 impl Clone for AdmissionRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionRequest {
             uid: Clone::clone(&self.uid),
@@ -94,6 +95,7 @@ impl Clone for AdmissionRequest {
 }
 
 impl std::fmt::Debug for AdmissionRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionRequest")
             .field("uid", &self.uid)
@@ -148,6 +150,7 @@ pub struct AdmissionResponse {
 }
 
 impl Clone for AdmissionResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionResponse {
             uid: Clone::clone(&self.uid),
@@ -162,6 +165,7 @@ impl Clone for AdmissionResponse {
 }
 
 impl std::fmt::Debug for AdmissionResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionResponse")
             .field("uid", &self.uid)
@@ -178,7 +182,9 @@ impl std::fmt::Debug for AdmissionResponse {
 apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
 
 /// AdmissionReview describes an admission review request/response.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admission.k8s.io", version = "v1", kind = "AdmissionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -190,6 +196,7 @@ pub struct AdmissionReview {
 }
 
 impl Clone for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -200,6 +207,7 @@ impl Clone for AdmissionReview {
 }
 
 impl std::fmt::Debug for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionReview")
             .field("type_meta", &self.type_meta)
@@ -212,4 +220,5 @@ impl std::fmt::Debug for AdmissionReview {
 apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(AdmissionRequest, AdmissionResponse);

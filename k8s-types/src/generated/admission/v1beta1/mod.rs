@@ -17,7 +17,9 @@ pub type AdmissionRequest = crate::admission::v1::AdmissionRequest;
 pub type AdmissionResponse = crate::admission::v1::AdmissionResponse;
 
 /// AdmissionReview describes an admission review request/response.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "admission.k8s.io",
     version = "v1beta1",
@@ -26,21 +28,21 @@ pub type AdmissionResponse = crate::admission::v1::AdmissionResponse;
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admission::v1::AdmissionReview)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admission::v1::AdmissionReview))]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// request describes the attributes for the admission request.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub request: Option<crate::admission::v1::AdmissionRequest>,
     /// response describes the attributes for the admission response.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub response: Option<crate::admission::v1::AdmissionResponse>,
 }
 
 impl Clone for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -51,6 +53,7 @@ impl Clone for AdmissionReview {
 }
 
 impl std::fmt::Debug for AdmissionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdmissionReview")
             .field("type_meta", &self.type_meta)

@@ -50,6 +50,7 @@ pub struct ApplyConfiguration {
 }
 
 impl Clone for ApplyConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ApplyConfiguration {
             expression: Clone::clone(&self.expression),
@@ -58,6 +59,7 @@ impl Clone for ApplyConfiguration {
 }
 
 impl std::fmt::Debug for ApplyConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ApplyConfiguration")
             .field("expression", &self.expression)
@@ -105,6 +107,7 @@ pub struct AuditAnnotation {
 }
 
 impl Clone for AuditAnnotation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AuditAnnotation {
             key: Clone::clone(&self.key),
@@ -114,6 +117,7 @@ impl Clone for AuditAnnotation {
 }
 
 impl std::fmt::Debug for AuditAnnotation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AuditAnnotation")
             .field("key", &self.key)
@@ -138,6 +142,7 @@ pub struct ExpressionWarning {
 }
 
 impl Clone for ExpressionWarning {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExpressionWarning {
             field_ref: Clone::clone(&self.field_ref),
@@ -147,6 +152,7 @@ impl Clone for ExpressionWarning {
 }
 
 impl std::fmt::Debug for ExpressionWarning {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExpressionWarning")
             .field("field_ref", &self.field_ref)
@@ -229,6 +235,7 @@ pub struct JSONPatch {
 }
 
 impl Clone for JSONPatch {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JSONPatch {
             expression: Clone::clone(&self.expression),
@@ -237,6 +244,7 @@ impl Clone for JSONPatch {
 }
 
 impl std::fmt::Debug for JSONPatch {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JSONPatch")
             .field("expression", &self.expression)
@@ -276,6 +284,7 @@ pub struct MatchCondition {
 }
 
 impl Clone for MatchCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MatchCondition {
             name: Clone::clone(&self.name),
@@ -285,6 +294,7 @@ impl Clone for MatchCondition {
 }
 
 impl std::fmt::Debug for MatchCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MatchCondition")
             .field("name", &self.name)
@@ -382,6 +392,7 @@ pub struct MatchResources {
 }
 
 impl Clone for MatchResources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MatchResources {
             namespace_selector: Clone::clone(&self.namespace_selector),
@@ -394,6 +405,7 @@ impl Clone for MatchResources {
 }
 
 impl std::fmt::Debug for MatchResources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MatchResources")
             .field("namespace_selector", &self.namespace_selector)
@@ -408,7 +420,9 @@ impl std::fmt::Debug for MatchResources {
 apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namespaceSelector", 2 => object_selector as "objectSelector", 3 => resource_rules as "resourceRules", 4 => exclude_resource_rules as "excludeResourceRules", 7 => match_policy as "matchPolicy" });
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -420,6 +434,7 @@ pub struct MutatingAdmissionPolicy {
 }
 
 impl Clone for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -430,6 +445,7 @@ impl Clone for MutatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -452,7 +468,9 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 ///
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -464,6 +482,7 @@ pub struct MutatingAdmissionPolicyBinding {
 }
 
 impl Clone for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -474,6 +493,7 @@ impl Clone for MutatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -486,7 +506,9 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -500,6 +522,7 @@ pub struct MutatingAdmissionPolicyBindingList {
 }
 
 impl Clone for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -510,6 +533,7 @@ impl Clone for MutatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -547,6 +571,7 @@ pub struct MutatingAdmissionPolicyBindingSpec {
 }
 
 impl Clone for MutatingAdmissionPolicyBindingSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBindingSpec {
             policy_name: Clone::clone(&self.policy_name),
@@ -557,6 +582,7 @@ impl Clone for MutatingAdmissionPolicyBindingSpec {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBindingSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBindingSpec")
             .field("policy_name", &self.policy_name)
@@ -569,7 +595,9 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingSpec {
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -583,6 +611,7 @@ pub struct MutatingAdmissionPolicyList {
 }
 
 impl Clone for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -593,6 +622,7 @@ impl Clone for MutatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
@@ -679,6 +709,7 @@ pub struct MutatingAdmissionPolicySpec {
 }
 
 impl Clone for MutatingAdmissionPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicySpec {
             param_kind: Clone::clone(&self.param_kind),
@@ -693,6 +724,7 @@ impl Clone for MutatingAdmissionPolicySpec {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicySpec")
             .field("param_kind", &self.param_kind)
@@ -857,6 +889,7 @@ pub struct MutatingWebhook {
 }
 
 impl Clone for MutatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhook {
             name: Clone::clone(&self.name),
@@ -876,6 +909,7 @@ impl Clone for MutatingWebhook {
 }
 
 impl std::fmt::Debug for MutatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhook")
             .field("name", &self.name)
@@ -897,7 +931,9 @@ impl std::fmt::Debug for MutatingWebhook {
 apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -910,6 +946,7 @@ pub struct MutatingWebhookConfiguration {
 }
 
 impl Clone for MutatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -920,6 +957,7 @@ impl Clone for MutatingWebhookConfiguration {
 }
 
 impl std::fmt::Debug for MutatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
@@ -932,7 +970,9 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
 apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -946,6 +986,7 @@ pub struct MutatingWebhookConfigurationList {
 }
 
 impl Clone for MutatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -956,6 +997,7 @@ impl Clone for MutatingWebhookConfigurationList {
 }
 
 impl std::fmt::Debug for MutatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
@@ -985,6 +1027,7 @@ pub struct Mutation {
 }
 
 impl Clone for Mutation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Mutation {
             patch_type: Clone::clone(&self.patch_type),
@@ -995,6 +1038,7 @@ impl Clone for Mutation {
 }
 
 impl std::fmt::Debug for Mutation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Mutation")
             .field("patch_type", &self.patch_type)
@@ -1057,6 +1101,7 @@ pub struct NamedRuleWithOperations {
 }
 
 impl Clone for NamedRuleWithOperations {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamedRuleWithOperations {
             resource_names: Clone::clone(&self.resource_names),
@@ -1070,6 +1115,7 @@ impl Clone for NamedRuleWithOperations {
 }
 
 impl std::fmt::Debug for NamedRuleWithOperations {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamedRuleWithOperations")
             .field("resource_names", &self.resource_names)
@@ -1178,6 +1224,7 @@ pub struct ParamKind {
 }
 
 impl Clone for ParamKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ParamKind {
             api_version: Clone::clone(&self.api_version),
@@ -1187,6 +1234,7 @@ impl Clone for ParamKind {
 }
 
 impl std::fmt::Debug for ParamKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParamKind")
             .field("api_version", &self.api_version)
@@ -1250,6 +1298,7 @@ pub struct ParamRef {
 }
 
 impl Clone for ParamRef {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ParamRef {
             name: Clone::clone(&self.name),
@@ -1261,6 +1310,7 @@ impl Clone for ParamRef {
 }
 
 impl std::fmt::Debug for ParamRef {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParamRef")
             .field("name", &self.name)
@@ -1319,6 +1369,7 @@ pub struct Rule {
 }
 
 impl Clone for Rule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Rule {
             api_groups: Clone::clone(&self.api_groups),
@@ -1330,6 +1381,7 @@ impl Clone for Rule {
 }
 
 impl std::fmt::Debug for Rule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rule")
             .field("api_groups", &self.api_groups)
@@ -1391,6 +1443,7 @@ pub struct RuleWithOperations {
 }
 
 impl Clone for RuleWithOperations {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuleWithOperations {
             operations: Clone::clone(&self.operations),
@@ -1403,6 +1456,7 @@ impl Clone for RuleWithOperations {
 }
 
 impl std::fmt::Debug for RuleWithOperations {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuleWithOperations")
             .field("operations", &self.operations)
@@ -1490,6 +1544,7 @@ pub struct ServiceReference {
 }
 
 impl Clone for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceReference {
             namespace: Clone::clone(&self.namespace),
@@ -1501,6 +1556,7 @@ impl Clone for ServiceReference {
 }
 
 impl std::fmt::Debug for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceReference")
             .field("namespace", &self.namespace)
@@ -1523,6 +1579,7 @@ pub struct TypeChecking {
 }
 
 impl Clone for TypeChecking {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypeChecking {
             expression_warnings: Clone::clone(&self.expression_warnings),
@@ -1531,6 +1588,7 @@ impl Clone for TypeChecking {
 }
 
 impl std::fmt::Debug for TypeChecking {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypeChecking")
             .field("expression_warnings", &self.expression_warnings)
@@ -1541,7 +1599,9 @@ impl std::fmt::Debug for TypeChecking {
 apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "expressionWarnings" });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1558,6 +1618,7 @@ pub struct ValidatingAdmissionPolicy {
 }
 
 impl Clone for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -1569,6 +1630,7 @@ impl Clone for ValidatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -1592,7 +1654,9 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// CEL budget. Each evaluation of the policy is given an independent CEL cost budget.
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1604,6 +1668,7 @@ pub struct ValidatingAdmissionPolicyBinding {
 }
 
 impl Clone for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -1614,6 +1679,7 @@ impl Clone for ValidatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -1626,7 +1692,9 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1640,6 +1708,7 @@ pub struct ValidatingAdmissionPolicyBindingList {
 }
 
 impl Clone for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1650,6 +1719,7 @@ impl Clone for ValidatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -1724,6 +1794,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
 }
 
 impl Clone for ValidatingAdmissionPolicyBindingSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBindingSpec {
             policy_name: Clone::clone(&self.policy_name),
@@ -1735,6 +1806,7 @@ impl Clone for ValidatingAdmissionPolicyBindingSpec {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBindingSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBindingSpec")
             .field("policy_name", &self.policy_name)
@@ -1748,7 +1820,9 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingSpec {
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1762,6 +1836,7 @@ pub struct ValidatingAdmissionPolicyList {
 }
 
 impl Clone for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1772,6 +1847,7 @@ impl Clone for ValidatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
@@ -1850,6 +1926,7 @@ pub struct ValidatingAdmissionPolicySpec {
 }
 
 impl Clone for ValidatingAdmissionPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicySpec {
             param_kind: Clone::clone(&self.param_kind),
@@ -1864,6 +1941,7 @@ impl Clone for ValidatingAdmissionPolicySpec {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicySpec")
             .field("param_kind", &self.param_kind)
@@ -1894,6 +1972,7 @@ pub struct ValidatingAdmissionPolicyStatus {
 }
 
 impl Clone for ValidatingAdmissionPolicyStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -1904,6 +1983,7 @@ impl Clone for ValidatingAdmissionPolicyStatus {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyStatus")
             .field("observed_generation", &self.observed_generation)
@@ -2048,6 +2128,7 @@ pub struct ValidatingWebhook {
 }
 
 impl Clone for ValidatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhook {
             name: Clone::clone(&self.name),
@@ -2066,6 +2147,7 @@ impl Clone for ValidatingWebhook {
 }
 
 impl std::fmt::Debug for ValidatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhook")
             .field("name", &self.name)
@@ -2086,7 +2168,9 @@ impl std::fmt::Debug for ValidatingWebhook {
 apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2099,6 +2183,7 @@ pub struct ValidatingWebhookConfiguration {
 }
 
 impl Clone for ValidatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -2109,6 +2194,7 @@ impl Clone for ValidatingWebhookConfiguration {
 }
 
 impl std::fmt::Debug for ValidatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
@@ -2121,7 +2207,9 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
 apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2135,6 +2223,7 @@ pub struct ValidatingWebhookConfigurationList {
 }
 
 impl Clone for ValidatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -2145,6 +2234,7 @@ impl Clone for ValidatingWebhookConfigurationList {
 }
 
 impl std::fmt::Debug for ValidatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
@@ -2232,6 +2322,7 @@ pub struct Validation {
 }
 
 impl Clone for Validation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Validation {
             expression: Clone::clone(&self.expression),
@@ -2243,6 +2334,7 @@ impl Clone for Validation {
 }
 
 impl std::fmt::Debug for Validation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Validation")
             .field("expression", &self.expression)
@@ -2268,6 +2360,7 @@ pub struct Variable {
 }
 
 impl Clone for Variable {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Variable {
             name: Clone::clone(&self.name),
@@ -2277,6 +2370,7 @@ impl Clone for Variable {
 }
 
 impl std::fmt::Debug for Variable {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Variable")
             .field("name", &self.name)
@@ -2329,6 +2423,7 @@ pub struct WebhookClientConfig {
 }
 
 impl Clone for WebhookClientConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WebhookClientConfig {
             url: Clone::clone(&self.url),
@@ -2339,6 +2434,7 @@ impl Clone for WebhookClientConfig {
 }
 
 impl std::fmt::Debug for WebhookClientConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WebhookClientConfig")
             .field("url", &self.url)
@@ -2351,6 +2447,7 @@ impl std::fmt::Debug for WebhookClientConfig {
 apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     MatchCondition,
     MutatingAdmissionPolicyBindingSpec,

@@ -153,23 +153,25 @@ pub type Variable = crate::admissionregistration::v1::Variable;
 pub type WebhookClientConfig = crate::admissionregistration::v1::WebhookClientConfig;
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy))]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicy.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicySpec,
 }
 
 impl Clone for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -180,6 +182,7 @@ impl Clone for MutatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -202,23 +205,25 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 ///
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding))]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::admissionregistration::v1::MutatingAdmissionPolicyBindingSpec,
 }
 
 impl Clone for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -229,6 +234,7 @@ impl Clone for MutatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -241,7 +247,9 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
 apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -249,15 +257,14 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 =
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList))]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
     #[api(nullable)]
@@ -265,6 +272,7 @@ pub struct MutatingAdmissionPolicyBindingList {
 }
 
 impl Clone for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -275,6 +283,7 @@ impl Clone for MutatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -287,7 +296,9 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
 apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -295,15 +306,14 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata,
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList))]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
     #[api(nullable)]
@@ -311,6 +321,7 @@ pub struct MutatingAdmissionPolicyList {
 }
 
 impl Clone for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -321,6 +332,7 @@ impl Clone for MutatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for MutatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
@@ -333,19 +345,19 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
 apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingWebhook, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingWebhook, nested))]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
     /// "imagepolicy" is the name of the webhook, and kubernetes.io is the name
     /// of the organization.
     /// Required.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub client_config: crate::admissionregistration::v1::WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches \_any\_ Rule.
@@ -354,11 +366,11 @@ pub struct MutatingWebhook {
     /// disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called
     /// on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub rules: Vec<crate::admissionregistration::v1::RuleWithOperations>,
     /// failurePolicy defines how unrecognized errors from the admission endpoint are handled -
     /// allowed values are Ignore or Fail. Defaults to Ignore.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub failure_policy: Option<String>,
     /// matchPolicy defines how the "rules" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -374,7 +386,7 @@ pub struct MutatingWebhook {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the webhook.
     ///
     /// Defaults to "Exact"
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub match_policy: Option<String>,
     /// namespaceSelector decides whether to run the webhook on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -419,7 +431,7 @@ pub struct MutatingWebhook {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the webhook based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -432,7 +444,7 @@ pub struct MutatingWebhook {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// sideEffects states whether this webhook has side effects.
     /// Acceptable values are: Unknown, None, Some, NoneOnDryRun
@@ -440,14 +452,14 @@ pub struct MutatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some. Defaults to Unknown.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub side_effects: Option<String>,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
     /// The timeout value must be between 1 and 30 seconds.
     /// Default to 30 seconds.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub timeout_seconds: Option<i32>,
     /// admissionReviewVersions is an ordered list of preferred \`AdmissionReview\`
     /// versions the Webhook expects. API server will try to use first version in
@@ -458,7 +470,7 @@ pub struct MutatingWebhook {
     /// and be subject to the failure policy.
     /// Default to \`\['v1beta1'\]\`.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(with = crate::conversions::always_set)]
+    #[cfg_attr(feature = "scheme", conversion(with = crate::conversions::always_set))]
     pub admission_review_versions: Vec<String>,
     /// reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation.
     /// Allowed values are "Never" and "IfNeeded".
@@ -475,7 +487,7 @@ pub struct MutatingWebhook {
     /// \* to validate an object after all mutations are guaranteed complete, use a validating admission webhook instead.
     ///
     /// Defaults to "Never".
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reinvocation_policy: Option<String>,
     /// matchConditions is a list of conditions that must be met for a request to be sent to this
     /// webhook. Match conditions filter requests that have already been matched by the rules,
@@ -489,11 +501,12 @@ pub struct MutatingWebhook {
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the error is ignored and the webhook is skipped
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub match_conditions: Vec<crate::admissionregistration::v1::MatchCondition>,
 }
 
 impl Clone for MutatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhook {
             name: Clone::clone(&self.name),
@@ -513,6 +526,7 @@ impl Clone for MutatingWebhook {
 }
 
 impl std::fmt::Debug for MutatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhook")
             .field("name", &self.name)
@@ -535,16 +549,17 @@ apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as 
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 MutatingWebhookConfiguration instead.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration))]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// webhooks is a list of webhooks and the affected resources and operations.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -552,6 +567,7 @@ pub struct MutatingWebhookConfiguration {
 }
 
 impl Clone for MutatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -562,6 +578,7 @@ impl Clone for MutatingWebhookConfiguration {
 }
 
 impl std::fmt::Debug for MutatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
@@ -574,7 +591,9 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
 apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -582,15 +601,14 @@ apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => 
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfigurationList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfigurationList))]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of MutatingWebhookConfiguration.
     #[api(nullable)]
@@ -598,6 +616,7 @@ pub struct MutatingWebhookConfigurationList {
 }
 
 impl Clone for MutatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -608,6 +627,7 @@ impl Clone for MutatingWebhookConfigurationList {
 }
 
 impl std::fmt::Debug for MutatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
@@ -620,29 +640,31 @@ impl std::fmt::Debug for MutatingWebhookConfigurationList {
 apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy))]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicy.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::admissionregistration::v1::ValidatingAdmissionPolicySpec,
     /// status represents the current status of the ValidatingAdmissionPolicy, including warnings that are useful to determine if the policy
     /// behaves in the expected way.
     /// Populated by the system.
     /// Read-only.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::admissionregistration::v1::ValidatingAdmissionPolicyStatus,
 }
 
 impl Clone for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -654,6 +676,7 @@ impl Clone for ValidatingAdmissionPolicy {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicy")
             .field("type_meta", &self.type_meta)
@@ -677,23 +700,25 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 /// CEL budget. Each evaluation of the policy is given an independent CEL cost budget.
 /// Adding/removing policies, bindings, or params can not affect whether a
 /// given (policy, binding, param) combination is within its own CEL budget.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding))]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the desired behavior of the ValidatingAdmissionPolicyBinding.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec,
 }
 
 impl Clone for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -704,6 +729,7 @@ impl Clone for ValidatingAdmissionPolicyBinding {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBinding")
             .field("type_meta", &self.type_meta)
@@ -716,7 +742,9 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
 apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -724,15 +752,14 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList))]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of PolicyBinding.
     #[api(nullable)]
@@ -740,6 +767,7 @@ pub struct ValidatingAdmissionPolicyBindingList {
 }
 
 impl Clone for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -750,6 +778,7 @@ impl Clone for ValidatingAdmissionPolicyBindingList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
@@ -762,7 +791,9 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
 apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -770,15 +801,14 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadat
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList))]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingAdmissionPolicy.
     #[api(nullable)]
@@ -786,6 +816,7 @@ pub struct ValidatingAdmissionPolicyList {
 }
 
 impl Clone for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -796,6 +827,7 @@ impl Clone for ValidatingAdmissionPolicyList {
 }
 
 impl std::fmt::Debug for ValidatingAdmissionPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
@@ -808,19 +840,19 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
 apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingWebhook, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingWebhook, nested))]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
     /// "imagepolicy" is the name of the webhook, and kubernetes.io is the name
     /// of the organization.
     /// Required.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub client_config: crate::admissionregistration::v1::WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches \_any\_ Rule.
@@ -829,11 +861,11 @@ pub struct ValidatingWebhook {
     /// disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called
     /// on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub rules: Vec<crate::admissionregistration::v1::RuleWithOperations>,
     /// failurePolicy defines how unrecognized errors from the admission endpoint are handled -
     /// allowed values are Ignore or Fail. Defaults to Ignore.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub failure_policy: Option<String>,
     /// matchPolicy defines how the "rules" list is used to match incoming requests.
     /// Allowed values are "Exact" or "Equivalent".
@@ -849,7 +881,7 @@ pub struct ValidatingWebhook {
     /// a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the webhook.
     ///
     /// Defaults to "Exact"
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub match_policy: Option<String>,
     /// namespaceSelector decides whether to run the webhook on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -894,7 +926,7 @@ pub struct ValidatingWebhook {
     /// for more examples of label selectors.
     ///
     /// Default to the empty LabelSelector, which matches everything.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// objectSelector decides whether to run the webhook based on if the
     /// object has matching labels. objectSelector is evaluated against both
@@ -907,7 +939,7 @@ pub struct ValidatingWebhook {
     /// Use the object selector only if the webhook is opt-in, because end
     /// users may skip the admission webhook by setting the labels.
     /// Default to the empty LabelSelector, which matches everything.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub object_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// sideEffects states whether this webhook has side effects.
     /// Acceptable values are: Unknown, None, Some, NoneOnDryRun
@@ -915,14 +947,14 @@ pub struct ValidatingWebhook {
     /// rejected by a future step in the admission chain and the side effects therefore need to be undone.
     /// Requests with the dryRun attribute will be auto-rejected if they match a webhook with
     /// sideEffects == Unknown or Some. Defaults to Unknown.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub side_effects: Option<String>,
     /// timeoutSeconds specifies the timeout for this webhook. After the timeout passes,
     /// the webhook call will be ignored or the API call will fail based on the
     /// failure policy.
     /// The timeout value must be between 1 and 30 seconds.
     /// Default to 30 seconds.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub timeout_seconds: Option<i32>,
     /// admissionReviewVersions is an ordered list of preferred \`AdmissionReview\`
     /// versions the Webhook expects. API server will try to use first version in
@@ -933,7 +965,7 @@ pub struct ValidatingWebhook {
     /// and be subject to the failure policy.
     /// Default to \`\['v1beta1'\]\`.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(with = crate::conversions::always_set)]
+    #[cfg_attr(feature = "scheme", conversion(with = crate::conversions::always_set))]
     pub admission_review_versions: Vec<String>,
     /// matchConditions is a list of conditions that must be met for a request to be sent to this
     /// webhook. Match conditions filter requests that have already been matched by the rules,
@@ -947,11 +979,12 @@ pub struct ValidatingWebhook {
     /// - If failurePolicy=Fail, reject the request
     /// - If failurePolicy=Ignore, the error is ignored and the webhook is skipped
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub match_conditions: Vec<crate::admissionregistration::v1::MatchCondition>,
 }
 
 impl Clone for ValidatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhook {
             name: Clone::clone(&self.name),
@@ -970,6 +1003,7 @@ impl Clone for ValidatingWebhook {
 }
 
 impl std::fmt::Debug for ValidatingWebhook {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhook")
             .field("name", &self.name)
@@ -991,16 +1025,17 @@ apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config a
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration instead.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration))]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// webhooks is a list of webhooks and the affected resources and operations.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1008,6 +1043,7 @@ pub struct ValidatingWebhookConfiguration {
 }
 
 impl Clone for ValidatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -1018,6 +1054,7 @@ impl Clone for ValidatingWebhookConfiguration {
 }
 
 impl std::fmt::Debug for ValidatingWebhookConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
@@ -1030,7 +1067,9 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
 apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "admissionregistration.k8s.io",
     version = "v1beta1",
@@ -1038,15 +1077,14 @@ apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 =
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfigurationList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfigurationList))]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ValidatingWebhookConfiguration.
     #[api(nullable)]
@@ -1054,6 +1092,7 @@ pub struct ValidatingWebhookConfigurationList {
 }
 
 impl Clone for ValidatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1064,6 +1103,7 @@ impl Clone for ValidatingWebhookConfigurationList {
 }
 
 impl std::fmt::Debug for ValidatingWebhookConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)

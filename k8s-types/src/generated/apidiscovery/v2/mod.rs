@@ -5,7 +5,9 @@
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscovery", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -23,6 +25,7 @@ pub struct APIGroupDiscovery {
 }
 
 impl Clone for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscovery {
             type_meta: Clone::clone(&self.type_meta),
@@ -33,6 +36,7 @@ impl Clone for APIGroupDiscovery {
 }
 
 impl std::fmt::Debug for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscovery")
             .field("type_meta", &self.type_meta)
@@ -48,7 +52,9 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscoveryList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -62,6 +68,7 @@ pub struct APIGroupDiscoveryList {
 }
 
 impl Clone for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscoveryList {
             type_meta: Clone::clone(&self.type_meta),
@@ -72,6 +79,7 @@ impl Clone for APIGroupDiscoveryList {
 }
 
 impl std::fmt::Debug for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscoveryList")
             .field("type_meta", &self.type_meta)
@@ -120,6 +128,7 @@ pub struct APIResourceDiscovery {
 }
 
 impl Clone for APIResourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIResourceDiscovery {
             resource: Clone::clone(&self.resource),
@@ -135,6 +144,7 @@ impl Clone for APIResourceDiscovery {
 }
 
 impl std::fmt::Debug for APIResourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIResourceDiscovery")
             .field("resource", &self.resource)
@@ -177,6 +187,7 @@ pub struct APISubresourceDiscovery {
 }
 
 impl Clone for APISubresourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APISubresourceDiscovery {
             subresource: Clone::clone(&self.subresource),
@@ -188,6 +199,7 @@ impl Clone for APISubresourceDiscovery {
 }
 
 impl std::fmt::Debug for APISubresourceDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APISubresourceDiscovery")
             .field("subresource", &self.subresource)
@@ -220,6 +232,7 @@ pub struct APIVersionDiscovery {
 }
 
 impl Clone for APIVersionDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIVersionDiscovery {
             version: Clone::clone(&self.version),
@@ -230,6 +243,7 @@ impl Clone for APIVersionDiscovery {
 }
 
 impl std::fmt::Debug for APIVersionDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIVersionDiscovery")
             .field("version", &self.version)
@@ -242,4 +256,5 @@ impl std::fmt::Debug for APIVersionDiscovery {
 apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(APIVersionDiscovery);

@@ -26,7 +26,9 @@ pub type APIVersionDiscovery = crate::apidiscovery::v2::APIVersionDiscovery;
 /// APIGroupDiscovery holds information about which resources are being served for all version of the API Group.
 /// It contains a list of APIVersionDiscovery that holds a list of APIResourceDiscovery types served for a version.
 /// Versions are in descending order of preference, with the first version being the preferred entry.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apidiscovery.k8s.io",
     version = "v2beta1",
@@ -35,27 +37,27 @@ pub type APIVersionDiscovery = crate::apidiscovery::v2::APIVersionDiscovery;
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APIGroupDiscovery)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apidiscovery::v2::APIGroupDiscovery))]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is standard object's metadata.
     /// The only field completed will be name. For instance, resourceVersion will be empty.
     /// name is the name of the API group whose discovery information is presented here.
     /// name is allowed to be "" to represent the legacy, ungroupified resources.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// versions are the versions supported in this group. They are sorted in descending order of preference,
     /// with the preferred version being the first entry.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub versions: Vec<crate::apidiscovery::v2::APIVersionDiscovery>,
 }
 
 impl Clone for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscovery {
             type_meta: Clone::clone(&self.type_meta),
@@ -66,6 +68,7 @@ impl Clone for APIGroupDiscovery {
 }
 
 impl std::fmt::Debug for APIGroupDiscovery {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscovery")
             .field("type_meta", &self.type_meta)
@@ -81,7 +84,9 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
 /// list of API resources (built-ins, Custom Resource Definitions, resources from aggregated servers)
 /// that a cluster supports.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apidiscovery.k8s.io",
     version = "v2beta1",
@@ -89,15 +94,14 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apidiscovery::v2::APIGroupDiscoveryList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apidiscovery::v2::APIGroupDiscoveryList))]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// ResourceVersion will not be set, because this does not have a replayable ordering among multiple apiservers.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of groups for discovery. The groups are listed in priority order.
     #[api(nullable)]
@@ -105,6 +109,7 @@ pub struct APIGroupDiscoveryList {
 }
 
 impl Clone for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIGroupDiscoveryList {
             type_meta: Clone::clone(&self.type_meta),
@@ -115,6 +120,7 @@ impl Clone for APIGroupDiscoveryList {
 }
 
 impl std::fmt::Debug for APIGroupDiscoveryList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIGroupDiscoveryList")
             .field("type_meta", &self.type_meta)

@@ -38,6 +38,7 @@ pub struct ConversionRequest {
 }
 
 impl Clone for ConversionRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConversionRequest {
             uid: Clone::clone(&self.uid),
@@ -48,6 +49,7 @@ impl Clone for ConversionRequest {
 }
 
 impl std::fmt::Debug for ConversionRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConversionRequest")
             .field("uid", &self.uid)
@@ -80,6 +82,7 @@ pub struct ConversionResponse {
 }
 
 impl Clone for ConversionResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConversionResponse {
             uid: Clone::clone(&self.uid),
@@ -90,6 +93,7 @@ impl Clone for ConversionResponse {
 }
 
 impl std::fmt::Debug for ConversionResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConversionResponse")
             .field("uid", &self.uid)
@@ -102,7 +106,9 @@ impl std::fmt::Debug for ConversionResponse {
 apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
 
 /// ConversionReview describes a conversion request/response.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "ConversionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -114,6 +120,7 @@ pub struct ConversionReview {
 }
 
 impl Clone for ConversionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConversionReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -124,6 +131,7 @@ impl Clone for ConversionReview {
 }
 
 impl std::fmt::Debug for ConversionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConversionReview")
             .field("type_meta", &self.type_meta)
@@ -162,6 +170,7 @@ pub struct CustomResourceColumnDefinition {
 }
 
 impl Clone for CustomResourceColumnDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceColumnDefinition {
             name: Clone::clone(&self.name),
@@ -175,6 +184,7 @@ impl Clone for CustomResourceColumnDefinition {
 }
 
 impl std::fmt::Debug for CustomResourceColumnDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceColumnDefinition")
             .field("name", &self.name)
@@ -202,6 +212,7 @@ pub struct CustomResourceConversion {
 }
 
 impl Clone for CustomResourceConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceConversion {
             strategy: Clone::clone(&self.strategy),
@@ -211,6 +222,7 @@ impl Clone for CustomResourceConversion {
 }
 
 impl std::fmt::Debug for CustomResourceConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceConversion")
             .field("strategy", &self.strategy)
@@ -223,7 +235,9 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -238,6 +252,7 @@ pub struct CustomResourceDefinition {
 }
 
 impl Clone for CustomResourceDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinition {
             type_meta: Clone::clone(&self.type_meta),
@@ -249,6 +264,7 @@ impl Clone for CustomResourceDefinition {
 }
 
 impl std::fmt::Debug for CustomResourceDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinition")
             .field("type_meta", &self.type_meta)
@@ -285,6 +301,7 @@ pub struct CustomResourceDefinitionCondition {
 }
 
 impl Clone for CustomResourceDefinitionCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionCondition {
             r#type: Clone::clone(&self.r#type),
@@ -298,6 +315,7 @@ impl Clone for CustomResourceDefinitionCondition {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionCondition")
             .field("type", &self.r#type)
@@ -313,7 +331,9 @@ impl std::fmt::Debug for CustomResourceDefinitionCondition {
 apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinitionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -327,6 +347,7 @@ pub struct CustomResourceDefinitionList {
 }
 
 impl Clone for CustomResourceDefinitionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -337,6 +358,7 @@ impl Clone for CustomResourceDefinitionList {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionList")
             .field("type_meta", &self.type_meta)
@@ -378,6 +400,7 @@ pub struct CustomResourceDefinitionNames {
 }
 
 impl Clone for CustomResourceDefinitionNames {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionNames {
             plural: Clone::clone(&self.plural),
@@ -391,6 +414,7 @@ impl Clone for CustomResourceDefinitionNames {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionNames {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionNames")
             .field("plural", &self.plural)
@@ -439,6 +463,7 @@ pub struct CustomResourceDefinitionSpec {
 }
 
 impl Clone for CustomResourceDefinitionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionSpec {
             group: Clone::clone(&self.group),
@@ -452,6 +477,7 @@ impl Clone for CustomResourceDefinitionSpec {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionSpec")
             .field("group", &self.group)
@@ -489,6 +515,7 @@ pub struct CustomResourceDefinitionStatus {
 }
 
 impl Clone for CustomResourceDefinitionStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionStatus {
             conditions: Clone::clone(&self.conditions),
@@ -500,6 +527,7 @@ impl Clone for CustomResourceDefinitionStatus {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionStatus")
             .field("conditions", &self.conditions)
@@ -550,6 +578,7 @@ pub struct CustomResourceDefinitionVersion {
 }
 
 impl Clone for CustomResourceDefinitionVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionVersion {
             name: Clone::clone(&self.name),
@@ -566,6 +595,7 @@ impl Clone for CustomResourceDefinitionVersion {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionVersion")
             .field("name", &self.name)
@@ -613,6 +643,7 @@ pub struct CustomResourceSubresourceScale {
 }
 
 impl Clone for CustomResourceSubresourceScale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceSubresourceScale {
             spec_replicas_path: Clone::clone(&self.spec_replicas_path),
@@ -623,6 +654,7 @@ impl Clone for CustomResourceSubresourceScale {
 }
 
 impl std::fmt::Debug for CustomResourceSubresourceScale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceSubresourceScale")
             .field("spec_replicas_path", &self.spec_replicas_path)
@@ -643,12 +675,14 @@ apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas
 pub struct CustomResourceSubresourceStatus {}
 
 impl Clone for CustomResourceSubresourceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceSubresourceStatus {}
     }
 }
 
 impl std::fmt::Debug for CustomResourceSubresourceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceSubresourceStatus").finish()
     }
@@ -669,6 +703,7 @@ pub struct CustomResourceSubresources {
 }
 
 impl Clone for CustomResourceSubresources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceSubresources {
             status: Clone::clone(&self.status),
@@ -678,6 +713,7 @@ impl Clone for CustomResourceSubresources {
 }
 
 impl std::fmt::Debug for CustomResourceSubresources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceSubresources")
             .field("status", &self.status)
@@ -697,6 +733,7 @@ pub struct CustomResourceValidation {
 }
 
 impl Clone for CustomResourceValidation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceValidation {
             open_apiv3_schema: Clone::clone(&self.open_apiv3_schema),
@@ -705,6 +742,7 @@ impl Clone for CustomResourceValidation {
 }
 
 impl std::fmt::Debug for CustomResourceValidation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceValidation")
             .field("open_apiv3_schema", &self.open_apiv3_schema)
@@ -726,6 +764,7 @@ pub struct ExternalDocumentation {
 }
 
 impl Clone for ExternalDocumentation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalDocumentation {
             description: Clone::clone(&self.description),
@@ -735,6 +774,7 @@ impl Clone for ExternalDocumentation {
 }
 
 impl std::fmt::Debug for ExternalDocumentation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalDocumentation")
             .field("description", &self.description)
@@ -976,6 +1016,7 @@ pub struct JSONSchemaProps {
 }
 
 impl Clone for JSONSchemaProps {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JSONSchemaProps {
             id: Clone::clone(&self.id),
@@ -1029,6 +1070,7 @@ impl Clone for JSONSchemaProps {
 }
 
 impl std::fmt::Debug for JSONSchemaProps {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JSONSchemaProps")
             .field("id", &self.id)
@@ -1108,6 +1150,7 @@ pub struct SelectableField {
 }
 
 impl Clone for SelectableField {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelectableField {
             json_path: Clone::clone(&self.json_path),
@@ -1116,6 +1159,7 @@ impl Clone for SelectableField {
 }
 
 impl std::fmt::Debug for SelectableField {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelectableField")
             .field("json_path", &self.json_path)
@@ -1143,6 +1187,7 @@ pub struct ServiceReference {
 }
 
 impl Clone for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceReference {
             namespace: Clone::clone(&self.namespace),
@@ -1154,6 +1199,7 @@ impl Clone for ServiceReference {
 }
 
 impl std::fmt::Debug for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceReference")
             .field("namespace", &self.namespace)
@@ -1287,6 +1333,7 @@ pub struct ValidationRule {
 }
 
 impl Clone for ValidationRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidationRule {
             rule: Clone::clone(&self.rule),
@@ -1300,6 +1347,7 @@ impl Clone for ValidationRule {
 }
 
 impl std::fmt::Debug for ValidationRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ValidationRule")
             .field("rule", &self.rule)
@@ -1355,6 +1403,7 @@ pub struct WebhookClientConfig {
 }
 
 impl Clone for WebhookClientConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WebhookClientConfig {
             url: Clone::clone(&self.url),
@@ -1365,6 +1414,7 @@ impl Clone for WebhookClientConfig {
 }
 
 impl std::fmt::Debug for WebhookClientConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WebhookClientConfig")
             .field("url", &self.url)
@@ -1392,6 +1442,7 @@ pub struct WebhookConversion {
 }
 
 impl Clone for WebhookConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WebhookConversion {
             client_config: Clone::clone(&self.client_config),
@@ -1401,6 +1452,7 @@ impl Clone for WebhookConversion {
 }
 
 impl std::fmt::Debug for WebhookConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WebhookConversion")
             .field("client_config", &self.client_config)
@@ -1415,6 +1467,7 @@ impl std::fmt::Debug for WebhookConversion {
 apimachinery::proto_message!(WebhookConversion { 2 => client_config as "clientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     ConversionRequest,
     ConversionResponse,

@@ -133,7 +133,9 @@ pub type ValidationRule = crate::apiextensions::v1::ValidationRule;
 pub type WebhookClientConfig = crate::apiextensions::v1::WebhookClientConfig;
 
 /// ConversionReview describes a conversion request/response.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apiextensions.k8s.io",
     version = "v1beta1",
@@ -142,21 +144,21 @@ pub type WebhookClientConfig = crate::apiextensions::v1::WebhookClientConfig;
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::ConversionReview)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::ConversionReview))]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// request describes the attributes for the conversion request.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub request: Option<crate::apiextensions::v1::ConversionRequest>,
     /// response describes the attributes for the conversion response.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub response: Option<crate::apiextensions::v1::ConversionResponse>,
 }
 
 impl Clone for ConversionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConversionReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -167,6 +169,7 @@ impl Clone for ConversionReview {
 }
 
 impl std::fmt::Debug for ConversionReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConversionReview")
             .field("type_meta", &self.type_meta)
@@ -179,40 +182,41 @@ impl std::fmt::Debug for ConversionReview {
 apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition, nested))]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub name: String,
     /// type is an OpenAPI type definition for this column.
     /// See <https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types> for details.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// format is an optional OpenAPI type definition for this column. The 'name' format is applied
     /// to the primary identifier column to assist in clients identifying column is the resource name.
     /// See <https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types> for details.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub format: String,
     /// description is a human readable description of this column.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub description: String,
     /// priority is an integer defining the relative importance of this column compared to others. Lower
     /// numbers are considered higher priority. Columns that may be omitted in limited space scenarios
     /// should be given a priority greater than 0.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub priority: i32,
     /// JSONPath is a simple JSON path (i.e. with array notation) which is evaluated against
     /// each custom resource to produce the value for this column.
     #[api(rename = "JSONPath")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub json_path: String,
 }
 
 impl Clone for CustomResourceColumnDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceColumnDefinition {
             name: Clone::clone(&self.name),
@@ -226,6 +230,7 @@ impl Clone for CustomResourceColumnDefinition {
 }
 
 impl std::fmt::Debug for CustomResourceColumnDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceColumnDefinition")
             .field("name", &self.name)
@@ -263,6 +268,7 @@ pub struct CustomResourceConversion {
 }
 
 impl Clone for CustomResourceConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceConversion {
             strategy: Clone::clone(&self.strategy),
@@ -273,6 +279,7 @@ impl Clone for CustomResourceConversion {
 }
 
 impl std::fmt::Debug for CustomResourceConversion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceConversion")
             .field("strategy", &self.strategy)
@@ -290,26 +297,28 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
 /// Deprecated in v1.16, planned for removal in v1.22. Use apiextensions.k8s.io/v1 CustomResourceDefinition instead.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinition)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceDefinition))]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec describes how the user wants the resources to appear
     pub spec: CustomResourceDefinitionSpec,
     /// status indicates the actual state of the CustomResourceDefinition
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::apiextensions::v1::CustomResourceDefinitionStatus,
 }
 
 impl Clone for CustomResourceDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinition {
             type_meta: Clone::clone(&self.type_meta),
@@ -321,6 +330,7 @@ impl Clone for CustomResourceDefinition {
 }
 
 impl std::fmt::Debug for CustomResourceDefinition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinition")
             .field("type_meta", &self.type_meta)
@@ -334,7 +344,9 @@ impl std::fmt::Debug for CustomResourceDefinition {
 apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apiextensions.k8s.io",
     version = "v1beta1",
@@ -342,15 +354,14 @@ apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionList))]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items list individual CustomResourceDefinition objects
     #[api(nullable)]
@@ -358,6 +369,7 @@ pub struct CustomResourceDefinitionList {
 }
 
 impl Clone for CustomResourceDefinitionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -368,6 +380,7 @@ impl Clone for CustomResourceDefinitionList {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionList")
             .field("type_meta", &self.type_meta)
@@ -443,6 +456,7 @@ pub struct CustomResourceDefinitionSpec {
 }
 
 impl Clone for CustomResourceDefinitionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionSpec {
             group: Clone::clone(&self.group),
@@ -461,6 +475,7 @@ impl Clone for CustomResourceDefinitionSpec {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionSpec")
             .field("group", &self.group)
@@ -484,41 +499,41 @@ impl std::fmt::Debug for CustomResourceDefinitionSpec {
 apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion, nested))]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub name: String,
     /// served is a flag enabling/disabling this version from being served via REST APIs
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub served: bool,
     /// storage indicates this version should be used when persisting custom resources to storage.
     /// There must be exactly one version with storage=true.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub storage: bool,
     /// deprecated indicates this version of the custom resource API is deprecated.
     /// When set to true, API requests to this version receive a warning header in the server response.
     /// Defaults to false.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub deprecated: bool,
     /// deprecationWarning overrides the default warning returned to API clients.
     /// May only be set when \`deprecated\` is true.
     /// The default warning indicates this version is deprecated and recommends use
     /// of the newest served version of equal or greater stability, if one exists.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub deprecation_warning: Option<String>,
     /// schema describes the schema used for validation and pruning of this version of the custom resource.
     /// Top-level and per-version schemas are mutually exclusive.
     /// Per-version schemas must not all be set to identical values (top-level validation schema should be used instead).
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub schema: Option<crate::apiextensions::v1::CustomResourceValidation>,
     /// subresources specify what subresources this version of the defined custom resource have.
     /// Top-level and per-version subresources are mutually exclusive.
     /// Per-version subresources must not all be set to identical values (top-level subresources should be used instead).
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub subresources: Option<crate::apiextensions::v1::CustomResourceSubresources>,
     /// additionalPrinterColumns specifies additional columns returned in Table output.
     /// See <https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables> for details.
@@ -530,11 +545,12 @@ pub struct CustomResourceDefinitionVersion {
     /// selectableFields specifies paths to fields that may be used as field selectors.
     /// See <https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors>
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub selectable_fields: Vec<crate::apiextensions::v1::SelectableField>,
 }
 
 impl Clone for CustomResourceDefinitionVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionVersion {
             name: Clone::clone(&self.name),
@@ -551,6 +567,7 @@ impl Clone for CustomResourceDefinitionVersion {
 }
 
 impl std::fmt::Debug for CustomResourceDefinitionVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionVersion")
             .field("name", &self.name)

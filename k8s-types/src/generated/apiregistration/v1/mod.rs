@@ -4,7 +4,9 @@
 
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -19,6 +21,7 @@ pub struct APIService {
 }
 
 impl Clone for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIService {
             type_meta: Clone::clone(&self.type_meta),
@@ -30,6 +33,7 @@ impl Clone for APIService {
 }
 
 impl std::fmt::Debug for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIService")
             .field("type_meta", &self.type_meta)
@@ -61,6 +65,7 @@ pub struct APIServiceCondition {
 }
 
 impl Clone for APIServiceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceCondition {
             r#type: Clone::clone(&self.r#type),
@@ -73,6 +78,7 @@ impl Clone for APIServiceCondition {
 }
 
 impl std::fmt::Debug for APIServiceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceCondition")
             .field("type", &self.r#type)
@@ -87,7 +93,9 @@ impl std::fmt::Debug for APIServiceCondition {
 apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// APIServiceList is a list of APIService objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIServiceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -101,6 +109,7 @@ pub struct APIServiceList {
 }
 
 impl Clone for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -111,6 +120,7 @@ impl Clone for APIServiceList {
 }
 
 impl std::fmt::Debug for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceList")
             .field("type_meta", &self.type_meta)
@@ -169,6 +179,7 @@ pub struct APIServiceSpec {
 }
 
 impl Clone for APIServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceSpec {
             service: Clone::clone(&self.service),
@@ -183,6 +194,7 @@ impl Clone for APIServiceSpec {
 }
 
 impl std::fmt::Debug for APIServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceSpec")
             .field("service", &self.service)
@@ -207,6 +219,7 @@ pub struct APIServiceStatus {
 }
 
 impl Clone for APIServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceStatus {
             conditions: Clone::clone(&self.conditions),
@@ -215,6 +228,7 @@ impl Clone for APIServiceStatus {
 }
 
 impl std::fmt::Debug for APIServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceStatus")
             .field("conditions", &self.conditions)
@@ -240,6 +254,7 @@ pub struct ServiceReference {
 }
 
 impl Clone for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceReference {
             namespace: Clone::clone(&self.namespace),
@@ -250,6 +265,7 @@ impl Clone for ServiceReference {
 }
 
 impl std::fmt::Debug for ServiceReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceReference")
             .field("namespace", &self.namespace)
@@ -262,4 +278,5 @@ impl std::fmt::Debug for ServiceReference {
 apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => port });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(APIServiceSpec, APIServiceStatus);

@@ -33,27 +33,29 @@ pub type ServiceReference = crate::apiregistration::v1::ServiceReference;
 
 /// APIService represents a server for a particular GroupVersion.
 /// Name must be "version.group".
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1beta1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIService)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiregistration::v1::APIService))]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec contains information for locating and communicating with a server
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::apiregistration::v1::APIServiceSpec,
     /// Status contains derived information about an API server
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::apiregistration::v1::APIServiceStatus,
 }
 
 impl Clone for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIService {
             type_meta: Clone::clone(&self.type_meta),
@@ -65,6 +67,7 @@ impl Clone for APIService {
 }
 
 impl std::fmt::Debug for APIService {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIService")
             .field("type_meta", &self.type_meta)
@@ -78,7 +81,9 @@ impl std::fmt::Debug for APIService {
 apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceList is a list of APIService objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apiregistration.k8s.io",
     version = "v1beta1",
@@ -86,15 +91,14 @@ apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apiregistration::v1::APIServiceList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiregistration::v1::APIServiceList))]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of APIService
     #[api(nullable)]
@@ -102,6 +106,7 @@ pub struct APIServiceList {
 }
 
 impl Clone for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -112,6 +117,7 @@ impl Clone for APIServiceList {
 }
 
 impl std::fmt::Debug for APIServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceList")
             .field("type_meta", &self.type_meta)

@@ -25,6 +25,7 @@ pub struct ServerStorageVersion {
 }
 
 impl Clone for ServerStorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServerStorageVersion {
             api_server_id: Clone::clone(&self.api_server_id),
@@ -36,6 +37,7 @@ impl Clone for ServerStorageVersion {
 }
 
 impl std::fmt::Debug for ServerStorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServerStorageVersion")
             .field("api_server_id", &self.api_server_id)
@@ -49,7 +51,9 @@ impl std::fmt::Debug for ServerStorageVersion {
 apimachinery::proto_message!(ServerStorageVersion { 1 => api_server_id as "apiServerID", 2 => encoding_version as "encodingVersion", 3 => decodable_versions as "decodableVersions", 4 => served_versions as "servedVersions" });
 
 /// Storage version of a specific resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -65,6 +69,7 @@ pub struct StorageVersion {
 }
 
 impl Clone for StorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersion {
             type_meta: Clone::clone(&self.type_meta),
@@ -76,6 +81,7 @@ impl Clone for StorageVersion {
 }
 
 impl std::fmt::Debug for StorageVersion {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersion")
             .field("type_meta", &self.type_meta)
@@ -108,6 +114,7 @@ pub struct StorageVersionCondition {
 }
 
 impl Clone for StorageVersionCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionCondition {
             r#type: Clone::clone(&self.r#type),
@@ -121,6 +128,7 @@ impl Clone for StorageVersionCondition {
 }
 
 impl std::fmt::Debug for StorageVersionCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionCondition")
             .field("type", &self.r#type)
@@ -136,7 +144,9 @@ impl std::fmt::Debug for StorageVersionCondition {
 apimachinery::proto_message!(StorageVersionCondition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// A list of StorageVersions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "internal.apiserver.k8s.io",
     version = "v1alpha1",
@@ -156,6 +166,7 @@ pub struct StorageVersionList {
 }
 
 impl Clone for StorageVersionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -166,6 +177,7 @@ impl Clone for StorageVersionList {
 }
 
 impl std::fmt::Debug for StorageVersionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionList")
             .field("type_meta", &self.type_meta)
@@ -182,12 +194,14 @@ apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });
 pub struct StorageVersionSpec {}
 
 impl Clone for StorageVersionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionSpec {}
     }
 }
 
 impl std::fmt::Debug for StorageVersionSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionSpec").finish()
     }
@@ -214,6 +228,7 @@ pub struct StorageVersionStatus {
 }
 
 impl Clone for StorageVersionStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionStatus {
             storage_versions: Clone::clone(&self.storage_versions),
@@ -224,6 +239,7 @@ impl Clone for StorageVersionStatus {
 }
 
 impl std::fmt::Debug for StorageVersionStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionStatus")
             .field("storage_versions", &self.storage_versions)

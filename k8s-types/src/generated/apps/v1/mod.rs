@@ -11,7 +11,9 @@
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -26,6 +28,7 @@ pub struct ControllerRevision {
 }
 
 impl Clone for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevision {
             type_meta: Clone::clone(&self.type_meta),
@@ -37,6 +40,7 @@ impl Clone for ControllerRevision {
 }
 
 impl std::fmt::Debug for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevision")
             .field("type_meta", &self.type_meta)
@@ -50,7 +54,9 @@ impl std::fmt::Debug for ControllerRevision {
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevisionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -63,6 +69,7 @@ pub struct ControllerRevisionList {
 }
 
 impl Clone for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevisionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -73,6 +80,7 @@ impl Clone for ControllerRevisionList {
 }
 
 impl std::fmt::Debug for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevisionList")
             .field("type_meta", &self.type_meta)
@@ -85,7 +93,9 @@ impl std::fmt::Debug for ControllerRevisionList {
 apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -105,6 +115,7 @@ pub struct DaemonSet {
 }
 
 impl Clone for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -116,6 +127,7 @@ impl Clone for DaemonSet {
 }
 
 impl std::fmt::Debug for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSet")
             .field("type_meta", &self.type_meta)
@@ -146,6 +158,7 @@ pub struct DaemonSetCondition {
 }
 
 impl Clone for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -158,6 +171,7 @@ impl Clone for DaemonSetCondition {
 }
 
 impl std::fmt::Debug for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetCondition")
             .field("type", &self.r#type)
@@ -172,7 +186,9 @@ impl std::fmt::Debug for DaemonSetCondition {
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -186,6 +202,7 @@ pub struct DaemonSetList {
 }
 
 impl Clone for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -196,6 +213,7 @@ impl Clone for DaemonSetList {
 }
 
 impl std::fmt::Debug for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetList")
             .field("type_meta", &self.type_meta)
@@ -238,6 +256,7 @@ pub struct DaemonSetSpec {
 }
 
 impl Clone for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetSpec {
             selector: Clone::clone(&self.selector),
@@ -250,6 +269,7 @@ impl Clone for DaemonSetSpec {
 }
 
 impl std::fmt::Debug for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetSpec")
             .field("selector", &self.selector)
@@ -307,6 +327,7 @@ pub struct DaemonSetStatus {
 }
 
 impl Clone for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetStatus {
             current_number_scheduled: Clone::clone(&self.current_number_scheduled),
@@ -324,6 +345,7 @@ impl Clone for DaemonSetStatus {
 }
 
 impl std::fmt::Debug for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetStatus")
             .field("current_number_scheduled", &self.current_number_scheduled)
@@ -357,6 +379,7 @@ pub struct DaemonSetUpdateStrategy {
 }
 
 impl Clone for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetUpdateStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -366,6 +389,7 @@ impl Clone for DaemonSetUpdateStrategy {
 }
 
 impl std::fmt::Debug for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetUpdateStrategy")
             .field("type", &self.r#type)
@@ -377,7 +401,9 @@ impl std::fmt::Debug for DaemonSetUpdateStrategy {
 apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -392,6 +418,7 @@ pub struct Deployment {
 }
 
 impl Clone for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Deployment {
             type_meta: Clone::clone(&self.type_meta),
@@ -403,6 +430,7 @@ impl Clone for Deployment {
 }
 
 impl std::fmt::Debug for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Deployment")
             .field("type_meta", &self.type_meta)
@@ -435,6 +463,7 @@ pub struct DeploymentCondition {
 }
 
 impl Clone for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentCondition {
             r#type: Clone::clone(&self.r#type),
@@ -448,6 +477,7 @@ impl Clone for DeploymentCondition {
 }
 
 impl std::fmt::Debug for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentCondition")
             .field("type", &self.r#type)
@@ -463,7 +493,9 @@ impl std::fmt::Debug for DeploymentCondition {
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DeploymentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -476,6 +508,7 @@ pub struct DeploymentList {
 }
 
 impl Clone for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -486,6 +519,7 @@ impl Clone for DeploymentList {
 }
 
 impl std::fmt::Debug for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
@@ -534,6 +568,7 @@ pub struct DeploymentSpec {
 }
 
 impl Clone for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentSpec {
             replicas: Clone::clone(&self.replicas),
@@ -549,6 +584,7 @@ impl Clone for DeploymentSpec {
 }
 
 impl std::fmt::Debug for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentSpec")
             .field("replicas", &self.replicas)
@@ -603,6 +639,7 @@ pub struct DeploymentStatus {
 }
 
 impl Clone for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -619,6 +656,7 @@ impl Clone for DeploymentStatus {
 }
 
 impl std::fmt::Debug for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStatus")
             .field("observed_generation", &self.observed_generation)
@@ -651,6 +689,7 @@ pub struct DeploymentStrategy {
 }
 
 impl Clone for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -660,6 +699,7 @@ impl Clone for DeploymentStrategy {
 }
 
 impl std::fmt::Debug for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStrategy")
             .field("type", &self.r#type)
@@ -671,7 +711,9 @@ impl std::fmt::Debug for DeploymentStrategy {
 apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -693,6 +735,7 @@ pub struct ReplicaSet {
 }
 
 impl Clone for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -704,6 +747,7 @@ impl Clone for ReplicaSet {
 }
 
 impl std::fmt::Debug for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSet")
             .field("type_meta", &self.type_meta)
@@ -734,6 +778,7 @@ pub struct ReplicaSetCondition {
 }
 
 impl Clone for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -746,6 +791,7 @@ impl Clone for ReplicaSetCondition {
 }
 
 impl std::fmt::Debug for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetCondition")
             .field("type", &self.r#type)
@@ -760,7 +806,9 @@ impl std::fmt::Debug for ReplicaSetCondition {
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -775,6 +823,7 @@ pub struct ReplicaSetList {
 }
 
 impl Clone for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -785,6 +834,7 @@ impl Clone for ReplicaSetList {
 }
 
 impl std::fmt::Debug for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetList")
             .field("type_meta", &self.type_meta)
@@ -822,6 +872,7 @@ pub struct ReplicaSetSpec {
 }
 
 impl Clone for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetSpec {
             replicas: Clone::clone(&self.replicas),
@@ -833,6 +884,7 @@ impl Clone for ReplicaSetSpec {
 }
 
 impl std::fmt::Debug for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetSpec")
             .field("replicas", &self.replicas)
@@ -874,6 +926,7 @@ pub struct ReplicaSetStatus {
 }
 
 impl Clone for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetStatus {
             replicas: Clone::clone(&self.replicas),
@@ -888,6 +941,7 @@ impl Clone for ReplicaSetStatus {
 }
 
 impl std::fmt::Debug for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetStatus")
             .field("replicas", &self.replicas)
@@ -943,6 +997,7 @@ pub struct RollingUpdateDaemonSet {
 }
 
 impl Clone for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDaemonSet {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -952,6 +1007,7 @@ impl Clone for RollingUpdateDaemonSet {
 }
 
 impl std::fmt::Debug for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDaemonSet")
             .field("max_unavailable", &self.max_unavailable)
@@ -991,6 +1047,7 @@ pub struct RollingUpdateDeployment {
 }
 
 impl Clone for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDeployment {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -1000,6 +1057,7 @@ impl Clone for RollingUpdateDeployment {
 }
 
 impl std::fmt::Debug for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDeployment")
             .field("max_unavailable", &self.max_unavailable)
@@ -1029,6 +1087,7 @@ pub struct RollingUpdateStatefulSetStrategy {
 }
 
 impl Clone for RollingUpdateStatefulSetStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateStatefulSetStrategy {
             partition: Clone::clone(&self.partition),
@@ -1038,6 +1097,7 @@ impl Clone for RollingUpdateStatefulSetStrategy {
 }
 
 impl std::fmt::Debug for RollingUpdateStatefulSetStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateStatefulSetStrategy")
             .field("partition", &self.partition)
@@ -1055,7 +1115,9 @@ apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1071,6 +1133,7 @@ pub struct StatefulSet {
 }
 
 impl Clone for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -1082,6 +1145,7 @@ impl Clone for StatefulSet {
 }
 
 impl std::fmt::Debug for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSet")
             .field("type_meta", &self.type_meta)
@@ -1112,6 +1176,7 @@ pub struct StatefulSetCondition {
 }
 
 impl Clone for StatefulSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -1124,6 +1189,7 @@ impl Clone for StatefulSetCondition {
 }
 
 impl std::fmt::Debug for StatefulSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetCondition")
             .field("type", &self.r#type)
@@ -1138,7 +1204,9 @@ impl std::fmt::Debug for StatefulSetCondition {
 apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1152,6 +1220,7 @@ pub struct StatefulSetList {
 }
 
 impl Clone for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1162,6 +1231,7 @@ impl Clone for StatefulSetList {
 }
 
 impl std::fmt::Debug for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetList")
             .field("type_meta", &self.type_meta)
@@ -1189,6 +1259,7 @@ pub struct StatefulSetOrdinals {
 }
 
 impl Clone for StatefulSetOrdinals {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetOrdinals {
             start: Clone::clone(&self.start),
@@ -1197,6 +1268,7 @@ impl Clone for StatefulSetOrdinals {
 }
 
 impl std::fmt::Debug for StatefulSetOrdinals {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetOrdinals")
             .field("start", &self.start)
@@ -1226,6 +1298,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
 }
 
 impl Clone for StatefulSetPersistentVolumeClaimRetentionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetPersistentVolumeClaimRetentionPolicy {
             when_deleted: Clone::clone(&self.when_deleted),
@@ -1235,6 +1308,7 @@ impl Clone for StatefulSetPersistentVolumeClaimRetentionPolicy {
 }
 
 impl std::fmt::Debug for StatefulSetPersistentVolumeClaimRetentionPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetPersistentVolumeClaimRetentionPolicy")
             .field("when_deleted", &self.when_deleted)
@@ -1321,6 +1395,7 @@ pub struct StatefulSetSpec {
 }
 
 impl Clone for StatefulSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetSpec {
             replicas: Clone::clone(&self.replicas),
@@ -1341,6 +1416,7 @@ impl Clone for StatefulSetSpec {
 }
 
 impl std::fmt::Debug for StatefulSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetSpec")
             .field("replicas", &self.replicas)
@@ -1403,6 +1479,7 @@ pub struct StatefulSetStatus {
 }
 
 impl Clone for StatefulSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -1420,6 +1497,7 @@ impl Clone for StatefulSetStatus {
 }
 
 impl std::fmt::Debug for StatefulSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetStatus")
             .field("observed_generation", &self.observed_generation)
@@ -1452,6 +1530,7 @@ pub struct StatefulSetUpdateStrategy {
 }
 
 impl Clone for StatefulSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetUpdateStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -1461,6 +1540,7 @@ impl Clone for StatefulSetUpdateStrategy {
 }
 
 impl std::fmt::Debug for StatefulSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetUpdateStrategy")
             .field("type", &self.r#type)
@@ -1472,6 +1552,7 @@ impl std::fmt::Debug for StatefulSetUpdateStrategy {
 apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     DaemonSetSpec,
     DaemonSetStatus,

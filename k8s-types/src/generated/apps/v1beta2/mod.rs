@@ -158,27 +158,29 @@ pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 /// the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However,
 /// it may be subject to name and representation changes in future releases, and clients should not
 /// depend on its stability. It is primarily for internal use by controllers.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ControllerRevision)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ControllerRevision))]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Data is the serialized representation of the state.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub data: crate::value::RawExtension,
     /// Revision indicates the revision of the state represented by Data.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub revision: i64,
 }
 
 impl Clone for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevision {
             type_meta: Clone::clone(&self.type_meta),
@@ -190,6 +192,7 @@ impl Clone for ControllerRevision {
 }
 
 impl std::fmt::Debug for ControllerRevision {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevision")
             .field("type_meta", &self.type_meta)
@@ -203,7 +206,9 @@ impl std::fmt::Debug for ControllerRevision {
 apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -211,14 +216,13 @@ apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 =>
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ControllerRevisionList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ControllerRevisionList))]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of ControllerRevisions
     #[api(nullable)]
@@ -226,6 +230,7 @@ pub struct ControllerRevisionList {
 }
 
 impl Clone for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ControllerRevisionList {
             type_meta: Clone::clone(&self.type_meta),
@@ -236,6 +241,7 @@ impl Clone for ControllerRevisionList {
 }
 
 impl std::fmt::Debug for ControllerRevisionList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerRevisionList")
             .field("type_meta", &self.type_meta)
@@ -250,32 +256,34 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1/DaemonSet. See the release notes for
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSet)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSet))]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The desired behavior of this daemon set.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::apps::v1::DaemonSetSpec,
     /// The current status of this daemon set. This data may be
     /// out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::apps::v1::DaemonSetStatus,
 }
 
 impl Clone for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -287,6 +295,7 @@ impl Clone for DaemonSet {
 }
 
 impl std::fmt::Debug for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSet")
             .field("type_meta", &self.type_meta)
@@ -300,7 +309,9 @@ impl std::fmt::Debug for DaemonSet {
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -308,15 +319,14 @@ apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status }
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetList))]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// A list of daemon sets.
     #[api(nullable)]
@@ -324,6 +334,7 @@ pub struct DaemonSetList {
 }
 
 impl Clone for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -334,6 +345,7 @@ impl Clone for DaemonSetList {
 }
 
 impl std::fmt::Debug for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetList")
             .field("type_meta", &self.type_meta)
@@ -348,26 +360,28 @@ apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::Deployment)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::Deployment))]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::apps::v1::DeploymentSpec,
     /// Most recently observed status of the Deployment.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::apps::v1::DeploymentStatus,
 }
 
 impl Clone for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Deployment {
             type_meta: Clone::clone(&self.type_meta),
@@ -379,6 +393,7 @@ impl Clone for Deployment {
 }
 
 impl std::fmt::Debug for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Deployment")
             .field("type_meta", &self.type_meta)
@@ -392,7 +407,9 @@ impl std::fmt::Debug for Deployment {
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -400,14 +417,13 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentList))]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Deployments.
     #[api(nullable)]
@@ -415,6 +431,7 @@ pub struct DeploymentList {
 }
 
 impl Clone for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -425,6 +442,7 @@ impl Clone for DeploymentList {
 }
 
 impl std::fmt::Debug for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
@@ -439,33 +457,35 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSet)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSet))]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// If the Labels of a ReplicaSet are empty, they are defaulted to
     /// be the same as the Pod(s) that the ReplicaSet manages.
     /// Standard object's metadata. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::apps::v1::ReplicaSetSpec,
     /// Status is the most recently observed status of the ReplicaSet.
     /// This data may be out of date by some window of time.
     /// Populated by the system.
     /// Read-only.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::apps::v1::ReplicaSetStatus,
 }
 
 impl Clone for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -477,6 +497,7 @@ impl Clone for ReplicaSet {
 }
 
 impl std::fmt::Debug for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSet")
             .field("type_meta", &self.type_meta)
@@ -490,7 +511,9 @@ impl std::fmt::Debug for ReplicaSet {
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -498,15 +521,14 @@ apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetList))]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ReplicaSets.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -515,6 +537,7 @@ pub struct ReplicaSetList {
 }
 
 impl Clone for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -525,6 +548,7 @@ impl Clone for ReplicaSetList {
 }
 
 impl std::fmt::Debug for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetList")
             .field("type_meta", &self.type_meta)
@@ -537,7 +561,9 @@ impl std::fmt::Debug for ReplicaSetList {
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Scale", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -551,6 +577,7 @@ pub struct Scale {
 }
 
 impl Clone for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scale {
             type_meta: Clone::clone(&self.type_meta),
@@ -562,6 +589,7 @@ impl Clone for Scale {
 }
 
 impl std::fmt::Debug for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scale")
             .field("type_meta", &self.type_meta)
@@ -583,6 +611,7 @@ pub struct ScaleSpec {
 }
 
 impl Clone for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleSpec {
             replicas: Clone::clone(&self.replicas),
@@ -591,6 +620,7 @@ impl Clone for ScaleSpec {
 }
 
 impl std::fmt::Debug for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleSpec")
             .field("replicas", &self.replicas)
@@ -619,6 +649,7 @@ pub struct ScaleStatus {
 }
 
 impl Clone for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
@@ -629,6 +660,7 @@ impl Clone for ScaleStatus {
 }
 
 impl std::fmt::Debug for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleStatus")
             .field("replicas", &self.replicas)
@@ -649,27 +681,29 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 ///
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSet)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSet))]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the desired identities of pods in this set.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::apps::v1::StatefulSetSpec,
     /// Status is the current status of Pods in this StatefulSet. This data
     /// may be out of date by some window of time.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::apps::v1::StatefulSetStatus,
 }
 
 impl Clone for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -681,6 +715,7 @@ impl Clone for StatefulSet {
 }
 
 impl std::fmt::Debug for StatefulSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSet")
             .field("type_meta", &self.type_meta)
@@ -694,7 +729,9 @@ impl std::fmt::Debug for StatefulSet {
 apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetList is a collection of StatefulSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "apps",
     version = "v1beta2",
@@ -702,14 +739,13 @@ apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::StatefulSetList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSetList))]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
     #[api(nullable)]
@@ -717,6 +753,7 @@ pub struct StatefulSetList {
 }
 
 impl Clone for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -727,6 +764,7 @@ impl Clone for StatefulSetList {
 }
 
 impl std::fmt::Debug for StatefulSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatefulSetList")
             .field("type_meta", &self.type_meta)
@@ -739,4 +777,5 @@ impl std::fmt::Debug for StatefulSetList {
 apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(ScaleSpec, ScaleStatus);

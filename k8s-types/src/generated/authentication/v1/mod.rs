@@ -23,6 +23,7 @@ pub struct BoundObjectReference {
 }
 
 impl Clone for BoundObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         BoundObjectReference {
             kind: Clone::clone(&self.kind),
@@ -34,6 +35,7 @@ impl Clone for BoundObjectReference {
 }
 
 impl std::fmt::Debug for BoundObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BoundObjectReference")
             .field("kind", &self.kind)
@@ -49,7 +51,9 @@ apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version 
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
 /// request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -62,6 +66,7 @@ pub struct SelfSubjectReview {
 }
 
 impl Clone for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -72,6 +77,7 @@ impl Clone for SelfSubjectReview {
 }
 
 impl std::fmt::Debug for SelfSubjectReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectReview")
             .field("type_meta", &self.type_meta)
@@ -91,6 +97,7 @@ pub struct SelfSubjectReviewStatus {
 }
 
 impl Clone for SelfSubjectReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectReviewStatus {
             user_info: Clone::clone(&self.user_info),
@@ -99,6 +106,7 @@ impl Clone for SelfSubjectReviewStatus {
 }
 
 impl std::fmt::Debug for SelfSubjectReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectReviewStatus")
             .field("user_info", &self.user_info)
@@ -109,7 +117,9 @@ impl std::fmt::Debug for SelfSubjectReviewStatus {
 apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
 
 /// TokenRequest requests a token for a given service account.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "authentication.k8s.io",
     version = "v1",
@@ -131,6 +141,7 @@ pub struct TokenRequest {
 }
 
 impl Clone for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -142,6 +153,7 @@ impl Clone for TokenRequest {
 }
 
 impl std::fmt::Debug for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequest")
             .field("type_meta", &self.type_meta)
@@ -180,6 +192,7 @@ pub struct TokenRequestSpec {
 }
 
 impl Clone for TokenRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequestSpec {
             audiences: Clone::clone(&self.audiences),
@@ -190,6 +203,7 @@ impl Clone for TokenRequestSpec {
 }
 
 impl std::fmt::Debug for TokenRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequestSpec")
             .field("audiences", &self.audiences)
@@ -211,6 +225,7 @@ pub struct TokenRequestStatus {
 }
 
 impl Clone for TokenRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequestStatus {
             token: Clone::clone(&self.token),
@@ -220,6 +235,7 @@ impl Clone for TokenRequestStatus {
 }
 
 impl std::fmt::Debug for TokenRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequestStatus")
             .field("token", &self.token)
@@ -233,7 +249,9 @@ apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_ti
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
 /// plugin in the kube-apiserver.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -248,6 +266,7 @@ pub struct TokenReview {
 }
 
 impl Clone for TokenReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -259,6 +278,7 @@ impl Clone for TokenReview {
 }
 
 impl std::fmt::Debug for TokenReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReview")
             .field("type_meta", &self.type_meta)
@@ -287,6 +307,7 @@ pub struct TokenReviewSpec {
 }
 
 impl Clone for TokenReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReviewSpec {
             token: Clone::clone(&self.token),
@@ -296,6 +317,7 @@ impl Clone for TokenReviewSpec {
 }
 
 impl std::fmt::Debug for TokenReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReviewSpec")
             .field("token", &self.token)
@@ -331,6 +353,7 @@ pub struct TokenReviewStatus {
 }
 
 impl Clone for TokenReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReviewStatus {
             authenticated: Clone::clone(&self.authenticated),
@@ -342,6 +365,7 @@ impl Clone for TokenReviewStatus {
 }
 
 impl std::fmt::Debug for TokenReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReviewStatus")
             .field("authenticated", &self.authenticated)
@@ -375,6 +399,7 @@ pub struct UserInfo {
 }
 
 impl Clone for UserInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UserInfo {
             username: Clone::clone(&self.username),
@@ -386,6 +411,7 @@ impl Clone for UserInfo {
 }
 
 impl std::fmt::Debug for UserInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UserInfo")
             .field("username", &self.username)
@@ -427,4 +453,5 @@ impl apimachinery::proto::Message for UserInfo {
 }
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(SelfSubjectReviewStatus, TokenReviewSpec, TokenReviewStatus);

@@ -32,6 +32,7 @@ pub struct FieldSelectorAttributes {
 }
 
 impl Clone for FieldSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FieldSelectorAttributes {
             raw_selector: Clone::clone(&self.raw_selector),
@@ -41,6 +42,7 @@ impl Clone for FieldSelectorAttributes {
 }
 
 impl std::fmt::Debug for FieldSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FieldSelectorAttributes")
             .field("raw_selector", &self.raw_selector)
@@ -78,6 +80,7 @@ pub struct LabelSelectorAttributes {
 }
 
 impl Clone for LabelSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LabelSelectorAttributes {
             raw_selector: Clone::clone(&self.raw_selector),
@@ -87,6 +90,7 @@ impl Clone for LabelSelectorAttributes {
 }
 
 impl std::fmt::Debug for LabelSelectorAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LabelSelectorAttributes")
             .field("raw_selector", &self.raw_selector)
@@ -100,7 +104,9 @@ apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "raw
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -116,6 +122,7 @@ pub struct LocalSubjectAccessReview {
 }
 
 impl Clone for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -127,6 +134,7 @@ impl Clone for LocalSubjectAccessReview {
 }
 
 impl std::fmt::Debug for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -151,6 +159,7 @@ pub struct NonResourceAttributes {
 }
 
 impl Clone for NonResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourceAttributes {
             path: Clone::clone(&self.path),
@@ -160,6 +169,7 @@ impl Clone for NonResourceAttributes {
 }
 
 impl std::fmt::Debug for NonResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NonResourceAttributes")
             .field("path", &self.path)
@@ -183,6 +193,7 @@ pub struct NonResourceRule {
 }
 
 impl Clone for NonResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourceRule {
             verbs: Clone::clone(&self.verbs),
@@ -192,6 +203,7 @@ impl Clone for NonResourceRule {
 }
 
 impl std::fmt::Debug for NonResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NonResourceRule")
             .field("verbs", &self.verbs)
@@ -236,6 +248,7 @@ pub struct ResourceAttributes {
 }
 
 impl Clone for ResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceAttributes {
             namespace: Clone::clone(&self.namespace),
@@ -252,6 +265,7 @@ impl Clone for ResourceAttributes {
 }
 
 impl std::fmt::Debug for ResourceAttributes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceAttributes")
             .field("namespace", &self.namespace)
@@ -290,6 +304,7 @@ pub struct ResourceRule {
 }
 
 impl Clone for ResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceRule {
             verbs: Clone::clone(&self.verbs),
@@ -301,6 +316,7 @@ impl Clone for ResourceRule {
 }
 
 impl std::fmt::Debug for ResourceRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceRule")
             .field("verbs", &self.verbs)
@@ -316,7 +332,9 @@ apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiG
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -331,6 +349,7 @@ pub struct SelfSubjectAccessReview {
 }
 
 impl Clone for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -342,6 +361,7 @@ impl Clone for SelfSubjectAccessReview {
 }
 
 impl std::fmt::Debug for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -365,6 +385,7 @@ pub struct SelfSubjectAccessReviewSpec {
 }
 
 impl Clone for SelfSubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
@@ -374,6 +395,7 @@ impl Clone for SelfSubjectAccessReviewSpec {
 }
 
 impl std::fmt::Debug for SelfSubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectAccessReviewSpec")
             .field("resource_attributes", &self.resource_attributes)
@@ -390,7 +412,9 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
 /// or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -405,6 +429,7 @@ pub struct SelfSubjectRulesReview {
 }
 
 impl Clone for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectRulesReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -416,6 +441,7 @@ impl Clone for SelfSubjectRulesReview {
 }
 
 impl std::fmt::Debug for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectRulesReview")
             .field("type_meta", &self.type_meta)
@@ -437,6 +463,7 @@ pub struct SelfSubjectRulesReviewSpec {
 }
 
 impl Clone for SelfSubjectRulesReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectRulesReviewSpec {
             namespace: Clone::clone(&self.namespace),
@@ -445,6 +472,7 @@ impl Clone for SelfSubjectRulesReviewSpec {
 }
 
 impl std::fmt::Debug for SelfSubjectRulesReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectRulesReviewSpec")
             .field("namespace", &self.namespace)
@@ -455,7 +483,9 @@ impl std::fmt::Debug for SelfSubjectRulesReviewSpec {
 apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -470,6 +500,7 @@ pub struct SubjectAccessReview {
 }
 
 impl Clone for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -481,6 +512,7 @@ impl Clone for SubjectAccessReview {
 }
 
 impl std::fmt::Debug for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -518,6 +550,7 @@ pub struct SubjectAccessReviewSpec {
 }
 
 impl Clone for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
@@ -531,6 +564,7 @@ impl Clone for SubjectAccessReviewSpec {
 }
 
 impl std::fmt::Debug for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReviewSpec")
             .field("resource_attributes", &self.resource_attributes)
@@ -605,6 +639,7 @@ pub struct SubjectAccessReviewStatus {
 }
 
 impl Clone for SubjectAccessReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReviewStatus {
             allowed: Clone::clone(&self.allowed),
@@ -616,6 +651,7 @@ impl Clone for SubjectAccessReviewStatus {
 }
 
 impl std::fmt::Debug for SubjectAccessReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReviewStatus")
             .field("allowed", &self.allowed)
@@ -653,6 +689,7 @@ pub struct SubjectRulesReviewStatus {
 }
 
 impl Clone for SubjectRulesReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectRulesReviewStatus {
             resource_rules: Clone::clone(&self.resource_rules),
@@ -664,6 +701,7 @@ impl Clone for SubjectRulesReviewStatus {
 }
 
 impl std::fmt::Debug for SubjectRulesReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectRulesReviewStatus")
             .field("resource_rules", &self.resource_rules)
@@ -677,6 +715,7 @@ impl std::fmt::Debug for SubjectRulesReviewStatus {
 apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     NonResourceAttributes,
     ResourceAttributes,

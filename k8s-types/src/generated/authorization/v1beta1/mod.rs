@@ -69,27 +69,29 @@ pub type SubjectRulesReviewStatus = crate::authorization::v1::SubjectRulesReview
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
 /// checking.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::LocalSubjectAccessReview)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::LocalSubjectAccessReview))]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.  spec.namespace must be equal to the namespace
     /// you made the request against.  If empty, it is defaulted.
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
 impl Clone for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -101,6 +103,7 @@ impl Clone for LocalSubjectAccessReview {
 }
 
 impl std::fmt::Debug for LocalSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -116,27 +119,29 @@ apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
 /// to check whether they can perform an action
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SelfSubjectAccessReview)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SelfSubjectAccessReview))]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.  user and groups must be empty
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::authorization::v1::SelfSubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
 impl Clone for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -148,6 +153,7 @@ impl Clone for SelfSubjectAccessReview {
 }
 
 impl std::fmt::Debug for SelfSubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -166,27 +172,29 @@ apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec,
 /// or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to
 /// drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns.
 /// SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SelfSubjectRulesReview)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SelfSubjectRulesReview))]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::authorization::v1::SelfSubjectRulesReviewSpec,
     /// status is filled in by the server and indicates the set of actions a user can perform.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::authorization::v1::SubjectRulesReviewStatus,
 }
 
 impl Clone for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectRulesReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -198,6 +206,7 @@ impl Clone for SelfSubjectRulesReview {
 }
 
 impl std::fmt::Debug for SelfSubjectRulesReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SelfSubjectRulesReview")
             .field("type_meta", &self.type_meta)
@@ -211,26 +220,28 @@ impl std::fmt::Debug for SelfSubjectRulesReview {
 apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SubjectAccessReview)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SubjectAccessReview))]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec holds information about the request being evaluated
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::authorization::v1::SubjectAccessReviewStatus,
 }
 
 impl Clone for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -242,6 +253,7 @@ impl Clone for SubjectAccessReview {
 }
 
 impl std::fmt::Debug for SubjectAccessReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReview")
             .field("type_meta", &self.type_meta)
@@ -256,36 +268,37 @@ apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 =
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec, nested))]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub resource_attributes: Option<crate::authorization::v1::ResourceAttributes>,
     /// nonResourceAttributes describes information for a non-resource access request
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub non_resource_attributes: Option<crate::authorization::v1::NonResourceAttributes>,
     /// user is the user you're testing for.
     /// If you specify "User" but not "Group", then is it interpreted as "What if User were not a member of any groups
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub user: String,
     /// group is the groups you're testing for.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(rename = "groups", same_type)]
+    #[cfg_attr(feature = "scheme", conversion(rename = "groups", same_type))]
     pub group: Vec<String>,
     /// extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer
     /// it needs a reflection here.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
     /// uid information about the requesting user.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub uid: String,
 }
 
 impl Clone for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
@@ -299,6 +312,7 @@ impl Clone for SubjectAccessReviewSpec {
 }
 
 impl std::fmt::Debug for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectAccessReviewSpec")
             .field("resource_attributes", &self.resource_attributes)

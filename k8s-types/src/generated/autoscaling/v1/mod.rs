@@ -42,6 +42,7 @@ pub struct ContainerResourceMetricSource {
 }
 
 impl Clone for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -53,6 +54,7 @@ impl Clone for ContainerResourceMetricSource {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricSource")
             .field("name", &self.name)
@@ -93,6 +95,7 @@ pub struct ContainerResourceMetricStatus {
 }
 
 impl Clone for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -104,6 +107,7 @@ impl Clone for ContainerResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricStatus")
             .field("name", &self.name)
@@ -138,6 +142,7 @@ pub struct ExternalMetricSource {
 }
 
 impl Clone for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricSource {
             metric_name: Clone::clone(&self.metric_name),
@@ -149,6 +154,7 @@ impl Clone for ExternalMetricSource {
 }
 
 impl std::fmt::Debug for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricSource")
             .field("metric_name", &self.metric_name)
@@ -178,6 +184,7 @@ pub struct ExternalMetricStatus {
 }
 
 impl Clone for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricStatus {
             metric_name: Clone::clone(&self.metric_name),
@@ -189,6 +196,7 @@ impl Clone for ExternalMetricStatus {
 }
 
 impl std::fmt::Debug for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricStatus")
             .field("metric_name", &self.metric_name)
@@ -202,16 +210,17 @@ impl std::fmt::Debug for ExternalMetricStatus {
 apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => current_value as "currentValue", 4 => current_average_value as "currentAverageValue" });
 
 /// configuration of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub))]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec defines the behaviour of autoscaler. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: HorizontalPodAutoscalerSpec,
@@ -220,6 +229,7 @@ pub struct HorizontalPodAutoscaler {
 }
 
 impl Clone for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscaler {
             type_meta: Clone::clone(&self.type_meta),
@@ -231,6 +241,7 @@ impl Clone for HorizontalPodAutoscaler {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscaler")
             .field("type_meta", &self.type_meta)
@@ -244,7 +255,9 @@ impl std::fmt::Debug for HorizontalPodAutoscaler {
 apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// list of horizontal pod autoscaler objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
@@ -252,14 +265,13 @@ apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec,
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerList))]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of horizontal pod autoscaler objects.
     #[api(nullable)]
@@ -267,6 +279,7 @@ pub struct HorizontalPodAutoscalerList {
 }
 
 impl Clone for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerList {
             type_meta: Clone::clone(&self.type_meta),
@@ -277,6 +290,7 @@ impl Clone for HorizontalPodAutoscalerList {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerList")
             .field("type_meta", &self.type_meta)
@@ -289,31 +303,32 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
 apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// specification of a horizontal pod autoscaler.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested))]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
     /// and will set the desired number of pods by using its Scale subresource.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub scale_target_ref: crate::autoscaling::v2::CrossVersionObjectReference,
     /// minReplicas is the lower limit for the number of replicas to which the autoscaler
     /// can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the
     /// alpha feature gate HPAScaleToZero is enabled and at least one Object or External
     /// metric is configured.  Scaling is active as long as at least one metric value is
     /// available.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub min_replicas: Option<i32>,
     /// maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub max_replicas: i32,
     /// targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods;
     /// if not specified the default autoscaling policy will be used.
     #[api(rename = "targetCPUUtilizationPercentage")]
-    #[conversion(skip)]
+    #[cfg_attr(feature = "scheme", conversion(skip))]
     pub target_cpu_utilization_percentage: Option<i32>,
 }
 
 impl Clone for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerSpec {
             scale_target_ref: Clone::clone(&self.scale_target_ref),
@@ -327,6 +342,7 @@ impl Clone for HorizontalPodAutoscalerSpec {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerSpec")
             .field("scale_target_ref", &self.scale_target_ref)
@@ -343,30 +359,31 @@ impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
 apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
 
 /// current status of a horizontal pod autoscaler
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested))]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub observed_generation: Option<i64>,
     /// lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods;
     /// used by the autoscaler to control how often the number of pods is changed.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub last_scale_time: Option<apimachinery::apis::meta::v1::Time>,
     /// currentReplicas is the current number of replicas of pods managed by this autoscaler.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub current_replicas: i32,
     /// desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub desired_replicas: i32,
     /// currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU,
     /// e.g. 70 means that an average pod is using now 70% of its requested CPU.
     #[api(rename = "currentCPUUtilizationPercentage")]
-    #[conversion(skip)]
+    #[cfg_attr(feature = "scheme", conversion(skip))]
     pub current_cpu_utilization_percentage: Option<i32>,
 }
 
 impl Clone for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -381,6 +398,7 @@ impl Clone for HorizontalPodAutoscalerStatus {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerStatus")
             .field("observed_generation", &self.observed_generation)
@@ -432,6 +450,7 @@ pub struct MetricSpec {
 }
 
 impl Clone for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricSpec {
             r#type: Clone::clone(&self.r#type),
@@ -445,6 +464,7 @@ impl Clone for MetricSpec {
 }
 
 impl std::fmt::Debug for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricSpec")
             .field("type", &self.r#type)
@@ -493,6 +513,7 @@ pub struct MetricStatus {
 }
 
 impl Clone for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricStatus {
             r#type: Clone::clone(&self.r#type),
@@ -506,6 +527,7 @@ impl Clone for MetricStatus {
 }
 
 impl std::fmt::Debug for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricStatus")
             .field("type", &self.r#type)
@@ -540,6 +562,7 @@ pub struct ObjectMetricSource {
 }
 
 impl Clone for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricSource {
             target: Clone::clone(&self.target),
@@ -552,6 +575,7 @@ impl Clone for ObjectMetricSource {
 }
 
 impl std::fmt::Debug for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricSource")
             .field("target", &self.target)
@@ -585,6 +609,7 @@ pub struct ObjectMetricStatus {
 }
 
 impl Clone for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricStatus {
             target: Clone::clone(&self.target),
@@ -597,6 +622,7 @@ impl Clone for ObjectMetricStatus {
 }
 
 impl std::fmt::Debug for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricStatus")
             .field("target", &self.target)
@@ -628,6 +654,7 @@ pub struct PodsMetricSource {
 }
 
 impl Clone for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricSource {
             metric_name: Clone::clone(&self.metric_name),
@@ -638,6 +665,7 @@ impl Clone for PodsMetricSource {
 }
 
 impl std::fmt::Debug for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricSource")
             .field("metric_name", &self.metric_name)
@@ -665,6 +693,7 @@ pub struct PodsMetricStatus {
 }
 
 impl Clone for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricStatus {
             metric_name: Clone::clone(&self.metric_name),
@@ -675,6 +704,7 @@ impl Clone for PodsMetricStatus {
 }
 
 impl std::fmt::Debug for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricStatus")
             .field("metric_name", &self.metric_name)
@@ -708,6 +738,7 @@ pub struct ResourceMetricSource {
 }
 
 impl Clone for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -718,6 +749,7 @@ impl Clone for ResourceMetricSource {
 }
 
 impl std::fmt::Debug for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricSource")
             .field("name", &self.name)
@@ -755,6 +787,7 @@ pub struct ResourceMetricStatus {
 }
 
 impl Clone for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -765,6 +798,7 @@ impl Clone for ResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricStatus")
             .field("name", &self.name)
@@ -780,7 +814,9 @@ impl std::fmt::Debug for ResourceMetricStatus {
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
 
 /// Scale represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "autoscaling",
     version = "v1",
@@ -801,6 +837,7 @@ pub struct Scale {
 }
 
 impl Clone for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scale {
             type_meta: Clone::clone(&self.type_meta),
@@ -812,6 +849,7 @@ impl Clone for Scale {
 }
 
 impl std::fmt::Debug for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scale")
             .field("type_meta", &self.type_meta)
@@ -833,6 +871,7 @@ pub struct ScaleSpec {
 }
 
 impl Clone for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleSpec {
             replicas: Clone::clone(&self.replicas),
@@ -841,6 +880,7 @@ impl Clone for ScaleSpec {
 }
 
 impl std::fmt::Debug for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleSpec")
             .field("replicas", &self.replicas)
@@ -864,6 +904,7 @@ pub struct ScaleStatus {
 }
 
 impl Clone for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
@@ -873,6 +914,7 @@ impl Clone for ScaleStatus {
 }
 
 impl std::fmt::Debug for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleStatus")
             .field("replicas", &self.replicas)

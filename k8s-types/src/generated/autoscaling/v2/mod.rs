@@ -20,6 +20,7 @@ pub struct ContainerResourceMetricSource {
 }
 
 impl Clone for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -30,6 +31,7 @@ impl Clone for ContainerResourceMetricSource {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricSource")
             .field("name", &self.name)
@@ -57,6 +59,7 @@ pub struct ContainerResourceMetricStatus {
 }
 
 impl Clone for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -67,6 +70,7 @@ impl Clone for ContainerResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ContainerResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResourceMetricStatus")
             .field("name", &self.name)
@@ -91,6 +95,7 @@ pub struct CrossVersionObjectReference {
 }
 
 impl Clone for CrossVersionObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CrossVersionObjectReference {
             kind: Clone::clone(&self.kind),
@@ -101,6 +106,7 @@ impl Clone for CrossVersionObjectReference {
 }
 
 impl std::fmt::Debug for CrossVersionObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CrossVersionObjectReference")
             .field("kind", &self.kind)
@@ -124,6 +130,7 @@ pub struct ExternalMetricSource {
 }
 
 impl Clone for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricSource {
             metric: Clone::clone(&self.metric),
@@ -133,6 +140,7 @@ impl Clone for ExternalMetricSource {
 }
 
 impl std::fmt::Debug for ExternalMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricSource")
             .field("metric", &self.metric)
@@ -154,6 +162,7 @@ pub struct ExternalMetricStatus {
 }
 
 impl Clone for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricStatus {
             metric: Clone::clone(&self.metric),
@@ -163,6 +172,7 @@ impl Clone for ExternalMetricStatus {
 }
 
 impl std::fmt::Debug for ExternalMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalMetricStatus")
             .field("metric", &self.metric)
@@ -187,6 +197,7 @@ pub struct HPAScalingPolicy {
 }
 
 impl Clone for HPAScalingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HPAScalingPolicy {
             r#type: Clone::clone(&self.r#type),
@@ -197,6 +208,7 @@ impl Clone for HPAScalingPolicy {
 }
 
 impl std::fmt::Debug for HPAScalingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HPAScalingPolicy")
             .field("type", &self.r#type)
@@ -253,6 +265,7 @@ pub struct HPAScalingRules {
 }
 
 impl Clone for HPAScalingRules {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HPAScalingRules {
             stabilization_window_seconds: Clone::clone(&self.stabilization_window_seconds),
@@ -264,6 +277,7 @@ impl Clone for HPAScalingRules {
 }
 
 impl std::fmt::Debug for HPAScalingRules {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HPAScalingRules")
             .field(
@@ -282,7 +296,9 @@ apimachinery::proto_message!(HPAScalingRules { 1 => select_policy as "selectPoli
 /// HorizontalPodAutoscaler is the configuration for a horizontal pod
 /// autoscaler, which automatically manages the replica count of any resource
 /// implementing the scale subresource based on the metrics specified.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -298,6 +314,7 @@ pub struct HorizontalPodAutoscaler {
 }
 
 impl Clone for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscaler {
             type_meta: Clone::clone(&self.type_meta),
@@ -309,6 +326,7 @@ impl Clone for HorizontalPodAutoscaler {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscaler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscaler")
             .field("type_meta", &self.type_meta)
@@ -339,6 +357,7 @@ pub struct HorizontalPodAutoscalerBehavior {
 }
 
 impl Clone for HorizontalPodAutoscalerBehavior {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerBehavior {
             scale_up: Clone::clone(&self.scale_up),
@@ -348,6 +367,7 @@ impl Clone for HorizontalPodAutoscalerBehavior {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerBehavior {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerBehavior")
             .field("scale_up", &self.scale_up)
@@ -379,6 +399,7 @@ pub struct HorizontalPodAutoscalerCondition {
 }
 
 impl Clone for HorizontalPodAutoscalerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerCondition {
             r#type: Clone::clone(&self.r#type),
@@ -391,6 +412,7 @@ impl Clone for HorizontalPodAutoscalerCondition {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerCondition")
             .field("type", &self.r#type)
@@ -405,7 +427,9 @@ impl std::fmt::Debug for HorizontalPodAutoscalerCondition {
 apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscalerList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -418,6 +442,7 @@ pub struct HorizontalPodAutoscalerList {
 }
 
 impl Clone for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerList {
             type_meta: Clone::clone(&self.type_meta),
@@ -428,6 +453,7 @@ impl Clone for HorizontalPodAutoscalerList {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerList")
             .field("type_meta", &self.type_meta)
@@ -471,6 +497,7 @@ pub struct HorizontalPodAutoscalerSpec {
 }
 
 impl Clone for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerSpec {
             scale_target_ref: Clone::clone(&self.scale_target_ref),
@@ -483,6 +510,7 @@ impl Clone for HorizontalPodAutoscalerSpec {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerSpec")
             .field("scale_target_ref", &self.scale_target_ref)
@@ -521,6 +549,7 @@ pub struct HorizontalPodAutoscalerStatus {
 }
 
 impl Clone for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -534,6 +563,7 @@ impl Clone for HorizontalPodAutoscalerStatus {
 }
 
 impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HorizontalPodAutoscalerStatus")
             .field("observed_generation", &self.observed_generation)
@@ -560,6 +590,7 @@ pub struct MetricIdentifier {
 }
 
 impl Clone for MetricIdentifier {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricIdentifier {
             name: Clone::clone(&self.name),
@@ -569,6 +600,7 @@ impl Clone for MetricIdentifier {
 }
 
 impl std::fmt::Debug for MetricIdentifier {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricIdentifier")
             .field("name", &self.name)
@@ -614,6 +646,7 @@ pub struct MetricSpec {
 }
 
 impl Clone for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricSpec {
             r#type: Clone::clone(&self.r#type),
@@ -627,6 +660,7 @@ impl Clone for MetricSpec {
 }
 
 impl std::fmt::Debug for MetricSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricSpec")
             .field("type", &self.r#type)
@@ -675,6 +709,7 @@ pub struct MetricStatus {
 }
 
 impl Clone for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricStatus {
             r#type: Clone::clone(&self.r#type),
@@ -688,6 +723,7 @@ impl Clone for MetricStatus {
 }
 
 impl std::fmt::Debug for MetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricStatus")
             .field("type", &self.r#type)
@@ -720,6 +756,7 @@ pub struct MetricTarget {
 }
 
 impl Clone for MetricTarget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricTarget {
             r#type: Clone::clone(&self.r#type),
@@ -731,6 +768,7 @@ impl Clone for MetricTarget {
 }
 
 impl std::fmt::Debug for MetricTarget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricTarget")
             .field("type", &self.r#type)
@@ -758,6 +796,7 @@ pub struct MetricValueStatus {
 }
 
 impl Clone for MetricValueStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricValueStatus {
             value: Clone::clone(&self.value),
@@ -768,6 +807,7 @@ impl Clone for MetricValueStatus {
 }
 
 impl std::fmt::Debug for MetricValueStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MetricValueStatus")
             .field("value", &self.value)
@@ -792,6 +832,7 @@ pub struct ObjectMetricSource {
 }
 
 impl Clone for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricSource {
             described_object: Clone::clone(&self.described_object),
@@ -802,6 +843,7 @@ impl Clone for ObjectMetricSource {
 }
 
 impl std::fmt::Debug for ObjectMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricSource")
             .field("described_object", &self.described_object)
@@ -826,6 +868,7 @@ pub struct ObjectMetricStatus {
 }
 
 impl Clone for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectMetricStatus {
             metric: Clone::clone(&self.metric),
@@ -836,6 +879,7 @@ impl Clone for ObjectMetricStatus {
 }
 
 impl std::fmt::Debug for ObjectMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectMetricStatus")
             .field("metric", &self.metric)
@@ -860,6 +904,7 @@ pub struct PodsMetricSource {
 }
 
 impl Clone for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricSource {
             metric: Clone::clone(&self.metric),
@@ -869,6 +914,7 @@ impl Clone for PodsMetricSource {
 }
 
 impl std::fmt::Debug for PodsMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricSource")
             .field("metric", &self.metric)
@@ -890,6 +936,7 @@ pub struct PodsMetricStatus {
 }
 
 impl Clone for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricStatus {
             metric: Clone::clone(&self.metric),
@@ -899,6 +946,7 @@ impl Clone for PodsMetricStatus {
 }
 
 impl std::fmt::Debug for PodsMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodsMetricStatus")
             .field("metric", &self.metric)
@@ -925,6 +973,7 @@ pub struct ResourceMetricSource {
 }
 
 impl Clone for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricSource {
             name: Clone::clone(&self.name),
@@ -934,6 +983,7 @@ impl Clone for ResourceMetricSource {
 }
 
 impl std::fmt::Debug for ResourceMetricSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricSource")
             .field("name", &self.name)
@@ -958,6 +1008,7 @@ pub struct ResourceMetricStatus {
 }
 
 impl Clone for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricStatus {
             name: Clone::clone(&self.name),
@@ -967,6 +1018,7 @@ impl Clone for ResourceMetricStatus {
 }
 
 impl std::fmt::Debug for ResourceMetricStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceMetricStatus")
             .field("name", &self.name)
@@ -978,4 +1030,5 @@ impl std::fmt::Debug for ResourceMetricStatus {
 apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(CrossVersionObjectReference);

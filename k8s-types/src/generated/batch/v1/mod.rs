@@ -3,7 +3,9 @@
 //! `batch/v1`.
 
 /// CronJob represents the configuration of a single cron job.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -20,6 +22,7 @@ pub struct CronJob {
 }
 
 impl Clone for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJob {
             type_meta: Clone::clone(&self.type_meta),
@@ -31,6 +34,7 @@ impl Clone for CronJob {
 }
 
 impl std::fmt::Debug for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJob")
             .field("type_meta", &self.type_meta)
@@ -44,7 +48,9 @@ impl std::fmt::Debug for CronJob {
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJobList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -58,6 +64,7 @@ pub struct CronJobList {
 }
 
 impl Clone for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobList {
             type_meta: Clone::clone(&self.type_meta),
@@ -68,6 +75,7 @@ impl Clone for CronJobList {
 }
 
 impl std::fmt::Debug for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobList")
             .field("type_meta", &self.type_meta)
@@ -119,6 +127,7 @@ pub struct CronJobSpec {
 }
 
 impl Clone for CronJobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobSpec {
             schedule: Clone::clone(&self.schedule),
@@ -134,6 +143,7 @@ impl Clone for CronJobSpec {
 }
 
 impl std::fmt::Debug for CronJobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobSpec")
             .field("schedule", &self.schedule)
@@ -166,6 +176,7 @@ pub struct CronJobStatus {
 }
 
 impl Clone for CronJobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobStatus {
             active: Clone::clone(&self.active),
@@ -176,6 +187,7 @@ impl Clone for CronJobStatus {
 }
 
 impl std::fmt::Debug for CronJobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobStatus")
             .field("active", &self.active)
@@ -188,7 +200,9 @@ impl std::fmt::Debug for CronJobStatus {
 apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
 
 /// Job represents the configuration of a single job.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -205,6 +219,7 @@ pub struct Job {
 }
 
 impl Clone for Job {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Job {
             type_meta: Clone::clone(&self.type_meta),
@@ -216,6 +231,7 @@ impl Clone for Job {
 }
 
 impl std::fmt::Debug for Job {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Job")
             .field("type_meta", &self.type_meta)
@@ -248,6 +264,7 @@ pub struct JobCondition {
 }
 
 impl Clone for JobCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobCondition {
             r#type: Clone::clone(&self.r#type),
@@ -261,6 +278,7 @@ impl Clone for JobCondition {
 }
 
 impl std::fmt::Debug for JobCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobCondition")
             .field("type", &self.r#type)
@@ -276,7 +294,9 @@ impl std::fmt::Debug for JobCondition {
 apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// JobList is a collection of jobs.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1",
@@ -296,6 +316,7 @@ pub struct JobList {
 }
 
 impl Clone for JobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobList {
             type_meta: Clone::clone(&self.type_meta),
@@ -306,6 +327,7 @@ impl Clone for JobList {
 }
 
 impl std::fmt::Debug for JobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobList")
             .field("type_meta", &self.type_meta)
@@ -454,6 +476,7 @@ pub struct JobSpec {
 }
 
 impl Clone for JobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobSpec {
             parallelism: Clone::clone(&self.parallelism),
@@ -477,6 +500,7 @@ impl Clone for JobSpec {
 }
 
 impl std::fmt::Debug for JobSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobSpec")
             .field("parallelism", &self.parallelism)
@@ -598,6 +622,7 @@ pub struct JobStatus {
 }
 
 impl Clone for JobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobStatus {
             conditions: Clone::clone(&self.conditions),
@@ -616,6 +641,7 @@ impl Clone for JobStatus {
 }
 
 impl std::fmt::Debug for JobStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobStatus")
             .field("conditions", &self.conditions)
@@ -647,6 +673,7 @@ pub struct JobTemplateSpec {
 }
 
 impl Clone for JobTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobTemplateSpec {
             metadata: Clone::clone(&self.metadata),
@@ -656,6 +683,7 @@ impl Clone for JobTemplateSpec {
 }
 
 impl std::fmt::Debug for JobTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobTemplateSpec")
             .field("metadata", &self.metadata)
@@ -679,6 +707,7 @@ pub struct PodFailurePolicy {
 }
 
 impl Clone for PodFailurePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicy {
             rules: Clone::clone(&self.rules),
@@ -687,6 +716,7 @@ impl Clone for PodFailurePolicy {
 }
 
 impl std::fmt::Debug for PodFailurePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicy")
             .field("rules", &self.rules)
@@ -732,6 +762,7 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
 }
 
 impl Clone for PodFailurePolicyOnExitCodesRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyOnExitCodesRequirement {
             container_name: Clone::clone(&self.container_name),
@@ -742,6 +773,7 @@ impl Clone for PodFailurePolicyOnExitCodesRequirement {
 }
 
 impl std::fmt::Debug for PodFailurePolicyOnExitCodesRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicyOnExitCodesRequirement")
             .field("container_name", &self.container_name)
@@ -767,6 +799,7 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
 }
 
 impl Clone for PodFailurePolicyOnPodConditionsPattern {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyOnPodConditionsPattern {
             r#type: Clone::clone(&self.r#type),
@@ -776,6 +809,7 @@ impl Clone for PodFailurePolicyOnPodConditionsPattern {
 }
 
 impl std::fmt::Debug for PodFailurePolicyOnPodConditionsPattern {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicyOnPodConditionsPattern")
             .field("type", &self.r#type)
@@ -814,6 +848,7 @@ pub struct PodFailurePolicyRule {
 }
 
 impl Clone for PodFailurePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyRule {
             action: Clone::clone(&self.action),
@@ -824,6 +859,7 @@ impl Clone for PodFailurePolicyRule {
 }
 
 impl std::fmt::Debug for PodFailurePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicyRule")
             .field("action", &self.action)
@@ -849,6 +885,7 @@ pub struct SuccessPolicy {
 }
 
 impl Clone for SuccessPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SuccessPolicy {
             rules: Clone::clone(&self.rules),
@@ -857,6 +894,7 @@ impl Clone for SuccessPolicy {
 }
 
 impl std::fmt::Debug for SuccessPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SuccessPolicy")
             .field("rules", &self.rules)
@@ -896,6 +934,7 @@ pub struct SuccessPolicyRule {
 }
 
 impl Clone for SuccessPolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SuccessPolicyRule {
             succeeded_indexes: Clone::clone(&self.succeeded_indexes),
@@ -905,6 +944,7 @@ impl Clone for SuccessPolicyRule {
 }
 
 impl std::fmt::Debug for SuccessPolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SuccessPolicyRule")
             .field("succeeded_indexes", &self.succeeded_indexes)
@@ -928,6 +968,7 @@ pub struct UncountedTerminatedPods {
 }
 
 impl Clone for UncountedTerminatedPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UncountedTerminatedPods {
             succeeded: Clone::clone(&self.succeeded),
@@ -937,6 +978,7 @@ impl Clone for UncountedTerminatedPods {
 }
 
 impl std::fmt::Debug for UncountedTerminatedPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UncountedTerminatedPods")
             .field("succeeded", &self.succeeded)
@@ -948,4 +990,5 @@ impl std::fmt::Debug for UncountedTerminatedPods {
 apimachinery::proto_message!(UncountedTerminatedPods { 1 => succeeded, 2 => failed });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(CronJobSpec, CronJobStatus);

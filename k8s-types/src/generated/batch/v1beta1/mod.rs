@@ -24,29 +24,31 @@ pub type CronJobStatus = crate::batch::v1::CronJobStatus;
 pub type JobTemplateSpec = crate::batch::v1::JobTemplateSpec;
 
 /// CronJob represents the configuration of a single cron job.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::CronJob)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::batch::v1::CronJob))]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of a cron job, including the schedule.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::batch::v1::CronJobSpec,
     /// Current status of a cron job.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::batch::v1::CronJobStatus,
 }
 
 impl Clone for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJob {
             type_meta: Clone::clone(&self.type_meta),
@@ -58,6 +60,7 @@ impl Clone for CronJob {
 }
 
 impl std::fmt::Debug for CronJob {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJob")
             .field("type_meta", &self.type_meta)
@@ -71,7 +74,9 @@ impl std::fmt::Debug for CronJob {
 apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "batch",
     version = "v1beta1",
@@ -79,15 +84,14 @@ apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::batch::v1::CronJobList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::batch::v1::CronJobList))]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CronJobs.
     #[api(nullable)]
@@ -95,6 +99,7 @@ pub struct CronJobList {
 }
 
 impl Clone for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobList {
             type_meta: Clone::clone(&self.type_meta),
@@ -105,6 +110,7 @@ impl Clone for CronJobList {
 }
 
 impl std::fmt::Debug for CronJobList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobList")
             .field("type_meta", &self.type_meta)

@@ -15,7 +15,9 @@ pub type ExtraValue = Vec<String>;
 /// This API can be used to request client certificates to authenticate to kube-apiserver
 /// (with the "kubernetes.io/kube-apiserver-client" signerName),
 /// or to obtain certificates from custom non-Kubernetes signers.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -32,6 +34,7 @@ pub struct CertificateSigningRequest {
 }
 
 impl Clone for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -43,6 +46,7 @@ impl Clone for CertificateSigningRequest {
 }
 
 impl std::fmt::Debug for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequest")
             .field("type_meta", &self.type_meta)
@@ -92,6 +96,7 @@ pub struct CertificateSigningRequestCondition {
 }
 
 impl Clone for CertificateSigningRequestCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestCondition {
             r#type: Clone::clone(&self.r#type),
@@ -105,6 +110,7 @@ impl Clone for CertificateSigningRequestCondition {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestCondition")
             .field("type", &self.r#type)
@@ -120,7 +126,9 @@ impl std::fmt::Debug for CertificateSigningRequestCondition {
 apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequestList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -133,6 +141,7 @@ pub struct CertificateSigningRequestList {
 }
 
 impl Clone for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -143,6 +152,7 @@ impl Clone for CertificateSigningRequestList {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestList")
             .field("type_meta", &self.type_meta)
@@ -237,6 +247,7 @@ pub struct CertificateSigningRequestSpec {
 }
 
 impl Clone for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
@@ -252,6 +263,7 @@ impl Clone for CertificateSigningRequestSpec {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestSpec")
             .field("request", &self.request)
@@ -345,6 +357,7 @@ pub struct CertificateSigningRequestStatus {
 }
 
 impl Clone for CertificateSigningRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestStatus {
             conditions: Clone::clone(&self.conditions),
@@ -354,6 +367,7 @@ impl Clone for CertificateSigningRequestStatus {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestStatus")
             .field("conditions", &self.conditions)
@@ -365,4 +379,5 @@ impl std::fmt::Debug for CertificateSigningRequestStatus {
 apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(CertificateSigningRequestStatus);

@@ -24,23 +24,25 @@ pub type ClusterTrustBundleSpec = crate::certificates::v1beta1::ClusterTrustBund
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1alpha1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle))]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata contains the object metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the signer (if any) and trust anchors.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::certificates::v1beta1::ClusterTrustBundleSpec,
 }
 
 impl Clone for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundle {
             type_meta: Clone::clone(&self.type_meta),
@@ -51,6 +53,7 @@ impl Clone for ClusterTrustBundle {
 }
 
 impl std::fmt::Debug for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundle")
             .field("type_meta", &self.type_meta)
@@ -63,7 +66,9 @@ impl std::fmt::Debug for ClusterTrustBundle {
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1alpha1",
@@ -71,14 +76,13 @@ apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList))]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata contains the list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a collection of ClusterTrustBundle objects
     #[api(nullable)]
@@ -86,6 +90,7 @@ pub struct ClusterTrustBundleList {
 }
 
 impl Clone for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -96,6 +101,7 @@ impl Clone for ClusterTrustBundleList {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleList")
             .field("type_meta", &self.type_meta)

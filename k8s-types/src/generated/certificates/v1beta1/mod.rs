@@ -21,27 +21,29 @@ pub type CertificateSigningRequestStatus = crate::certificates::v1::CertificateS
 pub type ExtraValue = Vec<String>;
 
 /// Describes a certificate signing request
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequest)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequest))]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the certificate request, and is immutable after creation.
     /// Only the request, signerName, expirationSeconds, and usages fields can be set on creation.
     /// Other fields are derived by Kubernetes and cannot be modified by users.
     pub spec: CertificateSigningRequestSpec,
     /// Derived information about the request.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::certificates::v1::CertificateSigningRequestStatus,
 }
 
 impl Clone for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -53,6 +55,7 @@ impl Clone for CertificateSigningRequest {
 }
 
 impl std::fmt::Debug for CertificateSigningRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequest")
             .field("type_meta", &self.type_meta)
@@ -66,7 +69,9 @@ impl std::fmt::Debug for CertificateSigningRequest {
 apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -74,14 +79,13 @@ apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spe
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequestList))]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// The \`metadata\` field.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// The \`items\` field.
     #[api(nullable)]
@@ -89,6 +93,7 @@ pub struct CertificateSigningRequestList {
 }
 
 impl Clone for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -99,6 +104,7 @@ impl Clone for CertificateSigningRequestList {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestList")
             .field("type_meta", &self.type_meta)
@@ -111,12 +117,12 @@ impl std::fmt::Debug for CertificateSigningRequestList {
 apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested))]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
     #[api(nullable)]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub request: Option<crate::value::ByteString>,
     /// Requested signer for the request. It is a qualified name in the form:
     /// \`scope-hostname.io/name\`.
@@ -128,7 +134,7 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Otherwise, it is assigned "kubernetes.io/legacy-unknown".
     /// Distribution of trust for signers happens out of band.
     /// You can select on this field using \`spec.signerName\`.
-    #[conversion(with = crate::conversions::nil_as_zero)]
+    #[cfg_attr(feature = "scheme", conversion(with = crate::conversions::nil_as_zero))]
     pub signer_name: Option<String>,
     /// expirationSeconds is the requested duration of validity of the issued
     /// certificate. The certificate signer may issue a certificate with a different
@@ -148,7 +154,7 @@ pub struct CertificateSigningRequestSpec {
     /// 3. Signer whose configured minimum is longer than the requested duration
     ///
     /// The minimum valid value for expirationSeconds is 600, i.e. 10 minutes.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub expiration_seconds: Option<i32>,
     /// allowedUsages specifies a set of usage contexts the key will be
     /// valid for.
@@ -181,31 +187,32 @@ pub struct CertificateSigningRequestSpec {
     /// "microsoft sgc",
     /// "netscape sgc"
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub usages: Vec<String>,
     /// Information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub username: String,
     /// UID information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub uid: String,
     /// Group information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub groups: Vec<String>,
     /// Extra information about the requesting user.
     /// See user.Info interface for details.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl Clone for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
@@ -221,6 +228,7 @@ impl Clone for CertificateSigningRequestSpec {
 }
 
 impl std::fmt::Debug for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestSpec")
             .field("request", &self.request)
@@ -291,7 +299,9 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 /// multiple associated ClusterTrustBundles; each is an independent set of trust
 /// anchors for that signer. Admission control is used to enforce that only users
 /// with permissions on the signer can create or modify the corresponding bundle.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -303,6 +313,7 @@ pub struct ClusterTrustBundle {
 }
 
 impl Clone for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundle {
             type_meta: Clone::clone(&self.type_meta),
@@ -313,6 +324,7 @@ impl Clone for ClusterTrustBundle {
 }
 
 impl std::fmt::Debug for ClusterTrustBundle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundle")
             .field("type_meta", &self.type_meta)
@@ -325,7 +337,9 @@ impl std::fmt::Debug for ClusterTrustBundle {
 apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -338,6 +352,7 @@ pub struct ClusterTrustBundleList {
 }
 
 impl Clone for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -348,6 +363,7 @@ impl Clone for ClusterTrustBundleList {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleList")
             .field("type_meta", &self.type_meta)
@@ -397,6 +413,7 @@ pub struct ClusterTrustBundleSpec {
 }
 
 impl Clone for ClusterTrustBundleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleSpec {
             signer_name: Clone::clone(&self.signer_name),
@@ -406,6 +423,7 @@ impl Clone for ClusterTrustBundleSpec {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleSpec")
             .field("signer_name", &self.signer_name)
@@ -420,7 +438,9 @@ apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signe
 /// signer.
 ///
 /// Kubelets use this API to implement podCertificate projected volumes
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -434,6 +454,7 @@ pub struct PodCertificateRequest {
 }
 
 impl Clone for PodCertificateRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -445,6 +466,7 @@ impl Clone for PodCertificateRequest {
 }
 
 impl std::fmt::Debug for PodCertificateRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequest")
             .field("type_meta", &self.type_meta)
@@ -458,7 +480,9 @@ impl std::fmt::Debug for PodCertificateRequest {
 apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodCertificateRequestList is a collection of PodCertificateRequest objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "certificates.k8s.io",
     version = "v1beta1",
@@ -477,6 +501,7 @@ pub struct PodCertificateRequestList {
 }
 
 impl Clone for PodCertificateRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -487,6 +512,7 @@ impl Clone for PodCertificateRequestList {
 }
 
 impl std::fmt::Debug for PodCertificateRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequestList")
             .field("type_meta", &self.type_meta)
@@ -617,6 +643,7 @@ pub struct PodCertificateRequestSpec {
 }
 
 impl Clone for PodCertificateRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestSpec {
             signer_name: Clone::clone(&self.signer_name),
@@ -636,6 +663,7 @@ impl Clone for PodCertificateRequestSpec {
 }
 
 impl std::fmt::Debug for PodCertificateRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequestSpec")
             .field("signer_name", &self.signer_name)
@@ -718,6 +746,7 @@ pub struct PodCertificateRequestStatus {
 }
 
 impl Clone for PodCertificateRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestStatus {
             conditions: Clone::clone(&self.conditions),
@@ -730,6 +759,7 @@ impl Clone for PodCertificateRequestStatus {
 }
 
 impl std::fmt::Debug for PodCertificateRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequestStatus")
             .field("conditions", &self.conditions)
@@ -744,4 +774,5 @@ impl std::fmt::Debug for PodCertificateRequestStatus {
 apimachinery::proto_message!(PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(ClusterTrustBundleSpec);

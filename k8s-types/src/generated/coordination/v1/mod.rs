@@ -3,7 +3,9 @@
 //! `coordination.k8s.io/v1`.
 
 /// Lease defines a lease concept.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "Lease", plural = "leases", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -16,6 +18,7 @@ pub struct Lease {
 }
 
 impl Clone for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Lease {
             type_meta: Clone::clone(&self.type_meta),
@@ -26,6 +29,7 @@ impl Clone for Lease {
 }
 
 impl std::fmt::Debug for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lease")
             .field("type_meta", &self.type_meta)
@@ -38,7 +42,9 @@ impl std::fmt::Debug for Lease {
 apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 
 /// LeaseList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "LeaseList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -52,6 +58,7 @@ pub struct LeaseList {
 }
 
 impl Clone for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseList {
             type_meta: Clone::clone(&self.type_meta),
@@ -62,6 +69,7 @@ impl Clone for LeaseList {
 }
 
 impl std::fmt::Debug for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseList")
             .field("type_meta", &self.type_meta)
@@ -103,6 +111,7 @@ pub struct LeaseSpec {
 }
 
 impl Clone for LeaseSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseSpec {
             holder_identity: Clone::clone(&self.holder_identity),
@@ -117,6 +126,7 @@ impl Clone for LeaseSpec {
 }
 
 impl std::fmt::Debug for LeaseSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseSpec")
             .field("holder_identity", &self.holder_identity)
@@ -133,4 +143,5 @@ impl std::fmt::Debug for LeaseSpec {
 apimachinery::proto_message!(LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(LeaseSpec);

@@ -10,24 +10,26 @@
 pub type LeaseSpec = crate::coordination::v1::LeaseSpec;
 
 /// Lease defines a lease concept.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "Lease", plural = "leases", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::coordination::v1::Lease)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::coordination::v1::Lease))]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec contains the specification of the Lease.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::coordination::v1::LeaseSpec,
 }
 
 impl Clone for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Lease {
             type_meta: Clone::clone(&self.type_meta),
@@ -38,6 +40,7 @@ impl Clone for Lease {
 }
 
 impl std::fmt::Debug for Lease {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lease")
             .field("type_meta", &self.type_meta)
@@ -51,7 +54,9 @@ apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -64,6 +69,7 @@ pub struct LeaseCandidate {
 }
 
 impl Clone for LeaseCandidate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidate {
             type_meta: Clone::clone(&self.type_meta),
@@ -74,6 +80,7 @@ impl Clone for LeaseCandidate {
 }
 
 impl std::fmt::Debug for LeaseCandidate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidate")
             .field("type_meta", &self.type_meta)
@@ -86,7 +93,9 @@ impl std::fmt::Debug for LeaseCandidate {
 apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -100,6 +109,7 @@ pub struct LeaseCandidateList {
 }
 
 impl Clone for LeaseCandidateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -110,6 +120,7 @@ impl Clone for LeaseCandidateList {
 }
 
 impl std::fmt::Debug for LeaseCandidateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidateList")
             .field("type_meta", &self.type_meta)
@@ -159,6 +170,7 @@ pub struct LeaseCandidateSpec {
 }
 
 impl Clone for LeaseCandidateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidateSpec {
             lease_name: Clone::clone(&self.lease_name),
@@ -172,6 +184,7 @@ impl Clone for LeaseCandidateSpec {
 }
 
 impl std::fmt::Debug for LeaseCandidateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseCandidateSpec")
             .field("lease_name", &self.lease_name)
@@ -187,7 +200,9 @@ impl std::fmt::Debug for LeaseCandidateSpec {
 apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });
 
 /// LeaseList is a list of Lease objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "coordination.k8s.io",
     version = "v1beta1",
@@ -195,15 +210,14 @@ apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName"
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::coordination::v1::LeaseList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::coordination::v1::LeaseList))]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]
@@ -211,6 +225,7 @@ pub struct LeaseList {
 }
 
 impl Clone for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseList {
             type_meta: Clone::clone(&self.type_meta),
@@ -221,6 +236,7 @@ impl Clone for LeaseList {
 }
 
 impl std::fmt::Debug for LeaseList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeaseList")
             .field("type_meta", &self.type_meta)
@@ -233,4 +249,5 @@ impl std::fmt::Debug for LeaseList {
 apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(LeaseCandidateSpec);

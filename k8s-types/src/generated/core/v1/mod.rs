@@ -34,6 +34,7 @@ pub struct AWSElasticBlockStoreVolumeSource {
 }
 
 impl Clone for AWSElasticBlockStoreVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AWSElasticBlockStoreVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -45,6 +46,7 @@ impl Clone for AWSElasticBlockStoreVolumeSource {
 }
 
 impl std::fmt::Debug for AWSElasticBlockStoreVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AWSElasticBlockStoreVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -69,6 +71,7 @@ pub struct Affinity {
 }
 
 impl Clone for Affinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Affinity {
             node_affinity: Clone::clone(&self.node_affinity),
@@ -79,6 +82,7 @@ impl Clone for Affinity {
 }
 
 impl std::fmt::Debug for Affinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Affinity")
             .field("node_affinity", &self.node_affinity)
@@ -107,6 +111,7 @@ pub struct AppArmorProfile {
 }
 
 impl Clone for AppArmorProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AppArmorProfile {
             r#type: Clone::clone(&self.r#type),
@@ -116,6 +121,7 @@ impl Clone for AppArmorProfile {
 }
 
 impl std::fmt::Debug for AppArmorProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AppArmorProfile")
             .field("type", &self.r#type)
@@ -136,6 +142,7 @@ pub struct AttachedVolume {
 }
 
 impl Clone for AttachedVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AttachedVolume {
             name: Clone::clone(&self.name),
@@ -145,6 +152,7 @@ impl Clone for AttachedVolume {
 }
 
 impl std::fmt::Debug for AttachedVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AttachedVolume")
             .field("name", &self.name)
@@ -167,6 +175,7 @@ pub struct AvoidPods {
 }
 
 impl Clone for AvoidPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AvoidPods {
             prefer_avoid_pods: Clone::clone(&self.prefer_avoid_pods),
@@ -175,6 +184,7 @@ impl Clone for AvoidPods {
 }
 
 impl std::fmt::Debug for AvoidPods {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AvoidPods")
             .field("prefer_avoid_pods", &self.prefer_avoid_pods)
@@ -206,6 +216,7 @@ pub struct AzureDiskVolumeSource {
 }
 
 impl Clone for AzureDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureDiskVolumeSource {
             disk_name: Clone::clone(&self.disk_name),
@@ -219,6 +230,7 @@ impl Clone for AzureDiskVolumeSource {
 }
 
 impl std::fmt::Debug for AzureDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AzureDiskVolumeSource")
             .field("disk_name", &self.disk_name)
@@ -251,6 +263,7 @@ pub struct AzureFilePersistentVolumeSource {
 }
 
 impl Clone for AzureFilePersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureFilePersistentVolumeSource {
             secret_name: Clone::clone(&self.secret_name),
@@ -262,6 +275,7 @@ impl Clone for AzureFilePersistentVolumeSource {
 }
 
 impl std::fmt::Debug for AzureFilePersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AzureFilePersistentVolumeSource")
             .field("secret_name", &self.secret_name)
@@ -288,6 +302,7 @@ pub struct AzureFileVolumeSource {
 }
 
 impl Clone for AzureFileVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureFileVolumeSource {
             secret_name: Clone::clone(&self.secret_name),
@@ -298,6 +313,7 @@ impl Clone for AzureFileVolumeSource {
 }
 
 impl std::fmt::Debug for AzureFileVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AzureFileVolumeSource")
             .field("secret_name", &self.secret_name)
@@ -310,7 +326,9 @@ impl std::fmt::Debug for AzureFileVolumeSource {
 apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
 
 /// Binding ties one object to another; for example, a pod is bound to a node by a scheduler.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -323,6 +341,7 @@ pub struct Binding {
 }
 
 impl Clone for Binding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Binding {
             type_meta: Clone::clone(&self.type_meta),
@@ -333,6 +352,7 @@ impl Clone for Binding {
 }
 
 impl std::fmt::Debug for Binding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Binding")
             .field("type_meta", &self.type_meta)
@@ -398,6 +418,7 @@ pub struct CSIPersistentVolumeSource {
 }
 
 impl Clone for CSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIPersistentVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -415,6 +436,7 @@ impl Clone for CSIPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for CSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIPersistentVolumeSource")
             .field("driver", &self.driver)
@@ -465,6 +487,7 @@ pub struct CSIVolumeSource {
 }
 
 impl Clone for CSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -477,6 +500,7 @@ impl Clone for CSIVolumeSource {
 }
 
 impl std::fmt::Debug for CSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIVolumeSource")
             .field("driver", &self.driver)
@@ -502,6 +526,7 @@ pub struct Capabilities {
 }
 
 impl Clone for Capabilities {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Capabilities {
             add: Clone::clone(&self.add),
@@ -511,6 +536,7 @@ impl Clone for Capabilities {
 }
 
 impl std::fmt::Debug for Capabilities {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Capabilities")
             .field("add", &self.add)
@@ -551,6 +577,7 @@ pub struct CephFSPersistentVolumeSource {
 }
 
 impl Clone for CephFSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CephFSPersistentVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -564,6 +591,7 @@ impl Clone for CephFSPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for CephFSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CephFSPersistentVolumeSource")
             .field("monitors", &self.monitors)
@@ -608,6 +636,7 @@ pub struct CephFSVolumeSource {
 }
 
 impl Clone for CephFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CephFSVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -621,6 +650,7 @@ impl Clone for CephFSVolumeSource {
 }
 
 impl std::fmt::Debug for CephFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CephFSVolumeSource")
             .field("monitors", &self.monitors)
@@ -662,6 +692,7 @@ pub struct CinderPersistentVolumeSource {
 }
 
 impl Clone for CinderPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CinderPersistentVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -673,6 +704,7 @@ impl Clone for CinderPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for CinderPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CinderPersistentVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -712,6 +744,7 @@ pub struct CinderVolumeSource {
 }
 
 impl Clone for CinderVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CinderVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -723,6 +756,7 @@ impl Clone for CinderVolumeSource {
 }
 
 impl std::fmt::Debug for CinderVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CinderVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -745,6 +779,7 @@ pub struct ClientIPConfig {
 }
 
 impl Clone for ClientIPConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClientIPConfig {
             timeout_seconds: Clone::clone(&self.timeout_seconds),
@@ -753,6 +788,7 @@ impl Clone for ClientIPConfig {
 }
 
 impl std::fmt::Debug for ClientIPConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClientIPConfig")
             .field("timeout_seconds", &self.timeout_seconds)
@@ -790,6 +826,7 @@ pub struct ClusterTrustBundleProjection {
 }
 
 impl Clone for ClusterTrustBundleProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleProjection {
             name: Clone::clone(&self.name),
@@ -802,6 +839,7 @@ impl Clone for ClusterTrustBundleProjection {
 }
 
 impl std::fmt::Debug for ClusterTrustBundleProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterTrustBundleProjection")
             .field("name", &self.name)
@@ -835,6 +873,7 @@ pub struct ComponentCondition {
 }
 
 impl Clone for ComponentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ComponentCondition {
             r#type: Clone::clone(&self.r#type),
@@ -846,6 +885,7 @@ impl Clone for ComponentCondition {
 }
 
 impl std::fmt::Debug for ComponentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentCondition")
             .field("type", &self.r#type)
@@ -860,7 +900,9 @@ apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => st
 
 /// ComponentStatus (and ComponentStatusList) holds the cluster validation info.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf)]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -874,6 +916,7 @@ pub struct ComponentStatus {
 }
 
 impl Clone for ComponentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ComponentStatus {
             type_meta: Clone::clone(&self.type_meta),
@@ -884,6 +927,7 @@ impl Clone for ComponentStatus {
 }
 
 impl std::fmt::Debug for ComponentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentStatus")
             .field("type_meta", &self.type_meta)
@@ -897,7 +941,9 @@ apimachinery::proto_message!(ComponentStatus { 1 => metadata, 2 => conditions })
 
 /// Status of all the conditions for the component as a list of ComponentStatus objects.
 /// Deprecated: This API is deprecated in v1.19+
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ComponentStatusList",
@@ -916,6 +962,7 @@ pub struct ComponentStatusList {
 }
 
 impl Clone for ComponentStatusList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ComponentStatusList {
             type_meta: Clone::clone(&self.type_meta),
@@ -926,6 +973,7 @@ impl Clone for ComponentStatusList {
 }
 
 impl std::fmt::Debug for ComponentStatusList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentStatusList")
             .field("type_meta", &self.type_meta)
@@ -938,7 +986,9 @@ impl std::fmt::Debug for ComponentStatusList {
 apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
 
 /// ConfigMap holds configuration data for pods to consume.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -970,6 +1020,7 @@ pub struct ConfigMap {
 }
 
 impl Clone for ConfigMap {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMap {
             type_meta: Clone::clone(&self.type_meta),
@@ -982,6 +1033,7 @@ impl Clone for ConfigMap {
 }
 
 impl std::fmt::Debug for ConfigMap {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMap")
             .field("type_meta", &self.type_meta)
@@ -1015,6 +1067,7 @@ pub struct ConfigMapEnvSource {
 }
 
 impl Clone for ConfigMapEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapEnvSource {
             name: Clone::clone(&self.name),
@@ -1024,6 +1077,7 @@ impl Clone for ConfigMapEnvSource {
 }
 
 impl std::fmt::Debug for ConfigMapEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapEnvSource")
             .field("name", &self.name)
@@ -1083,6 +1137,7 @@ pub struct ConfigMapKeySelector {
 }
 
 impl Clone for ConfigMapKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapKeySelector {
             name: Clone::clone(&self.name),
@@ -1093,6 +1148,7 @@ impl Clone for ConfigMapKeySelector {
 }
 
 impl std::fmt::Debug for ConfigMapKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapKeySelector")
             .field("name", &self.name)
@@ -1138,7 +1194,9 @@ impl apimachinery::proto::Message for ConfigMapKeySelector {
 }
 
 /// ConfigMapList is a resource containing a list of ConfigMap objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf)]
 pub struct ConfigMapList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1151,6 +1209,7 @@ pub struct ConfigMapList {
 }
 
 impl Clone for ConfigMapList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1161,6 +1220,7 @@ impl Clone for ConfigMapList {
 }
 
 impl std::fmt::Debug for ConfigMapList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapList")
             .field("type_meta", &self.type_meta)
@@ -1196,6 +1256,7 @@ pub struct ConfigMapNodeConfigSource {
 }
 
 impl Clone for ConfigMapNodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapNodeConfigSource {
             namespace: Clone::clone(&self.namespace),
@@ -1208,6 +1269,7 @@ impl Clone for ConfigMapNodeConfigSource {
 }
 
 impl std::fmt::Debug for ConfigMapNodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapNodeConfigSource")
             .field("namespace", &self.namespace)
@@ -1252,6 +1314,7 @@ pub struct ConfigMapProjection {
 }
 
 impl Clone for ConfigMapProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapProjection {
             name: Clone::clone(&self.name),
@@ -1262,6 +1325,7 @@ impl Clone for ConfigMapProjection {
 }
 
 impl std::fmt::Debug for ConfigMapProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapProjection")
             .field("name", &self.name)
@@ -1344,6 +1408,7 @@ pub struct ConfigMapVolumeSource {
 }
 
 impl Clone for ConfigMapVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapVolumeSource {
             name: Clone::clone(&self.name),
@@ -1355,6 +1420,7 @@ impl Clone for ConfigMapVolumeSource {
 }
 
 impl std::fmt::Debug for ConfigMapVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapVolumeSource")
             .field("name", &self.name)
@@ -1579,6 +1645,7 @@ pub struct Container {
 }
 
 impl Clone for Container {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Container {
             name: Clone::clone(&self.name),
@@ -1611,6 +1678,7 @@ impl Clone for Container {
 }
 
 impl std::fmt::Debug for Container {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Container")
             .field("name", &self.name)
@@ -1660,6 +1728,7 @@ pub struct ContainerExtendedResourceRequest {
 }
 
 impl Clone for ContainerExtendedResourceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerExtendedResourceRequest {
             container_name: Clone::clone(&self.container_name),
@@ -1670,6 +1739,7 @@ impl Clone for ContainerExtendedResourceRequest {
 }
 
 impl std::fmt::Debug for ContainerExtendedResourceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerExtendedResourceRequest")
             .field("container_name", &self.container_name)
@@ -1694,6 +1764,7 @@ pub struct ContainerImage {
 }
 
 impl Clone for ContainerImage {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerImage {
             names: Clone::clone(&self.names),
@@ -1703,6 +1774,7 @@ impl Clone for ContainerImage {
 }
 
 impl std::fmt::Debug for ContainerImage {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerImage")
             .field("names", &self.names)
@@ -1740,6 +1812,7 @@ pub struct ContainerPort {
 }
 
 impl Clone for ContainerPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerPort {
             name: Clone::clone(&self.name),
@@ -1752,6 +1825,7 @@ impl Clone for ContainerPort {
 }
 
 impl std::fmt::Debug for ContainerPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerPort")
             .field("name", &self.name)
@@ -1777,6 +1851,7 @@ pub struct ContainerResizePolicy {
 }
 
 impl Clone for ContainerResizePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResizePolicy {
             resource_name: Clone::clone(&self.resource_name),
@@ -1786,6 +1861,7 @@ impl Clone for ContainerResizePolicy {
 }
 
 impl std::fmt::Debug for ContainerResizePolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerResizePolicy")
             .field("resource_name", &self.resource_name)
@@ -1809,6 +1885,7 @@ pub struct ContainerRestartRule {
 }
 
 impl Clone for ContainerRestartRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerRestartRule {
             action: Clone::clone(&self.action),
@@ -1818,6 +1895,7 @@ impl Clone for ContainerRestartRule {
 }
 
 impl std::fmt::Debug for ContainerRestartRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerRestartRule")
             .field("action", &self.action)
@@ -1847,6 +1925,7 @@ pub struct ContainerRestartRuleOnExitCodes {
 }
 
 impl Clone for ContainerRestartRuleOnExitCodes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerRestartRuleOnExitCodes {
             operator: Clone::clone(&self.operator),
@@ -1856,6 +1935,7 @@ impl Clone for ContainerRestartRuleOnExitCodes {
 }
 
 impl std::fmt::Debug for ContainerRestartRuleOnExitCodes {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerRestartRuleOnExitCodes")
             .field("operator", &self.operator)
@@ -1880,6 +1960,7 @@ pub struct ContainerState {
 }
 
 impl Clone for ContainerState {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerState {
             waiting: Clone::clone(&self.waiting),
@@ -1890,6 +1971,7 @@ impl Clone for ContainerState {
 }
 
 impl std::fmt::Debug for ContainerState {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerState")
             .field("waiting", &self.waiting)
@@ -1909,6 +1991,7 @@ pub struct ContainerStateRunning {
 }
 
 impl Clone for ContainerStateRunning {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStateRunning {
             started_at: Clone::clone(&self.started_at),
@@ -1917,6 +2000,7 @@ impl Clone for ContainerStateRunning {
 }
 
 impl std::fmt::Debug for ContainerStateRunning {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStateRunning")
             .field("started_at", &self.started_at)
@@ -1950,6 +2034,7 @@ pub struct ContainerStateTerminated {
 }
 
 impl Clone for ContainerStateTerminated {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStateTerminated {
             exit_code: Clone::clone(&self.exit_code),
@@ -1964,6 +2049,7 @@ impl Clone for ContainerStateTerminated {
 }
 
 impl std::fmt::Debug for ContainerStateTerminated {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStateTerminated")
             .field("exit_code", &self.exit_code)
@@ -1991,6 +2077,7 @@ pub struct ContainerStateWaiting {
 }
 
 impl Clone for ContainerStateWaiting {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStateWaiting {
             reason: Clone::clone(&self.reason),
@@ -2000,6 +2087,7 @@ impl Clone for ContainerStateWaiting {
 }
 
 impl std::fmt::Debug for ContainerStateWaiting {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStateWaiting")
             .field("reason", &self.reason)
@@ -2082,6 +2170,7 @@ pub struct ContainerStatus {
 }
 
 impl Clone for ContainerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStatus {
             name: Clone::clone(&self.name),
@@ -2104,6 +2193,7 @@ impl Clone for ContainerStatus {
 }
 
 impl std::fmt::Debug for ContainerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerStatus")
             .field("name", &self.name)
@@ -2139,6 +2229,7 @@ pub struct ContainerUser {
 }
 
 impl Clone for ContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerUser {
             linux: Clone::clone(&self.linux),
@@ -2147,6 +2238,7 @@ impl Clone for ContainerUser {
 }
 
 impl std::fmt::Debug for ContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerUser")
             .field("linux", &self.linux)
@@ -2165,6 +2257,7 @@ pub struct DaemonEndpoint {
 }
 
 impl Clone for DaemonEndpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonEndpoint {
             port: Clone::clone(&self.port),
@@ -2173,6 +2266,7 @@ impl Clone for DaemonEndpoint {
 }
 
 impl std::fmt::Debug for DaemonEndpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonEndpoint")
             .field("port", &self.port)
@@ -2193,6 +2287,7 @@ pub struct DownwardAPIProjection {
 }
 
 impl Clone for DownwardAPIProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIProjection {
             items: Clone::clone(&self.items),
@@ -2201,6 +2296,7 @@ impl Clone for DownwardAPIProjection {
 }
 
 impl std::fmt::Debug for DownwardAPIProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIProjection")
             .field("items", &self.items)
@@ -2230,6 +2326,7 @@ pub struct DownwardAPIVolumeFile {
 }
 
 impl Clone for DownwardAPIVolumeFile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIVolumeFile {
             path: Clone::clone(&self.path),
@@ -2241,6 +2338,7 @@ impl Clone for DownwardAPIVolumeFile {
 }
 
 impl std::fmt::Debug for DownwardAPIVolumeFile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIVolumeFile")
             .field("path", &self.path)
@@ -2272,6 +2370,7 @@ pub struct DownwardAPIVolumeSource {
 }
 
 impl Clone for DownwardAPIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIVolumeSource {
             items: Clone::clone(&self.items),
@@ -2281,6 +2380,7 @@ impl Clone for DownwardAPIVolumeSource {
 }
 
 impl std::fmt::Debug for DownwardAPIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIVolumeSource")
             .field("items", &self.items)
@@ -2311,6 +2411,7 @@ pub struct EmptyDirVolumeSource {
 }
 
 impl Clone for EmptyDirVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EmptyDirVolumeSource {
             medium: Clone::clone(&self.medium),
@@ -2320,6 +2421,7 @@ impl Clone for EmptyDirVolumeSource {
 }
 
 impl std::fmt::Debug for EmptyDirVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EmptyDirVolumeSource")
             .field("medium", &self.medium)
@@ -2348,6 +2450,7 @@ pub struct EndpointAddress {
 }
 
 impl Clone for EndpointAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointAddress {
             ip: Clone::clone(&self.ip),
@@ -2359,6 +2462,7 @@ impl Clone for EndpointAddress {
 }
 
 impl std::fmt::Debug for EndpointAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointAddress")
             .field("ip", &self.ip)
@@ -2407,6 +2511,7 @@ pub struct EndpointPort {
 }
 
 impl Clone for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointPort {
             name: Clone::clone(&self.name),
@@ -2418,6 +2523,7 @@ impl Clone for EndpointPort {
 }
 
 impl std::fmt::Debug for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointPort")
             .field("name", &self.name)
@@ -2462,6 +2568,7 @@ pub struct EndpointSubset {
 }
 
 impl Clone for EndpointSubset {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSubset {
             addresses: Clone::clone(&self.addresses),
@@ -2472,6 +2579,7 @@ impl Clone for EndpointSubset {
 }
 
 impl std::fmt::Debug for EndpointSubset {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSubset")
             .field("addresses", &self.addresses)
@@ -2501,7 +2609,9 @@ apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_add
 /// Use discoveryv1.EndpointSlice for complete information about Service endpoints.
 ///
 /// Deprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2521,6 +2631,7 @@ pub struct Endpoints {
 }
 
 impl Clone for Endpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoints {
             type_meta: Clone::clone(&self.type_meta),
@@ -2531,6 +2642,7 @@ impl Clone for Endpoints {
 }
 
 impl std::fmt::Debug for Endpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoints")
             .field("type_meta", &self.type_meta)
@@ -2544,7 +2656,9 @@ apimachinery::proto_message!(Endpoints { 1 => metadata, 2 => subsets });
 
 /// EndpointsList is a list of endpoints.
 /// Deprecated: This API is deprecated in v1.33+.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf)]
 pub struct EndpointsList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2558,6 +2672,7 @@ pub struct EndpointsList {
 }
 
 impl Clone for EndpointsList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointsList {
             type_meta: Clone::clone(&self.type_meta),
@@ -2568,6 +2683,7 @@ impl Clone for EndpointsList {
 }
 
 impl std::fmt::Debug for EndpointsList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointsList")
             .field("type_meta", &self.type_meta)
@@ -2593,6 +2709,7 @@ pub struct EnvFromSource {
 }
 
 impl Clone for EnvFromSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvFromSource {
             prefix: Clone::clone(&self.prefix),
@@ -2603,6 +2720,7 @@ impl Clone for EnvFromSource {
 }
 
 impl std::fmt::Debug for EnvFromSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnvFromSource")
             .field("prefix", &self.prefix)
@@ -2636,6 +2754,7 @@ pub struct EnvVar {
 }
 
 impl Clone for EnvVar {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvVar {
             name: Clone::clone(&self.name),
@@ -2646,6 +2765,7 @@ impl Clone for EnvVar {
 }
 
 impl std::fmt::Debug for EnvVar {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnvVar")
             .field("name", &self.name)
@@ -2676,6 +2796,7 @@ pub struct EnvVarSource {
 }
 
 impl Clone for EnvVarSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvVarSource {
             field_ref: Clone::clone(&self.field_ref),
@@ -2688,6 +2809,7 @@ impl Clone for EnvVarSource {
 }
 
 impl std::fmt::Debug for EnvVarSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnvVarSource")
             .field("field_ref", &self.field_ref)
@@ -2846,6 +2968,7 @@ pub struct EphemeralContainer {
 }
 
 impl Clone for EphemeralContainer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralContainer {
             name: Clone::clone(&self.name),
@@ -2879,6 +3002,7 @@ impl Clone for EphemeralContainer {
 }
 
 impl std::fmt::Debug for EphemeralContainer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EphemeralContainer")
             .field("name", &self.name)
@@ -3254,6 +3378,7 @@ pub struct EphemeralContainerCommon {
 }
 
 impl Clone for EphemeralContainerCommon {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralContainerCommon {
             name: Clone::clone(&self.name),
@@ -3286,6 +3411,7 @@ impl Clone for EphemeralContainerCommon {
 }
 
 impl std::fmt::Debug for EphemeralContainerCommon {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EphemeralContainerCommon")
             .field("name", &self.name)
@@ -3350,6 +3476,7 @@ pub struct EphemeralVolumeSource {
 }
 
 impl Clone for EphemeralVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralVolumeSource {
             volume_claim_template: Clone::clone(&self.volume_claim_template),
@@ -3358,6 +3485,7 @@ impl Clone for EphemeralVolumeSource {
 }
 
 impl std::fmt::Debug for EphemeralVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EphemeralVolumeSource")
             .field("volume_claim_template", &self.volume_claim_template)
@@ -3373,7 +3501,9 @@ apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template 
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3420,6 +3550,7 @@ pub struct Event {
 }
 
 impl Clone for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Event {
             type_meta: Clone::clone(&self.type_meta),
@@ -3443,6 +3574,7 @@ impl Clone for Event {
 }
 
 impl std::fmt::Debug for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Event")
             .field("type_meta", &self.type_meta)
@@ -3468,7 +3600,9 @@ impl std::fmt::Debug for Event {
 apimachinery::proto_message!(Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
 
 /// EventList is a list of events.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf)]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3482,6 +3616,7 @@ pub struct EventList {
 }
 
 impl Clone for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventList {
             type_meta: Clone::clone(&self.type_meta),
@@ -3492,6 +3627,7 @@ impl Clone for EventList {
 }
 
 impl std::fmt::Debug for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventList")
             .field("type_meta", &self.type_meta)
@@ -3515,6 +3651,7 @@ pub struct EventSeries {
 }
 
 impl Clone for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventSeries {
             count: Clone::clone(&self.count),
@@ -3524,6 +3661,7 @@ impl Clone for EventSeries {
 }
 
 impl std::fmt::Debug for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventSeries")
             .field("count", &self.count)
@@ -3546,6 +3684,7 @@ pub struct EventSource {
 }
 
 impl Clone for EventSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventSource {
             component: Clone::clone(&self.component),
@@ -3555,6 +3694,7 @@ impl Clone for EventSource {
 }
 
 impl std::fmt::Debug for EventSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventSource")
             .field("component", &self.component)
@@ -3578,6 +3718,7 @@ pub struct ExecAction {
 }
 
 impl Clone for ExecAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExecAction {
             command: Clone::clone(&self.command),
@@ -3586,6 +3727,7 @@ impl Clone for ExecAction {
 }
 
 impl std::fmt::Debug for ExecAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExecAction")
             .field("command", &self.command)
@@ -3622,6 +3764,7 @@ pub struct FCVolumeSource {
 }
 
 impl Clone for FCVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FCVolumeSource {
             target_wwns: Clone::clone(&self.target_wwns),
@@ -3634,6 +3777,7 @@ impl Clone for FCVolumeSource {
 }
 
 impl std::fmt::Debug for FCVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FCVolumeSource")
             .field("target_wwns", &self.target_wwns)
@@ -3670,6 +3814,7 @@ pub struct FileKeySelector {
 }
 
 impl Clone for FileKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FileKeySelector {
             volume_name: Clone::clone(&self.volume_name),
@@ -3681,6 +3826,7 @@ impl Clone for FileKeySelector {
 }
 
 impl std::fmt::Debug for FileKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FileKeySelector")
             .field("volume_name", &self.volume_name)
@@ -3720,6 +3866,7 @@ pub struct FlexPersistentVolumeSource {
 }
 
 impl Clone for FlexPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlexPersistentVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -3732,6 +3879,7 @@ impl Clone for FlexPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for FlexPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlexPersistentVolumeSource")
             .field("driver", &self.driver)
@@ -3772,6 +3920,7 @@ pub struct FlexVolumeSource {
 }
 
 impl Clone for FlexVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlexVolumeSource {
             driver: Clone::clone(&self.driver),
@@ -3784,6 +3933,7 @@ impl Clone for FlexVolumeSource {
 }
 
 impl std::fmt::Debug for FlexVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlexVolumeSource")
             .field("driver", &self.driver)
@@ -3812,6 +3962,7 @@ pub struct FlockerVolumeSource {
 }
 
 impl Clone for FlockerVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlockerVolumeSource {
             dataset_name: Clone::clone(&self.dataset_name),
@@ -3821,6 +3972,7 @@ impl Clone for FlockerVolumeSource {
 }
 
 impl std::fmt::Debug for FlockerVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlockerVolumeSource")
             .field("dataset_name", &self.dataset_name)
@@ -3864,6 +4016,7 @@ pub struct GCEPersistentDiskVolumeSource {
 }
 
 impl Clone for GCEPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GCEPersistentDiskVolumeSource {
             pd_name: Clone::clone(&self.pd_name),
@@ -3875,6 +4028,7 @@ impl Clone for GCEPersistentDiskVolumeSource {
 }
 
 impl std::fmt::Debug for GCEPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GCEPersistentDiskVolumeSource")
             .field("pd_name", &self.pd_name)
@@ -3901,6 +4055,7 @@ pub struct GRPCAction {
 }
 
 impl Clone for GRPCAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GRPCAction {
             port: Clone::clone(&self.port),
@@ -3910,6 +4065,7 @@ impl Clone for GRPCAction {
 }
 
 impl std::fmt::Debug for GRPCAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GRPCAction")
             .field("port", &self.port)
@@ -3943,6 +4099,7 @@ pub struct GitRepoVolumeSource {
 }
 
 impl Clone for GitRepoVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GitRepoVolumeSource {
             repository: Clone::clone(&self.repository),
@@ -3953,6 +4110,7 @@ impl Clone for GitRepoVolumeSource {
 }
 
 impl std::fmt::Debug for GitRepoVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GitRepoVolumeSource")
             .field("repository", &self.repository)
@@ -3986,6 +4144,7 @@ pub struct GlusterfsPersistentVolumeSource {
 }
 
 impl Clone for GlusterfsPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GlusterfsPersistentVolumeSource {
             endpoints: Clone::clone(&self.endpoints),
@@ -3997,6 +4156,7 @@ impl Clone for GlusterfsPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for GlusterfsPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GlusterfsPersistentVolumeSource")
             .field("endpoints", &self.endpoints)
@@ -4026,6 +4186,7 @@ pub struct GlusterfsVolumeSource {
 }
 
 impl Clone for GlusterfsVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GlusterfsVolumeSource {
             endpoints: Clone::clone(&self.endpoints),
@@ -4036,6 +4197,7 @@ impl Clone for GlusterfsVolumeSource {
 }
 
 impl std::fmt::Debug for GlusterfsVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GlusterfsVolumeSource")
             .field("endpoints", &self.endpoints)
@@ -4071,6 +4233,7 @@ pub struct HTTPGetAction {
 }
 
 impl Clone for HTTPGetAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPGetAction {
             path: Clone::clone(&self.path),
@@ -4083,6 +4246,7 @@ impl Clone for HTTPGetAction {
 }
 
 impl std::fmt::Debug for HTTPGetAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPGetAction")
             .field("path", &self.path)
@@ -4107,6 +4271,7 @@ pub struct HTTPHeader {
 }
 
 impl Clone for HTTPHeader {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPHeader {
             name: Clone::clone(&self.name),
@@ -4116,6 +4281,7 @@ impl Clone for HTTPHeader {
 }
 
 impl std::fmt::Debug for HTTPHeader {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPHeader")
             .field("name", &self.name)
@@ -4138,6 +4304,7 @@ pub struct HostAlias {
 }
 
 impl Clone for HostAlias {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostAlias {
             ip: Clone::clone(&self.ip),
@@ -4147,6 +4314,7 @@ impl Clone for HostAlias {
 }
 
 impl std::fmt::Debug for HostAlias {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostAlias")
             .field("ip", &self.ip)
@@ -4165,6 +4333,7 @@ pub struct HostIP {
 }
 
 impl Clone for HostIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostIP {
             ip: Clone::clone(&self.ip),
@@ -4173,6 +4342,7 @@ impl Clone for HostIP {
 }
 
 impl std::fmt::Debug for HostIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostIP").field("ip", &self.ip).finish()
     }
@@ -4195,6 +4365,7 @@ pub struct HostPathVolumeSource {
 }
 
 impl Clone for HostPathVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostPathVolumeSource {
             path: Clone::clone(&self.path),
@@ -4204,6 +4375,7 @@ impl Clone for HostPathVolumeSource {
 }
 
 impl std::fmt::Debug for HostPathVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostPathVolumeSource")
             .field("path", &self.path)
@@ -4260,6 +4432,7 @@ pub struct ISCSIPersistentVolumeSource {
 }
 
 impl Clone for ISCSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ISCSIPersistentVolumeSource {
             target_portal: Clone::clone(&self.target_portal),
@@ -4278,6 +4451,7 @@ impl Clone for ISCSIPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for ISCSIPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ISCSIPersistentVolumeSource")
             .field("target_portal", &self.target_portal)
@@ -4343,6 +4517,7 @@ pub struct ISCSIVolumeSource {
 }
 
 impl Clone for ISCSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ISCSIVolumeSource {
             target_portal: Clone::clone(&self.target_portal),
@@ -4361,6 +4536,7 @@ impl Clone for ISCSIVolumeSource {
 }
 
 impl std::fmt::Debug for ISCSIVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ISCSIVolumeSource")
             .field("target_portal", &self.target_portal)
@@ -4401,6 +4577,7 @@ pub struct ImageVolumeSource {
 }
 
 impl Clone for ImageVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageVolumeSource {
             reference: Clone::clone(&self.reference),
@@ -4410,6 +4587,7 @@ impl Clone for ImageVolumeSource {
 }
 
 impl std::fmt::Debug for ImageVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageVolumeSource")
             .field("reference", &self.reference)
@@ -4431,6 +4609,7 @@ pub struct ImageVolumeStatus {
 }
 
 impl Clone for ImageVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageVolumeStatus {
             image_ref: Clone::clone(&self.image_ref),
@@ -4439,6 +4618,7 @@ impl Clone for ImageVolumeStatus {
 }
 
 impl std::fmt::Debug for ImageVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageVolumeStatus")
             .field("image_ref", &self.image_ref)
@@ -4468,6 +4648,7 @@ pub struct KeyToPath {
 }
 
 impl Clone for KeyToPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         KeyToPath {
             key: Clone::clone(&self.key),
@@ -4478,6 +4659,7 @@ impl Clone for KeyToPath {
 }
 
 impl std::fmt::Debug for KeyToPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KeyToPath")
             .field("key", &self.key)
@@ -4516,6 +4698,7 @@ pub struct Lifecycle {
 }
 
 impl Clone for Lifecycle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Lifecycle {
             post_start: Clone::clone(&self.post_start),
@@ -4526,6 +4709,7 @@ impl Clone for Lifecycle {
 }
 
 impl std::fmt::Debug for Lifecycle {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lifecycle")
             .field("post_start", &self.post_start)
@@ -4554,6 +4738,7 @@ pub struct LifecycleHandler {
 }
 
 impl Clone for LifecycleHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LifecycleHandler {
             exec: Clone::clone(&self.exec),
@@ -4565,6 +4750,7 @@ impl Clone for LifecycleHandler {
 }
 
 impl std::fmt::Debug for LifecycleHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LifecycleHandler")
             .field("exec", &self.exec)
@@ -4578,7 +4764,9 @@ impl std::fmt::Debug for LifecycleHandler {
 apimachinery::proto_message!(LifecycleHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => sleep });
 
 /// LimitRange sets resource usage limits for each kind of resource in a Namespace.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4592,6 +4780,7 @@ pub struct LimitRange {
 }
 
 impl Clone for LimitRange {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRange {
             type_meta: Clone::clone(&self.type_meta),
@@ -4602,6 +4791,7 @@ impl Clone for LimitRange {
 }
 
 impl std::fmt::Debug for LimitRange {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRange")
             .field("type_meta", &self.type_meta)
@@ -4636,6 +4826,7 @@ pub struct LimitRangeItem {
 }
 
 impl Clone for LimitRangeItem {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeItem {
             r#type: Clone::clone(&self.r#type),
@@ -4649,6 +4840,7 @@ impl Clone for LimitRangeItem {
 }
 
 impl std::fmt::Debug for LimitRangeItem {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRangeItem")
             .field("type", &self.r#type)
@@ -4664,7 +4856,9 @@ impl std::fmt::Debug for LimitRangeItem {
 apimachinery::proto_message!(LimitRangeItem { 1 => r#type as "type", 2 => max, 3 => min, 4 => default, 5 => default_request as "defaultRequest", 6 => max_limit_request_ratio as "maxLimitRequestRatio" });
 
 /// LimitRangeList is a list of LimitRange items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "LimitRangeList",
@@ -4684,6 +4878,7 @@ pub struct LimitRangeList {
 }
 
 impl Clone for LimitRangeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -4694,6 +4889,7 @@ impl Clone for LimitRangeList {
 }
 
 impl std::fmt::Debug for LimitRangeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRangeList")
             .field("type_meta", &self.type_meta)
@@ -4714,6 +4910,7 @@ pub struct LimitRangeSpec {
 }
 
 impl Clone for LimitRangeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeSpec {
             limits: Clone::clone(&self.limits),
@@ -4722,6 +4919,7 @@ impl Clone for LimitRangeSpec {
 }
 
 impl std::fmt::Debug for LimitRangeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRangeSpec")
             .field("limits", &self.limits)
@@ -4744,6 +4942,7 @@ pub struct LinuxContainerUser {
 }
 
 impl Clone for LinuxContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LinuxContainerUser {
             uid: Clone::clone(&self.uid),
@@ -4754,6 +4953,7 @@ impl Clone for LinuxContainerUser {
 }
 
 impl std::fmt::Debug for LinuxContainerUser {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LinuxContainerUser")
             .field("uid", &self.uid)
@@ -4777,6 +4977,7 @@ pub struct List {
 }
 
 impl Clone for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         List {
             metadata: Clone::clone(&self.metadata),
@@ -4786,6 +4987,7 @@ impl Clone for List {
 }
 
 impl std::fmt::Debug for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("List")
             .field("metadata", &self.metadata)
@@ -4822,6 +5024,7 @@ pub struct LoadBalancerIngress {
 }
 
 impl Clone for LoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LoadBalancerIngress {
             ip: Clone::clone(&self.ip),
@@ -4833,6 +5036,7 @@ impl Clone for LoadBalancerIngress {
 }
 
 impl std::fmt::Debug for LoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoadBalancerIngress")
             .field("ip", &self.ip)
@@ -4855,6 +5059,7 @@ pub struct LoadBalancerStatus {
 }
 
 impl Clone for LoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LoadBalancerStatus {
             ingress: Clone::clone(&self.ingress),
@@ -4863,6 +5068,7 @@ impl Clone for LoadBalancerStatus {
 }
 
 impl std::fmt::Debug for LoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoadBalancerStatus")
             .field("ingress", &self.ingress)
@@ -4898,6 +5104,7 @@ pub struct LocalObjectReference {
 }
 
 impl Clone for LocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalObjectReference {
             name: Clone::clone(&self.name),
@@ -4906,6 +5113,7 @@ impl Clone for LocalObjectReference {
 }
 
 impl std::fmt::Debug for LocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalObjectReference")
             .field("name", &self.name)
@@ -4929,6 +5137,7 @@ pub struct LocalVolumeSource {
 }
 
 impl Clone for LocalVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalVolumeSource {
             path: Clone::clone(&self.path),
@@ -4938,6 +5147,7 @@ impl Clone for LocalVolumeSource {
 }
 
 impl std::fmt::Debug for LocalVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalVolumeSource")
             .field("path", &self.path)
@@ -4968,6 +5178,7 @@ pub struct ModifyVolumeStatus {
 }
 
 impl Clone for ModifyVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ModifyVolumeStatus {
             target_volume_attributes_class_name: Clone::clone(
@@ -4979,6 +5190,7 @@ impl Clone for ModifyVolumeStatus {
 }
 
 impl std::fmt::Debug for ModifyVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ModifyVolumeStatus")
             .field(
@@ -5010,6 +5222,7 @@ pub struct NFSVolumeSource {
 }
 
 impl Clone for NFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NFSVolumeSource {
             server: Clone::clone(&self.server),
@@ -5020,6 +5233,7 @@ impl Clone for NFSVolumeSource {
 }
 
 impl std::fmt::Debug for NFSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NFSVolumeSource")
             .field("server", &self.server)
@@ -5033,7 +5247,9 @@ apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read
 
 /// Namespace provides a scope for Names.
 /// Use of multiple namespaces is optional.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5050,6 +5266,7 @@ pub struct Namespace {
 }
 
 impl Clone for Namespace {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Namespace {
             type_meta: Clone::clone(&self.type_meta),
@@ -5061,6 +5278,7 @@ impl Clone for Namespace {
 }
 
 impl std::fmt::Debug for Namespace {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Namespace")
             .field("type_meta", &self.type_meta)
@@ -5091,6 +5309,7 @@ pub struct NamespaceCondition {
 }
 
 impl Clone for NamespaceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceCondition {
             r#type: Clone::clone(&self.r#type),
@@ -5103,6 +5322,7 @@ impl Clone for NamespaceCondition {
 }
 
 impl std::fmt::Debug for NamespaceCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceCondition")
             .field("type", &self.r#type)
@@ -5117,7 +5337,9 @@ impl std::fmt::Debug for NamespaceCondition {
 apimachinery::proto_message!(NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NamespaceList is a list of Namespaces.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf)]
 pub struct NamespaceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5132,6 +5354,7 @@ pub struct NamespaceList {
 }
 
 impl Clone for NamespaceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -5142,6 +5365,7 @@ impl Clone for NamespaceList {
 }
 
 impl std::fmt::Debug for NamespaceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceList")
             .field("type_meta", &self.type_meta)
@@ -5163,6 +5387,7 @@ pub struct NamespaceSpec {
 }
 
 impl Clone for NamespaceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceSpec {
             finalizers: Clone::clone(&self.finalizers),
@@ -5171,6 +5396,7 @@ impl Clone for NamespaceSpec {
 }
 
 impl std::fmt::Debug for NamespaceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceSpec")
             .field("finalizers", &self.finalizers)
@@ -5193,6 +5419,7 @@ pub struct NamespaceStatus {
 }
 
 impl Clone for NamespaceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceStatus {
             phase: Clone::clone(&self.phase),
@@ -5202,6 +5429,7 @@ impl Clone for NamespaceStatus {
 }
 
 impl std::fmt::Debug for NamespaceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceStatus")
             .field("phase", &self.phase)
@@ -5214,7 +5442,9 @@ apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
 
 /// Node is a worker node in Kubernetes.
 /// Each node will have a unique identifier in the cache (i.e. in etcd).
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5233,6 +5463,7 @@ pub struct Node {
 }
 
 impl Clone for Node {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Node {
             type_meta: Clone::clone(&self.type_meta),
@@ -5244,6 +5475,7 @@ impl Clone for Node {
 }
 
 impl std::fmt::Debug for Node {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
             .field("type_meta", &self.type_meta)
@@ -5266,6 +5498,7 @@ pub struct NodeAddress {
 }
 
 impl Clone for NodeAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAddress {
             r#type: Clone::clone(&self.r#type),
@@ -5275,6 +5508,7 @@ impl Clone for NodeAddress {
 }
 
 impl std::fmt::Debug for NodeAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAddress")
             .field("type", &self.r#type)
@@ -5308,6 +5542,7 @@ pub struct NodeAffinity {
 }
 
 impl Clone for NodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAffinity {
             required_during_scheduling_ignored_during_execution: Clone::clone(
@@ -5321,6 +5556,7 @@ impl Clone for NodeAffinity {
 }
 
 impl std::fmt::Debug for NodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAffinity")
             .field(
@@ -5351,6 +5587,7 @@ pub struct NodeAllocatableResourceClaimStatus {
 }
 
 impl Clone for NodeAllocatableResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAllocatableResourceClaimStatus {
             resource_claim_name: Clone::clone(&self.resource_claim_name),
@@ -5361,6 +5598,7 @@ impl Clone for NodeAllocatableResourceClaimStatus {
 }
 
 impl std::fmt::Debug for NodeAllocatableResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAllocatableResourceClaimStatus")
             .field("resource_claim_name", &self.resource_claim_name)
@@ -5392,6 +5630,7 @@ pub struct NodeCondition {
 }
 
 impl Clone for NodeCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeCondition {
             r#type: Clone::clone(&self.r#type),
@@ -5405,6 +5644,7 @@ impl Clone for NodeCondition {
 }
 
 impl std::fmt::Debug for NodeCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeCondition")
             .field("type", &self.r#type)
@@ -5428,6 +5668,7 @@ pub struct NodeConfigSource {
 }
 
 impl Clone for NodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeConfigSource {
             config_map: Clone::clone(&self.config_map),
@@ -5436,6 +5677,7 @@ impl Clone for NodeConfigSource {
 }
 
 impl std::fmt::Debug for NodeConfigSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeConfigSource")
             .field("config_map", &self.config_map)
@@ -5491,6 +5733,7 @@ pub struct NodeConfigStatus {
 }
 
 impl Clone for NodeConfigStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeConfigStatus {
             assigned: Clone::clone(&self.assigned),
@@ -5502,6 +5745,7 @@ impl Clone for NodeConfigStatus {
 }
 
 impl std::fmt::Debug for NodeConfigStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeConfigStatus")
             .field("assigned", &self.assigned)
@@ -5522,6 +5766,7 @@ pub struct NodeDaemonEndpoints {
 }
 
 impl Clone for NodeDaemonEndpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeDaemonEndpoints {
             kubelet_endpoint: Clone::clone(&self.kubelet_endpoint),
@@ -5530,6 +5775,7 @@ impl Clone for NodeDaemonEndpoints {
 }
 
 impl std::fmt::Debug for NodeDaemonEndpoints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeDaemonEndpoints")
             .field("kubelet_endpoint", &self.kubelet_endpoint)
@@ -5549,6 +5795,7 @@ pub struct NodeFeatures {
 }
 
 impl Clone for NodeFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeFeatures {
             supplemental_groups_policy: Clone::clone(&self.supplemental_groups_policy),
@@ -5557,6 +5804,7 @@ impl Clone for NodeFeatures {
 }
 
 impl std::fmt::Debug for NodeFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeFeatures")
             .field(
@@ -5570,7 +5818,9 @@ impl std::fmt::Debug for NodeFeatures {
 apimachinery::proto_message!(NodeFeatures { 1 => supplemental_groups_policy as "supplementalGroupsPolicy" });
 
 /// NodeList is the whole list of all Nodes which have been registered with master.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf)]
 pub struct NodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5584,6 +5834,7 @@ pub struct NodeList {
 }
 
 impl Clone for NodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -5594,6 +5845,7 @@ impl Clone for NodeList {
 }
 
 impl std::fmt::Debug for NodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeList")
             .field("type_meta", &self.type_meta)
@@ -5606,7 +5858,9 @@ impl std::fmt::Debug for NodeList {
 apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
 
 /// NodeProxyOptions is the query options to a Node's proxy call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "NodeProxyOptions",
@@ -5623,6 +5877,7 @@ pub struct NodeProxyOptions {
 }
 
 impl Clone for NodeProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -5632,6 +5887,7 @@ impl Clone for NodeProxyOptions {
 }
 
 impl std::fmt::Debug for NodeProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeProxyOptions")
             .field("type_meta", &self.type_meta)
@@ -5653,6 +5909,7 @@ pub struct NodeRuntimeHandler {
 }
 
 impl Clone for NodeRuntimeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeRuntimeHandler {
             name: Clone::clone(&self.name),
@@ -5662,6 +5919,7 @@ impl Clone for NodeRuntimeHandler {
 }
 
 impl std::fmt::Debug for NodeRuntimeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeRuntimeHandler")
             .field("name", &self.name)
@@ -5682,6 +5940,7 @@ pub struct NodeRuntimeHandlerFeatures {
 }
 
 impl Clone for NodeRuntimeHandlerFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeRuntimeHandlerFeatures {
             recursive_read_only_mounts: Clone::clone(&self.recursive_read_only_mounts),
@@ -5691,6 +5950,7 @@ impl Clone for NodeRuntimeHandlerFeatures {
 }
 
 impl std::fmt::Debug for NodeRuntimeHandlerFeatures {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeRuntimeHandlerFeatures")
             .field(
@@ -5715,6 +5975,7 @@ pub struct NodeSelector {
 }
 
 impl Clone for NodeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelector {
             node_selector_terms: Clone::clone(&self.node_selector_terms),
@@ -5723,6 +5984,7 @@ impl Clone for NodeSelector {
 }
 
 impl std::fmt::Debug for NodeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelector")
             .field("node_selector_terms", &self.node_selector_terms)
@@ -5751,6 +6013,7 @@ pub struct NodeSelectorRequirement {
 }
 
 impl Clone for NodeSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelectorRequirement {
             key: Clone::clone(&self.key),
@@ -5761,6 +6024,7 @@ impl Clone for NodeSelectorRequirement {
 }
 
 impl std::fmt::Debug for NodeSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelectorRequirement")
             .field("key", &self.key)
@@ -5786,6 +6050,7 @@ pub struct NodeSelectorTerm {
 }
 
 impl Clone for NodeSelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelectorTerm {
             match_expressions: Clone::clone(&self.match_expressions),
@@ -5795,6 +6060,7 @@ impl Clone for NodeSelectorTerm {
 }
 
 impl std::fmt::Debug for NodeSelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelectorTerm")
             .field("match_expressions", &self.match_expressions)
@@ -5835,6 +6101,7 @@ pub struct NodeSpec {
 }
 
 impl Clone for NodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSpec {
             pod_cidr: Clone::clone(&self.pod_cidr),
@@ -5849,6 +6116,7 @@ impl Clone for NodeSpec {
 }
 
 impl std::fmt::Debug for NodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSpec")
             .field("pod_cidr", &self.pod_cidr)
@@ -5923,6 +6191,7 @@ pub struct NodeStatus {
 }
 
 impl Clone for NodeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeStatus {
             capacity: Clone::clone(&self.capacity),
@@ -5944,6 +6213,7 @@ impl Clone for NodeStatus {
 }
 
 impl std::fmt::Debug for NodeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeStatus")
             .field("capacity", &self.capacity)
@@ -5974,6 +6244,7 @@ pub struct NodeSwapStatus {
 }
 
 impl Clone for NodeSwapStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSwapStatus {
             capacity: Clone::clone(&self.capacity),
@@ -5982,6 +6253,7 @@ impl Clone for NodeSwapStatus {
 }
 
 impl std::fmt::Debug for NodeSwapStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSwapStatus")
             .field("capacity", &self.capacity)
@@ -6026,6 +6298,7 @@ pub struct NodeSystemInfo {
 }
 
 impl Clone for NodeSystemInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSystemInfo {
             machine_id: Clone::clone(&self.machine_id),
@@ -6044,6 +6317,7 @@ impl Clone for NodeSystemInfo {
 }
 
 impl std::fmt::Debug for NodeSystemInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSystemInfo")
             .field("machine_id", &self.machine_id)
@@ -6074,6 +6348,7 @@ pub struct ObjectFieldSelector {
 }
 
 impl Clone for ObjectFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectFieldSelector {
             api_version: Clone::clone(&self.api_version),
@@ -6083,6 +6358,7 @@ impl Clone for ObjectFieldSelector {
 }
 
 impl std::fmt::Debug for ObjectFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectFieldSelector")
             .field("api_version", &self.api_version)
@@ -6147,6 +6423,7 @@ pub struct ObjectReference {
 }
 
 impl Clone for ObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectReference {
             kind: Clone::clone(&self.kind),
@@ -6161,6 +6438,7 @@ impl Clone for ObjectReference {
 }
 
 impl std::fmt::Debug for ObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ObjectReference")
             .field("kind", &self.kind)
@@ -6179,7 +6457,9 @@ apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => n
 /// PersistentVolume (PV) is a storage resource provisioned by an administrator.
 /// It is analogous to a node.
 /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes>
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6199,6 +6479,7 @@ pub struct PersistentVolume {
 }
 
 impl Clone for PersistentVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolume {
             type_meta: Clone::clone(&self.type_meta),
@@ -6210,6 +6491,7 @@ impl Clone for PersistentVolume {
 }
 
 impl std::fmt::Debug for PersistentVolume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolume")
             .field("type_meta", &self.type_meta)
@@ -6223,7 +6505,9 @@ impl std::fmt::Debug for PersistentVolume {
 apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaim is a user's request for and claim to a persistent volume
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6241,6 +6525,7 @@ pub struct PersistentVolumeClaim {
 }
 
 impl Clone for PersistentVolumeClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaim {
             type_meta: Clone::clone(&self.type_meta),
@@ -6252,6 +6537,7 @@ impl Clone for PersistentVolumeClaim {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaim")
             .field("type_meta", &self.type_meta)
@@ -6289,6 +6575,7 @@ pub struct PersistentVolumeClaimCondition {
 }
 
 impl Clone for PersistentVolumeClaimCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimCondition {
             r#type: Clone::clone(&self.r#type),
@@ -6302,6 +6589,7 @@ impl Clone for PersistentVolumeClaimCondition {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimCondition")
             .field("type", &self.r#type)
@@ -6317,7 +6605,9 @@ impl std::fmt::Debug for PersistentVolumeClaimCondition {
 apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// PersistentVolumeClaimList is a list of PersistentVolumeClaim items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeClaimList",
@@ -6337,6 +6627,7 @@ pub struct PersistentVolumeClaimList {
 }
 
 impl Clone for PersistentVolumeClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimList {
             type_meta: Clone::clone(&self.type_meta),
@@ -6347,6 +6638,7 @@ impl Clone for PersistentVolumeClaimList {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimList")
             .field("type_meta", &self.type_meta)
@@ -6430,6 +6722,7 @@ pub struct PersistentVolumeClaimSpec {
 }
 
 impl Clone for PersistentVolumeClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimSpec {
             access_modes: Clone::clone(&self.access_modes),
@@ -6446,6 +6739,7 @@ impl Clone for PersistentVolumeClaimSpec {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimSpec")
             .field("access_modes", &self.access_modes)
@@ -6549,6 +6843,7 @@ pub struct PersistentVolumeClaimStatus {
 }
 
 impl Clone for PersistentVolumeClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimStatus {
             phase: Clone::clone(&self.phase),
@@ -6566,6 +6861,7 @@ impl Clone for PersistentVolumeClaimStatus {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimStatus")
             .field("phase", &self.phase)
@@ -6604,6 +6900,7 @@ pub struct PersistentVolumeClaimTemplate {
 }
 
 impl Clone for PersistentVolumeClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimTemplate {
             metadata: Clone::clone(&self.metadata),
@@ -6613,6 +6910,7 @@ impl Clone for PersistentVolumeClaimTemplate {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimTemplate")
             .field("metadata", &self.metadata)
@@ -6639,6 +6937,7 @@ pub struct PersistentVolumeClaimVolumeSource {
 }
 
 impl Clone for PersistentVolumeClaimVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimVolumeSource {
             claim_name: Clone::clone(&self.claim_name),
@@ -6648,6 +6947,7 @@ impl Clone for PersistentVolumeClaimVolumeSource {
 }
 
 impl std::fmt::Debug for PersistentVolumeClaimVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimVolumeSource")
             .field("claim_name", &self.claim_name)
@@ -6659,7 +6959,9 @@ impl std::fmt::Debug for PersistentVolumeClaimVolumeSource {
 apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
 
 /// PersistentVolumeList is a list of PersistentVolume items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PersistentVolumeList",
@@ -6679,6 +6981,7 @@ pub struct PersistentVolumeList {
 }
 
 impl Clone for PersistentVolumeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -6689,6 +6992,7 @@ impl Clone for PersistentVolumeList {
 }
 
 impl std::fmt::Debug for PersistentVolumeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeList")
             .field("type_meta", &self.type_meta)
@@ -6791,6 +7095,7 @@ pub struct PersistentVolumeSource {
 }
 
 impl Clone for PersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeSource {
             gce_persistent_disk: Clone::clone(&self.gce_persistent_disk),
@@ -6820,6 +7125,7 @@ impl Clone for PersistentVolumeSource {
 }
 
 impl std::fmt::Debug for PersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeSource")
             .field("gce_persistent_disk", &self.gce_persistent_disk)
@@ -6983,6 +7289,7 @@ pub struct PersistentVolumeSpec {
 }
 
 impl Clone for PersistentVolumeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeSpec {
             capacity: Clone::clone(&self.capacity),
@@ -7021,6 +7328,7 @@ impl Clone for PersistentVolumeSpec {
 }
 
 impl std::fmt::Debug for PersistentVolumeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeSpec")
             .field("capacity", &self.capacity)
@@ -7291,6 +7599,7 @@ pub struct PersistentVolumeStatus {
 }
 
 impl Clone for PersistentVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeStatus {
             phase: Clone::clone(&self.phase),
@@ -7302,6 +7611,7 @@ impl Clone for PersistentVolumeStatus {
 }
 
 impl std::fmt::Debug for PersistentVolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeStatus")
             .field("phase", &self.phase)
@@ -7331,6 +7641,7 @@ pub struct PhotonPersistentDiskVolumeSource {
 }
 
 impl Clone for PhotonPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PhotonPersistentDiskVolumeSource {
             pd_id: Clone::clone(&self.pd_id),
@@ -7340,6 +7651,7 @@ impl Clone for PhotonPersistentDiskVolumeSource {
 }
 
 impl std::fmt::Debug for PhotonPersistentDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PhotonPersistentDiskVolumeSource")
             .field("pd_id", &self.pd_id)
@@ -7352,7 +7664,9 @@ apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "p
 
 /// Pod is a collection of containers that can run on a host. This resource is created
 /// by clients and scheduled onto hosts.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -7372,6 +7686,7 @@ pub struct Pod {
 }
 
 impl Clone for Pod {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Pod {
             type_meta: Clone::clone(&self.type_meta),
@@ -7383,6 +7698,7 @@ impl Clone for Pod {
 }
 
 impl std::fmt::Debug for Pod {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pod")
             .field("type_meta", &self.type_meta)
@@ -7421,6 +7737,7 @@ pub struct PodAffinity {
 }
 
 impl Clone for PodAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAffinity {
             required_during_scheduling_ignored_during_execution: Clone::clone(
@@ -7434,6 +7751,7 @@ impl Clone for PodAffinity {
 }
 
 impl std::fmt::Debug for PodAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAffinity")
             .field(
@@ -7502,6 +7820,7 @@ pub struct PodAffinityTerm {
 }
 
 impl Clone for PodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAffinityTerm {
             label_selector: Clone::clone(&self.label_selector),
@@ -7515,6 +7834,7 @@ impl Clone for PodAffinityTerm {
 }
 
 impl std::fmt::Debug for PodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAffinityTerm")
             .field("label_selector", &self.label_selector)
@@ -7555,6 +7875,7 @@ pub struct PodAntiAffinity {
 }
 
 impl Clone for PodAntiAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAntiAffinity {
             required_during_scheduling_ignored_during_execution: Clone::clone(
@@ -7568,6 +7889,7 @@ impl Clone for PodAntiAffinity {
 }
 
 impl std::fmt::Debug for PodAntiAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAntiAffinity")
             .field(
@@ -7588,7 +7910,9 @@ apimachinery::proto_message!(PodAntiAffinity { 1 => required_during_scheduling_i
 /// ---
 /// TODO: merge w/ PodExecOptions below for stdin, stdout, etc
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodAttachOptions",
@@ -7624,6 +7948,7 @@ pub struct PodAttachOptions {
 }
 
 impl Clone for PodAttachOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAttachOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -7637,6 +7962,7 @@ impl Clone for PodAttachOptions {
 }
 
 impl std::fmt::Debug for PodAttachOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAttachOptions")
             .field("type_meta", &self.type_meta)
@@ -7729,6 +8055,7 @@ pub struct PodCertificateProjection {
 }
 
 impl Clone for PodCertificateProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateProjection {
             signer_name: Clone::clone(&self.signer_name),
@@ -7743,6 +8070,7 @@ impl Clone for PodCertificateProjection {
 }
 
 impl std::fmt::Debug for PodCertificateProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateProjection")
             .field("signer_name", &self.signer_name)
@@ -7784,6 +8112,7 @@ pub struct PodCondition {
 }
 
 impl Clone for PodCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCondition {
             r#type: Clone::clone(&self.r#type),
@@ -7798,6 +8127,7 @@ impl Clone for PodCondition {
 }
 
 impl std::fmt::Debug for PodCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCondition")
             .field("type", &self.r#type)
@@ -7836,6 +8166,7 @@ pub struct PodDNSConfig {
 }
 
 impl Clone for PodDNSConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDNSConfig {
             nameservers: Clone::clone(&self.nameservers),
@@ -7846,6 +8177,7 @@ impl Clone for PodDNSConfig {
 }
 
 impl std::fmt::Debug for PodDNSConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDNSConfig")
             .field("nameservers", &self.nameservers)
@@ -7869,6 +8201,7 @@ pub struct PodDNSConfigOption {
 }
 
 impl Clone for PodDNSConfigOption {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDNSConfigOption {
             name: Clone::clone(&self.name),
@@ -7878,6 +8211,7 @@ impl Clone for PodDNSConfigOption {
 }
 
 impl std::fmt::Debug for PodDNSConfigOption {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDNSConfigOption")
             .field("name", &self.name)
@@ -7892,7 +8226,9 @@ apimachinery::proto_message!(PodDNSConfigOption { 1 => name, 2 => value });
 /// ---
 /// TODO: This is largely identical to PodAttachOptions above, make sure they stay in sync and see about merging
 /// and also when we cut V2, we should export a "StreamOptions" or somesuch that contains Stdin, Stdout, Stder and TTY
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodExecOptions",
@@ -7927,6 +8263,7 @@ pub struct PodExecOptions {
 }
 
 impl Clone for PodExecOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodExecOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -7941,6 +8278,7 @@ impl Clone for PodExecOptions {
 }
 
 impl std::fmt::Debug for PodExecOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodExecOptions")
             .field("type_meta", &self.type_meta)
@@ -7971,6 +8309,7 @@ pub struct PodExtendedResourceClaimStatus {
 }
 
 impl Clone for PodExtendedResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodExtendedResourceClaimStatus {
             request_mappings: Clone::clone(&self.request_mappings),
@@ -7980,6 +8319,7 @@ impl Clone for PodExtendedResourceClaimStatus {
 }
 
 impl std::fmt::Debug for PodExtendedResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodExtendedResourceClaimStatus")
             .field("request_mappings", &self.request_mappings)
@@ -7998,6 +8338,7 @@ pub struct PodIP {
 }
 
 impl Clone for PodIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodIP {
             ip: Clone::clone(&self.ip),
@@ -8006,6 +8347,7 @@ impl Clone for PodIP {
 }
 
 impl std::fmt::Debug for PodIP {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodIP").field("ip", &self.ip).finish()
     }
@@ -8014,7 +8356,9 @@ impl std::fmt::Debug for PodIP {
 apimachinery::proto_message!(PodIP { 1 => ip });
 
 /// PodList is a list of Pods.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf)]
 pub struct PodList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8029,6 +8373,7 @@ pub struct PodList {
 }
 
 impl Clone for PodList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodList {
             type_meta: Clone::clone(&self.type_meta),
@@ -8039,6 +8384,7 @@ impl Clone for PodList {
 }
 
 impl std::fmt::Debug for PodList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodList")
             .field("type_meta", &self.type_meta)
@@ -8051,7 +8397,9 @@ impl std::fmt::Debug for PodList {
 apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
 
 /// PodLogOptions is the query options for a Pod's logs REST call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodLogOptions",
@@ -8112,6 +8460,7 @@ pub struct PodLogOptions {
 }
 
 impl Clone for PodLogOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodLogOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -8130,6 +8479,7 @@ impl Clone for PodLogOptions {
 }
 
 impl std::fmt::Debug for PodLogOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodLogOptions")
             .field("type_meta", &self.type_meta)
@@ -8163,6 +8513,7 @@ pub struct PodOS {
 }
 
 impl Clone for PodOS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodOS {
             name: Clone::clone(&self.name),
@@ -8171,6 +8522,7 @@ impl Clone for PodOS {
 }
 
 impl std::fmt::Debug for PodOS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodOS").field("name", &self.name).finish()
     }
@@ -8184,7 +8536,9 @@ apimachinery::proto_message!(PodOS { 1 => name });
 /// ports (comma separated) to forward over.
 /// Port forwarding over SPDY does not use these options. It requires the port
 /// to be passed in the \`port\` header as part of request.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodPortForwardOptions",
@@ -8202,6 +8556,7 @@ pub struct PodPortForwardOptions {
 }
 
 impl Clone for PodPortForwardOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodPortForwardOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -8211,6 +8566,7 @@ impl Clone for PodPortForwardOptions {
 }
 
 impl std::fmt::Debug for PodPortForwardOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodPortForwardOptions")
             .field("type_meta", &self.type_meta)
@@ -8222,7 +8578,9 @@ impl std::fmt::Debug for PodPortForwardOptions {
 apimachinery::proto_message!(PodPortForwardOptions { 1 => ports });
 
 /// PodProxyOptions is the query options to a Pod's proxy call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodProxyOptions",
@@ -8239,6 +8597,7 @@ pub struct PodProxyOptions {
 }
 
 impl Clone for PodProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -8248,6 +8607,7 @@ impl Clone for PodProxyOptions {
 }
 
 impl std::fmt::Debug for PodProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodProxyOptions")
             .field("type_meta", &self.type_meta)
@@ -8266,6 +8626,7 @@ pub struct PodReadinessGate {
 }
 
 impl Clone for PodReadinessGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodReadinessGate {
             condition_type: Clone::clone(&self.condition_type),
@@ -8274,6 +8635,7 @@ impl Clone for PodReadinessGate {
 }
 
 impl std::fmt::Debug for PodReadinessGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodReadinessGate")
             .field("condition_type", &self.condition_type)
@@ -8337,6 +8699,7 @@ pub struct PodResourceClaim {
 }
 
 impl Clone for PodResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodResourceClaim {
             name: Clone::clone(&self.name),
@@ -8347,6 +8710,7 @@ impl Clone for PodResourceClaim {
 }
 
 impl std::fmt::Debug for PodResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodResourceClaim")
             .field("name", &self.name)
@@ -8385,6 +8749,7 @@ pub struct PodResourceClaimStatus {
 }
 
 impl Clone for PodResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodResourceClaimStatus {
             name: Clone::clone(&self.name),
@@ -8394,6 +8759,7 @@ impl Clone for PodResourceClaimStatus {
 }
 
 impl std::fmt::Debug for PodResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodResourceClaimStatus")
             .field("name", &self.name)
@@ -8413,6 +8779,7 @@ pub struct PodSchedulingGate {
 }
 
 impl Clone for PodSchedulingGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSchedulingGate {
             name: Clone::clone(&self.name),
@@ -8421,6 +8788,7 @@ impl Clone for PodSchedulingGate {
 }
 
 impl std::fmt::Debug for PodSchedulingGate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSchedulingGate")
             .field("name", &self.name)
@@ -8442,6 +8810,7 @@ pub struct PodSchedulingGroup {
 }
 
 impl Clone for PodSchedulingGroup {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSchedulingGroup {
             pod_group_name: Clone::clone(&self.pod_group_name),
@@ -8450,6 +8819,7 @@ impl Clone for PodSchedulingGroup {
 }
 
 impl std::fmt::Debug for PodSchedulingGroup {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSchedulingGroup")
             .field("pod_group_name", &self.pod_group_name)
@@ -8572,6 +8942,7 @@ pub struct PodSecurityContext {
 }
 
 impl Clone for PodSecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSecurityContext {
             se_linux_options: Clone::clone(&self.se_linux_options),
@@ -8592,6 +8963,7 @@ impl Clone for PodSecurityContext {
 }
 
 impl std::fmt::Debug for PodSecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSecurityContext")
             .field("se_linux_options", &self.se_linux_options)
@@ -8625,6 +8997,7 @@ pub struct PodSignature {
 }
 
 impl Clone for PodSignature {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSignature {
             pod_controller: Clone::clone(&self.pod_controller),
@@ -8633,6 +9006,7 @@ impl Clone for PodSignature {
 }
 
 impl std::fmt::Debug for PodSignature {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSignature")
             .field("pod_controller", &self.pod_controller)
@@ -8932,6 +9306,7 @@ pub struct PodSpec {
 }
 
 impl Clone for PodSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSpec {
             volumes: Clone::clone(&self.volumes),
@@ -8981,6 +9356,7 @@ impl Clone for PodSpec {
 }
 
 impl std::fmt::Debug for PodSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSpec")
             .field("volumes", &self.volumes)
@@ -9181,6 +9557,7 @@ pub struct PodStatus {
 }
 
 impl Clone for PodStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -9211,6 +9588,7 @@ impl Clone for PodStatus {
 }
 
 impl std::fmt::Debug for PodStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodStatus")
             .field("observed_generation", &self.observed_generation)
@@ -9250,7 +9628,9 @@ impl std::fmt::Debug for PodStatus {
 apimachinery::proto_message!(PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 => reason, 5 => host_ip as "hostIP", 6 => pod_ip as "podIP", 7 => start_time as "startTime", 8 => container_statuses as "containerStatuses", 9 => qos_class as "qosClass", 10 => init_container_statuses as "initContainerStatuses", 11 => nominated_node_name as "nominatedNodeName", 12 => pod_ips as "podIPs", 13 => ephemeral_container_statuses as "ephemeralContainerStatuses", 14 => resize, 15 => resource_claim_statuses as "resourceClaimStatuses", 16 => host_ips as "hostIPs", 17 => observed_generation as "observedGeneration", 18 => extended_resource_claim_status as "extendedResourceClaimStatus", 19 => allocated_resources as "allocatedResources", 20 => resources, 21 => node_allocatable_resource_claim_statuses as "nodeAllocatableResourceClaimStatuses" });
 
 /// PodStatusResult is a wrapper for PodStatus returned by kubelet that can be encode/decoded
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodStatusResult",
@@ -9273,6 +9653,7 @@ pub struct PodStatusResult {
 }
 
 impl Clone for PodStatusResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodStatusResult {
             type_meta: Clone::clone(&self.type_meta),
@@ -9283,6 +9664,7 @@ impl Clone for PodStatusResult {
 }
 
 impl std::fmt::Debug for PodStatusResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodStatusResult")
             .field("type_meta", &self.type_meta)
@@ -9295,7 +9677,9 @@ impl std::fmt::Debug for PodStatusResult {
 apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
 
 /// PodTemplate describes a template for creating copies of a predefined pod.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -9309,6 +9693,7 @@ pub struct PodTemplate {
 }
 
 impl Clone for PodTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodTemplate {
             type_meta: Clone::clone(&self.type_meta),
@@ -9319,6 +9704,7 @@ impl Clone for PodTemplate {
 }
 
 impl std::fmt::Debug for PodTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodTemplate")
             .field("type_meta", &self.type_meta)
@@ -9331,7 +9717,9 @@ impl std::fmt::Debug for PodTemplate {
 apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
 
 /// PodTemplateList is a list of PodTemplates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "PodTemplateList",
@@ -9350,6 +9738,7 @@ pub struct PodTemplateList {
 }
 
 impl Clone for PodTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodTemplateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -9360,6 +9749,7 @@ impl Clone for PodTemplateList {
 }
 
 impl std::fmt::Debug for PodTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodTemplateList")
             .field("type_meta", &self.type_meta)
@@ -9383,6 +9773,7 @@ pub struct PodTemplateSpec {
 }
 
 impl Clone for PodTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodTemplateSpec {
             metadata: Clone::clone(&self.metadata),
@@ -9392,6 +9783,7 @@ impl Clone for PodTemplateSpec {
 }
 
 impl std::fmt::Debug for PodTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodTemplateSpec")
             .field("metadata", &self.metadata)
@@ -9422,6 +9814,7 @@ pub struct PortStatus {
 }
 
 impl Clone for PortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PortStatus {
             port: Clone::clone(&self.port),
@@ -9432,6 +9825,7 @@ impl Clone for PortStatus {
 }
 
 impl std::fmt::Debug for PortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PortStatus")
             .field("port", &self.port)
@@ -9461,6 +9855,7 @@ pub struct PortworxVolumeSource {
 }
 
 impl Clone for PortworxVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PortworxVolumeSource {
             volume_id: Clone::clone(&self.volume_id),
@@ -9471,6 +9866,7 @@ impl Clone for PortworxVolumeSource {
 }
 
 impl std::fmt::Debug for PortworxVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PortworxVolumeSource")
             .field("volume_id", &self.volume_id)
@@ -9490,6 +9886,7 @@ pub struct Preconditions {
 }
 
 impl Clone for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Preconditions {
             uid: Clone::clone(&self.uid),
@@ -9498,6 +9895,7 @@ impl Clone for Preconditions {
 }
 
 impl std::fmt::Debug for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Preconditions")
             .field("uid", &self.uid)
@@ -9523,6 +9921,7 @@ pub struct PreferAvoidPodsEntry {
 }
 
 impl Clone for PreferAvoidPodsEntry {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PreferAvoidPodsEntry {
             pod_signature: Clone::clone(&self.pod_signature),
@@ -9534,6 +9933,7 @@ impl Clone for PreferAvoidPodsEntry {
 }
 
 impl std::fmt::Debug for PreferAvoidPodsEntry {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PreferAvoidPodsEntry")
             .field("pod_signature", &self.pod_signature)
@@ -9557,6 +9957,7 @@ pub struct PreferredSchedulingTerm {
 }
 
 impl Clone for PreferredSchedulingTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PreferredSchedulingTerm {
             weight: Clone::clone(&self.weight),
@@ -9566,6 +9967,7 @@ impl Clone for PreferredSchedulingTerm {
 }
 
 impl std::fmt::Debug for PreferredSchedulingTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PreferredSchedulingTerm")
             .field("weight", &self.weight)
@@ -9623,6 +10025,7 @@ pub struct Probe {
 }
 
 impl Clone for Probe {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Probe {
             exec: Clone::clone(&self.exec),
@@ -9640,6 +10043,7 @@ impl Clone for Probe {
 }
 
 impl std::fmt::Debug for Probe {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Probe")
             .field("exec", &self.exec)
@@ -9756,6 +10160,7 @@ pub struct ProbeHandler {
 }
 
 impl Clone for ProbeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ProbeHandler {
             exec: Clone::clone(&self.exec),
@@ -9767,6 +10172,7 @@ impl Clone for ProbeHandler {
 }
 
 impl std::fmt::Debug for ProbeHandler {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProbeHandler")
             .field("exec", &self.exec)
@@ -9796,6 +10202,7 @@ pub struct ProjectedVolumeSource {
 }
 
 impl Clone for ProjectedVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ProjectedVolumeSource {
             sources: Clone::clone(&self.sources),
@@ -9805,6 +10212,7 @@ impl Clone for ProjectedVolumeSource {
 }
 
 impl std::fmt::Debug for ProjectedVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProjectedVolumeSource")
             .field("sources", &self.sources)
@@ -9844,6 +10252,7 @@ pub struct QuobyteVolumeSource {
 }
 
 impl Clone for QuobyteVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         QuobyteVolumeSource {
             registry: Clone::clone(&self.registry),
@@ -9857,6 +10266,7 @@ impl Clone for QuobyteVolumeSource {
 }
 
 impl std::fmt::Debug for QuobyteVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QuobyteVolumeSource")
             .field("registry", &self.registry)
@@ -9917,6 +10327,7 @@ pub struct RBDPersistentVolumeSource {
 }
 
 impl Clone for RBDPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RBDPersistentVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -9932,6 +10343,7 @@ impl Clone for RBDPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for RBDPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RBDPersistentVolumeSource")
             .field("monitors", &self.monitors)
@@ -9994,6 +10406,7 @@ pub struct RBDVolumeSource {
 }
 
 impl Clone for RBDVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RBDVolumeSource {
             monitors: Clone::clone(&self.monitors),
@@ -10009,6 +10422,7 @@ impl Clone for RBDVolumeSource {
 }
 
 impl std::fmt::Debug for RBDVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RBDVolumeSource")
             .field("monitors", &self.monitors)
@@ -10026,7 +10440,9 @@ impl std::fmt::Debug for RBDVolumeSource {
 apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// RangeAllocation is not a public type.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "RangeAllocation",
@@ -10048,6 +10464,7 @@ pub struct RangeAllocation {
 }
 
 impl Clone for RangeAllocation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RangeAllocation {
             type_meta: Clone::clone(&self.type_meta),
@@ -10059,6 +10476,7 @@ impl Clone for RangeAllocation {
 }
 
 impl std::fmt::Debug for RangeAllocation {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RangeAllocation")
             .field("type_meta", &self.type_meta)
@@ -10072,7 +10490,9 @@ impl std::fmt::Debug for RangeAllocation {
 apimachinery::proto_message!(RangeAllocation { 1 => metadata, 2 => range, 3 => data });
 
 /// ReplicationController represents the configuration of a replication controller.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10093,6 +10513,7 @@ pub struct ReplicationController {
 }
 
 impl Clone for ReplicationController {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationController {
             type_meta: Clone::clone(&self.type_meta),
@@ -10104,6 +10525,7 @@ impl Clone for ReplicationController {
 }
 
 impl std::fmt::Debug for ReplicationController {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationController")
             .field("type_meta", &self.type_meta)
@@ -10134,6 +10556,7 @@ pub struct ReplicationControllerCondition {
 }
 
 impl Clone for ReplicationControllerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerCondition {
             r#type: Clone::clone(&self.r#type),
@@ -10146,6 +10569,7 @@ impl Clone for ReplicationControllerCondition {
 }
 
 impl std::fmt::Debug for ReplicationControllerCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerCondition")
             .field("type", &self.r#type)
@@ -10160,7 +10584,9 @@ impl std::fmt::Debug for ReplicationControllerCondition {
 apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicationControllerList is a collection of replication controllers.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ReplicationControllerList",
@@ -10180,6 +10606,7 @@ pub struct ReplicationControllerList {
 }
 
 impl Clone for ReplicationControllerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerList {
             type_meta: Clone::clone(&self.type_meta),
@@ -10190,6 +10617,7 @@ impl Clone for ReplicationControllerList {
 }
 
 impl std::fmt::Debug for ReplicationControllerList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerList")
             .field("type_meta", &self.type_meta)
@@ -10229,6 +10657,7 @@ pub struct ReplicationControllerSpec {
 }
 
 impl Clone for ReplicationControllerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerSpec {
             replicas: Clone::clone(&self.replicas),
@@ -10240,6 +10669,7 @@ impl Clone for ReplicationControllerSpec {
 }
 
 impl std::fmt::Debug for ReplicationControllerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerSpec")
             .field("replicas", &self.replicas)
@@ -10277,6 +10707,7 @@ pub struct ReplicationControllerStatus {
 }
 
 impl Clone for ReplicationControllerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerStatus {
             replicas: Clone::clone(&self.replicas),
@@ -10290,6 +10721,7 @@ impl Clone for ReplicationControllerStatus {
 }
 
 impl std::fmt::Debug for ReplicationControllerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicationControllerStatus")
             .field("replicas", &self.replicas)
@@ -10319,6 +10751,7 @@ pub struct ResourceClaim {
 }
 
 impl Clone for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
             name: Clone::clone(&self.name),
@@ -10328,6 +10761,7 @@ impl Clone for ResourceClaim {
 }
 
 impl std::fmt::Debug for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaim")
             .field("name", &self.name)
@@ -10351,6 +10785,7 @@ pub struct ResourceFieldSelector {
 }
 
 impl Clone for ResourceFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceFieldSelector {
             container_name: Clone::clone(&self.container_name),
@@ -10361,6 +10796,7 @@ impl Clone for ResourceFieldSelector {
 }
 
 impl std::fmt::Debug for ResourceFieldSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceFieldSelector")
             .field("container_name", &self.container_name)
@@ -10397,6 +10833,7 @@ pub struct ResourceHealth {
 }
 
 impl Clone for ResourceHealth {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceHealth {
             resource_id: Clone::clone(&self.resource_id),
@@ -10407,6 +10844,7 @@ impl Clone for ResourceHealth {
 }
 
 impl std::fmt::Debug for ResourceHealth {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceHealth")
             .field("resource_id", &self.resource_id)
@@ -10419,7 +10857,9 @@ impl std::fmt::Debug for ResourceHealth {
 apimachinery::proto_message!(ResourceHealth { 1 => resource_id as "resourceID", 2 => health, 6 => message });
 
 /// ResourceQuota sets aggregate quota restrictions enforced per namespace
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10436,6 +10876,7 @@ pub struct ResourceQuota {
 }
 
 impl Clone for ResourceQuota {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuota {
             type_meta: Clone::clone(&self.type_meta),
@@ -10447,6 +10888,7 @@ impl Clone for ResourceQuota {
 }
 
 impl std::fmt::Debug for ResourceQuota {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuota")
             .field("type_meta", &self.type_meta)
@@ -10460,7 +10902,9 @@ impl std::fmt::Debug for ResourceQuota {
 apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceQuotaList is a list of ResourceQuota items.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ResourceQuotaList",
@@ -10480,6 +10924,7 @@ pub struct ResourceQuotaList {
 }
 
 impl Clone for ResourceQuotaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuotaList {
             type_meta: Clone::clone(&self.type_meta),
@@ -10490,6 +10935,7 @@ impl Clone for ResourceQuotaList {
 }
 
 impl std::fmt::Debug for ResourceQuotaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuotaList")
             .field("type_meta", &self.type_meta)
@@ -10519,6 +10965,7 @@ pub struct ResourceQuotaSpec {
 }
 
 impl Clone for ResourceQuotaSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuotaSpec {
             hard: Clone::clone(&self.hard),
@@ -10529,6 +10976,7 @@ impl Clone for ResourceQuotaSpec {
 }
 
 impl std::fmt::Debug for ResourceQuotaSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuotaSpec")
             .field("hard", &self.hard)
@@ -10553,6 +11001,7 @@ pub struct ResourceQuotaStatus {
 }
 
 impl Clone for ResourceQuotaStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceQuotaStatus {
             hard: Clone::clone(&self.hard),
@@ -10562,6 +11011,7 @@ impl Clone for ResourceQuotaStatus {
 }
 
 impl std::fmt::Debug for ResourceQuotaStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuotaStatus")
             .field("hard", &self.hard)
@@ -10597,6 +11047,7 @@ pub struct ResourceRequirements {
 }
 
 impl Clone for ResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceRequirements {
             limits: Clone::clone(&self.limits),
@@ -10607,6 +11058,7 @@ impl Clone for ResourceRequirements {
 }
 
 impl std::fmt::Debug for ResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceRequirements")
             .field("limits", &self.limits)
@@ -10634,6 +11086,7 @@ pub struct ResourceStatus {
 }
 
 impl Clone for ResourceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceStatus {
             name: Clone::clone(&self.name),
@@ -10643,6 +11096,7 @@ impl Clone for ResourceStatus {
 }
 
 impl std::fmt::Debug for ResourceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceStatus")
             .field("name", &self.name)
@@ -10671,6 +11125,7 @@ pub struct SELinuxOptions {
 }
 
 impl Clone for SELinuxOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SELinuxOptions {
             user: Clone::clone(&self.user),
@@ -10682,6 +11137,7 @@ impl Clone for SELinuxOptions {
 }
 
 impl std::fmt::Debug for SELinuxOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SELinuxOptions")
             .field("user", &self.user)
@@ -10735,6 +11191,7 @@ pub struct ScaleIOPersistentVolumeSource {
 }
 
 impl Clone for ScaleIOPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleIOPersistentVolumeSource {
             gateway: Clone::clone(&self.gateway),
@@ -10752,6 +11209,7 @@ impl Clone for ScaleIOPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for ScaleIOPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleIOPersistentVolumeSource")
             .field("gateway", &self.gateway)
@@ -10811,6 +11269,7 @@ pub struct ScaleIOVolumeSource {
 }
 
 impl Clone for ScaleIOVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleIOVolumeSource {
             gateway: Clone::clone(&self.gateway),
@@ -10828,6 +11287,7 @@ impl Clone for ScaleIOVolumeSource {
 }
 
 impl std::fmt::Debug for ScaleIOVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleIOVolumeSource")
             .field("gateway", &self.gateway)
@@ -10856,6 +11316,7 @@ pub struct ScopeSelector {
 }
 
 impl Clone for ScopeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScopeSelector {
             match_expressions: Clone::clone(&self.match_expressions),
@@ -10864,6 +11325,7 @@ impl Clone for ScopeSelector {
 }
 
 impl std::fmt::Debug for ScopeSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScopeSelector")
             .field("match_expressions", &self.match_expressions)
@@ -10891,6 +11353,7 @@ pub struct ScopedResourceSelectorRequirement {
 }
 
 impl Clone for ScopedResourceSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScopedResourceSelectorRequirement {
             scope_name: Clone::clone(&self.scope_name),
@@ -10901,6 +11364,7 @@ impl Clone for ScopedResourceSelectorRequirement {
 }
 
 impl std::fmt::Debug for ScopedResourceSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScopedResourceSelectorRequirement")
             .field("scope_name", &self.scope_name)
@@ -10931,6 +11395,7 @@ pub struct SeccompProfile {
 }
 
 impl Clone for SeccompProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SeccompProfile {
             r#type: Clone::clone(&self.r#type),
@@ -10940,6 +11405,7 @@ impl Clone for SeccompProfile {
 }
 
 impl std::fmt::Debug for SeccompProfile {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SeccompProfile")
             .field("type", &self.r#type)
@@ -10952,7 +11418,9 @@ apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localh
 
 /// Secret holds secret data of a certain type. The total bytes of the values in
 /// the Data field must be less than MaxSecretSize bytes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10984,6 +11452,7 @@ pub struct Secret {
 }
 
 impl Clone for Secret {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Secret {
             type_meta: Clone::clone(&self.type_meta),
@@ -10997,6 +11466,7 @@ impl Clone for Secret {
 }
 
 impl std::fmt::Debug for Secret {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Secret")
             .field("type_meta", &self.type_meta)
@@ -11031,6 +11501,7 @@ pub struct SecretEnvSource {
 }
 
 impl Clone for SecretEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretEnvSource {
             name: Clone::clone(&self.name),
@@ -11040,6 +11511,7 @@ impl Clone for SecretEnvSource {
 }
 
 impl std::fmt::Debug for SecretEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretEnvSource")
             .field("name", &self.name)
@@ -11099,6 +11571,7 @@ pub struct SecretKeySelector {
 }
 
 impl Clone for SecretKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretKeySelector {
             name: Clone::clone(&self.name),
@@ -11109,6 +11582,7 @@ impl Clone for SecretKeySelector {
 }
 
 impl std::fmt::Debug for SecretKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretKeySelector")
             .field("name", &self.name)
@@ -11154,7 +11628,9 @@ impl apimachinery::proto::Message for SecretKeySelector {
 }
 
 /// SecretList is a list of Secret.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf)]
 pub struct SecretList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11169,6 +11645,7 @@ pub struct SecretList {
 }
 
 impl Clone for SecretList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretList {
             type_meta: Clone::clone(&self.type_meta),
@@ -11179,6 +11656,7 @@ impl Clone for SecretList {
 }
 
 impl std::fmt::Debug for SecretList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretList")
             .field("type_meta", &self.type_meta)
@@ -11220,6 +11698,7 @@ pub struct SecretProjection {
 }
 
 impl Clone for SecretProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretProjection {
             name: Clone::clone(&self.name),
@@ -11230,6 +11709,7 @@ impl Clone for SecretProjection {
 }
 
 impl std::fmt::Debug for SecretProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretProjection")
             .field("name", &self.name)
@@ -11287,6 +11767,7 @@ pub struct SecretReference {
 }
 
 impl Clone for SecretReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretReference {
             name: Clone::clone(&self.name),
@@ -11296,6 +11777,7 @@ impl Clone for SecretReference {
 }
 
 impl std::fmt::Debug for SecretReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretReference")
             .field("name", &self.name)
@@ -11339,6 +11821,7 @@ pub struct SecretVolumeSource {
 }
 
 impl Clone for SecretVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretVolumeSource {
             secret_name: Clone::clone(&self.secret_name),
@@ -11350,6 +11833,7 @@ impl Clone for SecretVolumeSource {
 }
 
 impl std::fmt::Debug for SecretVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretVolumeSource")
             .field("secret_name", &self.secret_name)
@@ -11435,6 +11919,7 @@ pub struct SecurityContext {
 }
 
 impl Clone for SecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecurityContext {
             capabilities: Clone::clone(&self.capabilities),
@@ -11454,6 +11939,7 @@ impl Clone for SecurityContext {
 }
 
 impl std::fmt::Debug for SecurityContext {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecurityContext")
             .field("capabilities", &self.capabilities)
@@ -11478,7 +11964,9 @@ impl std::fmt::Debug for SecurityContext {
 apimachinery::proto_message!(SecurityContext { 1 => capabilities, 2 => privileged, 3 => se_linux_options as "seLinuxOptions", 4 => run_as_user as "runAsUser", 5 => run_as_non_root as "runAsNonRoot", 6 => read_only_root_filesystem as "readOnlyRootFilesystem", 7 => allow_privilege_escalation as "allowPrivilegeEscalation", 8 => run_as_group as "runAsGroup", 9 => proc_mount as "procMount", 10 => windows_options as "windowsOptions", 11 => seccomp_profile as "seccompProfile", 12 => app_armor_profile as "appArmorProfile" });
 
 /// SerializedReference is a reference to serialized object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "SerializedReference",
@@ -11494,6 +11982,7 @@ pub struct SerializedReference {
 }
 
 impl Clone for SerializedReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SerializedReference {
             type_meta: Clone::clone(&self.type_meta),
@@ -11503,6 +11992,7 @@ impl Clone for SerializedReference {
 }
 
 impl std::fmt::Debug for SerializedReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SerializedReference")
             .field("type_meta", &self.type_meta)
@@ -11516,7 +12006,9 @@ apimachinery::proto_message!(SerializedReference { 1 => reference });
 /// Service is a named abstraction of software service (for example, mysql) consisting of local port
 /// (for example 3306) that the proxy listens on, and the selector that determines which pods
 /// will answer requests sent through the proxy.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11535,6 +12027,7 @@ pub struct Service {
 }
 
 impl Clone for Service {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Service {
             type_meta: Clone::clone(&self.type_meta),
@@ -11546,6 +12039,7 @@ impl Clone for Service {
 }
 
 impl std::fmt::Debug for Service {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Service")
             .field("type_meta", &self.type_meta)
@@ -11562,7 +12056,9 @@ apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
 /// \* a name, understood by users, and perhaps by peripheral systems, for an identity
 /// \* a principal that can be authenticated and authorized
 /// \* a set of secrets
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11591,6 +12087,7 @@ pub struct ServiceAccount {
 }
 
 impl Clone for ServiceAccount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccount {
             type_meta: Clone::clone(&self.type_meta),
@@ -11603,6 +12100,7 @@ impl Clone for ServiceAccount {
 }
 
 impl std::fmt::Debug for ServiceAccount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceAccount")
             .field("type_meta", &self.type_meta)
@@ -11620,7 +12118,9 @@ impl std::fmt::Debug for ServiceAccount {
 apimachinery::proto_message!(ServiceAccount { 1 => metadata, 2 => secrets, 3 => image_pull_secrets as "imagePullSecrets", 4 => automount_service_account_token as "automountServiceAccountToken" });
 
 /// ServiceAccountList is a list of ServiceAccount objects
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceAccountList",
@@ -11640,6 +12140,7 @@ pub struct ServiceAccountList {
 }
 
 impl Clone for ServiceAccountList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccountList {
             type_meta: Clone::clone(&self.type_meta),
@@ -11650,6 +12151,7 @@ impl Clone for ServiceAccountList {
 }
 
 impl std::fmt::Debug for ServiceAccountList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceAccountList")
             .field("type_meta", &self.type_meta)
@@ -11686,6 +12188,7 @@ pub struct ServiceAccountTokenProjection {
 }
 
 impl Clone for ServiceAccountTokenProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccountTokenProjection {
             audience: Clone::clone(&self.audience),
@@ -11696,6 +12199,7 @@ impl Clone for ServiceAccountTokenProjection {
 }
 
 impl std::fmt::Debug for ServiceAccountTokenProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceAccountTokenProjection")
             .field("audience", &self.audience)
@@ -11708,7 +12212,9 @@ impl std::fmt::Debug for ServiceAccountTokenProjection {
 apimachinery::proto_message!(ServiceAccountTokenProjection { 1 => audience, 2 => expiration_seconds as "expirationSeconds", 3 => path });
 
 /// ServiceList holds a list of services.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf)]
 pub struct ServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11722,6 +12228,7 @@ pub struct ServiceList {
 }
 
 impl Clone for ServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -11732,6 +12239,7 @@ impl Clone for ServiceList {
 }
 
 impl std::fmt::Debug for ServiceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceList")
             .field("type_meta", &self.type_meta)
@@ -11798,6 +12306,7 @@ pub struct ServicePort {
 }
 
 impl Clone for ServicePort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServicePort {
             name: Clone::clone(&self.name),
@@ -11811,6 +12320,7 @@ impl Clone for ServicePort {
 }
 
 impl std::fmt::Debug for ServicePort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServicePort")
             .field("name", &self.name)
@@ -11826,7 +12336,9 @@ impl std::fmt::Debug for ServicePort {
 apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
 
 /// ServiceProxyOptions is the query options to a Service's proxy call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     version = "v1",
     kind = "ServiceProxyOptions",
@@ -11847,6 +12359,7 @@ pub struct ServiceProxyOptions {
 }
 
 impl Clone for ServiceProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -11856,6 +12369,7 @@ impl Clone for ServiceProxyOptions {
 }
 
 impl std::fmt::Debug for ServiceProxyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceProxyOptions")
             .field("type_meta", &self.type_meta)
@@ -12078,6 +12592,7 @@ pub struct ServiceSpec {
 }
 
 impl Clone for ServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceSpec {
             ports: Clone::clone(&self.ports),
@@ -12107,6 +12622,7 @@ impl Clone for ServiceSpec {
 }
 
 impl std::fmt::Debug for ServiceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceSpec")
             .field("ports", &self.ports)
@@ -12156,6 +12672,7 @@ pub struct ServiceStatus {
 }
 
 impl Clone for ServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceStatus {
             load_balancer: Clone::clone(&self.load_balancer),
@@ -12165,6 +12682,7 @@ impl Clone for ServiceStatus {
 }
 
 impl std::fmt::Debug for ServiceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceStatus")
             .field("load_balancer", &self.load_balancer)
@@ -12184,6 +12702,7 @@ pub struct SessionAffinityConfig {
 }
 
 impl Clone for SessionAffinityConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SessionAffinityConfig {
             client_ip: Clone::clone(&self.client_ip),
@@ -12192,6 +12711,7 @@ impl Clone for SessionAffinityConfig {
 }
 
 impl std::fmt::Debug for SessionAffinityConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SessionAffinityConfig")
             .field("client_ip", &self.client_ip)
@@ -12209,6 +12729,7 @@ pub struct SleepAction {
 }
 
 impl Clone for SleepAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SleepAction {
             seconds: Clone::clone(&self.seconds),
@@ -12217,6 +12738,7 @@ impl Clone for SleepAction {
 }
 
 impl std::fmt::Debug for SleepAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SleepAction")
             .field("seconds", &self.seconds)
@@ -12256,6 +12778,7 @@ pub struct StorageOSPersistentVolumeSource {
 }
 
 impl Clone for StorageOSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageOSPersistentVolumeSource {
             volume_name: Clone::clone(&self.volume_name),
@@ -12268,6 +12791,7 @@ impl Clone for StorageOSPersistentVolumeSource {
 }
 
 impl std::fmt::Debug for StorageOSPersistentVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageOSPersistentVolumeSource")
             .field("volume_name", &self.volume_name)
@@ -12311,6 +12835,7 @@ pub struct StorageOSVolumeSource {
 }
 
 impl Clone for StorageOSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageOSVolumeSource {
             volume_name: Clone::clone(&self.volume_name),
@@ -12323,6 +12848,7 @@ impl Clone for StorageOSVolumeSource {
 }
 
 impl std::fmt::Debug for StorageOSVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageOSVolumeSource")
             .field("volume_name", &self.volume_name)
@@ -12346,6 +12872,7 @@ pub struct Sysctl {
 }
 
 impl Clone for Sysctl {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Sysctl {
             name: Clone::clone(&self.name),
@@ -12355,6 +12882,7 @@ impl Clone for Sysctl {
 }
 
 impl std::fmt::Debug for Sysctl {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Sysctl")
             .field("name", &self.name)
@@ -12378,6 +12906,7 @@ pub struct TCPSocketAction {
 }
 
 impl Clone for TCPSocketAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TCPSocketAction {
             port: Clone::clone(&self.port),
@@ -12387,6 +12916,7 @@ impl Clone for TCPSocketAction {
 }
 
 impl std::fmt::Debug for TCPSocketAction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TCPSocketAction")
             .field("port", &self.port)
@@ -12415,6 +12945,7 @@ pub struct Taint {
 }
 
 impl Clone for Taint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Taint {
             key: Clone::clone(&self.key),
@@ -12426,6 +12957,7 @@ impl Clone for Taint {
 }
 
 impl std::fmt::Debug for Taint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Taint")
             .field("key", &self.key)
@@ -12469,6 +13001,7 @@ pub struct Toleration {
 }
 
 impl Clone for Toleration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Toleration {
             key: Clone::clone(&self.key),
@@ -12481,6 +13014,7 @@ impl Clone for Toleration {
 }
 
 impl std::fmt::Debug for Toleration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Toleration")
             .field("key", &self.key)
@@ -12507,6 +13041,7 @@ pub struct TopologySelectorLabelRequirement {
 }
 
 impl Clone for TopologySelectorLabelRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySelectorLabelRequirement {
             key: Clone::clone(&self.key),
@@ -12516,6 +13051,7 @@ impl Clone for TopologySelectorLabelRequirement {
 }
 
 impl std::fmt::Debug for TopologySelectorLabelRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySelectorLabelRequirement")
             .field("key", &self.key)
@@ -12539,6 +13075,7 @@ pub struct TopologySelectorTerm {
 }
 
 impl Clone for TopologySelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySelectorTerm {
             match_label_expressions: Clone::clone(&self.match_label_expressions),
@@ -12547,6 +13084,7 @@ impl Clone for TopologySelectorTerm {
 }
 
 impl std::fmt::Debug for TopologySelectorTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySelectorTerm")
             .field("match_label_expressions", &self.match_label_expressions)
@@ -12661,6 +13199,7 @@ pub struct TopologySpreadConstraint {
 }
 
 impl Clone for TopologySpreadConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySpreadConstraint {
             max_skew: Clone::clone(&self.max_skew),
@@ -12676,6 +13215,7 @@ impl Clone for TopologySpreadConstraint {
 }
 
 impl std::fmt::Debug for TopologySpreadConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySpreadConstraint")
             .field("max_skew", &self.max_skew)
@@ -12722,6 +13262,7 @@ pub struct TypedLocalObjectReference {
 }
 
 impl Clone for TypedLocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypedLocalObjectReference {
             api_group: Clone::clone(&self.api_group),
@@ -12732,6 +13273,7 @@ impl Clone for TypedLocalObjectReference {
 }
 
 impl std::fmt::Debug for TypedLocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedLocalObjectReference")
             .field("api_group", &self.api_group)
@@ -12762,6 +13304,7 @@ pub struct TypedObjectReference {
 }
 
 impl Clone for TypedObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypedObjectReference {
             api_group: Clone::clone(&self.api_group),
@@ -12773,6 +13316,7 @@ impl Clone for TypedObjectReference {
 }
 
 impl std::fmt::Debug for TypedObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedObjectReference")
             .field("api_group", &self.api_group)
@@ -12939,6 +13483,7 @@ pub struct Volume {
 }
 
 impl Clone for Volume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Volume {
             name: Clone::clone(&self.name),
@@ -12977,6 +13522,7 @@ impl Clone for Volume {
 }
 
 impl std::fmt::Debug for Volume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Volume")
             .field("name", &self.name)
@@ -13259,6 +13805,7 @@ pub struct VolumeDevice {
 }
 
 impl Clone for VolumeDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeDevice {
             name: Clone::clone(&self.name),
@@ -13268,6 +13815,7 @@ impl Clone for VolumeDevice {
 }
 
 impl std::fmt::Debug for VolumeDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeDevice")
             .field("name", &self.name)
@@ -13327,6 +13875,7 @@ pub struct VolumeMount {
 }
 
 impl Clone for VolumeMount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeMount {
             name: Clone::clone(&self.name),
@@ -13341,6 +13890,7 @@ impl Clone for VolumeMount {
 }
 
 impl std::fmt::Debug for VolumeMount {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeMount")
             .field("name", &self.name)
@@ -13376,6 +13926,7 @@ pub struct VolumeMountStatus {
 }
 
 impl Clone for VolumeMountStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeMountStatus {
             name: Clone::clone(&self.name),
@@ -13388,6 +13939,7 @@ impl Clone for VolumeMountStatus {
 }
 
 impl std::fmt::Debug for VolumeMountStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeMountStatus")
             .field("name", &self.name)
@@ -13409,6 +13961,7 @@ pub struct VolumeNodeAffinity {
 }
 
 impl Clone for VolumeNodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeNodeAffinity {
             required: Clone::clone(&self.required),
@@ -13417,6 +13970,7 @@ impl Clone for VolumeNodeAffinity {
 }
 
 impl std::fmt::Debug for VolumeNodeAffinity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeNodeAffinity")
             .field("required", &self.required)
@@ -13491,6 +14045,7 @@ pub struct VolumeProjection {
 }
 
 impl Clone for VolumeProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeProjection {
             secret: Clone::clone(&self.secret),
@@ -13504,6 +14059,7 @@ impl Clone for VolumeProjection {
 }
 
 impl std::fmt::Debug for VolumeProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeProjection")
             .field("secret", &self.secret)
@@ -13534,6 +14090,7 @@ pub struct VolumeResourceRequirements {
 }
 
 impl Clone for VolumeResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeResourceRequirements {
             limits: Clone::clone(&self.limits),
@@ -13543,6 +14100,7 @@ impl Clone for VolumeResourceRequirements {
 }
 
 impl std::fmt::Debug for VolumeResourceRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeResourceRequirements")
             .field("limits", &self.limits)
@@ -13704,6 +14262,7 @@ pub struct VolumeSource {
 }
 
 impl Clone for VolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeSource {
             host_path: Clone::clone(&self.host_path),
@@ -13741,6 +14300,7 @@ impl Clone for VolumeSource {
 }
 
 impl std::fmt::Debug for VolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeSource")
             .field("host_path", &self.host_path)
@@ -13788,6 +14348,7 @@ pub struct VolumeStatus {
 }
 
 impl Clone for VolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeStatus {
             image: Clone::clone(&self.image),
@@ -13796,6 +14357,7 @@ impl Clone for VolumeStatus {
 }
 
 impl std::fmt::Debug for VolumeStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeStatus")
             .field("image", &self.image)
@@ -13824,6 +14386,7 @@ pub struct VsphereVirtualDiskVolumeSource {
 }
 
 impl Clone for VsphereVirtualDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VsphereVirtualDiskVolumeSource {
             volume_path: Clone::clone(&self.volume_path),
@@ -13835,6 +14398,7 @@ impl Clone for VsphereVirtualDiskVolumeSource {
 }
 
 impl std::fmt::Debug for VsphereVirtualDiskVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VsphereVirtualDiskVolumeSource")
             .field("volume_path", &self.volume_path)
@@ -13858,6 +14422,7 @@ pub struct WeightedPodAffinityTerm {
 }
 
 impl Clone for WeightedPodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WeightedPodAffinityTerm {
             weight: Clone::clone(&self.weight),
@@ -13867,6 +14432,7 @@ impl Clone for WeightedPodAffinityTerm {
 }
 
 impl std::fmt::Debug for WeightedPodAffinityTerm {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WeightedPodAffinityTerm")
             .field("weight", &self.weight)
@@ -13899,6 +14465,7 @@ pub struct WindowsSecurityContextOptions {
 }
 
 impl Clone for WindowsSecurityContextOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WindowsSecurityContextOptions {
             gmsa_credential_spec_name: Clone::clone(&self.gmsa_credential_spec_name),
@@ -13910,6 +14477,7 @@ impl Clone for WindowsSecurityContextOptions {
 }
 
 impl std::fmt::Debug for WindowsSecurityContextOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WindowsSecurityContextOptions")
             .field("gmsa_credential_spec_name", &self.gmsa_credential_spec_name)
@@ -13923,6 +14491,7 @@ impl std::fmt::Debug for WindowsSecurityContextOptions {
 apimachinery::proto_message!(WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     EventSource,
     NodeSelector,

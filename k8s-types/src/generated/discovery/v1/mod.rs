@@ -43,6 +43,7 @@ pub struct Endpoint {
 }
 
 impl Clone for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoint {
             addresses: Clone::clone(&self.addresses),
@@ -58,6 +59,7 @@ impl Clone for Endpoint {
 }
 
 impl std::fmt::Debug for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoint")
             .field("addresses", &self.addresses)
@@ -96,6 +98,7 @@ pub struct EndpointConditions {
 }
 
 impl Clone for EndpointConditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointConditions {
             ready: Clone::clone(&self.ready),
@@ -106,6 +109,7 @@ impl Clone for EndpointConditions {
 }
 
 impl std::fmt::Debug for EndpointConditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointConditions")
             .field("ready", &self.ready)
@@ -131,6 +135,7 @@ pub struct EndpointHints {
 }
 
 impl Clone for EndpointHints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointHints {
             for_zones: Clone::clone(&self.for_zones),
@@ -140,6 +145,7 @@ impl Clone for EndpointHints {
 }
 
 impl std::fmt::Debug for EndpointHints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointHints")
             .field("for_zones", &self.for_zones)
@@ -189,6 +195,7 @@ pub struct EndpointPort {
 }
 
 impl Clone for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointPort {
             name: Clone::clone(&self.name),
@@ -200,6 +207,7 @@ impl Clone for EndpointPort {
 }
 
 impl std::fmt::Debug for EndpointPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointPort")
             .field("name", &self.name)
@@ -218,7 +226,9 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 /// produce the full set of endpoints; you can find all of the slices for a given service
 /// by listing EndpointSlices in the service's namespace whose \`kubernetes.io/service-name\`
 /// label contains the service's name.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -251,6 +261,7 @@ pub struct EndpointSlice {
 }
 
 impl Clone for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -263,6 +274,7 @@ impl Clone for EndpointSlice {
 }
 
 impl std::fmt::Debug for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSlice")
             .field("type_meta", &self.type_meta)
@@ -277,7 +289,9 @@ impl std::fmt::Debug for EndpointSlice {
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -290,6 +304,7 @@ pub struct EndpointSliceList {
 }
 
 impl Clone for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -300,6 +315,7 @@ impl Clone for EndpointSliceList {
 }
 
 impl std::fmt::Debug for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSliceList")
             .field("type_meta", &self.type_meta)
@@ -319,6 +335,7 @@ pub struct ForNode {
 }
 
 impl Clone for ForNode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ForNode {
             name: Clone::clone(&self.name),
@@ -327,6 +344,7 @@ impl Clone for ForNode {
 }
 
 impl std::fmt::Debug for ForNode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ForNode").field("name", &self.name).finish()
     }
@@ -342,6 +360,7 @@ pub struct ForZone {
 }
 
 impl Clone for ForZone {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ForZone {
             name: Clone::clone(&self.name),
@@ -350,6 +369,7 @@ impl Clone for ForZone {
 }
 
 impl std::fmt::Debug for ForZone {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ForZone").field("name", &self.name).finish()
     }
@@ -358,4 +378,5 @@ impl std::fmt::Debug for ForZone {
 apimachinery::proto_message!(ForZone { 1 => name });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(EndpointConditions, EndpointHints, EndpointPort);

@@ -83,6 +83,7 @@ pub struct Endpoint {
 }
 
 impl Clone for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoint {
             addresses: Clone::clone(&self.addresses),
@@ -97,6 +98,7 @@ impl Clone for Endpoint {
 }
 
 impl std::fmt::Debug for Endpoint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoint")
             .field("addresses", &self.addresses)
@@ -115,16 +117,17 @@ apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => ho
 /// EndpointSlice represents a subset of the endpoints that implement a service.
 /// For a given service there may be multiple EndpointSlice objects, selected by
 /// labels, which must be joined to produce the full set of endpoints.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1beta1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointSlice)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::discovery::v1::EndpointSlice))]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// addressType specifies the type of address carried by this EndpointSlice.
     /// All addresses in this slice must be the same type. This field is
@@ -133,7 +136,7 @@ pub struct EndpointSlice {
     /// \* IPv4: Represents an IPv4 Address.
     /// \* IPv6: Represents an IPv6 Address.
     /// \* FQDN: Represents a Fully Qualified Domain Name.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub address_type: String,
     /// endpoints is a list of unique endpoints in this slice. Each slice may
     /// include a maximum of 1000 endpoints.
@@ -145,11 +148,12 @@ pub struct EndpointSlice {
     /// nil port value, it indicates "all ports". Each slice may include a
     /// maximum of 100 ports.
     #[api(nullable)]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ports: Option<Vec<crate::discovery::v1::EndpointPort>>,
 }
 
 impl Clone for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -162,6 +166,7 @@ impl Clone for EndpointSlice {
 }
 
 impl std::fmt::Debug for EndpointSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSlice")
             .field("type_meta", &self.type_meta)
@@ -176,7 +181,9 @@ impl std::fmt::Debug for EndpointSlice {
 apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "discovery.k8s.io",
     version = "v1beta1",
@@ -184,14 +191,13 @@ apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 =>
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::discovery::v1::EndpointSliceList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::discovery::v1::EndpointSliceList))]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of endpoint slices
     #[api(nullable)]
@@ -199,6 +205,7 @@ pub struct EndpointSliceList {
 }
 
 impl Clone for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -209,6 +216,7 @@ impl Clone for EndpointSliceList {
 }
 
 impl std::fmt::Debug for EndpointSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSliceList")
             .field("type_meta", &self.type_meta)

@@ -8,7 +8,9 @@
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -65,6 +67,7 @@ pub struct Event {
 }
 
 impl Clone for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Event {
             type_meta: Clone::clone(&self.type_meta),
@@ -88,6 +91,7 @@ impl Clone for Event {
 }
 
 impl std::fmt::Debug for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Event")
             .field("type_meta", &self.type_meta)
@@ -116,7 +120,9 @@ impl std::fmt::Debug for Event {
 apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "EventList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -130,6 +136,7 @@ pub struct EventList {
 }
 
 impl Clone for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventList {
             type_meta: Clone::clone(&self.type_meta),
@@ -140,6 +147,7 @@ impl Clone for EventList {
 }
 
 impl std::fmt::Debug for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventList")
             .field("type_meta", &self.type_meta)
@@ -164,6 +172,7 @@ pub struct EventSeries {
 }
 
 impl Clone for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventSeries {
             count: Clone::clone(&self.count),
@@ -173,6 +182,7 @@ impl Clone for EventSeries {
 }
 
 impl std::fmt::Debug for EventSeries {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventSeries")
             .field("count", &self.count)
@@ -184,4 +194,5 @@ impl std::fmt::Debug for EventSeries {
 apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(EventSeries);

@@ -16,80 +16,82 @@ pub type EventSeries = crate::events::v1::EventSeries;
 /// with a given Reason reflecting a consistent underlying trigger, or the
 /// continued existence of events with that Reason.  Events should be
 /// treated as informative, best-effort, supplemental data.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1beta1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::events::v1::Event)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::events::v1::Event))]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// eventTime is the time when this Event was first observed. It is required.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub event_time: apimachinery::apis::meta::v1::MicroTime,
     /// series is data about the Event series this event represents or nil if it's a singleton Event.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub series: Option<crate::events::v1::EventSeries>,
     /// reportingController is the name of the controller that emitted this Event, e.g. \`kubernetes.io/kubelet\`.
     /// This field cannot be empty for new Events.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reporting_controller: String,
     /// reportingInstance is the ID of the controller instance, e.g. \`kubelet-xyzf\`.
     /// This field cannot be empty for new Events and it can have at most 128 characters.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reporting_instance: String,
     /// action is what action was taken/failed regarding to the regarding object. It is machine-readable.
     /// This field can have at most 128 characters.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub action: String,
     /// reason is why the action was taken. It is human-readable.
     /// This field can have at most 128 characters.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reason: String,
     /// regarding contains the object this Event is about. In most cases it's an Object reporting controller
     /// implements, e.g. ReplicaSetController implements ReplicaSets and this event is emitted because
     /// it acts on some changes in a ReplicaSet object.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub regarding: crate::core::v1::ObjectReference,
     /// related is the optional secondary object for more complex actions. E.g. when regarding object triggers
     /// a creation or deletion of related object.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub related: Option<crate::core::v1::ObjectReference>,
     /// note is a human-readable description of the status of this operation.
     /// Maximal length of the note is 1kB, but libraries should be prepared to
     /// handle values up to 64kB.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub note: String,
     /// type is the type of this event (Normal, Warning), new types could be added in the future.
     /// It is machine-readable.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub deprecated_source: crate::core::v1::EventSource,
     /// deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub deprecated_first_timestamp: apimachinery::apis::meta::v1::Time,
     /// deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub deprecated_last_timestamp: apimachinery::apis::meta::v1::Time,
     /// deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub deprecated_count: i32,
 }
 
 impl Clone for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Event {
             type_meta: Clone::clone(&self.type_meta),
@@ -113,6 +115,7 @@ impl Clone for Event {
 }
 
 impl std::fmt::Debug for Event {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Event")
             .field("type_meta", &self.type_meta)
@@ -141,7 +144,9 @@ impl std::fmt::Debug for Event {
 apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "events.k8s.io",
     version = "v1beta1",
@@ -149,15 +154,14 @@ apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTim
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::events::v1::EventList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::events::v1::EventList))]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]
@@ -165,6 +169,7 @@ pub struct EventList {
 }
 
 impl Clone for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventList {
             type_meta: Clone::clone(&self.type_meta),
@@ -175,6 +180,7 @@ impl Clone for EventList {
 }
 
 impl std::fmt::Debug for EventList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventList")
             .field("type_meta", &self.type_meta)

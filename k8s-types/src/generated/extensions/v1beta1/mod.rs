@@ -5,17 +5,18 @@
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1beta2/DaemonSet. See the release notes for
 /// more information.
 /// DaemonSet represents the configuration of a daemon set.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "DaemonSet", plural = "daemonsets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub))]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// The desired behavior of this daemon set.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -29,6 +30,7 @@ pub struct DaemonSet {
 }
 
 impl Clone for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -40,6 +42,7 @@ impl Clone for DaemonSet {
 }
 
 impl std::fmt::Debug for DaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSet")
             .field("type_meta", &self.type_meta)
@@ -53,29 +56,30 @@ impl std::fmt::Debug for DaemonSet {
 apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetCondition, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetCondition, nested))]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: String,
     /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub message: String,
 }
 
 impl Clone for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -88,6 +92,7 @@ impl Clone for DaemonSetCondition {
 }
 
 impl std::fmt::Debug for DaemonSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetCondition")
             .field("type", &self.r#type)
@@ -102,7 +107,9 @@ impl std::fmt::Debug for DaemonSetCondition {
 apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -110,15 +117,14 @@ apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => st
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetList))]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// A list of daemon sets.
     #[api(nullable)]
@@ -126,6 +132,7 @@ pub struct DaemonSetList {
 }
 
 impl Clone for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -136,6 +143,7 @@ impl Clone for DaemonSetList {
 }
 
 impl std::fmt::Debug for DaemonSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetList")
             .field("type_meta", &self.type_meta)
@@ -148,21 +156,21 @@ impl std::fmt::Debug for DaemonSetList {
 apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetSpec, nested))]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
     /// If empty, defaulted to labels on Pod template.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// An object that describes the pod that will be created.
     /// The DaemonSet will create exactly one copy of this pod on every node
     /// that matches the template's node selector (or on every node if no node
     /// selector is specified).
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub template: crate::core::v1::PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
     pub update_strategy: DaemonSetUpdateStrategy,
@@ -171,22 +179,23 @@ pub struct DaemonSetSpec {
     /// available. Defaults to 0 (pod will be considered available as soon as it
     /// is ready).
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub min_ready_seconds: i32,
     /// DEPRECATED.
     /// A sequence number representing a specific generation of the template.
     /// Populated by the system. It can be set only during the creation.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(skip)]
+    #[cfg_attr(feature = "scheme", conversion(skip))]
     pub template_generation: i64,
     /// The number of old history to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub revision_history_limit: Option<i32>,
 }
 
 impl Clone for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetSpec {
             selector: Clone::clone(&self.selector),
@@ -200,6 +209,7 @@ impl Clone for DaemonSetSpec {
 }
 
 impl std::fmt::Debug for DaemonSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetSpec")
             .field("selector", &self.selector)
@@ -215,52 +225,52 @@ impl std::fmt::Debug for DaemonSetSpec {
 apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 5 => template_generation as "templateGeneration", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetStatus, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetStatus, nested))]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub current_number_scheduled: i32,
     /// The number of nodes that are running the daemon pod, but are
     /// not supposed to run the daemon pod.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub number_misscheduled: i32,
     /// The total number of nodes that should be running the daemon
     /// pod (including nodes correctly running the daemon pod).
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub desired_number_scheduled: i32,
     /// The number of nodes that should be running the daemon pod and have one
     /// or more of the daemon pod running and ready.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub observed_generation: i64,
     /// The total number of nodes that are running updated daemon pod
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub updated_number_scheduled: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have one or more of the daemon pod running and
     /// available (ready for at least spec.minReadySeconds)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub number_available: i32,
     /// The number of nodes that should be running the
     /// daemon pod and have none of the daemon pod running and available
     /// (ready for at least spec.minReadySeconds)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub number_unavailable: i32,
     /// Count of hash collisions for the DaemonSet. The DaemonSet controller
     /// uses this field as a collision avoidance mechanism when it needs to
     /// create the name for the newest ControllerRevision.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub collision_count: Option<i32>,
     /// Represents the latest available observations of a DaemonSet's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -268,6 +278,7 @@ pub struct DaemonSetStatus {
 }
 
 impl Clone for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetStatus {
             current_number_scheduled: Clone::clone(&self.current_number_scheduled),
@@ -285,6 +296,7 @@ impl Clone for DaemonSetStatus {
 }
 
 impl std::fmt::Debug for DaemonSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetStatus")
             .field("current_number_scheduled", &self.current_number_scheduled)
@@ -306,13 +318,13 @@ apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as 
 /// DaemonSetUpdateStrategy indicates the strategy that the DaemonSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested))]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
     /// Default is OnDelete.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// Rolling update config params. Present only if type = "RollingUpdate".
     /// ---
@@ -323,6 +335,7 @@ pub struct DaemonSetUpdateStrategy {
 }
 
 impl Clone for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetUpdateStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -332,6 +345,7 @@ impl Clone for DaemonSetUpdateStrategy {
 }
 
 impl std::fmt::Debug for DaemonSetUpdateStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DaemonSetUpdateStrategy")
             .field("type", &self.r#type)
@@ -345,16 +359,17 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
 /// Deployment enables declarative updates for Pods and ReplicaSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub))]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
     pub spec: DeploymentSpec,
@@ -363,6 +378,7 @@ pub struct Deployment {
 }
 
 impl Clone for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Deployment {
             type_meta: Clone::clone(&self.type_meta),
@@ -374,6 +390,7 @@ impl Clone for Deployment {
 }
 
 impl std::fmt::Debug for Deployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Deployment")
             .field("type_meta", &self.type_meta)
@@ -387,32 +404,33 @@ impl std::fmt::Debug for Deployment {
 apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentCondition, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentCondition, nested))]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: String,
     /// The last time this condition was updated.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub last_update_time: apimachinery::apis::meta::v1::Time,
     /// Last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub message: String,
 }
 
 impl Clone for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentCondition {
             r#type: Clone::clone(&self.r#type),
@@ -426,6 +444,7 @@ impl Clone for DeploymentCondition {
 }
 
 impl std::fmt::Debug for DeploymentCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentCondition")
             .field("type", &self.r#type)
@@ -441,7 +460,9 @@ impl std::fmt::Debug for DeploymentCondition {
 apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -449,14 +470,13 @@ apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => s
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentList))]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Deployments.
     #[api(nullable)]
@@ -464,6 +484,7 @@ pub struct DeploymentList {
 }
 
 impl Clone for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -474,6 +495,7 @@ impl Clone for DeploymentList {
 }
 
 impl std::fmt::Debug for DeploymentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
@@ -487,7 +509,9 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -496,24 +520,24 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta1::DeploymentRollback)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta1::DeploymentRollback))]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Required: This must match the Name of a deployment.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub name: String,
     /// The annotations to be updated to a deployment
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub updated_annotations: std::collections::BTreeMap<String, String>,
     /// The config of this deployment rollback.
     pub rollback_to: RollbackConfig,
 }
 
 impl Clone for DeploymentRollback {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentRollback {
             type_meta: Clone::clone(&self.type_meta),
@@ -525,6 +549,7 @@ impl Clone for DeploymentRollback {
 }
 
 impl std::fmt::Debug for DeploymentRollback {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentRollback")
             .field("type_meta", &self.type_meta)
@@ -538,19 +563,19 @@ impl std::fmt::Debug for DeploymentRollback {
 apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentSpec, nested))]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub replicas: Option<i32>,
     /// Label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template describes the pods that will be created.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub template: crate::core::v1::PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     pub strategy: DeploymentStrategy,
@@ -558,22 +583,22 @@ pub struct DeploymentSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// This is set to the max value of int32 (i.e. 2147483647) by default, which
     /// means "retaining all old ReplicaSets".
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused and will not be processed by the
     /// deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub paused: bool,
     /// DEPRECATED.
     /// The config this deployment is rolling back to. Will be cleared after rollback is done.
-    #[conversion(skip)]
+    #[cfg_attr(feature = "scheme", conversion(skip))]
     pub rollback_to: Option<RollbackConfig>,
     /// The maximum time in seconds for a deployment to make progress before it
     /// is considered to be failed. The deployment controller will continue to
@@ -581,11 +606,12 @@ pub struct DeploymentSpec {
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. This is set to
     /// the max value of int32 (i.e. 2147483647) by default, which means "no deadline".
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub progress_deadline_seconds: Option<i32>,
 }
 
 impl Clone for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentSpec {
             replicas: Clone::clone(&self.replicas),
@@ -602,6 +628,7 @@ impl Clone for DeploymentSpec {
 }
 
 impl std::fmt::Debug for DeploymentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentSpec")
             .field("replicas", &self.replicas)
@@ -620,40 +647,40 @@ impl std::fmt::Debug for DeploymentSpec {
 apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStatus, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentStatus, nested))]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub terminating_replicas: Option<i32>,
     /// Represents the latest available observations of a deployment's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -661,11 +688,12 @@ pub struct DeploymentStatus {
     /// Count of hash collisions for the Deployment. The Deployment controller uses this
     /// field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ReplicaSet.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub collision_count: Option<i32>,
 }
 
 impl Clone for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -682,6 +710,7 @@ impl Clone for DeploymentStatus {
 }
 
 impl std::fmt::Debug for DeploymentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStatus")
             .field("observed_generation", &self.observed_generation)
@@ -700,12 +729,12 @@ impl std::fmt::Debug for DeploymentStatus {
 apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::DeploymentStrategy, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentStrategy, nested))]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
@@ -716,6 +745,7 @@ pub struct DeploymentStrategy {
 }
 
 impl Clone for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStrategy {
             r#type: Clone::clone(&self.r#type),
@@ -725,6 +755,7 @@ impl Clone for DeploymentStrategy {
 }
 
 impl std::fmt::Debug for DeploymentStrategy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeploymentStrategy")
             .field("type", &self.r#type)
@@ -737,15 +768,15 @@ apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => ro
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressPath, nested))]
 pub struct HTTPIngressPath {
     /// Path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/'. When unspecified,
     /// all paths from incoming requests are matched.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub path: String,
     /// PathType determines the interpretation of the Path matching. PathType can
     /// be one of the following values:
@@ -762,7 +793,7 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub path_type: Option<String>,
     /// Backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
@@ -770,6 +801,7 @@ pub struct HTTPIngressPath {
 }
 
 impl Clone for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
             path: Clone::clone(&self.path),
@@ -780,6 +812,7 @@ impl Clone for HTTPIngressPath {
 }
 
 impl std::fmt::Debug for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressPath")
             .field("path", &self.path)
@@ -796,8 +829,8 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested))]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
     #[api(nullable)]
@@ -805,6 +838,7 @@ pub struct HTTPIngressRuleValue {
 }
 
 impl Clone for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
             paths: Clone::clone(&self.paths),
@@ -813,6 +847,7 @@ impl Clone for HTTPIngressRuleValue {
 }
 
 impl std::fmt::Debug for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
             .field("paths", &self.paths)
@@ -826,22 +861,23 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPBlock, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPBlock, nested))]
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub cidr: String,
     /// Except is a slice of CIDRs that should not be included within an IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
     /// Except values will be rejected if they are outside the CIDR range
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub except: Vec<String>,
 }
 
 impl Clone for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPBlock {
             cidr: Clone::clone(&self.cidr),
@@ -851,6 +887,7 @@ impl Clone for IPBlock {
 }
 
 impl std::fmt::Debug for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPBlock")
             .field("cidr", &self.cidr)
@@ -866,17 +903,18 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
 /// DEPRECATED - This group version of Ingress is deprecated by networking.k8s.io/v1beta1 Ingress. See the release notes for more information.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::Ingress)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::Ingress))]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -887,6 +925,7 @@ pub struct Ingress {
 }
 
 impl Clone for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Ingress {
             type_meta: Clone::clone(&self.type_meta),
@@ -898,6 +937,7 @@ impl Clone for Ingress {
 }
 
 impl std::fmt::Debug for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ingress")
             .field("type_meta", &self.type_meta)
@@ -925,6 +965,7 @@ pub struct IngressBackend {
 }
 
 impl Clone for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
             service_name: Clone::clone(&self.service_name),
@@ -935,6 +976,7 @@ impl Clone for IngressBackend {
 }
 
 impl std::fmt::Debug for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressBackend")
             .field("service_name", &self.service_name)
@@ -947,7 +989,9 @@ impl std::fmt::Debug for IngressBackend {
 apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -955,15 +999,14 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressList))]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of Ingress.
     #[api(nullable)]
@@ -971,6 +1014,7 @@ pub struct IngressList {
 }
 
 impl Clone for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -981,6 +1025,7 @@ impl Clone for IngressList {
 }
 
 impl std::fmt::Debug for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
@@ -993,16 +1038,16 @@ impl std::fmt::Debug for IngressList {
 apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested))]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ip: String,
     /// Hostname is set for load-balancer ingress points that are DNS based.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub hostname: String,
     /// Ports provides information about the ports exposed by this LoadBalancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1010,6 +1055,7 @@ pub struct IngressLoadBalancerIngress {
 }
 
 impl Clone for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerIngress {
             ip: Clone::clone(&self.ip),
@@ -1020,6 +1066,7 @@ impl Clone for IngressLoadBalancerIngress {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerIngress")
             .field("ip", &self.ip)
@@ -1032,8 +1079,8 @@ impl std::fmt::Debug for IngressLoadBalancerIngress {
 apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested))]
 pub struct IngressLoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1041,6 +1088,7 @@ pub struct IngressLoadBalancerStatus {
 }
 
 impl Clone for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerStatus {
             ingress: Clone::clone(&self.ingress),
@@ -1049,6 +1097,7 @@ impl Clone for IngressLoadBalancerStatus {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerStatus")
             .field("ingress", &self.ingress)
@@ -1059,15 +1108,15 @@ impl std::fmt::Debug for IngressLoadBalancerStatus {
 apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressPortStatus, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressPortStatus, nested))]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub port: i32,
     /// Protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub protocol: String,
     /// Error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -1077,11 +1126,12 @@ pub struct IngressPortStatus {
     /// format foo.example.com/CamelCase.
     /// ---
     /// The regex it matches is (dns1123SubdomainFmt/)?(qualifiedNameFmt)
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub error: Option<String>,
 }
 
 impl Clone for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressPortStatus {
             port: Clone::clone(&self.port),
@@ -1092,6 +1142,7 @@ impl Clone for IngressPortStatus {
 }
 
 impl std::fmt::Debug for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressPortStatus")
             .field("port", &self.port)
@@ -1106,8 +1157,8 @@ apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressRule, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressRule, nested))]
 pub struct IngressRule {
     /// Host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -1132,7 +1183,7 @@ pub struct IngressRule {
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub host: String,
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
@@ -1144,6 +1195,7 @@ pub struct IngressRule {
 }
 
 impl Clone for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
             host: Clone::clone(&self.host),
@@ -1153,6 +1205,7 @@ impl Clone for IngressRule {
 }
 
 impl std::fmt::Debug for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRule")
             .field("host", &self.host)
@@ -1210,6 +1263,7 @@ pub struct IngressRuleValue {
 }
 
 impl Clone for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRuleValue {
             http: Clone::clone(&self.http),
@@ -1218,6 +1272,7 @@ impl Clone for IngressRuleValue {
 }
 
 impl std::fmt::Debug for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRuleValue")
             .field("http", &self.http)
@@ -1228,8 +1283,8 @@ impl std::fmt::Debug for IngressRuleValue {
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressSpec, nested))]
 pub struct IngressSpec {
     /// IngressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -1241,13 +1296,13 @@ pub struct IngressSpec {
     /// specified. An IngressClass resource may be marked as default, which can
     /// be used to set a default value for this field. For more information,
     /// refer to the IngressClass documentation.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ingress_class_name: Option<String>,
     /// A default backend capable of servicing requests that don't match any
     /// rule. At least one of 'backend' or 'rules' must be specified. This field
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
-    #[conversion(rename = "default_backend")]
+    #[cfg_attr(feature = "scheme", conversion(rename = "default_backend"))]
     pub backend: Option<IngressBackend>,
     /// TLS configuration. Currently the Ingress only supports a single TLS
     /// port, 443. If multiple members of this list specify different hosts, they
@@ -1263,6 +1318,7 @@ pub struct IngressSpec {
 }
 
 impl Clone for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
@@ -1274,6 +1330,7 @@ impl Clone for IngressSpec {
 }
 
 impl std::fmt::Debug for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
@@ -1287,14 +1344,15 @@ impl std::fmt::Debug for IngressSpec {
 apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressStatus, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressStatus, nested))]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
     pub load_balancer: IngressLoadBalancerStatus,
 }
 
 impl Clone for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressStatus {
             load_balancer: Clone::clone(&self.load_balancer),
@@ -1303,6 +1361,7 @@ impl Clone for IngressStatus {
 }
 
 impl std::fmt::Debug for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressStatus")
             .field("load_balancer", &self.load_balancer)
@@ -1313,15 +1372,15 @@ impl std::fmt::Debug for IngressStatus {
 apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressTLS, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressTLS, nested))]
 pub struct IngressTLS {
     /// Hosts are a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
     /// wildcard host setting for the loadbalancer controller fulfilling this
     /// Ingress, if left unspecified.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub hosts: Vec<String>,
     /// SecretName is the name of the secret used to terminate SSL traffic on 443.
     /// Field is left optional to allow SSL routing based on SNI hostname alone.
@@ -1329,11 +1388,12 @@ pub struct IngressTLS {
     /// by an IngressRule, the SNI host is used for termination and value of the
     /// Host header is used for routing.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub secret_name: String,
 }
 
 impl Clone for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressTLS {
             hosts: Clone::clone(&self.hosts),
@@ -1343,6 +1403,7 @@ impl Clone for IngressTLS {
 }
 
 impl std::fmt::Debug for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressTLS")
             .field("hosts", &self.hosts)
@@ -1355,23 +1416,25 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicy is deprecated by networking/v1/NetworkPolicy.
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicy)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicy))]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Specification of the desired behavior for this NetworkPolicy.
     pub spec: NetworkPolicySpec,
 }
 
 impl Clone for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -1382,6 +1445,7 @@ impl Clone for NetworkPolicy {
 }
 
 impl std::fmt::Debug for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicy")
             .field("type_meta", &self.type_meta)
@@ -1397,8 +1461,8 @@ apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyEgressRule, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyEgressRule, nested))]
 pub struct NetworkPolicyEgressRule {
     /// List of destination ports for outgoing traffic.
     /// Each item in this list is combined using a logical OR. If this field is
@@ -1417,6 +1481,7 @@ pub struct NetworkPolicyEgressRule {
 }
 
 impl Clone for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyEgressRule {
             ports: Clone::clone(&self.ports),
@@ -1426,6 +1491,7 @@ impl Clone for NetworkPolicyEgressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyEgressRule")
             .field("ports", &self.ports)
@@ -1438,8 +1504,8 @@ apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyIngressRule is deprecated by networking/v1/NetworkPolicyIngressRule.
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyIngressRule, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyIngressRule, nested))]
 pub struct NetworkPolicyIngressRule {
     /// List of ports which should be made accessible on the pods selected for this rule.
     /// Each item in this list is combined using a logical OR.
@@ -1458,6 +1524,7 @@ pub struct NetworkPolicyIngressRule {
 }
 
 impl Clone for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyIngressRule {
             ports: Clone::clone(&self.ports),
@@ -1467,6 +1534,7 @@ impl Clone for NetworkPolicyIngressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyIngressRule")
             .field("ports", &self.ports)
@@ -1479,7 +1547,9 @@ apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from })
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyList is deprecated by networking/v1/NetworkPolicyList.
 /// Network Policy List is a list of NetworkPolicy objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -1487,15 +1557,14 @@ apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from })
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyList))]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is a list of schema objects.
     #[api(nullable)]
@@ -1503,6 +1572,7 @@ pub struct NetworkPolicyList {
 }
 
 impl Clone for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1513,6 +1583,7 @@ impl Clone for NetworkPolicyList {
 }
 
 impl std::fmt::Debug for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyList")
             .field("type_meta", &self.type_meta)
@@ -1525,8 +1596,8 @@ impl std::fmt::Debug for NetworkPolicyList {
 apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyPeer, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyPeer, nested))]
 pub struct NetworkPolicyPeer {
     /// This is a label selector which selects Pods. This field follows standard label
     /// selector semantics; if present but empty, it selects all pods.
@@ -1534,7 +1605,7 @@ pub struct NetworkPolicyPeer {
     /// If NamespaceSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the Pods matching PodSelector in the Namespaces selected by NamespaceSelector.
     /// Otherwise it selects the Pods matching PodSelector in the policy's own Namespace.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub pod_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Selects Namespaces using cluster-scoped labels. This field follows standard label
     /// selector semantics; if present but empty, it selects all namespaces.
@@ -1542,7 +1613,7 @@ pub struct NetworkPolicyPeer {
     /// If PodSelector is also set, then the NetworkPolicyPeer as a whole selects
     /// the Pods matching PodSelector in the Namespaces selected by NamespaceSelector.
     /// Otherwise it selects all Pods in the Namespaces selected by NamespaceSelector.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub namespace_selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// IPBlock defines policy on a particular IPBlock. If this field is set then
     /// neither of the other fields can be.
@@ -1550,6 +1621,7 @@ pub struct NetworkPolicyPeer {
 }
 
 impl Clone for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPeer {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1560,6 +1632,7 @@ impl Clone for NetworkPolicyPeer {
 }
 
 impl std::fmt::Debug for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPeer")
             .field("pod_selector", &self.pod_selector)
@@ -1572,28 +1645,29 @@ impl std::fmt::Debug for NetworkPolicyPeer {
 apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicyPort, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyPort, nested))]
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub protocol: Option<String>,
     /// The port on the given protocol. This can either be a numerical or named
     /// port on a pod. If this field is not provided, this matches all port names and
     /// numbers.
     /// If present, only traffic on the specified protocol AND port will be matched.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub port: Option<crate::value::IntOrString>,
     /// If set, indicates that the range of ports from port to endPort, inclusive,
     /// should be allowed by the policy. This field cannot be defined if the port field
     /// is not defined or if the port field is defined as a named (string) port.
     /// The endPort must be equal or greater than port.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub end_port: Option<i32>,
 }
 
 impl Clone for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPort {
             protocol: Clone::clone(&self.protocol),
@@ -1604,6 +1678,7 @@ impl Clone for NetworkPolicyPort {
 }
 
 impl std::fmt::Debug for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPort")
             .field("protocol", &self.protocol)
@@ -1616,15 +1691,15 @@ impl std::fmt::Debug for NetworkPolicyPort {
 apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::NetworkPolicySpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicySpec, nested))]
 pub struct NetworkPolicySpec {
     /// Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules
     /// is applied to any pods selected by this field. Multiple network policies can select the
     /// same set of pods.  In this case, the ingress rules for each are combined additively.
     /// This field is NOT optional and follows standard label selector semantics.
     /// An empty podSelector matches all pods in this namespace.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub pod_selector: apimachinery::apis::meta::v1::LabelSelector,
     /// List of ingress rules to be applied to the selected pods.
     /// Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod
@@ -1655,11 +1730,12 @@ pub struct NetworkPolicySpec {
     /// an Egress section and would otherwise default to just \[ "Ingress" \]).
     /// This field is beta-level in 1.8
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub policy_types: Vec<String>,
 }
 
 impl Clone for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicySpec {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1671,6 +1747,7 @@ impl Clone for NetworkPolicySpec {
 }
 
 impl std::fmt::Debug for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicySpec")
             .field("pod_selector", &self.pod_selector)
@@ -1686,18 +1763,19 @@ apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelect
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1beta2/ReplicaSet. See the release notes for
 /// more information.
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "ReplicaSet", plural = "replicasets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSet)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSet))]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// If the Labels of a ReplicaSet are empty, they are defaulted to
     /// be the same as the Pod(s) that the ReplicaSet manages.
     /// Standard object's metadata. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
@@ -1711,6 +1789,7 @@ pub struct ReplicaSet {
 }
 
 impl Clone for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSet {
             type_meta: Clone::clone(&self.type_meta),
@@ -1722,6 +1801,7 @@ impl Clone for ReplicaSet {
 }
 
 impl std::fmt::Debug for ReplicaSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSet")
             .field("type_meta", &self.type_meta)
@@ -1735,29 +1815,30 @@ impl std::fmt::Debug for ReplicaSet {
 apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetCondition, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetCondition, nested))]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// Status of the condition, one of True, False, Unknown.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: String,
     /// The last time the condition transitioned from one status to another.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub last_transition_time: apimachinery::apis::meta::v1::Time,
     /// The reason for the condition's last transition.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub message: String,
 }
 
 impl Clone for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetCondition {
             r#type: Clone::clone(&self.r#type),
@@ -1770,6 +1851,7 @@ impl Clone for ReplicaSetCondition {
 }
 
 impl std::fmt::Debug for ReplicaSetCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetCondition")
             .field("type", &self.r#type)
@@ -1784,7 +1866,9 @@ impl std::fmt::Debug for ReplicaSetCondition {
 apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -1792,15 +1876,14 @@ apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => s
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetList))]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// List of ReplicaSets.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -1809,6 +1892,7 @@ pub struct ReplicaSetList {
 }
 
 impl Clone for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1819,6 +1903,7 @@ impl Clone for ReplicaSetList {
 }
 
 impl std::fmt::Debug for ReplicaSetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetList")
             .field("type_meta", &self.type_meta)
@@ -1831,35 +1916,36 @@ impl std::fmt::Debug for ReplicaSetList {
 apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetSpec, nested))]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
     /// Defaults to 1.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub replicas: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
     /// If the selector is empty, it is defaulted to the labels present on the pod template.
     /// Label keys and values that must match in order to be controlled by this replica set.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub selector: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub template: crate::core::v1::PodTemplateSpec,
 }
 
 impl Clone for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetSpec {
             replicas: Clone::clone(&self.replicas),
@@ -1871,6 +1957,7 @@ impl Clone for ReplicaSetSpec {
 }
 
 impl std::fmt::Debug for ReplicaSetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetSpec")
             .field("replicas", &self.replicas)
@@ -1884,34 +1971,34 @@ impl std::fmt::Debug for ReplicaSetSpec {
 apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::ReplicaSetStatus, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetStatus, nested))]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1919,6 +2006,7 @@ pub struct ReplicaSetStatus {
 }
 
 impl Clone for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetStatus {
             replicas: Clone::clone(&self.replicas),
@@ -1933,6 +2021,7 @@ impl Clone for ReplicaSetStatus {
 }
 
 impl std::fmt::Debug for ReplicaSetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReplicaSetStatus")
             .field("replicas", &self.replicas)
@@ -1949,16 +2038,17 @@ impl std::fmt::Debug for ReplicaSetStatus {
 apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// DEPRECATED.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta1::RollbackConfig, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta1::RollbackConfig, nested))]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub revision: i64,
 }
 
 impl Clone for RollbackConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollbackConfig {
             revision: Clone::clone(&self.revision),
@@ -1967,6 +2057,7 @@ impl Clone for RollbackConfig {
 }
 
 impl std::fmt::Debug for RollbackConfig {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollbackConfig")
             .field("revision", &self.revision)
@@ -1977,8 +2068,8 @@ impl std::fmt::Debug for RollbackConfig {
 apimachinery::proto_message!(RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of daemon set rolling update.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested))]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
     /// update. Value can be an absolute number (ex: 5) or a percentage of total
@@ -1994,7 +2085,7 @@ pub struct RollingUpdateDaemonSet {
     /// it then proceeds onto other DaemonSet pods, thus ensuring that at least
     /// 70% of original number of DaemonSet pods are available at all times during
     /// the update.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of nodes with an existing available DaemonSet pod that
     /// can have an updated DaemonSet pod during during an update.
@@ -2015,11 +2106,12 @@ pub struct RollingUpdateDaemonSet {
     /// so resource intensive daemonsets should take into account that they may
     /// cause evictions during disruption.
     /// This is an alpha field and requires enabling DaemonSetUpdateSurge feature gate.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
 impl Clone for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDaemonSet {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -2029,6 +2121,7 @@ impl Clone for RollingUpdateDaemonSet {
 }
 
 impl std::fmt::Debug for RollingUpdateDaemonSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDaemonSet")
             .field("max_unavailable", &self.max_unavailable)
@@ -2040,8 +2133,8 @@ impl std::fmt::Debug for RollingUpdateDaemonSet {
 apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested))]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -2053,7 +2146,7 @@ pub struct RollingUpdateDeployment {
     /// can be scaled down further, followed by scaling up the new RC, ensuring
     /// that the total number of pods available at all times during the update is at
     /// least 70% of desired pods.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub max_unavailable: Option<crate::value::IntOrString>,
     /// The maximum number of pods that can be scheduled above the desired number of
     /// pods.
@@ -2066,11 +2159,12 @@ pub struct RollingUpdateDeployment {
     /// 130% of desired pods. Once old pods have been killed,
     /// new RC can be scaled up further, ensuring that total number of pods running
     /// at any time during the update is at most 130% of desired pods.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub max_surge: Option<crate::value::IntOrString>,
 }
 
 impl Clone for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RollingUpdateDeployment {
             max_unavailable: Clone::clone(&self.max_unavailable),
@@ -2080,6 +2174,7 @@ impl Clone for RollingUpdateDeployment {
 }
 
 impl std::fmt::Debug for RollingUpdateDeployment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RollingUpdateDeployment")
             .field("max_unavailable", &self.max_unavailable)
@@ -2091,7 +2186,9 @@ impl std::fmt::Debug for RollingUpdateDeployment {
 apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// represents a scaling request for a resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "extensions",
     version = "v1beta1",
@@ -2100,14 +2197,13 @@ apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::Scale)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta2::Scale))]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// defines the behavior of the scale. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>.
     pub spec: ScaleSpec,
@@ -2116,6 +2212,7 @@ pub struct Scale {
 }
 
 impl Clone for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scale {
             type_meta: Clone::clone(&self.type_meta),
@@ -2127,6 +2224,7 @@ impl Clone for Scale {
 }
 
 impl std::fmt::Debug for Scale {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scale")
             .field("type_meta", &self.type_meta)
@@ -2140,16 +2238,17 @@ impl std::fmt::Debug for Scale {
 apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// describes the attributes of a scale subresource
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta2::ScaleSpec, nested))]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub replicas: i32,
 }
 
 impl Clone for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleSpec {
             replicas: Clone::clone(&self.replicas),
@@ -2158,6 +2257,7 @@ impl Clone for ScaleSpec {
 }
 
 impl std::fmt::Debug for ScaleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleSpec")
             .field("replicas", &self.replicas)
@@ -2168,15 +2268,15 @@ impl std::fmt::Debug for ScaleSpec {
 apimachinery::proto_message!(ScaleSpec { 1 => replicas });
 
 /// represents the current status of a scale subresource.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::apps::v1beta2::ScaleStatus, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta2::ScaleStatus, nested))]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub replicas: i32,
     /// selector is a label query over pods that should match the replicas count. More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/>
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub selector: std::collections::BTreeMap<String, String>,
     /// label selector for pods that should match the replicas count. This is a serializated
     /// version of both map-based and more expressive set-based selectors. This is done to
@@ -2185,11 +2285,12 @@ pub struct ScaleStatus {
     /// field and map-based selector field are populated.
     /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors>
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub target_selector: String,
 }
 
 impl Clone for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
@@ -2200,6 +2301,7 @@ impl Clone for ScaleStatus {
 }
 
 impl std::fmt::Debug for ScaleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScaleStatus")
             .field("replicas", &self.replicas)

@@ -34,6 +34,7 @@ pub struct ExemptPriorityLevelConfiguration {
 }
 
 impl Clone for ExemptPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExemptPriorityLevelConfiguration {
             nominal_concurrency_shares: Clone::clone(&self.nominal_concurrency_shares),
@@ -43,6 +44,7 @@ impl Clone for ExemptPriorityLevelConfiguration {
 }
 
 impl std::fmt::Debug for ExemptPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExemptPriorityLevelConfiguration")
             .field(
@@ -66,6 +68,7 @@ pub struct FlowDistinguisherMethod {
 }
 
 impl Clone for FlowDistinguisherMethod {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowDistinguisherMethod {
             r#type: Clone::clone(&self.r#type),
@@ -74,6 +77,7 @@ impl Clone for FlowDistinguisherMethod {
 }
 
 impl std::fmt::Debug for FlowDistinguisherMethod {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowDistinguisherMethod")
             .field("type", &self.r#type)
@@ -85,7 +89,9 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -102,6 +108,7 @@ pub struct FlowSchema {
 }
 
 impl Clone for FlowSchema {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchema {
             type_meta: Clone::clone(&self.type_meta),
@@ -113,6 +120,7 @@ impl Clone for FlowSchema {
 }
 
 impl std::fmt::Debug for FlowSchema {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchema")
             .field("type_meta", &self.type_meta)
@@ -148,6 +156,7 @@ pub struct FlowSchemaCondition {
 }
 
 impl Clone for FlowSchemaCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaCondition {
             r#type: Clone::clone(&self.r#type),
@@ -160,6 +169,7 @@ impl Clone for FlowSchemaCondition {
 }
 
 impl std::fmt::Debug for FlowSchemaCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchemaCondition")
             .field("type", &self.r#type)
@@ -174,7 +184,9 @@ impl std::fmt::Debug for FlowSchemaCondition {
 apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// FlowSchemaList is a list of FlowSchema objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchemaList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -188,6 +200,7 @@ pub struct FlowSchemaList {
 }
 
 impl Clone for FlowSchemaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaList {
             type_meta: Clone::clone(&self.type_meta),
@@ -198,6 +211,7 @@ impl Clone for FlowSchemaList {
 }
 
 impl std::fmt::Debug for FlowSchemaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchemaList")
             .field("type_meta", &self.type_meta)
@@ -232,6 +246,7 @@ pub struct FlowSchemaSpec {
 }
 
 impl Clone for FlowSchemaSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaSpec {
             priority_level_configuration: Clone::clone(&self.priority_level_configuration),
@@ -243,6 +258,7 @@ impl Clone for FlowSchemaSpec {
 }
 
 impl std::fmt::Debug for FlowSchemaSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchemaSpec")
             .field(
@@ -267,6 +283,7 @@ pub struct FlowSchemaStatus {
 }
 
 impl Clone for FlowSchemaStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaStatus {
             conditions: Clone::clone(&self.conditions),
@@ -275,6 +292,7 @@ impl Clone for FlowSchemaStatus {
 }
 
 impl std::fmt::Debug for FlowSchemaStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchemaStatus")
             .field("conditions", &self.conditions)
@@ -295,6 +313,7 @@ pub struct GroupSubject {
 }
 
 impl Clone for GroupSubject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupSubject {
             name: Clone::clone(&self.name),
@@ -303,6 +322,7 @@ impl Clone for GroupSubject {
 }
 
 impl std::fmt::Debug for GroupSubject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupSubject")
             .field("name", &self.name)
@@ -329,6 +349,7 @@ pub struct LimitResponse {
 }
 
 impl Clone for LimitResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitResponse {
             r#type: Clone::clone(&self.r#type),
@@ -338,6 +359,7 @@ impl Clone for LimitResponse {
 }
 
 impl std::fmt::Debug for LimitResponse {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitResponse")
             .field("type", &self.r#type)
@@ -404,6 +426,7 @@ pub struct LimitedPriorityLevelConfiguration {
 }
 
 impl Clone for LimitedPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitedPriorityLevelConfiguration {
             nominal_concurrency_shares: Clone::clone(&self.nominal_concurrency_shares),
@@ -415,6 +438,7 @@ impl Clone for LimitedPriorityLevelConfiguration {
 }
 
 impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitedPriorityLevelConfiguration")
             .field(
@@ -454,6 +478,7 @@ pub struct NonResourcePolicyRule {
 }
 
 impl Clone for NonResourcePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourcePolicyRule {
             verbs: Clone::clone(&self.verbs),
@@ -463,6 +488,7 @@ impl Clone for NonResourcePolicyRule {
 }
 
 impl std::fmt::Debug for NonResourcePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NonResourcePolicyRule")
             .field("verbs", &self.verbs)
@@ -497,6 +523,7 @@ pub struct PolicyRulesWithSubjects {
 }
 
 impl Clone for PolicyRulesWithSubjects {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PolicyRulesWithSubjects {
             subjects: Clone::clone(&self.subjects),
@@ -507,6 +534,7 @@ impl Clone for PolicyRulesWithSubjects {
 }
 
 impl std::fmt::Debug for PolicyRulesWithSubjects {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PolicyRulesWithSubjects")
             .field("subjects", &self.subjects)
@@ -519,7 +547,9 @@ impl std::fmt::Debug for PolicyRulesWithSubjects {
 apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -536,6 +566,7 @@ pub struct PriorityLevelConfiguration {
 }
 
 impl Clone for PriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -547,6 +578,7 @@ impl Clone for PriorityLevelConfiguration {
 }
 
 impl std::fmt::Debug for PriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfiguration")
             .field("type_meta", &self.type_meta)
@@ -582,6 +614,7 @@ pub struct PriorityLevelConfigurationCondition {
 }
 
 impl Clone for PriorityLevelConfigurationCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationCondition {
             r#type: Clone::clone(&self.r#type),
@@ -594,6 +627,7 @@ impl Clone for PriorityLevelConfigurationCondition {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationCondition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationCondition")
             .field("type", &self.r#type)
@@ -608,7 +642,9 @@ impl std::fmt::Debug for PriorityLevelConfigurationCondition {
 apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -622,6 +658,7 @@ pub struct PriorityLevelConfigurationList {
 }
 
 impl Clone for PriorityLevelConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -632,6 +669,7 @@ impl Clone for PriorityLevelConfigurationList {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationList")
             .field("type_meta", &self.type_meta)
@@ -652,6 +690,7 @@ pub struct PriorityLevelConfigurationReference {
 }
 
 impl Clone for PriorityLevelConfigurationReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationReference {
             name: Clone::clone(&self.name),
@@ -660,6 +699,7 @@ impl Clone for PriorityLevelConfigurationReference {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationReference")
             .field("name", &self.name)
@@ -694,6 +734,7 @@ pub struct PriorityLevelConfigurationSpec {
 }
 
 impl Clone for PriorityLevelConfigurationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationSpec {
             r#type: Clone::clone(&self.r#type),
@@ -704,6 +745,7 @@ impl Clone for PriorityLevelConfigurationSpec {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationSpec")
             .field("type", &self.r#type)
@@ -724,6 +766,7 @@ pub struct PriorityLevelConfigurationStatus {
 }
 
 impl Clone for PriorityLevelConfigurationStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationStatus {
             conditions: Clone::clone(&self.conditions),
@@ -732,6 +775,7 @@ impl Clone for PriorityLevelConfigurationStatus {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationStatus")
             .field("conditions", &self.conditions)
@@ -771,6 +815,7 @@ pub struct QueuingConfiguration {
 }
 
 impl Clone for QueuingConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         QueuingConfiguration {
             queues: Clone::clone(&self.queues),
@@ -781,6 +826,7 @@ impl Clone for QueuingConfiguration {
 }
 
 impl std::fmt::Debug for QueuingConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QueuingConfiguration")
             .field("queues", &self.queues)
@@ -840,6 +886,7 @@ pub struct ResourcePolicyRule {
 }
 
 impl Clone for ResourcePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePolicyRule {
             verbs: Clone::clone(&self.verbs),
@@ -852,6 +899,7 @@ impl Clone for ResourcePolicyRule {
 }
 
 impl std::fmt::Debug for ResourcePolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePolicyRule")
             .field("verbs", &self.verbs)
@@ -877,6 +925,7 @@ pub struct ServiceAccountSubject {
 }
 
 impl Clone for ServiceAccountSubject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccountSubject {
             namespace: Clone::clone(&self.namespace),
@@ -886,6 +935,7 @@ impl Clone for ServiceAccountSubject {
 }
 
 impl std::fmt::Debug for ServiceAccountSubject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceAccountSubject")
             .field("namespace", &self.namespace)
@@ -912,6 +962,7 @@ pub struct Subject {
 }
 
 impl Clone for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Subject {
             kind: Clone::clone(&self.kind),
@@ -923,6 +974,7 @@ impl Clone for Subject {
 }
 
 impl std::fmt::Debug for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subject")
             .field("kind", &self.kind)
@@ -944,6 +996,7 @@ pub struct UserSubject {
 }
 
 impl Clone for UserSubject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UserSubject {
             name: Clone::clone(&self.name),
@@ -952,6 +1005,7 @@ impl Clone for UserSubject {
 }
 
 impl std::fmt::Debug for UserSubject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UserSubject")
             .field("name", &self.name)
@@ -962,6 +1016,7 @@ impl std::fmt::Debug for UserSubject {
 apimachinery::proto_message!(UserSubject { 1 => name });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     ExemptPriorityLevelConfiguration,
     FlowSchemaSpec,

@@ -144,29 +144,31 @@ pub type UserSubject = crate::flowcontrol::v1::UserSubject;
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta2", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchema)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::FlowSchema))]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// \`spec\` is the specification of the desired behavior of a FlowSchema.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::flowcontrol::v1::FlowSchemaSpec,
     /// \`status\` is the current status of a FlowSchema.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::flowcontrol::v1::FlowSchemaStatus,
 }
 
 impl Clone for FlowSchema {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchema {
             type_meta: Clone::clone(&self.type_meta),
@@ -178,6 +180,7 @@ impl Clone for FlowSchema {
 }
 
 impl std::fmt::Debug for FlowSchema {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchema")
             .field("type_meta", &self.type_meta)
@@ -191,7 +194,9 @@ impl std::fmt::Debug for FlowSchema {
 apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaList is a list of FlowSchema objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta2",
@@ -199,15 +204,14 @@ apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::FlowSchemaList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::FlowSchemaList))]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// \`items\` is a list of FlowSchemas.
     #[api(nullable)]
@@ -215,6 +219,7 @@ pub struct FlowSchemaList {
 }
 
 impl Clone for FlowSchemaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaList {
             type_meta: Clone::clone(&self.type_meta),
@@ -225,6 +230,7 @@ impl Clone for FlowSchemaList {
 }
 
 impl std::fmt::Debug for FlowSchemaList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchemaList")
             .field("type_meta", &self.type_meta)
@@ -240,8 +246,8 @@ apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration, nested))]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`assuredConcurrencyShares\` (ACS) configures the execution
     /// limit, which is a limit on the number of requests of this
@@ -258,10 +264,10 @@ pub struct LimitedPriorityLevelConfiguration {
     /// bigger numbers of ACS mean more reserved concurrent requests (at the
     /// expense of every other PL).
     /// This field has a default value of 30.
-    #[conversion(rename = "nominal_concurrency_shares", with = crate::conversions::always_set)]
+    #[cfg_attr(feature = "scheme", conversion(rename = "nominal_concurrency_shares", with = crate::conversions::always_set))]
     pub assured_concurrency_shares: i32,
     /// \`limitResponse\` indicates what to do with requests that can not be executed right now
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub limit_response: crate::flowcontrol::v1::LimitResponse,
     /// \`lendablePercent\` prescribes the fraction of the level's NominalCL that
     /// can be borrowed by other priority levels. The value of this
@@ -270,7 +276,7 @@ pub struct LimitedPriorityLevelConfiguration {
     /// as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
     ///
     /// LendableCL(i) = round( NominalCL(i) \* lendablePercent(i)/100.0 )
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub lendable_percent: Option<i32>,
     /// \`borrowingLimitPercent\`, if present, configures a limit on how many
     /// seats this priority level can borrow from other priority levels.
@@ -287,11 +293,12 @@ pub struct LimitedPriorityLevelConfiguration {
     /// priority level can borrow a number of seats that is greater than
     /// its own nominal concurrency limit (NominalCL).
     /// When this field is left \`nil\`, the limit is effectively infinite.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub borrowing_limit_percent: Option<i32>,
 }
 
 impl Clone for LimitedPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitedPriorityLevelConfiguration {
             assured_concurrency_shares: Clone::clone(&self.assured_concurrency_shares),
@@ -303,6 +310,7 @@ impl Clone for LimitedPriorityLevelConfiguration {
 }
 
 impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitedPriorityLevelConfiguration")
             .field(
@@ -319,28 +327,30 @@ impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
 apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => assured_concurrency_shares as "assuredConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta2", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration))]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// \`spec\` is the specification of the desired behavior of a "request-priority".
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub spec: PriorityLevelConfigurationSpec,
     /// \`status\` is the current status of a "request-priority".
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::flowcontrol::v1::PriorityLevelConfigurationStatus,
 }
 
 impl Clone for PriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfiguration {
             type_meta: Clone::clone(&self.type_meta),
@@ -352,6 +362,7 @@ impl Clone for PriorityLevelConfiguration {
 }
 
 impl std::fmt::Debug for PriorityLevelConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfiguration")
             .field("type_meta", &self.type_meta)
@@ -365,7 +376,9 @@ impl std::fmt::Debug for PriorityLevelConfiguration {
 apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "flowcontrol.apiserver.k8s.io",
     version = "v1beta2",
@@ -373,15 +386,14 @@ apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => sp
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationList))]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// \`metadata\` is the standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// \`items\` is a list of request-priorities.
     #[api(nullable)]
@@ -389,6 +401,7 @@ pub struct PriorityLevelConfigurationList {
 }
 
 impl Clone for PriorityLevelConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -399,6 +412,7 @@ impl Clone for PriorityLevelConfigurationList {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationList")
             .field("type_meta", &self.type_meta)
@@ -411,8 +425,8 @@ impl std::fmt::Debug for PriorityLevelConfigurationList {
 apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec, nested))]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -423,7 +437,7 @@ pub struct PriorityLevelConfigurationSpec {
     /// \_are\_ subject to limits and (b) some of the server's limited
     /// capacity is made available exclusively to this priority level.
     /// Required.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub r#type: String,
     /// \`limited\` specifies how requests are handled for a Limited priority level.
     /// This field must be non-empty if and only if \`type\` is \`"Limited"\`.
@@ -433,11 +447,12 @@ pub struct PriorityLevelConfigurationSpec {
     /// This field MAY be non-empty if \`type\` is \`"Exempt"\`.
     /// If empty and \`type\` is \`"Exempt"\` then the default values
     /// for \`ExemptPriorityLevelConfiguration\` apply.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub exempt: Option<crate::flowcontrol::v1::ExemptPriorityLevelConfiguration>,
 }
 
 impl Clone for PriorityLevelConfigurationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationSpec {
             r#type: Clone::clone(&self.r#type),
@@ -448,6 +463,7 @@ impl Clone for PriorityLevelConfigurationSpec {
 }
 
 impl std::fmt::Debug for PriorityLevelConfigurationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationSpec")
             .field("type", &self.r#type)

@@ -3,7 +3,9 @@
 //! `imagepolicy.k8s.io/v1alpha1`.
 
 /// ImageReview checks if the set of images in a pod are allowed.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "imagepolicy.k8s.io",
     version = "v1alpha1",
@@ -25,6 +27,7 @@ pub struct ImageReview {
 }
 
 impl Clone for ImageReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReview {
             type_meta: Clone::clone(&self.type_meta),
@@ -36,6 +39,7 @@ impl Clone for ImageReview {
 }
 
 impl std::fmt::Debug for ImageReview {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReview")
             .field("type_meta", &self.type_meta)
@@ -57,6 +61,7 @@ pub struct ImageReviewContainerSpec {
 }
 
 impl Clone for ImageReviewContainerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewContainerSpec {
             image: Clone::clone(&self.image),
@@ -65,6 +70,7 @@ impl Clone for ImageReviewContainerSpec {
 }
 
 impl std::fmt::Debug for ImageReviewContainerSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReviewContainerSpec")
             .field("image", &self.image)
@@ -91,6 +97,7 @@ pub struct ImageReviewSpec {
 }
 
 impl Clone for ImageReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewSpec {
             containers: Clone::clone(&self.containers),
@@ -101,6 +108,7 @@ impl Clone for ImageReviewSpec {
 }
 
 impl std::fmt::Debug for ImageReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReviewSpec")
             .field("containers", &self.containers)
@@ -131,6 +139,7 @@ pub struct ImageReviewStatus {
 }
 
 impl Clone for ImageReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewStatus {
             allowed: Clone::clone(&self.allowed),
@@ -141,6 +150,7 @@ impl Clone for ImageReviewStatus {
 }
 
 impl std::fmt::Debug for ImageReviewStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReviewStatus")
             .field("allowed", &self.allowed)

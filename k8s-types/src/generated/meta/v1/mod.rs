@@ -38,6 +38,7 @@ pub struct ApplyOptions {
 }
 
 impl Clone for ApplyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ApplyOptions {
             kind: Clone::clone(&self.kind),
@@ -50,6 +51,7 @@ impl Clone for ApplyOptions {
 }
 
 impl std::fmt::Debug for ApplyOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ApplyOptions")
             .field("kind", &self.kind)
@@ -108,6 +110,7 @@ pub struct Condition {
 }
 
 impl Clone for Condition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Condition {
             r#type: Clone::clone(&self.r#type),
@@ -121,6 +124,7 @@ impl Clone for Condition {
 }
 
 impl std::fmt::Debug for Condition {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Condition")
             .field("type", &self.r#type)
@@ -136,7 +140,9 @@ impl std::fmt::Debug for Condition {
 apimachinery::proto_message!(Condition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// CreateOptions may be provided when creating an API object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -182,6 +188,7 @@ pub struct CreateOptions {
 }
 
 impl Clone for CreateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CreateOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -193,6 +200,7 @@ impl Clone for CreateOptions {
 }
 
 impl std::fmt::Debug for CreateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreateOptions")
             .field("type_meta", &self.type_meta)
@@ -205,71 +213,135 @@ impl std::fmt::Debug for CreateOptions {
 
 apimachinery::proto_message!(CreateOptions { 1 => dry_run as "dryRun", 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
 
 /// DeleteOptions may be provided when deleting an API object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -326,6 +398,7 @@ pub struct DeleteOptions {
 }
 
 impl Clone for DeleteOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeleteOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -342,6 +415,7 @@ impl Clone for DeleteOptions {
 }
 
 impl std::fmt::Debug for DeleteOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeleteOptions")
             .field("type_meta", &self.type_meta)
@@ -360,67 +434,129 @@ impl std::fmt::Debug for DeleteOptions {
 
 apimachinery::proto_message!(DeleteOptions { 1 => grace_period_seconds as "gracePeriodSeconds", 2 => preconditions, 3 => orphan_dependents as "orphanDependents", 4 => propagation_policy as "propagationPolicy", 5 => dry_run as "dryRun", 6 => ignore_store_read_error_with_cluster_breaking_potential as "ignoreStoreReadErrorWithClusterBreakingPotential" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
 
 /// FieldSelectorRequirement is a selector that contains values, a key, and an operator that
@@ -441,6 +577,7 @@ pub struct FieldSelectorRequirement {
 }
 
 impl Clone for FieldSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FieldSelectorRequirement {
             key: Clone::clone(&self.key),
@@ -451,6 +588,7 @@ impl Clone for FieldSelectorRequirement {
 }
 
 impl std::fmt::Debug for FieldSelectorRequirement {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FieldSelectorRequirement")
             .field("key", &self.key)
@@ -463,7 +601,9 @@ impl std::fmt::Debug for FieldSelectorRequirement {
 apimachinery::proto_message!(FieldSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// GetOptions is the standard query options to the standard REST get call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -485,6 +625,7 @@ pub struct GetOptions {
 }
 
 impl Clone for GetOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GetOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -494,6 +635,7 @@ impl Clone for GetOptions {
 }
 
 impl std::fmt::Debug for GetOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GetOptions")
             .field("type_meta", &self.type_meta)
@@ -504,67 +646,129 @@ impl std::fmt::Debug for GetOptions {
 
 apimachinery::proto_message!(GetOptions { 1 => resource_version as "resourceVersion" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
 
 /// GroupKind specifies a Group and a Kind, but does not force a version.  This is useful for identifying
@@ -578,6 +782,7 @@ pub struct GroupKind {
 }
 
 impl Clone for GroupKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupKind {
             group: Clone::clone(&self.group),
@@ -587,6 +792,7 @@ impl Clone for GroupKind {
 }
 
 impl std::fmt::Debug for GroupKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupKind")
             .field("group", &self.group)
@@ -608,6 +814,7 @@ pub struct GroupResource {
 }
 
 impl Clone for GroupResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupResource {
             group: Clone::clone(&self.group),
@@ -617,6 +824,7 @@ impl Clone for GroupResource {
 }
 
 impl std::fmt::Debug for GroupResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupResource")
             .field("group", &self.group)
@@ -640,6 +848,7 @@ pub struct GroupVersionKind {
 }
 
 impl Clone for GroupVersionKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupVersionKind {
             group: Clone::clone(&self.group),
@@ -650,6 +859,7 @@ impl Clone for GroupVersionKind {
 }
 
 impl std::fmt::Debug for GroupVersionKind {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupVersionKind")
             .field("group", &self.group)
@@ -674,6 +884,7 @@ pub struct GroupVersionResource {
 }
 
 impl Clone for GroupVersionResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupVersionResource {
             group: Clone::clone(&self.group),
@@ -684,6 +895,7 @@ impl Clone for GroupVersionResource {
 }
 
 impl std::fmt::Debug for GroupVersionResource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupVersionResource")
             .field("group", &self.group)
@@ -707,6 +919,7 @@ pub struct List {
 }
 
 impl Clone for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         List {
             metadata: Clone::clone(&self.metadata),
@@ -716,6 +929,7 @@ impl Clone for List {
 }
 
 impl std::fmt::Debug for List {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("List")
             .field("metadata", &self.metadata)
@@ -727,7 +941,9 @@ impl std::fmt::Debug for List {
 apimachinery::proto_message!(List { 1 => metadata, 2 => items });
 
 /// ListOptions is the query options to a standard REST list call.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -869,6 +1085,7 @@ pub struct ListOptions {
 }
 
 impl Clone for ListOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ListOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -888,6 +1105,7 @@ impl Clone for ListOptions {
 }
 
 impl std::fmt::Debug for ListOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ListOptions")
             .field("type_meta", &self.type_meta)
@@ -908,72 +1126,136 @@ impl std::fmt::Debug for ListOptions {
 
 apimachinery::proto_message!(ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
 
 /// PartialObjectMetadata is a generic representation of any object with ObjectMeta. It allows clients
 /// to get access to a particular ObjectMeta schema without knowing the details of the version.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -991,6 +1273,7 @@ pub struct PartialObjectMetadata {
 }
 
 impl Clone for PartialObjectMetadata {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PartialObjectMetadata {
             type_meta: Clone::clone(&self.type_meta),
@@ -1000,6 +1283,7 @@ impl Clone for PartialObjectMetadata {
 }
 
 impl std::fmt::Debug for PartialObjectMetadata {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PartialObjectMetadata")
             .field("type_meta", &self.type_meta)
@@ -1010,10 +1294,13 @@ impl std::fmt::Debug for PartialObjectMetadata {
 
 apimachinery::proto_message!(PartialObjectMetadata { 1 => metadata });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "PartialObjectMetadata", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PartialObjectMetadata>(), resource: None } }
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1033,6 +1320,7 @@ pub struct PartialObjectMetadataList {
 }
 
 impl Clone for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PartialObjectMetadataList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1043,6 +1331,7 @@ impl Clone for PartialObjectMetadataList {
 }
 
 impl std::fmt::Debug for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PartialObjectMetadataList")
             .field("type_meta", &self.type_meta)
@@ -1059,12 +1348,14 @@ apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => ite
 pub struct Patch {}
 
 impl Clone for Patch {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Patch {}
     }
 }
 
 impl std::fmt::Debug for Patch {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Patch").finish()
     }
@@ -1074,7 +1365,9 @@ apimachinery::proto_message!(Patch {});
 
 /// PatchOptions may be provided when patching an API object.
 /// PatchOptions is meant to be a superset of UpdateOptions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1127,6 +1420,7 @@ pub struct PatchOptions {
 }
 
 impl Clone for PatchOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PatchOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -1139,6 +1433,7 @@ impl Clone for PatchOptions {
 }
 
 impl std::fmt::Debug for PatchOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PatchOptions")
             .field("type_meta", &self.type_meta)
@@ -1152,67 +1447,129 @@ impl std::fmt::Debug for PatchOptions {
 
 apimachinery::proto_message!(PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
@@ -1225,6 +1582,7 @@ pub struct Preconditions {
 }
 
 impl Clone for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Preconditions {
             uid: Clone::clone(&self.uid),
@@ -1234,6 +1592,7 @@ impl Clone for Preconditions {
 }
 
 impl std::fmt::Debug for Preconditions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Preconditions")
             .field("uid", &self.uid)
@@ -1254,6 +1613,7 @@ pub struct RootPaths {
 }
 
 impl Clone for RootPaths {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RootPaths {
             paths: Clone::clone(&self.paths),
@@ -1262,6 +1622,7 @@ impl Clone for RootPaths {
 }
 
 impl std::fmt::Debug for RootPaths {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RootPaths")
             .field("paths", &self.paths)
@@ -1272,7 +1633,9 @@ impl std::fmt::Debug for RootPaths {
 apimachinery::proto_message!(RootPaths { 1 => paths });
 
 /// TableOptions are used when a Table is requested by the caller.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1293,6 +1656,7 @@ pub struct TableOptions {
 }
 
 impl Clone for TableOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TableOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -1302,6 +1666,7 @@ impl Clone for TableOptions {
 }
 
 impl std::fmt::Debug for TableOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TableOptions")
             .field("type_meta", &self.type_meta)
@@ -1312,11 +1677,14 @@ impl std::fmt::Debug for TableOptions {
 
 apimachinery::proto_message!(TableOptions { 1 => include_object as "includeObject" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "TableOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<TableOptions>(), resource: None } }
 
 /// UpdateOptions may be provided when updating an API object.
 /// All fields in UpdateOptions should also be present in PatchOptions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1362,6 +1730,7 @@ pub struct UpdateOptions {
 }
 
 impl Clone for UpdateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UpdateOptions {
             type_meta: Clone::clone(&self.type_meta),
@@ -1373,6 +1742,7 @@ impl Clone for UpdateOptions {
 }
 
 impl std::fmt::Debug for UpdateOptions {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UpdateOptions")
             .field("type_meta", &self.type_meta)
@@ -1385,71 +1755,135 @@ impl std::fmt::Debug for UpdateOptions {
 
 apimachinery::proto_message!(UpdateOptions { 1 => dry_run as "dryRun", 2 => field_manager as "fieldManager", 3 => field_validation as "fieldValidation" });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
 
 /// Event represents a single event to a watched resource.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1",
@@ -1470,6 +1904,7 @@ pub struct WatchEvent {
 }
 
 impl Clone for WatchEvent {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WatchEvent {
             r#type: Clone::clone(&self.r#type),
@@ -1479,6 +1914,7 @@ impl Clone for WatchEvent {
 }
 
 impl std::fmt::Debug for WatchEvent {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WatchEvent")
             .field("type", &self.r#type)
@@ -1489,68 +1925,131 @@ impl std::fmt::Debug for WatchEvent {
 
 apimachinery::proto_message!(WatchEvent { 1 => r#type as "type", 2 => object });
 
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admission.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "admissionregistration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apidiscovery.k8s.io", version: "v2beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiextensions.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apiregistration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "apps", version: "v1beta2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authentication.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "authorization.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "autoscaling", version: "v2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "batch", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "certificates.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1alpha2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "coordination.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "discovery.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "events.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "flowcontrol.apiserver.k8s.io", version: "v1beta3", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "imagepolicy.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "internal.apiserver.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "networking.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "node.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "policy", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "rbac.authorization.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1alpha3", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "resource.k8s.io", version: "v1beta2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1alpha2", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "scheduling.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1alpha1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storage.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
+#[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "storagemigration.k8s.io", version: "v1beta1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(DeleteOptions);

@@ -3,7 +3,9 @@
 //! `meta.k8s.io/v1beta1`.
 
 /// PartialObjectMetadataList contains a list of objects containing only their metadata.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "meta.k8s.io",
     version = "v1beta1",
@@ -23,6 +25,7 @@ pub struct PartialObjectMetadataList {
 }
 
 impl Clone for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PartialObjectMetadataList {
             type_meta: Clone::clone(&self.type_meta),
@@ -33,6 +36,7 @@ impl Clone for PartialObjectMetadataList {
 }
 
 impl std::fmt::Debug for PartialObjectMetadataList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PartialObjectMetadataList")
             .field("type_meta", &self.type_meta)

@@ -34,6 +34,7 @@ pub struct HTTPIngressPath {
 }
 
 impl Clone for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
             path: Clone::clone(&self.path),
@@ -44,6 +45,7 @@ impl Clone for HTTPIngressPath {
 }
 
 impl std::fmt::Debug for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressPath")
             .field("path", &self.path)
@@ -68,6 +70,7 @@ pub struct HTTPIngressRuleValue {
 }
 
 impl Clone for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
             paths: Clone::clone(&self.paths),
@@ -76,6 +79,7 @@ impl Clone for HTTPIngressRuleValue {
 }
 
 impl std::fmt::Debug for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
             .field("paths", &self.paths)
@@ -92,7 +96,9 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -106,6 +112,7 @@ pub struct IPAddress {
 }
 
 impl Clone for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddress {
             type_meta: Clone::clone(&self.type_meta),
@@ -116,6 +123,7 @@ impl Clone for IPAddress {
 }
 
 impl std::fmt::Debug for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddress")
             .field("type_meta", &self.type_meta)
@@ -128,7 +136,9 @@ impl std::fmt::Debug for IPAddress {
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -142,6 +152,7 @@ pub struct IPAddressList {
 }
 
 impl Clone for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -152,6 +163,7 @@ impl Clone for IPAddressList {
 }
 
 impl std::fmt::Debug for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddressList")
             .field("type_meta", &self.type_meta)
@@ -172,6 +184,7 @@ pub struct IPAddressSpec {
 }
 
 impl Clone for IPAddressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddressSpec {
             parent_ref: Clone::clone(&self.parent_ref),
@@ -180,6 +193,7 @@ impl Clone for IPAddressSpec {
 }
 
 impl std::fmt::Debug for IPAddressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddressSpec")
             .field("parent_ref", &self.parent_ref)
@@ -205,6 +219,7 @@ pub struct IPBlock {
 }
 
 impl Clone for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPBlock {
             cidr: Clone::clone(&self.cidr),
@@ -214,6 +229,7 @@ impl Clone for IPBlock {
 }
 
 impl std::fmt::Debug for IPBlock {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPBlock")
             .field("cidr", &self.cidr)
@@ -228,7 +244,9 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -245,6 +263,7 @@ pub struct Ingress {
 }
 
 impl Clone for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Ingress {
             type_meta: Clone::clone(&self.type_meta),
@@ -256,6 +275,7 @@ impl Clone for Ingress {
 }
 
 impl std::fmt::Debug for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ingress")
             .field("type_meta", &self.type_meta)
@@ -282,6 +302,7 @@ pub struct IngressBackend {
 }
 
 impl Clone for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
             service: Clone::clone(&self.service),
@@ -291,6 +312,7 @@ impl Clone for IngressBackend {
 }
 
 impl std::fmt::Debug for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressBackend")
             .field("service", &self.service)
@@ -306,7 +328,9 @@ apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -320,6 +344,7 @@ pub struct IngressClass {
 }
 
 impl Clone for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -330,6 +355,7 @@ impl Clone for IngressClass {
 }
 
 impl std::fmt::Debug for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClass")
             .field("type_meta", &self.type_meta)
@@ -342,7 +368,9 @@ impl std::fmt::Debug for IngressClass {
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -355,6 +383,7 @@ pub struct IngressClassList {
 }
 
 impl Clone for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -365,6 +394,7 @@ impl Clone for IngressClassList {
 }
 
 impl std::fmt::Debug for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassList")
             .field("type_meta", &self.type_meta)
@@ -399,6 +429,7 @@ pub struct IngressClassParametersReference {
 }
 
 impl Clone for IngressClassParametersReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassParametersReference {
             api_group: Clone::clone(&self.api_group),
@@ -411,6 +442,7 @@ impl Clone for IngressClassParametersReference {
 }
 
 impl std::fmt::Debug for IngressClassParametersReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassParametersReference")
             .field("api_group", &self.api_group)
@@ -442,6 +474,7 @@ pub struct IngressClassSpec {
 }
 
 impl Clone for IngressClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassSpec {
             controller: Clone::clone(&self.controller),
@@ -451,6 +484,7 @@ impl Clone for IngressClassSpec {
 }
 
 impl std::fmt::Debug for IngressClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassSpec")
             .field("controller", &self.controller)
@@ -462,7 +496,9 @@ impl std::fmt::Debug for IngressClassSpec {
 apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -476,6 +512,7 @@ pub struct IngressList {
 }
 
 impl Clone for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -486,6 +523,7 @@ impl Clone for IngressList {
 }
 
 impl std::fmt::Debug for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
@@ -512,6 +550,7 @@ pub struct IngressLoadBalancerIngress {
 }
 
 impl Clone for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerIngress {
             ip: Clone::clone(&self.ip),
@@ -522,6 +561,7 @@ impl Clone for IngressLoadBalancerIngress {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerIngress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerIngress")
             .field("ip", &self.ip)
@@ -542,6 +582,7 @@ pub struct IngressLoadBalancerStatus {
 }
 
 impl Clone for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerStatus {
             ingress: Clone::clone(&self.ingress),
@@ -550,6 +591,7 @@ impl Clone for IngressLoadBalancerStatus {
 }
 
 impl std::fmt::Debug for IngressLoadBalancerStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerStatus")
             .field("ingress", &self.ingress)
@@ -579,6 +621,7 @@ pub struct IngressPortStatus {
 }
 
 impl Clone for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressPortStatus {
             port: Clone::clone(&self.port),
@@ -589,6 +632,7 @@ impl Clone for IngressPortStatus {
 }
 
 impl std::fmt::Debug for IngressPortStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressPortStatus")
             .field("port", &self.port)
@@ -634,6 +678,7 @@ pub struct IngressRule {
 }
 
 impl Clone for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
             host: Clone::clone(&self.host),
@@ -643,6 +688,7 @@ impl Clone for IngressRule {
 }
 
 impl std::fmt::Debug for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRule")
             .field("host", &self.host)
@@ -695,6 +741,7 @@ pub struct IngressRuleValue {
 }
 
 impl Clone for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRuleValue {
             http: Clone::clone(&self.http),
@@ -703,6 +750,7 @@ impl Clone for IngressRuleValue {
 }
 
 impl std::fmt::Debug for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRuleValue")
             .field("http", &self.http)
@@ -724,6 +772,7 @@ pub struct IngressServiceBackend {
 }
 
 impl Clone for IngressServiceBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressServiceBackend {
             name: Clone::clone(&self.name),
@@ -733,6 +782,7 @@ impl Clone for IngressServiceBackend {
 }
 
 impl std::fmt::Debug for IngressServiceBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressServiceBackend")
             .field("name", &self.name)
@@ -776,6 +826,7 @@ pub struct IngressSpec {
 }
 
 impl Clone for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
@@ -787,6 +838,7 @@ impl Clone for IngressSpec {
 }
 
 impl std::fmt::Debug for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
@@ -807,6 +859,7 @@ pub struct IngressStatus {
 }
 
 impl Clone for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressStatus {
             load_balancer: Clone::clone(&self.load_balancer),
@@ -815,6 +868,7 @@ impl Clone for IngressStatus {
 }
 
 impl std::fmt::Debug for IngressStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressStatus")
             .field("load_balancer", &self.load_balancer)
@@ -843,6 +897,7 @@ pub struct IngressTLS {
 }
 
 impl Clone for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressTLS {
             hosts: Clone::clone(&self.hosts),
@@ -852,6 +907,7 @@ impl Clone for IngressTLS {
 }
 
 impl std::fmt::Debug for IngressTLS {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressTLS")
             .field("hosts", &self.hosts)
@@ -863,7 +919,9 @@ impl std::fmt::Debug for IngressTLS {
 apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -876,6 +934,7 @@ pub struct NetworkPolicy {
 }
 
 impl Clone for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicy {
             type_meta: Clone::clone(&self.type_meta),
@@ -886,6 +945,7 @@ impl Clone for NetworkPolicy {
 }
 
 impl std::fmt::Debug for NetworkPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicy")
             .field("type_meta", &self.type_meta)
@@ -919,6 +979,7 @@ pub struct NetworkPolicyEgressRule {
 }
 
 impl Clone for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyEgressRule {
             ports: Clone::clone(&self.ports),
@@ -928,6 +989,7 @@ impl Clone for NetworkPolicyEgressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyEgressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyEgressRule")
             .field("ports", &self.ports)
@@ -959,6 +1021,7 @@ pub struct NetworkPolicyIngressRule {
 }
 
 impl Clone for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyIngressRule {
             ports: Clone::clone(&self.ports),
@@ -968,6 +1031,7 @@ impl Clone for NetworkPolicyIngressRule {
 }
 
 impl std::fmt::Debug for NetworkPolicyIngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyIngressRule")
             .field("ports", &self.ports)
@@ -979,7 +1043,9 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
 apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// NetworkPolicyList is a list of NetworkPolicy objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -993,6 +1059,7 @@ pub struct NetworkPolicyList {
 }
 
 impl Clone for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1003,6 +1070,7 @@ impl Clone for NetworkPolicyList {
 }
 
 impl std::fmt::Debug for NetworkPolicyList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyList")
             .field("type_meta", &self.type_meta)
@@ -1038,6 +1106,7 @@ pub struct NetworkPolicyPeer {
 }
 
 impl Clone for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPeer {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1048,6 +1117,7 @@ impl Clone for NetworkPolicyPeer {
 }
 
 impl std::fmt::Debug for NetworkPolicyPeer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPeer")
             .field("pod_selector", &self.pod_selector)
@@ -1078,6 +1148,7 @@ pub struct NetworkPolicyPort {
 }
 
 impl Clone for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyPort {
             protocol: Clone::clone(&self.protocol),
@@ -1088,6 +1159,7 @@ impl Clone for NetworkPolicyPort {
 }
 
 impl std::fmt::Debug for NetworkPolicyPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyPort")
             .field("protocol", &self.protocol)
@@ -1142,6 +1214,7 @@ pub struct NetworkPolicySpec {
 }
 
 impl Clone for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicySpec {
             pod_selector: Clone::clone(&self.pod_selector),
@@ -1153,6 +1226,7 @@ impl Clone for NetworkPolicySpec {
 }
 
 impl std::fmt::Debug for NetworkPolicySpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicySpec")
             .field("pod_selector", &self.pod_selector)
@@ -1183,6 +1257,7 @@ pub struct ParentReference {
 }
 
 impl Clone for ParentReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ParentReference {
             group: Clone::clone(&self.group),
@@ -1194,6 +1269,7 @@ impl Clone for ParentReference {
 }
 
 impl std::fmt::Debug for ParentReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParentReference")
             .field("group", &self.group)
@@ -1220,6 +1296,7 @@ pub struct ServiceBackendPort {
 }
 
 impl Clone for ServiceBackendPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceBackendPort {
             name: Clone::clone(&self.name),
@@ -1229,6 +1306,7 @@ impl Clone for ServiceBackendPort {
 }
 
 impl std::fmt::Debug for ServiceBackendPort {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceBackendPort")
             .field("name", &self.name)
@@ -1241,7 +1319,9 @@ apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1258,6 +1338,7 @@ pub struct ServiceCIDR {
 }
 
 impl Clone for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDR {
             type_meta: Clone::clone(&self.type_meta),
@@ -1269,6 +1350,7 @@ impl Clone for ServiceCIDR {
 }
 
 impl std::fmt::Debug for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDR")
             .field("type_meta", &self.type_meta)
@@ -1282,7 +1364,9 @@ impl std::fmt::Debug for ServiceCIDR {
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDRList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1296,6 +1380,7 @@ pub struct ServiceCIDRList {
 }
 
 impl Clone for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1306,6 +1391,7 @@ impl Clone for ServiceCIDRList {
 }
 
 impl std::fmt::Debug for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRList")
             .field("type_meta", &self.type_meta)
@@ -1328,6 +1414,7 @@ pub struct ServiceCIDRSpec {
 }
 
 impl Clone for ServiceCIDRSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRSpec {
             cidrs: Clone::clone(&self.cidrs),
@@ -1336,6 +1423,7 @@ impl Clone for ServiceCIDRSpec {
 }
 
 impl std::fmt::Debug for ServiceCIDRSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRSpec")
             .field("cidrs", &self.cidrs)
@@ -1355,6 +1443,7 @@ pub struct ServiceCIDRStatus {
 }
 
 impl Clone for ServiceCIDRStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRStatus {
             conditions: Clone::clone(&self.conditions),
@@ -1363,6 +1452,7 @@ impl Clone for ServiceCIDRStatus {
 }
 
 impl std::fmt::Debug for ServiceCIDRStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRStatus")
             .field("conditions", &self.conditions)
@@ -1373,6 +1463,7 @@ impl std::fmt::Debug for ServiceCIDRStatus {
 apimachinery::proto_message!(ServiceCIDRStatus { 1 => conditions });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     IPAddressSpec,
     IngressClassSpec,

@@ -82,15 +82,15 @@ pub type ServiceCIDRStatus = crate::networking::v1::ServiceCIDRStatus;
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressPath, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressPath, nested))]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
     /// as defined by RFC 3986. Paths must begin with a '/' and must be present
     /// when using PathType with value "Exact" or "Prefix".
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub path: String,
     /// pathType determines the interpretation of the path matching. PathType can
     /// be one of the following values:
@@ -107,7 +107,7 @@ pub struct HTTPIngressPath {
     /// or treat it identically to Prefix or Exact path types.
     /// Implementations are required to support all path types.
     /// Defaults to ImplementationSpecific.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub path_type: Option<String>,
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
@@ -115,6 +115,7 @@ pub struct HTTPIngressPath {
 }
 
 impl Clone for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
             path: Clone::clone(&self.path),
@@ -125,6 +126,7 @@ impl Clone for HTTPIngressPath {
 }
 
 impl std::fmt::Debug for HTTPIngressPath {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressPath")
             .field("path", &self.path)
@@ -141,8 +143,8 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// where parts of the url correspond to RFC 3986, this resource will be used
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested))]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[api(nullable)]
@@ -150,6 +152,7 @@ pub struct HTTPIngressRuleValue {
 }
 
 impl Clone for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
             paths: Clone::clone(&self.paths),
@@ -158,6 +161,7 @@ impl Clone for HTTPIngressRuleValue {
 }
 
 impl std::fmt::Debug for HTTPIngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
             .field("paths", &self.paths)
@@ -174,25 +178,27 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 /// by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6.
 /// Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1
 /// Invalid: 10.01.2.3 or 2001:db8:0:0:0::1
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPAddress)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPAddress))]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IPAddress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::networking::v1::IPAddressSpec,
 }
 
 impl Clone for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddress {
             type_meta: Clone::clone(&self.type_meta),
@@ -203,6 +209,7 @@ impl Clone for IPAddress {
 }
 
 impl std::fmt::Debug for IPAddress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddress")
             .field("type_meta", &self.type_meta)
@@ -215,7 +222,9 @@ impl std::fmt::Debug for IPAddress {
 apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -223,15 +232,14 @@ apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IPAddressList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPAddressList))]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IPAddresses.
     #[api(nullable)]
@@ -239,6 +247,7 @@ pub struct IPAddressList {
 }
 
 impl Clone for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPAddressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -249,6 +258,7 @@ impl Clone for IPAddressList {
 }
 
 impl std::fmt::Debug for IPAddressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPAddressList")
             .field("type_meta", &self.type_meta)
@@ -264,28 +274,30 @@ apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 /// endpoints defined by a backend. An Ingress can be configured to give services
 /// externally-reachable urls, load balance traffic, terminate SSL, offer name
 /// based virtual hosting etc.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::Ingress)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::Ingress))]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     pub spec: IngressSpec,
     /// status is the current state of the Ingress.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::networking::v1::IngressStatus,
 }
 
 impl Clone for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Ingress {
             type_meta: Clone::clone(&self.type_meta),
@@ -297,6 +309,7 @@ impl Clone for Ingress {
 }
 
 impl std::fmt::Debug for Ingress {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ingress")
             .field("type_meta", &self.type_meta)
@@ -324,6 +337,7 @@ pub struct IngressBackend {
 }
 
 impl Clone for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
             service_name: Clone::clone(&self.service_name),
@@ -334,6 +348,7 @@ impl Clone for IngressBackend {
 }
 
 impl std::fmt::Debug for IngressBackend {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressBackend")
             .field("service_name", &self.service_name)
@@ -350,25 +365,27 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 /// used to indicate that an IngressClass should be considered default. When a
 /// single IngressClass resource has this annotation set to true, new Ingress
 /// resources without a class specified will be assigned this default class.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressClass))]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the IngressClass.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::networking::v1::IngressClassSpec,
 }
 
 impl Clone for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -379,6 +396,7 @@ impl Clone for IngressClass {
 }
 
 impl std::fmt::Debug for IngressClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClass")
             .field("type_meta", &self.type_meta)
@@ -391,7 +409,9 @@ impl std::fmt::Debug for IngressClass {
 apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -399,14 +419,13 @@ apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressClassList))]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of IngressClasses.
     #[api(nullable)]
@@ -414,6 +433,7 @@ pub struct IngressClassList {
 }
 
 impl Clone for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -424,6 +444,7 @@ impl Clone for IngressClassList {
 }
 
 impl std::fmt::Debug for IngressClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressClassList")
             .field("type_meta", &self.type_meta)
@@ -436,7 +457,9 @@ impl std::fmt::Debug for IngressClassList {
 apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressList is a collection of Ingress.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -444,15 +467,14 @@ apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressList))]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of Ingress.
     #[api(nullable)]
@@ -460,6 +482,7 @@ pub struct IngressList {
 }
 
 impl Clone for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
@@ -470,6 +493,7 @@ impl Clone for IngressList {
 }
 
 impl std::fmt::Debug for IngressList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
@@ -484,8 +508,8 @@ apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressRule, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressRule, nested))]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -510,13 +534,14 @@ pub struct IngressRule {
     /// 2. If Host is a wildcard, then the request matches this rule if the http host header
     /// is to equal to the suffix (removing the first label) of the wildcard rule.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub host: String,
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
 }
 
 impl Clone for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
             host: Clone::clone(&self.host),
@@ -526,6 +551,7 @@ impl Clone for IngressRule {
 }
 
 impl std::fmt::Debug for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRule")
             .field("host", &self.host)
@@ -578,6 +604,7 @@ pub struct IngressRuleValue {
 }
 
 impl Clone for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRuleValue {
             http: Clone::clone(&self.http),
@@ -586,6 +613,7 @@ impl Clone for IngressRuleValue {
 }
 
 impl std::fmt::Debug for IngressRuleValue {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressRuleValue")
             .field("http", &self.http)
@@ -596,8 +624,8 @@ impl std::fmt::Debug for IngressRuleValue {
 apimachinery::proto_message!(IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::IngressSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressSpec, nested))]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
     /// associated IngressClass defines which controller will implement the
@@ -609,13 +637,13 @@ pub struct IngressSpec {
     /// specified. An IngressClass resource may be marked as default, which can
     /// be used to set a default value for this field. For more information,
     /// refer to the IngressClass documentation.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub ingress_class_name: Option<String>,
     /// backend is the default backend capable of servicing requests that don't match any
     /// rule. At least one of 'backend' or 'rules' must be specified. This field
     /// is optional to allow the loadbalancer controller or defaulting logic to
     /// specify a global default.
-    #[conversion(rename = "default_backend")]
+    #[cfg_attr(feature = "scheme", conversion(rename = "default_backend"))]
     pub backend: Option<IngressBackend>,
     /// tls represents the TLS configuration. Currently the Ingress only supports a
     /// single TLS port, 443. If multiple members of this list specify different hosts,
@@ -623,7 +651,7 @@ pub struct IngressSpec {
     /// through the SNI TLS extension, if the ingress controller fulfilling the
     /// ingress supports SNI.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub tls: Vec<crate::networking::v1::IngressTLS>,
     /// rules is a list of host rules used to configure the Ingress. If unspecified, or
     /// no rule matches, all traffic is sent to the default backend.
@@ -632,6 +660,7 @@ pub struct IngressSpec {
 }
 
 impl Clone for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
@@ -643,6 +672,7 @@ impl Clone for IngressSpec {
 }
 
 impl std::fmt::Debug for IngressSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
@@ -657,29 +687,31 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDR)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::ServiceCIDR))]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the desired state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::networking::v1::ServiceCIDRSpec,
     /// status represents the current state of the ServiceCIDR.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::networking::v1::ServiceCIDRStatus,
 }
 
 impl Clone for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDR {
             type_meta: Clone::clone(&self.type_meta),
@@ -691,6 +723,7 @@ impl Clone for ServiceCIDR {
 }
 
 impl std::fmt::Debug for ServiceCIDR {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDR")
             .field("type_meta", &self.type_meta)
@@ -704,7 +737,9 @@ impl std::fmt::Debug for ServiceCIDR {
 apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "networking.k8s.io",
     version = "v1beta1",
@@ -712,15 +747,14 @@ apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::networking::v1::ServiceCIDRList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::ServiceCIDRList))]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of ServiceCIDRs.
     #[api(nullable)]
@@ -728,6 +762,7 @@ pub struct ServiceCIDRList {
 }
 
 impl Clone for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRList {
             type_meta: Clone::clone(&self.type_meta),
@@ -738,6 +773,7 @@ impl Clone for ServiceCIDRList {
 }
 
 impl std::fmt::Debug for ServiceCIDRList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRList")
             .field("type_meta", &self.type_meta)

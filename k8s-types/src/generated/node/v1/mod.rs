@@ -11,6 +11,7 @@ pub struct Overhead {
 }
 
 impl Clone for Overhead {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Overhead {
             pod_fixed: Clone::clone(&self.pod_fixed),
@@ -19,6 +20,7 @@ impl Clone for Overhead {
 }
 
 impl std::fmt::Debug for Overhead {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Overhead")
             .field("pod_fixed", &self.pod_fixed)
@@ -35,7 +37,9 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://kubernetes.io/docs/concepts/containers/runtime-class/>
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -65,6 +69,7 @@ pub struct RuntimeClass {
 }
 
 impl Clone for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -77,6 +82,7 @@ impl Clone for RuntimeClass {
 }
 
 impl std::fmt::Debug for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClass")
             .field("type_meta", &self.type_meta)
@@ -91,7 +97,9 @@ impl std::fmt::Debug for RuntimeClass {
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -105,6 +113,7 @@ pub struct RuntimeClassList {
 }
 
 impl Clone for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -115,6 +124,7 @@ impl Clone for RuntimeClassList {
 }
 
 impl std::fmt::Debug for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClassList")
             .field("type_meta", &self.type_meta)
@@ -145,6 +155,7 @@ pub struct Scheduling {
 }
 
 impl Clone for Scheduling {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Scheduling {
             node_selector: Clone::clone(&self.node_selector),
@@ -154,6 +165,7 @@ impl Clone for Scheduling {
 }
 
 impl std::fmt::Debug for Scheduling {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scheduling")
             .field("node_selector", &self.node_selector)
@@ -165,4 +177,5 @@ impl std::fmt::Debug for Scheduling {
 apimachinery::proto_message!(Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(Overhead, Scheduling);

@@ -24,16 +24,17 @@ pub type Scheduling = crate::node::v1::Scheduling;
 /// responsible for resolving the RuntimeClassName reference before running the
 /// pod.  For more details, see
 /// <https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class>
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1beta1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::RuntimeClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClass))]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// handler specifies the underlying runtime and configuration that the CRI
     /// implementation will use to handle pods of this class. The possible values
@@ -45,22 +46,23 @@ pub struct RuntimeClass {
     /// in a pod.
     /// The handler must be lowercase, conform to the DNS Label (RFC 1123) requirements,
     /// and is immutable.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub handler: String,
     /// overhead represents the resource overhead associated with running a pod for a
     /// given RuntimeClass. For more details, see
     /// <https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub overhead: Option<crate::node::v1::Overhead>,
     /// scheduling holds the scheduling constraints to ensure that pods running
     /// with this RuntimeClass are scheduled to nodes that support it.
     /// If scheduling is nil, this RuntimeClass is assumed to be supported by all
     /// nodes.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub scheduling: Option<crate::node::v1::Scheduling>,
 }
 
 impl Clone for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -73,6 +75,7 @@ impl Clone for RuntimeClass {
 }
 
 impl std::fmt::Debug for RuntimeClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClass")
             .field("type_meta", &self.type_meta)
@@ -87,7 +90,9 @@ impl std::fmt::Debug for RuntimeClass {
 apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "node.k8s.io",
     version = "v1beta1",
@@ -95,15 +100,14 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => ov
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::node::v1::RuntimeClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClassList))]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is a list of schema objects.
     #[api(nullable)]
@@ -111,6 +115,7 @@ pub struct RuntimeClassList {
 }
 
 impl Clone for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -121,6 +126,7 @@ impl Clone for RuntimeClassList {
 }
 
 impl std::fmt::Debug for RuntimeClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuntimeClassList")
             .field("type_meta", &self.type_meta)

@@ -5,7 +5,9 @@
 /// Eviction evicts a pod from its node subject to certain policies and safety constraints.
 /// This is a subresource of Pod.  A request to cause such an eviction is
 /// created by POSTing to .../pods/\<pod name\>/evictions.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "Eviction", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -17,6 +19,7 @@ pub struct Eviction {
 }
 
 impl Clone for Eviction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Eviction {
             type_meta: Clone::clone(&self.type_meta),
@@ -27,6 +30,7 @@ impl Clone for Eviction {
 }
 
 impl std::fmt::Debug for Eviction {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Eviction")
             .field("type_meta", &self.type_meta)
@@ -39,7 +43,9 @@ impl std::fmt::Debug for Eviction {
 apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -54,6 +60,7 @@ pub struct PodDisruptionBudget {
 }
 
 impl Clone for PodDisruptionBudget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudget {
             type_meta: Clone::clone(&self.type_meta),
@@ -65,6 +72,7 @@ impl Clone for PodDisruptionBudget {
 }
 
 impl std::fmt::Debug for PodDisruptionBudget {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudget")
             .field("type_meta", &self.type_meta)
@@ -78,7 +86,9 @@ impl std::fmt::Debug for PodDisruptionBudget {
 apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudgetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -92,6 +102,7 @@ pub struct PodDisruptionBudgetList {
 }
 
 impl Clone for PodDisruptionBudgetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudgetList {
             type_meta: Clone::clone(&self.type_meta),
@@ -102,6 +113,7 @@ impl Clone for PodDisruptionBudgetList {
 }
 
 impl std::fmt::Debug for PodDisruptionBudgetList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudgetList")
             .field("type_meta", &self.type_meta)
@@ -157,6 +169,7 @@ pub struct PodDisruptionBudgetSpec {
 }
 
 impl Clone for PodDisruptionBudgetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudgetSpec {
             min_available: Clone::clone(&self.min_available),
@@ -168,6 +181,7 @@ impl Clone for PodDisruptionBudgetSpec {
 }
 
 impl std::fmt::Debug for PodDisruptionBudgetSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudgetSpec")
             .field("min_available", &self.min_available)
@@ -229,6 +243,7 @@ pub struct PodDisruptionBudgetStatus {
 }
 
 impl Clone for PodDisruptionBudgetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDisruptionBudgetStatus {
             observed_generation: Clone::clone(&self.observed_generation),
@@ -243,6 +258,7 @@ impl Clone for PodDisruptionBudgetStatus {
 }
 
 impl std::fmt::Debug for PodDisruptionBudgetStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDisruptionBudgetStatus")
             .field("observed_generation", &self.observed_generation)
@@ -259,4 +275,5 @@ impl std::fmt::Debug for PodDisruptionBudgetStatus {
 apimachinery::proto_message!(PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(PodDisruptionBudgetSpec, PodDisruptionBudgetStatus);

@@ -12,6 +12,7 @@ pub struct AggregationRule {
 }
 
 impl Clone for AggregationRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AggregationRule {
             cluster_role_selectors: Clone::clone(&self.cluster_role_selectors),
@@ -20,6 +21,7 @@ impl Clone for AggregationRule {
 }
 
 impl std::fmt::Debug for AggregationRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AggregationRule")
             .field("cluster_role_selectors", &self.cluster_role_selectors)
@@ -30,7 +32,9 @@ impl std::fmt::Debug for AggregationRule {
 apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -47,6 +51,7 @@ pub struct ClusterRole {
 }
 
 impl Clone for ClusterRole {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRole {
             type_meta: Clone::clone(&self.type_meta),
@@ -58,6 +63,7 @@ impl Clone for ClusterRole {
 }
 
 impl std::fmt::Debug for ClusterRole {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRole")
             .field("type_meta", &self.type_meta)
@@ -72,7 +78,9 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -89,6 +97,7 @@ pub struct ClusterRoleBinding {
 }
 
 impl Clone for ClusterRoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -100,6 +109,7 @@ impl Clone for ClusterRoleBinding {
 }
 
 impl std::fmt::Debug for ClusterRoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleBinding")
             .field("type_meta", &self.type_meta)
@@ -113,7 +123,9 @@ impl std::fmt::Debug for ClusterRoleBinding {
 apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -126,6 +138,7 @@ pub struct ClusterRoleBindingList {
 }
 
 impl Clone for ClusterRoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -136,6 +149,7 @@ impl Clone for ClusterRoleBindingList {
 }
 
 impl std::fmt::Debug for ClusterRoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleBindingList")
             .field("type_meta", &self.type_meta)
@@ -148,7 +162,9 @@ impl std::fmt::Debug for ClusterRoleBindingList {
 apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -161,6 +177,7 @@ pub struct ClusterRoleList {
 }
 
 impl Clone for ClusterRoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterRoleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -171,6 +188,7 @@ impl Clone for ClusterRoleList {
 }
 
 impl std::fmt::Debug for ClusterRoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterRoleList")
             .field("type_meta", &self.type_meta)
@@ -207,6 +225,7 @@ pub struct PolicyRule {
 }
 
 impl Clone for PolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PolicyRule {
             verbs: Clone::clone(&self.verbs),
@@ -219,6 +238,7 @@ impl Clone for PolicyRule {
 }
 
 impl std::fmt::Debug for PolicyRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PolicyRule")
             .field("verbs", &self.verbs)
@@ -233,7 +253,9 @@ impl std::fmt::Debug for PolicyRule {
 apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -246,6 +268,7 @@ pub struct Role {
 }
 
 impl Clone for Role {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Role {
             type_meta: Clone::clone(&self.type_meta),
@@ -256,6 +279,7 @@ impl Clone for Role {
 }
 
 impl std::fmt::Debug for Role {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Role")
             .field("type_meta", &self.type_meta)
@@ -270,7 +294,9 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 /// namespace only have effect in that namespace.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -287,6 +313,7 @@ pub struct RoleBinding {
 }
 
 impl Clone for RoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleBinding {
             type_meta: Clone::clone(&self.type_meta),
@@ -298,6 +325,7 @@ impl Clone for RoleBinding {
 }
 
 impl std::fmt::Debug for RoleBinding {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleBinding")
             .field("type_meta", &self.type_meta)
@@ -311,7 +339,9 @@ impl std::fmt::Debug for RoleBinding {
 apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -324,6 +354,7 @@ pub struct RoleBindingList {
 }
 
 impl Clone for RoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
@@ -334,6 +365,7 @@ impl Clone for RoleBindingList {
 }
 
 impl std::fmt::Debug for RoleBindingList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleBindingList")
             .field("type_meta", &self.type_meta)
@@ -346,7 +378,9 @@ impl std::fmt::Debug for RoleBindingList {
 apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -359,6 +393,7 @@ pub struct RoleList {
 }
 
 impl Clone for RoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -369,6 +404,7 @@ impl Clone for RoleList {
 }
 
 impl std::fmt::Debug for RoleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleList")
             .field("type_meta", &self.type_meta)
@@ -392,6 +428,7 @@ pub struct RoleRef {
 }
 
 impl Clone for RoleRef {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleRef {
             api_group: Clone::clone(&self.api_group),
@@ -402,6 +439,7 @@ impl Clone for RoleRef {
 }
 
 impl std::fmt::Debug for RoleRef {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoleRef")
             .field("api_group", &self.api_group)
@@ -434,6 +472,7 @@ pub struct Subject {
 }
 
 impl Clone for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Subject {
             kind: Clone::clone(&self.kind),
@@ -445,6 +484,7 @@ impl Clone for Subject {
 }
 
 impl std::fmt::Debug for Subject {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subject")
             .field("kind", &self.kind)
@@ -458,4 +498,5 @@ impl std::fmt::Debug for Subject {
 apimachinery::proto_message!(Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(AggregationRule, PolicyRule, RoleRef, Subject);

@@ -44,6 +44,7 @@ pub struct AllocatedDeviceStatus {
 }
 
 impl Clone for AllocatedDeviceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AllocatedDeviceStatus {
             driver: Clone::clone(&self.driver),
@@ -58,6 +59,7 @@ impl Clone for AllocatedDeviceStatus {
 }
 
 impl std::fmt::Debug for AllocatedDeviceStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AllocatedDeviceStatus")
             .field("driver", &self.driver)
@@ -90,6 +92,7 @@ pub struct AllocationResult {
 }
 
 impl Clone for AllocationResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AllocationResult {
             devices: Clone::clone(&self.devices),
@@ -100,6 +103,7 @@ impl Clone for AllocationResult {
 }
 
 impl std::fmt::Debug for AllocationResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AllocationResult")
             .field("devices", &self.devices)
@@ -178,6 +182,7 @@ pub struct CELDeviceSelector {
 }
 
 impl Clone for CELDeviceSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CELDeviceSelector {
             expression: Clone::clone(&self.expression),
@@ -186,6 +191,7 @@ impl Clone for CELDeviceSelector {
 }
 
 impl std::fmt::Debug for CELDeviceSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CELDeviceSelector")
             .field("expression", &self.expression)
@@ -233,6 +239,7 @@ pub struct CapacityRequestPolicy {
 }
 
 impl Clone for CapacityRequestPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CapacityRequestPolicy {
             default: Clone::clone(&self.default),
@@ -243,6 +250,7 @@ impl Clone for CapacityRequestPolicy {
 }
 
 impl std::fmt::Debug for CapacityRequestPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CapacityRequestPolicy")
             .field("default", &self.default)
@@ -283,6 +291,7 @@ pub struct CapacityRequestPolicyRange {
 }
 
 impl Clone for CapacityRequestPolicyRange {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CapacityRequestPolicyRange {
             min: Clone::clone(&self.min),
@@ -293,6 +302,7 @@ impl Clone for CapacityRequestPolicyRange {
 }
 
 impl std::fmt::Debug for CapacityRequestPolicyRange {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CapacityRequestPolicyRange")
             .field("min", &self.min)
@@ -334,6 +344,7 @@ pub struct CapacityRequirements {
 }
 
 impl Clone for CapacityRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CapacityRequirements {
             requests: Clone::clone(&self.requests),
@@ -342,6 +353,7 @@ impl Clone for CapacityRequirements {
 }
 
 impl std::fmt::Debug for CapacityRequirements {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CapacityRequirements")
             .field("requests", &self.requests)
@@ -359,6 +371,7 @@ pub struct Counter {
 }
 
 impl Clone for Counter {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Counter {
             value: Clone::clone(&self.value),
@@ -367,6 +380,7 @@ impl Clone for Counter {
 }
 
 impl std::fmt::Debug for Counter {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Counter")
             .field("value", &self.value)
@@ -398,6 +412,7 @@ pub struct CounterSet {
 }
 
 impl Clone for CounterSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CounterSet {
             name: Clone::clone(&self.name),
@@ -407,6 +422,7 @@ impl Clone for CounterSet {
 }
 
 impl std::fmt::Debug for CounterSet {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CounterSet")
             .field("name", &self.name)
@@ -528,6 +544,7 @@ pub struct Device {
 }
 
 impl Clone for Device {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Device {
             name: Clone::clone(&self.name),
@@ -550,6 +567,7 @@ impl Clone for Device {
 }
 
 impl std::fmt::Debug for Device {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Device")
             .field("name", &self.name)
@@ -600,6 +618,7 @@ pub struct DeviceAllocationConfiguration {
 }
 
 impl Clone for DeviceAllocationConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceAllocationConfiguration {
             source: Clone::clone(&self.source),
@@ -610,6 +629,7 @@ impl Clone for DeviceAllocationConfiguration {
 }
 
 impl std::fmt::Debug for DeviceAllocationConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceAllocationConfiguration")
             .field("source", &self.source)
@@ -672,6 +692,7 @@ pub struct DeviceAllocationResult {
 }
 
 impl Clone for DeviceAllocationResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceAllocationResult {
             results: Clone::clone(&self.results),
@@ -681,6 +702,7 @@ impl Clone for DeviceAllocationResult {
 }
 
 impl std::fmt::Debug for DeviceAllocationResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceAllocationResult")
             .field("results", &self.results)
@@ -726,6 +748,7 @@ pub struct DeviceAttribute {
 }
 
 impl Clone for DeviceAttribute {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceAttribute {
             int: Clone::clone(&self.int),
@@ -741,6 +764,7 @@ impl Clone for DeviceAttribute {
 }
 
 impl std::fmt::Debug for DeviceAttribute {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceAttribute")
             .field("int", &self.int)
@@ -779,6 +803,7 @@ pub struct DeviceCapacity {
 }
 
 impl Clone for DeviceCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceCapacity {
             value: Clone::clone(&self.value),
@@ -788,6 +813,7 @@ impl Clone for DeviceCapacity {
 }
 
 impl std::fmt::Debug for DeviceCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceCapacity")
             .field("value", &self.value)
@@ -817,6 +843,7 @@ pub struct DeviceClaim {
 }
 
 impl Clone for DeviceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaim {
             requests: Clone::clone(&self.requests),
@@ -827,6 +854,7 @@ impl Clone for DeviceClaim {
 }
 
 impl std::fmt::Debug for DeviceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaim")
             .field("requests", &self.requests)
@@ -854,6 +882,7 @@ pub struct DeviceClaimConfiguration {
 }
 
 impl Clone for DeviceClaimConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaimConfiguration {
             requests: Clone::clone(&self.requests),
@@ -863,6 +892,7 @@ impl Clone for DeviceClaimConfiguration {
 }
 
 impl std::fmt::Debug for DeviceClaimConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaimConfiguration")
             .field("requests", &self.requests)
@@ -908,7 +938,9 @@ impl apimachinery::proto::Message for DeviceClaimConfiguration {
 /// device configuration and selectors. It can be referenced in
 /// the device requests of a claim to apply these presets.
 /// Cluster scoped.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -927,6 +959,7 @@ pub struct DeviceClass {
 }
 
 impl Clone for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -937,6 +970,7 @@ impl Clone for DeviceClass {
 }
 
 impl std::fmt::Debug for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClass")
             .field("type_meta", &self.type_meta)
@@ -956,6 +990,7 @@ pub struct DeviceClassConfiguration {
 }
 
 impl Clone for DeviceClassConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassConfiguration {
             opaque: Clone::clone(&self.opaque),
@@ -964,6 +999,7 @@ impl Clone for DeviceClassConfiguration {
 }
 
 impl std::fmt::Debug for DeviceClassConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassConfiguration")
             .field("opaque", &self.opaque)
@@ -1003,7 +1039,9 @@ impl apimachinery::proto::Message for DeviceClassConfiguration {
 }
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1016,6 +1054,7 @@ pub struct DeviceClassList {
 }
 
 impl Clone for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1026,6 +1065,7 @@ impl Clone for DeviceClassList {
 }
 
 impl std::fmt::Debug for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
@@ -1065,6 +1105,7 @@ pub struct DeviceClassSpec {
 }
 
 impl Clone for DeviceClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassSpec {
             selectors: Clone::clone(&self.selectors),
@@ -1075,6 +1116,7 @@ impl Clone for DeviceClassSpec {
 }
 
 impl std::fmt::Debug for DeviceClassSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassSpec")
             .field("selectors", &self.selectors)
@@ -1096,6 +1138,7 @@ pub struct DeviceConfiguration {
 }
 
 impl Clone for DeviceConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceConfiguration {
             opaque: Clone::clone(&self.opaque),
@@ -1104,6 +1147,7 @@ impl Clone for DeviceConfiguration {
 }
 
 impl std::fmt::Debug for DeviceConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceConfiguration")
             .field("opaque", &self.opaque)
@@ -1164,6 +1208,7 @@ pub struct DeviceConstraint {
 }
 
 impl Clone for DeviceConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceConstraint {
             requests: Clone::clone(&self.requests),
@@ -1174,6 +1219,7 @@ impl Clone for DeviceConstraint {
 }
 
 impl std::fmt::Debug for DeviceConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceConstraint")
             .field("requests", &self.requests)
@@ -1200,6 +1246,7 @@ pub struct DeviceCounterConsumption {
 }
 
 impl Clone for DeviceCounterConsumption {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceCounterConsumption {
             counter_set: Clone::clone(&self.counter_set),
@@ -1209,6 +1256,7 @@ impl Clone for DeviceCounterConsumption {
 }
 
 impl std::fmt::Debug for DeviceCounterConsumption {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceCounterConsumption")
             .field("counter_set", &self.counter_set)
@@ -1259,6 +1307,7 @@ pub struct DeviceRequest {
 }
 
 impl Clone for DeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequest {
             name: Clone::clone(&self.name),
@@ -1269,6 +1318,7 @@ impl Clone for DeviceRequest {
 }
 
 impl std::fmt::Debug for DeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceRequest")
             .field("name", &self.name)
@@ -1356,6 +1406,7 @@ pub struct DeviceRequestAllocationResult {
 }
 
 impl Clone for DeviceRequestAllocationResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequestAllocationResult {
             request: Clone::clone(&self.request),
@@ -1373,6 +1424,7 @@ impl Clone for DeviceRequestAllocationResult {
 }
 
 impl std::fmt::Debug for DeviceRequestAllocationResult {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceRequestAllocationResult")
             .field("request", &self.request)
@@ -1402,6 +1454,7 @@ pub struct DeviceSelector {
 }
 
 impl Clone for DeviceSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceSelector {
             cel: Clone::clone(&self.cel),
@@ -1410,6 +1463,7 @@ impl Clone for DeviceSelector {
 }
 
 impl std::fmt::Debug for DeviceSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceSelector")
             .field("cel", &self.cel)
@@ -1511,6 +1565,7 @@ pub struct DeviceSubRequest {
 }
 
 impl Clone for DeviceSubRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceSubRequest {
             name: Clone::clone(&self.name),
@@ -1525,6 +1580,7 @@ impl Clone for DeviceSubRequest {
 }
 
 impl std::fmt::Debug for DeviceSubRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceSubRequest")
             .field("name", &self.name)
@@ -1574,6 +1630,7 @@ pub struct DeviceTaint {
 }
 
 impl Clone for DeviceTaint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaint {
             key: Clone::clone(&self.key),
@@ -1585,6 +1642,7 @@ impl Clone for DeviceTaint {
 }
 
 impl std::fmt::Debug for DeviceTaint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaint")
             .field("key", &self.key)
@@ -1631,6 +1689,7 @@ pub struct DeviceToleration {
 }
 
 impl Clone for DeviceToleration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceToleration {
             key: Clone::clone(&self.key),
@@ -1643,6 +1702,7 @@ impl Clone for DeviceToleration {
 }
 
 impl std::fmt::Debug for DeviceToleration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceToleration")
             .field("key", &self.key)
@@ -1745,6 +1805,7 @@ pub struct ExactDeviceRequest {
 }
 
 impl Clone for ExactDeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExactDeviceRequest {
             device_class_name: Clone::clone(&self.device_class_name),
@@ -1759,6 +1820,7 @@ impl Clone for ExactDeviceRequest {
 }
 
 impl std::fmt::Debug for ExactDeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExactDeviceRequest")
             .field("device_class_name", &self.device_class_name)
@@ -1801,6 +1863,7 @@ pub struct NetworkDeviceData {
 }
 
 impl Clone for NetworkDeviceData {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkDeviceData {
             interface_name: Clone::clone(&self.interface_name),
@@ -1811,6 +1874,7 @@ impl Clone for NetworkDeviceData {
 }
 
 impl std::fmt::Debug for NetworkDeviceData {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkDeviceData")
             .field("interface_name", &self.interface_name)
@@ -1859,6 +1923,7 @@ pub struct NodeAllocatableResourceMapping {
 }
 
 impl Clone for NodeAllocatableResourceMapping {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAllocatableResourceMapping {
             capacity_key: Clone::clone(&self.capacity_key),
@@ -1868,6 +1933,7 @@ impl Clone for NodeAllocatableResourceMapping {
 }
 
 impl std::fmt::Debug for NodeAllocatableResourceMapping {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAllocatableResourceMapping")
             .field("capacity_key", &self.capacity_key)
@@ -1901,6 +1967,7 @@ pub struct OpaqueDeviceConfiguration {
 }
 
 impl Clone for OpaqueDeviceConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         OpaqueDeviceConfiguration {
             driver: Clone::clone(&self.driver),
@@ -1910,6 +1977,7 @@ impl Clone for OpaqueDeviceConfiguration {
 }
 
 impl std::fmt::Debug for OpaqueDeviceConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OpaqueDeviceConfiguration")
             .field("driver", &self.driver)
@@ -1925,7 +1993,9 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 /// with specific properties, this is how that request is expressed. The status
 /// stanza tracks whether this claim has been satisfied and what specific
 /// resources have been allocated.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1940,6 +2010,7 @@ pub struct ResourceClaim {
 }
 
 impl Clone for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
             type_meta: Clone::clone(&self.type_meta),
@@ -1951,6 +2022,7 @@ impl Clone for ResourceClaim {
 }
 
 impl std::fmt::Debug for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaim")
             .field("type_meta", &self.type_meta)
@@ -1982,6 +2054,7 @@ pub struct ResourceClaimConsumerReference {
 }
 
 impl Clone for ResourceClaimConsumerReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimConsumerReference {
             api_group: Clone::clone(&self.api_group),
@@ -1993,6 +2066,7 @@ impl Clone for ResourceClaimConsumerReference {
 }
 
 impl std::fmt::Debug for ResourceClaimConsumerReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimConsumerReference")
             .field("api_group", &self.api_group)
@@ -2006,7 +2080,9 @@ impl std::fmt::Debug for ResourceClaimConsumerReference {
 apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2019,6 +2095,7 @@ pub struct ResourceClaimList {
 }
 
 impl Clone for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
@@ -2029,6 +2106,7 @@ impl Clone for ResourceClaimList {
 }
 
 impl std::fmt::Debug for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
@@ -2048,6 +2126,7 @@ pub struct ResourceClaimSpec {
 }
 
 impl Clone for ResourceClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimSpec {
             devices: Clone::clone(&self.devices),
@@ -2056,6 +2135,7 @@ impl Clone for ResourceClaimSpec {
 }
 
 impl std::fmt::Debug for ResourceClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimSpec")
             .field("devices", &self.devices)
@@ -2100,6 +2180,7 @@ pub struct ResourceClaimStatus {
 }
 
 impl Clone for ResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimStatus {
             allocation: Clone::clone(&self.allocation),
@@ -2110,6 +2191,7 @@ impl Clone for ResourceClaimStatus {
 }
 
 impl std::fmt::Debug for ResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimStatus")
             .field("allocation", &self.allocation)
@@ -2122,7 +2204,9 @@ impl std::fmt::Debug for ResourceClaimStatus {
 apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2138,6 +2222,7 @@ pub struct ResourceClaimTemplate {
 }
 
 impl Clone for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplate {
             type_meta: Clone::clone(&self.type_meta),
@@ -2148,6 +2233,7 @@ impl Clone for ResourceClaimTemplate {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplate")
             .field("type_meta", &self.type_meta)
@@ -2160,7 +2246,9 @@ impl std::fmt::Debug for ResourceClaimTemplate {
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2173,6 +2261,7 @@ pub struct ResourceClaimTemplateList {
 }
 
 impl Clone for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -2183,6 +2272,7 @@ impl Clone for ResourceClaimTemplateList {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
@@ -2208,6 +2298,7 @@ pub struct ResourceClaimTemplateSpec {
 }
 
 impl Clone for ResourceClaimTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateSpec {
             metadata: Clone::clone(&self.metadata),
@@ -2217,6 +2308,7 @@ impl Clone for ResourceClaimTemplateSpec {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateSpec")
             .field("metadata", &self.metadata)
@@ -2258,6 +2350,7 @@ pub struct ResourcePool {
 }
 
 impl Clone for ResourcePool {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePool {
             name: Clone::clone(&self.name),
@@ -2268,6 +2361,7 @@ impl Clone for ResourcePool {
 }
 
 impl std::fmt::Debug for ResourcePool {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePool")
             .field("name", &self.name)
@@ -2300,7 +2394,9 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 ///
 /// For resources that are not local to a node, the node name is not set. Instead,
 /// the driver may use a node selector to specify where the devices are available.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2314,6 +2410,7 @@ pub struct ResourceSlice {
 }
 
 impl Clone for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -2324,6 +2421,7 @@ impl Clone for ResourceSlice {
 }
 
 impl std::fmt::Debug for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSlice")
             .field("type_meta", &self.type_meta)
@@ -2336,7 +2434,9 @@ impl std::fmt::Debug for ResourceSlice {
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2349,6 +2449,7 @@ pub struct ResourceSliceList {
 }
 
 impl Clone for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -2359,6 +2460,7 @@ impl Clone for ResourceSliceList {
 }
 
 impl std::fmt::Debug for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)
@@ -2433,6 +2535,7 @@ pub struct ResourceSliceSpec {
 }
 
 impl Clone for ResourceSliceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceSpec {
             driver: Clone::clone(&self.driver),
@@ -2448,6 +2551,7 @@ impl Clone for ResourceSliceSpec {
 }
 
 impl std::fmt::Debug for ResourceSliceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceSpec")
             .field("driver", &self.driver)
@@ -2465,6 +2569,7 @@ impl std::fmt::Debug for ResourceSliceSpec {
 apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     CapacityRequirements,
     CounterSet,

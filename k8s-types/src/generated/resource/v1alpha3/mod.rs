@@ -51,28 +51,30 @@ pub type DeviceTaintSelector = crate::resource::v1beta2::DeviceTaintSelector;
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRule)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1beta2::DeviceTaintRule))]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec specifies the selector and one taint.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1beta2::DeviceTaintRuleSpec,
     /// Status provides information about what was requested in the spec.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::resource::v1beta2::DeviceTaintRuleStatus,
 }
 
 impl Clone for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRule {
             type_meta: Clone::clone(&self.type_meta),
@@ -84,6 +86,7 @@ impl Clone for DeviceTaintRule {
 }
 
 impl std::fmt::Debug for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRule")
             .field("type_meta", &self.type_meta)
@@ -97,7 +100,9 @@ impl std::fmt::Debug for DeviceTaintRule {
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
@@ -105,14 +110,13 @@ apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => st
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1beta2::DeviceTaintRuleList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1beta2::DeviceTaintRuleList))]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of DeviceTaintRules.
     #[api(nullable)]
@@ -120,6 +124,7 @@ pub struct DeviceTaintRuleList {
 }
 
 impl Clone for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -130,6 +135,7 @@ impl Clone for DeviceTaintRuleList {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleList")
             .field("type_meta", &self.type_meta)
@@ -189,6 +195,7 @@ pub struct PoolStatus {
 }
 
 impl Clone for PoolStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PoolStatus {
             driver: Clone::clone(&self.driver),
@@ -206,6 +213,7 @@ impl Clone for PoolStatus {
 }
 
 impl std::fmt::Debug for PoolStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PoolStatus")
             .field("driver", &self.driver)
@@ -227,7 +235,9 @@ apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolNa
 /// ResourcePoolStatusRequest triggers a one-time calculation of resource pool status
 /// based on the provided filters. Once status is set, the request is considered complete and will not be reprocessed.
 /// Users should delete and recreate requests to get updated information.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -244,6 +254,7 @@ pub struct ResourcePoolStatusRequest {
 }
 
 impl Clone for ResourcePoolStatusRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequest {
             type_meta: Clone::clone(&self.type_meta),
@@ -255,6 +266,7 @@ impl Clone for ResourcePoolStatusRequest {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequest")
             .field("type_meta", &self.type_meta)
@@ -268,7 +280,9 @@ impl std::fmt::Debug for ResourcePoolStatusRequest {
 apimachinery::proto_message!(ResourcePoolStatusRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourcePoolStatusRequestList is a collection of ResourcePoolStatusRequests.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1alpha3",
@@ -287,6 +301,7 @@ pub struct ResourcePoolStatusRequestList {
 }
 
 impl Clone for ResourcePoolStatusRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestList {
             type_meta: Clone::clone(&self.type_meta),
@@ -297,6 +312,7 @@ impl Clone for ResourcePoolStatusRequestList {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequestList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestList")
             .field("type_meta", &self.type_meta)
@@ -331,6 +347,7 @@ pub struct ResourcePoolStatusRequestSpec {
 }
 
 impl Clone for ResourcePoolStatusRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestSpec {
             driver: Clone::clone(&self.driver),
@@ -341,6 +358,7 @@ impl Clone for ResourcePoolStatusRequestSpec {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestSpec")
             .field("driver", &self.driver)
@@ -377,6 +395,7 @@ pub struct ResourcePoolStatusRequestStatus {
 }
 
 impl Clone for ResourcePoolStatusRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestStatus {
             pool_count: Clone::clone(&self.pool_count),
@@ -387,6 +406,7 @@ impl Clone for ResourcePoolStatusRequestStatus {
 }
 
 impl std::fmt::Debug for ResourcePoolStatusRequestStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestStatus")
             .field("pool_count", &self.pool_count)

@@ -233,22 +233,22 @@ pub type ResourceClaimStatus = crate::resource::v1::ResourceClaimStatus;
 pub type ResourcePool = crate::resource::v1::ResourcePool;
 
 /// BasicDevice defines one device instance.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::Device, hub_only = [name], nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::Device, hub_only = [name], nested))]
 pub struct BasicDevice {
     /// Attributes defines the set of attributes for this device.
     /// The name of each attribute must be unique in that set.
     ///
     /// The maximum number of attributes and capacities combined is 32.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub attributes: std::collections::BTreeMap<String, crate::resource::v1::DeviceAttribute>,
     /// Capacity defines the set of capacities for this device.
     /// The name of each capacity must be unique in that set.
     ///
     /// The maximum number of attributes and capacities combined is 32.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub capacity: std::collections::BTreeMap<String, crate::resource::v1::DeviceCapacity>,
     /// ConsumesCounters defines a list of references to sharedCounters
     /// and the set of counters that the device will
@@ -259,13 +259,13 @@ pub struct BasicDevice {
     /// The maximum number of device counter consumptions per
     /// device is 2.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub consumes_counters: Vec<crate::resource::v1::DeviceCounterConsumption>,
     /// NodeName identifies the node where the device is available.
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub node_name: Option<String>,
     /// NodeSelector defines the nodes where the device is available.
     ///
@@ -273,13 +273,13 @@ pub struct BasicDevice {
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub node_selector: Option<crate::core::v1::NodeSelector>,
     /// AllNodes indicates that all nodes have access to the device.
     ///
     /// Must only be set if Spec.PerDeviceNodeSelection is set to true.
     /// At most one of NodeName, NodeSelector and AllNodes can be set.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub all_nodes: Option<bool>,
     /// If specified, these are the driver-defined taints.
     ///
@@ -290,7 +290,7 @@ pub struct BasicDevice {
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub taints: Vec<crate::resource::v1::DeviceTaint>,
     /// BindsToNode indicates if the usage of an allocation involving this device
     /// has to be limited to exactly the node that was chosen when allocating the claim.
@@ -299,7 +299,7 @@ pub struct BasicDevice {
     ///
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub binds_to_node: Option<bool>,
     /// BindingConditions defines the conditions for proceeding with binding.
     /// All of these conditions must be set in the per-device status
@@ -313,7 +313,7 @@ pub struct BasicDevice {
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub binding_conditions: Vec<String>,
     /// BindingFailureConditions defines the conditions for binding failure.
     /// They may be set in the per-device status conditions.
@@ -326,13 +326,13 @@ pub struct BasicDevice {
     /// This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
     /// feature gates.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub binding_failure_conditions: Vec<String>,
     /// AllowMultipleAllocations marks whether the device is allowed to be allocated to multiple DeviceRequests.
     ///
     /// If AllowMultipleAllocations is set to true, the device can be allocated more than once,
     /// and all of its capacity is consumable, regardless of whether the requestPolicy is defined or not.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub allow_multiple_allocations: Option<bool>,
     /// NodeAllocatableResourceMappings defines the mapping of node resources
     /// that are managed by the DRA driver exposing this device. This includes resources currently
@@ -346,12 +346,13 @@ pub struct BasicDevice {
     /// The keys of this map are the node-allocatable resource names (e.g., "cpu", "memory").
     /// Extended resource names are not permitted as keys.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub node_allocatable_resource_mappings:
         std::collections::BTreeMap<String, crate::resource::v1::NodeAllocatableResourceMapping>,
 }
 
 impl Clone for BasicDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         BasicDevice {
             attributes: Clone::clone(&self.attributes),
@@ -373,6 +374,7 @@ impl Clone for BasicDevice {
 }
 
 impl std::fmt::Debug for BasicDevice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BasicDevice")
             .field("attributes", &self.attributes)
@@ -414,6 +416,7 @@ pub struct Device {
 }
 
 impl Clone for Device {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Device {
             name: Clone::clone(&self.name),
@@ -423,6 +426,7 @@ impl Clone for Device {
 }
 
 impl std::fmt::Debug for Device {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Device")
             .field("name", &self.name)
@@ -434,8 +438,8 @@ impl std::fmt::Debug for Device {
 apimachinery::proto_message!(Device { 1 => name, 2 => basic });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClaim, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClaim, nested))]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -444,17 +448,18 @@ pub struct DeviceClaim {
     /// These constraints must be satisfied by the set of devices that get
     /// allocated for the claim.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub constraints: Vec<crate::resource::v1::DeviceConstraint>,
     /// This field holds configuration for multiple potential drivers which
     /// could satisfy requests in this claim. It is ignored while allocating
     /// the claim.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub config: Vec<crate::resource::v1::DeviceClaimConfiguration>,
 }
 
 impl Clone for DeviceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaim {
             requests: Clone::clone(&self.requests),
@@ -465,6 +470,7 @@ impl Clone for DeviceClaim {
 }
 
 impl std::fmt::Debug for DeviceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaim")
             .field("requests", &self.requests)
@@ -483,16 +489,17 @@ apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 =>
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClass))]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines what can be allocated and how to configure it.
     ///
@@ -502,11 +509,12 @@ pub struct DeviceClass {
     /// the time of allocation.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
 impl Clone for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -517,6 +525,7 @@ impl Clone for DeviceClass {
 }
 
 impl std::fmt::Debug for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClass")
             .field("type_meta", &self.type_meta)
@@ -529,7 +538,9 @@ impl std::fmt::Debug for DeviceClass {
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -537,14 +548,13 @@ apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClassList))]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource classes.
     #[api(nullable)]
@@ -552,6 +562,7 @@ pub struct DeviceClassList {
 }
 
 impl Clone for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -562,6 +573,7 @@ impl Clone for DeviceClassList {
 }
 
 impl std::fmt::Debug for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
@@ -706,6 +718,7 @@ pub struct DeviceRequest {
 }
 
 impl Clone for DeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequest {
             name: Clone::clone(&self.name),
@@ -722,6 +735,7 @@ impl Clone for DeviceRequest {
 }
 
 impl std::fmt::Debug for DeviceRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceRequest")
             .field("name", &self.name)
@@ -748,15 +762,15 @@ apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name a
 /// or FirstAvailable fields, as those can only be set on the top-level request.
 /// AdminAccess is not supported for requests with a prioritized list, and
 /// recursive FirstAvailable fields are not supported.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceSubRequest, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceSubRequest, nested))]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
     /// format \<main request\>/\<subrequest\>.
     ///
     /// Must be a DNS label.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub name: String,
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -769,14 +783,14 @@ pub struct DeviceSubRequest {
     /// devices. If users are free to request anything without restrictions,
     /// then administrators can create an empty DeviceClass for users
     /// to reference.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub device_class_name: String,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
     /// subrequest. All selectors must be satisfied for a device to be
     /// considered.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub selectors: Vec<crate::resource::v1::DeviceSelector>,
     /// AllocationMode and its related fields define how devices are allocated
     /// to satisfy this subrequest. Supported values are:
@@ -796,12 +810,12 @@ pub struct DeviceSubRequest {
     /// More modes may get added in the future. Clients must refuse to handle
     /// requests with unknown modes.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub allocation_mode: String,
     /// Count is used only when the count mode is "ExactCount". Must be greater than zero.
     /// If AllocationMode is ExactCount and this field is not specified, the default is one.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub count: i64,
     /// If specified, the request's tolerations.
     ///
@@ -821,7 +835,7 @@ pub struct DeviceSubRequest {
     /// This is a beta field and requires enabling the DRADeviceTaints
     /// feature gate.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub tolerations: Vec<crate::resource::v1::DeviceToleration>,
     /// Capacity define resource requirements against each capacity.
     ///
@@ -835,11 +849,12 @@ pub struct DeviceSubRequest {
     /// If AllocationMode is set to All,
     /// the request fails if there are devices that otherwise match the request,
     /// and have this capacity, with a value \>= the requested amount, but which cannot be allocated to this request.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub capacity: Option<crate::resource::v1::CapacityRequirements>,
 }
 
 impl Clone for DeviceSubRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceSubRequest {
             name: Clone::clone(&self.name),
@@ -854,6 +869,7 @@ impl Clone for DeviceSubRequest {
 }
 
 impl std::fmt::Debug for DeviceSubRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceSubRequest")
             .field("name", &self.name)
@@ -877,26 +893,28 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaim)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaim))]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec describes what is being requested and how to configure it.
     /// The spec is immutable.
     pub spec: ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
 impl Clone for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
             type_meta: Clone::clone(&self.type_meta),
@@ -908,6 +926,7 @@ impl Clone for ResourceClaim {
 }
 
 impl std::fmt::Debug for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaim")
             .field("type_meta", &self.type_meta)
@@ -921,7 +940,9 @@ impl std::fmt::Debug for ResourceClaim {
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -929,14 +950,13 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimList))]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claims.
     #[api(nullable)]
@@ -944,6 +964,7 @@ pub struct ResourceClaimList {
 }
 
 impl Clone for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
@@ -954,6 +975,7 @@ impl Clone for ResourceClaimList {
 }
 
 impl std::fmt::Debug for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
@@ -966,14 +988,15 @@ impl std::fmt::Debug for ResourceClaimList {
 apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimSpec, nested))]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     pub devices: DeviceClaim,
 }
 
 impl Clone for ResourceClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimSpec {
             devices: Clone::clone(&self.devices),
@@ -982,6 +1005,7 @@ impl Clone for ResourceClaimSpec {
 }
 
 impl std::fmt::Debug for ResourceClaimSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimSpec")
             .field("devices", &self.devices)
@@ -995,16 +1019,17 @@ apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplate))]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Describes the ResourceClaim that is to be generated.
     ///
@@ -1015,6 +1040,7 @@ pub struct ResourceClaimTemplate {
 }
 
 impl Clone for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplate {
             type_meta: Clone::clone(&self.type_meta),
@@ -1025,6 +1051,7 @@ impl Clone for ResourceClaimTemplate {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplate")
             .field("type_meta", &self.type_meta)
@@ -1037,7 +1064,9 @@ impl std::fmt::Debug for ResourceClaimTemplate {
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -1045,14 +1074,13 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplateList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplateList))]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claim templates.
     #[api(nullable)]
@@ -1060,6 +1088,7 @@ pub struct ResourceClaimTemplateList {
 }
 
 impl Clone for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1070,6 +1099,7 @@ impl Clone for ResourceClaimTemplateList {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
@@ -1082,13 +1112,13 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
 apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
-#[derive(apimachinery::ApiType, Default, PartialEq, apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec, nested)]
+#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec, nested))]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
     /// validation.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec for the ResourceClaim. The entire content is copied unchanged
     /// into the ResourceClaim that gets created from this template. The
@@ -1097,6 +1127,7 @@ pub struct ResourceClaimTemplateSpec {
 }
 
 impl Clone for ResourceClaimTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateSpec {
             metadata: Clone::clone(&self.metadata),
@@ -1106,6 +1137,7 @@ impl Clone for ResourceClaimTemplateSpec {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateSpec")
             .field("metadata", &self.metadata)
@@ -1140,16 +1172,17 @@ apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spe
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceSlice)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSlice))]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Contains the information published by the driver.
     ///
@@ -1158,6 +1191,7 @@ pub struct ResourceSlice {
 }
 
 impl Clone for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -1168,6 +1202,7 @@ impl Clone for ResourceSlice {
 }
 
 impl std::fmt::Debug for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSlice")
             .field("type_meta", &self.type_meta)
@@ -1180,7 +1215,9 @@ impl std::fmt::Debug for ResourceSlice {
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta1",
@@ -1188,14 +1225,13 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceSliceList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSliceList))]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource ResourceSlices.
     #[api(nullable)]
@@ -1203,6 +1239,7 @@ pub struct ResourceSliceList {
 }
 
 impl Clone for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1213,6 +1250,7 @@ impl Clone for ResourceSliceList {
 }
 
 impl std::fmt::Debug for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)
@@ -1289,6 +1327,7 @@ pub struct ResourceSliceSpec {
 }
 
 impl Clone for ResourceSliceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceSpec {
             driver: Clone::clone(&self.driver),
@@ -1304,6 +1343,7 @@ impl Clone for ResourceSliceSpec {
 }
 
 impl std::fmt::Debug for ResourceSliceSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceSpec")
             .field("driver", &self.driver)

@@ -306,16 +306,17 @@ pub type ResourceSliceSpec = crate::resource::v1::ResourceSliceSpec;
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClass))]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec defines what can be allocated and how to configure it.
     ///
@@ -325,11 +326,12 @@ pub struct DeviceClass {
     /// the time of allocation.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::DeviceClassSpec,
 }
 
 impl Clone for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -340,6 +342,7 @@ impl Clone for DeviceClass {
 }
 
 impl std::fmt::Debug for DeviceClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClass")
             .field("type_meta", &self.type_meta)
@@ -352,7 +355,9 @@ impl std::fmt::Debug for DeviceClass {
 apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -360,14 +365,13 @@ apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::DeviceClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClassList))]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource classes.
     #[api(nullable)]
@@ -375,6 +379,7 @@ pub struct DeviceClassList {
 }
 
 impl Clone for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -385,6 +390,7 @@ impl Clone for DeviceClassList {
 }
 
 impl std::fmt::Debug for DeviceClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
@@ -399,7 +405,9 @@ apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
 /// in the ResourceSlice by the DRA driver.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -415,6 +423,7 @@ pub struct DeviceTaintRule {
 }
 
 impl Clone for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRule {
             type_meta: Clone::clone(&self.type_meta),
@@ -426,6 +435,7 @@ impl Clone for DeviceTaintRule {
 }
 
 impl std::fmt::Debug for DeviceTaintRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRule")
             .field("type_meta", &self.type_meta)
@@ -439,7 +449,9 @@ impl std::fmt::Debug for DeviceTaintRule {
 apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRuleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -452,6 +464,7 @@ pub struct DeviceTaintRuleList {
 }
 
 impl Clone for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleList {
             type_meta: Clone::clone(&self.type_meta),
@@ -462,6 +475,7 @@ impl Clone for DeviceTaintRuleList {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleList")
             .field("type_meta", &self.type_meta)
@@ -486,6 +500,7 @@ pub struct DeviceTaintRuleSpec {
 }
 
 impl Clone for DeviceTaintRuleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleSpec {
             device_selector: Clone::clone(&self.device_selector),
@@ -495,6 +510,7 @@ impl Clone for DeviceTaintRuleSpec {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleSpec")
             .field("device_selector", &self.device_selector)
@@ -533,6 +549,7 @@ pub struct DeviceTaintRuleStatus {
 }
 
 impl Clone for DeviceTaintRuleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintRuleStatus {
             conditions: Clone::clone(&self.conditions),
@@ -541,6 +558,7 @@ impl Clone for DeviceTaintRuleStatus {
 }
 
 impl std::fmt::Debug for DeviceTaintRuleStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintRuleStatus")
             .field("conditions", &self.conditions)
@@ -576,6 +594,7 @@ pub struct DeviceTaintSelector {
 }
 
 impl Clone for DeviceTaintSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaintSelector {
             driver: Clone::clone(&self.driver),
@@ -586,6 +605,7 @@ impl Clone for DeviceTaintSelector {
 }
 
 impl std::fmt::Debug for DeviceTaintSelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceTaintSelector")
             .field("driver", &self.driver)
@@ -605,27 +625,29 @@ apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => 
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaim)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaim))]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Spec describes what is being requested and how to configure it.
     /// The spec is immutable.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::resource::v1::ResourceClaimStatus,
 }
 
 impl Clone for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
             type_meta: Clone::clone(&self.type_meta),
@@ -637,6 +659,7 @@ impl Clone for ResourceClaim {
 }
 
 impl std::fmt::Debug for ResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaim")
             .field("type_meta", &self.type_meta)
@@ -650,7 +673,9 @@ impl std::fmt::Debug for ResourceClaim {
 apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -658,14 +683,13 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimList))]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claims.
     #[api(nullable)]
@@ -673,6 +697,7 @@ pub struct ResourceClaimList {
 }
 
 impl Clone for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
@@ -683,6 +708,7 @@ impl Clone for ResourceClaimList {
 }
 
 impl std::fmt::Debug for ResourceClaimList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
@@ -698,27 +724,29 @@ apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplate)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplate))]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Describes the ResourceClaim that is to be generated.
     ///
     /// This field is immutable. A ResourceClaim will get created by the
     /// control plane for a Pod when needed and then not get updated
     /// anymore.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::ResourceClaimTemplateSpec,
 }
 
 impl Clone for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplate {
             type_meta: Clone::clone(&self.type_meta),
@@ -729,6 +757,7 @@ impl Clone for ResourceClaimTemplate {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplate")
             .field("type_meta", &self.type_meta)
@@ -741,7 +770,9 @@ impl std::fmt::Debug for ResourceClaimTemplate {
 apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -749,14 +780,13 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceClaimTemplateList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplateList))]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource claim templates.
     #[api(nullable)]
@@ -764,6 +794,7 @@ pub struct ResourceClaimTemplateList {
 }
 
 impl Clone for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
@@ -774,6 +805,7 @@ impl Clone for ResourceClaimTemplateList {
 }
 
 impl std::fmt::Debug for ResourceClaimTemplateList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
@@ -809,25 +841,27 @@ apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => ite
 ///
 /// This is an alpha type and requires enabling the DynamicResourceAllocation
 /// feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceSlice)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSlice))]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Contains the information published by the driver.
     ///
     /// Changing the spec automatically increments the metadata.generation number.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::resource::v1::ResourceSliceSpec,
 }
 
 impl Clone for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSlice {
             type_meta: Clone::clone(&self.type_meta),
@@ -838,6 +872,7 @@ impl Clone for ResourceSlice {
 }
 
 impl std::fmt::Debug for ResourceSlice {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSlice")
             .field("type_meta", &self.type_meta)
@@ -850,7 +885,9 @@ impl std::fmt::Debug for ResourceSlice {
 apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "resource.k8s.io",
     version = "v1beta2",
@@ -858,14 +895,13 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::resource::v1::ResourceSliceList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSliceList))]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// Items is the list of resource ResourceSlices.
     #[api(nullable)]
@@ -873,6 +909,7 @@ pub struct ResourceSliceList {
 }
 
 impl Clone for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
@@ -883,6 +920,7 @@ impl Clone for ResourceSliceList {
 }
 
 impl std::fmt::Debug for ResourceSliceList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)
@@ -895,4 +933,5 @@ impl std::fmt::Debug for ResourceSliceList {
 apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(DeviceTaintRuleSpec, DeviceTaintRuleStatus);

@@ -4,7 +4,9 @@
 
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -33,6 +35,7 @@ pub struct PriorityClass {
 }
 
 impl Clone for PriorityClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -46,6 +49,7 @@ impl Clone for PriorityClass {
 }
 
 impl std::fmt::Debug for PriorityClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityClass")
             .field("type_meta", &self.type_meta)
@@ -61,7 +65,9 @@ impl std::fmt::Debug for PriorityClass {
 apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
 
 /// PriorityClassList is a collection of priority classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -75,6 +81,7 @@ pub struct PriorityClassList {
 }
 
 impl Clone for PriorityClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -85,6 +92,7 @@ impl Clone for PriorityClassList {
 }
 
 impl std::fmt::Debug for PriorityClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityClassList")
             .field("type_meta", &self.type_meta)

@@ -8,12 +8,14 @@
 pub struct BasicSchedulingPolicy {}
 
 impl Clone for BasicSchedulingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         BasicSchedulingPolicy {}
     }
 }
 
 impl std::fmt::Debug for BasicSchedulingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BasicSchedulingPolicy").finish()
     }
@@ -31,6 +33,7 @@ pub struct GangSchedulingPolicy {
 }
 
 impl Clone for GangSchedulingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GangSchedulingPolicy {
             min_count: Clone::clone(&self.min_count),
@@ -39,6 +42,7 @@ impl Clone for GangSchedulingPolicy {
 }
 
 impl std::fmt::Debug for GangSchedulingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GangSchedulingPolicy")
             .field("min_count", &self.min_count)
@@ -52,7 +56,9 @@ apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount"
 /// PodGroups are created by workload controllers (Job, LWS, JobSet, etc...) from
 /// Workload.podGroupTemplates.
 /// PodGroup API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -67,6 +73,7 @@ pub struct PodGroup {
 }
 
 impl Clone for PodGroup {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroup {
             type_meta: Clone::clone(&self.type_meta),
@@ -78,6 +85,7 @@ impl Clone for PodGroup {
 }
 
 impl std::fmt::Debug for PodGroup {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroup")
             .field("type_meta", &self.type_meta)
@@ -91,7 +99,9 @@ impl std::fmt::Debug for PodGroup {
 apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodGroupList contains a list of PodGroup resources.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
@@ -110,6 +120,7 @@ pub struct PodGroupList {
 }
 
 impl Clone for PodGroupList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupList {
             type_meta: Clone::clone(&self.type_meta),
@@ -120,6 +131,7 @@ impl Clone for PodGroupList {
 }
 
 impl std::fmt::Debug for PodGroupList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupList")
             .field("type_meta", &self.type_meta)
@@ -170,6 +182,7 @@ pub struct PodGroupResourceClaim {
 }
 
 impl Clone for PodGroupResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupResourceClaim {
             name: Clone::clone(&self.name),
@@ -180,6 +193,7 @@ impl Clone for PodGroupResourceClaim {
 }
 
 impl std::fmt::Debug for PodGroupResourceClaim {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupResourceClaim")
             .field("name", &self.name)
@@ -211,6 +225,7 @@ pub struct PodGroupResourceClaimStatus {
 }
 
 impl Clone for PodGroupResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupResourceClaimStatus {
             name: Clone::clone(&self.name),
@@ -220,6 +235,7 @@ impl Clone for PodGroupResourceClaimStatus {
 }
 
 impl std::fmt::Debug for PodGroupResourceClaimStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupResourceClaimStatus")
             .field("name", &self.name)
@@ -240,6 +256,7 @@ pub struct PodGroupSchedulingConstraints {
 }
 
 impl Clone for PodGroupSchedulingConstraints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupSchedulingConstraints {
             topology: Clone::clone(&self.topology),
@@ -248,6 +265,7 @@ impl Clone for PodGroupSchedulingConstraints {
 }
 
 impl std::fmt::Debug for PodGroupSchedulingConstraints {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupSchedulingConstraints")
             .field("topology", &self.topology)
@@ -270,6 +288,7 @@ pub struct PodGroupSchedulingPolicy {
 }
 
 impl Clone for PodGroupSchedulingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupSchedulingPolicy {
             basic: Clone::clone(&self.basic),
@@ -279,6 +298,7 @@ impl Clone for PodGroupSchedulingPolicy {
 }
 
 impl std::fmt::Debug for PodGroupSchedulingPolicy {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupSchedulingPolicy")
             .field("basic", &self.basic)
@@ -346,6 +366,7 @@ pub struct PodGroupSpec {
 }
 
 impl Clone for PodGroupSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupSpec {
             pod_group_template_ref: Clone::clone(&self.pod_group_template_ref),
@@ -360,6 +381,7 @@ impl Clone for PodGroupSpec {
 }
 
 impl std::fmt::Debug for PodGroupSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupSpec")
             .field("pod_group_template_ref", &self.pod_group_template_ref)
@@ -402,6 +424,7 @@ pub struct PodGroupStatus {
 }
 
 impl Clone for PodGroupStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupStatus {
             conditions: Clone::clone(&self.conditions),
@@ -411,6 +434,7 @@ impl Clone for PodGroupStatus {
 }
 
 impl std::fmt::Debug for PodGroupStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupStatus")
             .field("conditions", &self.conditions)
@@ -469,6 +493,7 @@ pub struct PodGroupTemplate {
 }
 
 impl Clone for PodGroupTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupTemplate {
             name: Clone::clone(&self.name),
@@ -483,6 +508,7 @@ impl Clone for PodGroupTemplate {
 }
 
 impl std::fmt::Debug for PodGroupTemplate {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupTemplate")
             .field("name", &self.name)
@@ -509,6 +535,7 @@ pub struct PodGroupTemplateReference {
 }
 
 impl Clone for PodGroupTemplateReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupTemplateReference {
             workload: Clone::clone(&self.workload),
@@ -517,6 +544,7 @@ impl Clone for PodGroupTemplateReference {
 }
 
 impl std::fmt::Debug for PodGroupTemplateReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupTemplateReference")
             .field("workload", &self.workload)
@@ -537,6 +565,7 @@ pub struct TopologyConstraint {
 }
 
 impl Clone for TopologyConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologyConstraint {
             key: Clone::clone(&self.key),
@@ -545,6 +574,7 @@ impl Clone for TopologyConstraint {
 }
 
 impl std::fmt::Debug for TopologyConstraint {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologyConstraint")
             .field("key", &self.key)
@@ -572,6 +602,7 @@ pub struct TypedLocalObjectReference {
 }
 
 impl Clone for TypedLocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypedLocalObjectReference {
             api_group: Clone::clone(&self.api_group),
@@ -582,6 +613,7 @@ impl Clone for TypedLocalObjectReference {
 }
 
 impl std::fmt::Debug for TypedLocalObjectReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedLocalObjectReference")
             .field("api_group", &self.api_group)
@@ -597,7 +629,9 @@ apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiG
 /// when managing the lifecycle of workloads from the scheduling perspective,
 /// including scheduling, preemption, eviction and other phases.
 /// Workload API enablement is toggled by the GenericWorkload feature gate.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -610,6 +644,7 @@ pub struct Workload {
 }
 
 impl Clone for Workload {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Workload {
             type_meta: Clone::clone(&self.type_meta),
@@ -620,6 +655,7 @@ impl Clone for Workload {
 }
 
 impl std::fmt::Debug for Workload {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Workload")
             .field("type_meta", &self.type_meta)
@@ -632,7 +668,9 @@ impl std::fmt::Debug for Workload {
 apimachinery::proto_message!(Workload { 1 => metadata, 2 => spec });
 
 /// WorkloadList contains a list of Workload resources.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1alpha2",
@@ -651,6 +689,7 @@ pub struct WorkloadList {
 }
 
 impl Clone for WorkloadList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadList {
             type_meta: Clone::clone(&self.type_meta),
@@ -661,6 +700,7 @@ impl Clone for WorkloadList {
 }
 
 impl std::fmt::Debug for WorkloadList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkloadList")
             .field("type_meta", &self.type_meta)
@@ -682,6 +722,7 @@ pub struct WorkloadPodGroupTemplateReference {
 }
 
 impl Clone for WorkloadPodGroupTemplateReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadPodGroupTemplateReference {
             workload_name: Clone::clone(&self.workload_name),
@@ -691,6 +732,7 @@ impl Clone for WorkloadPodGroupTemplateReference {
 }
 
 impl std::fmt::Debug for WorkloadPodGroupTemplateReference {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkloadPodGroupTemplateReference")
             .field("workload_name", &self.workload_name)
@@ -716,6 +758,7 @@ pub struct WorkloadSpec {
 }
 
 impl Clone for WorkloadSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadSpec {
             controller_ref: Clone::clone(&self.controller_ref),
@@ -725,6 +768,7 @@ impl Clone for WorkloadSpec {
 }
 
 impl std::fmt::Debug for WorkloadSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkloadSpec")
             .field("controller_ref", &self.controller_ref)

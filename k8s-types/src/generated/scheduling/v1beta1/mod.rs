@@ -5,21 +5,22 @@
 /// DEPRECATED - This group version of PriorityClass is deprecated by scheduling.k8s.io/v1/PriorityClass.
 /// PriorityClass defines mapping from a priority class name to the priority
 /// integer value. The value can be any valid integer.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::scheduling::v1::PriorityClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::scheduling::v1::PriorityClass))]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// value represents the integer value of this priority class. This is the actual priority that pods
     /// receive when they have the name of this class in their pod spec.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub value: i32,
     /// globalDefault specifies whether this PriorityClass should be considered as
     /// the default priority for pods that do not have any priority class.
@@ -27,21 +28,22 @@ pub struct PriorityClass {
     /// one PriorityClasses exists with their \`globalDefault\` field set to true,
     /// the smallest value of such global default PriorityClasses will be used as the default priority.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub global_default: bool,
     /// description is an arbitrary string that usually provides guidelines on
     /// when this priority class should be used.
     #[api(skip_serializing_if = "String::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub description: String,
     /// preemptionPolicy is the Policy for preempting pods with lower priority.
     /// One of Never, PreemptLowerPriority.
     /// Defaults to PreemptLowerPriority if unset.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub preemption_policy: Option<String>,
 }
 
 impl Clone for PriorityClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -55,6 +57,7 @@ impl Clone for PriorityClass {
 }
 
 impl std::fmt::Debug for PriorityClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityClass")
             .field("type_meta", &self.type_meta)
@@ -70,7 +73,9 @@ impl std::fmt::Debug for PriorityClass {
 apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
 
 /// PriorityClassList is a collection of priority classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "scheduling.k8s.io",
     version = "v1beta1",
@@ -78,15 +83,14 @@ apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => glo
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::scheduling::v1::PriorityClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::scheduling::v1::PriorityClassList))]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of PriorityClasses
     #[api(nullable)]
@@ -94,6 +98,7 @@ pub struct PriorityClassList {
 }
 
 impl Clone for PriorityClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -104,6 +109,7 @@ impl Clone for PriorityClassList {
 }
 
 impl std::fmt::Debug for PriorityClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityClassList")
             .field("type_meta", &self.type_meta)

@@ -7,7 +7,9 @@
 /// Kubernetes attach detach controller uses this object to determine whether attach is required.
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -26,6 +28,7 @@ pub struct CSIDriver {
 }
 
 impl Clone for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriver {
             type_meta: Clone::clone(&self.type_meta),
@@ -36,6 +39,7 @@ impl Clone for CSIDriver {
 }
 
 impl std::fmt::Debug for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriver")
             .field("type_meta", &self.type_meta)
@@ -48,7 +52,9 @@ impl std::fmt::Debug for CSIDriver {
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriverList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -62,6 +68,7 @@ pub struct CSIDriverList {
 }
 
 impl Clone for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriverList {
             type_meta: Clone::clone(&self.type_meta),
@@ -72,6 +79,7 @@ impl Clone for CSIDriverList {
 }
 
 impl std::fmt::Debug for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriverList")
             .field("type_meta", &self.type_meta)
@@ -260,6 +268,7 @@ pub struct CSIDriverSpec {
 }
 
 impl Clone for CSIDriverSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriverSpec {
             attach_required: Clone::clone(&self.attach_required),
@@ -282,6 +291,7 @@ impl Clone for CSIDriverSpec {
 }
 
 impl std::fmt::Debug for CSIDriverSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriverSpec")
             .field("attach_required", &self.attach_required)
@@ -319,7 +329,9 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 /// there are no CSI Drivers available on the node, or the Kubelet version is low
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -332,6 +344,7 @@ pub struct CSINode {
 }
 
 impl Clone for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINode {
             type_meta: Clone::clone(&self.type_meta),
@@ -342,6 +355,7 @@ impl Clone for CSINode {
 }
 
 impl std::fmt::Debug for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINode")
             .field("type_meta", &self.type_meta)
@@ -389,6 +403,7 @@ pub struct CSINodeDriver {
 }
 
 impl Clone for CSINodeDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeDriver {
             name: Clone::clone(&self.name),
@@ -400,6 +415,7 @@ impl Clone for CSINodeDriver {
 }
 
 impl std::fmt::Debug for CSINodeDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeDriver")
             .field("name", &self.name)
@@ -413,7 +429,9 @@ impl std::fmt::Debug for CSINodeDriver {
 apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
 
 /// CSINodeList is a collection of CSINode objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINodeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -427,6 +445,7 @@ pub struct CSINodeList {
 }
 
 impl Clone for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -437,6 +456,7 @@ impl Clone for CSINodeList {
 }
 
 impl std::fmt::Debug for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeList")
             .field("type_meta", &self.type_meta)
@@ -458,6 +478,7 @@ pub struct CSINodeSpec {
 }
 
 impl Clone for CSINodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeSpec {
             drivers: Clone::clone(&self.drivers),
@@ -466,6 +487,7 @@ impl Clone for CSINodeSpec {
 }
 
 impl std::fmt::Debug for CSINodeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeSpec")
             .field("drivers", &self.drivers)
@@ -499,7 +521,9 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -550,6 +574,7 @@ pub struct CSIStorageCapacity {
 }
 
 impl Clone for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacity {
             type_meta: Clone::clone(&self.type_meta),
@@ -563,6 +588,7 @@ impl Clone for CSIStorageCapacity {
 }
 
 impl std::fmt::Debug for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacity")
             .field("type_meta", &self.type_meta)
@@ -578,7 +604,9 @@ impl std::fmt::Debug for CSIStorageCapacity {
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacityList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -592,6 +620,7 @@ pub struct CSIStorageCapacityList {
 }
 
 impl Clone for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacityList {
             type_meta: Clone::clone(&self.type_meta),
@@ -602,6 +631,7 @@ impl Clone for CSIStorageCapacityList {
 }
 
 impl std::fmt::Debug for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacityList")
             .field("type_meta", &self.type_meta)
@@ -618,7 +648,9 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -655,6 +687,7 @@ pub struct StorageClass {
 }
 
 impl Clone for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -671,6 +704,7 @@ impl Clone for StorageClass {
 }
 
 impl std::fmt::Debug for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClass")
             .field("type_meta", &self.type_meta)
@@ -689,7 +723,9 @@ impl std::fmt::Debug for StorageClass {
 apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -703,6 +739,7 @@ pub struct StorageClassList {
 }
 
 impl Clone for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -713,6 +750,7 @@ impl Clone for StorageClassList {
 }
 
 impl std::fmt::Debug for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClassList")
             .field("type_meta", &self.type_meta)
@@ -736,6 +774,7 @@ pub struct TokenRequest {
 }
 
 impl Clone for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequest {
             audience: Clone::clone(&self.audience),
@@ -745,6 +784,7 @@ impl Clone for TokenRequest {
 }
 
 impl std::fmt::Debug for TokenRequest {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequest")
             .field("audience", &self.audience)
@@ -759,7 +799,9 @@ apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_secon
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -777,6 +819,7 @@ pub struct VolumeAttachment {
 }
 
 impl Clone for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachment {
             type_meta: Clone::clone(&self.type_meta),
@@ -788,6 +831,7 @@ impl Clone for VolumeAttachment {
 }
 
 impl std::fmt::Debug for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachment")
             .field("type_meta", &self.type_meta)
@@ -801,7 +845,9 @@ impl std::fmt::Debug for VolumeAttachment {
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachmentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -815,6 +861,7 @@ pub struct VolumeAttachmentList {
 }
 
 impl Clone for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -825,6 +872,7 @@ impl Clone for VolumeAttachmentList {
 }
 
 impl std::fmt::Debug for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentList")
             .field("type_meta", &self.type_meta)
@@ -854,6 +902,7 @@ pub struct VolumeAttachmentSource {
 }
 
 impl Clone for VolumeAttachmentSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentSource {
             persistent_volume_name: Clone::clone(&self.persistent_volume_name),
@@ -863,6 +912,7 @@ impl Clone for VolumeAttachmentSource {
 }
 
 impl std::fmt::Debug for VolumeAttachmentSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentSource")
             .field("persistent_volume_name", &self.persistent_volume_name)
@@ -886,6 +936,7 @@ pub struct VolumeAttachmentSpec {
 }
 
 impl Clone for VolumeAttachmentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentSpec {
             attacher: Clone::clone(&self.attacher),
@@ -896,6 +947,7 @@ impl Clone for VolumeAttachmentSpec {
 }
 
 impl std::fmt::Debug for VolumeAttachmentSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentSpec")
             .field("attacher", &self.attacher)
@@ -932,6 +984,7 @@ pub struct VolumeAttachmentStatus {
 }
 
 impl Clone for VolumeAttachmentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentStatus {
             attached: Clone::clone(&self.attached),
@@ -943,6 +996,7 @@ impl Clone for VolumeAttachmentStatus {
 }
 
 impl std::fmt::Debug for VolumeAttachmentStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentStatus")
             .field("attached", &self.attached)
@@ -958,7 +1012,9 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -987,6 +1043,7 @@ pub struct VolumeAttributesClass {
 }
 
 impl Clone for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -998,6 +1055,7 @@ impl Clone for VolumeAttributesClass {
 }
 
 impl std::fmt::Debug for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClass")
             .field("type_meta", &self.type_meta)
@@ -1011,7 +1069,9 @@ impl std::fmt::Debug for VolumeAttributesClass {
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1025,6 +1085,7 @@ pub struct VolumeAttributesClassList {
 }
 
 impl Clone for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -1035,6 +1096,7 @@ impl Clone for VolumeAttributesClassList {
 }
 
 impl std::fmt::Debug for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClassList")
             .field("type_meta", &self.type_meta)
@@ -1063,6 +1125,7 @@ pub struct VolumeError {
 }
 
 impl Clone for VolumeError {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeError {
             time: Clone::clone(&self.time),
@@ -1073,6 +1136,7 @@ impl Clone for VolumeError {
 }
 
 impl std::fmt::Debug for VolumeError {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeError")
             .field("time", &self.time)
@@ -1095,6 +1159,7 @@ pub struct VolumeNodeResources {
 }
 
 impl Clone for VolumeNodeResources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeNodeResources {
             count: Clone::clone(&self.count),
@@ -1103,6 +1168,7 @@ impl Clone for VolumeNodeResources {
 }
 
 impl std::fmt::Debug for VolumeNodeResources {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeNodeResources")
             .field("count", &self.count)
@@ -1113,6 +1179,7 @@ impl std::fmt::Debug for VolumeNodeResources {
 apimachinery::proto_message!(VolumeNodeResources { 1 => count });
 
 // Types that other versions share: they convert to themselves.
+#[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(
     CSIDriverSpec,
     CSINodeSpec,

@@ -76,13 +76,14 @@ pub type VolumeNodeResources = crate::storage::v1::VolumeNodeResources;
 /// Kubernetes attach detach controller uses this object to determine whether attach is required.
 /// Kubelet uses this object to determine whether pod information needs to be passed on mount.
 /// CSIDriver objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSIDriver)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIDriver))]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
     /// metadata.Name indicates the name of the CSI driver that this object
@@ -92,14 +93,15 @@ pub struct CSIDriver {
     /// an alphanumeric character (\[a-z0-9A-Z\]) with dashes (-), dots (.), and
     /// alphanumerics between.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents the specification of the CSI Driver.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::storage::v1::CSIDriverSpec,
 }
 
 impl Clone for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriver {
             type_meta: Clone::clone(&self.type_meta),
@@ -110,6 +112,7 @@ impl Clone for CSIDriver {
 }
 
 impl std::fmt::Debug for CSIDriver {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriver")
             .field("type_meta", &self.type_meta)
@@ -122,7 +125,9 @@ impl std::fmt::Debug for CSIDriver {
 apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -130,15 +135,14 @@ apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSIDriverList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIDriverList))]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIDriver
     #[api(nullable)]
@@ -146,6 +150,7 @@ pub struct CSIDriverList {
 }
 
 impl Clone for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIDriverList {
             type_meta: Clone::clone(&self.type_meta),
@@ -156,6 +161,7 @@ impl Clone for CSIDriverList {
 }
 
 impl std::fmt::Debug for CSIDriverList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIDriverList")
             .field("type_meta", &self.type_meta)
@@ -178,23 +184,25 @@ apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 /// there are no CSI Drivers available on the node, or the Kubelet version is low
 /// enough that it doesn't create this object.
 /// CSINode has an OwnerReference that points to the corresponding node object.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINode)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSINode))]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// metadata.name must be the Kubernetes node name.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec is the specification of CSINode
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::storage::v1::CSINodeSpec,
 }
 
 impl Clone for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINode {
             type_meta: Clone::clone(&self.type_meta),
@@ -205,6 +213,7 @@ impl Clone for CSINode {
 }
 
 impl std::fmt::Debug for CSINode {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINode")
             .field("type_meta", &self.type_meta)
@@ -217,7 +226,9 @@ impl std::fmt::Debug for CSINode {
 apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeList is a collection of CSINode objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -225,15 +236,14 @@ apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSINodeList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSINodeList))]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSINode
     #[api(nullable)]
@@ -241,6 +251,7 @@ pub struct CSINodeList {
 }
 
 impl Clone for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeList {
             type_meta: Clone::clone(&self.type_meta),
@@ -251,6 +262,7 @@ impl Clone for CSINodeList {
 }
 
 impl std::fmt::Debug for CSINodeList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeList")
             .field("type_meta", &self.type_meta)
@@ -286,13 +298,14 @@ apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 /// to a comparison against the less precise Capacity. If that is also unset,
 /// the scheduler assumes that capacity is insufficient and tries some other
 /// node.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSIStorageCapacity)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIStorageCapacity))]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata. The name has no particular meaning. It must be
     /// be a DNS subdomain (dots allowed, 253 characters). To ensure that
@@ -303,14 +316,14 @@ pub struct CSIStorageCapacity {
     /// Objects are namespaced.
     ///
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// nodeTopology defines which nodes have access to the storage
     /// for which capacity was reported. If not set, the storage is
     /// not accessible from any node in the cluster. If empty, the
     /// storage is accessible from all nodes. This field is
     /// immutable.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub node_topology: Option<apimachinery::apis::meta::v1::LabelSelector>,
     /// storageClassName represents the name of the StorageClass that the reported capacity applies to.
     /// It must meet the same requirements as the name of a StorageClass
@@ -318,7 +331,7 @@ pub struct CSIStorageCapacity {
     /// the CSIStorageCapacity object is obsolete and should be removed by its
     /// creator.
     /// This field is immutable.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub storage_class_name: String,
     /// capacity is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -328,7 +341,7 @@ pub struct CSIStorageCapacity {
     /// The available capacity, in bytes, of the storage that can be used
     /// to provision volumes. If not set, that information is currently
     /// unavailable.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub capacity: Option<crate::value::Quantity>,
     /// maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -340,11 +353,12 @@ pub struct CSIStorageCapacity {
     /// create a volume with the same parameters as those in
     /// GetCapacityRequest. The corresponding value in the Kubernetes
     /// API is ResourceRequirements.Requests in a volume claim.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub maximum_volume_size: Option<crate::value::Quantity>,
 }
 
 impl Clone for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacity {
             type_meta: Clone::clone(&self.type_meta),
@@ -358,6 +372,7 @@ impl Clone for CSIStorageCapacity {
 }
 
 impl std::fmt::Debug for CSIStorageCapacity {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacity")
             .field("type_meta", &self.type_meta)
@@ -373,7 +388,9 @@ impl std::fmt::Debug for CSIStorageCapacity {
 apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -381,15 +398,14 @@ apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topol
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::CSIStorageCapacityList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIStorageCapacityList))]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of CSIStorageCapacity objects.
     #[api(nullable)]
@@ -397,6 +413,7 @@ pub struct CSIStorageCapacityList {
 }
 
 impl Clone for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIStorageCapacityList {
             type_meta: Clone::clone(&self.type_meta),
@@ -407,6 +424,7 @@ impl Clone for CSIStorageCapacityList {
 }
 
 impl std::fmt::Debug for CSIStorageCapacityList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSIStorageCapacityList")
             .field("type_meta", &self.type_meta)
@@ -423,54 +441,56 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 ///
 /// StorageClasses are non-namespaced; the name of the storage class
 /// according to etcd is in ObjectMeta.Name.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::StorageClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::StorageClass))]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// provisioner indicates the type of the provisioner.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub provisioner: String,
     /// parameters holds the parameters for the provisioner that should
     /// create volumes of this storage class.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub parameters: std::collections::BTreeMap<String, String>,
     /// reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class.
     /// Defaults to Delete.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub reclaim_policy: Option<String>,
     /// mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class.
     /// e.g. \["ro", "soft"\]. Not validated -
     /// mount of the PVs will simply fail if one is invalid.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub mount_options: Vec<String>,
     /// allowVolumeExpansion shows whether the storage class allow volume expand
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub allow_volume_expansion: Option<bool>,
     /// volumeBindingMode indicates how PersistentVolumeClaims should be
     /// provisioned and bound.  When unset, VolumeBindingImmediate is used.
     /// This field is only honored by servers that enable the VolumeScheduling feature.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub volume_binding_mode: Option<String>,
     /// allowedTopologies restrict the node topologies where volumes can be dynamically provisioned.
     /// Each volume plugin defines its own supported topology specifications.
     /// An empty TopologySelectorTerm list means there is no topology restriction.
     /// This field is only honored by servers that enable the VolumeScheduling feature.
     #[api(skip_serializing_if = "Vec::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub allowed_topologies: Vec<crate::core::v1::TopologySelectorTerm>,
 }
 
 impl Clone for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -487,6 +507,7 @@ impl Clone for StorageClass {
 }
 
 impl std::fmt::Debug for StorageClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClass")
             .field("type_meta", &self.type_meta)
@@ -505,7 +526,9 @@ impl std::fmt::Debug for StorageClass {
 apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -513,15 +536,14 @@ apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 =
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::StorageClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::StorageClassList))]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of StorageClasses
     #[api(nullable)]
@@ -529,6 +551,7 @@ pub struct StorageClassList {
 }
 
 impl Clone for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -539,6 +562,7 @@ impl Clone for StorageClassList {
 }
 
 impl std::fmt::Debug for StorageClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageClassList")
             .field("type_meta", &self.type_meta)
@@ -554,30 +578,32 @@ apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 /// to/from the specified node.
 ///
 /// VolumeAttachment objects are non-namespaced.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachment)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttachment))]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// spec represents specification of the desired attach/detach volume behavior.
     /// Populated by the Kubernetes system.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub spec: crate::storage::v1::VolumeAttachmentSpec,
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
     /// operation, i.e. the external-attacher.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub status: crate::storage::v1::VolumeAttachmentStatus,
 }
 
 impl Clone for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachment {
             type_meta: Clone::clone(&self.type_meta),
@@ -589,6 +615,7 @@ impl Clone for VolumeAttachment {
 }
 
 impl std::fmt::Debug for VolumeAttachment {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachment")
             .field("type_meta", &self.type_meta)
@@ -602,7 +629,9 @@ impl std::fmt::Debug for VolumeAttachment {
 apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -610,15 +639,14 @@ apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => s
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttachmentList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttachmentList))]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttachments
     #[api(nullable)]
@@ -626,6 +654,7 @@ pub struct VolumeAttachmentList {
 }
 
 impl Clone for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentList {
             type_meta: Clone::clone(&self.type_meta),
@@ -636,6 +665,7 @@ impl Clone for VolumeAttachmentList {
 }
 
 impl std::fmt::Debug for VolumeAttachmentList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttachmentList")
             .field("type_meta", &self.type_meta)
@@ -650,21 +680,22 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
 /// of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttributesClass)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttributesClass))]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ObjectMeta,
     /// Name of the CSI driver
     /// This field is immutable.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub driver_name: String,
     /// parameters hold volume attributes defined by the CSI driver. These values
     /// are opaque to the Kubernetes and are passed directly to the CSI driver.
@@ -680,11 +711,12 @@ pub struct VolumeAttributesClass {
     /// the target PersistentVolumeClaim will be set to an "Infeasible" state in the
     /// modifyVolumeStatus field.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub parameters: std::collections::BTreeMap<String, String>,
 }
 
 impl Clone for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClass {
             type_meta: Clone::clone(&self.type_meta),
@@ -696,6 +728,7 @@ impl Clone for VolumeAttributesClass {
 }
 
 impl std::fmt::Debug for VolumeAttributesClass {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClass")
             .field("type_meta", &self.type_meta)
@@ -709,7 +742,9 @@ impl std::fmt::Debug for VolumeAttributesClass {
 apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storage.k8s.io",
     version = "v1beta1",
@@ -717,15 +752,14 @@ apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_
     omit_empty_type_meta,
     protobuf
 )]
-#[derive(apimachinery::Convert)]
-#[conversion(hub = crate::storage::v1::VolumeAttributesClassList)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttributesClassList))]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
-    #[conversion(same_type)]
+    #[cfg_attr(feature = "scheme", conversion(same_type))]
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
     /// items is the list of VolumeAttributesClass objects.
     #[api(nullable)]
@@ -733,6 +767,7 @@ pub struct VolumeAttributesClassList {
 }
 
 impl Clone for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttributesClassList {
             type_meta: Clone::clone(&self.type_meta),
@@ -743,6 +778,7 @@ impl Clone for VolumeAttributesClassList {
 }
 
 impl std::fmt::Debug for VolumeAttributesClassList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeAttributesClassList")
             .field("type_meta", &self.type_meta)

@@ -4,7 +4,9 @@
 
 /// StorageVersionMigration represents a migration of stored data to the latest
 /// storage version.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -19,6 +21,7 @@ pub struct StorageVersionMigration {
 }
 
 impl Clone for StorageVersionMigration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigration {
             type_meta: Clone::clone(&self.type_meta),
@@ -30,6 +33,7 @@ impl Clone for StorageVersionMigration {
 }
 
 impl std::fmt::Debug for StorageVersionMigration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigration")
             .field("type_meta", &self.type_meta)
@@ -43,7 +47,9 @@ impl std::fmt::Debug for StorageVersionMigration {
 apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
 
 /// StorageVersionMigrationList is a collection of storage version migrations.
-#[derive(apimachinery::ApiObject, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
 #[api(
     group = "storagemigration.k8s.io",
     version = "v1beta1",
@@ -63,6 +69,7 @@ pub struct StorageVersionMigrationList {
 }
 
 impl Clone for StorageVersionMigrationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigrationList {
             type_meta: Clone::clone(&self.type_meta),
@@ -73,6 +80,7 @@ impl Clone for StorageVersionMigrationList {
 }
 
 impl std::fmt::Debug for StorageVersionMigrationList {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigrationList")
             .field("type_meta", &self.type_meta)
@@ -94,6 +102,7 @@ pub struct StorageVersionMigrationSpec {
 }
 
 impl Clone for StorageVersionMigrationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigrationSpec {
             resource: Clone::clone(&self.resource),
@@ -102,6 +111,7 @@ impl Clone for StorageVersionMigrationSpec {
 }
 
 impl std::fmt::Debug for StorageVersionMigrationSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigrationSpec")
             .field("resource", &self.resource)
@@ -125,6 +135,7 @@ pub struct StorageVersionMigrationStatus {
 }
 
 impl Clone for StorageVersionMigrationStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigrationStatus {
             conditions: Clone::clone(&self.conditions),
@@ -134,6 +145,7 @@ impl Clone for StorageVersionMigrationStatus {
 }
 
 impl std::fmt::Debug for StorageVersionMigrationStatus {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigrationStatus")
             .field("conditions", &self.conditions)
