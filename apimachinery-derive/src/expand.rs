@@ -28,7 +28,7 @@ pub fn expand_type(c: &Container) -> TokenStream {
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Type);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Type);
-    let field_index = serde_impls::expand_field_index(c, Shape::Type);
+    let field_index = serde_impls::expand_field_index(c, &krate, Shape::Type);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
@@ -49,7 +49,7 @@ pub fn expand(c: &Container) -> TokenStream {
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
-    let field_index = serde_impls::expand_field_index(c, Shape::Object);
+    let field_index = serde_impls::expand_field_index(c, &krate, Shape::Object);
     let ident = &c.ident;
     quote! {
         #[doc(hidden)]
@@ -151,7 +151,7 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
                 out: &mut ::std::vec::Vec<u8>,
                 layout: #krate::util::json::JsonLayout,
             ) -> ::core::result::Result<(), #krate::__private::serde_json::Error> {
-                #krate::util::json::encode_go_json(self, out, layout)
+                #krate::util::json::encode_go_json_dyn(self, out, layout)
             }
             fn type_name(&self) -> &'static str { ::core::any::type_name::<Self>() }
         }

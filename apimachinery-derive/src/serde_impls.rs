@@ -5,8 +5,8 @@
 //! The expansion is kept small on purpose: a generated crate has a thousand such types,
 //! and every visitor type costs its full set of `erased_serde` methods when objects are
 //! decoded through the scheme. So object keys are read through one shared seed
-//! (`__private::FieldIndex`, a plain `fn(&str)` lookup per struct instead of a field
-//! visitor per struct), there is no `visit_seq` (Go reads a struct only from a JSON
+//! (`__private::FieldIndex` over a `static` table of names per struct instead of a
+//! field visitor per struct), there is no `visit_seq` (Go reads a struct only from a JSON
 //! object), and a field needs no wrapper type to read `null` as its zero value.
 
 use proc_macro2::TokenStream;
@@ -149,32 +149,54 @@ fn write_field(serde: &TokenStream, json: TokenStream, value: TokenStream) -> To
     }
 }
 
-/// The key lookup both decodes share (`Deserialize` and `ReadJson`), one function per
-/// struct beside them: a key's field index, `None` for a key the struct does not have.
-/// An object's `kind` and `apiVersion` are 0 and 1, its fields from 2.
-pub fn expand_field_index(c: &Container, shape: Shape) -> TokenStream {
+/// The key lookup both decodes share (`Deserialize` and `ReadJson`), one `static` per
+/// struct beside them: the JSON names with their field indexes, in the layout
+/// `apimachinery::__private::FieldNames::new` documents (entries sorted by name length,
+/// each the name and its index as two little-endian bytes; the offset of each length's
+/// first entry). An object's `kind` and `apiVersion` are 0 and 1, its fields from 2.
+/// Data rather than a `match` per struct: the one lookup function is compiled once.
+pub fn expand_field_index(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let fields = wire_fields(c, shape);
-    let (first, type_meta_keys) = match shape {
-        Shape::Object => (
-            2,
-            quote! {
-                "kind" => ::core::option::Option::Some(0),
-                "apiVersion" => ::core::option::Option::Some(1),
-            },
-        ),
-        Shape::Type => (0, TokenStream::new()),
+    let mut names: Vec<&str> = match shape {
+        Shape::Object => vec!["kind", "apiVersion"],
+        Shape::Type => Vec::new(),
     };
-    let indexes: Vec<usize> = (first..first + fields.len()).collect();
-    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
+    names.extend(fields.iter().map(|f| f.json_name.as_str()));
+    let (table, by_len) = match field_table(&names) {
+        Ok(built) => built,
+        Err(message) => return syn::Error::new(c.ident.span(), message).into_compile_error(),
+    };
+    let table = proc_macro2::Literal::byte_string(&table);
     quote! {
-        fn __field_index(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                #type_meta_keys
-                #(#json_names => ::core::option::Option::Some(#indexes),)*
-                _ => ::core::option::Option::None,
-            }
+        static __FIELD_NAMES: #krate::__private::FieldNames =
+            #krate::__private::FieldNames::new(#table, &[#(#by_len),*]);
+    }
+}
+
+/// The table and length offsets of `FieldNames` for `names` (field index = position).
+/// The sort is stable, so that among names of one length the first declared comes first.
+fn field_table(names: &[&str]) -> Result<(Vec<u8>, Vec<u16>), String> {
+    let too_large = || {
+        format!(
+            "{} JSON field names are more than a struct's key table holds",
+            names.len()
+        )
+    };
+    let mut entries: Vec<(usize, &str)> = names.iter().copied().enumerate().collect();
+    entries.sort_by_key(|(_, name)| name.len());
+    let longest = entries.last().map_or(0, |(_, name)| name.len());
+    let mut table = Vec::new();
+    let mut by_len = Vec::with_capacity(longest + 2);
+    let mut next = entries.iter().peekable();
+    for len in 0..=longest + 1 {
+        by_len.push(u16::try_from(table.len()).map_err(|_| too_large())?);
+        while let Some((index, name)) = next.next_if(|(_, name)| name.len() == len) {
+            let index = u16::try_from(*index).map_err(|_| too_large())?;
+            table.extend_from_slice(name.as_bytes());
+            table.extend_from_slice(&index.to_le_bytes());
         }
     }
+    Ok((table, by_len))
 }
 
 pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
@@ -256,7 +278,7 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
                         let mut value = <#ident as ::core::default::Default>::default();
                         while let ::core::option::Option::Some(key) = #serde::de::MapAccess::next_key_seed(
                             &mut map,
-                            #krate::__private::FieldIndex(__field_index),
+                            #krate::__private::FieldIndex(&__FIELD_NAMES),
                         )? {
                             match key {
                                 #type_meta_arms
@@ -339,12 +361,43 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
 
         impl #reader::ReadJson for #ident {
             fn read_json(value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<Self, #reader::Error> {
+                <Self as #reader::ReadJson>::read_json_nullable(value, false)
+            }
+
+            // The one body: out of line, because the field reads of `Option<Self>` and
+            // `Self` fields, the elements of `Vec<Self>` and the scheme's boxed read all
+            // call it, and inlined it was copied (with the struct's `Default`) into each.
+            #[inline(never)]
+            fn read_json_nullable(
+                value: #reader::ValueReader<'_, '_, '_>,
+                null_is_default: bool,
+            ) -> ::core::result::Result<Self, #reader::Error> {
                 let mut out = <Self as ::core::default::Default>::default();
-                match value.read_struct(#expecting, #struct_like, __field_index, &mut out) {
+                match value.read_struct(#expecting, #struct_like, null_is_default, &__FIELD_NAMES, &mut out) {
                     ::core::result::Result::Ok(()) => ::core::result::Result::Ok(out),
                     ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field_table;
+
+    #[test]
+    fn the_key_table_groups_names_by_length_in_declaration_order() {
+        let (table, by_len) = field_table(&["kind", "apiVersion", "spec", "a", "dd"]).unwrap();
+        assert_eq!(
+            table,
+            b"a\x03\x00dd\x04\x00kind\x00\x00spec\x02\x00apiVersion\x01\x00"
+        );
+        assert_eq!(by_len, [0, 0, 3, 7, 7, 19, 19, 19, 19, 19, 19, 31]);
+    }
+
+    #[test]
+    fn no_names_make_an_empty_table() {
+        assert_eq!(field_table(&[]).unwrap(), (Vec::new(), vec![0, 0]));
     }
 }
