@@ -26,6 +26,7 @@ fn crate_path(c: &Container) -> TokenStream {
 pub fn expand_type(c: &Container) -> TokenStream {
     let krate = crate_path(c);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);
+    let write_json = serde_impls::expand_write_json(c, &krate, Shape::Type);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Type);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Type);
     let field_index = serde_impls::expand_field_index(c, &krate, Shape::Type);
@@ -34,6 +35,7 @@ pub fn expand_type(c: &Container) -> TokenStream {
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
         const _: () = {
             #serialize
+            #write_json
             #deserialize
             #read_json
             #field_index
@@ -47,6 +49,7 @@ pub fn expand(c: &Container) -> TokenStream {
     let resource = expand_resource(c, &krate);
     let list = expand_list(c, &krate);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
+    let write_json = serde_impls::expand_write_json(c, &krate, Shape::Object);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
     let field_index = serde_impls::expand_field_index(c, &krate, Shape::Object);
@@ -59,6 +62,7 @@ pub fn expand(c: &Container) -> TokenStream {
             #resource
             #list
             #serialize
+            #write_json
             #deserialize
             #read_json
             #field_index
@@ -151,7 +155,7 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
                 out: &mut ::std::vec::Vec<u8>,
                 layout: #krate::util::json::JsonLayout,
             ) -> ::core::result::Result<(), #krate::__private::serde_json::Error> {
-                #krate::util::json::encode_go_json_dyn(self, out, layout)
+                #krate::util::json::encode_write_json(self, out, layout)
             }
             fn type_name(&self) -> &'static str { ::core::any::type_name::<Self>() }
         }

@@ -136,6 +136,96 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
     }
 }
 
+/// `WriteJson`, the encode every object's `encode_json` uses: the same text as the
+/// `Serialize` above writes with `GoJsonWriter`, as one function per struct whose fields
+/// are one non-generic call each (`StructWriter::field`, the value behind `&dyn`; the
+/// first error is returned by `end`). A field whose type has no `WriteJson` is written
+/// through its serde `Serialize` (autoref specialization, see `WriteField`).
+pub fn expand_write_json(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+    let ident = &c.ident;
+    let json = quote!(#krate::util::json);
+    let fields = wire_fields(c, shape);
+    let no_type_meta = shape == Shape::Type || c.attrs.no_type_meta.is_some();
+    let type_meta_writes = if no_type_meta {
+        TokenStream::new()
+    } else if let (Some(f), Some(_)) = (type_meta_field(c), c.attrs.omit_empty_type_meta) {
+        let name = &f.ident;
+        quote! {
+            if !self.#name.kind.is_empty() {
+                fields.field("kind", &self.#name.kind);
+            }
+            if !self.#name.api_version.is_empty() {
+                fields.field("apiVersion", &self.#name.api_version);
+            }
+        }
+    } else {
+        let (kind, api_version) = match type_meta_field(c) {
+            Some(f) => {
+                let name = &f.ident;
+                (
+                    quote! {
+                        if self.#name.kind.is_empty() { <Self as #krate::runtime::Resource>::KIND } else { self.#name.kind.as_str() }
+                    },
+                    quote! {
+                        if self.#name.api_version.is_empty() { <Self as #krate::runtime::Resource>::API_VERSION } else { self.#name.api_version.as_str() }
+                    },
+                )
+            }
+            None => (
+                quote!(<Self as #krate::runtime::Resource>::KIND),
+                quote!(<Self as #krate::runtime::Resource>::API_VERSION),
+            ),
+        };
+        quote! {
+            let kind: &str = #kind;
+            fields.field("kind", &kind);
+            let api_version: &str = #api_version;
+            fields.field("apiVersion", &api_version);
+        }
+    };
+    let writes = fields.iter().map(|f| {
+        let name = &f.ident;
+        let key = &f.json_name;
+        let ty = &f.ty;
+        if f.skip_serializing_if.is_none()
+            && f.nullable.is_none()
+            && let Some(inner) = generic_arg(ty, "Option")
+        {
+            return quote! {
+                if let ::core::option::Option::Some(value) = &self.#name {
+                    (&&#json::WriteField::<#inner>::new()).write_field(&mut fields, #key, value);
+                }
+            };
+        }
+        let write = quote! {
+            (&&#json::WriteField::<#ty>::new()).write_field(&mut fields, #key, &self.#name);
+        };
+        match &f.skip_serializing_if {
+            Some(skip) => quote! {
+                if !#skip(&self.#name) {
+                    #write
+                }
+            },
+            None => write,
+        }
+    });
+    quote! {
+        impl #json::WriteJson for #ident {
+            fn write_json(
+                &self,
+                writer: &mut #json::GoJsonWriter<'_>,
+            ) -> ::core::result::Result<(), #krate::__private::serde_json::Error> {
+                #[allow(unused_imports)]
+                use #json::{WriteFieldBySerde as _, WriteFieldDirect as _};
+                let mut fields = writer.begin_struct();
+                #type_meta_writes
+                #(#writes)*
+                fields.end()
+            }
+        }
+    }
+}
+
 /// One field written, its error returned. Spelled out rather than with `?`, whose
 /// `Try::branch` and `FromResidual` calls would be compiled into every field of every
 /// type's `serialize` (a thousand types, each monomorphized for the scheme's writer).

@@ -12,7 +12,10 @@ mod writer;
 #[cfg(test)]
 mod writer_tests;
 
-pub use writer::{Compound, GoJsonWriter};
+pub use writer::{
+    Compound, GoJsonWriter, StructWriter, WriteField, WriteFieldBySerde, WriteFieldDirect,
+    WriteJson, encode_write_json,
+};
 
 /// Writes JSON byte for byte as Go's `encoding/json` does (`json.Marshal`, or
 /// `json.MarshalIndent(v, "", indent)` when built with [`indented`](Self::indented)).
@@ -122,46 +125,6 @@ pub fn encode_go_json<T: serde::Serialize + ?Sized>(
         _ => GoJsonWriter::compact(out),
     };
     value.serialize(&mut writer)
-}
-
-/// A value [`encode_go_json_dyn`] can write: every serde `Serialize` type, through its
-/// `serialize` with [`GoJsonWriter`].
-#[doc(hidden)]
-pub trait WriteGoJson {
-    /// Writes the value with `writer`.
-    fn write_go_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error>;
-}
-
-impl<T: serde::Serialize + ?Sized> WriteGoJson for T {
-    fn write_go_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
-        self.serialize(writer)
-    }
-}
-
-/// [`encode_go_json`] of a value behind `dyn`: what every derived
-/// [`Object::encode_json`](crate::runtime::Object::encode_json) calls, so that the
-/// writer's set-up is compiled once and a kind's `encode_json` is one call (with
-/// `encode_go_json::<Kind>` inlined it was ~250 bytes per kind).
-///
-/// ```
-/// use apimachinery::util::json::{JsonLayout, encode_go_json_dyn};
-///
-/// let mut out = Vec::new();
-/// encode_go_json_dyn(&serde_json::json!({"a": [1]}), &mut out, JsonLayout::Pretty)?;
-/// assert_eq!(out, b"{\n  \"a\": [\n    1\n  ]\n}");
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[inline(never)]
-pub fn encode_go_json_dyn(
-    value: &dyn WriteGoJson,
-    out: &mut Vec<u8>,
-    layout: JsonLayout,
-) -> Result<(), serde_json::Error> {
-    let mut writer = match layout {
-        JsonLayout::Pretty => GoJsonWriter::pretty(out),
-        _ => GoJsonWriter::compact(out),
-    };
-    value.write_go_json(&mut writer)
 }
 
 /// Forwards a layout call to whichever formatter is active.

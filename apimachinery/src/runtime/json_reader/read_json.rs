@@ -59,7 +59,7 @@ pub trait ReadJson: Sized {
     /// read, the drop of the old value and the move into every field's arm.
     #[doc(hidden)]
     fn read_into(slot: &mut Self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
-        read_into(slot, value)
+        read_into_out_of_line(slot, value)
     }
 
     /// [`read_into`](Self::read_into) for a field whose `null` is its zero value (Go
@@ -69,7 +69,7 @@ pub trait ReadJson: Sized {
     where
         Self: Default,
     {
-        read_into_or_default(slot, value)
+        read_into_or_default_out_of_line(slot, value)
     }
 
     /// [`read_into`](Self::read_into) of an `Option<Self>` field (`null` is `None`):
@@ -80,7 +80,7 @@ pub trait ReadJson: Sized {
         slot: &mut Option<Self>,
         value: ValueReader<'_, '_, '_>,
     ) -> Result<(), Error> {
-        read_option_into(slot, value)
+        read_option_into_out_of_line(slot, value)
     }
 
     /// [`read_json`](Self::read_json), with `null` read as the zero value when
@@ -108,9 +108,11 @@ pub trait ReadJson: Sized {
 }
 
 // The bodies of `ReadJson`'s field reads, callable from the out-of-line overrides (which
-// cannot call the provided methods they replace). No `?`, and no `#[inline]`: compiled
-// once per field type and crate, where `#[inline]` would copy them into every codegen
-// unit that reads such a field.
+// cannot call the provided methods they replace). No `?`. The provided methods call
+// them through the `#[inline(never)]` copies below: compiled once per field type and
+// crate, where `#[inline]` would copy them into every codegen unit that reads such a
+// field, and where left to the optimizer (a struct's read being one call) they were
+// inlined into every struct's `read_field_at` arm (+80 KB in `k8s-types`).
 
 /// [`ReadJson::read_into`]'s body.
 #[doc(hidden)]
@@ -157,6 +159,30 @@ pub fn read_option_into<T: ReadJson>(
     };
     *slot = read;
     Ok(())
+}
+
+#[inline(never)]
+fn read_into_out_of_line<T: ReadJson>(
+    slot: &mut T,
+    value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    read_into(slot, value)
+}
+
+#[inline(never)]
+fn read_into_or_default_out_of_line<T: ReadJson + Default>(
+    slot: &mut T,
+    value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    read_into_or_default(slot, value)
+}
+
+#[inline(never)]
+fn read_option_into_out_of_line<T: ReadJson>(
+    slot: &mut Option<T>,
+    value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    read_option_into(slot, value)
 }
 
 /// The out-of-line field reads of a leaf type (see [`ReadJson::read_into`]), for the
