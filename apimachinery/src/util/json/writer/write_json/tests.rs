@@ -155,9 +155,11 @@ fn port(n: i32) -> Port {
 }
 
 fn spec() -> Spec {
-    let mut meta = ObjectMeta::default();
-    meta.name = "m".into();
-    meta.labels.insert("app".into(), "x".into());
+    let meta = ObjectMeta {
+        name: "m".into(),
+        labels: BTreeMap::from([("app".to_owned(), "x".to_owned())]),
+        ..ObjectMeta::default()
+    };
     Spec {
         ports: vec![port(1), Port::default()],
         labels: BTreeMap::from([("a".to_owned(), "1".to_owned())]),
