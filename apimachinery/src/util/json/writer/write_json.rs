@@ -213,7 +213,10 @@ impl<T: WriteJson> WriteJson for Option<T> {
 // The loops below are compiled per element type: no `?` (its `Try` calls per type),
 // the brackets and separators out of line.
 
-impl<T: WriteJson> WriteJson for [T] {
+impl<T: WriteJson> WriteJson for Vec<T> {
+    // Out of line: an `Option<Vec<T>>` (a nullable list) calls it rather than holding a
+    // second copy of the loop.
+    #[inline(never)]
     fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), Error> {
         let mut first = true;
         writer.open(b'[');
@@ -228,13 +231,8 @@ impl<T: WriteJson> WriteJson for [T] {
     }
 }
 
-impl<T: WriteJson> WriteJson for Vec<T> {
-    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), Error> {
-        self.as_slice().write_json(writer)
-    }
-}
-
 impl<T: WriteJson> WriteJson for BTreeMap<String, T> {
+    #[inline(never)]
     fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), Error> {
         let mut first = true;
         writer.open(b'{');
