@@ -241,10 +241,10 @@ fn write_field(serde: &TokenStream, json: TokenStream, value: TokenStream) -> To
 
 /// The key lookup both decodes share (`Deserialize` and `ReadJson`), one `static` per
 /// struct beside them: the JSON names with their field indexes, in the layout
-/// `apimachinery::__private::FieldNames::new` documents (each entry the name's length,
-/// the name and its index as two little-endian bytes; slots of a perfect hash found
-/// here). An object's `kind` and `apiVersion` are 0 and 1, its fields from 2. Data
-/// rather than a `match` per struct: the one lookup function is compiled once.
+/// `apimachinery::__private::FieldNames::new` documents (entries sorted by name length,
+/// each the name and its index as two little-endian bytes; the offset of each length's
+/// first entry). An object's `kind` and `apiVersion` are 0 and 1, its fields from 2.
+/// Data rather than a `match` per struct: the one lookup function is compiled once.
 pub fn expand_field_index(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let fields = wire_fields(c, shape);
     let mut names: Vec<&str> = match shape {
@@ -252,70 +252,41 @@ pub fn expand_field_index(c: &Container, krate: &TokenStream, shape: Shape) -> T
         Shape::Type => Vec::new(),
     };
     names.extend(fields.iter().map(|f| f.json_name.as_str()));
-    let (table, slots, seed) = match field_table(&names) {
+    let (table, by_len) = match field_table(&names) {
         Ok(built) => built,
         Err(message) => return syn::Error::new(c.ident.span(), message).into_compile_error(),
     };
     let table = proc_macro2::Literal::byte_string(&table);
     quote! {
         static __FIELD_NAMES: #krate::__private::FieldNames =
-            #krate::__private::FieldNames::new(#table, &[#(#slots),*], #seed);
+            #krate::__private::FieldNames::new(#table, &[#(#by_len),*]);
     }
 }
 
-/// The table, slots and seed of `FieldNames` for `names` (field index = position):
-/// slots for the first seed (of a fixed sequence, so that builds are reproducible) under
-/// which every name has a slot of its own, in twice as many slots as names, or more if
-/// none is found; none at all (a scan) for names the hash cannot tell apart.
-fn field_table(names: &[&str]) -> Result<(Vec<u8>, Vec<u16>, u32), String> {
+/// The table and length offsets of `FieldNames` for `names` (field index = position).
+/// The sort is stable, so that among names of one length the first declared comes first.
+fn field_table(names: &[&str]) -> Result<(Vec<u8>, Vec<u16>), String> {
+    let too_large = || {
+        format!(
+            "{} JSON field names are more than a struct's key table holds",
+            names.len()
+        )
+    };
+    let mut entries: Vec<(usize, &str)> = names.iter().copied().enumerate().collect();
+    entries.sort_by_key(|(_, name)| name.len());
+    let longest = entries.last().map_or(0, |(_, name)| name.len());
     let mut table = Vec::new();
-    let mut offsets = Vec::with_capacity(names.len());
-    for (index, name) in names.iter().enumerate() {
-        let len = u8::try_from(name.len())
-            .map_err(|_| format!("the JSON name `{name}` is longer than 255 bytes"))?;
-        let index = u16::try_from(index).map_err(|_| "more than 65535 JSON field names")?;
-        offsets.push(u16::try_from(table.len() + 1).map_err(|_| "the JSON names are too long")?);
-        table.push(len);
-        table.extend_from_slice(name.as_bytes());
-        table.extend_from_slice(&index.to_le_bytes());
-    }
-    u16::try_from(table.len()).map_err(|_| "the JSON names are too long")?;
-    if names.is_empty() {
-        return Ok((table, Vec::new(), 0));
-    }
-    for slots in [2, 3, 4, 8].map(|times| times * names.len()) {
-        for seed in (1..4_000u32).map(|i| i.wrapping_mul(0x9E37_79B1) | 1) {
-            let mut taken = vec![0u16; slots];
-            let mut free = true;
-            for (name, offset) in names.iter().zip(&offsets) {
-                match taken.get_mut(key_slot(name.as_bytes(), seed, slots)) {
-                    Some(slot) if *slot == 0 => *slot = *offset,
-                    _ => {
-                        free = false;
-                        break;
-                    }
-                }
-            }
-            if free {
-                return Ok((table, taken, seed));
-            }
+    let mut by_len = Vec::with_capacity(longest + 2);
+    let mut next = entries.iter().peekable();
+    for len in 0..=longest + 1 {
+        by_len.push(u16::try_from(table.len()).map_err(|_| too_large())?);
+        while let Some((index, name)) = next.next_if(|(_, name)| name.len() == len) {
+            let index = u16::try_from(*index).map_err(|_| too_large())?;
+            table.extend_from_slice(name.as_bytes());
+            table.extend_from_slice(&index.to_le_bytes());
         }
     }
-    Ok((table, Vec::new(), 0))
-}
-
-/// `apimachinery::__private::key_slot`, which the lookup computes: the same function
-/// (the tests of both crates pin the same values).
-fn key_slot(key: &[u8], seed: u32, slots: usize) -> usize {
-    let len = key.len();
-    let byte = |at: Option<&u8>| u32::from(at.copied().unwrap_or(0));
-    let word = (len as u32 & 0xff)
-        | byte(key.first()) << 8
-        | byte(key.get(len / 2)) << 16
-        | byte(key.last()) << 24;
-    let hash = word.wrapping_mul(seed);
-    let hash = hash ^ (hash >> 15);
-    ((u64::from(hash) * slots as u64) >> 32) as usize
+    Ok((table, by_len))
 }
 
 pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
@@ -503,47 +474,20 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
 
 #[cfg(test)]
 mod tests {
-    use super::{field_table, key_slot};
+    use super::field_table;
 
     #[test]
-    fn the_key_table_holds_each_name_with_its_index_and_a_slot_of_its_own() {
-        let names = ["kind", "apiVersion", "spec", "a", "dd"];
-        let (table, slots, seed) = field_table(&names).unwrap();
+    fn the_key_table_groups_names_by_length_in_declaration_order() {
+        let (table, by_len) = field_table(&["kind", "apiVersion", "spec", "a", "dd"]).unwrap();
         assert_eq!(
             table,
-            b"\x04kind\x00\x00\x0aapiVersion\x01\x00\x04spec\x02\x00\x01a\x03\x00\x02dd\x04\x00"
+            b"a\x03\x00dd\x04\x00kind\x00\x00spec\x02\x00apiVersion\x01\x00"
         );
-        assert_eq!(slots.len(), 10);
-        let offsets = [1, 8, 21, 28, 32];
-        for (name, offset) in names.iter().zip(offsets) {
-            assert_eq!(
-                slots[key_slot(name.as_bytes(), seed, slots.len())],
-                offset,
-                "{name}"
-            );
-        }
-        assert_eq!(slots.iter().filter(|&&s| s != 0).count(), names.len());
-    }
-
-    #[test]
-    fn names_the_hash_cannot_tell_apart_are_scanned() {
-        // Same length, first, middle and last bytes.
-        let (_, slots, seed) = field_table(&["abcde", "aXcYe"]).unwrap();
-        assert_eq!((slots, seed), (Vec::new(), 0));
+        assert_eq!(by_len, [0, 0, 3, 7, 7, 19, 19, 19, 19, 19, 19, 31]);
     }
 
     #[test]
     fn no_names_make_an_empty_table() {
-        assert_eq!(field_table(&[]).unwrap(), (Vec::new(), Vec::new(), 0));
+        assert_eq!(field_table(&[]).unwrap(), (Vec::new(), vec![0, 0]));
     }
-
-    #[test]
-    fn the_slot_function_is_the_one_the_lookup_computes() {
-        // The same values are pinned in apimachinery's `field_index` tests.
-        assert_eq!(key_slot(b"apiVersion", 0x9E37_79B1, 1000), PINNED[0]);
-        assert_eq!(key_slot(b"", 7, 10), PINNED[1]);
-        assert_eq!(key_slot(b"x", u32::MAX, 3), PINNED[2]);
-    }
-
-    const PINNED: [usize; 3] = [445, 0, 1];
 }
