@@ -1,5 +1,5 @@
 //! Code generation: `Object`, `Resource`, `ListObject` (for lists), serde's `Serialize`
-//! and `Deserialize`, and the link-time registration.
+//! and `Deserialize`, `ReadJson` and `WriteJson`, and the link-time registration.
 //!
 //! Generated code names everything through the `apimachinery` crate path (default
 //! `::apimachinery`), including serde and inventory through its `__private` re-exports,
@@ -22,7 +22,7 @@ fn crate_path(c: &Container) -> TokenStream {
     )
 }
 
-/// `#[derive(ApiType)]`: the serde implementations and `ReadJson` alone.
+/// `#[derive(ApiType)]`: the serde implementations, `ReadJson` and `WriteJson` alone.
 pub fn expand_type(c: &Container) -> TokenStream {
     let krate = crate_path(c);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);

@@ -1,4 +1,5 @@
-//! serde's `Serialize` and `Deserialize`, and the scheme's decode `ReadJson`, shared by
+//! serde's `Serialize` and `Deserialize`, the scheme's decode `ReadJson` and encode
+//! `WriteJson`, shared by
 //! `#[derive(ApiObject)]` (with `kind` and `apiVersion`) and `#[derive(ApiType)]`
 //! (structs nested in objects).
 //!
