@@ -1,7 +1,6 @@
 //! serde's `Serialize` and `Deserialize`, the scheme's decode `ReadJson` and encode
-//! `WriteJson`, shared by
-//! `#[derive(ApiObject)]` (with `kind` and `apiVersion`) and `#[derive(ApiType)]`
-//! (structs nested in objects).
+//! `WriteJson`, shared by `#[derive(ApiObject)]` (with `kind` and `apiVersion`) and
+//! `#[derive(ApiType)]` (structs nested in objects).
 //!
 //! The expansion is kept small on purpose: a generated crate has a thousand such types,
 //! and every visitor type costs its full set of `erased_serde` methods when objects are
