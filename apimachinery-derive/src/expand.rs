@@ -1,5 +1,5 @@
 //! Code generation: `Object`, `Resource`, `ListObject` (for lists), serde's `Serialize`
-//! and `Deserialize`, and the link-time registration.
+//! and `Deserialize`, `ReadJson` and `WriteJson`, and the link-time registration.
 //!
 //! Generated code names everything through the `apimachinery` crate path (default
 //! `::apimachinery`), including serde and inventory through its `__private` re-exports,
@@ -22,18 +22,20 @@ fn crate_path(c: &Container) -> TokenStream {
     )
 }
 
-/// `#[derive(ApiType)]`: the serde implementations and `ReadJson` alone.
+/// `#[derive(ApiType)]`: the serde implementations, `ReadJson` and `WriteJson` alone.
 pub fn expand_type(c: &Container) -> TokenStream {
     let krate = crate_path(c);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);
+    let write_json = serde_impls::expand_write_json(c, &krate, Shape::Type);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Type);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Type);
-    let field_index = serde_impls::expand_field_index(c, Shape::Type);
+    let field_index = serde_impls::expand_field_index(c, &krate, Shape::Type);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
         const _: () = {
             #serialize
+            #write_json
             #deserialize
             #read_json
             #field_index
@@ -41,20 +43,22 @@ pub fn expand_type(c: &Container) -> TokenStream {
     }
 }
 
-/// `#[derive(ApiKind)]`: an object's serde implementations and `ReadJson` (`kind` and
-/// `apiVersion` first) alone, without `Object`, `Resource`, `ListObject` or the
+/// `#[derive(ApiKind)]`: an object's serde implementations, `ReadJson` and `WriteJson`
+/// (`kind` and `apiVersion` first) alone, without `Object`, `Resource`, `ListObject` or the
 /// link-time registration, whose code a program without a `Scheme` does not need.
 pub fn expand_kind(c: &Container) -> TokenStream {
     let krate = crate_path(c);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
+    let write_json = serde_impls::expand_write_json(c, &krate, Shape::Object);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
-    let field_index = serde_impls::expand_field_index(c, Shape::Object);
+    let field_index = serde_impls::expand_field_index(c, &krate, Shape::Object);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
         const _: () = {
             #serialize
+            #write_json
             #deserialize
             #read_json
             #field_index
@@ -88,9 +92,10 @@ pub fn expand(c: &Container) -> TokenStream {
     let resource = expand_resource(c, &krate);
     let list = expand_list(c, &krate);
     let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
+    let write_json = serde_impls::expand_write_json(c, &krate, Shape::Object);
     let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
-    let field_index = serde_impls::expand_field_index(c, Shape::Object);
+    let field_index = serde_impls::expand_field_index(c, &krate, Shape::Object);
     let ident = &c.ident;
     quote! {
         #[doc(hidden)]
@@ -100,6 +105,7 @@ pub fn expand(c: &Container) -> TokenStream {
             #resource
             #list
             #serialize
+            #write_json
             #deserialize
             #read_json
             #field_index
@@ -192,7 +198,7 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
                 out: &mut ::std::vec::Vec<u8>,
                 layout: #krate::util::json::JsonLayout,
             ) -> ::core::result::Result<(), #krate::__private::serde_json::Error> {
-                #krate::util::json::encode_go_json(self, out, layout)
+                #krate::util::json::encode_write_json(self, out, layout)
             }
             fn type_name(&self) -> &'static str { ::core::any::type_name::<Self>() }
         }

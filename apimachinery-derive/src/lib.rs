@@ -52,8 +52,9 @@ mod structural_schema;
 use proc_macro::TokenStream;
 
 /// Derives `Object`, `Resource`, serde's `Serialize`/`Deserialize` (with `kind` and
-/// `apiVersion` first), the scheme's decode `apimachinery::runtime::json_reader::ReadJson`
-/// and a link-time registration. See the crate documentation for the
+/// `apiVersion` first), the scheme's decode `apimachinery::runtime::json_reader::ReadJson`,
+/// the encode `apimachinery::util::json::WriteJson` (the text `Serialize` writes with Go's
+/// JSON writer, without serde's serializer in between) and a link-time registration. See the crate documentation for the
 /// attributes.
 #[proc_macro_derive(ApiObject, attributes(api))]
 pub fn derive_api_object(input: TokenStream) -> TokenStream {
@@ -66,8 +67,9 @@ pub fn derive_api_object(input: TokenStream) -> TokenStream {
 }
 
 /// Derives what `#[derive(ApiObject)]` derives for the wire alone: serde's `Serialize`
-/// and `Deserialize` (with `kind` and `apiVersion` first) and
-/// `apimachinery::runtime::json_reader::ReadJson`, the very code `ApiObject` generates,
+/// and `Deserialize` (with `kind` and `apiVersion` first),
+/// `apimachinery::runtime::json_reader::ReadJson` and `apimachinery::util::json::WriteJson`,
+/// the very code `ApiObject` generates,
 /// but neither `Object`, `Resource`, `ListObject` nor the link-time registration. For
 /// crates that offer a kind with and without a `Scheme` (`k8s-types` without its
 /// `scheme` feature): a program that never builds a `Scheme` then compiles none of the
@@ -102,10 +104,11 @@ pub fn derive_api_kind(input: TokenStream) -> TokenStream {
         .into()
 }
 
-/// Derives serde's `Serialize` and `Deserialize`, and the scheme's decode
+/// Derives serde's `Serialize` and `Deserialize`, the scheme's decode
 /// `apimachinery::runtime::json_reader::ReadJson` (the same behaviour, without serde's
 /// visitors; a field whose type has no `ReadJson` is read through its serde
-/// `Deserialize`), for a struct of the API that is not an object itself (a spec, a status, a condition), with Go's JSON rules: fields named in
+/// `Deserialize`) and the encode `apimachinery::util::json::WriteJson` (likewise, a field
+/// without it written through its `Serialize`), for a struct of the API that is not an object itself (a spec, a status, a condition), with Go's JSON rules: fields named in
 /// lower camel case (`#[api(rename = "...")]` to change), written in declaration order,
 /// `Option` fields omitted when `None` (`#[api(skip_serializing_if = "path")]` for
 /// others, such as Go's `omitempty` on lists), unknown keys ignored, and `null` or a

@@ -1,12 +1,13 @@
-//! serde's `Serialize` and `Deserialize`, and the scheme's decode `ReadJson`, shared by
-//! `#[derive(ApiObject)]` and `#[derive(ApiKind)]` (with `kind` and `apiVersion`) and
+//! serde's `Serialize` and `Deserialize`, the scheme's decode `ReadJson` and encode
+//! `WriteJson`, shared by `#[derive(ApiObject)]` and `#[derive(ApiKind)]` (with `kind`
+//! and `apiVersion`) and
 //! `#[derive(ApiType)]` (structs nested in objects).
 //!
 //! The expansion is kept small on purpose: a generated crate has a thousand such types,
 //! and every visitor type costs its full set of `erased_serde` methods when objects are
 //! decoded through the scheme. So object keys are read through one shared seed
-//! (`__private::FieldIndex`, a plain `fn(&str)` lookup per struct instead of a field
-//! visitor per struct), there is no `visit_seq` (Go reads a struct only from a JSON
+//! (`__private::FieldIndex` over a `static` table of names per struct instead of a
+//! field visitor per struct), there is no `visit_seq` (Go reads a struct only from a JSON
 //! object), and a field needs no wrapper type to read `null` as its zero value.
 
 use proc_macro2::TokenStream;
@@ -140,6 +141,96 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
     }
 }
 
+/// `WriteJson`, the encode every object's `encode_json` uses: the same text as the
+/// `Serialize` above writes with `GoJsonWriter`, as one function per struct whose fields
+/// are one non-generic call each (`StructWriter::field`, the value behind `&dyn`; the
+/// first error is returned by `end`). A field whose type has no `WriteJson` is written
+/// through its serde `Serialize` (autoref specialization, see `WriteField`).
+pub fn expand_write_json(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+    let ident = &c.ident;
+    let json = quote!(#krate::util::json);
+    let fields = wire_fields(c, shape);
+    let no_type_meta = shape == Shape::Type || c.attrs.no_type_meta.is_some();
+    let type_meta_writes = if no_type_meta {
+        TokenStream::new()
+    } else if let (Some(f), Some(_)) = (type_meta_field(c), c.attrs.omit_empty_type_meta) {
+        let name = &f.ident;
+        quote! {
+            if !self.#name.kind.is_empty() {
+                fields.field("kind", &self.#name.kind);
+            }
+            if !self.#name.api_version.is_empty() {
+                fields.field("apiVersion", &self.#name.api_version);
+            }
+        }
+    } else {
+        // Literals, as `expand_serialize` writes them: no `Resource` impl needed.
+        let kind_name = kind_name(c);
+        let api_version_name = api_version(c);
+        let (kind, api_version) = match type_meta_field(c) {
+            Some(f) => {
+                let name = &f.ident;
+                (
+                    quote! {
+                        if self.#name.kind.is_empty() { #kind_name } else { self.#name.kind.as_str() }
+                    },
+                    quote! {
+                        if self.#name.api_version.is_empty() { #api_version_name } else { self.#name.api_version.as_str() }
+                    },
+                )
+            }
+            None => (quote!(#kind_name), quote!(#api_version_name)),
+        };
+        quote! {
+            let kind: &str = #kind;
+            fields.field("kind", &kind);
+            let api_version: &str = #api_version;
+            fields.field("apiVersion", &api_version);
+        }
+    };
+    let writes = fields.iter().map(|f| {
+        let name = &f.ident;
+        let key = &f.json_name;
+        let ty = &f.ty;
+        if f.skip_serializing_if.is_none()
+            && f.nullable.is_none()
+            && let Some(inner) = generic_arg(ty, "Option")
+        {
+            return quote! {
+                if let ::core::option::Option::Some(value) = &self.#name {
+                    (&&#json::WriteField::<#inner>::new()).write_field(&mut fields, #key, value);
+                }
+            };
+        }
+        let write = quote! {
+            (&&#json::WriteField::<#ty>::new()).write_field(&mut fields, #key, &self.#name);
+        };
+        match &f.skip_serializing_if {
+            Some(skip) => quote! {
+                if !#skip(&self.#name) {
+                    #write
+                }
+            },
+            None => write,
+        }
+    });
+    quote! {
+        impl #json::WriteJson for #ident {
+            fn write_json(
+                &self,
+                writer: &mut #json::GoJsonWriter<'_>,
+            ) -> ::core::result::Result<(), #krate::__private::serde_json::Error> {
+                #[allow(unused_imports)]
+                use #json::{WriteFieldBySerde as _, WriteFieldDirect as _};
+                let mut fields = writer.begin_struct();
+                #type_meta_writes
+                #(#writes)*
+                fields.end()
+            }
+        }
+    }
+}
+
 /// One field written, its error returned. Spelled out rather than with `?`, whose
 /// `Try::branch` and `FromResidual` calls would be compiled into every field of every
 /// type's `serialize` (a thousand types, each monomorphized for the scheme's writer).
@@ -153,32 +244,54 @@ fn write_field(serde: &TokenStream, json: TokenStream, value: TokenStream) -> To
     }
 }
 
-/// The key lookup both decodes share (`Deserialize` and `ReadJson`), one function per
-/// struct beside them: a key's field index, `None` for a key the struct does not have.
-/// An object's `kind` and `apiVersion` are 0 and 1, its fields from 2.
-pub fn expand_field_index(c: &Container, shape: Shape) -> TokenStream {
+/// The key lookup both decodes share (`Deserialize` and `ReadJson`), one `static` per
+/// struct beside them: the JSON names with their field indexes, in the layout
+/// `apimachinery::__private::FieldNames::new` documents (entries sorted by name length,
+/// each the name and its index as two little-endian bytes; the offset of each length's
+/// first entry). An object's `kind` and `apiVersion` are 0 and 1, its fields from 2.
+/// Data rather than a `match` per struct: the one lookup function is compiled once.
+pub fn expand_field_index(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let fields = wire_fields(c, shape);
-    let (first, type_meta_keys) = match shape {
-        Shape::Object => (
-            2,
-            quote! {
-                "kind" => ::core::option::Option::Some(0),
-                "apiVersion" => ::core::option::Option::Some(1),
-            },
-        ),
-        Shape::Type => (0, TokenStream::new()),
+    let mut names: Vec<&str> = match shape {
+        Shape::Object => vec!["kind", "apiVersion"],
+        Shape::Type => Vec::new(),
     };
-    let indexes: Vec<usize> = (first..first + fields.len()).collect();
-    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
+    names.extend(fields.iter().map(|f| f.json_name.as_str()));
+    let (table, by_len) = match field_table(&names) {
+        Ok(built) => built,
+        Err(message) => return syn::Error::new(c.ident.span(), message).into_compile_error(),
+    };
+    let table = proc_macro2::Literal::byte_string(&table);
     quote! {
-        fn __field_index(name: &str) -> ::core::option::Option<usize> {
-            match name {
-                #type_meta_keys
-                #(#json_names => ::core::option::Option::Some(#indexes),)*
-                _ => ::core::option::Option::None,
-            }
+        static __FIELD_NAMES: #krate::__private::FieldNames =
+            #krate::__private::FieldNames::new(#table, &[#(#by_len),*]);
+    }
+}
+
+/// The table and length offsets of `FieldNames` for `names` (field index = position).
+/// The sort is stable, so that among names of one length the first declared comes first.
+fn field_table(names: &[&str]) -> Result<(Vec<u8>, Vec<u16>), String> {
+    let too_large = || {
+        format!(
+            "{} JSON field names are more than a struct's key table holds",
+            names.len()
+        )
+    };
+    let mut entries: Vec<(usize, &str)> = names.iter().copied().enumerate().collect();
+    entries.sort_by_key(|(_, name)| name.len());
+    let longest = entries.last().map_or(0, |(_, name)| name.len());
+    let mut table = Vec::new();
+    let mut by_len = Vec::with_capacity(longest + 2);
+    let mut next = entries.iter().peekable();
+    for len in 0..=longest + 1 {
+        by_len.push(u16::try_from(table.len()).map_err(|_| too_large())?);
+        while let Some((index, name)) = next.next_if(|(_, name)| name.len() == len) {
+            let index = u16::try_from(*index).map_err(|_| too_large())?;
+            table.extend_from_slice(name.as_bytes());
+            table.extend_from_slice(&index.to_le_bytes());
         }
     }
+    Ok((table, by_len))
 }
 
 pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
@@ -260,7 +373,7 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
                         let mut value = <#ident as ::core::default::Default>::default();
                         while let ::core::option::Option::Some(key) = #serde::de::MapAccess::next_key_seed(
                             &mut map,
-                            #krate::__private::FieldIndex(__field_index),
+                            #krate::__private::FieldIndex(&__FIELD_NAMES),
                         )? {
                             match key {
                                 #type_meta_arms
@@ -343,12 +456,43 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
 
         impl #reader::ReadJson for #ident {
             fn read_json(value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<Self, #reader::Error> {
+                <Self as #reader::ReadJson>::read_json_nullable(value, false)
+            }
+
+            // The one body: out of line, because the field reads of `Option<Self>` and
+            // `Self` fields, the elements of `Vec<Self>` and the scheme's boxed read all
+            // call it, and inlined it was copied (with the struct's `Default`) into each.
+            #[inline(never)]
+            fn read_json_nullable(
+                value: #reader::ValueReader<'_, '_, '_>,
+                null_is_default: bool,
+            ) -> ::core::result::Result<Self, #reader::Error> {
                 let mut out = <Self as ::core::default::Default>::default();
-                match value.read_struct(#expecting, #struct_like, __field_index, &mut out) {
+                match value.read_struct(#expecting, #struct_like, null_is_default, &__FIELD_NAMES, &mut out) {
                     ::core::result::Result::Ok(()) => ::core::result::Result::Ok(out),
                     ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field_table;
+
+    #[test]
+    fn the_key_table_groups_names_by_length_in_declaration_order() {
+        let (table, by_len) = field_table(&["kind", "apiVersion", "spec", "a", "dd"]).unwrap();
+        assert_eq!(
+            table,
+            b"a\x03\x00dd\x04\x00kind\x00\x00spec\x02\x00apiVersion\x01\x00"
+        );
+        assert_eq!(by_len, [0, 0, 3, 7, 7, 19, 19, 19, 19, 19, 19, 31]);
+    }
+
+    #[test]
+    fn no_names_make_an_empty_table() {
+        assert_eq!(field_table(&[]).unwrap(), (Vec::new(), vec![0, 0]));
     }
 }

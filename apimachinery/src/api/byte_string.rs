@@ -207,6 +207,9 @@ impl serde::Serialize for ByteString {
     }
 }
 
+// Written by the serde impl above, compiled once here rather than per struct using it.
+crate::write_json_by_serde!(ByteString);
+
 impl<'de> serde::Deserialize<'de> for ByteString {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(ByteStringVisitor)

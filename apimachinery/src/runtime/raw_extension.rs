@@ -116,6 +116,9 @@ impl serde::Serialize for RawExtension {
     }
 }
 
+// Written by the serde impl above, compiled once here rather than per struct using it.
+crate::write_json_by_serde!(RawExtension);
+
 impl<'de> serde::Deserialize<'de> for RawExtension {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = deserialize_raw(deserializer)?;

@@ -12,7 +12,10 @@ mod writer;
 #[cfg(test)]
 mod writer_tests;
 
-pub use writer::{Compound, GoJsonWriter};
+pub use writer::{
+    Compound, GoJsonWriter, StructWriter, WriteField, WriteFieldBySerde, WriteFieldDirect,
+    WriteJson, encode_write_json,
+};
 
 /// Writes JSON byte for byte as Go's `encoding/json` does (`json.Marshal`, or
 /// `json.MarshalIndent(v, "", indent)` when built with [`indented`](Self::indented)).

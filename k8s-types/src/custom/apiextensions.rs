@@ -11,6 +11,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Serialize, Serializer};
 
 use apimachinery::runtime::json_reader::{self, ReadJson, ValueReader};
+use apimachinery::util::json::{GoJsonWriter, WriteJson};
 
 /// Any JSON value (Go's `apiextensions.JSON`), such as a schema's `default` or `example`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
@@ -206,6 +207,38 @@ impl<P: ReadJson> ReadJson for JSONSchemaPropsOrStringArray<P> {
             b'{' => P::read_json(value).map(|p| Self::Schema(Box::new(p))),
             b'[' => Vec::<String>::read_json(value).map(Self::Property),
             _ => Err(value.refuse("a schema object or an array of property names")),
+        }
+    }
+}
+
+// The scheme's encode (`WriteJson`): the same text as the serde impls above, without
+// instantiating the schemas' `Serialize` for the JSON writer.
+
+apimachinery::write_json_by_serde!(JSON);
+
+impl<P: WriteJson> WriteJson for JSONSchemaPropsOrArray<P> {
+    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
+        match self {
+            Self::Schema(s) => s.write_json(writer),
+            Self::Schemas(v) => v.write_json(writer),
+        }
+    }
+}
+
+impl<P: WriteJson> WriteJson for JSONSchemaPropsOrBool<P> {
+    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
+        match self {
+            Self::Allows(b) => b.write_json(writer),
+            Self::Schema(s) => s.write_json(writer),
+        }
+    }
+}
+
+impl<P: WriteJson> WriteJson for JSONSchemaPropsOrStringArray<P> {
+    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
+        match self {
+            Self::Schema(s) => s.write_json(writer),
+            Self::Property(v) => v.write_json(writer),
         }
     }
 }

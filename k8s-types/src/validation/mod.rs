@@ -119,12 +119,13 @@ use apimachinery::runtime::{ValidatorRegistration, Validators};
 use apimachinery::util::validation::field::{BadValue, ErrorList};
 
 /// A value as its JSON text, as Go prints a composite bad value (`json.Marshal`: Go's
-/// escapes and floats, through the one JSON writer every type is compiled for).
+/// escapes and floats, through the one JSON write every type is compiled for,
+/// `WriteJson`).
 #[allow(dead_code)]
-fn json_value<T: serde::Serialize + ?Sized>(v: &T) -> BadValue {
+fn json_value<T: apimachinery::util::json::WriteJson + ?Sized>(v: &T) -> BadValue {
     let mut out = Vec::new();
-    let written = apimachinery::util::json::encode_go_json(
-        v,
+    let written = apimachinery::util::json::encode_write_json(
+        &v,
         &mut out,
         apimachinery::util::json::JsonLayout::Compact,
     );

@@ -339,6 +339,9 @@ impl serde::Serialize for Quantity {
     }
 }
 
+// Written by the serde impl above, compiled once here rather than per struct using it.
+crate::write_json_by_serde!(Quantity);
+
 impl<'de> serde::Deserialize<'de> for Quantity {
     /// Go's `UnmarshalJSON`: a string or a number; `null` is zero.
     ///

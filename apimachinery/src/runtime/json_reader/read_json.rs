@@ -22,6 +22,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Unexpected};
 
 use super::{Error, MapReader, SeqReader, Text, ValueReader};
+use crate::field_index::FieldNames;
 
 /// A type read from JSON text by the [`json_reader`](super), with the reader's path
 /// tracking, unknown-field reporting and serde_json's messages.
@@ -58,7 +59,7 @@ pub trait ReadJson: Sized {
     /// read, the drop of the old value and the move into every field's arm.
     #[doc(hidden)]
     fn read_into(slot: &mut Self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
-        read_into(slot, value)
+        read_into_out_of_line(slot, value)
     }
 
     /// [`read_into`](Self::read_into) for a field whose `null` is its zero value (Go
@@ -68,7 +69,7 @@ pub trait ReadJson: Sized {
     where
         Self: Default,
     {
-        read_into_or_default(slot, value)
+        read_into_or_default_out_of_line(slot, value)
     }
 
     /// [`read_into`](Self::read_into) of an `Option<Self>` field (`null` is `None`):
@@ -79,14 +80,39 @@ pub trait ReadJson: Sized {
         slot: &mut Option<Self>,
         value: ValueReader<'_, '_, '_>,
     ) -> Result<(), Error> {
-        read_option_into(slot, value)
+        read_option_into_out_of_line(slot, value)
+    }
+
+    /// [`read_json`](Self::read_json), with `null` read as the zero value when
+    /// `null_is_default`: what [`read_into_or_default`](Self::read_into_or_default)
+    /// reads with. The derived structs override it with their `read_json` body (the
+    /// struct is built from its `Default` there anyway), so that the field reads of a
+    /// struct type do not compile the struct's `Default` once more.
+    #[doc(hidden)]
+    fn read_json_nullable(
+        mut value: ValueReader<'_, '_, '_>,
+        null_is_default: bool,
+    ) -> Result<Self, Error>
+    where
+        Self: Default,
+    {
+        if null_is_default {
+            match value.read_null() {
+                Ok(true) => return Ok(Self::default()),
+                Ok(false) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Self::read_json(value)
     }
 }
 
 // The bodies of `ReadJson`'s field reads, callable from the out-of-line overrides (which
-// cannot call the provided methods they replace). No `?`, and no `#[inline]`: compiled
-// once per field type and crate, where `#[inline]` would copy them into every codegen
-// unit that reads such a field.
+// cannot call the provided methods they replace). No `?`. The provided methods call
+// them through the `#[inline(never)]` copies below: compiled once per field type and
+// crate, where `#[inline]` would copy them into every codegen unit that reads such a
+// field, and where left to the optimizer (a struct's read being one call) they were
+// inlined into every struct's `read_field_at` arm (+80 KB in `k8s-types`).
 
 /// [`ReadJson::read_into`]'s body.
 #[doc(hidden)]
@@ -100,42 +126,63 @@ pub fn read_into<T: ReadJson>(slot: &mut T, value: ValueReader<'_, '_, '_>) -> R
     }
 }
 
-/// [`ReadJson::read_into_or_default`]'s body.
+/// [`ReadJson::read_into_or_default`]'s body. The old value is dropped in one place:
+/// where each way of reading assigned it, its drop glue was inlined into each.
 #[doc(hidden)]
 pub fn read_into_or_default<T: ReadJson + Default>(
     slot: &mut T,
-    mut value: ValueReader<'_, '_, '_>,
+    value: ValueReader<'_, '_, '_>,
 ) -> Result<(), Error> {
-    match value.read_null() {
-        Ok(true) => {
-            *slot = T::default();
+    match T::read_json_nullable(value, true) {
+        Ok(read) => {
+            *slot = read;
             Ok(())
         }
-        Ok(false) => read_into(slot, value),
         Err(e) => Err(e),
     }
 }
 
-/// [`ReadJson::read_option_into`]'s body.
+/// [`ReadJson::read_option_into`]'s body (one drop of the old value, as
+/// [`read_into_or_default`]).
 #[doc(hidden)]
 pub fn read_option_into<T: ReadJson>(
     slot: &mut Option<T>,
     mut value: ValueReader<'_, '_, '_>,
 ) -> Result<(), Error> {
-    match value.read_null() {
-        Ok(true) => {
-            *slot = None;
-            Ok(())
-        }
+    let read = match value.read_null() {
+        Ok(true) => None,
         Ok(false) => match T::read_json(value) {
-            Ok(read) => {
-                *slot = Some(read);
-                Ok(())
-            }
-            Err(e) => Err(e),
+            Ok(read) => Some(read),
+            Err(e) => return Err(e),
         },
-        Err(e) => Err(e),
-    }
+        Err(e) => return Err(e),
+    };
+    *slot = read;
+    Ok(())
+}
+
+#[inline(never)]
+fn read_into_out_of_line<T: ReadJson>(
+    slot: &mut T,
+    value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    read_into(slot, value)
+}
+
+#[inline(never)]
+fn read_into_or_default_out_of_line<T: ReadJson + Default>(
+    slot: &mut T,
+    value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    read_into_or_default(slot, value)
+}
+
+#[inline(never)]
+fn read_option_into_out_of_line<T: ReadJson>(
+    slot: &mut Option<T>,
+    value: ValueReader<'_, '_, '_>,
+) -> Result<(), Error> {
+    read_option_into(slot, value)
 }
 
 /// The out-of-line field reads of a leaf type (see [`ReadJson::read_into`]), for the
@@ -318,12 +365,13 @@ trait ReadEntries {
 }
 
 impl<'de> ValueReader<'_, 'de, '_> {
-    /// Reads a JSON object as a struct: `field` maps a key to its field's index, `read`
+    /// Reads a JSON object as a struct: `names` maps a key to its field's index, `read`
     /// reads the value of the field at that index; keys without a field are skipped
     /// (and listed when unknown fields are tracked). `expecting` names the struct in
     /// errors (`struct PodSpec`, `a Pod object`); with `struct_like` an array is refused
     /// as serde refuses it for a struct (after entering it), without it as any other
-    /// value.
+    /// value. With `null_is_default`, `null` is read as nothing (the struct keeps its
+    /// zero value).
     ///
     /// The derive's generated `read_json` is one call of this.
     #[doc(hidden)]
@@ -332,15 +380,19 @@ impl<'de> ValueReader<'_, 'de, '_> {
         self,
         expecting: &'static str,
         struct_like: bool,
-        field: fn(&str) -> Option<usize>,
+        null_is_default: bool,
+        names: &FieldNames,
         read: &mut dyn ReadFields,
     ) -> Result<(), Error> {
+        if null_is_default && self.r.take_null()? {
+            return Ok(());
+        }
         let peek = self.r.peek_value()?;
         let result = match peek {
             b'{' => {
                 let mut map = MapReader::open(&mut *self.r, &self.path)?;
                 let keys_base = map.keys_base;
-                let ret = map.read_fields(field, read);
+                let ret = map.read_fields(names, read);
                 // The end is read even after a failure, as serde_json reads it.
                 match self.r.close_map(keys_base) {
                     Err(end) if ret.is_ok() => Err(end),
@@ -517,19 +569,15 @@ impl<'de> ValueReader<'_, 'de, '_> {
 
 impl<'de: 'p, 'p> MapReader<'_, 'de, 'p> {
     /// The keys and values of a struct's object.
-    fn read_fields(
-        &mut self,
-        field: fn(&str) -> Option<usize>,
-        read: &mut dyn ReadFields,
-    ) -> Result<(), Error> {
+    fn read_fields(&mut self, names: &FieldNames, read: &mut dyn ReadFields) -> Result<(), Error> {
         while self.next_key()? {
             // A key is read as serde_json reads an identifier: its unescaped text.
             let index = match self.r.parse_str()? {
                 Text::Borrowed(s) => {
                     self.key_text = Some(s);
-                    field(s)
+                    names.index(s)
                 }
-                Text::Copied(s) => field(s),
+                Text::Copied(s) => names.index(s),
             };
             if self.top || self.r.track_unknown {
                 self.key_read();

@@ -20,6 +20,12 @@ use serde_json::Error;
 
 use super::{format_go_float32, format_go_float64, write_indented};
 
+mod write_json;
+
+pub use write_json::{
+    StructWriter, WriteField, WriteFieldBySerde, WriteFieldDirect, WriteJson, encode_write_json,
+};
+
 /// The struct name under which `serde_json`'s `RawValue` hands over its text (a struct
 /// with one field of that name, whose value is the text). Should `serde_json` rename
 /// it, embedded JSON would come out as an object, which the raw-value tests catch.
@@ -140,6 +146,15 @@ impl<'w> GoJsonWriter<'w> {
     /// [`separator`](Self::separator)).
     #[inline(never)]
     fn colon(&mut self) {
+        self.put_colon();
+    }
+
+    /// What goes before a map's value: the separator, the key and the colon (out of
+    /// line, as [`separator`](Self::separator)).
+    #[inline(never)]
+    fn key(&mut self, first: &mut bool, key: &str) {
+        self.put_separator(first);
+        write_string(self.out, key);
         self.put_colon();
     }
 

@@ -310,6 +310,9 @@ impl serde::Serialize for Duration {
     }
 }
 
+// Written by the serde impl above, compiled once here rather than per struct using it.
+crate::write_json_by_serde!(Duration);
+
 impl<'de> serde::Deserialize<'de> for Duration {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_str(DurationVisitor)

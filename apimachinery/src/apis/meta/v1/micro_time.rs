@@ -142,6 +142,9 @@ impl serde::Serialize for MicroTime {
     }
 }
 
+// Written by the serde impl above, compiled once here rather than per struct using it.
+crate::write_json_by_serde!(MicroTime);
+
 impl<'de> serde::Deserialize<'de> for MicroTime {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer

@@ -162,6 +162,9 @@ pub struct ManagedFieldsEntry {
 #[serde(transparent)]
 pub struct FieldsV1(pub serde_json::Value);
 
+// Written by its serde impl, compiled once here rather than per struct using it.
+crate::write_json_by_serde!(FieldsV1);
+
 impl ObjectMetaAccessor for ObjectMeta {
     fn name(&self) -> &str {
         &self.name

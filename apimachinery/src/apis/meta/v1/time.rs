@@ -285,6 +285,9 @@ impl serde::Serialize for Time {
     }
 }
 
+// Written by the serde impl above, compiled once here rather than per struct using it.
+crate::write_json_by_serde!(Time);
+
 impl<'de> serde::Deserialize<'de> for Time {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_option(TimeVisitor(Layout::Rfc3339))

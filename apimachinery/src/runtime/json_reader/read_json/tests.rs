@@ -547,3 +547,44 @@ fn serde_read_types_need_no_default() {
     let read = read_slice_tracking::<Option<Mode>>(b"null", false).unwrap();
     assert_eq!(read.value, None);
 }
+
+/// The derived key tables (names grouped by length, several per length here: `port`,
+/// `name`; `protocol`, `weight`...) find every field, and only exact names.
+#[test]
+fn every_json_name_finds_its_field_and_near_misses_are_unknown() {
+    let read = read_slice_tracking::<Port>(
+        br#"{"port": 1, "name": "n", "protocol": "TCP", "weight": 0.5, "small": 2,
+             "ratio": 0.25, "enabled": true, "target": "http",
+             "Port": 9, "nam": 9, "names": 9, "protocoL": 9, "": 9, "targets": 9}"#,
+        true,
+    )
+    .unwrap();
+    assert_eq!(
+        read.value,
+        Port {
+            port: 1,
+            name: Some("n".into()),
+            protocol: "TCP".into(),
+            weight: Some(0.5),
+            small: 2,
+            ratio: 0.25,
+            enabled: true,
+            target: Some(IntOrString::String("http".into())),
+        }
+    );
+    assert_eq!(
+        read.unknown_fields,
+        ["Port", "nam", "names", "protocoL", "", "targets"]
+    );
+    // An object's `kind` and `apiVersion` (indexes 0 and 1) beside its own fields, and a
+    // renamed field under its JSON name only.
+    let read = read_slice_tracking::<Widget>(
+        br#"{"apiVersion": "readjson.test.example/v1", "kind": "Widget",
+             "spec": {"metadata": {"name": "m"}, "meta": {}}, "type_meta": 1, "typeMeta": 1}"#,
+        true,
+    )
+    .unwrap();
+    assert_eq!(read.value.type_meta.api_version, "readjson.test.example/v1");
+    assert_eq!(read.value.spec.meta.name, "m");
+    assert_eq!(read.unknown_fields, ["spec.meta", "type_meta", "typeMeta"]);
+}
