@@ -33,6 +33,28 @@ fn wire_fields(c: &Container, shape: Shape) -> Vec<&Field> {
         .collect()
 }
 
+/// The `kind` and `apiVersion` an object writes: its `TypeMeta`'s when set, else the
+/// declared ones as literals, so that the serde and `WriteJson` code needs no `Resource`
+/// impl and `#[derive(ApiKind)]` shares it.
+fn written_type_meta(c: &Container) -> (TokenStream, TokenStream) {
+    let kind_name = kind_name(c);
+    let api_version_name = api_version(c);
+    match type_meta_field(c) {
+        Some(f) => {
+            let name = &f.ident;
+            (
+                quote! {
+                    if self.#name.kind.is_empty() { #kind_name } else { self.#name.kind.as_str() }
+                },
+                quote! {
+                    if self.#name.api_version.is_empty() { #api_version_name } else { self.#name.api_version.as_str() }
+                },
+            )
+        }
+        None => (quote!(#kind_name), quote!(#api_version_name)),
+    }
+}
+
 pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let ident = &c.ident;
     let serde = quote!(#krate::__private::serde);
@@ -71,24 +93,7 @@ pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
             }
         }
     } else {
-        // The declared kind and apiVersion as literals: the serde code needs no
-        // `Resource` impl, so `#[derive(ApiKind)]` shares it.
-        let kind_name = kind_name(c);
-        let api_version_name = api_version(c);
-        let (kind, api_version) = match type_meta_field(c) {
-            Some(f) => {
-                let name = &f.ident;
-                (
-                    quote! {
-                        if self.#name.kind.is_empty() { #kind_name } else { self.#name.kind.as_str() }
-                    },
-                    quote! {
-                        if self.#name.api_version.is_empty() { #api_version_name } else { self.#name.api_version.as_str() }
-                    },
-                )
-            }
-            None => (quote!(#kind_name), quote!(#api_version_name)),
-        };
+        let (kind, api_version) = written_type_meta(c);
         let kind = write_field(&serde, quote!("kind"), kind);
         let api_version = write_field(&serde, quote!("apiVersion"), api_version);
         quote! {
@@ -164,23 +169,7 @@ pub fn expand_write_json(c: &Container, krate: &TokenStream, shape: Shape) -> To
             }
         }
     } else {
-        // Literals, as `expand_serialize` writes them: no `Resource` impl needed.
-        let kind_name = kind_name(c);
-        let api_version_name = api_version(c);
-        let (kind, api_version) = match type_meta_field(c) {
-            Some(f) => {
-                let name = &f.ident;
-                (
-                    quote! {
-                        if self.#name.kind.is_empty() { #kind_name } else { self.#name.kind.as_str() }
-                    },
-                    quote! {
-                        if self.#name.api_version.is_empty() { #api_version_name } else { self.#name.api_version.as_str() }
-                    },
-                )
-            }
-            None => (quote!(#kind_name), quote!(#api_version_name)),
-        };
+        let (kind, api_version) = written_type_meta(c);
         quote! {
             let kind: &str = #kind;
             fields.field("kind", &kind);
