@@ -10,7 +10,9 @@
 //! The trait is the etcd operations the registry needs and nothing else: read one key,
 //! read a prefix at a revision (paged by key), create only if absent, replace only if
 //! unchanged since a revision (compare-and-swap), delete (optionally only if unchanged),
-//! and watch a prefix from a revision. The object layer — encoding, conversion to the
+//! and watch a prefix from a revision; besides them, one local answer that needs no
+//! round trip: the revision of this process's own newest write under a prefix
+//! ([`OwnWrites`]). The object layer — encoding, conversion to the
 //! storage version, preconditions, the watch cache — is built on top of it, so every
 //! backend gets kube-apiserver's behaviour by implementing these operations faithfully.
 
