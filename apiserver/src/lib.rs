@@ -32,3 +32,4 @@ pub mod openapi;
 pub mod registry;
 pub mod server;
 pub mod storage;
+mod worker;

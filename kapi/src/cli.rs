@@ -84,6 +84,11 @@ pub struct ServeArgs {
         default_value = "RBAC"
     )]
     pub authorization_mode: Vec<String>,
+    /// Serve connections on N threads, each running everything of the connections it
+    /// is given (with its own etcd connection); 0 serves them on one multi-threaded
+    /// runtime. Default: one per CPU.
+    #[arg(long = "connection-workers", value_name = "N")]
+    pub connection_workers: Option<usize>,
     /// TLS, authentication and audit (kube-apiserver's flags).
     #[command(flatten)]
     pub security: SecurityArgs,

@@ -164,18 +164,22 @@ impl TlsListener {
     /// TLS with `config` on the bound `listener`.
     pub fn new(listener: TcpListener, config: Arc<ServerConfig>) -> std::io::Result<Self> {
         let local = listener.local_addr()?;
+        Ok(TlsListener::over(listener, local, config))
+    }
+
+    /// TLS with `config` on the connections `listener` accepts, reported as listening
+    /// on `local` (a connection worker's share of the server's listener).
+    pub(crate) fn over<L>(mut listener: L, local: SocketAddr, config: Arc<ServerConfig>) -> Self
+    where
+        L: axum::serve::Listener<Io = TcpStream, Addr = SocketAddr>,
+    {
         let (tx, connections) = mpsc::channel(ACCEPT_QUEUE);
         let acceptor = TlsAcceptor::from(config);
         let task = tokio::spawn(async move {
             loop {
-                let (tcp, remote) = match listener.accept().await {
-                    Ok(c) => c,
-                    Err(_) => {
-                        // Out of file descriptors and the like: wait, as axum does.
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                };
+                // axum's listeners wait out accept errors (out of file descriptors and
+                // the like) themselves.
+                let (tcp, remote) = listener.accept().await;
                 let acceptor = acceptor.clone();
                 let tx = tx.clone();
                 tokio::spawn(async move {
@@ -189,11 +193,11 @@ impl TlsListener {
                 });
             }
         });
-        Ok(TlsListener {
+        TlsListener {
             local,
             connections,
             task,
-        })
+        }
     }
 }
 

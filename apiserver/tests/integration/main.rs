@@ -8,6 +8,7 @@ mod support;
 
 mod admission;
 mod cached_writes;
+mod connection_workers;
 mod conversion_webhook_tls;
 mod custom_resources;
 mod defaulting;

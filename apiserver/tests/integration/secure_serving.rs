@@ -107,6 +107,11 @@ struct Secure {
 }
 
 async fn start(anonymous: bool) -> Secure {
+    start_on(anonymous, 0).await
+}
+
+/// As `start`, serving on `workers` connection workers (0: on the test's runtime).
+async fn start_on(anonymous: bool, workers: usize) -> Secure {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme).unwrap();
     let scheme = Arc::new(scheme);
@@ -136,6 +141,7 @@ async fn start(anonymous: bool) -> Secure {
         .anonymous_auth(anonymous)
         .service_account_tokens(tokens)
         .audit_log(Arc::new(AuditLog::to_writer(Box::new(audit.clone()))))
+        .connection_workers(workers)
         .serve_tls("127.0.0.1:0".parse().unwrap(), tls)
         .await
         .unwrap();
@@ -233,7 +239,16 @@ fn whoami_body() -> Value {
 
 #[tokio::test]
 async fn a_client_certificate_of_the_client_ca_is_its_subject() {
-    let s = start(false).await;
+    client_certificates_name_their_subject(0).await;
+}
+
+#[tokio::test]
+async fn on_connection_workers_a_client_certificate_is_its_subject() {
+    client_certificates_name_their_subject(2).await;
+}
+
+async fn client_certificates_name_their_subject(workers: usize) {
+    let s = start_on(false, workers).await;
     assert!(s.server.url().starts_with("https://127.0.0.1:"));
     let admin = s
         .client_ca

@@ -43,7 +43,8 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             storage.clone(),
             Config::new(scheme, storage)
                 .authorizer(authorization.authorizer)
-                .admission(admission),
+                .admission(admission)
+                .connection_workers(connection_workers(args)),
         )?;
         let server = match security.tls {
             Some(tls) => config.serve_tls(args.listen, tls).await?,
@@ -71,6 +72,13 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Ok::<(), CommandError>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--connection-workers`, by default one per CPU.
+fn connection_workers(args: &ServeArgs) -> usize {
+    args.connection_workers.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    })
 }
 
 /// The storage the flags ask for: etcd, an embedded database in a directory, or memory.
