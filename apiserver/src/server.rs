@@ -203,13 +203,7 @@ impl Config {
             workers::start(listener, api, worker_count, None)
                 .map_err(|source| ServerError::Bind { address, source })?
         } else {
-            let app =
-                router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
-            tokio::spawn(async move {
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(stopped(api.shutdown.clone()))
-                    .await
-            })
+            tokio::spawn(serve_until_stopped(listener, api))
         };
         Ok(GenericApiServer {
             address: local,
@@ -263,13 +257,7 @@ impl Config {
         } else {
             let listener = tls::TlsListener::new(listener, config)
                 .map_err(|source| ServerError::Bind { address, source })?;
-            let app =
-                router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
-            tokio::spawn(async move {
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(stopped(api.shutdown.clone()))
-                    .await
-            })
+            tokio::spawn(serve_until_stopped(listener, api))
         };
         Ok(GenericApiServer {
             address: local,
@@ -364,6 +352,21 @@ fn router(api: Arc<Api>) -> axum::Router {
             api.serve(req).await
         }
     })
+}
+
+/// Serves `api` on the connections of `listener` until the server is told to stop,
+/// then lets the requests in flight finish.
+async fn serve_until_stopped<L>(listener: L, api: Arc<Api>) -> std::io::Result<()>
+where
+    L: axum::serve::Listener,
+    L::Addr: std::fmt::Debug,
+    tls::ConnectionInfo:
+        for<'a> axum::extract::connect_info::Connected<axum::serve::IncomingStream<'a, L>>,
+{
+    let app = router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(stopped(api.shutdown.clone()))
+        .await
 }
 
 /// Resolves when the server is told to stop.

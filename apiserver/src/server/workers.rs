@@ -20,7 +20,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::tls::{ConnectionInfo, TlsListener};
-use super::{Api, router, stopped};
+use super::{Api, serve_until_stopped, stopped};
 use crate::authentication::ClientCertificates;
 
 /// A connection accepted by the listener, on its way to a worker.
@@ -106,17 +106,13 @@ async fn hand_out(
 /// One worker's server: the router over the connections handed to it, until the
 /// server stops.
 async fn serve(api: Arc<Api>, handoff: Handoff, tls: Option<Arc<ServerConfig>>) {
-    let app = router(api.clone()).into_make_service_with_connect_info::<ConnectionInfo>();
-    let stop = stopped(api.shutdown.clone());
     // A worker's serve loop ends only with the server; its errors are the listener's,
     // which the hand-out task reports.
     let _ = match tls {
-        None => axum::serve(handoff, app).with_graceful_shutdown(stop).await,
+        None => serve_until_stopped(handoff, api).await,
         Some(config) => {
             let local = handoff.local;
-            axum::serve(TlsListener::over(handoff, local, config), app)
-                .with_graceful_shutdown(stop)
-                .await
+            serve_until_stopped(TlsListener::over(handoff, local, config), api).await
         }
     };
 }

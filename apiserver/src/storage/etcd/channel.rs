@@ -260,45 +260,33 @@ impl DirectChannel {
             keep_alive,
             keep_alive_timeout,
         } = self.settings;
-        let tcp = match tokio::time::timeout(connect_timeout, TcpStream::connect(address)).await {
-            Ok(Ok(tcp)) => tcp,
-            Ok(Err(source)) => {
-                return Err(ConnectError::Tcp {
+        let attempt = async {
+            let tcp = TcpStream::connect(address)
+                .await
+                .map_err(|source| ConnectError::Tcp {
                     address: address.clone(),
                     source,
-                });
-            }
-            Err(_) => {
-                return Err(ConnectError::Timeout {
-                    address: address.clone(),
-                    timeout: connect_timeout,
-                });
-            }
-        };
-        tcp.set_nodelay(true).map_err(|source| ConnectError::Tcp {
-            address: address.clone(),
-            source,
-        })?;
-        let handshake = h2::client::Builder::new()
-            .initial_window_size(STREAM_WINDOW)
-            .initial_connection_window_size(CONNECTION_WINDOW)
-            .handshake::<_, Bytes>(tcp);
-        let (sender, mut connection) = match tokio::time::timeout(connect_timeout, handshake).await
-        {
-            Ok(Ok(parts)) => parts,
-            Ok(Err(source)) => {
-                return Err(ConnectError::Handshake {
+                })?;
+            tcp.set_nodelay(true).map_err(|source| ConnectError::Tcp {
+                address: address.clone(),
+                source,
+            })?;
+            h2::client::Builder::new()
+                .initial_window_size(STREAM_WINDOW)
+                .initial_connection_window_size(CONNECTION_WINDOW)
+                .handshake::<_, Bytes>(tcp)
+                .await
+                .map_err(|source| ConnectError::Handshake {
                     address: address.clone(),
                     source,
-                });
-            }
-            Err(_) => {
-                return Err(ConnectError::Timeout {
-                    address: address.clone(),
-                    timeout: connect_timeout,
-                });
-            }
+                })
         };
+        let (sender, mut connection) = tokio::time::timeout(connect_timeout, attempt)
+            .await
+            .map_err(|_| ConnectError::Timeout {
+                address: address.clone(),
+                timeout: connect_timeout,
+            })??;
         let ping_pong = connection.ping_pong();
         tokio::spawn(async move {
             let keep_alive = async move {
