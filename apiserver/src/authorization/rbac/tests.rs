@@ -20,8 +20,12 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Fixture {
+        Fixture::on(Arc::new(MemoryStorage::new()))
+    }
+
+    /// The authorizer over `storage`.
+    fn on(storage: Arc<dyn Storage>) -> Fixture {
         let scheme = scheme();
-        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
         let rbac = Rbac::new(scheme.clone(), storage.clone());
         Fixture {
             scheme,
@@ -121,14 +125,9 @@ async fn a_binding_is_in_force_at_once_on_redb_too() {
     let dir = std::env::temp_dir().join(format!("rbac-redb-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let scheme = scheme();
     let storage: Arc<dyn Storage> =
         Arc::new(crate::storage::RedbStorage::open(dir.join("data.redb")).unwrap());
-    let f = Fixture {
-        rbac: Rbac::new(scheme.clone(), storage.clone()),
-        scheme,
-        storage,
-    };
+    let f = Fixture::on(storage);
     f.create(
         "clusterroles",
         "",
@@ -292,13 +291,8 @@ fn short(events: crate::storage::WatchStream, _lean: bool) -> crate::storage::Wa
 
 #[tokio::test]
 async fn the_index_lists_again_when_its_watch_ends_and_misses_nothing() {
-    let scheme = scheme();
     let storage: Arc<dyn Storage> = Arc::new(crate::storage::testing::ReshapedWatches::new(short));
-    let f = Fixture {
-        rbac: Rbac::new(scheme.clone(), storage.clone()),
-        scheme,
-        storage,
-    };
+    let f = Fixture::on(storage);
     f.create(
         "clusterroles",
         "",
@@ -332,14 +326,9 @@ async fn the_index_lists_again_when_its_watch_ends_and_misses_nothing() {
 
 #[tokio::test]
 async fn the_index_watches_rbacs_kinds_only_and_decides_without_asking_the_store() {
-    let scheme = scheme();
     let observed = Arc::new(crate::storage::testing::ReshapedWatches::new(|w, _| w));
     let storage: Arc<dyn Storage> = observed.clone();
-    let f = Fixture {
-        rbac: Rbac::new(scheme.clone(), storage.clone()),
-        scheme,
-        storage,
-    };
+    let f = Fixture::on(storage);
     f.create(
         "clusterroles",
         "",
