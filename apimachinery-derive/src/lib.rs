@@ -148,6 +148,10 @@ pub fn derive_api_type(input: TokenStream) -> TokenStream {
 /// `AutoConvert` and `Convert` implementations plus link-time registrations in the
 /// scheme's converter. See `apimachinery::conversion` for an example.
 ///
+/// The field-by-field conversion is by value: strings, lists and maps move into the
+/// output. By reference (`convert_ref`), the value is cloned and the clone converted by
+/// value, so the type and its hub must implement `Clone`.
+///
 /// # Container attributes: `#[conversion(...)]`
 ///
 /// | key | meaning |
@@ -164,8 +168,8 @@ pub fn derive_api_type(input: TokenStream) -> TokenStream {
 /// `rename = "hub_field"` (the peer's name), `skip` (no peer: dropped going to the hub,
 /// default coming back), `with = module` (`module::to_hub(value, scope)` and
 /// `module::from_hub(value, scope)` convert the value, by value), `same_type` (the peer
-/// has this field's very type, which converts to itself: the value is moved by value and
-/// cloned by reference, without a conversion call or error arm; a generator that knows
+/// has this field's very type, which converts to itself: the value is moved, without a
+/// conversion call or error arm; a generator that knows
 /// both types can say so, and the compiler rejects the claim where it is false).
 ///
 /// Every field needs a peer: a field without one is a compile error at that field, a hub

@@ -73,24 +73,15 @@ pub fn expand(c: &Container) -> TokenStream {
         });
     let hub_pattern = quote_spanned!(hub_span=> #hub_lit { #(#hub_pattern,)* #(#hub_only: _,)* });
 
-    let field_value = |to_hub: bool, by_ref: bool| {
+    let field_value = |to_hub: bool| {
         let conv = conv.clone();
         move |(f, v): (&super::model::Field, &syn::Ident)| -> Option<TokenStream> {
             let Peer::Field(_) = f.peer else { return None };
             if f.same_type {
                 // Nothing to convert and nothing that can fail.
-                return Some(if by_ref {
-                    quote!(::core::clone::Clone::clone(#v))
-                } else {
-                    quote!(#v)
-                });
+                return Some(quote!(#v));
             }
             let json = &f.json_name;
-            let input = if by_ref && f.with.is_some() {
-                quote!(::core::clone::Clone::clone(#v))
-            } else {
-                quote!(#v)
-            };
             let call = match &f.with {
                 Some(module) => {
                     let func = if to_hub {
@@ -100,10 +91,9 @@ pub fn expand(c: &Container) -> TokenStream {
                     };
                     let span = f.with_span.unwrap_or_else(Span::call_site);
                     let module = respan_path(module, span);
-                    quote_spanned!(span=> #module::#func(#input, scope))
+                    quote_spanned!(span=> #module::#func(#v, scope))
                 }
-                None if by_ref => quote!(#conv::Convert::convert_ref(#input, scope)),
-                None => quote!(#conv::Convert::convert(#input, scope)),
+                None => quote!(#conv::Convert::convert(#v, scope)),
             };
             let value = syn::Ident::new("__value", Span::mixed_site());
             let error = syn::Ident::new("__error", Span::mixed_site());
@@ -117,13 +107,13 @@ pub fn expand(c: &Container) -> TokenStream {
             })
         }
     };
-    let literal = |to_hub: bool, by_ref: bool| {
+    let literal = |to_hub: bool| {
         let fields = c
             .fields
             .iter()
             .zip(&vars)
             .filter_map(|(f, v)| {
-                let value = field_value(to_hub, by_ref)((f, v));
+                let value = field_value(to_hub)((f, v));
                 match (&f.peer, value) {
                     (Peer::Field(peer), Some(value)) if to_hub => Some(quote!(#peer: #value)),
                     (Peer::Field(_), Some(value)) => {
@@ -147,20 +137,25 @@ pub fn expand(c: &Container) -> TokenStream {
             quote!(#ident { #(#fields,)* })
         }
     };
-    let to_hub_value = literal(true, false);
-    let to_hub_ref = literal(true, true);
-    let from_hub_value = literal(false, false);
-    let from_hub_ref = literal(false, true);
+    let to_hub_value = literal(true);
+    let from_hub_value = literal(false);
     let r_hub = result(&hub_ty);
     let r_self = result(&self_ty);
 
     // A nested type's by-value body is inlined into its parent's, where identically typed
-    // fields become moves. A registered type's bodies are kept out of line: otherwise the
+    // fields become moves. A registered type's body is kept out of line: otherwise the
     // registry's shim and the list's element loop each compiled a copy of the whole tree.
-    let (by_value_inline, by_ref_inline) = if c.attrs.nested.is_some() {
-        (quote!(#[inline]), TokenStream::new())
+    //
+    // By reference is a clone, then the by-value conversion. A field-by-field body of its
+    // own cost as much machine code again as by value (a third of a crate of API types'
+    // conversion code), and ran no faster: it allocates every string and list the clone
+    // does, and since sibling versions share most nested types, it cloned most fields
+    // anyway. `#[inline]`, so that nothing is compiled for the types nobody converts by
+    // reference.
+    let by_value_inline = if c.attrs.nested.is_some() {
+        quote!(#[inline])
     } else {
-        (quote!(#[inline(never)]), quote!(#[inline(never)]))
+        quote!(#[inline(never)])
     };
     let auto = quote! {
         impl #conv::AutoConvert<#hub_ty> for #self_ty {
@@ -169,10 +164,9 @@ pub fn expand(c: &Container) -> TokenStream {
                 let #self_pattern = self;
                 ::core::result::Result::Ok(#to_hub_value)
             }
-            #by_ref_inline
+            #[inline]
             fn auto_convert_ref(&self, scope: &#conv::Scope<'_>) -> #r_hub {
-                let #self_pattern = self;
-                ::core::result::Result::Ok(#to_hub_ref)
+                #conv::AutoConvert::<#hub_ty>::auto_convert(::core::clone::Clone::clone(self), scope)
             }
         }
         impl #conv::AutoConvert<#self_ty> for #hub_ty {
@@ -181,10 +175,9 @@ pub fn expand(c: &Container) -> TokenStream {
                 let #hub_pattern = self;
                 ::core::result::Result::Ok(#from_hub_value)
             }
-            #by_ref_inline
+            #[inline]
             fn auto_convert_ref(&self, scope: &#conv::Scope<'_>) -> #r_self {
-                let #hub_pattern = self;
-                ::core::result::Result::Ok(#from_hub_ref)
+                #conv::AutoConvert::<#self_ty>::auto_convert(::core::clone::Clone::clone(self), scope)
             }
         }
     };

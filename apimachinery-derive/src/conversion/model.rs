@@ -39,8 +39,8 @@ pub struct Field {
     pub json_name: String,
     pub rename_span: Option<Span>,
     pub with_span: Option<Span>,
-    /// `same_type`: the hub field has this field's type, so the value is moved (by value)
-    /// or cloned (by reference) without a conversion call. The struct literal the derive
+    /// `same_type`: the hub field has this field's type, so the value is moved without a
+    /// conversion call. The struct literal the derive
     /// writes makes the compiler check the claim (a type mismatch at the derive).
     pub same_type: bool,
 }

@@ -1,17 +1,17 @@
 use apimachinery::Convert;
 
-#[derive(Convert, Default)]
+#[derive(Convert, Clone, Default)]
 pub struct NoHub {
     pub replicas: i64,
 }
 
-#[derive(Convert, Default)]
+#[derive(Convert, Clone, Default)]
 #[conversion(hub = NoHub, peer = NoHub)]
 pub struct UnknownKey {
     pub replicas: i64,
 }
 
-#[derive(Convert, Default)]
+#[derive(Convert, Clone, Default)]
 #[conversion(hub = NoHub)]
 pub struct Conflicts {
     #[conversion(skip, rename = "x")]

@@ -1,13 +1,13 @@
 use apimachinery::Convert;
 
 pub mod hub {
-    #[derive(Default)]
+    #[derive(Clone, Default)]
     pub struct Spec {
         pub replicas: i64,
     }
 }
 
-#[derive(Convert, Default)]
+#[derive(Convert, Clone, Default)]
 #[conversion(hub = hub::Spec)]
 pub struct Spec {
     pub replicas: i64,

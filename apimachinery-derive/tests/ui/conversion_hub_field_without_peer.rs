@@ -1,14 +1,14 @@
 use apimachinery::Convert;
 
 pub mod hub {
-    #[derive(Default)]
+    #[derive(Clone, Default)]
     pub struct Spec {
         pub replicas: i64,
         pub paused: bool,
     }
 }
 
-#[derive(Convert, Default)]
+#[derive(Convert, Clone, Default)]
 #[conversion(hub = hub::Spec)]
 pub struct Spec {
     pub replicas: i64,

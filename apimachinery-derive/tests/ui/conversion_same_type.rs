@@ -1,13 +1,13 @@
 use apimachinery::Convert;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Hub {
     pub replicas: i64,
     pub name: String,
 }
 
 // `same_type` with `skip` or `with` is refused by the derive.
-#[derive(Convert, Default)]
+#[derive(Convert, Clone, Default)]
 #[conversion(hub = Hub)]
 pub struct Skipped {
     #[conversion(skip, same_type)]
@@ -17,7 +17,7 @@ pub struct Skipped {
 }
 
 // A false claim (`i32` here, `i64` in the hub) is a type error at the field.
-#[derive(Convert, Default)]
+#[derive(Convert, Clone, Default)]
 #[conversion(hub = Hub)]
 pub struct Narrower {
     #[conversion(same_type)]

@@ -38,7 +38,8 @@ pub trait AutoConvert<Out>: Sized {
     /// Converts by value, field by field.
     fn auto_convert(self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
 
-    /// Converts by reference, field by field.
+    /// Converts by reference. `#[derive(Convert)]` clones `self` and converts the clone by
+    /// value: a field-by-field copy allocates what the clone does.
     fn auto_convert_ref(&self, scope: &Scope<'_>) -> Result<Out, ConversionError>;
 }
 
@@ -338,7 +339,7 @@ mod tests {
 
     #[derive(Clone, Debug, PartialEq)]
     struct Small(u8);
-    #[derive(Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     struct Big(u16);
 
     impl Convert<Small> for Big {
@@ -361,29 +362,29 @@ mod tests {
         }
     }
 
-    #[derive(Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     struct ContainerHub {
         ports: Vec<Small>,
     }
-    #[derive(Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     struct SpecHub {
         containers: Vec<ContainerHub>,
     }
-    #[derive(Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     struct ObjHub {
         spec: SpecHub,
     }
-    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[derive(crate::Convert, Clone, Debug, Default, PartialEq)]
     #[conversion(hub = ContainerHub, nested, crate = "crate")]
     struct Container {
         ports: Vec<Big>,
     }
-    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[derive(crate::Convert, Clone, Debug, Default, PartialEq)]
     #[conversion(hub = SpecHub, nested, crate = "crate")]
     struct Spec {
         containers: Vec<Container>,
     }
-    #[derive(crate::Convert, Debug, Default, PartialEq)]
+    #[derive(crate::Convert, Clone, Debug, Default, PartialEq)]
     #[conversion(hub = ObjHub, nested, crate = "crate")]
     struct Obj {
         spec: Spec,

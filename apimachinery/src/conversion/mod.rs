@@ -7,8 +7,9 @@
 //!
 //! - [`Convert`] / [`AutoConvert`]: static conversion of one Rust type into another, by
 //!   value (moves) or by reference (clones). `#[derive(Convert)]` writes both for a type
-//!   and its hub, field by field; nested fields use their own `Convert`, so a hand-written
-//!   conversion of a nested type is used wherever it is nested.
+//!   and its hub: by value field by field, by reference as a clone converted by value;
+//!   nested fields use their own `Convert`, so a hand-written conversion of a nested type
+//!   is used wherever it is nested.
 //! - [`Converter`]: the registry of whole-object functions keyed by type pair, where a
 //!   hand-written function beats a generated one; held by the
 //!   [`Scheme`](crate::runtime::Scheme), which adds [`convert`](crate::runtime::Scheme::convert)
