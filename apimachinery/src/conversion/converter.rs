@@ -49,57 +49,84 @@ pub struct ConversionFunc {
     body: Body,
 }
 
-/// Stores a conversion's result in the output slot. Generic over the output alone, so it
-/// is compiled once per output type, not once per pair and flavour.
-fn store<Out>(
-    out: &mut Out,
-    converted: Result<Out, ConversionError>,
-) -> Result<(), ConversionError> {
-    match converted {
-        Ok(value) => {
-            *out = value;
-            Ok(())
+/// The per-type code of the shims below. Provided methods of traits rather than free
+/// generic functions, for where rustc compiles them: a free function's copy for `T` goes
+/// to the codegen unit of the function's own module, which thus gathers every registered
+/// type with its drop code and default value; a trait method's copy goes to the unit of
+/// `T`'s module, where that code already is.
+trait Slot: Sized {
+    /// Stores a conversion's result in the output slot. Out of line, so that the old
+    /// value's drop is compiled once per output type, not once per pair and flavour.
+    #[inline(never)]
+    fn store(
+        out: &mut Self,
+        converted: Result<Self, ConversionError>,
+    ) -> Result<(), ConversionError> {
+        match converted {
+            Ok(value) => {
+                *out = value;
+                Ok(())
+            }
+            Err(e) => Err(e),
         }
-        Err(e) => Err(e),
+    }
+
+    /// Moves a by-value input out, leaving its zero value for the caller to drop. Out of
+    /// line, once per input type: inlined, each pair compiled the type's whole `Default`
+    /// again.
+    #[inline(never)]
+    fn take_input(input: &mut Self) -> Self
+    where
+        Self: Default,
+    {
+        std::mem::take(input)
     }
 }
 
-/// The erased form of a pair's [`Convert`] implementation.
-fn convert_shim<In, Out>(
-    input: Input<'_>,
-    out: &mut dyn Any,
-    scope: &Scope<'_>,
-) -> Option<Result<(), ConversionError>>
-where
-    In: Convert<Out> + Default + 'static,
-    Out: 'static,
-{
-    let out = out.downcast_mut::<Out>()?;
-    let converted = match input {
-        Input::Ref(input) => input.downcast_ref::<In>()?.convert_ref(scope),
-        // Leaves an empty `In` behind, which the caller drops: no allocation.
-        Input::Value(input) => std::mem::take(input.downcast_mut::<In>()?).convert(scope),
-    };
-    Some(store(out, converted))
+impl<T> Slot for T {}
+
+/// The erased forms of a pair's [`Convert`] and [`AutoConvert`] implementations, compiled
+/// beside the input type's code (see [`Slot`]).
+trait Shims<Out: 'static>: Default + 'static {
+    /// The erased form of a pair's [`Convert`] implementation.
+    fn convert_shim(
+        input: Input<'_>,
+        out: &mut dyn Any,
+        scope: &Scope<'_>,
+    ) -> Option<Result<(), ConversionError>>
+    where
+        Self: Convert<Out>,
+    {
+        let out = out.downcast_mut::<Out>()?;
+        let converted = match input {
+            Input::Ref(input) => input.downcast_ref::<Self>()?.convert_ref(scope),
+            // Leaves an empty input behind, which the caller drops: no allocation.
+            Input::Value(input) => Slot::take_input(input.downcast_mut::<Self>()?).convert(scope),
+        };
+        Some(Slot::store(out, converted))
+    }
+
+    /// The erased form of a pair's [`AutoConvert`] implementation.
+    fn auto_convert_shim(
+        input: Input<'_>,
+        out: &mut dyn Any,
+        scope: &Scope<'_>,
+    ) -> Option<Result<(), ConversionError>>
+    where
+        Self: AutoConvert<Out>,
+    {
+        let out = out.downcast_mut::<Out>()?;
+        let converted = match input {
+            Input::Ref(input) => input.downcast_ref::<Self>()?.auto_convert_ref(scope),
+            Input::Value(input) => {
+                Slot::take_input(input.downcast_mut::<Self>()?).auto_convert(scope)
+            }
+        };
+        Some(Slot::store(out, converted))
+    }
 }
 
-/// The erased form of a pair's [`AutoConvert`] implementation.
-fn auto_convert_shim<In, Out>(
-    input: Input<'_>,
-    out: &mut dyn Any,
-    scope: &Scope<'_>,
-) -> Option<Result<(), ConversionError>>
-where
-    In: AutoConvert<Out> + Default + 'static,
-    Out: 'static,
-{
-    let out = out.downcast_mut::<Out>()?;
-    let converted = match input {
-        Input::Ref(input) => input.downcast_ref::<In>()?.auto_convert_ref(scope),
-        Input::Value(input) => std::mem::take(input.downcast_mut::<In>()?).auto_convert(scope),
-    };
-    Some(store(out, converted))
-}
+impl<In: Default + 'static, Out: 'static> Shims<Out> for In {}
 
 impl ConversionFunc {
     /// A function converting by reference; the by-value flavour borrows its input and
@@ -116,7 +143,7 @@ impl ConversionFunc {
                 Input::Ref(input) => input.downcast_ref()?,
                 Input::Value(input) => input.downcast_mut()?,
             };
-            Some(store(out, f(input, scope)))
+            Some(Slot::store(out, f(input, scope)))
         };
         Self::new(
             TypeId::of::<In>(),
@@ -139,9 +166,9 @@ impl ConversionFunc {
             let out = out.downcast_mut::<Out>()?;
             let converted = match input {
                 Input::Ref(input) => by_ref(input.downcast_ref()?, scope),
-                Input::Value(input) => by_value(std::mem::take(input.downcast_mut()?), scope),
+                Input::Value(input) => by_value(Slot::take_input(input.downcast_mut()?), scope),
             };
-            Some(store(out, converted))
+            Some(Slot::store(out, converted))
         };
         Self::new(
             TypeId::of::<In>(),
@@ -163,7 +190,7 @@ impl ConversionFunc {
             TypeId::of::<Out>(),
             std::any::type_name::<In>(),
             std::any::type_name::<Out>(),
-            Body::Static(convert_shim::<In, Out>),
+            Body::Static(<In as Shims<Out>>::convert_shim),
         )
     }
 
@@ -178,7 +205,7 @@ impl ConversionFunc {
             TypeId::of::<Out>(),
             std::any::type_name::<In>(),
             std::any::type_name::<Out>(),
-            Body::Static(auto_convert_shim::<In, Out>),
+            Body::Static(<In as Shims<Out>>::auto_convert_shim),
         )
     }
 

@@ -3,7 +3,8 @@
 //! that converting a whole object allocates nothing.
 //!
 //! The clean-up after a failure or a panic and the buffer handling are one non-generic
-//! function ([`convert_elements`]). Per element pair there is only [`convert_all`], a plain
+//! function ([`convert_elements`]). Per element pair there is only
+//! [`convert_all`](ConvertAll::convert_all), a plain
 //! loop (read an `A`, convert it, write the `B`), called through a function pointer. The
 //! standard library's in-place `collect`, which this replaces, compiled its iterator
 //! adapters, `try_fold` and two drop guards once per element pair.
@@ -42,56 +43,75 @@ struct Cursor {
     consumed: usize,
 }
 
-/// The per-pair loop: generic so that each element's conversion is inlined (through a
-/// pointer per element it cost +18% by value), but with no iterator adapter or drop guard
-/// of its own: those are [`InProgress`], once.
-///
-/// # Safety
-/// `src` holds `len` `A`s of which `[cursor.written, len)` are valid and unread; `dst` has
-/// room for `len` `B`s and is either another buffer or `src` itself with `B` laid out as `A`.
-unsafe fn convert_all<A: Convert<B>, B>(
-    src: *mut u8,
-    dst: *mut u8,
-    len: usize,
-    cursor: &mut Cursor,
-    scope: &Scope<'_>,
-) -> Result<(), ConversionError> {
-    let (src, dst) = (src.cast::<A>(), dst.cast::<B>());
-    while cursor.written < len {
-        let i = cursor.written;
-        cursor.consumed = i + 1;
-        // SAFETY: element `i` is a valid `A` that no one reads again (`consumed` is past it).
-        let a = unsafe { src.add(i).read() };
-        match a.convert(scope) {
-            Ok(b) => {
-                // SAFETY: within `dst`'s room; in place, this is the memory of the `A` read above.
-                unsafe { dst.add(i).write(b) };
-                cursor.written = i + 1;
+/// The per-pair loop, a provided method so that its copy for `A` is compiled in `A`'s
+/// module's codegen unit (rustc puts a free generic function's copies in the unit of the
+/// function's own module, which then holds every element type's drop code once more).
+trait ConvertAll<B>: Convert<B> {
+    /// The per-pair loop: generic so that each element's conversion is inlined (through a
+    /// pointer per element it cost +18% by value), but with no iterator adapter or drop
+    /// guard of its own: those are [`InProgress`], once.
+    ///
+    /// # Safety
+    /// `src` holds `len` `Self`s of which `[cursor.written, len)` are valid and unread;
+    /// `dst` has room for `len` `B`s and is either another buffer or `src` itself with `B`
+    /// laid out as `Self`.
+    unsafe fn convert_all(
+        src: *mut u8,
+        dst: *mut u8,
+        len: usize,
+        cursor: &mut Cursor,
+        scope: &Scope<'_>,
+    ) -> Result<(), ConversionError> {
+        let (src, dst) = (src.cast::<Self>(), dst.cast::<B>());
+        while cursor.written < len {
+            let i = cursor.written;
+            cursor.consumed = i + 1;
+            // SAFETY: element `i` is a valid `Self` that no one reads again (`consumed` is
+            // past it).
+            let a = unsafe { src.add(i).read() };
+            match a.convert(scope) {
+                Ok(b) => {
+                    // SAFETY: within `dst`'s room; in place, this is the memory of the
+                    // element read above.
+                    unsafe { dst.add(i).write(b) };
+                    cursor.written = i + 1;
+                }
+                Err(e) => return Err(e.at_index(i)),
             }
-            Err(e) => return Err(e.at_index(i)),
+        }
+        Ok(())
+    }
+}
+
+impl<A: Convert<B>, B> ConvertAll<B> for A {}
+
+/// The per-type buffer functions of an [`ElementPair`]; provided methods for the reason
+/// given at [`ConvertAll`].
+trait Elements: Sized {
+    /// # Safety
+    /// `ptr` points to `len` valid `Self`s that nothing uses afterwards.
+    unsafe fn drop_elements(ptr: *mut u8, len: usize) {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(ptr.cast::<Self>(), len))
         }
     }
-    Ok(())
+
+    /// # Safety
+    /// `ptr` and `cap` come from a `Vec<Self>` (or [`alloc_vec`](Self::alloc_vec)) whose
+    /// elements are all gone.
+    unsafe fn free_vec(ptr: *mut u8, cap: usize) {
+        // SAFETY: an empty vector over the buffer it came with; dropping it frees the buffer.
+        drop(unsafe { Vec::from_raw_parts(ptr.cast::<Self>(), 0, cap) })
+    }
+
+    fn alloc_vec(len: usize) -> (*mut u8, usize) {
+        let mut v = ManuallyDrop::new(Vec::<Self>::with_capacity(len));
+        (v.as_mut_ptr().cast(), v.capacity())
+    }
 }
 
-/// # Safety
-/// `ptr` points to `len` valid `T`s that nothing uses afterwards.
-unsafe fn drop_elements<T>(ptr: *mut u8, len: usize) {
-    // SAFETY: as the caller guarantees.
-    unsafe { std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(ptr.cast::<T>(), len)) }
-}
-
-/// # Safety
-/// `ptr` and `cap` come from a `Vec<T>` (or [`alloc_vec`]) whose elements are all gone.
-unsafe fn free_vec<T>(ptr: *mut u8, cap: usize) {
-    // SAFETY: an empty vector over the buffer it came with; dropping it frees the buffer.
-    drop(unsafe { Vec::from_raw_parts(ptr.cast::<T>(), 0, cap) })
-}
-
-fn alloc_vec<T>(len: usize) -> (*mut u8, usize) {
-    let mut v = ManuallyDrop::new(Vec::<T>::with_capacity(len));
-    (v.as_mut_ptr().cast(), v.capacity())
-}
+impl<T> Elements for T {}
 
 /// The [`ElementPair`] of `Self` and `B`, as a constant, so that each pair's table is a
 /// static and [`convert_vec`] only passes its address.
@@ -105,16 +125,20 @@ impl<A: Convert<B>, B> HasElementPair<B> for A {
         ElementPair {
             size_in: size_of::<A>(),
             in_place,
-            step: convert_all::<A, B>,
-            drop_in: drop_elements::<A>,
-            drop_out: drop_elements::<B>,
-            free_in: free_vec::<A>,
+            step: <A as ConvertAll<B>>::convert_all,
+            drop_in: <A as Elements>::drop_elements,
+            drop_out: <B as Elements>::drop_elements,
+            free_in: <A as Elements>::free_vec,
             // Nearly every pair converts in place: those compile no allocation code.
-            alloc_out: if in_place { no_alloc } else { alloc_vec::<B> },
+            alloc_out: if in_place {
+                no_alloc
+            } else {
+                <B as Elements>::alloc_vec
+            },
             free_out: if in_place {
                 free_nothing
             } else {
-                free_vec::<B>
+                <B as Elements>::free_vec
             },
         }
     };

@@ -34,44 +34,56 @@ pub struct ObjectType {
 /// Moves an object into a `&mut dyn Object` of the same concrete type.
 type AssignFn = fn(&mut dyn Object, Box<dyn Object>) -> Result<(), Box<dyn Object>>;
 
-fn assign_boxed<T: Object>(
-    into: &mut dyn Object,
-    value: Box<dyn Object>,
-) -> Result<(), Box<dyn Object>> {
-    let (Some(slot), true) = (into.downcast_mut::<T>(), value.is::<T>()) else {
-        return Err(value);
-    };
-    // Moved rather than swapped: `mem::swap` of two `T`s compiled to a loop over the
-    // type's size per kind, where three moves are three `memcpy` calls. The old value
-    // goes back into the box, dropped by `drop_object` so that no drop code of `T` is
-    // inlined here. The box is downcast through `Any` directly: `<dyn Object>::downcast`
-    // would add its own checks and closures per type.
-    let any: Box<dyn Any> = value;
-    match any.downcast::<T>() {
-        Ok(mut boxed) => {
-            let new = *boxed;
-            *boxed = std::mem::replace(slot, new);
-            drop_object(boxed);
-            Ok(())
+/// The per-type functions an [`ObjectType`] points to.
+///
+/// Provided methods of a trait rather than free generic functions, for where rustc puts
+/// them: a free function's copy for `T` goes to the codegen unit of the function's own
+/// module, which thus gathers every registered type, and with them a copy of every
+/// type's drop code, vtable and default value; a trait method's copy goes to the unit of
+/// `T`'s module, where that code already is. In a crate of API types that was ~0.3 MB of
+/// machine code compiled twice.
+trait TypeShims: Object + Default + ReadJson {
+    fn new_boxed() -> Box<dyn Object> {
+        // `Box::default` allocates first and builds the default in place, where
+        // `Box::new(T::default())` builds it on the stack and copies it over: kilobytes
+        // for the larger kinds (a Deployment is 2.4 KB), a third of the instructions.
+        let object: Box<Self> = Box::default();
+        object
+    }
+
+    fn assign_boxed(
+        into: &mut dyn Object,
+        value: Box<dyn Object>,
+    ) -> Result<(), Box<dyn Object>> {
+        let (Some(slot), true) = (into.downcast_mut::<Self>(), value.is::<Self>()) else {
+            return Err(value);
+        };
+        // Moved rather than swapped: `mem::swap` of two `T`s compiled to a loop over the
+        // type's size per kind, where three moves are three `memcpy` calls. The old value
+        // goes back into the box, dropped by `drop_object` so that no drop code of `T`
+        // is inlined here. The box is downcast through `Any` directly:
+        // `<dyn Object>::downcast` would add its own checks and closures per type.
+        let any: Box<dyn Any> = value;
+        match any.downcast::<Self>() {
+            Ok(mut boxed) => {
+                let new = *boxed;
+                *boxed = std::mem::replace(slot, new);
+                drop_object(boxed);
+                Ok(())
+            }
+            // `is` checked the type above; this arm only keeps the function free of panics.
+            Err(_) => Err(super::object::unreachable_box()),
         }
-        // `is` checked the type above; this arm only keeps the function free of panics.
-        Err(_) => Err(super::object::unreachable_box()),
     }
 }
+
+impl<T: Object + Default + ReadJson> TypeShims for T {}
 
 /// Drops an object through its vtable. Never inlined: inlined, the optimizer sees the
 /// concrete type and compiles the type's whole drop into the caller.
 #[inline(never)]
 fn drop_object(object: Box<dyn Object>) {
     drop(object);
-}
-
-fn new_boxed<T: Object + Default>() -> Box<dyn Object> {
-    // `Box::default` allocates first and builds the default in place, where
-    // `Box::new(T::default())` builds it on the stack and copies it over: kilobytes for
-    // the larger kinds (a Deployment is 2.4 KB), a third of the instructions.
-    let object: Box<T> = Box::default();
-    object
 }
 
 impl ObjectType {
@@ -87,9 +99,9 @@ impl ObjectType {
             type_id: TypeId::of::<T>,
             type_name: std::any::type_name::<T>,
             kind,
-            new: new_boxed::<T>,
-            assign: assign_boxed::<T>,
-            decode_json: typed_json::decode_json::<T>,
+            new: <T as TypeShims>::new_boxed,
+            assign: <T as TypeShims>::assign_boxed,
+            decode_json: <T as typed_json::DecodeJson>::decode_json,
         }
     }
 

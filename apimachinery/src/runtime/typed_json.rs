@@ -28,26 +28,29 @@ pub(crate) struct DecodedJson<'de> {
 /// Decodes one whole JSON document as one type; the flag asks for the unknown fields.
 pub(crate) type DecodeJsonFn = for<'de> fn(&'de [u8], bool) -> Result<DecodedJson<'de>, ReadError>;
 
-/// Reads `data` as a `T`, trailing whitespace allowed and nothing else.
-///
-/// Per type only this call and [`read_boxed`]; the document (the reader, its checks,
-/// what it found) is handled by non-generic code.
-pub(crate) fn decode_json<T: Object + ReadJson>(
-    data: &[u8],
-    track_unknown: bool,
-) -> Result<DecodedJson<'_>, ReadError> {
-    decode_boxed(data, track_unknown, read_boxed::<T>)
-}
+/// The per-type decode: provided methods, so that each type's copy is compiled in its
+/// own module's codegen unit (see `registration::TypeShims`).
+pub(crate) trait DecodeJson: Object + ReadJson {
+    /// Reads `data` as a `Self`, trailing whitespace allowed and nothing else.
+    ///
+    /// Per type only this call and [`read_boxed`](Self::read_boxed); the document (the
+    /// reader, its checks, what it found) is handled by non-generic code.
+    fn decode_json(data: &[u8], track_unknown: bool) -> Result<DecodedJson<'_>, ReadError> {
+        decode_boxed(data, track_unknown, Self::read_boxed)
+    }
 
-/// A `T` read and boxed as an object.
-fn read_boxed<T: Object + ReadJson>(
-    value: json_reader::ValueReader<'_, '_, '_>,
-) -> Result<Box<dyn Object>, json_reader::Error> {
-    match T::read_json(value) {
-        Ok(object) => Ok(Box::new(object)),
-        Err(e) => Err(e),
+    /// A `Self` read and boxed as an object.
+    fn read_boxed(
+        value: json_reader::ValueReader<'_, '_, '_>,
+    ) -> Result<Box<dyn Object>, json_reader::Error> {
+        match Self::read_json(value) {
+            Ok(object) => Ok(Box::new(object)),
+            Err(e) => Err(e),
+        }
     }
 }
+
+impl<T: Object + ReadJson> DecodeJson for T {}
 
 #[inline(never)]
 fn decode_boxed(

@@ -58,29 +58,32 @@ pub trait ReadJson: Sized {
     /// impl is, so that a crate of a thousand structs calls it instead of inlining the
     /// read, the drop of the old value and the move into every field's arm.
     #[doc(hidden)]
+    #[inline(never)]
     fn read_into(slot: &mut Self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
-        read_into_out_of_line(slot, value)
+        read_into(slot, value)
     }
 
     /// [`read_into`](Self::read_into) for a field whose `null` is its zero value (Go
     /// leaves the field untouched): the fields that are not an `Option`.
     #[doc(hidden)]
+    #[inline(never)]
     fn read_into_or_default(slot: &mut Self, value: ValueReader<'_, '_, '_>) -> Result<(), Error>
     where
         Self: Default,
     {
-        read_into_or_default_out_of_line(slot, value)
+        read_into_or_default(slot, value)
     }
 
     /// [`read_into`](Self::read_into) of an `Option<Self>` field (`null` is `None`):
     /// what `Option<T>`'s `read_into` calls, so that the leaf types can have it out of
     /// line too.
     #[doc(hidden)]
+    #[inline(never)]
     fn read_option_into(
         slot: &mut Option<Self>,
         value: ValueReader<'_, '_, '_>,
     ) -> Result<(), Error> {
-        read_option_into_out_of_line(slot, value)
+        read_option_into(slot, value)
     }
 
     /// [`read_json`](Self::read_json), with `null` read as the zero value when
@@ -108,14 +111,18 @@ pub trait ReadJson: Sized {
 }
 
 // The bodies of `ReadJson`'s field reads, callable from the out-of-line overrides (which
-// cannot call the provided methods they replace). No `?`. The provided methods call
-// them through the `#[inline(never)]` copies below: compiled once per field type and
-// crate, where `#[inline]` would copy them into every codegen unit that reads such a
-// field, and where left to the optimizer (a struct's read being one call) they were
-// inlined into every struct's `read_field_at` arm (+80 KB in `k8s-types`).
+// cannot call the provided methods they replace). No `?`. The provided methods are
+// `#[inline(never)]` themselves: compiled once per field type and crate, where `#[inline]`
+// would copy them into every codegen unit that reads such a field, and where left to the
+// optimizer (a struct's read being one call) they were inlined into every struct's
+// `read_field_at` arm (+80 KB in `k8s-types`). Trait methods rather than free functions
+// out of line, for where rustc compiles a generic function's copy for `T`: a free
+// function's goes to the codegen unit of the function's module, which then holds every
+// field type's drop code once more; a trait method's goes to `T`'s.
 
 /// [`ReadJson::read_into`]'s body.
 #[doc(hidden)]
+#[inline]
 pub fn read_into<T: ReadJson>(slot: &mut T, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
     match T::read_json(value) {
         Ok(read) => {
@@ -129,6 +136,7 @@ pub fn read_into<T: ReadJson>(slot: &mut T, value: ValueReader<'_, '_, '_>) -> R
 /// [`ReadJson::read_into_or_default`]'s body. The old value is dropped in one place:
 /// where each way of reading assigned it, its drop glue was inlined into each.
 #[doc(hidden)]
+#[inline]
 pub fn read_into_or_default<T: ReadJson + Default>(
     slot: &mut T,
     value: ValueReader<'_, '_, '_>,
@@ -145,6 +153,7 @@ pub fn read_into_or_default<T: ReadJson + Default>(
 /// [`ReadJson::read_option_into`]'s body (one drop of the old value, as
 /// [`read_into_or_default`]).
 #[doc(hidden)]
+#[inline]
 pub fn read_option_into<T: ReadJson>(
     slot: &mut Option<T>,
     mut value: ValueReader<'_, '_, '_>,
@@ -159,30 +168,6 @@ pub fn read_option_into<T: ReadJson>(
     };
     *slot = read;
     Ok(())
-}
-
-#[inline(never)]
-fn read_into_out_of_line<T: ReadJson>(
-    slot: &mut T,
-    value: ValueReader<'_, '_, '_>,
-) -> Result<(), Error> {
-    read_into(slot, value)
-}
-
-#[inline(never)]
-fn read_into_or_default_out_of_line<T: ReadJson + Default>(
-    slot: &mut T,
-    value: ValueReader<'_, '_, '_>,
-) -> Result<(), Error> {
-    read_into_or_default(slot, value)
-}
-
-#[inline(never)]
-fn read_option_into_out_of_line<T: ReadJson>(
-    slot: &mut Option<T>,
-    value: ValueReader<'_, '_, '_>,
-) -> Result<(), Error> {
-    read_option_into(slot, value)
 }
 
 /// The out-of-line field reads of a leaf type (see [`ReadJson::read_into`]), for the
