@@ -51,10 +51,7 @@ trait TypeShims: Object + Default + ReadJson {
         object
     }
 
-    fn assign_boxed(
-        into: &mut dyn Object,
-        value: Box<dyn Object>,
-    ) -> Result<(), Box<dyn Object>> {
+    fn assign_boxed(into: &mut dyn Object, value: Box<dyn Object>) -> Result<(), Box<dyn Object>> {
         let (Some(slot), true) = (into.downcast_mut::<Self>(), value.is::<Self>()) else {
             return Err(value);
         };
