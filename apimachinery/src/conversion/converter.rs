@@ -49,11 +49,8 @@ pub struct ConversionFunc {
     body: Body,
 }
 
-/// The per-type code of the shims below. Provided methods of traits rather than free
-/// generic functions, for where rustc compiles them: a free function's copy for `T` goes
-/// to the codegen unit of the function's own module, which thus gathers every registered
-/// type with its drop code and default value; a trait method's copy goes to the unit of
-/// `T`'s module, where that code already is.
+/// The per-type code of the shims below, as provided trait methods so that each type's
+/// copy is compiled beside the type (why: `runtime::registration`'s `TypeShims`).
 trait Slot: Sized {
     /// Stores a conversion's result in the output slot. Out of line, so that the old
     /// value's drop is compiled once per output type, not once per pair and flavour.

@@ -43,9 +43,8 @@ struct Cursor {
     consumed: usize,
 }
 
-/// The per-pair loop, a provided method so that its copy for `A` is compiled in `A`'s
-/// module's codegen unit (rustc puts a free generic function's copies in the unit of the
-/// function's own module, which then holds every element type's drop code once more).
+/// The per-pair loop, a provided method so that its copy for `A` is compiled beside `A`
+/// (why: `runtime::registration`'s `TypeShims`).
 trait ConvertAll<B>: Convert<B> {
     /// The per-pair loop: generic so that each element's conversion is inlined (through a
     /// pointer per element it cost +18% by value), but with no iterator adapter or drop

@@ -116,9 +116,8 @@ pub trait ReadJson: Sized {
 // would copy them into every codegen unit that reads such a field, and where left to the
 // optimizer (a struct's read being one call) they were inlined into every struct's
 // `read_field_at` arm (+80 KB in `k8s-types`). Trait methods rather than free functions
-// out of line, for where rustc compiles a generic function's copy for `T`: a free
-// function's goes to the codegen unit of the function's module, which then holds every
-// field type's drop code once more; a trait method's goes to `T`'s.
+// out of line, so that each type's copy is compiled beside the type (why:
+// `runtime::registration`'s `TypeShims`).
 
 /// [`ReadJson::read_into`]'s body.
 #[doc(hidden)]
