@@ -43,15 +43,18 @@
 //!
 //! # Cargo features
 //!
-//! Both on by default; a program that reads and writes only typed JSON or protobuf can
-//! turn them off (`default-features = false`), which cuts a third of this crate's release
-//! build (`BENCHMARKS.md`):
+//! All three on by default; a program that reads and writes only typed JSON or protobuf
+//! can turn them off (`default-features = false`), which cuts about half of this
+//! crate's release build (`BENCHMARKS.md`):
 //!
 //! - `yaml`: the YAML text layer ([`serializer::yaml`], with the `saphyr-parser`
 //!   dependency), the JSON serializer's `yaml` option, YAML streams and the codec
 //!   factory's `application/yaml`. Without it, reading or writing YAML fails with a
 //!   decode or encode error that names the feature.
 //! - `rest-mapper`: the [`meta`] module (the RESTMapper and its implementations).
+//! - `apply`: [`managedfields`] (field sets, managers, server-side apply) and
+//!   [`util::strategicpatch`] (strategic merge patch), what an API server merging writes
+//!   needs.
 //!
 //! Method names are Go's in snake case (`add_known_types`, `object_kinds`, ...), except
 //! that getters drop Go's `Get` prefix, as Rust getters do.
@@ -165,6 +168,7 @@ mod field_index;
 pub mod fields;
 mod fx_hash;
 pub mod labels;
+#[cfg(feature = "apply")]
 pub mod managedfields;
 #[cfg(feature = "rest-mapper")]
 pub mod meta;

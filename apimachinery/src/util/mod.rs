@@ -2,5 +2,6 @@
 
 pub mod intstr;
 pub mod json;
+#[cfg(feature = "apply")]
 pub mod strategicpatch;
 pub mod validation;

@@ -5,5 +5,6 @@
 
 mod derive_api_kind;
 mod module_layers;
+#[cfg(feature = "apply")]
 mod strategic_merge_patch_kubectl;
 mod validation_never_panics;
