@@ -141,7 +141,7 @@ pub fn check_type(c: &Container) -> syn::Result<()> {
     for span in object_keys.into_iter().flatten() {
         errors.push(syn::Error::new(
             span,
-            "ApiType takes no object keys (only `crate`); derive ApiObject for a kind",
+            "ApiType takes no object keys (only `crate` and `inline`); derive ApiObject for a kind",
         ));
     }
     let mut seen: Vec<&str> = Vec::new();

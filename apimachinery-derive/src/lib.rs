@@ -27,6 +27,7 @@
 //! | `no_type_meta` | write neither `kind` nor `apiVersion`, for Go types without `TypeMeta` (`WatchEvent`) | both written first |
 //! | `omit_empty_type_meta` | write `kind` and `apiVersion` from the `TypeMeta` field as they are, each omitted when empty, as Go does (for types also nested in others) | empty ones written as the type's own |
 //! | `protobuf` | the type implements `proto::Message` (the object's own message, without its `TypeMeta`), so the protobuf serializer can encode it | not protobuf |
+//! | `inline` | mark the JSON codec methods (`ReadJson`, `WriteJson` and their helpers) `#[inline]`, so that they are compiled in the crates that call them and not in the one that defines the type, as serde's generic impls are; for crates of many types most programs use few of (a generator writes `#[cfg_attr(..., api(inline))]`) | compiled where the type is defined |
 //! | `crate = "path"` | path of the `apimachinery` crate | `::apimachinery` |
 //!
 //! # Field attributes: `#[api(...)]`
@@ -116,7 +117,8 @@ pub fn derive_api_kind(input: TokenStream) -> TokenStream {
 ///
 /// The expansion is smaller than serde's derive (no sequence form, one shared key
 /// reader), which is what a crate of a thousand generated types compiles fastest.
-/// The only container key is `#[api(crate = "path")]`.
+/// The only container keys are `#[api(crate = "path")]` and `#[api(inline)]` (see the
+/// crate documentation).
 ///
 /// ```
 /// use apimachinery::ApiType;

@@ -59,6 +59,8 @@ pub struct ApiAttrs {
     pub no_type_meta: Option<Span>,
     pub omit_empty_type_meta: Option<Span>,
     pub protobuf: Option<Span>,
+    /// `#[api(inline)]`: the codec methods are `#[inline]`, see `serde_impls::inline`.
+    pub inline: Option<Span>,
     pub crate_path: Option<Spanned<syn::Path>>,
 }
 
@@ -96,7 +98,7 @@ pub struct Container {
 }
 
 const CONTAINER_KEYS: &str = "group, version, kind, plural, singular, short_names, categories, verbs, \
-    namespaced, cluster_scoped, list_kind, unversioned, extra_versions, not_resource, no_type_meta, omit_empty_type_meta, protobuf, crate";
+    namespaced, cluster_scoped, list_kind, unversioned, extra_versions, not_resource, no_type_meta, omit_empty_type_meta, protobuf, inline, crate";
 
 impl Container {
     pub fn from_ast(input: &DeriveInput) -> syn::Result<Container> {
@@ -258,6 +260,7 @@ fn parse_container_attr(attr: &syn::Attribute, attrs: &mut ApiAttrs) -> syn::Res
             "no_type_meta" => set_flag(&mut attrs.no_type_meta, &meta),
             "omit_empty_type_meta" => set_flag(&mut attrs.omit_empty_type_meta, &meta),
             "protobuf" => set_flag(&mut attrs.protobuf, &meta),
+            "inline" => set_flag(&mut attrs.inline, &meta),
             "crate" => {
                 let v: LitStr = meta.value()?.parse()?;
                 let path: syn::Path = v.parse()?;

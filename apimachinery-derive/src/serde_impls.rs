@@ -55,6 +55,19 @@ fn written_type_meta(c: &Container) -> (TokenStream, TokenStream) {
     }
 }
 
+/// `#[inline]` on the non-generic codec methods when the container asks for it
+/// (`#[api(inline)]`): rustc then compiles them only in crates that call them, as it does
+/// a generic impl, instead of once in the defining crate whether or not anything calls
+/// them. For a crate of a thousand types whose users each touch a few (k8s-types without
+/// its Scheme), that is most of its machine code.
+fn inline(c: &Container) -> TokenStream {
+    if c.attrs.inline.is_some() {
+        quote!(#[inline])
+    } else {
+        TokenStream::new()
+    }
+}
+
 pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
     let ident = &c.ident;
     let serde = quote!(#krate::__private::serde);
@@ -203,8 +216,10 @@ pub fn expand_write_json(c: &Container, krate: &TokenStream, shape: Shape) -> To
             None => write,
         }
     });
+    let inline = inline(c);
     quote! {
         impl #json::WriteJson for #ident {
+            #inline
             fn write_json(
                 &self,
                 writer: &mut #json::GoJsonWriter<'_>,
@@ -349,12 +364,14 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
             )
         }
     };
+    let inline = inline(c);
     quote! {
         impl<'de> #serde::Deserialize<'de> for #ident {
             fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                 struct __Visitor;
                 impl<'de> #serde::de::Visitor<'de> for __Visitor {
                     type Value = #ident;
+                    #inline
                     fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         f.write_str(#expecting)
                     }
@@ -428,9 +445,19 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
         Shape::Object => (format!("a {ident} object"), false),
         Shape::Type => (format!("struct {ident}"), true),
     };
+    let inline = inline(c);
+    // Without `inline`, the one body is out of line: the field reads of `Option<Self>` and
+    // `Self` fields, the elements of `Vec<Self>` and the scheme's boxed read all call it,
+    // and inlined it was copied (with the struct's `Default`) into each.
+    let body_inline = if c.attrs.inline.is_some() {
+        quote!(#[inline])
+    } else {
+        quote!(#[inline(never)])
+    };
     quote! {
         impl #reader::ReadFields for #ident {
             #[allow(unused_variables)]
+            #inline
             fn read_field_at(&mut self, index: usize, value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<(), #reader::Error> {
                 #[allow(unused_imports)]
                 use #reader::{ReadFieldBySerde as _, ReadFieldDirect as _};
@@ -444,14 +471,12 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
         }
 
         impl #reader::ReadJson for #ident {
+            #inline
             fn read_json(value: #reader::ValueReader<'_, '_, '_>) -> ::core::result::Result<Self, #reader::Error> {
                 <Self as #reader::ReadJson>::read_json_nullable(value, false)
             }
 
-            // The one body: out of line, because the field reads of `Option<Self>` and
-            // `Self` fields, the elements of `Vec<Self>` and the scheme's boxed read all
-            // call it, and inlined it was copied (with the struct's `Default`) into each.
-            #[inline(never)]
+            #body_inline
             fn read_json_nullable(
                 value: #reader::ValueReader<'_, '_, '_>,
                 null_is_default: bool,

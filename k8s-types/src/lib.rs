@@ -97,15 +97,19 @@
 //! | `default` | everything | `all-groups`, `scheme` |
 //! | `all-groups` | every API group | each group's feature |
 //! | `core`, `apps`, `networking`, ... (one per group module but `meta`, which is always built) | the group's types | the groups its types use, and those its conversions go through (`apps` turns on `core`, `extensions` `apps` and `networking`) |
-//! | `scheme` | what only a [`Scheme`](apimachinery::runtime::Scheme) user needs: each kind's `Object`, `Resource` and `ListObject` impls and its link-time registration, the conversions between versions (`conversions`, the `Convert` impls, the `__internal` hub versions), the defaulters (`defaults`) and the validators' registration, `register` | `inventory` |
+//! | `scheme` | what only a [`Scheme`](apimachinery::runtime::Scheme) user needs: each kind's `Object`, `Resource` and `ListObject` impls and its link-time registration, the conversions between versions (`conversions`, the `Convert` impls, the `__internal` hub versions), the defaulters (`defaults`) and the validators' registration, `register` | `inventory`, `validation` |
+//! | `validation` | Go's built-in validation, [`validation`] (with or without `scheme`) | |
 //!
 //! Without `scheme` the crate is typed only, as k8s-openapi is: every struct with its
 //! docs, `Clone`, `Debug`, `Default`, `PartialEq`, JSON (serde and
 //! [`ReadJson`](apimachinery::runtime::json_reader::ReadJson), kinds written with `kind`
 //! and `apiVersion` first by [`ApiKind`](apimachinery::ApiKind)) and protobuf
-//! ([`proto::Message`](apimachinery::proto::Message)), the [`validation`] functions,
-//! [`GO_TYPES`]; the bytes read and written are the same. A program that never builds a
-//! `Scheme` then compiles none of the registry's per-kind code:
+//! ([`proto::Message`](apimachinery::proto::Message)), [`GO_TYPES`], and the
+//! [`validation`] functions if asked for; the bytes read and written are the same. A
+//! program that never builds a `Scheme` then compiles none of the registry's per-kind
+//! code, and this crate compiles next to no machine code of its own: the per-type
+//! methods are `#[inline]` then, so that, as serde's generic impls in k8s-openapi, they
+//! are compiled in the crate that calls them, for the types it uses:
 //!
 //! ```toml
 //! # every group, typed only
@@ -143,6 +147,7 @@ pub mod defaults;
 mod generated;
 #[doc(hidden)]
 pub mod go_json;
+#[cfg(feature = "validation")]
 pub mod validation;
 pub mod value;
 

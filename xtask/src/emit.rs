@@ -239,6 +239,8 @@ fn write_struct(
         Some(k) => write_kind_attrs(out, s, k, hub),
         None => out.push_str("#[derive(apimachinery::ApiType, Default, PartialEq)]\n"),
     }
+    // Typed only, the JSON codecs are compiled where they are called (see `TYPED_ONLY_INLINE`).
+    let _ = writeln!(out, "#[cfg_attr(not(feature = \"{SCHEME}\"), api(inline))]");
     if let Some(d) = derive {
         // Conversions are the Scheme's business: without `scheme` neither the derive nor
         // its attributes are there.
@@ -418,6 +420,14 @@ fn rust_fields(s: &Struct) -> Vec<&str> {
     names
 }
 
+/// The attribute of every per-type method that nothing in a typed-only build (without
+/// `scheme`) calls: `#[inline]` then, which makes rustc compile it only in the crates that
+/// call it, as it does serde's generic impls in k8s-openapi, instead of once here whether
+/// or not anything does. With `scheme`, the Scheme calls them all, and they are compiled
+/// here once, out of line (inline, each calling codegen unit would get its own copy). The
+/// derives' JSON codecs take the same choice as `#[api(inline)]`.
+const TYPED_ONLY_INLINE: &str = "#[cfg_attr(not(feature = \"scheme\"), inline)]";
+
 /// `Clone` and `Debug`, field by field as the std derives write them, but without their
 /// `#[inline]`. An inline method is compiled into every codegen unit that calls it, and
 /// into each caller's body: a kind's `deep_copy_object` held the whole clone tree of its
@@ -445,12 +455,12 @@ fn write_std_impls(out: &mut String, s: &Struct) {
         .collect();
     let _ = writeln!(
         out,
-        "impl Clone for {name} {{\n    #[cfg_attr(not(feature = \"{SCHEME}\"), inline)]\n    fn clone(&self) -> Self {{\n        {name} {{ {clone} }}\n    }}\n}}\n",
+        "impl Clone for {name} {{\n    {TYPED_ONLY_INLINE}\n    fn clone(&self) -> Self {{\n        {name} {{ {clone} }}\n    }}\n}}\n",
         name = s.name,
     );
     let _ = writeln!(
         out,
-        "impl std::fmt::Debug for {name} {{\n    #[cfg_attr(not(feature = \"{SCHEME}\"), inline)]\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {{\n        f.debug_struct({name:?}){debug}.finish()\n    }}\n}}\n",
+        "impl std::fmt::Debug for {name} {{\n    {TYPED_ONLY_INLINE}\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {{\n        f.debug_struct({name:?}){debug}.finish()\n    }}\n}}\n",
         name = s.name,
     );
 }
@@ -477,17 +487,19 @@ fn write_proto(out: &mut String, s: &Struct) {
             .collect();
         let _ = writeln!(
             out,
-            "apimachinery::proto_message!({} {{ {} }});\n",
+            "apimachinery::proto_message!({TYPED_ONLY_INLINE} {} {{ {} }});\n",
             s.name,
             entries.join(", ")
         );
         return;
     }
     let _ = writeln!(out, "impl apimachinery::proto::Message for {} {{", s.name);
+    let _ = writeln!(out, "    {TYPED_ONLY_INLINE}");
     out.push_str("    fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {\n");
     out.push_str("        use apimachinery::proto::Field as _;\n");
     write_encode(out, &layout, 2);
     out.push_str("    }\n\n");
+    let _ = writeln!(out, "    {TYPED_ONLY_INLINE}");
     out.push_str("    fn merge_field(\n        &mut self,\n        number: u32,\n        wire: apimachinery::proto::WireType,\n        d: &mut apimachinery::proto::WireDecoder<'_>,\n    ) -> Result<bool, apimachinery::proto::ProtobufError> {\n");
     out.push_str("        use apimachinery::proto::Field as _;\n");
     out.push_str("        match number {\n");
@@ -653,6 +665,13 @@ mod tests {
                 "{line}"
             );
         }
-        assert!(out.contains("apimachinery::proto_message!(Widget"), "{out}");
+        // Typed only, the codecs are `#[inline]`: compiled where they are called.
+        for line in [
+            "#[cfg_attr(not(feature = \"scheme\"), api(inline))]\n",
+            "apimachinery::proto_message!(#[cfg_attr(not(feature = \"scheme\"), inline)] Widget",
+        ] {
+            assert!(out.contains(line), "{line}\nnot in\n{out}");
+        }
+        assert!(TYPED_ONLY_INLINE.contains(&format!("feature = \"{SCHEME}\"")));
     }
 }

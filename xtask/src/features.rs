@@ -3,8 +3,9 @@
 //! types, so it scales with the groups built). Each feature turns on the groups its types
 //! refer to (field types, conversion hubs); `meta` is always built. `all-groups` turns
 //! on every group, and `scheme` what only a `Scheme` user needs (the kinds' `Object`
-//! impls and link-time registration, conversions, defaulters, validators' registration);
-//! `default` is both, so `default-features = false, features = ["all-groups"]` is every
+//! impls and link-time registration, conversions, defaulters, validators' registration,
+//! and with it `validation`, Go's built-in validation, which a typed-only build can also
+//! ask for alone); `default` is both, so `default-features = false, features = ["all-groups"]` is every
 //! type with its codecs and nothing of the registry.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,6 +19,10 @@ pub const ALWAYS: &[&str] = &["meta"];
 /// The feature of everything only a `Scheme` user needs; generated code names it in its
 /// `cfg`s.
 pub const SCHEME: &str = "scheme";
+
+/// Go's built-in validation (`k8s_types::validation`), which `scheme` turns on (it
+/// registers the validators) and a typed-only program can ask for alone.
+pub const VALIDATION: &str = "validation";
 
 /// The feature that turns on every group.
 pub const ALL_GROUPS: &str = "all-groups";
@@ -75,8 +80,16 @@ pub fn cargo_features(deps: &BTreeMap<String, BTreeSet<String>>) -> String {
     out.push_str(&format!("default = [\"{ALL_GROUPS}\", \"{SCHEME}\"]\n"));
     out.push_str("# Every API group.\n");
     out.push_str(&format!("{ALL_GROUPS} = [{}]\n", quoted(&mut deps.keys())));
-    out.push_str("# The Scheme's part: Object impls and registration, conversions, defaulters.\n");
-    out.push_str(&format!("{SCHEME} = [\"dep:inventory\"]\n"));
+    out.push_str(
+        "# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\n",
+    );
+    out.push_str(&format!(
+        "{SCHEME} = [\"dep:inventory\", \"{VALIDATION}\"]\n"
+    ));
+    out.push_str(
+        "# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\n",
+    );
+    out.push_str(&format!("{VALIDATION} = []\n"));
     for (module, uses) in deps {
         out.push_str(&format!("{module} = [{}]\n", quoted(&mut uses.iter())));
     }
@@ -107,7 +120,7 @@ mod tests {
         ]);
         let table = cargo_features(&deps);
         assert!(table.ends_with(
-            "[features]\ndefault = [\"all-groups\", \"scheme\"]\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters.\nscheme = [\"dep:inventory\"]\napps = [\"core\"]\ncore = []\n"
+            "[features]\ndefault = [\"all-groups\", \"scheme\"]\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\nscheme = [\"dep:inventory\", \"validation\"]\n# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\nvalidation = []\napps = [\"core\"]\ncore = []\n"
         ));
         let manifest = "[package]\nname = \"x\"\n";
         let once = with_features(manifest, &table);

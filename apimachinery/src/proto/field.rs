@@ -452,7 +452,9 @@ impl<V: Field + Default> Field for BTreeMap<String, V> {
 /// Implements [`Message`] for a struct from a table of `number => field` pairs, in
 /// ascending field number: the shape of the code the generator emits, usable by hand
 /// for types outside it. `number => field as "jsonName"` names the field in error paths
-/// by its JSON name (the Rust name otherwise).
+/// by its JSON name (the Rust name otherwise). Attributes written before the type
+/// (`#[inline]`, or a `#[cfg_attr(..)]` of it) go on each of the three methods: an
+/// `#[inline]` method is compiled only in the crates that call it.
 ///
 /// ```
 /// use apimachinery::proto::{decode_message, encode_message};
@@ -470,12 +472,14 @@ impl<V: Field + Default> Field for BTreeMap<String, V> {
 /// ```
 #[macro_export]
 macro_rules! proto_message {
-    ($ty:ty { $($number:literal => $field:ident $(as $name:literal)?),* $(,)? }) => {
+    ($(#[$attr:meta])* $ty:ty { $($number:literal => $field:ident $(as $name:literal)?),* $(,)? }) => {
         impl $crate::proto::Message for $ty {
+            $(#[$attr])*
             fn encode_fields(&self, e: &mut $crate::proto::WireEncoder) {
                 $($crate::proto::Field::encode_field(&self.$field, $number, e);)*
             }
 
+            $(#[$attr])*
             fn merge_field(
                 &mut self,
                 number: u32,
@@ -494,6 +498,7 @@ macro_rules! proto_message {
                 })
             }
 
+            $(#[$attr])*
             fn finish_fields(&mut self) {
                 $($crate::proto::Field::finish(&mut self.$field);)*
             }
@@ -513,7 +518,7 @@ mod tests {
         name: String,
         count: Option<i32>,
     }
-    crate::proto_message!(Inner { 1 => name, 2 => count });
+    crate::proto_message!(#[inline] Inner { 1 => name, 2 => count });
 
     #[derive(Debug, Default, PartialEq, Clone)]
     struct Outer {

@@ -9,7 +9,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// One struct body, derived as an object in `object` and as a kind in `kind` (where
-/// `Item` is the `declared` `Thing` derived the same way, for the list's items).
+/// `Item` is the `declared` `Thing` derived the same way, for the list's items), the kind
+/// with `#[api(inline)]`, as k8s-types derives its kinds without `scheme`.
 macro_rules! both {
     ($($body:tt)*) => {
         pub mod object {
@@ -26,6 +27,7 @@ macro_rules! both {
             #[allow(unused_imports)]
             use crate::derive_api_kind::declared::kind::Thing as Item;
             #[derive(apimachinery::ApiKind, Clone, Debug, Default, PartialEq)]
+            #[api(inline)]
             $($body)*
         }
     };

@@ -4,6 +4,7 @@
 
 /// AdmissionRequest describes the admission.Attributes for the admission request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AdmissionRequest {
     /// uid is an identifier for the individual request/response. It allows us to distinguish instances of requests which are
     /// otherwise identical (parallel requests, requests when earlier requests did not modify etc)
@@ -117,10 +118,11 @@ impl std::fmt::Debug for AdmissionRequest {
     }
 }
 
-apimachinery::proto_message!(AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AdmissionRequest { 1 => uid, 2 => kind, 3 => resource, 4 => sub_resource as "subResource", 5 => name, 6 => namespace, 7 => operation, 8 => user_info as "userInfo", 9 => object, 10 => old_object as "oldObject", 11 => dry_run as "dryRun", 12 => options, 13 => request_kind as "requestKind", 14 => request_resource as "requestResource", 15 => request_sub_resource as "requestSubResource" });
 
 /// AdmissionResponse describes an admission response.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AdmissionResponse {
     /// uid is an identifier for the individual request/response.
     /// This must be copied over from the corresponding AdmissionRequest.
@@ -179,13 +181,14 @@ impl std::fmt::Debug for AdmissionResponse {
     }
 }
 
-apimachinery::proto_message!(AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AdmissionResponse { 1 => uid, 2 => allowed, 3 => status, 4 => patch, 5 => patch_type as "patchType", 6 => audit_annotations as "auditAnnotations", 7 => warnings });
 
 /// AdmissionReview describes an admission review request/response.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admission.k8s.io", version = "v1", kind = "AdmissionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -217,7 +220,7 @@ impl std::fmt::Debug for AdmissionReview {
     }
 }
 
-apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AdmissionReview { 1 => request, 2 => response });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

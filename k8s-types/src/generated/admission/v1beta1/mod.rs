@@ -28,6 +28,7 @@ pub type AdmissionResponse = crate::admission::v1::AdmissionResponse;
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admission::v1::AdmissionReview))]
 pub struct AdmissionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -63,4 +64,4 @@ impl std::fmt::Debug for AdmissionReview {
     }
 }
 
-apimachinery::proto_message!(AdmissionReview { 1 => request, 2 => response });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AdmissionReview { 1 => request, 2 => response });

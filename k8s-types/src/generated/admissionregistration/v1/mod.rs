@@ -4,6 +4,7 @@
 
 /// ApplyConfiguration defines the desired configuration values of an object.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ApplyConfiguration {
     /// expression will be evaluated by CEL to create an apply configuration.
     /// ref: <https://github.com/google/cel-spec>
@@ -67,10 +68,11 @@ impl std::fmt::Debug for ApplyConfiguration {
     }
 }
 
-apimachinery::proto_message!(ApplyConfiguration { 1 => expression });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ApplyConfiguration { 1 => expression });
 
 /// AuditAnnotation describes how to produce an audit annotation for an API request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AuditAnnotation {
     /// key specifies the audit annotation key. The audit annotation keys of
     /// a ValidatingAdmissionPolicy must be unique. The key must be a qualified
@@ -126,10 +128,11 @@ impl std::fmt::Debug for AuditAnnotation {
     }
 }
 
-apimachinery::proto_message!(AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AuditAnnotation { 1 => key, 2 => value_expression as "valueExpression" });
 
 /// ExpressionWarning is a warning information that targets a specific expression.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExpressionWarning {
     /// fieldRef is the path to the field that refers to the expression.
     /// For example, the reference to the expression of the first item of
@@ -161,10 +164,11 @@ impl std::fmt::Debug for ExpressionWarning {
     }
 }
 
-apimachinery::proto_message!(ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExpressionWarning { 2 => field_ref as "fieldRef", 3 => warning });
 
 /// JSONPatch defines a JSON Patch.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JSONPatch {
     /// expression will be evaluated by CEL to create a \[JSON patch\](<https://jsonpatch.com/>).
     /// ref: <https://github.com/google/cel-spec>
@@ -252,10 +256,11 @@ impl std::fmt::Debug for JSONPatch {
     }
 }
 
-apimachinery::proto_message!(JSONPatch { 1 => expression });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JSONPatch { 1 => expression });
 
 /// MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MatchCondition {
     /// name is an identifier for this match condition, used for strategic merging of MatchConditions,
     /// as well as providing an identifier for logging purposes. A good name should be descriptive of
@@ -303,12 +308,13 @@ impl std::fmt::Debug for MatchCondition {
     }
 }
 
-apimachinery::proto_message!(MatchCondition { 1 => name, 2 => expression });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MatchCondition { 1 => name, 2 => expression });
 
 /// MatchResources decides whether to run the admission control policy on an object based
 /// on whether it meets the match criteria.
 /// The exclude rules take precedence over include rules (if a resource matches both, it is excluded)
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MatchResources {
     /// namespaceSelector decides whether to run the admission control policy on an object based
     /// on whether the namespace for that object matches the selector. If the
@@ -417,13 +423,14 @@ impl std::fmt::Debug for MatchResources {
     }
 }
 
-apimachinery::proto_message!(MatchResources { 1 => namespace_selector as "namespaceSelector", 2 => object_selector as "objectSelector", 3 => resource_rules as "resourceRules", 4 => exclude_resource_rules as "excludeResourceRules", 7 => match_policy as "matchPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MatchResources { 1 => namespace_selector as "namespaceSelector", 2 => object_selector as "objectSelector", 3 => resource_rules as "resourceRules", 4 => exclude_resource_rules as "excludeResourceRules", 7 => match_policy as "matchPolicy" });
 
 /// MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -455,7 +462,7 @@ impl std::fmt::Debug for MutatingAdmissionPolicy {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
 /// MutatingAdmissionPolicyBinding and the optional parameter resource together define how cluster administrators
@@ -472,6 +479,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -503,13 +511,14 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -543,10 +552,11 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyBindingSpec defines the specification of the MutatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -592,13 +602,14 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingSpec {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources" });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -632,10 +643,11 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicySpec defines the desired behavior of the admission policy.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -738,10 +750,11 @@ impl std::fmt::Debug for MutatingAdmissionPolicySpec {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => variables, 4 => mutations, 5 => failure_policy as "failurePolicy", 6 => match_conditions as "matchConditions", 7 => reinvocation_policy as "reinvocationPolicy" });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -928,13 +941,14 @@ impl std::fmt::Debug for MutatingWebhook {
     }
 }
 
-apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -967,13 +981,14 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
     }
 }
 
-apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "MutatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1007,10 +1022,11 @@ impl std::fmt::Debug for MutatingWebhookConfigurationList {
     }
 }
 
-apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Mutation specifies the CEL expression which is used to apply the Mutation.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Mutation {
     /// patchType indicates the patch strategy used.
     /// Allowed values are "ApplyConfiguration" and "JSONPatch".
@@ -1048,10 +1064,11 @@ impl std::fmt::Debug for Mutation {
     }
 }
 
-apimachinery::proto_message!(Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Mutation { 2 => patch_type as "patchType", 3 => apply_configuration as "applyConfiguration", 4 => json_patch as "jsonPatch" });
 
 /// NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NamedRuleWithOperations {
     /// resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1129,6 +1146,7 @@ impl std::fmt::Debug for NamedRuleWithOperations {
 }
 
 impl apimachinery::proto::Message for NamedRuleWithOperations {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.resource_names.encode_field(1, e);
@@ -1143,6 +1161,7 @@ impl apimachinery::proto::Message for NamedRuleWithOperations {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1211,6 +1230,7 @@ impl apimachinery::proto::Message for NamedRuleWithOperations {
 
 /// ParamKind is a tuple of Group Kind and Version.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ParamKind {
     /// apiVersion is the API group version the resources belong to.
     /// In format of "group/version".
@@ -1243,11 +1263,12 @@ impl std::fmt::Debug for ParamKind {
     }
 }
 
-apimachinery::proto_message!(ParamKind { 1 => api_version as "apiVersion", 2 => kind });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ParamKind { 1 => api_version as "apiVersion", 2 => kind });
 
 /// ParamRef describes how to locate the params to be used as input to
 /// expressions of rules applied by a policy binding.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ParamRef {
     /// name is the name of the resource being referenced.
     ///
@@ -1324,11 +1345,12 @@ impl std::fmt::Debug for ParamRef {
     }
 }
 
-apimachinery::proto_message!(ParamRef { 1 => name, 2 => namespace, 3 => selector, 4 => parameter_not_found_action as "parameterNotFoundAction" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ParamRef { 1 => name, 2 => namespace, 3 => selector, 4 => parameter_not_found_action as "parameterNotFoundAction" });
 
 /// Rule is a tuple of APIGroups, APIVersion, and Resources.It is recommended
 /// to make sure that all the tuple expansions are valid.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Rule {
     /// apiGroups is the API groups the resources belong to. '\*' is all groups.
     /// If '\*' is present, the length of the slice must be one.
@@ -1392,11 +1414,12 @@ impl std::fmt::Debug for Rule {
     }
 }
 
-apimachinery::proto_message!(Rule { 1 => api_groups as "apiGroups", 2 => api_versions as "apiVersions", 3 => resources, 4 => scope });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Rule { 1 => api_groups as "apiGroups", 2 => api_versions as "apiVersions", 3 => resources, 4 => scope });
 
 /// RuleWithOperations is a tuple of Operations and Resources. It is recommended to make
 /// sure that all the tuple expansions are valid.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RuleWithOperations {
     /// operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or \*
     /// for all of those operations and any future admission operations that are added.
@@ -1469,6 +1492,7 @@ impl std::fmt::Debug for RuleWithOperations {
 }
 
 impl apimachinery::proto::Message for RuleWithOperations {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.operations.encode_field(1, e);
@@ -1480,6 +1504,7 @@ impl apimachinery::proto::Message for RuleWithOperations {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1527,6 +1552,7 @@ impl apimachinery::proto::Message for RuleWithOperations {
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -1567,11 +1593,12 @@ impl std::fmt::Debug for ServiceReference {
     }
 }
 
-apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// TypeChecking contains results of type checking the expressions in the
 /// ValidatingAdmissionPolicy
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TypeChecking {
     /// expressionWarnings contains the type checking warnings for each expression.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1596,13 +1623,14 @@ impl std::fmt::Debug for TypeChecking {
     }
 }
 
-apimachinery::proto_message!(TypeChecking { 1 => expression_warnings as "expressionWarnings" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TypeChecking { 1 => expression_warnings as "expressionWarnings" });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1641,7 +1669,7 @@ impl std::fmt::Debug for ValidatingAdmissionPolicy {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
 /// ValidatingAdmissionPolicyBinding and parameter CRDs together define how cluster administrators configure policies for clusters.
@@ -1658,6 +1686,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1689,13 +1718,14 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1729,10 +1759,11 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.
     /// If the referenced resource does not exist, this binding is considered invalid and will be ignored
@@ -1817,13 +1848,14 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingSpec {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyBindingSpec { 1 => policy_name as "policyName", 2 => param_ref as "paramRef", 3 => match_resources as "matchResources", 4 => validation_actions as "validationActions" });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingAdmissionPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1857,10 +1889,11 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingAdmissionPolicySpec {
     /// paramKind specifies the kind of resources used to parameterize this policy.
     /// If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions.
@@ -1955,10 +1988,11 @@ impl std::fmt::Debug for ValidatingAdmissionPolicySpec {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicySpec { 1 => param_kind as "paramKind", 2 => match_constraints as "matchConstraints", 3 => validations, 4 => failure_policy as "failurePolicy", 5 => audit_annotations as "auditAnnotations", 6 => match_conditions as "matchConditions", 7 => variables });
 
 /// ValidatingAdmissionPolicyStatus represents the status of an admission validation policy.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingAdmissionPolicyStatus {
     /// observedGeneration is the generation observed by the controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -1993,10 +2027,11 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyStatus {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyStatus { 1 => observed_generation as "observedGeneration", 2 => type_checking as "typeChecking", 3 => conditions });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
     /// Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where
@@ -2165,13 +2200,14 @@ impl std::fmt::Debug for ValidatingWebhook {
     }
 }
 
-apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2204,13 +2240,14 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
     }
 }
 
-apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1", kind = "ValidatingWebhookConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2244,10 +2281,11 @@ impl std::fmt::Debug for ValidatingWebhookConfigurationList {
     }
 }
 
-apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// Validation specifies the CEL expression which is used to apply the validation.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Validation {
     /// expression represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -2345,10 +2383,11 @@ impl std::fmt::Debug for Validation {
     }
 }
 
-apimachinery::proto_message!(Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Validation { 1 => expression, 2 => message, 3 => reason, 4 => message_expression as "messageExpression" });
 
 /// Variable is the definition of a variable that is used for composition. A variable is defined as a named expression.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Variable {
     /// name is the name of the variable. The name must be a valid CEL identifier and unique among all variables.
     /// The variable can be accessed in other expressions through \`variables\`
@@ -2379,11 +2418,12 @@ impl std::fmt::Debug for Variable {
     }
 }
 
-apimachinery::proto_message!(Variable { 1 => name, 2 => expression });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Variable { 1 => name, 2 => expression });
 
 /// WebhookClientConfig contains the information to make a TLS
 /// connection with the webhook
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -2444,7 +2484,7 @@ impl std::fmt::Debug for WebhookClientConfig {
     }
 }
 
-apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

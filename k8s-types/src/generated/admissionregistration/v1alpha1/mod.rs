@@ -142,6 +142,7 @@ pub type Variable = crate::admissionregistration::v1::Variable;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy))]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -177,7 +178,7 @@ impl std::fmt::Debug for MutatingAdmissionPolicy {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
 /// MutatingAdmissionPolicyBinding and the optional parameter resource together define how cluster administrators
@@ -194,6 +195,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding))]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -229,7 +231,7 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -242,6 +244,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 =
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList))]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -278,7 +281,7 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -291,6 +294,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata,
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList))]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -327,13 +331,14 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy))]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -377,7 +382,7 @@ impl std::fmt::Debug for ValidatingAdmissionPolicy {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
 /// ValidatingAdmissionPolicyBinding and parameter CRDs together define how cluster administrators configure policies for clusters.
@@ -394,6 +399,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding))]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -429,7 +435,7 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -442,6 +448,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList))]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -478,7 +485,7 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -491,6 +498,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadat
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList))]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -527,4 +535,4 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });

@@ -157,6 +157,7 @@ pub type WebhookClientConfig = crate::admissionregistration::v1::WebhookClientCo
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy))]
 pub struct MutatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -192,7 +193,7 @@ impl std::fmt::Debug for MutatingAdmissionPolicy {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicy { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources.
 /// MutatingAdmissionPolicyBinding and the optional parameter resource together define how cluster administrators
@@ -209,6 +210,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicy { 1 => metadata, 2 => spec 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding))]
 pub struct MutatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -244,7 +246,7 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBinding {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -257,6 +259,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBinding { 1 => metadata, 2 =
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBindingList))]
 pub struct MutatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -293,7 +296,7 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -306,6 +309,7 @@ apimachinery::proto_message!(MutatingAdmissionPolicyBindingList { 1 => metadata,
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyList))]
 pub struct MutatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -342,10 +346,11 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
     }
 }
 
-apimachinery::proto_message!(MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// MutatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingWebhook, nested))]
 pub struct MutatingWebhook {
     /// name is the name of the admission webhook.
@@ -545,7 +550,7 @@ impl std::fmt::Debug for MutatingWebhook {
     }
 }
 
-apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => reinvocation_policy as "reinvocationPolicy", 11 => object_selector as "objectSelector", 12 => match_conditions as "matchConditions" });
 
 /// MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 MutatingWebhookConfiguration instead.
@@ -553,6 +558,7 @@ apimachinery::proto_message!(MutatingWebhook { 1 => name, 2 => client_config as 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "MutatingWebhookConfiguration", plural = "mutatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfiguration))]
 pub struct MutatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -588,7 +594,7 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
     }
 }
 
-apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -601,6 +607,7 @@ apimachinery::proto_message!(MutatingWebhookConfiguration { 1 => metadata, 2 => 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingWebhookConfigurationList))]
 pub struct MutatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -637,13 +644,14 @@ impl std::fmt::Debug for MutatingWebhookConfigurationList {
     }
 }
 
-apimachinery::proto_message!(MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MutatingWebhookConfigurationList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy))]
 pub struct ValidatingAdmissionPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -687,7 +695,7 @@ impl std::fmt::Debug for ValidatingAdmissionPolicy {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicy { 1 => metadata, 2 => spec, 3 => status });
 
 /// ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources.
 /// ValidatingAdmissionPolicyBinding and parameter CRDs together define how cluster administrators configure policies for clusters.
@@ -704,6 +712,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicy { 1 => metadata, 2 => spe
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding))]
 pub struct ValidatingAdmissionPolicyBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -739,7 +748,7 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBinding {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyBinding { 1 => metadata, 2 => spec });
 
 /// ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -752,6 +761,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBinding { 1 => metadata, 2
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBindingList))]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -788,7 +798,7 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyBindingList { 1 => metadata, 2 => items });
 
 /// ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -801,6 +811,7 @@ apimachinery::proto_message!(ValidatingAdmissionPolicyBindingList { 1 => metadat
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyList))]
 pub struct ValidatingAdmissionPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -837,10 +848,11 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
     }
 }
 
-apimachinery::proto_message!(ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingAdmissionPolicyList { 1 => metadata, 2 => items });
 
 /// ValidatingWebhook describes an admission webhook and the resources and operations it applies to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingWebhook, nested))]
 pub struct ValidatingWebhook {
     /// name is the name of the admission webhook.
@@ -1021,7 +1033,7 @@ impl std::fmt::Debug for ValidatingWebhook {
     }
 }
 
-apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingWebhook { 1 => name, 2 => client_config as "clientConfig", 3 => rules, 4 => failure_policy as "failurePolicy", 5 => namespace_selector as "namespaceSelector", 6 => side_effects as "sideEffects", 7 => timeout_seconds as "timeoutSeconds", 8 => admission_review_versions as "admissionReviewVersions", 9 => match_policy as "matchPolicy", 10 => object_selector as "objectSelector", 11 => match_conditions as "matchConditions" });
 
 /// ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.
 /// Deprecated in v1.16, planned for removal in v1.19. Use admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration instead.
@@ -1029,6 +1041,7 @@ apimachinery::proto_message!(ValidatingWebhook { 1 => name, 2 => client_config a
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "admissionregistration.k8s.io", version = "v1beta1", kind = "ValidatingWebhookConfiguration", plural = "validatingwebhookconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfiguration))]
 pub struct ValidatingWebhookConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1064,7 +1077,7 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
     }
 }
 
-apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingWebhookConfiguration { 1 => metadata, 2 => webhooks });
 
 /// ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -1077,6 +1090,7 @@ apimachinery::proto_message!(ValidatingWebhookConfiguration { 1 => metadata, 2 =
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingWebhookConfigurationList))]
 pub struct ValidatingWebhookConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1113,4 +1127,4 @@ impl std::fmt::Debug for ValidatingWebhookConfigurationList {
     }
 }
 
-apimachinery::proto_message!(ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidatingWebhookConfigurationList { 1 => metadata, 2 => items });

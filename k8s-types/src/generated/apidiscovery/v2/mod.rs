@@ -9,6 +9,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscovery", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -46,7 +47,7 @@ impl std::fmt::Debug for APIGroupDiscovery {
     }
 }
 
-apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIGroupDiscovery { 1 => metadata, 2 => versions });
 
 /// APIGroupDiscoveryList is a resource containing a list of APIGroupDiscovery.
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
@@ -56,6 +57,7 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apidiscovery.k8s.io", version = "v2", kind = "APIGroupDiscoveryList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -89,10 +91,11 @@ impl std::fmt::Debug for APIGroupDiscoveryList {
     }
 }
 
-apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIGroupDiscoveryList { 1 => metadata, 2 => items });
 
 /// APIResourceDiscovery provides information about an API resource for discovery.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIResourceDiscovery {
     /// resource is the plural name of the resource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions in the API group.
@@ -159,10 +162,11 @@ impl std::fmt::Debug for APIResourceDiscovery {
     }
 }
 
-apimachinery::proto_message!(APIResourceDiscovery { 1 => resource, 2 => response_kind as "responseKind", 3 => scope, 4 => singular_resource as "singularResource", 5 => verbs, 6 => short_names as "shortNames", 7 => categories, 8 => subresources });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIResourceDiscovery { 1 => resource, 2 => response_kind as "responseKind", 3 => scope, 4 => singular_resource as "singularResource", 5 => verbs, 6 => short_names as "shortNames", 7 => categories, 8 => subresources });
 
 /// APISubresourceDiscovery provides information about an API subresource for discovery.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
@@ -210,10 +214,11 @@ impl std::fmt::Debug for APISubresourceDiscovery {
     }
 }
 
-apimachinery::proto_message!(APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APISubresourceDiscovery { 1 => subresource, 2 => response_kind as "responseKind", 3 => accepted_types as "acceptedTypes", 4 => verbs });
 
 /// APIVersionDiscovery holds a list of APIResourceDiscovery types that are served for a particular version within an API Group.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
     pub version: String,
@@ -253,7 +258,7 @@ impl std::fmt::Debug for APIVersionDiscovery {
     }
 }
 
-apimachinery::proto_message!(APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIVersionDiscovery { 1 => version, 2 => resources, 3 => freshness });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

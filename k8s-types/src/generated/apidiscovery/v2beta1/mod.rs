@@ -37,6 +37,7 @@ pub type APIVersionDiscovery = crate::apidiscovery::v2::APIVersionDiscovery;
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apidiscovery::v2::APIGroupDiscovery))]
 pub struct APIGroupDiscovery {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -78,7 +79,7 @@ impl std::fmt::Debug for APIGroupDiscovery {
     }
 }
 
-apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIGroupDiscovery { 1 => metadata, 2 => versions });
 
 /// APIGroupDiscoveryList is a resource containing a list of APIGroupDiscovery.
 /// This is one of the types able to be returned from the /api and /apis endpoint and contains an aggregated
@@ -94,6 +95,7 @@ apimachinery::proto_message!(APIGroupDiscovery { 1 => metadata, 2 => versions })
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apidiscovery::v2::APIGroupDiscoveryList))]
 pub struct APIGroupDiscoveryList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -130,4 +132,4 @@ impl std::fmt::Debug for APIGroupDiscoveryList {
     }
 }
 
-apimachinery::proto_message!(APIGroupDiscoveryList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIGroupDiscoveryList { 1 => metadata, 2 => items });

@@ -23,6 +23,7 @@ pub type JSONSchemaPropsOrStringArray = crate::custom::apiextensions::JSONSchema
 
 /// ConversionRequest describes the conversion request parameters.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConversionRequest {
     /// uid is an identifier for the individual request/response. It allows distinguishing instances of requests which are
     /// otherwise identical (parallel requests, etc).
@@ -59,10 +60,11 @@ impl std::fmt::Debug for ConversionRequest {
     }
 }
 
-apimachinery::proto_message!(ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ConversionRequest { 1 => uid, 2 => desired_api_version as "desiredAPIVersion", 3 => objects });
 
 /// ConversionResponse describes a conversion response.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConversionResponse {
     /// uid is an identifier for the individual request/response.
     /// This should be copied over from the corresponding \`request.uid\`.
@@ -103,13 +105,14 @@ impl std::fmt::Debug for ConversionResponse {
     }
 }
 
-apimachinery::proto_message!(ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ConversionResponse { 1 => uid, 2 => converted_objects as "convertedObjects", 3 => result });
 
 /// ConversionReview describes a conversion request/response.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "ConversionReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -141,10 +144,11 @@ impl std::fmt::Debug for ConversionReview {
     }
 }
 
-apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
     pub name: String,
@@ -197,10 +201,11 @@ impl std::fmt::Debug for CustomResourceColumnDefinition {
     }
 }
 
-apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "jsonPath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "jsonPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceConversion {
     /// strategy specifies how custom resources are converted between versions. Allowed values are:
     /// - \`"None"\`: The converter only change the apiVersion and would not touch any other field in the custom resource.
@@ -231,7 +236,7 @@ impl std::fmt::Debug for CustomResourceConversion {
     }
 }
 
-apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webhook });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceConversion { 1 => strategy, 2 => webhook });
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
@@ -239,6 +244,7 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -275,10 +281,11 @@ impl std::fmt::Debug for CustomResourceDefinition {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionCondition contains details for the current condition of this pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
     pub r#type: String,
@@ -328,13 +335,14 @@ impl std::fmt::Debug for CustomResourceDefinitionCondition {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message, 6 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1", kind = "CustomResourceDefinitionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -368,10 +376,11 @@ impl std::fmt::Debug for CustomResourceDefinitionList {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinitionNames {
     /// plural is the plural name of the resource to serve.
     /// The custom resources are served under \`/apis/\<group\>/\<version\>/.../\<plural\>\`.
@@ -427,10 +436,11 @@ impl std::fmt::Debug for CustomResourceDefinitionNames {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionNames { 1 => plural, 2 => singular, 3 => short_names as "shortNames", 4 => kind, 5 => list_kind as "listKind", 6 => categories });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionNames { 1 => plural, 2 => singular, 3 => short_names as "shortNames", 4 => kind, 5 => list_kind as "listKind", 6 => categories });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under \`/apis/\<group\>/...\`.
@@ -490,10 +500,11 @@ impl std::fmt::Debug for CustomResourceDefinitionSpec {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 3 => names, 4 => scope, 7 => versions, 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionSpec { 1 => group, 3 => names, 4 => scope, 7 => versions, 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields" });
 
 /// CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinitionStatus {
     /// conditions indicate state for particular aspects of a CustomResourceDefinition
     #[api(nullable)]
@@ -538,10 +549,11 @@ impl std::fmt::Debug for CustomResourceDefinitionStatus {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionStatus { 1 => conditions, 2 => accepted_names as "acceptedNames", 3 => stored_versions as "storedVersions", 4 => observed_generation as "observedGeneration" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at \`/apis/\<group\>/\<version\>/...\` if \`served\` is true.
@@ -614,10 +626,11 @@ impl std::fmt::Debug for CustomResourceDefinitionVersion {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
 
 /// CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceSubresourceScale {
     /// specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale \`spec.replicas\`.
     /// Only JSON paths without the array notation are allowed.
@@ -664,7 +677,7 @@ impl std::fmt::Debug for CustomResourceSubresourceScale {
     }
 }
 
-apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas_path as "specReplicasPath", 2 => status_replicas_path as "statusReplicasPath", 3 => label_selector_path as "labelSelectorPath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceSubresourceScale { 1 => spec_replicas_path as "specReplicasPath", 2 => status_replicas_path as "statusReplicasPath", 3 => label_selector_path as "labelSelectorPath" });
 
 /// CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources.
 /// Status is represented by the \`.status\` JSON path inside of a CustomResource. When set,
@@ -672,6 +685,7 @@ apimachinery::proto_message!(CustomResourceSubresourceScale { 1 => spec_replicas
 /// \* PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza
 /// \* PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceSubresourceStatus {}
 
 impl Clone for CustomResourceSubresourceStatus {
@@ -688,10 +702,14 @@ impl std::fmt::Debug for CustomResourceSubresourceStatus {
     }
 }
 
-apimachinery::proto_message!(CustomResourceSubresourceStatus {});
+apimachinery::proto_message!(
+    #[cfg_attr(not(feature = "scheme"), inline)]
+    CustomResourceSubresourceStatus {}
+);
 
 /// CustomResourceSubresources defines the status and scale subresources for CustomResources.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceSubresources {
     /// status indicates the custom resource should serve a \`/status\` subresource.
     /// When enabled:
@@ -722,10 +740,11 @@ impl std::fmt::Debug for CustomResourceSubresources {
     }
 }
 
-apimachinery::proto_message!(CustomResourceSubresources { 1 => status, 2 => scale });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceSubresources { 1 => status, 2 => scale });
 
 /// CustomResourceValidation is a list of validation methods for CustomResources.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceValidation {
     /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
     #[api(rename = "openAPIV3Schema")]
@@ -750,10 +769,11 @@ impl std::fmt::Debug for CustomResourceValidation {
     }
 }
 
-apimachinery::proto_message!(CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceValidation { 1 => open_apiv3_schema as "openAPIV3Schema" });
 
 /// ExternalDocumentation allows referencing an external resource for extended documentation.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExternalDocumentation {
     /// The \`description\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -783,10 +803,11 @@ impl std::fmt::Debug for ExternalDocumentation {
     }
 }
 
-apimachinery::proto_message!(ExternalDocumentation { 1 => description, 2 => url });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExternalDocumentation { 1 => description, 2 => url });
 
 /// JSONSchemaProps is a JSON-Schema following Specification Draft 4 (<http://json-schema.org/>).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JSONSchemaProps {
     /// The \`id\` field.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -1133,10 +1154,11 @@ impl std::fmt::Debug for JSONSchemaProps {
     }
 }
 
-apimachinery::proto_message!(JSONSchemaProps { 1 => id, 2 => schema as "$schema", 3 => r#ref as "$ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "x-kubernetes-preserve-unknown-fields", 39 => x_kubernetes_embedded_resource as "x-kubernetes-embedded-resource", 40 => x_kubernetes_int_or_string as "x-kubernetes-int-or-string", 41 => x_kubernetes_list_map_keys as "x-kubernetes-list-map-keys", 42 => x_kubernetes_list_type as "x-kubernetes-list-type", 43 => x_kubernetes_map_type as "x-kubernetes-map-type", 44 => x_kubernetes_validations as "x-kubernetes-validations" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JSONSchemaProps { 1 => id, 2 => schema as "$schema", 3 => r#ref as "$ref", 4 => description, 5 => r#type as "type", 6 => format, 7 => title, 8 => default, 9 => maximum, 10 => exclusive_maximum as "exclusiveMaximum", 11 => minimum, 12 => exclusive_minimum as "exclusiveMinimum", 13 => max_length as "maxLength", 14 => min_length as "minLength", 15 => pattern, 16 => max_items as "maxItems", 17 => min_items as "minItems", 18 => unique_items as "uniqueItems", 19 => multiple_of as "multipleOf", 20 => r#enum as "enum", 21 => max_properties as "maxProperties", 22 => min_properties as "minProperties", 23 => required, 24 => items, 25 => all_of as "allOf", 26 => one_of as "oneOf", 27 => any_of as "anyOf", 28 => not, 29 => properties, 30 => additional_properties as "additionalProperties", 31 => pattern_properties as "patternProperties", 32 => dependencies, 33 => additional_items as "additionalItems", 34 => definitions, 35 => external_docs as "externalDocs", 36 => example, 37 => nullable, 38 => x_kubernetes_preserve_unknown_fields as "x-kubernetes-preserve-unknown-fields", 39 => x_kubernetes_embedded_resource as "x-kubernetes-embedded-resource", 40 => x_kubernetes_int_or_string as "x-kubernetes-int-or-string", 41 => x_kubernetes_list_map_keys as "x-kubernetes-list-map-keys", 42 => x_kubernetes_list_type as "x-kubernetes-list-type", 43 => x_kubernetes_map_type as "x-kubernetes-map-type", 44 => x_kubernetes_validations as "x-kubernetes-validations" });
 
 /// SelectableField specifies the JSON path of a field that may be used with field selectors.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SelectableField {
     /// jsonPath is a simple JSON path which is evaluated against each custom resource to produce a
     /// field selector value.
@@ -1167,10 +1189,11 @@ impl std::fmt::Debug for SelectableField {
     }
 }
 
-apimachinery::proto_message!(SelectableField { 1 => json_path as "jsonPath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelectableField { 1 => json_path as "jsonPath" });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
@@ -1210,10 +1233,11 @@ impl std::fmt::Debug for ServiceReference {
     }
 }
 
-apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceReference { 1 => namespace, 2 => name, 3 => path, 4 => port });
 
 /// ValidationRule describes a validation rule written in the CEL expression language.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ValidationRule {
     /// Rule represents the expression which will be evaluated by CEL.
     /// ref: <https://github.com/google/cel-spec>
@@ -1360,10 +1384,11 @@ impl std::fmt::Debug for ValidationRule {
     }
 }
 
-apimachinery::proto_message!(ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ValidationRule { 1 => rule, 2 => message, 3 => message_expression as "messageExpression", 4 => reason, 5 => field_path as "fieldPath", 6 => optional_old_self as "optionalOldSelf" });
 
 /// WebhookClientConfig contains the information to make a TLS connection with the webhook.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WebhookClientConfig {
     /// url gives the location of the webhook, in standard URL form
     /// (\`scheme://host:port/path\`). Exactly one of \`url\` or \`service\`
@@ -1424,10 +1449,11 @@ impl std::fmt::Debug for WebhookClientConfig {
     }
 }
 
-apimachinery::proto_message!(WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WebhookClientConfig { 1 => service, 2 => ca_bundle as "caBundle", 3 => url });
 
 /// WebhookConversion describes how to call a conversion webhook
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WebhookConversion {
     /// clientConfig is the instructions for how to call the webhook if strategy is \`Webhook\`.
     pub client_config: Option<WebhookClientConfig>,
@@ -1464,7 +1490,7 @@ impl std::fmt::Debug for WebhookConversion {
     }
 }
 
-apimachinery::proto_message!(WebhookConversion { 2 => client_config as "clientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WebhookConversion { 2 => client_config as "clientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -144,6 +144,7 @@ pub type WebhookClientConfig = crate::apiextensions::v1::WebhookClientConfig;
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::ConversionReview))]
 pub struct ConversionReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -179,10 +180,11 @@ impl std::fmt::Debug for ConversionReview {
     }
 }
 
-apimachinery::proto_message!(ConversionReview { 1 => request, 2 => response });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ConversionReview { 1 => request, 2 => response });
 
 /// CustomResourceColumnDefinition specifies a column for server side printing.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceColumnDefinition, nested))]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
@@ -243,10 +245,11 @@ impl std::fmt::Debug for CustomResourceColumnDefinition {
     }
 }
 
-apimachinery::proto_message!(CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "JSONPath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceColumnDefinition { 1 => name, 2 => r#type as "type", 3 => format, 4 => description, 5 => priority, 6 => json_path as "JSONPath" });
 
 /// CustomResourceConversion describes how to convert different versions of a CR.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceConversion {
     /// strategy specifies how custom resources are converted between versions. Allowed values are:
     /// - \`None\`: The converter only change the apiVersion and would not touch any other field in the custom resource.
@@ -292,7 +295,7 @@ impl std::fmt::Debug for CustomResourceConversion {
     }
 }
 
-apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webhook_client_config as "webhookClientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceConversion { 1 => strategy, 2 => webhook_client_config as "webhookClientConfig", 3 => conversion_review_versions as "conversionReviewVersions" });
 
 /// CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format
 /// \<.spec.name\>.\<.spec.group\>.
@@ -301,6 +304,7 @@ apimachinery::proto_message!(CustomResourceConversion { 1 => strategy, 2 => webh
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apiextensions.k8s.io", version = "v1beta1", kind = "CustomResourceDefinition", plural = "customresourcedefinitions", cluster_scoped, short_names = ["crd", "crds"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceDefinition))]
 pub struct CustomResourceDefinition {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -341,7 +345,7 @@ impl std::fmt::Debug for CustomResourceDefinition {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinition { 1 => metadata, 2 => spec, 3 => status });
 
 /// CustomResourceDefinitionList is a list of CustomResourceDefinition objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -354,6 +358,7 @@ apimachinery::proto_message!(CustomResourceDefinition { 1 => metadata, 2 => spec
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionList))]
 pub struct CustomResourceDefinitionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -390,10 +395,11 @@ impl std::fmt::Debug for CustomResourceDefinitionList {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionList { 1 => metadata, 2 => items });
 
 /// CustomResourceDefinitionSpec describes how a user wants their resource to appear
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under \`/apis/\<group\>/...\`.
@@ -496,10 +502,11 @@ impl std::fmt::Debug for CustomResourceDefinitionSpec {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionSpec { 1 => group, 2 => version, 3 => names, 4 => scope, 5 => validation, 6 => subresources, 7 => versions, 8 => additional_printer_columns as "additionalPrinterColumns", 9 => conversion, 10 => preserve_unknown_fields as "preserveUnknownFields", 11 => selectable_fields as "selectableFields" });
 
 /// CustomResourceDefinitionVersion describes a version for CRD.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiextensions::v1::CustomResourceDefinitionVersion, nested))]
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
@@ -586,4 +593,4 @@ impl std::fmt::Debug for CustomResourceDefinitionVersion {
     }
 }
 
-apimachinery::proto_message!(CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CustomResourceDefinitionVersion { 1 => name, 2 => served, 3 => storage, 4 => schema, 5 => subresources, 6 => additional_printer_columns as "additionalPrinterColumns", 7 => deprecated, 8 => deprecation_warning as "deprecationWarning", 9 => selectable_fields as "selectableFields" });

@@ -8,6 +8,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -44,10 +45,11 @@ impl std::fmt::Debug for APIService {
     }
 }
 
-apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceCondition describes the state of an APIService at a particular point
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIServiceCondition {
     /// Type is the type of the condition.
     pub r#type: String,
@@ -90,13 +92,14 @@ impl std::fmt::Debug for APIServiceCondition {
     }
 }
 
-apimachinery::proto_message!(APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIServiceCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// APIServiceList is a list of APIService objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1", kind = "APIServiceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -130,11 +133,12 @@ impl std::fmt::Debug for APIServiceList {
     }
 }
 
-apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIServiceList { 1 => metadata, 2 => items });
 
 /// APIServiceSpec contains information for locating and communicating with a server.
 /// Only https is supported, though you are able to disable certificate verification.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIServiceSpec {
     /// Service is a reference to the service for this API server.  It must communicate
     /// on port 443.
@@ -208,10 +212,11 @@ impl std::fmt::Debug for APIServiceSpec {
     }
 }
 
-apimachinery::proto_message!(APIServiceSpec { 1 => service, 2 => group, 3 => version, 4 => insecure_skip_tls_verify as "insecureSkipTLSVerify", 5 => ca_bundle as "caBundle", 7 => group_priority_minimum as "groupPriorityMinimum", 8 => version_priority as "versionPriority" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIServiceSpec { 1 => service, 2 => group, 3 => version, 4 => insecure_skip_tls_verify as "insecureSkipTLSVerify", 5 => ca_bundle as "caBundle", 7 => group_priority_minimum as "groupPriorityMinimum", 8 => version_priority as "versionPriority" });
 
 /// APIServiceStatus contains derived information about an API server
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct APIServiceStatus {
     /// Current service state of apiService.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -236,10 +241,11 @@ impl std::fmt::Debug for APIServiceStatus {
     }
 }
 
-apimachinery::proto_message!(APIServiceStatus { 1 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIServiceStatus { 1 => conditions });
 
 /// ServiceReference holds a reference to Service.legacy.k8s.io
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceReference {
     /// Namespace is the namespace of the service
     #[api(skip_serializing_if = "String::is_empty")]
@@ -275,7 +281,7 @@ impl std::fmt::Debug for ServiceReference {
     }
 }
 
-apimachinery::proto_message!(ServiceReference { 1 => namespace, 2 => name, 3 => port });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceReference { 1 => namespace, 2 => name, 3 => port });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

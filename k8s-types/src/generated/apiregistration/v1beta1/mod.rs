@@ -37,6 +37,7 @@ pub type ServiceReference = crate::apiregistration::v1::ServiceReference;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apiregistration.k8s.io", version = "v1beta1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiregistration::v1::APIService))]
 pub struct APIService {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -78,7 +79,7 @@ impl std::fmt::Debug for APIService {
     }
 }
 
-apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIService { 1 => metadata, 2 => spec, 3 => status });
 
 /// APIServiceList is a list of APIService objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -91,6 +92,7 @@ apimachinery::proto_message!(APIService { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiregistration::v1::APIServiceList))]
 pub struct APIServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -127,4 +129,4 @@ impl std::fmt::Debug for APIServiceList {
     }
 }
 
-apimachinery::proto_message!(APIServiceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] APIServiceList { 1 => metadata, 2 => items });

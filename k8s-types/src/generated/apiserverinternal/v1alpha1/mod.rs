@@ -5,6 +5,7 @@
 /// An API server instance reports the version it can decode and the version it
 /// encodes objects to when persisting objects in the backend.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServerStorageVersion {
     /// apiServerID is the ID of the reporting API server.
     #[api(rename = "apiServerID", skip_serializing_if = "String::is_empty")]
@@ -48,13 +49,14 @@ impl std::fmt::Debug for ServerStorageVersion {
     }
 }
 
-apimachinery::proto_message!(ServerStorageVersion { 1 => api_server_id as "apiServerID", 2 => encoding_version as "encodingVersion", 3 => decodable_versions as "decodableVersions", 4 => served_versions as "servedVersions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServerStorageVersion { 1 => api_server_id as "apiServerID", 2 => encoding_version as "encodingVersion", 3 => decodable_versions as "decodableVersions", 4 => served_versions as "servedVersions" });
 
 /// Storage version of a specific resource.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -92,10 +94,11 @@ impl std::fmt::Debug for StorageVersion {
     }
 }
 
-apimachinery::proto_message!(StorageVersion { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersion { 1 => metadata, 2 => spec, 3 => status });
 
 /// Describes the state of the storageVersion at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionCondition {
     /// type of the condition.
     pub r#type: String,
@@ -141,7 +144,7 @@ impl std::fmt::Debug for StorageVersionCondition {
     }
 }
 
-apimachinery::proto_message!(StorageVersionCondition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersionCondition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// A list of StorageVersions.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -154,6 +157,7 @@ apimachinery::proto_message!(StorageVersionCondition { 1 => r#type as "type", 2 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -187,10 +191,11 @@ impl std::fmt::Debug for StorageVersionList {
     }
 }
 
-apimachinery::proto_message!(StorageVersionList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersionList { 1 => metadata, 2 => items });
 
 /// StorageVersionSpec is an empty spec.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionSpec {}
 
 impl Clone for StorageVersionSpec {
@@ -207,11 +212,15 @@ impl std::fmt::Debug for StorageVersionSpec {
     }
 }
 
-apimachinery::proto_message!(StorageVersionSpec {});
+apimachinery::proto_message!(
+    #[cfg_attr(not(feature = "scheme"), inline)]
+    StorageVersionSpec {}
+);
 
 /// API server instances report the versions they can decode and the version they
 /// encode objects to when persisting objects in the backend.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionStatus {
     /// storageVersions lists the reported versions per API server instance.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -249,4 +258,4 @@ impl std::fmt::Debug for StorageVersionStatus {
     }
 }
 
-apimachinery::proto_message!(StorageVersionStatus { 1 => storage_versions as "storageVersions", 2 => common_encoding_version as "commonEncodingVersion", 3 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersionStatus { 1 => storage_versions as "storageVersions", 2 => common_encoding_version as "commonEncodingVersion", 3 => conditions });

@@ -15,6 +15,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -51,13 +52,14 @@ impl std::fmt::Debug for ControllerRevision {
     }
 }
 
-apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ControllerRevisionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -90,13 +92,14 @@ impl std::fmt::Debug for ControllerRevisionList {
     }
 }
 
-apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DaemonSet represents the configuration of a daemon set.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -138,10 +141,11 @@ impl std::fmt::Debug for DaemonSet {
     }
 }
 
-apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     pub r#type: String,
@@ -183,13 +187,14 @@ impl std::fmt::Debug for DaemonSetCondition {
     }
 }
 
-apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DaemonSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -223,10 +228,11 @@ impl std::fmt::Debug for DaemonSetList {
     }
 }
 
-apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
     /// Must match in order to be controlled.
@@ -281,10 +287,11 @@ impl std::fmt::Debug for DaemonSetSpec {
     }
 }
 
-apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
     /// daemon pod and are supposed to run the daemon pod.
@@ -362,10 +369,11 @@ impl std::fmt::Debug for DaemonSetStatus {
     }
 }
 
-apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
 
 /// DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -398,13 +406,14 @@ impl std::fmt::Debug for DaemonSetUpdateStrategy {
     }
 }
 
-apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -441,10 +450,11 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     pub r#type: String,
@@ -490,13 +500,14 @@ impl std::fmt::Debug for DeploymentCondition {
     }
 }
 
-apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "DeploymentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -529,10 +540,11 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentList { 1 => metadata, 2 => items });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
@@ -599,10 +611,11 @@ impl std::fmt::Debug for DeploymentSpec {
     }
 }
 
-apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -672,10 +685,11 @@ impl std::fmt::Debug for DeploymentStatus {
     }
 }
 
-apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -708,13 +722,14 @@ impl std::fmt::Debug for DeploymentStrategy {
     }
 }
 
-apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -758,10 +773,11 @@ impl std::fmt::Debug for ReplicaSet {
     }
 }
 
-apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     pub r#type: String,
@@ -803,13 +819,14 @@ impl std::fmt::Debug for ReplicaSetCondition {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "ReplicaSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -844,10 +861,11 @@ impl std::fmt::Debug for ReplicaSetList {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -895,10 +913,11 @@ impl std::fmt::Debug for ReplicaSetSpec {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicaset>
@@ -955,10 +974,11 @@ impl std::fmt::Debug for ReplicaSetStatus {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
     /// update. Value can be an absolute number (ex: 5) or a percentage of total
@@ -1016,10 +1036,11 @@ impl std::fmt::Debug for RollingUpdateDaemonSet {
     }
 }
 
-apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
     /// Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).
@@ -1066,10 +1087,11 @@ impl std::fmt::Debug for RollingUpdateDeployment {
     }
 }
 
-apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Partition indicates the ordinal at which the StatefulSet should be partitioned
     /// for updates. During a rolling update, all pods from ordinal Replicas-1 to
@@ -1106,7 +1128,7 @@ impl std::fmt::Debug for RollingUpdateStatefulSetStrategy {
     }
 }
 
-apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RollingUpdateStatefulSetStrategy { 1 => partition, 2 => max_unavailable as "maxUnavailable" });
 
 /// StatefulSet represents a set of pods with consistent identities.
 /// Identities are defined as:
@@ -1119,6 +1141,7 @@ apimachinery::proto_message!(RollingUpdateStatefulSetStrategy { 1 => partition, 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1156,10 +1179,11 @@ impl std::fmt::Debug for StatefulSet {
     }
 }
 
-apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetCondition describes the state of a statefulset at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     pub r#type: String,
@@ -1201,13 +1225,14 @@ impl std::fmt::Debug for StatefulSetCondition {
     }
 }
 
-apimachinery::proto_message!(StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// StatefulSetList is a collection of StatefulSets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1", kind = "StatefulSetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1241,11 +1266,12 @@ impl std::fmt::Debug for StatefulSetList {
     }
 }
 
-apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetList { 1 => metadata, 2 => items });
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
 /// in this StatefulSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSetOrdinals {
     /// start is the number representing the first replica's index. It may be used
     /// to number replicas from an alternate index (eg: 1-indexed) over the default
@@ -1276,11 +1302,12 @@ impl std::fmt::Debug for StatefulSetOrdinals {
     }
 }
 
-apimachinery::proto_message!(StatefulSetOrdinals { 1 => start });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetOrdinals { 1 => start });
 
 /// StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs
 /// created from the StatefulSet VolumeClaimTemplates.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// WhenDeleted specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is deleted. The default policy
@@ -1317,10 +1344,11 @@ impl std::fmt::Debug for StatefulSetPersistentVolumeClaimRetentionPolicy {
     }
 }
 
-apimachinery::proto_message!(StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetPersistentVolumeClaimRetentionPolicy { 1 => when_deleted as "whenDeleted", 2 => when_scaled as "whenScaled" });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
     /// These are replicas in the sense that they are instantiations of the
@@ -1437,10 +1465,11 @@ impl std::fmt::Debug for StatefulSetSpec {
     }
 }
 
-apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
@@ -1514,12 +1543,13 @@ impl std::fmt::Debug for StatefulSetStatus {
     }
 }
 
-apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
 
 /// StatefulSetUpdateStrategy indicates the strategy that the StatefulSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.
@@ -1549,7 +1579,7 @@ impl std::fmt::Debug for StatefulSetUpdateStrategy {
     }
 }
 
-apimachinery::proto_message!(StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

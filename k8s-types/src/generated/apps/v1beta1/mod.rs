@@ -99,6 +99,7 @@ pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ControllerRevision))]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -140,7 +141,7 @@ impl std::fmt::Debug for ControllerRevision {
     }
 }
 
-apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -153,6 +154,7 @@ apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 =>
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ControllerRevisionList))]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -188,7 +190,7 @@ impl std::fmt::Debug for ControllerRevisionList {
     }
 }
 
-apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
@@ -197,6 +199,7 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::apps_v1beta1::to_hub, from_hub = crate::conversions::deployment::apps_v1beta1::from_hub))]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -236,7 +239,7 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentList is a list of Deployments.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -249,6 +252,7 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentList))]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -284,7 +288,7 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
@@ -292,6 +296,7 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "DeploymentRollback", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -328,10 +333,11 @@ impl std::fmt::Debug for DeploymentRollback {
     }
 }
 
-apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentSpec, nested))]
 pub struct DeploymentSpec {
     /// replicas is the number of desired pods. This is a pointer to distinguish between explicit
@@ -411,10 +417,11 @@ impl std::fmt::Debug for DeploymentSpec {
     }
 }
 
-apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DEPRECATED.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -439,7 +446,7 @@ impl std::fmt::Debug for RollbackConfig {
     }
 }
 
-apimachinery::proto_message!(RollbackConfig { 1 => revision });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RollbackConfig { 1 => revision });
 
 /// Scale represents a scaling request for a resource.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -453,6 +460,7 @@ apimachinery::proto_message!(RollbackConfig { 1 => revision });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta2::Scale))]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -493,7 +501,7 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1beta2/StatefulSet. See the release notes for
 /// more information.
@@ -508,6 +516,7 @@ apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta1", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSet))]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -547,7 +556,7 @@ impl std::fmt::Debug for StatefulSet {
     }
 }
 
-apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetList is a collection of StatefulSets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -560,6 +569,7 @@ apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSetList))]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -595,10 +605,11 @@ impl std::fmt::Debug for StatefulSetList {
     }
 }
 
-apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetList { 1 => metadata, 2 => items });
 
 /// A StatefulSetSpec is the specification of a StatefulSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSetSpec, nested))]
 pub struct StatefulSetSpec {
     /// replicas is the desired number of replicas of the given Template.
@@ -725,10 +736,11 @@ impl std::fmt::Debug for StatefulSetSpec {
     }
 }
 
-apimachinery::proto_message!(StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => volume_claim_templates as "volumeClaimTemplates", 5 => service_name as "serviceName", 6 => pod_management_policy as "podManagementPolicy", 7 => update_strategy as "updateStrategy", 8 => revision_history_limit as "revisionHistoryLimit", 9 => min_ready_seconds as "minReadySeconds", 10 => persistent_volume_claim_retention_policy as "persistentVolumeClaimRetentionPolicy", 11 => ordinals });
 
 /// StatefulSetStatus represents the current state of a StatefulSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSetStatus, nested))]
 pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
@@ -812,4 +824,4 @@ impl std::fmt::Debug for StatefulSetStatus {
     }
 }
 
-apimachinery::proto_message!(StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => ready_replicas as "readyReplicas", 4 => current_replicas as "currentReplicas", 5 => updated_replicas as "updatedReplicas", 6 => current_revision as "currentRevision", 7 => update_revision as "updateRevision", 9 => collision_count as "collisionCount", 10 => conditions, 11 => available_replicas as "availableReplicas" });

@@ -162,6 +162,7 @@ pub type StatefulSetUpdateStrategy = crate::apps::v1::StatefulSetUpdateStrategy;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ControllerRevision", plural = "controllerrevisions", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ControllerRevision))]
 pub struct ControllerRevision {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -203,7 +204,7 @@ impl std::fmt::Debug for ControllerRevision {
     }
 }
 
-apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ControllerRevision { 1 => metadata, 2 => data, 3 => revision });
 
 /// ControllerRevisionList is a resource containing a list of ControllerRevision objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -216,6 +217,7 @@ apimachinery::proto_message!(ControllerRevision { 1 => metadata, 2 => data, 3 =>
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ControllerRevisionList))]
 pub struct ControllerRevisionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -251,7 +253,7 @@ impl std::fmt::Debug for ControllerRevisionList {
     }
 }
 
-apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ControllerRevisionList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of DaemonSet is deprecated by apps/v1/DaemonSet. See the release notes for
 /// more information.
@@ -260,6 +262,7 @@ apimachinery::proto_message!(ControllerRevisionList { 1 => metadata, 2 => items 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "DaemonSet", plural = "daemonsets", namespaced, short_names = ["ds"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSet))]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -306,7 +309,7 @@ impl std::fmt::Debug for DaemonSet {
     }
 }
 
-apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetList is a collection of daemon sets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -319,6 +322,7 @@ apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status }
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetList))]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -355,7 +359,7 @@ impl std::fmt::Debug for DaemonSetList {
     }
 }
 
-apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1/Deployment. See the release notes for
 /// more information.
@@ -364,6 +368,7 @@ apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Deployment", plural = "deployments", namespaced, short_names = ["deploy"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::Deployment))]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -404,7 +409,7 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentList is a list of Deployments.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -417,6 +422,7 @@ apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentList))]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -452,7 +458,7 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1/ReplicaSet. See the release notes for
 /// more information.
@@ -461,6 +467,7 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "ReplicaSet", plural = "replicasets", namespaced, short_names = ["rs"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSet))]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -508,7 +515,7 @@ impl std::fmt::Debug for ReplicaSet {
     }
 }
 
-apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetList is a collection of ReplicaSets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -521,6 +528,7 @@ apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetList))]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -558,13 +566,14 @@ impl std::fmt::Debug for ReplicaSetList {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetList { 1 => metadata, 2 => items });
 
 /// Scale represents a scaling request for a resource.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "Scale", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -600,10 +609,11 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -628,10 +638,11 @@ impl std::fmt::Debug for ScaleSpec {
     }
 }
 
-apimachinery::proto_message!(ScaleSpec { 1 => replicas });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
     pub replicas: i32,
@@ -670,7 +681,7 @@ impl std::fmt::Debug for ScaleStatus {
     }
 }
 
-apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
 
 /// DEPRECATED - This group version of StatefulSet is deprecated by apps/v1/StatefulSet. See the release notes for
 /// more information.
@@ -685,6 +696,7 @@ apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => ta
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "apps", version = "v1beta2", kind = "StatefulSet", plural = "statefulsets", namespaced, short_names = ["sts"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSet))]
 pub struct StatefulSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -726,7 +738,7 @@ impl std::fmt::Debug for StatefulSet {
     }
 }
 
-apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// StatefulSetList is a collection of StatefulSets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -739,6 +751,7 @@ apimachinery::proto_message!(StatefulSet { 1 => metadata, 2 => spec, 3 => status
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::StatefulSetList))]
 pub struct StatefulSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -774,7 +787,7 @@ impl std::fmt::Debug for StatefulSetList {
     }
 }
 
-apimachinery::proto_message!(StatefulSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -7,6 +7,7 @@ pub type ExtraValue = Vec<String>;
 
 /// BoundObjectReference is a reference to an object that a token is bound to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct BoundObjectReference {
     /// kind of the referent. Valid kinds are 'Pod' and 'Secret'.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -46,7 +47,7 @@ impl std::fmt::Debug for BoundObjectReference {
     }
 }
 
-apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => uid });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] BoundObjectReference { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => uid });
 
 /// SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request.
 /// When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or
@@ -55,6 +56,7 @@ apimachinery::proto_message!(BoundObjectReference { 1 => kind, 2 => api_version 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -87,10 +89,11 @@ impl std::fmt::Debug for SelfSubjectReview {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SelfSubjectReviewStatus {
     /// userInfo is a set of attributes belonging to the user making this request.
     pub user_info: UserInfo,
@@ -114,7 +117,7 @@ impl std::fmt::Debug for SelfSubjectReviewStatus {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectReviewStatus { 1 => user_info as "userInfo" });
 
 /// TokenRequest requests a token for a given service account.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -128,6 +131,7 @@ apimachinery::proto_message!(SelfSubjectReviewStatus { 1 => user_info as "userIn
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -164,10 +168,11 @@ impl std::fmt::Debug for TokenRequest {
     }
 }
 
-apimachinery::proto_message!(TokenRequest { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenRequestSpec contains client provided parameters of a token request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenRequestSpec {
     /// audiences are the intendend audiences of the token. A recipient of a
     /// token must identify themself with an identifier in the list of
@@ -213,10 +218,11 @@ impl std::fmt::Debug for TokenRequestSpec {
     }
 }
 
-apimachinery::proto_message!(TokenRequestSpec { 1 => audiences, 3 => bound_object_ref as "boundObjectRef", 4 => expiration_seconds as "expirationSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenRequestSpec { 1 => audiences, 3 => bound_object_ref as "boundObjectRef", 4 => expiration_seconds as "expirationSeconds" });
 
 /// TokenRequestStatus is the result of a token request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenRequestStatus {
     /// token is the opaque bearer token.
     pub token: String,
@@ -244,7 +250,7 @@ impl std::fmt::Debug for TokenRequestStatus {
     }
 }
 
-apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_timestamp as "expirationTimestamp" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenRequestStatus { 1 => token, 2 => expiration_timestamp as "expirationTimestamp" });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
@@ -253,6 +259,7 @@ apimachinery::proto_message!(TokenRequestStatus { 1 => token, 2 => expiration_ti
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -289,10 +296,11 @@ impl std::fmt::Debug for TokenReview {
     }
 }
 
-apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// TokenReviewSpec is a description of the token authentication request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenReviewSpec {
     /// token is the opaque bearer token.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -326,10 +334,11 @@ impl std::fmt::Debug for TokenReviewSpec {
     }
 }
 
-apimachinery::proto_message!(TokenReviewSpec { 1 => token, 2 => audiences });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenReviewSpec { 1 => token, 2 => audiences });
 
 /// TokenReviewStatus is the result of the token authentication request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenReviewStatus {
     /// authenticated indicates that the token was associated with a known user.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -376,11 +385,12 @@ impl std::fmt::Debug for TokenReviewStatus {
     }
 }
 
-apimachinery::proto_message!(TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenReviewStatus { 1 => authenticated, 2 => user, 3 => error, 4 => audiences });
 
 /// UserInfo holds the information about the user needed to implement the
 /// user.Info interface.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct UserInfo {
     /// username is the name that uniquely identifies this user among all active users.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -423,6 +433,7 @@ impl std::fmt::Debug for UserInfo {
 }
 
 impl apimachinery::proto::Message for UserInfo {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.username.encode_field(1, e);
@@ -431,6 +442,7 @@ impl apimachinery::proto::Message for UserInfo {
         apimachinery::proto::encode_named_slice_map(&self.extra, 4, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,

@@ -16,6 +16,7 @@ pub type SelfSubjectReviewStatus = crate::authentication::v1::SelfSubjectReviewS
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1alpha1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authentication::v1::SelfSubjectReview))]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -52,4 +53,4 @@ impl std::fmt::Debug for SelfSubjectReview {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectReview { 1 => metadata, 2 => status });

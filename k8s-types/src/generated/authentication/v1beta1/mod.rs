@@ -41,6 +41,7 @@ pub type UserInfo = crate::authentication::v1::UserInfo;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1beta1", kind = "SelfSubjectReview", plural = "selfsubjectreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authentication::v1::SelfSubjectReview))]
 pub struct SelfSubjectReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -77,7 +78,7 @@ impl std::fmt::Debug for SelfSubjectReview {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectReview { 1 => metadata, 2 => status });
 
 /// TokenReview attempts to authenticate a token to a known user.
 /// Note: TokenReview requests may be cached by the webhook token authenticator
@@ -86,6 +87,7 @@ apimachinery::proto_message!(SelfSubjectReview { 1 => metadata, 2 => status });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authentication.k8s.io", version = "v1beta1", kind = "TokenReview", plural = "tokenreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authentication::v1::TokenReview))]
 pub struct TokenReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -127,4 +129,4 @@ impl std::fmt::Debug for TokenReview {
     }
 }
 
-apimachinery::proto_message!(TokenReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenReview { 1 => metadata, 2 => spec, 3 => status });

@@ -16,6 +16,7 @@ pub type ExtraValue = Vec<String>;
 /// \* If rawSelector is empty and requirements are present, the requirements should be honored
 /// \* If rawSelector is present and requirements are present, the request is invalid.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FieldSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
@@ -51,7 +52,7 @@ impl std::fmt::Debug for FieldSelectorAttributes {
     }
 }
 
-apimachinery::proto_message!(FieldSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FieldSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
 
 /// LabelSelectorAttributes indicates a label limited access.
 /// Webhook authors are encouraged to
@@ -64,6 +65,7 @@ apimachinery::proto_message!(FieldSelectorAttributes { 1 => raw_selector as "raw
 /// \* If rawSelector is empty and requirements are present, the requirements should be honored
 /// \* If rawSelector is present and requirements are present, the request is invalid.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LabelSelectorAttributes {
     /// rawSelector is the serialization of a field selector that would be included in a query parameter.
     /// Webhook implementations are encouraged to ignore rawSelector.
@@ -99,7 +101,7 @@ impl std::fmt::Debug for LabelSelectorAttributes {
     }
 }
 
-apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LabelSelectorAttributes { 1 => raw_selector as "rawSelector", 2 => requirements });
 
 /// LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.
 /// Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions
@@ -108,6 +110,7 @@ apimachinery::proto_message!(LabelSelectorAttributes { 1 => raw_selector as "raw
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -145,10 +148,11 @@ impl std::fmt::Debug for LocalSubjectAccessReview {
     }
 }
 
-apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NonResourceAttributes {
     /// path is the URL path of the request
     #[api(skip_serializing_if = "String::is_empty")]
@@ -178,10 +182,11 @@ impl std::fmt::Debug for NonResourceAttributes {
     }
 }
 
-apimachinery::proto_message!(NonResourceAttributes { 1 => path, 2 => verb });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NonResourceAttributes { 1 => path, 2 => verb });
 
 /// NonResourceRule holds information that describes a rule for the non-resource
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "\*" means all.
     #[api(nullable)]
@@ -212,10 +217,11 @@ impl std::fmt::Debug for NonResourceRule {
     }
 }
 
-apimachinery::proto_message!(NonResourceRule { 1 => verbs, 2 => non_resource_urls as "nonResourceURLs" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NonResourceRule { 1 => verbs, 2 => non_resource_urls as "nonResourceURLs" });
 
 /// ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceAttributes {
     /// namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces
     /// "" (empty) is defaulted for LocalSubjectAccessReviews
@@ -281,11 +287,12 @@ impl std::fmt::Debug for ResourceAttributes {
     }
 }
 
-apimachinery::proto_message!(ResourceAttributes { 1 => namespace, 2 => verb, 3 => group, 4 => version, 5 => resource, 6 => subresource, 7 => name, 8 => field_selector as "fieldSelector", 9 => label_selector as "labelSelector" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceAttributes { 1 => namespace, 2 => verb, 3 => group, 4 => version, 5 => resource, 6 => subresource, 7 => name, 8 => field_selector as "fieldSelector", 9 => label_selector as "labelSelector" });
 
 /// ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant,
 /// may contain duplicates, and possibly be incomplete.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "\*" means all.
     #[api(nullable)]
@@ -327,7 +334,7 @@ impl std::fmt::Debug for ResourceRule {
     }
 }
 
-apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames" });
 
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
@@ -336,6 +343,7 @@ apimachinery::proto_message!(ResourceRule { 1 => verbs, 2 => api_groups as "apiG
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -372,11 +380,12 @@ impl std::fmt::Debug for SelfSubjectAccessReview {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SelfSubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
@@ -404,7 +413,7 @@ impl std::fmt::Debug for SelfSubjectAccessReviewSpec {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attributes as "resourceAttributes", 2 => non_resource_attributes as "nonResourceAttributes" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectAccessReviewSpec { 1 => resource_attributes as "resourceAttributes", 2 => non_resource_attributes as "nonResourceAttributes" });
 
 /// SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.
 /// The returned list of actions may be incomplete depending on the server's authorization mode,
@@ -416,6 +425,7 @@ apimachinery::proto_message!(SelfSubjectAccessReviewSpec { 1 => resource_attribu
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -452,10 +462,11 @@ impl std::fmt::Debug for SelfSubjectRulesReview {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SelfSubjectRulesReviewSpec {
     /// namespace to evaluate rules for. Required.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -480,13 +491,14 @@ impl std::fmt::Debug for SelfSubjectRulesReviewSpec {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectRulesReviewSpec { 1 => namespace });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectRulesReviewSpec { 1 => namespace });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -523,11 +535,12 @@ impl std::fmt::Debug for SubjectAccessReview {
     }
 }
 
-apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
     pub resource_attributes: Option<ResourceAttributes>,
@@ -578,6 +591,7 @@ impl std::fmt::Debug for SubjectAccessReviewSpec {
 }
 
 impl apimachinery::proto::Message for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.resource_attributes.encode_field(1, e);
@@ -588,6 +602,7 @@ impl apimachinery::proto::Message for SubjectAccessReviewSpec {
         self.uid.encode_field(6, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -619,6 +634,7 @@ impl apimachinery::proto::Message for SubjectAccessReviewSpec {
 
 /// SubjectAccessReviewStatus
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
     pub allowed: bool,
@@ -662,13 +678,14 @@ impl std::fmt::Debug for SubjectAccessReviewStatus {
     }
 }
 
-apimachinery::proto_message!(SubjectAccessReviewStatus { 1 => allowed, 2 => reason, 3 => evaluation_error as "evaluationError", 4 => denied });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SubjectAccessReviewStatus { 1 => allowed, 2 => reason, 3 => evaluation_error as "evaluationError", 4 => denied });
 
 /// SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on
 /// the set of authorizers the server is configured with and any errors experienced during evaluation.
 /// Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission,
 /// even if that list is incomplete.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SubjectRulesReviewStatus {
     /// resourceRules is the list of actions the subject is allowed to perform on resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
@@ -712,7 +729,7 @@ impl std::fmt::Debug for SubjectRulesReviewStatus {
     }
 }
 
-apimachinery::proto_message!(SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SubjectRulesReviewStatus { 1 => resource_rules as "resourceRules", 2 => non_resource_rules as "nonResourceRules", 3 => incomplete, 4 => evaluation_error as "evaluationError" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

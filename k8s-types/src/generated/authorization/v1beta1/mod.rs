@@ -73,6 +73,7 @@ pub type SubjectRulesReviewStatus = crate::authorization::v1::SubjectRulesReview
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "LocalSubjectAccessReview", plural = "localsubjectaccessreviews", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::LocalSubjectAccessReview))]
 pub struct LocalSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -114,7 +115,7 @@ impl std::fmt::Debug for LocalSubjectAccessReview {
     }
 }
 
-apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LocalSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a
 /// spec.namespace means "in all namespaces".  Self is a special case, because users should always be able
@@ -123,6 +124,7 @@ apimachinery::proto_message!(LocalSubjectAccessReview { 1 => metadata, 2 => spec
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectAccessReview", plural = "selfsubjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SelfSubjectAccessReview))]
 pub struct SelfSubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -164,7 +166,7 @@ impl std::fmt::Debug for SelfSubjectAccessReview {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.
 /// The returned list of actions may be incomplete depending on the server's authorization mode,
@@ -176,6 +178,7 @@ apimachinery::proto_message!(SelfSubjectAccessReview { 1 => metadata, 2 => spec,
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SelfSubjectRulesReview", plural = "selfsubjectrulesreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SelfSubjectRulesReview))]
 pub struct SelfSubjectRulesReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -217,13 +220,14 @@ impl std::fmt::Debug for SelfSubjectRulesReview {
     }
 }
 
-apimachinery::proto_message!(SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSubjectRulesReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReview checks whether or not a user or group can perform an action.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "authorization.k8s.io", version = "v1beta1", kind = "SubjectAccessReview", plural = "subjectaccessreviews", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SubjectAccessReview))]
 pub struct SubjectAccessReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -264,11 +268,12 @@ impl std::fmt::Debug for SubjectAccessReview {
     }
 }
 
-apimachinery::proto_message!(SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SubjectAccessReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes
 /// and nonResourceAttributes must be set
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::authorization::v1::SubjectAccessReviewSpec, nested))]
 pub struct SubjectAccessReviewSpec {
     /// resourceAttributes describes information for a resource access request
@@ -326,6 +331,7 @@ impl std::fmt::Debug for SubjectAccessReviewSpec {
 }
 
 impl apimachinery::proto::Message for SubjectAccessReviewSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.resource_attributes.encode_field(1, e);
@@ -336,6 +342,7 @@ impl apimachinery::proto::Message for SubjectAccessReviewSpec {
         self.uid.encode_field(6, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,

@@ -26,6 +26,7 @@ pub type HorizontalPodAutoscalerCondition =
 /// normal per-pod metrics using the "pods" source. Only one "target" type
 /// should be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -68,7 +69,7 @@ impl std::fmt::Debug for ContainerResourceMetricSource {
     }
 }
 
-apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue", 5 => container });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue", 5 => container });
 
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing a single container in each pod in the
@@ -76,6 +77,7 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -121,12 +123,13 @@ impl std::fmt::Debug for ContainerResourceMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue", 4 => container });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue", 4 => container });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExternalMetricSource {
     /// metricName is the name of the metric in question.
     pub metric_name: String,
@@ -165,11 +168,12 @@ impl std::fmt::Debug for ExternalMetricSource {
     }
 }
 
-apimachinery::proto_message!(ExternalMetricSource { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => target_value as "targetValue", 4 => target_average_value as "targetAverageValue" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExternalMetricSource { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => target_value as "targetValue", 4 => target_average_value as "targetAverageValue" });
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExternalMetricStatus {
     /// metricName is the name of a metric used for autoscaling in
     /// metric system.
@@ -207,13 +211,14 @@ impl std::fmt::Debug for ExternalMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ExternalMetricStatus { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => current_value as "currentValue", 4 => current_average_value as "currentAverageValue" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExternalMetricStatus { 1 => metric_name as "metricName", 2 => metric_selector as "metricSelector", 3 => current_value as "currentValue", 4 => current_average_value as "currentAverageValue" });
 
 /// configuration of a horizontal pod autoscaler.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "autoscaling", version = "v1", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscaler, to_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::to_hub, from_hub = crate::conversions::horizontal_pod_autoscaler::autoscaling_v1::from_hub))]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -252,7 +257,7 @@ impl std::fmt::Debug for HorizontalPodAutoscaler {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// list of horizontal pod autoscaler objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -265,6 +270,7 @@ apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec,
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerList))]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -300,10 +306,11 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// specification of a horizontal pod autoscaler.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerSpec, hub_only = [metrics, behavior], nested))]
 pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
@@ -356,10 +363,11 @@ impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => target_cpu_utilization_percentage as "targetCPUUtilizationPercentage" });
 
 /// current status of a horizontal pod autoscaler
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::autoscaling::v2::HorizontalPodAutoscalerStatus, hub_only = [current_metrics, conditions], nested))]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
@@ -413,11 +421,12 @@ impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_cpu_utilization_percentage as "currentCPUUtilizationPercentage" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_cpu_utilization_percentage as "currentCPUUtilizationPercentage" });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
@@ -477,10 +486,11 @@ impl std::fmt::Debug for MetricSpec {
     }
 }
 
-apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
@@ -540,11 +550,12 @@ impl std::fmt::Debug for MetricStatus {
     }
 }
 
-apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ObjectMetricSource {
     /// target is the described Kubernetes object.
     pub target: crate::autoscaling::v2::CrossVersionObjectReference,
@@ -587,11 +598,12 @@ impl std::fmt::Debug for ObjectMetricSource {
     }
 }
 
-apimachinery::proto_message!(ObjectMetricSource { 1 => target, 2 => metric_name as "metricName", 3 => target_value as "targetValue", 4 => selector, 5 => average_value as "averageValue" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ObjectMetricSource { 1 => target, 2 => metric_name as "metricName", 3 => target_value as "targetValue", 4 => selector, 5 => average_value as "averageValue" });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ObjectMetricStatus {
     /// target is the described Kubernetes object.
     pub target: crate::autoscaling::v2::CrossVersionObjectReference,
@@ -634,13 +646,14 @@ impl std::fmt::Debug for ObjectMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ObjectMetricStatus { 1 => target, 2 => metric_name as "metricName", 3 => current_value as "currentValue", 4 => selector, 5 => average_value as "averageValue" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ObjectMetricStatus { 1 => target, 2 => metric_name as "metricName", 3 => current_value as "currentValue", 4 => selector, 5 => average_value as "averageValue" });
 
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodsMetricSource {
     /// metricName is the name of the metric in question
     pub metric_name: String,
@@ -675,11 +688,12 @@ impl std::fmt::Debug for PodsMetricSource {
     }
 }
 
-apimachinery::proto_message!(PodsMetricSource { 1 => metric_name as "metricName", 2 => target_average_value as "targetAverageValue", 3 => selector });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodsMetricSource { 1 => metric_name as "metricName", 2 => target_average_value as "targetAverageValue", 3 => selector });
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodsMetricStatus {
     /// metricName is the name of the metric in question
     pub metric_name: String,
@@ -714,7 +728,7 @@ impl std::fmt::Debug for PodsMetricStatus {
     }
 }
 
-apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName", 2 => current_average_value as "currentAverageValue", 3 => selector });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodsMetricStatus { 1 => metric_name as "metricName", 2 => current_average_value as "currentAverageValue", 3 => selector });
 
 /// ResourceMetricSource indicates how to scale on a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
@@ -724,6 +738,7 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric_name as "metricName"
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -762,7 +777,7 @@ impl std::fmt::Debug for ResourceMetricSource {
     }
 }
 
-apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceMetricSource { 1 => name, 2 => target_average_utilization as "targetAverageUtilization", 3 => target_average_value as "targetAverageValue" });
 
 /// ResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
@@ -770,6 +785,7 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target_avera
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -811,7 +827,7 @@ impl std::fmt::Debug for ResourceMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceMetricStatus { 1 => name, 2 => current_average_utilization as "currentAverageUtilization", 3 => current_average_value as "currentAverageValue" });
 
 /// Scale represents a scaling request for a resource.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -825,6 +841,7 @@ apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current_aver
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -860,10 +877,11 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// ScaleSpec describes the attributes of a scale subresource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScaleSpec {
     /// replicas is the desired number of instances for the scaled object.
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -888,10 +906,11 @@ impl std::fmt::Debug for ScaleSpec {
     }
 }
 
-apimachinery::proto_message!(ScaleSpec { 1 => replicas });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleSpec { 1 => replicas });
 
 /// ScaleStatus represents the current status of a scale subresource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScaleStatus {
     /// replicas is the actual number of observed instances of the scaled object.
     pub replicas: i32,
@@ -923,4 +942,4 @@ impl std::fmt::Debug for ScaleStatus {
     }
 }
 
-apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleStatus { 1 => replicas, 2 => selector });

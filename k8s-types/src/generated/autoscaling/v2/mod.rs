@@ -10,6 +10,7 @@
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -41,7 +42,7 @@ impl std::fmt::Debug for ContainerResourceMetricSource {
     }
 }
 
-apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => target, 3 => container });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerResourceMetricSource { 1 => name, 2 => target, 3 => container });
 
 /// ContainerResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing a single container in each pod in the
@@ -49,6 +50,7 @@ apimachinery::proto_message!(ContainerResourceMetricSource { 1 => name, 2 => tar
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -80,10 +82,11 @@ impl std::fmt::Debug for ContainerResourceMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ContainerResourceMetricStatus { 1 => name, 2 => current, 3 => container });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerResourceMetricStatus { 1 => name, 2 => current, 3 => container });
 
 /// CrossVersionObjectReference contains enough information to let you identify the referred resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub kind: String,
@@ -116,12 +119,13 @@ impl std::fmt::Debug for CrossVersionObjectReference {
     }
 }
 
-apimachinery::proto_message!(CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CrossVersionObjectReference { 1 => kind, 2 => name, 3 => api_version as "apiVersion" });
 
 /// ExternalMetricSource indicates how to scale on a metric not associated with
 /// any Kubernetes object (for example length of queue in cloud
 /// messaging service, or QPS from loadbalancer running outside of cluster).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExternalMetricSource {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -149,11 +153,12 @@ impl std::fmt::Debug for ExternalMetricSource {
     }
 }
 
-apimachinery::proto_message!(ExternalMetricSource { 1 => metric, 2 => target });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExternalMetricSource { 1 => metric, 2 => target });
 
 /// ExternalMetricStatus indicates the current value of a global metric
 /// not associated with any Kubernetes object.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExternalMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -181,10 +186,11 @@ impl std::fmt::Debug for ExternalMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ExternalMetricStatus { 1 => metric, 2 => current });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExternalMetricStatus { 1 => metric, 2 => current });
 
 /// HPAScalingPolicy is a single policy which must hold true for a specified past interval.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HPAScalingPolicy {
     /// type is used to specify the scaling policy.
     pub r#type: String,
@@ -218,7 +224,7 @@ impl std::fmt::Debug for HPAScalingPolicy {
     }
 }
 
-apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => value, 3 => period_seconds as "periodSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HPAScalingPolicy { 1 => r#type as "type", 2 => value, 3 => period_seconds as "periodSeconds" });
 
 /// HPAScalingRules configures the scaling behavior for one direction via
 /// scaling Policy Rules and a configurable metric tolerance.
@@ -233,6 +239,7 @@ apimachinery::proto_message!(HPAScalingPolicy { 1 => r#type as "type", 2 => valu
 /// eagerly for small metric variations. (Note that setting a tolerance requires
 /// the beta HPAConfigurableTolerance feature gate to be enabled.)
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HPAScalingRules {
     /// stabilizationWindowSeconds is the number of seconds for which past recommendations should be
     /// considered while scaling up or scaling down.
@@ -291,7 +298,7 @@ impl std::fmt::Debug for HPAScalingRules {
     }
 }
 
-apimachinery::proto_message!(HPAScalingRules { 1 => select_policy as "selectPolicy", 2 => policies, 3 => stabilization_window_seconds as "stabilizationWindowSeconds", 4 => tolerance });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HPAScalingRules { 1 => select_policy as "selectPolicy", 2 => policies, 3 => stabilization_window_seconds as "stabilizationWindowSeconds", 4 => tolerance });
 
 /// HorizontalPodAutoscaler is the configuration for a horizontal pod
 /// autoscaler, which automatically manages the replica count of any resource
@@ -300,6 +307,7 @@ apimachinery::proto_message!(HPAScalingRules { 1 => select_policy as "selectPoli
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscaler", plural = "horizontalpodautoscalers", namespaced, short_names = ["hpa"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HorizontalPodAutoscaler {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -337,11 +345,12 @@ impl std::fmt::Debug for HorizontalPodAutoscaler {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3 => status });
 
 /// HorizontalPodAutoscalerBehavior configures the scaling behavior of the target
 /// in both Up and Down directions (scaleUp and scaleDown fields respectively).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HorizontalPodAutoscalerBehavior {
     /// scaleUp is scaling policy for scaling Up.
     /// If not set, the default value is the higher of:
@@ -376,11 +385,12 @@ impl std::fmt::Debug for HorizontalPodAutoscalerBehavior {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerBehavior { 1 => scale_up as "scaleUp", 2 => scale_down as "scaleDown" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerBehavior { 1 => scale_up as "scaleUp", 2 => scale_down as "scaleDown" });
 
 /// HorizontalPodAutoscalerCondition describes the state of
 /// a HorizontalPodAutoscaler at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HorizontalPodAutoscalerCondition {
     /// type describes the current condition
     pub r#type: String,
@@ -424,13 +434,14 @@ impl std::fmt::Debug for HorizontalPodAutoscalerCondition {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "autoscaling", version = "v2", kind = "HorizontalPodAutoscalerList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HorizontalPodAutoscalerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -463,10 +474,11 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerList { 1 => metadata, 2 => items });
 
 /// HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HorizontalPodAutoscalerSpec {
     /// scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics
     /// should be collected, as well as to actually change the replica count.
@@ -522,10 +534,11 @@ impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => metrics, 5 => behavior });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerSpec { 1 => scale_target_ref as "scaleTargetRef", 2 => min_replicas as "minReplicas", 3 => max_replicas as "maxReplicas", 4 => metrics, 5 => behavior });
 
 /// HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HorizontalPodAutoscalerStatus {
     /// observedGeneration is the most recent generation observed by this autoscaler.
     pub observed_generation: Option<i64>,
@@ -576,10 +589,11 @@ impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
     }
 }
 
-apimachinery::proto_message!(HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_metrics as "currentMetrics", 6 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HorizontalPodAutoscalerStatus { 1 => observed_generation as "observedGeneration", 2 => last_scale_time as "lastScaleTime", 3 => current_replicas as "currentReplicas", 4 => desired_replicas as "desiredReplicas", 5 => current_metrics as "currentMetrics", 6 => conditions });
 
 /// MetricIdentifier defines the name and optionally selector for a metric
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MetricIdentifier {
     /// name is the name of the given metric
     pub name: String,
@@ -609,11 +623,12 @@ impl std::fmt::Debug for MetricIdentifier {
     }
 }
 
-apimachinery::proto_message!(MetricIdentifier { 1 => name, 2 => selector });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MetricIdentifier { 1 => name, 2 => selector });
 
 /// MetricSpec specifies how to scale based on a single metric
 /// (only \`type\` and one other matching field should be set at once).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each mapping to a matching field in the object.
@@ -673,10 +688,11 @@ impl std::fmt::Debug for MetricSpec {
     }
 }
 
-apimachinery::proto_message!(MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MetricSpec { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricStatus describes the last-read state of a single metric.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
@@ -736,10 +752,11 @@ impl std::fmt::Debug for MetricStatus {
     }
 }
 
-apimachinery::proto_message!(MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MetricStatus { 1 => r#type as "type", 2 => object, 3 => pods, 4 => resource, 5 => external, 7 => container_resource as "containerResource" });
 
 /// MetricTarget defines the target value, average value, or average utilization of a specific metric
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MetricTarget {
     /// type represents whether the metric type is Utilization, Value, or AverageValue
     pub r#type: String,
@@ -779,10 +796,11 @@ impl std::fmt::Debug for MetricTarget {
     }
 }
 
-apimachinery::proto_message!(MetricTarget { 1 => r#type as "type", 2 => value, 3 => average_value as "averageValue", 4 => average_utilization as "averageUtilization" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MetricTarget { 1 => r#type as "type", 2 => value, 3 => average_value as "averageValue", 4 => average_utilization as "averageUtilization" });
 
 /// MetricValueStatus holds the current value for a metric
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct MetricValueStatus {
     /// value is the current value of the metric (as a quantity).
     pub value: Option<crate::value::Quantity>,
@@ -817,11 +835,12 @@ impl std::fmt::Debug for MetricValueStatus {
     }
 }
 
-apimachinery::proto_message!(MetricValueStatus { 1 => value, 2 => average_value as "averageValue", 3 => average_utilization as "averageUtilization" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] MetricValueStatus { 1 => value, 2 => average_value as "averageValue", 3 => average_utilization as "averageUtilization" });
 
 /// ObjectMetricSource indicates how to scale on a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ObjectMetricSource {
     /// describedObject specifies the descriptions of a object,such as kind,name apiVersion
     pub described_object: CrossVersionObjectReference,
@@ -853,11 +872,12 @@ impl std::fmt::Debug for ObjectMetricSource {
     }
 }
 
-apimachinery::proto_message!(ObjectMetricSource { 1 => described_object as "describedObject", 2 => target, 3 => metric });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ObjectMetricSource { 1 => described_object as "describedObject", 2 => target, 3 => metric });
 
 /// ObjectMetricStatus indicates the current value of a metric describing a
 /// kubernetes object (for example, hits-per-second on an Ingress object).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ObjectMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -889,13 +909,14 @@ impl std::fmt::Debug for ObjectMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ObjectMetricStatus { 1 => metric, 2 => current, 3 => described_object as "describedObject" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ObjectMetricStatus { 1 => metric, 2 => current, 3 => described_object as "describedObject" });
 
 /// PodsMetricSource indicates how to scale on a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 /// The values will be averaged together before being compared to the target
 /// value.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodsMetricSource {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -923,11 +944,12 @@ impl std::fmt::Debug for PodsMetricSource {
     }
 }
 
-apimachinery::proto_message!(PodsMetricSource { 1 => metric, 2 => target });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodsMetricSource { 1 => metric, 2 => target });
 
 /// PodsMetricStatus indicates the current value of a metric describing each pod in
 /// the current scale target (for example, transactions-processed-per-second).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodsMetricStatus {
     /// metric identifies the target metric by name and selector
     pub metric: MetricIdentifier,
@@ -955,7 +977,7 @@ impl std::fmt::Debug for PodsMetricStatus {
     }
 }
 
-apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodsMetricStatus { 1 => metric, 2 => current });
 
 /// ResourceMetricSource indicates how to scale on a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
@@ -965,6 +987,7 @@ apimachinery::proto_message!(PodsMetricStatus { 1 => metric, 2 => current });
 /// normal per-pod metrics using the "pods" source.  Only one "target" type
 /// should be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     pub name: String,
@@ -992,7 +1015,7 @@ impl std::fmt::Debug for ResourceMetricSource {
     }
 }
 
-apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceMetricSource { 1 => name, 2 => target });
 
 /// ResourceMetricStatus indicates the current value of a resource metric known to
 /// Kubernetes, as specified in requests and limits, describing each pod in the
@@ -1000,6 +1023,7 @@ apimachinery::proto_message!(ResourceMetricSource { 1 => name, 2 => target });
 /// Kubernetes, and have special scaling options on top of those available to
 /// normal per-pod metrics using the "pods" source.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     pub name: String,
@@ -1027,7 +1051,7 @@ impl std::fmt::Debug for ResourceMetricStatus {
     }
 }
 
-apimachinery::proto_message!(ResourceMetricStatus { 1 => name, 2 => current });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceMetricStatus { 1 => name, 2 => current });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

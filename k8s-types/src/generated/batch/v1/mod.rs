@@ -7,6 +7,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -45,13 +46,14 @@ impl std::fmt::Debug for CronJob {
     }
 }
 
-apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "CronJobList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -85,10 +87,11 @@ impl std::fmt::Debug for CronJobList {
     }
 }
 
-apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJobList { 1 => metadata, 2 => items });
 
 /// CronJobSpec describes how the job execution will look like and when it will actually run.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CronJobSpec {
     /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     pub schedule: String,
@@ -161,10 +164,11 @@ impl std::fmt::Debug for CronJobSpec {
     }
 }
 
-apimachinery::proto_message!(CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJobSpec { 1 => schedule, 2 => starting_deadline_seconds as "startingDeadlineSeconds", 3 => concurrency_policy as "concurrencyPolicy", 4 => suspend, 5 => job_template as "jobTemplate", 6 => successful_jobs_history_limit as "successfulJobsHistoryLimit", 7 => failed_jobs_history_limit as "failedJobsHistoryLimit", 8 => time_zone as "timeZone" });
 
 /// CronJobStatus represents the current state of a cron job.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CronJobStatus {
     /// A list of pointers to currently running jobs.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -197,13 +201,14 @@ impl std::fmt::Debug for CronJobStatus {
     }
 }
 
-apimachinery::proto_message!(CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJobStatus { 1 => active, 4 => last_schedule_time as "lastScheduleTime", 5 => last_successful_time as "lastSuccessfulTime" });
 
 /// Job represents the configuration of a single job.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -242,10 +247,11 @@ impl std::fmt::Debug for Job {
     }
 }
 
-apimachinery::proto_message!(Job { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Job { 1 => metadata, 2 => spec, 3 => status });
 
 /// JobCondition describes current state of a job.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JobCondition {
     /// Type of job condition, Complete or Failed.
     pub r#type: String,
@@ -291,7 +297,7 @@ impl std::fmt::Debug for JobCondition {
     }
 }
 
-apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JobCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// JobList is a collection of jobs.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -304,6 +310,7 @@ apimachinery::proto_message!(JobCondition { 1 => r#type as "type", 2 => status, 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -337,10 +344,11 @@ impl std::fmt::Debug for JobList {
     }
 }
 
-apimachinery::proto_message!(JobList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JobList { 1 => metadata, 2 => items });
 
 /// JobSpec describes how the job execution will look like.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JobSpec {
     /// Specifies the maximum desired number of pods the job should
     /// run at any given time. The actual number of pods running in steady state will
@@ -526,10 +534,11 @@ impl std::fmt::Debug for JobSpec {
     }
 }
 
-apimachinery::proto_message!(JobSpec { 1 => parallelism, 2 => completions, 3 => active_deadline_seconds as "activeDeadlineSeconds", 4 => selector, 5 => manual_selector as "manualSelector", 6 => template, 7 => backoff_limit as "backoffLimit", 8 => ttl_seconds_after_finished as "ttlSecondsAfterFinished", 9 => completion_mode as "completionMode", 10 => suspend, 11 => pod_failure_policy as "podFailurePolicy", 12 => backoff_limit_per_index as "backoffLimitPerIndex", 13 => max_failed_indexes as "maxFailedIndexes", 14 => pod_replacement_policy as "podReplacementPolicy", 15 => managed_by as "managedBy", 16 => success_policy as "successPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JobSpec { 1 => parallelism, 2 => completions, 3 => active_deadline_seconds as "activeDeadlineSeconds", 4 => selector, 5 => manual_selector as "manualSelector", 6 => template, 7 => backoff_limit as "backoffLimit", 8 => ttl_seconds_after_finished as "ttlSecondsAfterFinished", 9 => completion_mode as "completionMode", 10 => suspend, 11 => pod_failure_policy as "podFailurePolicy", 12 => backoff_limit_per_index as "backoffLimitPerIndex", 13 => max_failed_indexes as "maxFailedIndexes", 14 => pod_replacement_policy as "podReplacementPolicy", 15 => managed_by as "managedBy", 16 => success_policy as "successPolicy" });
 
 /// JobStatus represents the current state of a Job.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JobStatus {
     /// The latest available observations of an object's current state. When a Job
     /// fails, one of the conditions will have type "Failed" and status true. When
@@ -659,10 +668,11 @@ impl std::fmt::Debug for JobStatus {
     }
 }
 
-apimachinery::proto_message!(JobStatus { 1 => conditions, 2 => start_time as "startTime", 3 => completion_time as "completionTime", 4 => active, 5 => succeeded, 6 => failed, 7 => completed_indexes as "completedIndexes", 8 => uncounted_terminated_pods as "uncountedTerminatedPods", 9 => ready, 10 => failed_indexes as "failedIndexes", 11 => terminating });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JobStatus { 1 => conditions, 2 => start_time as "startTime", 3 => completion_time as "completionTime", 4 => active, 5 => succeeded, 6 => failed, 7 => completed_indexes as "completedIndexes", 8 => uncounted_terminated_pods as "uncountedTerminatedPods", 9 => ready, 10 => failed_indexes as "failedIndexes", 11 => terminating });
 
 /// JobTemplateSpec describes the data a Job should have when created from a template
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JobTemplateSpec {
     /// Standard object's metadata of the jobs created from this template.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
@@ -692,10 +702,11 @@ impl std::fmt::Debug for JobTemplateSpec {
     }
 }
 
-apimachinery::proto_message!(JobTemplateSpec { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JobTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PodFailurePolicy describes how failed pods influence the backoffLimit.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodFailurePolicy {
     /// A list of pod failure policy rules. The rules are evaluated in order.
     /// Once a rule matches a Pod failure, the remaining of the rules are ignored.
@@ -724,7 +735,7 @@ impl std::fmt::Debug for PodFailurePolicy {
     }
 }
 
-apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodFailurePolicy { 1 => rules });
 
 /// PodFailurePolicyOnExitCodesRequirement describes the requirement for handling
 /// a failed pod based on its container exit codes. In particular, it lookups the
@@ -733,6 +744,7 @@ apimachinery::proto_message!(PodFailurePolicy { 1 => rules });
 /// fields in the Pod status, respectively. Containers completed with success
 /// (exit code 0) are excluded from the requirement check.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodFailurePolicyOnExitCodesRequirement {
     /// Restricts the check for exit codes to the container with the
     /// specified name. When null, the rule applies to all containers.
@@ -783,11 +795,12 @@ impl std::fmt::Debug for PodFailurePolicyOnExitCodesRequirement {
     }
 }
 
-apimachinery::proto_message!(PodFailurePolicyOnExitCodesRequirement { 1 => container_name as "containerName", 2 => operator, 3 => values });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodFailurePolicyOnExitCodesRequirement { 1 => container_name as "containerName", 2 => operator, 3 => values });
 
 /// PodFailurePolicyOnPodConditionsPattern describes a pattern for matching
 /// an actual pod condition type.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodFailurePolicyOnPodConditionsPattern {
     /// Specifies the required Pod condition type. To match a pod condition
     /// it is required that specified type equals the pod condition type.
@@ -818,11 +831,12 @@ impl std::fmt::Debug for PodFailurePolicyOnPodConditionsPattern {
     }
 }
 
-apimachinery::proto_message!(PodFailurePolicyOnPodConditionsPattern { 1 => r#type as "type", 2 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodFailurePolicyOnPodConditionsPattern { 1 => r#type as "type", 2 => status });
 
 /// PodFailurePolicyRule describes how a pod failure is handled when the requirements are met.
 /// One of onExitCodes and onPodConditions, but not both, can be used in each rule.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodFailurePolicyRule {
     /// Specifies the action taken on a pod failure when the requirements are satisfied.
     /// Possible values are:
@@ -869,10 +883,11 @@ impl std::fmt::Debug for PodFailurePolicyRule {
     }
 }
 
-apimachinery::proto_message!(PodFailurePolicyRule { 1 => action, 2 => on_exit_codes as "onExitCodes", 3 => on_pod_conditions as "onPodConditions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodFailurePolicyRule { 1 => action, 2 => on_exit_codes as "onExitCodes", 3 => on_pod_conditions as "onPodConditions" });
 
 /// SuccessPolicy describes when a Job can be declared as succeeded based on the success of some indexes.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SuccessPolicy {
     /// rules represents the list of alternative rules for the declaring the Jobs
     /// as successful before \`.status.succeeded \>= .spec.completions\`. Once any of the rules are met,
@@ -902,11 +917,12 @@ impl std::fmt::Debug for SuccessPolicy {
     }
 }
 
-apimachinery::proto_message!(SuccessPolicy { 1 => rules });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SuccessPolicy { 1 => rules });
 
 /// SuccessPolicyRule describes rule for declaring a Job as succeeded.
 /// Each rule must have at least one of the "succeededIndexes" or "succeededCount" specified.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SuccessPolicyRule {
     /// succeededIndexes specifies the set of indexes
     /// which need to be contained in the actual set of the succeeded indexes for the Job.
@@ -953,11 +969,12 @@ impl std::fmt::Debug for SuccessPolicyRule {
     }
 }
 
-apimachinery::proto_message!(SuccessPolicyRule { 1 => succeeded_indexes as "succeededIndexes", 2 => succeeded_count as "succeededCount" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SuccessPolicyRule { 1 => succeeded_indexes as "succeededIndexes", 2 => succeeded_count as "succeededCount" });
 
 /// UncountedTerminatedPods holds UIDs of Pods that have terminated but haven't
 /// been accounted in Job status counters.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct UncountedTerminatedPods {
     /// succeeded holds UIDs of succeeded Pods.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -987,7 +1004,7 @@ impl std::fmt::Debug for UncountedTerminatedPods {
     }
 }
 
-apimachinery::proto_message!(UncountedTerminatedPods { 1 => succeeded, 2 => failed });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] UncountedTerminatedPods { 1 => succeeded, 2 => failed });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

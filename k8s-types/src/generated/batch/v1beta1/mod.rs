@@ -28,6 +28,7 @@ pub type JobTemplateSpec = crate::batch::v1::JobTemplateSpec;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "batch", version = "v1beta1", kind = "CronJob", plural = "cronjobs", namespaced, short_names = ["cj"], categories = ["all"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::batch::v1::CronJob))]
 pub struct CronJob {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -71,7 +72,7 @@ impl std::fmt::Debug for CronJob {
     }
 }
 
-apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJob { 1 => metadata, 2 => spec, 3 => status });
 
 /// CronJobList is a collection of cron jobs.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -84,6 +85,7 @@ apimachinery::proto_message!(CronJob { 1 => metadata, 2 => spec, 3 => status });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::batch::v1::CronJobList))]
 pub struct CronJobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -120,4 +122,4 @@ impl std::fmt::Debug for CronJobList {
     }
 }
 
-apimachinery::proto_message!(CronJobList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJobList { 1 => metadata, 2 => items });

@@ -19,6 +19,7 @@ pub type ExtraValue = Vec<String>;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -57,10 +58,11 @@ impl std::fmt::Debug for CertificateSigningRequest {
     }
 }
 
-apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions are "Approved", "Denied", and "Failed".
     ///
@@ -123,13 +125,14 @@ impl std::fmt::Debug for CertificateSigningRequestCondition {
     }
 }
 
-apimachinery::proto_message!(CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CertificateSigningRequestCondition { 1 => r#type as "type", 2 => reason, 3 => message, 4 => last_update_time as "lastUpdateTime", 5 => last_transition_time as "lastTransitionTime", 6 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1", kind = "CertificateSigningRequestList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -162,10 +165,11 @@ impl std::fmt::Debug for CertificateSigningRequestList {
     }
 }
 
-apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CertificateSigningRequestSpec {
     /// request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.
     /// When serialized as JSON or YAML, the data is additionally base64-encoded.
@@ -279,6 +283,7 @@ impl std::fmt::Debug for CertificateSigningRequestSpec {
 }
 
 impl apimachinery::proto::Message for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.request.encode_field(1, e);
@@ -291,6 +296,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
         self.expiration_seconds.encode_field(8, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -322,6 +328,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 /// CertificateSigningRequestStatus contains conditions used to indicate
 /// approved/denied/failed status of the request, and the issued certificate.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CertificateSigningRequestStatus {
     /// conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed".
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -376,7 +383,7 @@ impl std::fmt::Debug for CertificateSigningRequestStatus {
     }
 }
 
-apimachinery::proto_message!(CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CertificateSigningRequestStatus { 1 => conditions, 2 => certificate });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

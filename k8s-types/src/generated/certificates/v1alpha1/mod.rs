@@ -28,6 +28,7 @@ pub type ClusterTrustBundleSpec = crate::certificates::v1beta1::ClusterTrustBund
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1alpha1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1beta1::ClusterTrustBundle))]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -63,7 +64,7 @@ impl std::fmt::Debug for ClusterTrustBundle {
     }
 }
 
-apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -76,6 +77,7 @@ apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1beta1::ClusterTrustBundleList))]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -111,4 +113,4 @@ impl std::fmt::Debug for ClusterTrustBundleList {
     }
 }
 
-apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterTrustBundleList { 1 => metadata, 2 => items });

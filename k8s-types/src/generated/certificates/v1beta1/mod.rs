@@ -25,6 +25,7 @@ pub type ExtraValue = Vec<String>;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "CertificateSigningRequest", plural = "certificatesigningrequests", cluster_scoped, short_names = ["csr"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequest))]
 pub struct CertificateSigningRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -66,7 +67,7 @@ impl std::fmt::Debug for CertificateSigningRequest {
     }
 }
 
-apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CertificateSigningRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// CertificateSigningRequestList is a collection of CertificateSigningRequest objects
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -79,6 +80,7 @@ apimachinery::proto_message!(CertificateSigningRequest { 1 => metadata, 2 => spe
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequestList))]
 pub struct CertificateSigningRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -114,10 +116,11 @@ impl std::fmt::Debug for CertificateSigningRequestList {
     }
 }
 
-apimachinery::proto_message!(CertificateSigningRequestList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CertificateSigningRequestList { 1 => metadata, 2 => items });
 
 /// CertificateSigningRequestSpec contains the certificate request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::certificates::v1::CertificateSigningRequestSpec, nested))]
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS\#10 CSR data
@@ -244,6 +247,7 @@ impl std::fmt::Debug for CertificateSigningRequestSpec {
 }
 
 impl apimachinery::proto::Message for CertificateSigningRequestSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.request.encode_field(1, e);
@@ -256,6 +260,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
         self.expiration_seconds.encode_field(8, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -303,6 +308,7 @@ impl apimachinery::proto::Message for CertificateSigningRequestSpec {
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundle", plural = "clustertrustbundles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterTrustBundle {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -334,13 +340,14 @@ impl std::fmt::Debug for ClusterTrustBundle {
     }
 }
 
-apimachinery::proto_message!(ClusterTrustBundle { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterTrustBundle { 1 => metadata, 2 => spec });
 
 /// ClusterTrustBundleList is a collection of ClusterTrustBundle objects
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "ClusterTrustBundleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterTrustBundleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -373,10 +380,11 @@ impl std::fmt::Debug for ClusterTrustBundleList {
     }
 }
 
-apimachinery::proto_message!(ClusterTrustBundleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterTrustBundleList { 1 => metadata, 2 => items });
 
 /// ClusterTrustBundleSpec contains the signer and trust anchors.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterTrustBundleSpec {
     /// signerName indicates the associated signer, if any.
     ///
@@ -432,7 +440,7 @@ impl std::fmt::Debug for ClusterTrustBundleSpec {
     }
 }
 
-apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signerName", 2 => trust_bundle as "trustBundle" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterTrustBundleSpec { 1 => signer_name as "signerName", 2 => trust_bundle as "trustBundle" });
 
 /// PodCertificateRequest encodes a pod requesting a certificate from a given
 /// signer.
@@ -442,6 +450,7 @@ apimachinery::proto_message!(ClusterTrustBundleSpec { 1 => signer_name as "signe
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -477,7 +486,7 @@ impl std::fmt::Debug for PodCertificateRequest {
     }
 }
 
-apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodCertificateRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodCertificateRequestList is a collection of PodCertificateRequest objects
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -490,6 +499,7 @@ apimachinery::proto_message!(PodCertificateRequest { 1 => metadata, 2 => spec, 3
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCertificateRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -522,11 +532,12 @@ impl std::fmt::Debug for PodCertificateRequestList {
     }
 }
 
-apimachinery::proto_message!(PodCertificateRequestList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodCertificateRequestList { 1 => metadata, 2 => items });
 
 /// PodCertificateRequestSpec describes the certificate request.  All fields are
 /// immutable after creation.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCertificateRequestSpec {
     /// signerName indicates the requested signer.
     ///
@@ -685,11 +696,12 @@ impl std::fmt::Debug for PodCertificateRequestSpec {
     }
 }
 
-apimachinery::proto_message!(PodCertificateRequestSpec { 1 => signer_name as "signerName", 2 => pod_name as "podName", 3 => pod_uid as "podUID", 4 => service_account_name as "serviceAccountName", 5 => service_account_uid as "serviceAccountUID", 6 => node_name as "nodeName", 7 => node_uid as "nodeUID", 8 => max_expiration_seconds as "maxExpirationSeconds", 9 => pkix_public_key as "pkixPublicKey", 10 => proof_of_possession as "proofOfPossession", 11 => unverified_user_annotations as "unverifiedUserAnnotations", 12 => stub_pkcs10_request as "stubPKCS10Request" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodCertificateRequestSpec { 1 => signer_name as "signerName", 2 => pod_name as "podName", 3 => pod_uid as "podUID", 4 => service_account_name as "serviceAccountName", 5 => service_account_uid as "serviceAccountUID", 6 => node_name as "nodeName", 7 => node_uid as "nodeUID", 8 => max_expiration_seconds as "maxExpirationSeconds", 9 => pkix_public_key as "pkixPublicKey", 10 => proof_of_possession as "proofOfPossession", 11 => unverified_user_annotations as "unverifiedUserAnnotations", 12 => stub_pkcs10_request as "stubPKCS10Request" });
 
 /// PodCertificateRequestStatus describes the status of the request, and holds
 /// the certificate data if the request is issued.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCertificateRequestStatus {
     /// conditions applied to the request.
     ///
@@ -771,7 +783,7 @@ impl std::fmt::Debug for PodCertificateRequestStatus {
     }
 }
 
-apimachinery::proto_message!(PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodCertificateRequestStatus { 1 => conditions, 2 => certificate_chain as "certificateChain", 4 => not_before as "notBefore", 5 => begin_refresh_at as "beginRefreshAt", 6 => not_after as "notAfter" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

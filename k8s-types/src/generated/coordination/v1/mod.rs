@@ -7,6 +7,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "Lease", plural = "leases", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -39,13 +40,14 @@ impl std::fmt::Debug for Lease {
     }
 }
 
-apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Lease { 1 => metadata, 2 => spec });
 
 /// LeaseList is a list of Lease objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1", kind = "LeaseList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -79,10 +81,11 @@ impl std::fmt::Debug for LeaseList {
     }
 }
 
-apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseList { 1 => metadata, 2 => items });
 
 /// LeaseSpec is a specification of a Lease.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LeaseSpec {
     /// holderIdentity contains the identity of the holder of a current lease.
     /// If Coordinated Leader Election is used, the holder identity must be
@@ -140,7 +143,7 @@ impl std::fmt::Debug for LeaseSpec {
     }
 }
 
-apimachinery::proto_message!(LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseSpec { 1 => holder_identity as "holderIdentity", 2 => lease_duration_seconds as "leaseDurationSeconds", 3 => acquire_time as "acquireTime", 4 => renew_time as "renewTime", 5 => lease_transitions as "leaseTransitions", 6 => strategy, 7 => preferred_holder as "preferredHolder" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -15,6 +15,7 @@ pub type LeaseCandidateSpec = crate::coordination::v1beta1::LeaseCandidateSpec;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1alpha2", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::coordination::v1beta1::LeaseCandidate))]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -51,7 +52,7 @@ impl std::fmt::Debug for LeaseCandidate {
     }
 }
 
-apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -64,6 +65,7 @@ apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::coordination::v1beta1::LeaseCandidateList))]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -100,4 +102,4 @@ impl std::fmt::Debug for LeaseCandidateList {
     }
 }
 
-apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseCandidateList { 1 => metadata, 2 => items });

@@ -14,6 +14,7 @@ pub type LeaseSpec = crate::coordination::v1::LeaseSpec;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "Lease", plural = "leases", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::coordination::v1::Lease))]
 pub struct Lease {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -50,7 +51,7 @@ impl std::fmt::Debug for Lease {
     }
 }
 
-apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Lease { 1 => metadata, 2 => spec });
 
 /// LeaseCandidate defines a candidate for a Lease object.
 /// Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.
@@ -58,6 +59,7 @@ apimachinery::proto_message!(Lease { 1 => metadata, 2 => spec });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidate", plural = "leasecandidates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LeaseCandidate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -90,13 +92,14 @@ impl std::fmt::Debug for LeaseCandidate {
     }
 }
 
-apimachinery::proto_message!(LeaseCandidate { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseCandidate { 1 => metadata, 2 => spec });
 
 /// LeaseCandidateList is a list of Lease objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "coordination.k8s.io", version = "v1beta1", kind = "LeaseCandidateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LeaseCandidateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -130,10 +133,11 @@ impl std::fmt::Debug for LeaseCandidateList {
     }
 }
 
-apimachinery::proto_message!(LeaseCandidateList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseCandidateList { 1 => metadata, 2 => items });
 
 /// LeaseCandidateSpec is a specification of a Lease.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LeaseCandidateSpec {
     /// LeaseName is the name of the lease for which this candidate is contending.
     /// The limits on this field are the same as on Lease.name. Multiple lease candidates
@@ -197,7 +201,7 @@ impl std::fmt::Debug for LeaseCandidateSpec {
     }
 }
 
-apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseCandidateSpec { 1 => lease_name as "leaseName", 2 => ping_time as "pingTime", 3 => renew_time as "renewTime", 4 => binary_version as "binaryVersion", 5 => emulation_version as "emulationVersion", 6 => strategy });
 
 /// LeaseList is a list of Lease objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -210,6 +214,7 @@ apimachinery::proto_message!(LeaseCandidateSpec { 1 => lease_name as "leaseName"
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::coordination::v1::LeaseList))]
 pub struct LeaseList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -246,7 +251,7 @@ impl std::fmt::Debug for LeaseList {
     }
 }
 
-apimachinery::proto_message!(LeaseList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LeaseList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -9,6 +9,7 @@
 /// can only be mounted as read/write once. AWS EBS volumes support
 /// ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AWSElasticBlockStoreVolumeSource {
     /// volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore>
@@ -57,10 +58,11 @@ impl std::fmt::Debug for AWSElasticBlockStoreVolumeSource {
     }
 }
 
-apimachinery::proto_message!(AWSElasticBlockStoreVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AWSElasticBlockStoreVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// Affinity is a group of affinity scheduling rules.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Affinity {
     /// Describes node affinity scheduling rules for the pod.
     pub node_affinity: Option<NodeAffinity>,
@@ -92,10 +94,11 @@ impl std::fmt::Debug for Affinity {
     }
 }
 
-apimachinery::proto_message!(Affinity { 1 => node_affinity as "nodeAffinity", 2 => pod_affinity as "podAffinity", 3 => pod_anti_affinity as "podAntiAffinity" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Affinity { 1 => node_affinity as "nodeAffinity", 2 => pod_affinity as "podAffinity", 3 => pod_anti_affinity as "podAntiAffinity" });
 
 /// AppArmorProfile defines a pod or container's AppArmor settings.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AppArmorProfile {
     /// type indicates which kind of AppArmor profile will be applied.
     /// Valid options are:
@@ -130,10 +133,11 @@ impl std::fmt::Debug for AppArmorProfile {
     }
 }
 
-apimachinery::proto_message!(AppArmorProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AppArmorProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
 
 /// AttachedVolume describes a volume attached to a node
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AttachedVolume {
     /// Name of the attached volume
     pub name: String,
@@ -161,12 +165,13 @@ impl std::fmt::Debug for AttachedVolume {
     }
 }
 
-apimachinery::proto_message!(AttachedVolume { 1 => name, 2 => device_path as "devicePath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AttachedVolume { 1 => name, 2 => device_path as "devicePath" });
 
 /// AvoidPods describes pods that should avoid this node. This is the value for a
 /// Node annotation with key scheduler.alpha.kubernetes.io/preferAvoidPods and
 /// will eventually become a field of NodeStatus.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AvoidPods {
     /// Bounded-sized list of signatures of pods that should avoid this node, sorted
     /// in timestamp order from oldest to newest. Size of the slice is unspecified.
@@ -192,10 +197,11 @@ impl std::fmt::Debug for AvoidPods {
     }
 }
 
-apimachinery::proto_message!(AvoidPods { 1 => prefer_avoid_pods as "preferAvoidPods" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AvoidPods { 1 => prefer_avoid_pods as "preferAvoidPods" });
 
 /// AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AzureDiskVolumeSource {
     /// diskName is the Name of the data disk in the blob storage
     pub disk_name: String,
@@ -243,10 +249,11 @@ impl std::fmt::Debug for AzureDiskVolumeSource {
     }
 }
 
-apimachinery::proto_message!(AzureDiskVolumeSource { 1 => disk_name as "diskName", 2 => disk_uri as "diskURI", 3 => caching_mode as "cachingMode", 4 => fs_type as "fsType", 5 => read_only as "readOnly", 6 => kind });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AzureDiskVolumeSource { 1 => disk_name as "diskName", 2 => disk_uri as "diskURI", 3 => caching_mode as "cachingMode", 4 => fs_type as "fsType", 5 => read_only as "readOnly", 6 => kind });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AzureFilePersistentVolumeSource {
     /// secretName is the name of secret that contains Azure Storage Account Name and Key
     pub secret_name: String,
@@ -286,10 +293,11 @@ impl std::fmt::Debug for AzureFilePersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(AzureFilePersistentVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly", 4 => secret_namespace as "secretNamespace" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AzureFilePersistentVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly", 4 => secret_namespace as "secretNamespace" });
 
 /// AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AzureFileVolumeSource {
     /// secretName is the  name of secret that contains Azure Storage Account Name and Key
     pub secret_name: String,
@@ -323,13 +331,14 @@ impl std::fmt::Debug for AzureFileVolumeSource {
     }
 }
 
-apimachinery::proto_message!(AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AzureFileVolumeSource { 1 => secret_name as "secretName", 2 => share_name as "shareName", 3 => read_only as "readOnly" });
 
 /// Binding ties one object to another; for example, a pod is bound to a node by a scheduler.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -362,10 +371,11 @@ impl std::fmt::Debug for Binding {
     }
 }
 
-apimachinery::proto_message!(Binding { 1 => metadata, 2 => target });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Binding { 1 => metadata, 2 => target });
 
 /// Represents storage that is managed by an external CSI volume driver
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSIPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     /// Required.
@@ -459,10 +469,11 @@ impl std::fmt::Debug for CSIPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(CSIPersistentVolumeSource { 1 => driver, 2 => volume_handle as "volumeHandle", 3 => read_only as "readOnly", 4 => fs_type as "fsType", 5 => volume_attributes as "volumeAttributes", 6 => controller_publish_secret_ref as "controllerPublishSecretRef", 7 => node_stage_secret_ref as "nodeStageSecretRef", 8 => node_publish_secret_ref as "nodePublishSecretRef", 9 => controller_expand_secret_ref as "controllerExpandSecretRef", 10 => node_expand_secret_ref as "nodeExpandSecretRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIPersistentVolumeSource { 1 => driver, 2 => volume_handle as "volumeHandle", 3 => read_only as "readOnly", 4 => fs_type as "fsType", 5 => volume_attributes as "volumeAttributes", 6 => controller_publish_secret_ref as "controllerPublishSecretRef", 7 => node_stage_secret_ref as "nodeStageSecretRef", 8 => node_publish_secret_ref as "nodePublishSecretRef", 9 => controller_expand_secret_ref as "controllerExpandSecretRef", 10 => node_expand_secret_ref as "nodeExpandSecretRef" });
 
 /// Represents a source location of a volume to mount, managed by an external CSI driver
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSIVolumeSource {
     /// driver is the name of the CSI driver that handles this volume.
     /// Consult with your admin for the correct name as registered in the cluster.
@@ -512,10 +523,11 @@ impl std::fmt::Debug for CSIVolumeSource {
     }
 }
 
-apimachinery::proto_message!(CSIVolumeSource { 1 => driver, 2 => read_only as "readOnly", 3 => fs_type as "fsType", 4 => volume_attributes as "volumeAttributes", 5 => node_publish_secret_ref as "nodePublishSecretRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIVolumeSource { 1 => driver, 2 => read_only as "readOnly", 3 => fs_type as "fsType", 4 => volume_attributes as "volumeAttributes", 5 => node_publish_secret_ref as "nodePublishSecretRef" });
 
 /// Adds and removes POSIX capabilities from running containers.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Capabilities {
     /// Added capabilities
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -545,11 +557,12 @@ impl std::fmt::Debug for Capabilities {
     }
 }
 
-apimachinery::proto_message!(Capabilities { 1 => add, 2 => drop });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Capabilities { 1 => add, 2 => drop });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CephFSPersistentVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
@@ -604,11 +617,12 @@ impl std::fmt::Debug for CephFSPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(CephFSPersistentVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CephFSPersistentVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
 
 /// Represents a Ceph Filesystem mount that lasts the lifetime of a pod
 /// Cephfs volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CephFSVolumeSource {
     /// monitors is Required: Monitors is a collection of Ceph monitors
     /// More info: <https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it>
@@ -663,13 +677,14 @@ impl std::fmt::Debug for CephFSVolumeSource {
     }
 }
 
-apimachinery::proto_message!(CephFSVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CephFSVolumeSource { 1 => monitors, 2 => path, 3 => user, 4 => secret_file as "secretFile", 5 => secret_ref as "secretRef", 6 => read_only as "readOnly" });
 
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CinderPersistentVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
@@ -715,13 +730,14 @@ impl std::fmt::Debug for CinderPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(CinderPersistentVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CinderPersistentVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
 
 /// Represents a cinder volume resource in Openstack.
 /// A Cinder volume must exist before mounting to a container.
 /// The volume must also be in the same region as the kubelet.
 /// Cinder volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CinderVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: <https://examples.k8s.io/mysql-cinder-pd/README.md>
@@ -767,10 +783,11 @@ impl std::fmt::Debug for CinderVolumeSource {
     }
 }
 
-apimachinery::proto_message!(CinderVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CinderVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly", 4 => secret_ref as "secretRef" });
 
 /// ClientIPConfig represents the configurations of Client IP based session affinity.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClientIPConfig {
     /// timeoutSeconds specifies the seconds of ClientIP type session sticky time.
     /// The value must be \>0 && \<=86400(for 1 day) if ServiceAffinity == "ClientIP".
@@ -796,12 +813,13 @@ impl std::fmt::Debug for ClientIPConfig {
     }
 }
 
-apimachinery::proto_message!(ClientIPConfig { 1 => timeout_seconds as "timeoutSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClientIPConfig { 1 => timeout_seconds as "timeoutSeconds" });
 
 /// ClusterTrustBundleProjection describes how to select a set of
 /// ClusterTrustBundle objects and project their contents into the pod
 /// filesystem.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterTrustBundleProjection {
     /// Select a single ClusterTrustBundle by object name.  Mutually-exclusive
     /// with signerName and labelSelector.
@@ -851,10 +869,11 @@ impl std::fmt::Debug for ClusterTrustBundleProjection {
     }
 }
 
-apimachinery::proto_message!(ClusterTrustBundleProjection { 1 => name, 2 => signer_name as "signerName", 3 => label_selector as "labelSelector", 4 => path, 5 => optional });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterTrustBundleProjection { 1 => name, 2 => signer_name as "signerName", 3 => label_selector as "labelSelector", 4 => path, 5 => optional });
 
 /// Information about the condition of a component.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ComponentCondition {
     /// Type of condition for a component.
     /// Valid value: "Healthy"
@@ -896,7 +915,7 @@ impl std::fmt::Debug for ComponentCondition {
     }
 }
 
-apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => status, 3 => message, 4 => error });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ComponentCondition { 1 => r#type as "type", 2 => status, 3 => message, 4 => error });
 
 /// ComponentStatus (and ComponentStatusList) holds the cluster validation info.
 /// Deprecated: This API is deprecated in v1.19+
@@ -904,6 +923,7 @@ apimachinery::proto_message!(ComponentCondition { 1 => r#type as "type", 2 => st
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -937,7 +957,7 @@ impl std::fmt::Debug for ComponentStatus {
     }
 }
 
-apimachinery::proto_message!(ComponentStatus { 1 => metadata, 2 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ComponentStatus { 1 => metadata, 2 => conditions });
 
 /// Status of all the conditions for the component as a list of ComponentStatus objects.
 /// Deprecated: This API is deprecated in v1.19+
@@ -950,6 +970,7 @@ apimachinery::proto_message!(ComponentStatus { 1 => metadata, 2 => conditions })
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ComponentStatusList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -983,13 +1004,14 @@ impl std::fmt::Debug for ComponentStatusList {
     }
 }
 
-apimachinery::proto_message!(ComponentStatusList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ComponentStatusList { 1 => metadata, 2 => items });
 
 /// ConfigMap holds configuration data for pods to consume.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1045,7 +1067,7 @@ impl std::fmt::Debug for ConfigMap {
     }
 }
 
-apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_data as "binaryData", 4 => immutable });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ConfigMap { 1 => metadata, 2 => data, 3 => binary_data as "binaryData", 4 => immutable });
 
 /// ConfigMapEnvSource selects a ConfigMap to populate the environment
 /// variables with.
@@ -1053,6 +1075,7 @@ apimachinery::proto_message!(ConfigMap { 1 => metadata, 2 => data, 3 => binary_d
 /// The contents of the target ConfigMap's Data field will represent the
 /// key-value pairs as environment variables.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMapEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1087,6 +1110,7 @@ impl std::fmt::Debug for ConfigMapEnvSource {
 }
 
 impl apimachinery::proto::Message for ConfigMapEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -1095,6 +1119,7 @@ impl apimachinery::proto::Message for ConfigMapEnvSource {
         self.optional.encode_field(2, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1121,6 +1146,7 @@ impl apimachinery::proto::Message for ConfigMapEnvSource {
 
 /// Selects a key from a ConfigMap.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMapKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1159,6 +1185,7 @@ impl std::fmt::Debug for ConfigMapKeySelector {
 }
 
 impl apimachinery::proto::Message for ConfigMapKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -1168,6 +1195,7 @@ impl apimachinery::proto::Message for ConfigMapKeySelector {
         self.optional.encode_field(3, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1198,6 +1226,7 @@ impl apimachinery::proto::Message for ConfigMapKeySelector {
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMapList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1230,11 +1259,12 @@ impl std::fmt::Debug for ConfigMapList {
     }
 }
 
-apimachinery::proto_message!(ConfigMapList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ConfigMapList { 1 => metadata, 2 => items });
 
 /// ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node.
 /// This API is deprecated since 1.22: <https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration>
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMapNodeConfigSource {
     /// Namespace is the metadata.namespace of the referenced ConfigMap.
     /// This field is required in all cases.
@@ -1281,7 +1311,7 @@ impl std::fmt::Debug for ConfigMapNodeConfigSource {
     }
 }
 
-apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => name, 3 => uid, 4 => resource_version as "resourceVersion", 5 => kubelet_config_key as "kubeletConfigKey" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ConfigMapNodeConfigSource { 1 => namespace, 2 => name, 3 => uid, 4 => resource_version as "resourceVersion", 5 => kubelet_config_key as "kubeletConfigKey" });
 
 /// Adapts a ConfigMap into a projected volume.
 ///
@@ -1291,6 +1321,7 @@ apimachinery::proto_message!(ConfigMapNodeConfigSource { 1 => namespace, 2 => na
 /// Note that this is identical to a configmap volume source without the default
 /// mode.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMapProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1336,6 +1367,7 @@ impl std::fmt::Debug for ConfigMapProjection {
 }
 
 impl apimachinery::proto::Message for ConfigMapProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -1345,6 +1377,7 @@ impl apimachinery::proto::Message for ConfigMapProjection {
         self.optional.encode_field(4, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1377,6 +1410,7 @@ impl apimachinery::proto::Message for ConfigMapProjection {
 /// the items element is populated with specific mappings of keys to paths.
 /// ConfigMap volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMapVolumeSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -1432,6 +1466,7 @@ impl std::fmt::Debug for ConfigMapVolumeSource {
 }
 
 impl apimachinery::proto::Message for ConfigMapVolumeSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -1442,6 +1477,7 @@ impl apimachinery::proto::Message for ConfigMapVolumeSource {
         self.optional.encode_field(4, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1472,6 +1508,7 @@ impl apimachinery::proto::Message for ConfigMapVolumeSource {
 
 /// A single application container that you want to run within a pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Container {
     /// Name of the container specified as a DNS\_LABEL.
     /// Each container in a pod must have a unique name (DNS\_LABEL).
@@ -1713,11 +1750,12 @@ impl std::fmt::Debug for Container {
     }
 }
 
-apimachinery::proto_message!(Container { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Container { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
 
 /// ContainerExtendedResourceRequest has the mapping of container name,
 /// extended resource name to the device request name.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerExtendedResourceRequest {
     /// The name of the container requesting resources.
     pub container_name: String,
@@ -1749,10 +1787,11 @@ impl std::fmt::Debug for ContainerExtendedResourceRequest {
     }
 }
 
-apimachinery::proto_message!(ContainerExtendedResourceRequest { 1 => container_name as "containerName", 2 => resource_name as "resourceName", 3 => request_name as "requestName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerExtendedResourceRequest { 1 => container_name as "containerName", 2 => resource_name as "resourceName", 3 => request_name as "requestName" });
 
 /// Describe a container image
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerImage {
     /// Names by which this image is known.
     /// e.g. \["kubernetes.example/hyperkube:v1.0.7", "cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7"\]
@@ -1783,10 +1822,11 @@ impl std::fmt::Debug for ContainerImage {
     }
 }
 
-apimachinery::proto_message!(ContainerImage { 1 => names, 2 => size_bytes as "sizeBytes" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerImage { 1 => names, 2 => size_bytes as "sizeBytes" });
 
 /// ContainerPort represents a network port in a single container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerPort {
     /// If specified, this must be an IANA\_SVC\_NAME and unique within the pod. Each
     /// named port in a pod must have a unique name. Name for the port that can be
@@ -1837,10 +1877,11 @@ impl std::fmt::Debug for ContainerPort {
     }
 }
 
-apimachinery::proto_message!(ContainerPort { 1 => name, 2 => host_port as "hostPort", 3 => container_port as "containerPort", 4 => protocol, 5 => host_ip as "hostIP" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerPort { 1 => name, 2 => host_port as "hostPort", 3 => container_port as "containerPort", 4 => protocol, 5 => host_ip as "hostIP" });
 
 /// ContainerResizePolicy represents resource resize policy for the container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerResizePolicy {
     /// Name of the resource to which this resource resize policy applies.
     /// Supported values: cpu, memory.
@@ -1870,10 +1911,11 @@ impl std::fmt::Debug for ContainerResizePolicy {
     }
 }
 
-apimachinery::proto_message!(ContainerResizePolicy { 1 => resource_name as "resourceName", 2 => restart_policy as "restartPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerResizePolicy { 1 => resource_name as "resourceName", 2 => restart_policy as "restartPolicy" });
 
 /// ContainerRestartRule describes how a container exit is handled.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerRestartRule {
     /// Specifies the action taken on a container exit if the requirements
     /// are satisfied. The only possible value is "Restart" to restart the
@@ -1904,11 +1946,12 @@ impl std::fmt::Debug for ContainerRestartRule {
     }
 }
 
-apimachinery::proto_message!(ContainerRestartRule { 1 => action, 2 => exit_codes as "exitCodes" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerRestartRule { 1 => action, 2 => exit_codes as "exitCodes" });
 
 /// ContainerRestartRuleOnExitCodes describes the condition
 /// for handling an exited container based on its exit codes.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerRestartRuleOnExitCodes {
     /// Represents the relationship between the container exit code(s) and the
     /// specified values. Possible values are:
@@ -1944,12 +1987,13 @@ impl std::fmt::Debug for ContainerRestartRuleOnExitCodes {
     }
 }
 
-apimachinery::proto_message!(ContainerRestartRuleOnExitCodes { 1 => operator, 2 => values });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerRestartRuleOnExitCodes { 1 => operator, 2 => values });
 
 /// ContainerState holds a possible state of container.
 /// Only one of its members may be specified.
 /// If none of them is specified, the default one is ContainerStateWaiting.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerState {
     /// Details about a waiting container
     pub waiting: Option<ContainerStateWaiting>,
@@ -1981,10 +2025,11 @@ impl std::fmt::Debug for ContainerState {
     }
 }
 
-apimachinery::proto_message!(ContainerState { 1 => waiting, 2 => running, 3 => terminated });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerState { 1 => waiting, 2 => running, 3 => terminated });
 
 /// ContainerStateRunning is a running state of a container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerStateRunning {
     /// Time at which the container was last (re-)started
     pub started_at: apimachinery::apis::meta::v1::Time,
@@ -2008,10 +2053,11 @@ impl std::fmt::Debug for ContainerStateRunning {
     }
 }
 
-apimachinery::proto_message!(ContainerStateRunning { 1 => started_at as "startedAt" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerStateRunning { 1 => started_at as "startedAt" });
 
 /// ContainerStateTerminated is a terminated state of a container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerStateTerminated {
     /// Exit status from the last termination of the container
     pub exit_code: i32,
@@ -2063,10 +2109,11 @@ impl std::fmt::Debug for ContainerStateTerminated {
     }
 }
 
-apimachinery::proto_message!(ContainerStateTerminated { 1 => exit_code as "exitCode", 2 => signal, 3 => reason, 4 => message, 5 => started_at as "startedAt", 6 => finished_at as "finishedAt", 7 => container_id as "containerID" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerStateTerminated { 1 => exit_code as "exitCode", 2 => signal, 3 => reason, 4 => message, 5 => started_at as "startedAt", 6 => finished_at as "finishedAt", 7 => container_id as "containerID" });
 
 /// ContainerStateWaiting is a waiting state of a container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerStateWaiting {
     /// (brief) reason the container is not yet running.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -2096,10 +2143,11 @@ impl std::fmt::Debug for ContainerStateWaiting {
     }
 }
 
-apimachinery::proto_message!(ContainerStateWaiting { 1 => reason, 2 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerStateWaiting { 1 => reason, 2 => message });
 
 /// ContainerStatus contains details for the current status of this container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerStatus {
     /// Name is a DNS\_LABEL representing the unique name of the container.
     /// Each container in a pod must have a unique name across all container types.
@@ -2218,10 +2266,11 @@ impl std::fmt::Debug for ContainerStatus {
     }
 }
 
-apimachinery::proto_message!(ContainerStatus { 1 => name, 2 => state, 3 => last_state as "lastState", 4 => ready, 5 => restart_count as "restartCount", 6 => image, 7 => image_id as "imageID", 8 => container_id as "containerID", 9 => started, 10 => allocated_resources as "allocatedResources", 11 => resources, 12 => volume_mounts as "volumeMounts", 13 => user, 14 => allocated_resources_status as "allocatedResourcesStatus", 15 => stop_signal as "stopSignal" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerStatus { 1 => name, 2 => state, 3 => last_state as "lastState", 4 => ready, 5 => restart_count as "restartCount", 6 => image, 7 => image_id as "imageID", 8 => container_id as "containerID", 9 => started, 10 => allocated_resources as "allocatedResources", 11 => resources, 12 => volume_mounts as "volumeMounts", 13 => user, 14 => allocated_resources_status as "allocatedResourcesStatus", 15 => stop_signal as "stopSignal" });
 
 /// ContainerUser represents user identity information
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ContainerUser {
     /// Linux holds user identity information initially attached to the first process of the containers in Linux.
     /// Note that the actual running identity can be changed if the process has enough privilege to do so.
@@ -2246,10 +2295,11 @@ impl std::fmt::Debug for ContainerUser {
     }
 }
 
-apimachinery::proto_message!(ContainerUser { 1 => linux });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ContainerUser { 1 => linux });
 
 /// DaemonEndpoint contains information about a single Daemon endpoint.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DaemonEndpoint {
     /// Port number of the given endpoint.
     #[api(rename = "Port")]
@@ -2274,12 +2324,13 @@ impl std::fmt::Debug for DaemonEndpoint {
     }
 }
 
-apimachinery::proto_message!(DaemonEndpoint { 1 => port as "Port" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonEndpoint { 1 => port as "Port" });
 
 /// Represents downward API info for projecting into a projected volume.
 /// Note that this is identical to a downwardAPI volume source without the default
 /// mode.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DownwardAPIProjection {
     /// Items is a list of DownwardAPIVolume file
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -2304,10 +2355,11 @@ impl std::fmt::Debug for DownwardAPIProjection {
     }
 }
 
-apimachinery::proto_message!(DownwardAPIProjection { 1 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DownwardAPIProjection { 1 => items });
 
 /// DownwardAPIVolumeFile represents information to create the file containing the pod field
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DownwardAPIVolumeFile {
     /// Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
     pub path: String,
@@ -2349,11 +2401,12 @@ impl std::fmt::Debug for DownwardAPIVolumeFile {
     }
 }
 
-apimachinery::proto_message!(DownwardAPIVolumeFile { 1 => path, 2 => field_ref as "fieldRef", 3 => resource_field_ref as "resourceFieldRef", 4 => mode });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DownwardAPIVolumeFile { 1 => path, 2 => field_ref as "fieldRef", 3 => resource_field_ref as "resourceFieldRef", 4 => mode });
 
 /// DownwardAPIVolumeSource represents a volume containing downward API info.
 /// Downward API volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DownwardAPIVolumeSource {
     /// Items is a list of downward API volume file
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -2389,11 +2442,12 @@ impl std::fmt::Debug for DownwardAPIVolumeSource {
     }
 }
 
-apimachinery::proto_message!(DownwardAPIVolumeSource { 1 => items, 2 => default_mode as "defaultMode" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DownwardAPIVolumeSource { 1 => items, 2 => default_mode as "defaultMode" });
 
 /// Represents an empty directory for a pod.
 /// Empty directory volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EmptyDirVolumeSource {
     /// medium represents what type of storage medium should back this directory.
     /// The default is "" which means to use the node's default medium.
@@ -2430,11 +2484,12 @@ impl std::fmt::Debug for EmptyDirVolumeSource {
     }
 }
 
-apimachinery::proto_message!(EmptyDirVolumeSource { 1 => medium, 2 => size_limit as "sizeLimit" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EmptyDirVolumeSource { 1 => medium, 2 => size_limit as "sizeLimit" });
 
 /// EndpointAddress is a tuple that describes single IP address.
 /// Deprecated: This API is deprecated in v1.33+.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointAddress {
     /// The IP of this endpoint.
     /// May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10),
@@ -2473,11 +2528,12 @@ impl std::fmt::Debug for EndpointAddress {
     }
 }
 
-apimachinery::proto_message!(EndpointAddress { 1 => ip, 2 => target_ref as "targetRef", 3 => hostname, 4 => node_name as "nodeName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointAddress { 1 => ip, 2 => target_ref as "targetRef", 3 => hostname, 4 => node_name as "nodeName" });
 
 /// EndpointPort is a tuple that describes a single port.
 /// Deprecated: This API is deprecated in v1.33+.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointPort {
     /// The name of this port.  This must match the 'name' field in the
     /// corresponding ServicePort.
@@ -2534,7 +2590,7 @@ impl std::fmt::Debug for EndpointPort {
     }
 }
 
-apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol, 4 => app_protocol as "appProtocol" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointPort { 1 => name, 2 => port, 3 => protocol, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSubset is a group of addresses with a common set of ports. The
 /// expanded set of endpoints is the Cartesian product of Addresses x Ports.
@@ -2552,6 +2608,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => port, 3 => protocol,
 ///
 /// Deprecated: This API is deprecated in v1.33+.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointSubset {
     /// IP addresses which offer the related ports that are marked as ready. These endpoints
     /// should be considered safe for load balancers and clients to utilize.
@@ -2589,7 +2646,7 @@ impl std::fmt::Debug for EndpointSubset {
     }
 }
 
-apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_addresses as "notReadyAddresses", 3 => ports });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointSubset { 1 => addresses, 2 => not_ready_addresses as "notReadyAddresses", 3 => ports });
 
 /// Endpoints is a collection of endpoints that implement the actual service. Example:
 ///
@@ -2613,6 +2670,7 @@ apimachinery::proto_message!(EndpointSubset { 1 => addresses, 2 => not_ready_add
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2652,7 +2710,7 @@ impl std::fmt::Debug for Endpoints {
     }
 }
 
-apimachinery::proto_message!(Endpoints { 1 => metadata, 2 => subsets });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Endpoints { 1 => metadata, 2 => subsets });
 
 /// EndpointsList is a list of endpoints.
 /// Deprecated: This API is deprecated in v1.33+.
@@ -2660,6 +2718,7 @@ apimachinery::proto_message!(Endpoints { 1 => metadata, 2 => subsets });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointsList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2693,10 +2752,11 @@ impl std::fmt::Debug for EndpointsList {
     }
 }
 
-apimachinery::proto_message!(EndpointsList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointsList { 1 => metadata, 2 => items });
 
 /// EnvFromSource represents the source of a set of ConfigMaps or Secrets
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EnvFromSource {
     /// Optional text to prepend to the name of each environment variable.
     /// May consist of any printable ASCII characters except '='.
@@ -2730,10 +2790,11 @@ impl std::fmt::Debug for EnvFromSource {
     }
 }
 
-apimachinery::proto_message!(EnvFromSource { 1 => prefix, 2 => config_map_ref as "configMapRef", 3 => secret_ref as "secretRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EnvFromSource { 1 => prefix, 2 => config_map_ref as "configMapRef", 3 => secret_ref as "secretRef" });
 
 /// EnvVar represents an environment variable present in a Container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EnvVar {
     /// Name of the environment variable.
     /// May consist of any printable ASCII characters except '='.
@@ -2775,10 +2836,11 @@ impl std::fmt::Debug for EnvVar {
     }
 }
 
-apimachinery::proto_message!(EnvVar { 1 => name, 2 => value, 3 => value_from as "valueFrom" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EnvVar { 1 => name, 2 => value, 3 => value_from as "valueFrom" });
 
 /// EnvVarSource represents a source for the value of an EnvVar.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EnvVarSource {
     /// Selects a field of the pod: supports metadata.name, metadata.namespace, \`metadata.labels\['\<KEY\>'\]\`, \`metadata.annotations\['\<KEY\>'\]\`,
     /// spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.
@@ -2821,7 +2883,7 @@ impl std::fmt::Debug for EnvVarSource {
     }
 }
 
-apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => resource_field_ref as "resourceFieldRef", 3 => config_map_key_ref as "configMapKeyRef", 4 => secret_key_ref as "secretKeyRef", 5 => file_key_ref as "fileKeyRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EnvVarSource { 1 => field_ref as "fieldRef", 2 => resource_field_ref as "resourceFieldRef", 3 => config_map_key_ref as "configMapKeyRef", 4 => secret_key_ref as "secretKeyRef", 5 => file_key_ref as "fileKeyRef" });
 
 /// An EphemeralContainer is a temporary container that you may add to an existing Pod for
 /// user-initiated activities such as debugging. Ephemeral containers have no resource or
@@ -2832,6 +2894,7 @@ apimachinery::proto_message!(EnvVarSource { 1 => field_ref as "fieldRef", 2 => r
 /// To add an ephemeral container, use the ephemeralcontainers subresource of an existing
 /// Pod. Ephemeral containers may not be removed or restarted.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EphemeralContainer {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
@@ -3039,6 +3102,7 @@ impl std::fmt::Debug for EphemeralContainer {
 }
 
 impl apimachinery::proto::Message for EphemeralContainer {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -3071,6 +3135,7 @@ impl apimachinery::proto::Message for EphemeralContainer {
         self.target_container_name.encode_field(2, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -3250,6 +3315,7 @@ impl apimachinery::proto::Message for EphemeralContainer {
 /// to Container and allows separate documentation for the fields of EphemeralContainer.
 /// When a new field is added to Container it must be added here as well.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EphemeralContainerCommon {
     /// Name of the ephemeral container specified as a DNS\_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
@@ -3446,10 +3512,11 @@ impl std::fmt::Debug for EphemeralContainerCommon {
     }
 }
 
-apimachinery::proto_message!(EphemeralContainerCommon { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EphemeralContainerCommon { 1 => name, 2 => image, 3 => command, 4 => args, 5 => working_dir as "workingDir", 6 => ports, 7 => env, 8 => resources, 9 => volume_mounts as "volumeMounts", 10 => liveness_probe as "livenessProbe", 11 => readiness_probe as "readinessProbe", 12 => lifecycle, 13 => termination_message_path as "terminationMessagePath", 14 => image_pull_policy as "imagePullPolicy", 15 => security_context as "securityContext", 16 => stdin, 17 => stdin_once as "stdinOnce", 18 => tty, 19 => env_from as "envFrom", 20 => termination_message_policy as "terminationMessagePolicy", 21 => volume_devices as "volumeDevices", 22 => startup_probe as "startupProbe", 23 => resize_policy as "resizePolicy", 24 => restart_policy as "restartPolicy", 25 => restart_policy_rules as "restartPolicyRules" });
 
 /// Represents an ephemeral volume that is handled by a normal storage driver.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EphemeralVolumeSource {
     /// Will be used to create a stand-alone PVC to provision the volume.
     /// The pod in which this EphemeralVolumeSource is embedded will be the
@@ -3493,7 +3560,7 @@ impl std::fmt::Debug for EphemeralVolumeSource {
     }
 }
 
-apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template as "volumeClaimTemplate" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EphemeralVolumeSource { 1 => volume_claim_template as "volumeClaimTemplate" });
 
 /// Event is a report of an event somewhere in the cluster.  Events
 /// have a limited retention time and triggers and messages may evolve
@@ -3505,6 +3572,7 @@ apimachinery::proto_message!(EphemeralVolumeSource { 1 => volume_claim_template 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3597,13 +3665,14 @@ impl std::fmt::Debug for Event {
     }
 }
 
-apimachinery::proto_message!(Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Event { 1 => metadata, 2 => involved_object as "involvedObject", 3 => reason, 4 => message, 5 => source, 6 => first_timestamp as "firstTimestamp", 7 => last_timestamp as "lastTimestamp", 8 => count, 9 => r#type as "type", 10 => event_time as "eventTime", 11 => series, 12 => action, 13 => related, 14 => reporting_component as "reportingComponent", 15 => reporting_instance as "reportingInstance" });
 
 /// EventList is a list of events.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -3637,11 +3706,12 @@ impl std::fmt::Debug for EventList {
     }
 }
 
-apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EventSeries {
     /// Number of occurrences in this series up to the last heartbeat time
     #[api(skip_serializing_if = "crate::go_json::is_zero")]
@@ -3670,10 +3740,11 @@ impl std::fmt::Debug for EventSeries {
     }
 }
 
-apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
 
 /// EventSource contains information for an event.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EventSource {
     /// Component from which the event is generated.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -3703,10 +3774,11 @@ impl std::fmt::Debug for EventSource {
     }
 }
 
-apimachinery::proto_message!(EventSource { 1 => component, 2 => host });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EventSource { 1 => component, 2 => host });
 
 /// ExecAction describes a "run in container" action.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExecAction {
     /// Command is the command line to execute inside the container, the working directory for the
     /// command  is root ('/') in the container's filesystem. The command is simply exec'd, it is
@@ -3735,12 +3807,13 @@ impl std::fmt::Debug for ExecAction {
     }
 }
 
-apimachinery::proto_message!(ExecAction { 1 => command });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExecAction { 1 => command });
 
 /// Represents a Fibre Channel volume.
 /// Fibre Channel volumes can only be mounted as read/write once.
 /// Fibre Channel volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FCVolumeSource {
     /// targetWWNs is Optional: FC target worldwide names (WWNs)
     #[api(rename = "targetWWNs", skip_serializing_if = "Vec::is_empty")]
@@ -3789,10 +3862,11 @@ impl std::fmt::Debug for FCVolumeSource {
     }
 }
 
-apimachinery::proto_message!(FCVolumeSource { 1 => target_wwns as "targetWWNs", 2 => lun, 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => wwids });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FCVolumeSource { 1 => target_wwns as "targetWWNs", 2 => lun, 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => wwids });
 
 /// FileKeySelector selects a key of the env file.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FileKeySelector {
     /// The name of the volume mount containing the env file.
     pub volume_name: String,
@@ -3837,11 +3911,12 @@ impl std::fmt::Debug for FileKeySelector {
     }
 }
 
-apimachinery::proto_message!(FileKeySelector { 1 => volume_name as "volumeName", 2 => path, 3 => key, 4 => optional });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FileKeySelector { 1 => volume_name as "volumeName", 2 => path, 3 => key, 4 => optional });
 
 /// FlexPersistentVolumeSource represents a generic persistent volume resource that is
 /// provisioned/attached using an exec based plugin.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlexPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     pub driver: String,
@@ -3891,11 +3966,12 @@ impl std::fmt::Debug for FlexPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(FlexPersistentVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlexPersistentVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
 
 /// FlexVolume represents a generic volume resource that is
 /// provisioned/attached using an exec based plugin.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlexVolumeSource {
     /// driver is the name of the driver to use for this volume.
     pub driver: String,
@@ -3945,12 +4021,13 @@ impl std::fmt::Debug for FlexVolumeSource {
     }
 }
 
-apimachinery::proto_message!(FlexVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlexVolumeSource { 1 => driver, 2 => fs_type as "fsType", 3 => secret_ref as "secretRef", 4 => read_only as "readOnly", 5 => options });
 
 /// Represents a Flocker volume mounted by the Flocker agent.
 /// One and only one of datasetName and datasetUUID should be set.
 /// Flocker volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlockerVolumeSource {
     /// datasetName is Name of the dataset stored as metadata -\> name on the dataset for Flocker
     /// should be considered as deprecated
@@ -3981,7 +4058,7 @@ impl std::fmt::Debug for FlockerVolumeSource {
     }
 }
 
-apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "datasetName", 2 => dataset_uuid as "datasetUUID" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlockerVolumeSource { 1 => dataset_name as "datasetName", 2 => dataset_uuid as "datasetUUID" });
 
 /// Represents a Persistent Disk resource in Google Compute Engine.
 ///
@@ -3990,6 +4067,7 @@ apimachinery::proto_message!(FlockerVolumeSource { 1 => dataset_name as "dataset
 /// can only be mounted as read/write once or read-only many times. GCE
 /// PDs support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GCEPersistentDiskVolumeSource {
     /// pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk>
@@ -4039,10 +4117,11 @@ impl std::fmt::Debug for GCEPersistentDiskVolumeSource {
     }
 }
 
-apimachinery::proto_message!(GCEPersistentDiskVolumeSource { 1 => pd_name as "pdName", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GCEPersistentDiskVolumeSource { 1 => pd_name as "pdName", 2 => fs_type as "fsType", 3 => partition, 4 => read_only as "readOnly" });
 
 /// GRPCAction specifies an action involving a GRPC service.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GRPCAction {
     /// Port number of the gRPC service. Number must be in the range 1 to 65535.
     pub port: i32,
@@ -4074,7 +4153,7 @@ impl std::fmt::Debug for GRPCAction {
     }
 }
 
-apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GRPCAction { 1 => port, 2 => service });
 
 /// Represents a volume that is populated with the contents of a git repository.
 /// Git repo volumes do not support ownership management.
@@ -4084,6 +4163,7 @@ apimachinery::proto_message!(GRPCAction { 1 => port, 2 => service });
 /// EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
 /// into the Pod's container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GitRepoVolumeSource {
     /// repository is the URL
     pub repository: String,
@@ -4120,11 +4200,12 @@ impl std::fmt::Debug for GitRepoVolumeSource {
     }
 }
 
-apimachinery::proto_message!(GitRepoVolumeSource { 1 => repository, 2 => revision, 3 => directory });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GitRepoVolumeSource { 1 => repository, 2 => revision, 3 => directory });
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GlusterfsPersistentVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     /// More info: <https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod>
@@ -4167,11 +4248,12 @@ impl std::fmt::Debug for GlusterfsPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(GlusterfsPersistentVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly", 4 => endpoints_namespace as "endpointsNamespace" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GlusterfsPersistentVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly", 4 => endpoints_namespace as "endpointsNamespace" });
 
 /// Represents a Glusterfs mount that lasts the lifetime of a pod.
 /// Glusterfs volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GlusterfsVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     pub endpoints: String,
@@ -4207,10 +4289,11 @@ impl std::fmt::Debug for GlusterfsVolumeSource {
     }
 }
 
-apimachinery::proto_message!(GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 => read_only as "readOnly" });
 
 /// HTTPGetAction describes an action based on HTTP Get requests.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HTTPGetAction {
     /// Path to access on the HTTP server.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -4258,10 +4341,11 @@ impl std::fmt::Debug for HTTPGetAction {
     }
 }
 
-apimachinery::proto_message!(HTTPGetAction { 1 => path, 2 => port, 3 => host, 4 => scheme, 5 => http_headers as "httpHeaders" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPGetAction { 1 => path, 2 => port, 3 => host, 4 => scheme, 5 => http_headers as "httpHeaders" });
 
 /// HTTPHeader describes a custom header to be used in HTTP probes
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HTTPHeader {
     /// The header field name.
     /// This will be canonicalized upon output, so case-variant names will be understood as the same header.
@@ -4290,11 +4374,12 @@ impl std::fmt::Debug for HTTPHeader {
     }
 }
 
-apimachinery::proto_message!(HTTPHeader { 1 => name, 2 => value });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPHeader { 1 => name, 2 => value });
 
 /// HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the
 /// pod's hosts file.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HostAlias {
     /// IP address of the host file entry.
     pub ip: String,
@@ -4323,10 +4408,11 @@ impl std::fmt::Debug for HostAlias {
     }
 }
 
-apimachinery::proto_message!(HostAlias { 1 => ip, 2 => hostnames });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HostAlias { 1 => ip, 2 => hostnames });
 
 /// HostIP represents a single IP address allocated to the host.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HostIP {
     /// IP is the IP address assigned to the host
     pub ip: String,
@@ -4348,11 +4434,12 @@ impl std::fmt::Debug for HostIP {
     }
 }
 
-apimachinery::proto_message!(HostIP { 1 => ip });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HostIP { 1 => ip });
 
 /// Represents a host path mapped into a pod.
 /// Host path volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HostPathVolumeSource {
     /// path of the directory on the host.
     /// If the path is a symlink, it will follow the link to the real path.
@@ -4384,12 +4471,13 @@ impl std::fmt::Debug for HostPathVolumeSource {
     }
 }
 
-apimachinery::proto_message!(HostPathVolumeSource { 1 => path, 2 => r#type as "type" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HostPathVolumeSource { 1 => path, 2 => r#type as "type" });
 
 /// ISCSIPersistentVolumeSource represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ISCSIPersistentVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
@@ -4469,12 +4557,13 @@ impl std::fmt::Debug for ISCSIPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(ISCSIPersistentVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ISCSIPersistentVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
 
 /// Represents an ISCSI disk.
 /// ISCSI volumes can only be mounted as read/write once.
 /// ISCSI volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ISCSIVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip\_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
@@ -4554,10 +4643,11 @@ impl std::fmt::Debug for ISCSIVolumeSource {
     }
 }
 
-apimachinery::proto_message!(ISCSIVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ISCSIVolumeSource { 1 => target_portal as "targetPortal", 2 => iqn, 3 => lun, 4 => iscsi_interface as "iscsiInterface", 5 => fs_type as "fsType", 6 => read_only as "readOnly", 7 => portals, 8 => chap_auth_discovery as "chapAuthDiscovery", 10 => secret_ref as "secretRef", 11 => chap_auth_session as "chapAuthSession", 12 => initiator_name as "initiatorName" });
 
 /// ImageVolumeSource represents a image volume resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ImageVolumeSource {
     /// Required: Image or artifact reference to be used.
     /// Behaves in the same way as pod.spec.containers\[\*\].image.
@@ -4596,10 +4686,11 @@ impl std::fmt::Debug for ImageVolumeSource {
     }
 }
 
-apimachinery::proto_message!(ImageVolumeSource { 1 => reference, 2 => pull_policy as "pullPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ImageVolumeSource { 1 => reference, 2 => pull_policy as "pullPolicy" });
 
 /// ImageVolumeStatus represents the image-based volume status.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ImageVolumeStatus {
     /// ImageRef is the digest of the image used for this volume.
     /// It should have a value that's similar to the pod's status.containerStatuses\[i\].imageID.
@@ -4626,10 +4717,11 @@ impl std::fmt::Debug for ImageVolumeStatus {
     }
 }
 
-apimachinery::proto_message!(ImageVolumeStatus { 1 => image_ref as "imageRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ImageVolumeStatus { 1 => image_ref as "imageRef" });
 
 /// Maps a string key to a path within a volume.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct KeyToPath {
     /// key is the key to project.
     pub key: String,
@@ -4669,12 +4761,13 @@ impl std::fmt::Debug for KeyToPath {
     }
 }
 
-apimachinery::proto_message!(KeyToPath { 1 => key, 2 => path, 3 => mode });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] KeyToPath { 1 => key, 2 => path, 3 => mode });
 
 /// Lifecycle describes actions that the management system should take in response to container lifecycle
 /// events. For the PostStart and PreStop lifecycle handlers, management of the container blocks
 /// until the action is complete, unless the container process fails, in which case the handler is aborted.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Lifecycle {
     /// PostStart is called immediately after a container is created. If the handler fails,
     /// the container is terminated and restarted according to its restart policy.
@@ -4719,11 +4812,12 @@ impl std::fmt::Debug for Lifecycle {
     }
 }
 
-apimachinery::proto_message!(Lifecycle { 1 => post_start as "postStart", 2 => pre_stop as "preStop", 3 => stop_signal as "stopSignal" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Lifecycle { 1 => post_start as "postStart", 2 => pre_stop as "preStop", 3 => stop_signal as "stopSignal" });
 
 /// LifecycleHandler defines a specific action that should be taken in a lifecycle
 /// hook. One and only one of the fields, except TCPSocket must be specified.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LifecycleHandler {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -4761,13 +4855,14 @@ impl std::fmt::Debug for LifecycleHandler {
     }
 }
 
-apimachinery::proto_message!(LifecycleHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => sleep });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LifecycleHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => sleep });
 
 /// LimitRange sets resource usage limits for each kind of resource in a Namespace.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -4801,10 +4896,11 @@ impl std::fmt::Debug for LimitRange {
     }
 }
 
-apimachinery::proto_message!(LimitRange { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitRange { 1 => metadata, 2 => spec });
 
 /// LimitRangeItem defines a min/max usage limit for any resource that matches on kind.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitRangeItem {
     /// Type of resource that this limit applies to.
     pub r#type: String,
@@ -4853,7 +4949,7 @@ impl std::fmt::Debug for LimitRangeItem {
     }
 }
 
-apimachinery::proto_message!(LimitRangeItem { 1 => r#type as "type", 2 => max, 3 => min, 4 => default, 5 => default_request as "defaultRequest", 6 => max_limit_request_ratio as "maxLimitRequestRatio" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitRangeItem { 1 => r#type as "type", 2 => max, 3 => min, 4 => default, 5 => default_request as "defaultRequest", 6 => max_limit_request_ratio as "maxLimitRequestRatio" });
 
 /// LimitRangeList is a list of LimitRange items.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -4865,6 +4961,7 @@ apimachinery::proto_message!(LimitRangeItem { 1 => r#type as "type", 2 => max, 3
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitRangeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -4899,10 +4996,11 @@ impl std::fmt::Debug for LimitRangeList {
     }
 }
 
-apimachinery::proto_message!(LimitRangeList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitRangeList { 1 => metadata, 2 => items });
 
 /// LimitRangeSpec defines a min/max usage limit for resources that match on kind.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitRangeSpec {
     /// Limits is the list of LimitRangeItem objects that are enforced.
     #[api(nullable)]
@@ -4927,10 +5025,11 @@ impl std::fmt::Debug for LimitRangeSpec {
     }
 }
 
-apimachinery::proto_message!(LimitRangeSpec { 1 => limits });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitRangeSpec { 1 => limits });
 
 /// LinuxContainerUser represents user identity information in Linux containers
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LinuxContainerUser {
     /// UID is the primary uid initially attached to the first process in the container
     pub uid: i64,
@@ -4963,10 +5062,11 @@ impl std::fmt::Debug for LinuxContainerUser {
     }
 }
 
-apimachinery::proto_message!(LinuxContainerUser { 1 => uid, 2 => gid, 3 => supplemental_groups as "supplementalGroups" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LinuxContainerUser { 1 => uid, 2 => gid, 3 => supplemental_groups as "supplementalGroups" });
 
 /// List holds a list of objects, which may not be known by the server.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -4996,11 +5096,12 @@ impl std::fmt::Debug for List {
     }
 }
 
-apimachinery::proto_message!(List { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] List { 1 => metadata, 2 => items });
 
 /// LoadBalancerIngress represents the status of a load-balancer ingress point:
 /// traffic intended for the service should be sent to an ingress point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based
     /// (typically GCE or OpenStack load-balancers)
@@ -5047,10 +5148,11 @@ impl std::fmt::Debug for LoadBalancerIngress {
     }
 }
 
-apimachinery::proto_message!(LoadBalancerIngress { 1 => ip, 2 => hostname, 3 => ip_mode as "ipMode", 4 => ports });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LoadBalancerIngress { 1 => ip, 2 => hostname, 3 => ip_mode as "ipMode", 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
     /// Traffic intended for the service should be sent to these ingress points.
@@ -5076,7 +5178,7 @@ impl std::fmt::Debug for LoadBalancerStatus {
     }
 }
 
-apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LoadBalancerStatus { 1 => ingress });
 
 /// LocalObjectReference contains enough information to let you locate the
 /// referenced object inside the same namespace.
@@ -5092,6 +5194,7 @@ apimachinery::proto_message!(LoadBalancerStatus { 1 => ingress });
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LocalObjectReference {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -5121,10 +5224,11 @@ impl std::fmt::Debug for LocalObjectReference {
     }
 }
 
-apimachinery::proto_message!(LocalObjectReference { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LocalObjectReference { 1 => name });
 
 /// Local represents directly-attached storage with node affinity
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LocalVolumeSource {
     /// path of the full path to the volume on the node.
     /// It can be either a directory or block device (disk, partition, ...).
@@ -5156,10 +5260,11 @@ impl std::fmt::Debug for LocalVolumeSource {
     }
 }
 
-apimachinery::proto_message!(LocalVolumeSource { 1 => path, 2 => fs_type as "fsType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LocalVolumeSource { 1 => path, 2 => fs_type as "fsType" });
 
 /// ModifyVolumeStatus represents the status object of ControllerModifyVolume operation
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ModifyVolumeStatus {
     /// targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled
     #[api(skip_serializing_if = "String::is_empty")]
@@ -5202,11 +5307,12 @@ impl std::fmt::Debug for ModifyVolumeStatus {
     }
 }
 
-apimachinery::proto_message!(ModifyVolumeStatus { 1 => target_volume_attributes_class_name as "targetVolumeAttributesClassName", 2 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ModifyVolumeStatus { 1 => target_volume_attributes_class_name as "targetVolumeAttributesClassName", 2 => status });
 
 /// Represents an NFS mount that lasts the lifetime of a pod.
 /// NFS volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NFSVolumeSource {
     /// server is the hostname or IP address of the NFS server.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#nfs>
@@ -5243,7 +5349,7 @@ impl std::fmt::Debug for NFSVolumeSource {
     }
 }
 
-apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NFSVolumeSource { 1 => server, 2 => path, 3 => read_only as "readOnly" });
 
 /// Namespace provides a scope for Names.
 /// Use of multiple namespaces is optional.
@@ -5251,6 +5357,7 @@ apimachinery::proto_message!(NFSVolumeSource { 1 => server, 2 => path, 3 => read
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5289,10 +5396,11 @@ impl std::fmt::Debug for Namespace {
     }
 }
 
-apimachinery::proto_message!(Namespace { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Namespace { 1 => metadata, 2 => spec, 3 => status });
 
 /// NamespaceCondition contains details about state of namespace.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NamespaceCondition {
     /// Type of namespace controller condition.
     pub r#type: String,
@@ -5334,13 +5442,14 @@ impl std::fmt::Debug for NamespaceCondition {
     }
 }
 
-apimachinery::proto_message!(NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NamespaceCondition { 1 => r#type as "type", 2 => status, 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NamespaceList is a list of Namespaces.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NamespaceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5375,10 +5484,11 @@ impl std::fmt::Debug for NamespaceList {
     }
 }
 
-apimachinery::proto_message!(NamespaceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NamespaceList { 1 => metadata, 2 => items });
 
 /// NamespaceSpec describes the attributes on a Namespace.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NamespaceSpec {
     /// Finalizers is an opaque list of values that must be empty to permanently remove object from storage.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
@@ -5404,10 +5514,11 @@ impl std::fmt::Debug for NamespaceSpec {
     }
 }
 
-apimachinery::proto_message!(NamespaceSpec { 1 => finalizers });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NamespaceSpec { 1 => finalizers });
 
 /// NamespaceStatus is information about the current status of a Namespace.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NamespaceStatus {
     /// Phase is the current lifecycle phase of the namespace.
     /// More info: <https://kubernetes.io/docs/tasks/administer-cluster/namespaces/>
@@ -5438,7 +5549,7 @@ impl std::fmt::Debug for NamespaceStatus {
     }
 }
 
-apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NamespaceStatus { 1 => phase, 2 => conditions });
 
 /// Node is a worker node in Kubernetes.
 /// Each node will have a unique identifier in the cache (i.e. in etcd).
@@ -5446,6 +5557,7 @@ apimachinery::proto_message!(NamespaceStatus { 1 => phase, 2 => conditions });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5486,10 +5598,11 @@ impl std::fmt::Debug for Node {
     }
 }
 
-apimachinery::proto_message!(Node { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Node { 1 => metadata, 2 => spec, 3 => status });
 
 /// NodeAddress contains information for the node's address.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeAddress {
     /// Node address type, one of Hostname, ExternalIP or InternalIP.
     pub r#type: String,
@@ -5517,10 +5630,11 @@ impl std::fmt::Debug for NodeAddress {
     }
 }
 
-apimachinery::proto_message!(NodeAddress { 1 => r#type as "type", 2 => address });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeAddress { 1 => r#type as "type", 2 => address });
 
 /// Node affinity is a group of node affinity scheduling rules.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -5571,10 +5685,11 @@ impl std::fmt::Debug for NodeAffinity {
     }
 }
 
-apimachinery::proto_message!(NodeAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeAllocatableResourceClaimStatus {
     /// ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
     pub resource_claim_name: String,
@@ -5608,10 +5723,11 @@ impl std::fmt::Debug for NodeAllocatableResourceClaimStatus {
     }
 }
 
-apimachinery::proto_message!(NodeAllocatableResourceClaimStatus { 1 => resource_claim_name as "resourceClaimName", 2 => containers, 3 => resources });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeAllocatableResourceClaimStatus { 1 => resource_claim_name as "resourceClaimName", 2 => containers, 3 => resources });
 
 /// NodeCondition contains condition information for a node.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeCondition {
     /// Type of node condition.
     pub r#type: String,
@@ -5657,11 +5773,12 @@ impl std::fmt::Debug for NodeCondition {
     }
 }
 
-apimachinery::proto_message!(NodeCondition { 1 => r#type as "type", 2 => status, 3 => last_heartbeat_time as "lastHeartbeatTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeCondition { 1 => r#type as "type", 2 => status, 3 => last_heartbeat_time as "lastHeartbeatTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil.
 /// This API is deprecated since 1.22
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeConfigSource {
     /// ConfigMap is a reference to a Node's ConfigMap
     pub config_map: Option<ConfigMapNodeConfigSource>,
@@ -5685,10 +5802,11 @@ impl std::fmt::Debug for NodeConfigSource {
     }
 }
 
-apimachinery::proto_message!(NodeConfigSource { 2 => config_map as "configMap" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeConfigSource { 2 => config_map as "configMap" });
 
 /// NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeConfigStatus {
     /// Assigned reports the checkpointed config the node will try to use.
     /// When Node.Spec.ConfigSource is updated, the node checkpoints the associated
@@ -5756,10 +5874,11 @@ impl std::fmt::Debug for NodeConfigStatus {
     }
 }
 
-apimachinery::proto_message!(NodeConfigStatus { 1 => assigned, 2 => active, 3 => last_known_good as "lastKnownGood", 4 => error });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeConfigStatus { 1 => assigned, 2 => active, 3 => last_known_good as "lastKnownGood", 4 => error });
 
 /// NodeDaemonEndpoints lists ports opened by daemons running on the Node.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeDaemonEndpoints {
     /// Endpoint on which Kubelet is listening.
     pub kubelet_endpoint: DaemonEndpoint,
@@ -5783,12 +5902,13 @@ impl std::fmt::Debug for NodeDaemonEndpoints {
     }
 }
 
-apimachinery::proto_message!(NodeDaemonEndpoints { 1 => kubelet_endpoint as "kubeletEndpoint" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeDaemonEndpoints { 1 => kubelet_endpoint as "kubeletEndpoint" });
 
 /// NodeFeatures describes the set of features implemented by the CRI implementation.
 /// The features contained in the NodeFeatures should depend only on the cri implementation
 /// independent of runtime handlers.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeFeatures {
     /// SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.
     pub supplemental_groups_policy: Option<bool>,
@@ -5815,13 +5935,14 @@ impl std::fmt::Debug for NodeFeatures {
     }
 }
 
-apimachinery::proto_message!(NodeFeatures { 1 => supplemental_groups_policy as "supplementalGroupsPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeFeatures { 1 => supplemental_groups_policy as "supplementalGroupsPolicy" });
 
 /// NodeList is the whole list of all Nodes which have been registered with master.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5855,7 +5976,7 @@ impl std::fmt::Debug for NodeList {
     }
 }
 
-apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeList { 1 => metadata, 2 => items });
 
 /// NodeProxyOptions is the query options to a Node's proxy call.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -5868,6 +5989,7 @@ apimachinery::proto_message!(NodeList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -5896,10 +6018,11 @@ impl std::fmt::Debug for NodeProxyOptions {
     }
 }
 
-apimachinery::proto_message!(NodeProxyOptions { 1 => path });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeProxyOptions { 1 => path });
 
 /// NodeRuntimeHandler is a set of runtime handler information.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeRuntimeHandler {
     /// Runtime handler name.
     /// Empty for the default runtime handler.
@@ -5928,10 +6051,11 @@ impl std::fmt::Debug for NodeRuntimeHandler {
     }
 }
 
-apimachinery::proto_message!(NodeRuntimeHandler { 1 => name, 2 => features });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeRuntimeHandler { 1 => name, 2 => features });
 
 /// NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeRuntimeHandlerFeatures {
     /// RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.
     pub recursive_read_only_mounts: Option<bool>,
@@ -5962,12 +6086,13 @@ impl std::fmt::Debug for NodeRuntimeHandlerFeatures {
     }
 }
 
-apimachinery::proto_message!(NodeRuntimeHandlerFeatures { 1 => recursive_read_only_mounts as "recursiveReadOnlyMounts", 2 => user_namespaces as "userNamespaces" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeRuntimeHandlerFeatures { 1 => recursive_read_only_mounts as "recursiveReadOnlyMounts", 2 => user_namespaces as "userNamespaces" });
 
 /// A node selector represents the union of the results of one or more label queries
 /// over a set of nodes; that is, it represents the OR of the selectors represented
 /// by the node selector terms.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeSelector {
     /// Required. A list of node selector terms. The terms are ORed.
     #[api(nullable)]
@@ -5992,11 +6117,12 @@ impl std::fmt::Debug for NodeSelector {
     }
 }
 
-apimachinery::proto_message!(NodeSelector { 1 => node_selector_terms as "nodeSelectorTerms" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeSelector { 1 => node_selector_terms as "nodeSelectorTerms" });
 
 /// A node selector requirement is a selector that contains values, a key, and an operator
 /// that relates the key and values.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeSelectorRequirement {
     /// The label key that the selector applies to.
     pub key: String,
@@ -6034,12 +6160,13 @@ impl std::fmt::Debug for NodeSelectorRequirement {
     }
 }
 
-apimachinery::proto_message!(NodeSelectorRequirement { 1 => key, 2 => operator, 3 => values });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// A null or empty node selector term matches no objects. The requirements of
 /// them are ANDed.
 /// The TopologySelectorTerm type implements a subset of the NodeSelectorTerm.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeSelectorTerm {
     /// A list of node selector requirements by node's labels.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -6069,10 +6196,11 @@ impl std::fmt::Debug for NodeSelectorTerm {
     }
 }
 
-apimachinery::proto_message!(NodeSelectorTerm { 1 => match_expressions as "matchExpressions", 2 => match_fields as "matchFields" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeSelectorTerm { 1 => match_expressions as "matchExpressions", 2 => match_fields as "matchFields" });
 
 /// NodeSpec describes the attributes that a node is created with.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeSpec {
     /// PodCIDR represents the pod IP range assigned to the node.
     #[api(rename = "podCIDR", skip_serializing_if = "String::is_empty")]
@@ -6130,10 +6258,11 @@ impl std::fmt::Debug for NodeSpec {
     }
 }
 
-apimachinery::proto_message!(NodeSpec { 1 => pod_cidr as "podCIDR", 2 => external_id as "externalID", 3 => provider_id as "providerID", 4 => unschedulable, 5 => taints, 6 => config_source as "configSource", 7 => pod_cidrs as "podCIDRs" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeSpec { 1 => pod_cidr as "podCIDR", 2 => external_id as "externalID", 3 => provider_id as "providerID", 4 => unschedulable, 5 => taints, 6 => config_source as "configSource", 7 => pod_cidrs as "podCIDRs" });
 
 /// NodeStatus is information about the current status of a node.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeStatus {
     /// Capacity represents the total resources of a node.
     /// More info: <https://kubernetes.io/docs/reference/node/node-status/#capacity>
@@ -6234,10 +6363,11 @@ impl std::fmt::Debug for NodeStatus {
     }
 }
 
-apimachinery::proto_message!(NodeStatus { 1 => capacity, 2 => allocatable, 3 => phase, 4 => conditions, 5 => addresses, 6 => daemon_endpoints as "daemonEndpoints", 7 => node_info as "nodeInfo", 8 => images, 9 => volumes_in_use as "volumesInUse", 10 => volumes_attached as "volumesAttached", 11 => config, 12 => runtime_handlers as "runtimeHandlers", 13 => features, 14 => declared_features as "declaredFeatures" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeStatus { 1 => capacity, 2 => allocatable, 3 => phase, 4 => conditions, 5 => addresses, 6 => daemon_endpoints as "daemonEndpoints", 7 => node_info as "nodeInfo", 8 => images, 9 => volumes_in_use as "volumesInUse", 10 => volumes_attached as "volumesAttached", 11 => config, 12 => runtime_handlers as "runtimeHandlers", 13 => features, 14 => declared_features as "declaredFeatures" });
 
 /// NodeSwapStatus represents swap memory information.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeSwapStatus {
     /// Total amount of swap memory in bytes.
     pub capacity: Option<i64>,
@@ -6261,10 +6391,11 @@ impl std::fmt::Debug for NodeSwapStatus {
     }
 }
 
-apimachinery::proto_message!(NodeSwapStatus { 1 => capacity });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeSwapStatus { 1 => capacity });
 
 /// NodeSystemInfo is a set of ids/uuids to uniquely identify the node.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeSystemInfo {
     /// MachineID reported by the node. For unique machine identification
     /// in the cluster this field is preferred. Learn more from man(5)
@@ -6335,10 +6466,11 @@ impl std::fmt::Debug for NodeSystemInfo {
     }
 }
 
-apimachinery::proto_message!(NodeSystemInfo { 1 => machine_id as "machineID", 2 => system_uuid as "systemUUID", 3 => boot_id as "bootID", 4 => kernel_version as "kernelVersion", 5 => os_image as "osImage", 6 => container_runtime_version as "containerRuntimeVersion", 7 => kubelet_version as "kubeletVersion", 8 => kube_proxy_version as "kubeProxyVersion", 9 => operating_system as "operatingSystem", 10 => architecture, 11 => swap });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeSystemInfo { 1 => machine_id as "machineID", 2 => system_uuid as "systemUUID", 3 => boot_id as "bootID", 4 => kernel_version as "kernelVersion", 5 => os_image as "osImage", 6 => container_runtime_version as "containerRuntimeVersion", 7 => kubelet_version as "kubeletVersion", 8 => kube_proxy_version as "kubeProxyVersion", 9 => operating_system as "operatingSystem", 10 => architecture, 11 => swap });
 
 /// ObjectFieldSelector selects an APIVersioned field of an object.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ObjectFieldSelector {
     /// Version of the schema the FieldPath is written in terms of, defaults to "v1".
     #[api(skip_serializing_if = "String::is_empty")]
@@ -6367,7 +6499,7 @@ impl std::fmt::Debug for ObjectFieldSelector {
     }
 }
 
-apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersion", 2 => field_path as "fieldPath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ObjectFieldSelector { 1 => api_version as "apiVersion", 2 => field_path as "fieldPath" });
 
 /// ObjectReference contains enough information to let you inspect or modify the referred object.
 /// ---
@@ -6386,6 +6518,7 @@ apimachinery::proto_message!(ObjectFieldSelector { 1 => api_version as "apiVersi
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ObjectReference {
     /// Kind of the referent.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -6452,7 +6585,7 @@ impl std::fmt::Debug for ObjectReference {
     }
 }
 
-apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => name, 4 => uid, 5 => api_version as "apiVersion", 6 => resource_version as "resourceVersion", 7 => field_path as "fieldPath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ObjectReference { 1 => kind, 2 => namespace, 3 => name, 4 => uid, 5 => api_version as "apiVersion", 6 => resource_version as "resourceVersion", 7 => field_path as "fieldPath" });
 
 /// PersistentVolume (PV) is a storage resource provisioned by an administrator.
 /// It is analogous to a node.
@@ -6461,6 +6594,7 @@ apimachinery::proto_message!(ObjectReference { 1 => kind, 2 => namespace, 3 => n
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6502,13 +6636,14 @@ impl std::fmt::Debug for PersistentVolume {
     }
 }
 
-apimachinery::proto_message!(PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolume { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaim is a user's request for and claim to a persistent volume
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6548,10 +6683,11 @@ impl std::fmt::Debug for PersistentVolumeClaim {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// PersistentVolumeClaimCondition contains details about state of pvc
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaimCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about>
@@ -6602,7 +6738,7 @@ impl std::fmt::Debug for PersistentVolumeClaimCondition {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeClaimCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// PersistentVolumeClaimList is a list of PersistentVolumeClaim items.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -6614,6 +6750,7 @@ apimachinery::proto_message!(PersistentVolumeClaimCondition { 1 => r#type as "ty
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -6648,11 +6785,12 @@ impl std::fmt::Debug for PersistentVolumeClaimList {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeClaimList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeClaimList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeClaimSpec describes the common attributes of storage devices
 /// and allows a Source for provider-specific attributes
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaimSpec {
     /// accessModes contains the desired access modes the volume should have.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1>
@@ -6758,10 +6896,11 @@ impl std::fmt::Debug for PersistentVolumeClaimSpec {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeClaimSpec { 1 => access_modes as "accessModes", 2 => resources, 3 => volume_name as "volumeName", 4 => selector, 5 => storage_class_name as "storageClassName", 6 => volume_mode as "volumeMode", 7 => data_source as "dataSource", 8 => data_source_ref as "dataSourceRef", 9 => volume_attributes_class_name as "volumeAttributesClassName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeClaimSpec { 1 => access_modes as "accessModes", 2 => resources, 3 => volume_name as "volumeName", 4 => selector, 5 => storage_class_name as "storageClassName", 6 => volume_mode as "volumeMode", 7 => data_source as "dataSource", 8 => data_source_ref as "dataSourceRef", 9 => volume_attributes_class_name as "volumeAttributesClassName" });
 
 /// PersistentVolumeClaimStatus is the current status of a persistent volume claim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaimStatus {
     /// phase represents the current phase of PersistentVolumeClaim.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -6882,11 +7021,12 @@ impl std::fmt::Debug for PersistentVolumeClaimStatus {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeClaimStatus { 1 => phase, 2 => access_modes as "accessModes", 3 => capacity, 4 => conditions, 5 => allocated_resources as "allocatedResources", 7 => allocated_resource_statuses as "allocatedResourceStatuses", 8 => current_volume_attributes_class_name as "currentVolumeAttributesClassName", 9 => modify_volume_status as "modifyVolumeStatus" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeClaimStatus { 1 => phase, 2 => access_modes as "accessModes", 3 => capacity, 4 => conditions, 5 => allocated_resources as "allocatedResources", 7 => allocated_resource_statuses as "allocatedResourceStatuses", 8 => current_volume_attributes_class_name as "currentVolumeAttributesClassName", 9 => modify_volume_status as "modifyVolumeStatus" });
 
 /// PersistentVolumeClaimTemplate is used to produce
 /// PersistentVolumeClaim objects as part of an EphemeralVolumeSource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaimTemplate {
     /// May contain labels and annotations that will be copied into the PVC
     /// when creating it. No other fields are allowed and will be rejected during
@@ -6919,13 +7059,14 @@ impl std::fmt::Debug for PersistentVolumeClaimTemplate {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeClaimTemplate { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeClaimTemplate { 1 => metadata, 2 => spec });
 
 /// PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace.
 /// This volume finds the bound PV and mounts that volume for the pod. A
 /// PersistentVolumeClaimVolumeSource is, essentially, a wrapper around another
 /// type of volume that is owned by someone else (the system).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaimVolumeSource {
     /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
@@ -6956,7 +7097,7 @@ impl std::fmt::Debug for PersistentVolumeClaimVolumeSource {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeClaimVolumeSource { 1 => claim_name as "claimName", 2 => read_only as "readOnly" });
 
 /// PersistentVolumeList is a list of PersistentVolume items.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -6968,6 +7109,7 @@ apimachinery::proto_message!(PersistentVolumeClaimVolumeSource { 1 => claim_name
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -7002,11 +7144,12 @@ impl std::fmt::Debug for PersistentVolumeList {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeList { 1 => metadata, 2 => items });
 
 /// PersistentVolumeSource is similar to VolumeSource but meant for the
 /// administrator who creates PVs. Exactly one of its members must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeSource {
     /// gcePersistentDisk represents a GCE Disk resource that is attached to a
     /// kubelet's host machine and then exposed to the pod. Provisioned by an admin.
@@ -7154,10 +7297,11 @@ impl std::fmt::Debug for PersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeSource { 1 => gce_persistent_disk as "gcePersistentDisk", 2 => aws_elastic_block_store as "awsElasticBlockStore", 3 => host_path as "hostPath", 4 => glusterfs, 5 => nfs, 6 => rbd, 7 => iscsi, 8 => cinder, 9 => cephfs, 10 => fc, 11 => flocker, 12 => flex_volume as "flexVolume", 13 => azure_file as "azureFile", 14 => vsphere_volume as "vsphereVolume", 15 => quobyte, 16 => azure_disk as "azureDisk", 17 => photon_persistent_disk as "photonPersistentDisk", 18 => portworx_volume as "portworxVolume", 19 => scale_io as "scaleIO", 20 => local, 21 => storageos, 22 => csi });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeSource { 1 => gce_persistent_disk as "gcePersistentDisk", 2 => aws_elastic_block_store as "awsElasticBlockStore", 3 => host_path as "hostPath", 4 => glusterfs, 5 => nfs, 6 => rbd, 7 => iscsi, 8 => cinder, 9 => cephfs, 10 => fc, 11 => flocker, 12 => flex_volume as "flexVolume", 13 => azure_file as "azureFile", 14 => vsphere_volume as "vsphereVolume", 15 => quobyte, 16 => azure_disk as "azureDisk", 17 => photon_persistent_disk as "photonPersistentDisk", 18 => portworx_volume as "portworxVolume", 19 => scale_io as "scaleIO", 20 => local, 21 => storageos, 22 => csi });
 
 /// PersistentVolumeSpec is the specification of a persistent volume.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeSpec {
     /// capacity is the description of the persistent volume's resources and capacity.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity>
@@ -7373,6 +7517,7 @@ impl std::fmt::Debug for PersistentVolumeSpec {
 }
 
 impl apimachinery::proto::Message for PersistentVolumeSpec {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.capacity.encode_field(1, e);
@@ -7410,6 +7555,7 @@ impl apimachinery::proto::Message for PersistentVolumeSpec {
         self.volume_attributes_class_name.encode_field(10, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -7581,6 +7727,7 @@ impl apimachinery::proto::Message for PersistentVolumeSpec {
 
 /// PersistentVolumeStatus is the current status of a persistent volume.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeStatus {
     /// phase indicates if a volume is available, bound to a claim, or released by a claim.
     /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase>
@@ -7625,10 +7772,11 @@ impl std::fmt::Debug for PersistentVolumeStatus {
     }
 }
 
-apimachinery::proto_message!(PersistentVolumeStatus { 1 => phase, 2 => message, 3 => reason, 4 => last_phase_transition_time as "lastPhaseTransitionTime" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PersistentVolumeStatus { 1 => phase, 2 => message, 3 => reason, 4 => last_phase_transition_time as "lastPhaseTransitionTime" });
 
 /// Represents a Photon Controller persistent disk resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PhotonPersistentDiskVolumeSource {
     /// pdID is the ID that identifies Photon Controller persistent disk
     #[api(rename = "pdID")]
@@ -7660,7 +7808,7 @@ impl std::fmt::Debug for PhotonPersistentDiskVolumeSource {
     }
 }
 
-apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "pdID", 2 => fs_type as "fsType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PhotonPersistentDiskVolumeSource { 1 => pd_id as "pdID", 2 => fs_type as "fsType" });
 
 /// Pod is a collection of containers that can run on a host. This resource is created
 /// by clients and scheduled onto hosts.
@@ -7668,6 +7816,7 @@ apimachinery::proto_message!(PhotonPersistentDiskVolumeSource { 1 => pd_id as "p
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -7709,10 +7858,11 @@ impl std::fmt::Debug for Pod {
     }
 }
 
-apimachinery::proto_message!(Pod { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Pod { 1 => metadata, 2 => spec, 3 => status });
 
 /// Pod affinity is a group of inter pod affinity scheduling rules.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodAffinity {
     /// If the affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -7766,7 +7916,7 @@ impl std::fmt::Debug for PodAffinity {
     }
 }
 
-apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// Defines a set of pods (namely those matching the labelSelector
 /// relative to the given namespace(s)) that this pod should be
@@ -7775,6 +7925,7 @@ apimachinery::proto_message!(PodAffinity { 1 => required_during_scheduling_ignor
 /// the label with key \<topologyKey\> matches that of any node on which
 /// a pod of the set of pods is running
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodAffinityTerm {
     /// A label query over a set of resources, in this case pods.
     /// If it's null, this PodAffinityTerm matches with no Pods.
@@ -7847,10 +7998,11 @@ impl std::fmt::Debug for PodAffinityTerm {
     }
 }
 
-apimachinery::proto_message!(PodAffinityTerm { 1 => label_selector as "labelSelector", 2 => namespaces, 3 => topology_key as "topologyKey", 4 => namespace_selector as "namespaceSelector", 5 => match_label_keys as "matchLabelKeys", 6 => mismatch_label_keys as "mismatchLabelKeys" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodAffinityTerm { 1 => label_selector as "labelSelector", 2 => namespaces, 3 => topology_key as "topologyKey", 4 => namespace_selector as "namespaceSelector", 5 => match_label_keys as "matchLabelKeys", 6 => mismatch_label_keys as "mismatchLabelKeys" });
 
 /// Pod anti affinity is a group of inter pod anti affinity scheduling rules.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodAntiAffinity {
     /// If the anti-affinity requirements specified by this field are not met at
     /// scheduling time, the pod will not be scheduled onto the node.
@@ -7904,7 +8056,7 @@ impl std::fmt::Debug for PodAntiAffinity {
     }
 }
 
-apimachinery::proto_message!(PodAntiAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodAntiAffinity { 1 => required_during_scheduling_ignored_during_execution as "requiredDuringSchedulingIgnoredDuringExecution", 2 => preferred_during_scheduling_ignored_during_execution as "preferredDuringSchedulingIgnoredDuringExecution" });
 
 /// PodAttachOptions is the query options to a Pod's remote attach call.
 /// ---
@@ -7920,6 +8072,7 @@ apimachinery::proto_message!(PodAntiAffinity { 1 => required_during_scheduling_i
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodAttachOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -7975,11 +8128,12 @@ impl std::fmt::Debug for PodAttachOptions {
     }
 }
 
-apimachinery::proto_message!(PodAttachOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodAttachOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container });
 
 /// PodCertificateProjection provides a private key and X.509 certificate in the
 /// pod filesystem.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCertificateProjection {
     /// Kubelet's generated CSRs will be addressed to this signer.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -8084,10 +8238,11 @@ impl std::fmt::Debug for PodCertificateProjection {
     }
 }
 
-apimachinery::proto_message!(PodCertificateProjection { 1 => signer_name as "signerName", 2 => key_type as "keyType", 3 => max_expiration_seconds as "maxExpirationSeconds", 4 => credential_bundle_path as "credentialBundlePath", 5 => key_path as "keyPath", 6 => certificate_chain_path as "certificateChainPath", 7 => user_annotations as "userAnnotations" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodCertificateProjection { 1 => signer_name as "signerName", 2 => key_type as "keyType", 3 => max_expiration_seconds as "maxExpirationSeconds", 4 => credential_bundle_path as "credentialBundlePath", 5 => key_path as "keyPath", 6 => certificate_chain_path as "certificateChainPath", 7 => user_annotations as "userAnnotations" });
 
 /// PodCondition contains details for the current condition of this pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCondition {
     /// Type is the type of the condition.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions>
@@ -8141,11 +8296,12 @@ impl std::fmt::Debug for PodCondition {
     }
 }
 
-apimachinery::proto_message!(PodCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message, 7 => observed_generation as "observedGeneration" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodCondition { 1 => r#type as "type", 2 => status, 3 => last_probe_time as "lastProbeTime", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message, 7 => observed_generation as "observedGeneration" });
 
 /// PodDNSConfig defines the DNS parameters of a pod in addition to
 /// those generated from DNSPolicy.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodDNSConfig {
     /// A list of DNS name server IP addresses.
     /// This will be appended to the base nameservers generated from DNSPolicy.
@@ -8187,10 +8343,11 @@ impl std::fmt::Debug for PodDNSConfig {
     }
 }
 
-apimachinery::proto_message!(PodDNSConfig { 1 => nameservers, 2 => searches, 3 => options });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDNSConfig { 1 => nameservers, 2 => searches, 3 => options });
 
 /// PodDNSConfigOption defines DNS resolver options of a pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodDNSConfigOption {
     /// Name is this DNS resolver option's name.
     /// Required.
@@ -8220,7 +8377,7 @@ impl std::fmt::Debug for PodDNSConfigOption {
     }
 }
 
-apimachinery::proto_message!(PodDNSConfigOption { 1 => name, 2 => value });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDNSConfigOption { 1 => name, 2 => value });
 
 /// PodExecOptions is the query options to a Pod's remote exec call.
 /// ---
@@ -8236,6 +8393,7 @@ apimachinery::proto_message!(PodDNSConfigOption { 1 => name, 2 => value });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodExecOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -8292,12 +8450,13 @@ impl std::fmt::Debug for PodExecOptions {
     }
 }
 
-apimachinery::proto_message!(PodExecOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container, 6 => command });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodExecOptions { 1 => stdin, 2 => stdout, 3 => stderr, 4 => tty, 5 => container, 6 => command });
 
 /// PodExtendedResourceClaimStatus is stored in the PodStatus for the extended
 /// resource requests backed by DRA. It stores the generated name for
 /// the corresponding special ResourceClaim created by the scheduler.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodExtendedResourceClaimStatus {
     /// RequestMappings identifies the mapping of \<container, extended resource backed by DRA\> to  device request
     /// in the generated ResourceClaim.
@@ -8328,10 +8487,11 @@ impl std::fmt::Debug for PodExtendedResourceClaimStatus {
     }
 }
 
-apimachinery::proto_message!(PodExtendedResourceClaimStatus { 1 => request_mappings as "requestMappings", 2 => resource_claim_name as "resourceClaimName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodExtendedResourceClaimStatus { 1 => request_mappings as "requestMappings", 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodIP represents a single IP address allocated to the pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodIP {
     /// IP is the IP address assigned to the pod
     pub ip: String,
@@ -8353,13 +8513,14 @@ impl std::fmt::Debug for PodIP {
     }
 }
 
-apimachinery::proto_message!(PodIP { 1 => ip });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodIP { 1 => ip });
 
 /// PodList is a list of Pods.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -8394,7 +8555,7 @@ impl std::fmt::Debug for PodList {
     }
 }
 
-apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodList { 1 => metadata, 2 => items });
 
 /// PodLogOptions is the query options for a Pod's logs REST call.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -8407,6 +8568,7 @@ apimachinery::proto_message!(PodList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodLogOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -8500,10 +8662,11 @@ impl std::fmt::Debug for PodLogOptions {
     }
 }
 
-apimachinery::proto_message!(PodLogOptions { 1 => container, 2 => follow, 3 => previous, 4 => since_seconds as "sinceSeconds", 5 => since_time as "sinceTime", 6 => timestamps, 7 => tail_lines as "tailLines", 8 => limit_bytes as "limitBytes", 9 => insecure_skip_tls_verify_backend as "insecureSkipTLSVerifyBackend", 10 => stream });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodLogOptions { 1 => container, 2 => follow, 3 => previous, 4 => since_seconds as "sinceSeconds", 5 => since_time as "sinceTime", 6 => timestamps, 7 => tail_lines as "tailLines", 8 => limit_bytes as "limitBytes", 9 => insecure_skip_tls_verify_backend as "insecureSkipTLSVerifyBackend", 10 => stream });
 
 /// PodOS defines the OS parameters of a pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodOS {
     /// Name is the name of the operating system. The currently supported values are linux and windows.
     /// Additional value may be defined in future and can be one of:
@@ -8528,7 +8691,7 @@ impl std::fmt::Debug for PodOS {
     }
 }
 
-apimachinery::proto_message!(PodOS { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodOS { 1 => name });
 
 /// PodPortForwardOptions is the query options to a Pod's port forward call
 /// when using WebSockets.
@@ -8546,6 +8709,7 @@ apimachinery::proto_message!(PodOS { 1 => name });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodPortForwardOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -8575,7 +8739,7 @@ impl std::fmt::Debug for PodPortForwardOptions {
     }
 }
 
-apimachinery::proto_message!(PodPortForwardOptions { 1 => ports });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodPortForwardOptions { 1 => ports });
 
 /// PodProxyOptions is the query options to a Pod's proxy call.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -8588,6 +8752,7 @@ apimachinery::proto_message!(PodPortForwardOptions { 1 => ports });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -8616,10 +8781,11 @@ impl std::fmt::Debug for PodProxyOptions {
     }
 }
 
-apimachinery::proto_message!(PodProxyOptions { 1 => path });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodProxyOptions { 1 => path });
 
 /// PodReadinessGate contains the reference to a pod condition
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodReadinessGate {
     /// ConditionType refers to a condition in the pod's condition list with matching type.
     pub condition_type: String,
@@ -8643,7 +8809,7 @@ impl std::fmt::Debug for PodReadinessGate {
     }
 }
 
-apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditionType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodReadinessGate { 1 => condition_type as "conditionType" });
 
 /// PodResourceClaim references exactly one ResourceClaim, either directly
 /// or by naming a ResourceClaimTemplate which is then turned into a ResourceClaim
@@ -8660,6 +8826,7 @@ apimachinery::proto_message!(PodReadinessGate { 1 => condition_type as "conditio
 /// the PodGroup in ResourceClaimStatus.ReservedFor rather than for individual
 /// Pods.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodResourceClaim {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must be a DNS\_LABEL.
@@ -8723,12 +8890,13 @@ impl std::fmt::Debug for PodResourceClaim {
     }
 }
 
-apimachinery::proto_message!(PodResourceClaim { 1 => name, 3 => resource_claim_name as "resourceClaimName", 4 => resource_claim_template_name as "resourceClaimTemplateName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodResourceClaim { 1 => name, 3 => resource_claim_name as "resourceClaimName", 4 => resource_claim_template_name as "resourceClaimTemplateName" });
 
 /// PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim
 /// which references a ResourceClaimTemplate. It stores the generated name for
 /// the corresponding ResourceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must match the name of an entry in pod.spec.resourceClaims,
@@ -8768,10 +8936,11 @@ impl std::fmt::Debug for PodResourceClaimStatus {
     }
 }
 
-apimachinery::proto_message!(PodResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodSchedulingGate is associated to a Pod to guard its scheduling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodSchedulingGate {
     /// Name of the scheduling gate.
     /// Each scheduling gate must have a unique name field.
@@ -8796,12 +8965,13 @@ impl std::fmt::Debug for PodSchedulingGate {
     }
 }
 
-apimachinery::proto_message!(PodSchedulingGate { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodSchedulingGate { 1 => name });
 
 /// PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to.
 /// The scheduler uses this information to apply workload-aware scheduling semantics.
 /// Exactly one field must be specified.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodSchedulingGroup {
     /// PodGroupName specifies the name of the standalone PodGroup object
     /// that represents the runtime instance of this group.
@@ -8827,12 +8997,13 @@ impl std::fmt::Debug for PodSchedulingGroup {
     }
 }
 
-apimachinery::proto_message!(PodSchedulingGroup { 1 => pod_group_name as "podGroupName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodSchedulingGroup { 1 => pod_group_name as "podGroupName" });
 
 /// PodSecurityContext holds pod-level security attributes and common container settings.
 /// Some fields are also present in container.securityContext.  Field values of
 /// container.securityContext take precedence over field values of PodSecurityContext.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodSecurityContext {
     /// The SELinux context to be applied to all containers.
     /// If unspecified, the container runtime will allocate a random SELinux context for each
@@ -8986,11 +9157,12 @@ impl std::fmt::Debug for PodSecurityContext {
     }
 }
 
-apimachinery::proto_message!(PodSecurityContext { 1 => se_linux_options as "seLinuxOptions", 2 => run_as_user as "runAsUser", 3 => run_as_non_root as "runAsNonRoot", 4 => supplemental_groups as "supplementalGroups", 5 => fs_group as "fsGroup", 6 => run_as_group as "runAsGroup", 7 => sysctls, 8 => windows_options as "windowsOptions", 9 => fs_group_change_policy as "fsGroupChangePolicy", 10 => seccomp_profile as "seccompProfile", 11 => app_armor_profile as "appArmorProfile", 12 => supplemental_groups_policy as "supplementalGroupsPolicy", 13 => se_linux_change_policy as "seLinuxChangePolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodSecurityContext { 1 => se_linux_options as "seLinuxOptions", 2 => run_as_user as "runAsUser", 3 => run_as_non_root as "runAsNonRoot", 4 => supplemental_groups as "supplementalGroups", 5 => fs_group as "fsGroup", 6 => run_as_group as "runAsGroup", 7 => sysctls, 8 => windows_options as "windowsOptions", 9 => fs_group_change_policy as "fsGroupChangePolicy", 10 => seccomp_profile as "seccompProfile", 11 => app_armor_profile as "appArmorProfile", 12 => supplemental_groups_policy as "supplementalGroupsPolicy", 13 => se_linux_change_policy as "seLinuxChangePolicy" });
 
 /// Describes the class of pods that should avoid this node.
 /// Exactly one field should be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodSignature {
     /// Reference to controller whose pods should avoid this node.
     pub pod_controller: Option<apimachinery::apis::meta::v1::OwnerReference>,
@@ -9014,10 +9186,11 @@ impl std::fmt::Debug for PodSignature {
     }
 }
 
-apimachinery::proto_message!(PodSignature { 1 => pod_controller as "podController" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodSignature { 1 => pod_controller as "podController" });
 
 /// PodSpec is a description of a pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodSpec {
     /// List of volumes that can be mounted by containers belonging to the pod.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes>
@@ -9414,12 +9587,13 @@ impl std::fmt::Debug for PodSpec {
     }
 }
 
-apimachinery::proto_message!(PodSpec { 1 => volumes, 2 => containers, 3 => restart_policy as "restartPolicy", 4 => termination_grace_period_seconds as "terminationGracePeriodSeconds", 5 => active_deadline_seconds as "activeDeadlineSeconds", 6 => dns_policy as "dnsPolicy", 7 => node_selector as "nodeSelector", 8 => service_account_name as "serviceAccountName", 9 => service_account as "serviceAccount", 10 => node_name as "nodeName", 11 => host_network as "hostNetwork", 12 => host_pid as "hostPID", 13 => host_ipc as "hostIPC", 14 => security_context as "securityContext", 15 => image_pull_secrets as "imagePullSecrets", 16 => hostname, 17 => subdomain, 18 => affinity, 19 => scheduler_name as "schedulerName", 20 => init_containers as "initContainers", 21 => automount_service_account_token as "automountServiceAccountToken", 22 => tolerations, 23 => host_aliases as "hostAliases", 24 => priority_class_name as "priorityClassName", 25 => priority, 26 => dns_config as "dnsConfig", 27 => share_process_namespace as "shareProcessNamespace", 28 => readiness_gates as "readinessGates", 29 => runtime_class_name as "runtimeClassName", 30 => enable_service_links as "enableServiceLinks", 31 => preemption_policy as "preemptionPolicy", 32 => overhead, 33 => topology_spread_constraints as "topologySpreadConstraints", 34 => ephemeral_containers as "ephemeralContainers", 35 => set_hostname_as_fqdn as "setHostnameAsFQDN", 36 => os, 37 => host_users as "hostUsers", 38 => scheduling_gates as "schedulingGates", 39 => resource_claims as "resourceClaims", 40 => resources, 41 => hostname_override as "hostnameOverride", 43 => scheduling_group as "schedulingGroup" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodSpec { 1 => volumes, 2 => containers, 3 => restart_policy as "restartPolicy", 4 => termination_grace_period_seconds as "terminationGracePeriodSeconds", 5 => active_deadline_seconds as "activeDeadlineSeconds", 6 => dns_policy as "dnsPolicy", 7 => node_selector as "nodeSelector", 8 => service_account_name as "serviceAccountName", 9 => service_account as "serviceAccount", 10 => node_name as "nodeName", 11 => host_network as "hostNetwork", 12 => host_pid as "hostPID", 13 => host_ipc as "hostIPC", 14 => security_context as "securityContext", 15 => image_pull_secrets as "imagePullSecrets", 16 => hostname, 17 => subdomain, 18 => affinity, 19 => scheduler_name as "schedulerName", 20 => init_containers as "initContainers", 21 => automount_service_account_token as "automountServiceAccountToken", 22 => tolerations, 23 => host_aliases as "hostAliases", 24 => priority_class_name as "priorityClassName", 25 => priority, 26 => dns_config as "dnsConfig", 27 => share_process_namespace as "shareProcessNamespace", 28 => readiness_gates as "readinessGates", 29 => runtime_class_name as "runtimeClassName", 30 => enable_service_links as "enableServiceLinks", 31 => preemption_policy as "preemptionPolicy", 32 => overhead, 33 => topology_spread_constraints as "topologySpreadConstraints", 34 => ephemeral_containers as "ephemeralContainers", 35 => set_hostname_as_fqdn as "setHostnameAsFQDN", 36 => os, 37 => host_users as "hostUsers", 38 => scheduling_gates as "schedulingGates", 39 => resource_claims as "resourceClaims", 40 => resources, 41 => hostname_override as "hostnameOverride", 43 => scheduling_group as "schedulingGroup" });
 
 /// PodStatus represents information about the status of a pod. Status may trail the actual
 /// state of a system, especially if the node that hosts the pod cannot contact the control
 /// plane.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodStatus {
     /// If set, this represents the .metadata.generation that the pod status was set based upon.
     /// The PodObservedGenerationTracking feature gate must be enabled to use this field.
@@ -9625,7 +9799,7 @@ impl std::fmt::Debug for PodStatus {
     }
 }
 
-apimachinery::proto_message!(PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 => reason, 5 => host_ip as "hostIP", 6 => pod_ip as "podIP", 7 => start_time as "startTime", 8 => container_statuses as "containerStatuses", 9 => qos_class as "qosClass", 10 => init_container_statuses as "initContainerStatuses", 11 => nominated_node_name as "nominatedNodeName", 12 => pod_ips as "podIPs", 13 => ephemeral_container_statuses as "ephemeralContainerStatuses", 14 => resize, 15 => resource_claim_statuses as "resourceClaimStatuses", 16 => host_ips as "hostIPs", 17 => observed_generation as "observedGeneration", 18 => extended_resource_claim_status as "extendedResourceClaimStatus", 19 => allocated_resources as "allocatedResources", 20 => resources, 21 => node_allocatable_resource_claim_statuses as "nodeAllocatableResourceClaimStatuses" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 => reason, 5 => host_ip as "hostIP", 6 => pod_ip as "podIP", 7 => start_time as "startTime", 8 => container_statuses as "containerStatuses", 9 => qos_class as "qosClass", 10 => init_container_statuses as "initContainerStatuses", 11 => nominated_node_name as "nominatedNodeName", 12 => pod_ips as "podIPs", 13 => ephemeral_container_statuses as "ephemeralContainerStatuses", 14 => resize, 15 => resource_claim_statuses as "resourceClaimStatuses", 16 => host_ips as "hostIPs", 17 => observed_generation as "observedGeneration", 18 => extended_resource_claim_status as "extendedResourceClaimStatus", 19 => allocated_resources as "allocatedResources", 20 => resources, 21 => node_allocatable_resource_claim_statuses as "nodeAllocatableResourceClaimStatuses" });
 
 /// PodStatusResult is a wrapper for PodStatus returned by kubelet that can be encode/decoded
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -9638,6 +9812,7 @@ apimachinery::proto_message!(PodStatus { 1 => phase, 2 => conditions, 3 => messa
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodStatusResult {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -9674,13 +9849,14 @@ impl std::fmt::Debug for PodStatusResult {
     }
 }
 
-apimachinery::proto_message!(PodStatusResult { 1 => metadata, 2 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodStatusResult { 1 => metadata, 2 => status });
 
 /// PodTemplate describes a template for creating copies of a predefined pod.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -9714,7 +9890,7 @@ impl std::fmt::Debug for PodTemplate {
     }
 }
 
-apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodTemplate { 1 => metadata, 2 => template });
 
 /// PodTemplateList is a list of PodTemplates.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -9726,6 +9902,7 @@ apimachinery::proto_message!(PodTemplate { 1 => metadata, 2 => template });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -9759,10 +9936,11 @@ impl std::fmt::Debug for PodTemplateList {
     }
 }
 
-apimachinery::proto_message!(PodTemplateList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodTemplateList { 1 => metadata, 2 => items });
 
 /// PodTemplateSpec describes the data a pod should have when created from a template
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodTemplateSpec {
     /// Standard object's metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata>
@@ -9792,10 +9970,11 @@ impl std::fmt::Debug for PodTemplateSpec {
     }
 }
 
-apimachinery::proto_message!(PodTemplateSpec { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodTemplateSpec { 1 => metadata, 2 => spec });
 
 /// PortStatus represents the error condition of a service port
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PortStatus {
     /// Port is the port number of the service port of which status is recorded here
     pub port: i32,
@@ -9835,10 +10014,11 @@ impl std::fmt::Debug for PortStatus {
     }
 }
 
-apimachinery::proto_message!(PortStatus { 1 => port, 2 => protocol, 3 => error });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// PortworxVolumeSource represents a Portworx volume resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PortworxVolumeSource {
     /// volumeID uniquely identifies a Portworx volume
     #[api(rename = "volumeID")]
@@ -9876,10 +10056,11 @@ impl std::fmt::Debug for PortworxVolumeSource {
     }
 }
 
-apimachinery::proto_message!(PortworxVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PortworxVolumeSource { 1 => volume_id as "volumeID", 2 => fs_type as "fsType", 3 => read_only as "readOnly" });
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Preconditions {
     /// Specifies the target UID.
     pub uid: Option<String>,
@@ -9903,10 +10084,11 @@ impl std::fmt::Debug for Preconditions {
     }
 }
 
-apimachinery::proto_message!(Preconditions { 1 => uid });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Preconditions { 1 => uid });
 
 /// Describes a class of pods that should avoid this node.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PreferAvoidPodsEntry {
     /// The class of pods.
     pub pod_signature: PodSignature,
@@ -9944,11 +10126,12 @@ impl std::fmt::Debug for PreferAvoidPodsEntry {
     }
 }
 
-apimachinery::proto_message!(PreferAvoidPodsEntry { 1 => pod_signature as "podSignature", 2 => eviction_time as "evictionTime", 3 => reason, 4 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PreferAvoidPodsEntry { 1 => pod_signature as "podSignature", 2 => eviction_time as "evictionTime", 3 => reason, 4 => message });
 
 /// An empty preferred scheduling term matches all objects with implicit weight 0
 /// (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PreferredSchedulingTerm {
     /// Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
     pub weight: i32,
@@ -9976,11 +10159,12 @@ impl std::fmt::Debug for PreferredSchedulingTerm {
     }
 }
 
-apimachinery::proto_message!(PreferredSchedulingTerm { 1 => weight, 2 => preference });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PreferredSchedulingTerm { 1 => weight, 2 => preference });
 
 /// Probe describes a health check to be performed against a container to determine whether it is
 /// alive or ready to receive traffic.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Probe {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -10064,6 +10248,7 @@ impl std::fmt::Debug for Probe {
 }
 
 impl apimachinery::proto::Message for Probe {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -10080,6 +10265,7 @@ impl apimachinery::proto::Message for Probe {
         self.termination_grace_period_seconds.encode_field(7, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -10148,6 +10334,7 @@ impl apimachinery::proto::Message for Probe {
 /// ProbeHandler defines a specific action that should be taken in a probe.
 /// One and only one of the fields must be specified.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ProbeHandler {
     /// Exec specifies a command to execute in the container.
     pub exec: Option<ExecAction>,
@@ -10183,10 +10370,11 @@ impl std::fmt::Debug for ProbeHandler {
     }
 }
 
-apimachinery::proto_message!(ProbeHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => grpc });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ProbeHandler { 1 => exec, 2 => http_get as "httpGet", 3 => tcp_socket as "tcpSocket", 4 => grpc });
 
 /// Represents a projected volume source
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ProjectedVolumeSource {
     /// sources is the list of volume projections. Each entry in this list
     /// handles one source.
@@ -10221,11 +10409,12 @@ impl std::fmt::Debug for ProjectedVolumeSource {
     }
 }
 
-apimachinery::proto_message!(ProjectedVolumeSource { 1 => sources, 2 => default_mode as "defaultMode" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ProjectedVolumeSource { 1 => sources, 2 => default_mode as "defaultMode" });
 
 /// Represents a Quobyte mount that lasts the lifetime of a pod.
 /// Quobyte volumes do not support ownership management or SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct QuobyteVolumeSource {
     /// registry represents a single or multiple Quobyte Registry services
     /// specified as a string as host:port pair (multiple entries are separated with commas)
@@ -10279,11 +10468,12 @@ impl std::fmt::Debug for QuobyteVolumeSource {
     }
 }
 
-apimachinery::proto_message!(QuobyteVolumeSource { 1 => registry, 2 => volume, 3 => read_only as "readOnly", 4 => user, 5 => group, 6 => tenant });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] QuobyteVolumeSource { 1 => registry, 2 => volume, 3 => read_only as "readOnly", 4 => user, 5 => group, 6 => tenant });
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RBDPersistentVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
@@ -10358,11 +10548,12 @@ impl std::fmt::Debug for RBDPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(RBDPersistentVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RBDPersistentVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// Represents a Rados Block Device mount that lasts the lifetime of a pod.
 /// RBD volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RBDVolumeSource {
     /// monitors is a collection of Ceph monitors.
     /// More info: <https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it>
@@ -10437,7 +10628,7 @@ impl std::fmt::Debug for RBDVolumeSource {
     }
 }
 
-apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as "fsType", 4 => pool, 5 => user, 6 => keyring, 7 => secret_ref as "secretRef", 8 => read_only as "readOnly" });
 
 /// RangeAllocation is not a public type.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -10450,6 +10641,7 @@ apimachinery::proto_message!(RBDVolumeSource { 1 => monitors, 2 => image, 3 => f
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RangeAllocation {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -10487,13 +10679,14 @@ impl std::fmt::Debug for RangeAllocation {
     }
 }
 
-apimachinery::proto_message!(RangeAllocation { 1 => metadata, 2 => range, 3 => data });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RangeAllocation { 1 => metadata, 2 => range, 3 => data });
 
 /// ReplicationController represents the configuration of a replication controller.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -10536,10 +10729,11 @@ impl std::fmt::Debug for ReplicationController {
     }
 }
 
-apimachinery::proto_message!(ReplicationController { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicationController { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicationControllerCondition describes the state of a replication controller at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicationControllerCondition {
     /// Type of replication controller condition.
     pub r#type: String,
@@ -10581,7 +10775,7 @@ impl std::fmt::Debug for ReplicationControllerCondition {
     }
 }
 
-apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicationControllerCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicationControllerList is a collection of replication controllers.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -10593,6 +10787,7 @@ apimachinery::proto_message!(ReplicationControllerCondition { 1 => r#type as "ty
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicationControllerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -10627,10 +10822,11 @@ impl std::fmt::Debug for ReplicationControllerList {
     }
 }
 
-apimachinery::proto_message!(ReplicationControllerList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicationControllerList { 1 => metadata, 2 => items });
 
 /// ReplicationControllerSpec is the specification of a replication controller.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicationControllerSpec {
     /// Replicas is the number of desired replicas.
     /// This is a pointer to distinguish between explicit zero and unspecified.
@@ -10680,11 +10876,12 @@ impl std::fmt::Debug for ReplicationControllerSpec {
     }
 }
 
-apimachinery::proto_message!(ReplicationControllerSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicationControllerSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicationControllerStatus represents the current status of a replication
 /// controller.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicationControllerStatus {
     /// Replicas is the most recently observed number of replicas.
     /// More info: <https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller>
@@ -10734,10 +10931,11 @@ impl std::fmt::Debug for ReplicationControllerStatus {
     }
 }
 
-apimachinery::proto_message!(ReplicationControllerStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicationControllerStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions });
 
 /// ResourceClaim references one entry in PodSpec.ResourceClaims.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaim {
     /// Name must match the name of one entry in pod.spec.resourceClaims of
     /// the Pod where this field is used. It makes that resource available
@@ -10770,10 +10968,11 @@ impl std::fmt::Debug for ResourceClaim {
     }
 }
 
-apimachinery::proto_message!(ResourceClaim { 1 => name, 2 => request });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaim { 1 => name, 2 => request });
 
 /// ResourceFieldSelector represents container resources (cpu, memory) and their output format
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceFieldSelector {
     /// Container name: required for volumes, optional for env vars
     #[api(skip_serializing_if = "String::is_empty")]
@@ -10806,11 +11005,12 @@ impl std::fmt::Debug for ResourceFieldSelector {
     }
 }
 
-apimachinery::proto_message!(ResourceFieldSelector { 1 => container_name as "containerName", 2 => resource, 3 => divisor });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceFieldSelector { 1 => container_name as "containerName", 2 => resource, 3 => divisor });
 
 /// ResourceHealth represents the health of a resource. It has the latest device health information.
 /// This is a part of KEP <https://kep.k8s.io/4680>.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceHealth {
     /// ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
     #[api(rename = "resourceID")]
@@ -10854,13 +11054,14 @@ impl std::fmt::Debug for ResourceHealth {
     }
 }
 
-apimachinery::proto_message!(ResourceHealth { 1 => resource_id as "resourceID", 2 => health, 6 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceHealth { 1 => resource_id as "resourceID", 2 => health, 6 => message });
 
 /// ResourceQuota sets aggregate quota restrictions enforced per namespace
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -10899,7 +11100,7 @@ impl std::fmt::Debug for ResourceQuota {
     }
 }
 
-apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceQuota { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceQuotaList is a list of ResourceQuota items.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -10911,6 +11112,7 @@ apimachinery::proto_message!(ResourceQuota { 1 => metadata, 2 => spec, 3 => stat
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceQuotaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -10945,10 +11147,11 @@ impl std::fmt::Debug for ResourceQuotaList {
     }
 }
 
-apimachinery::proto_message!(ResourceQuotaList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceQuotaList { 1 => metadata, 2 => items });
 
 /// ResourceQuotaSpec defines the desired hard limits to enforce for Quota.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceQuotaSpec {
     /// hard is the set of desired hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
@@ -10986,10 +11189,11 @@ impl std::fmt::Debug for ResourceQuotaSpec {
     }
 }
 
-apimachinery::proto_message!(ResourceQuotaSpec { 1 => hard, 2 => scopes, 3 => scope_selector as "scopeSelector" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceQuotaSpec { 1 => hard, 2 => scopes, 3 => scope_selector as "scopeSelector" });
 
 /// ResourceQuotaStatus defines the enforced hard limits and observed use.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceQuotaStatus {
     /// Hard is the set of enforced hard limits for each named resource.
     /// More info: <https://kubernetes.io/docs/concepts/policy/resource-quotas/>
@@ -11020,10 +11224,11 @@ impl std::fmt::Debug for ResourceQuotaStatus {
     }
 }
 
-apimachinery::proto_message!(ResourceQuotaStatus { 1 => hard, 2 => used });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceQuotaStatus { 1 => hard, 2 => used });
 
 /// ResourceRequirements describes the compute resource requirements.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
@@ -11068,10 +11273,11 @@ impl std::fmt::Debug for ResourceRequirements {
     }
 }
 
-apimachinery::proto_message!(ResourceRequirements { 1 => limits, 2 => requests, 3 => claims });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceRequirements { 1 => limits, 2 => requests, 3 => claims });
 
 /// ResourceStatus represents the status of a single resource allocated to a Pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceStatus {
     /// Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec.
     /// For DRA resources, the value must be "claim:\<claim\_name\>/\<request\>".
@@ -11105,10 +11311,11 @@ impl std::fmt::Debug for ResourceStatus {
     }
 }
 
-apimachinery::proto_message!(ResourceStatus { 1 => name, 2 => resources });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceStatus { 1 => name, 2 => resources });
 
 /// SELinuxOptions are the labels to be applied to the container
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SELinuxOptions {
     /// User is a SELinux user label that applies to the container.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -11148,10 +11355,11 @@ impl std::fmt::Debug for SELinuxOptions {
     }
 }
 
-apimachinery::proto_message!(SELinuxOptions { 1 => user, 2 => role, 3 => r#type as "type", 4 => level });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SELinuxOptions { 1 => user, 2 => role, 3 => r#type as "type", 4 => level });
 
 /// ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScaleIOPersistentVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     pub gateway: String,
@@ -11226,10 +11434,11 @@ impl std::fmt::Debug for ScaleIOPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
 
 /// ScaleIOVolumeSource represents a persistent ScaleIO volume
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScaleIOVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     pub gateway: String,
@@ -11304,11 +11513,12 @@ impl std::fmt::Debug for ScaleIOVolumeSource {
     }
 }
 
-apimachinery::proto_message!(ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 => secret_ref as "secretRef", 4 => ssl_enabled as "sslEnabled", 5 => protection_domain as "protectionDomain", 6 => storage_pool as "storagePool", 7 => storage_mode as "storageMode", 8 => volume_name as "volumeName", 9 => fs_type as "fsType", 10 => read_only as "readOnly" });
 
 /// A scope selector represents the AND of the selectors represented
 /// by the scoped-resource selector requirements.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScopeSelector {
     /// A list of scope selector requirements by scope of the resources.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -11333,11 +11543,12 @@ impl std::fmt::Debug for ScopeSelector {
     }
 }
 
-apimachinery::proto_message!(ScopeSelector { 1 => match_expressions as "matchExpressions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScopeSelector { 1 => match_expressions as "matchExpressions" });
 
 /// A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator
 /// that relates the scope name and values.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ScopedResourceSelectorRequirement {
     /// The name of the scope that the selector applies to.
     pub scope_name: String,
@@ -11374,11 +11585,12 @@ impl std::fmt::Debug for ScopedResourceSelectorRequirement {
     }
 }
 
-apimachinery::proto_message!(ScopedResourceSelectorRequirement { 1 => scope_name as "scopeName", 2 => operator, 3 => values });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScopedResourceSelectorRequirement { 1 => scope_name as "scopeName", 2 => operator, 3 => values });
 
 /// SeccompProfile defines a pod/container's seccomp profile settings.
 /// Only one profile source may be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SeccompProfile {
     /// type indicates which kind of seccomp profile will be applied.
     /// Valid options are:
@@ -11414,7 +11626,7 @@ impl std::fmt::Debug for SeccompProfile {
     }
 }
 
-apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SeccompProfile { 1 => r#type as "type", 2 => localhost_profile as "localhostProfile" });
 
 /// Secret holds secret data of a certain type. The total bytes of the values in
 /// the Data field must be less than MaxSecretSize bytes.
@@ -11422,6 +11634,7 @@ apimachinery::proto_message!(SeccompProfile { 1 => r#type as "type", 2 => localh
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -11479,7 +11692,7 @@ impl std::fmt::Debug for Secret {
     }
 }
 
-apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "type", 4 => string_data as "stringData", 5 => immutable });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Secret { 1 => metadata, 2 => data, 3 => r#type as "type", 4 => string_data as "stringData", 5 => immutable });
 
 /// SecretEnvSource selects a Secret to populate the environment
 /// variables with.
@@ -11487,6 +11700,7 @@ apimachinery::proto_message!(Secret { 1 => metadata, 2 => data, 3 => r#type as "
 /// The contents of the target Secret's Data field will represent the
 /// key-value pairs as environment variables.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecretEnvSource {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -11521,6 +11735,7 @@ impl std::fmt::Debug for SecretEnvSource {
 }
 
 impl apimachinery::proto::Message for SecretEnvSource {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -11529,6 +11744,7 @@ impl apimachinery::proto::Message for SecretEnvSource {
         self.optional.encode_field(2, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -11555,6 +11771,7 @@ impl apimachinery::proto::Message for SecretEnvSource {
 
 /// SecretKeySelector selects a key of a Secret.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecretKeySelector {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -11593,6 +11810,7 @@ impl std::fmt::Debug for SecretKeySelector {
 }
 
 impl apimachinery::proto::Message for SecretKeySelector {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -11602,6 +11820,7 @@ impl apimachinery::proto::Message for SecretKeySelector {
         self.optional.encode_field(3, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -11632,6 +11851,7 @@ impl apimachinery::proto::Message for SecretKeySelector {
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecretList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -11666,7 +11886,7 @@ impl std::fmt::Debug for SecretList {
     }
 }
 
-apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SecretList { 1 => metadata, 2 => items });
 
 /// Adapts a secret into a projected volume.
 ///
@@ -11675,6 +11895,7 @@ apimachinery::proto_message!(SecretList { 1 => metadata, 2 => items });
 /// Note that this is identical to a secret volume source without the default
 /// mode.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecretProjection {
     /// Name of the referent.
     /// This field is effectively required, but due to backwards compatibility is
@@ -11720,6 +11941,7 @@ impl std::fmt::Debug for SecretProjection {
 }
 
 impl apimachinery::proto::Message for SecretProjection {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -11729,6 +11951,7 @@ impl apimachinery::proto::Message for SecretProjection {
         self.optional.encode_field(4, e);
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -11757,6 +11980,7 @@ impl apimachinery::proto::Message for SecretProjection {
 /// SecretReference represents a Secret Reference. It has enough information to retrieve secret
 /// in any namespace
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecretReference {
     /// name is unique within a namespace to reference a secret resource.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -11786,7 +12010,7 @@ impl std::fmt::Debug for SecretReference {
     }
 }
 
-apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SecretReference { 1 => name, 2 => namespace });
 
 /// Adapts a Secret into a volume.
 ///
@@ -11794,6 +12018,7 @@ apimachinery::proto_message!(SecretReference { 1 => name, 2 => namespace });
 /// as files using the keys in the Data field as the file names.
 /// Secret volumes support ownership management and SELinux relabeling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecretVolumeSource {
     /// secretName is the name of the secret in the pod's namespace to use.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
@@ -11844,12 +12069,13 @@ impl std::fmt::Debug for SecretVolumeSource {
     }
 }
 
-apimachinery::proto_message!(SecretVolumeSource { 1 => secret_name as "secretName", 2 => items, 3 => default_mode as "defaultMode", 4 => optional });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SecretVolumeSource { 1 => secret_name as "secretName", 2 => items, 3 => default_mode as "defaultMode", 4 => optional });
 
 /// SecurityContext holds security configuration that will be applied to a container.
 /// Some fields are present in both SecurityContext and PodSecurityContext.  When both
 /// are set, the values in SecurityContext take precedence.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecurityContext {
     /// The capabilities to add/drop when running containers.
     /// Defaults to the default set of capabilities granted by the container runtime.
@@ -11961,7 +12187,7 @@ impl std::fmt::Debug for SecurityContext {
     }
 }
 
-apimachinery::proto_message!(SecurityContext { 1 => capabilities, 2 => privileged, 3 => se_linux_options as "seLinuxOptions", 4 => run_as_user as "runAsUser", 5 => run_as_non_root as "runAsNonRoot", 6 => read_only_root_filesystem as "readOnlyRootFilesystem", 7 => allow_privilege_escalation as "allowPrivilegeEscalation", 8 => run_as_group as "runAsGroup", 9 => proc_mount as "procMount", 10 => windows_options as "windowsOptions", 11 => seccomp_profile as "seccompProfile", 12 => app_armor_profile as "appArmorProfile" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SecurityContext { 1 => capabilities, 2 => privileged, 3 => se_linux_options as "seLinuxOptions", 4 => run_as_user as "runAsUser", 5 => run_as_non_root as "runAsNonRoot", 6 => read_only_root_filesystem as "readOnlyRootFilesystem", 7 => allow_privilege_escalation as "allowPrivilegeEscalation", 8 => run_as_group as "runAsGroup", 9 => proc_mount as "procMount", 10 => windows_options as "windowsOptions", 11 => seccomp_profile as "seccompProfile", 12 => app_armor_profile as "appArmorProfile" });
 
 /// SerializedReference is a reference to serialized object.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -11974,6 +12200,7 @@ apimachinery::proto_message!(SecurityContext { 1 => capabilities, 2 => privilege
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SerializedReference {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -12001,7 +12228,7 @@ impl std::fmt::Debug for SerializedReference {
     }
 }
 
-apimachinery::proto_message!(SerializedReference { 1 => reference });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SerializedReference { 1 => reference });
 
 /// Service is a named abstraction of software service (for example, mysql) consisting of local port
 /// (for example 3306) that the proxy listens on, and the selector that determines which pods
@@ -12010,6 +12237,7 @@ apimachinery::proto_message!(SerializedReference { 1 => reference });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -12050,7 +12278,7 @@ impl std::fmt::Debug for Service {
     }
 }
 
-apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Service { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceAccount binds together:
 /// \* a name, understood by users, and perhaps by peripheral systems, for an identity
@@ -12060,6 +12288,7 @@ apimachinery::proto_message!(Service { 1 => metadata, 2 => spec, 3 => status });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -12115,7 +12344,7 @@ impl std::fmt::Debug for ServiceAccount {
     }
 }
 
-apimachinery::proto_message!(ServiceAccount { 1 => metadata, 2 => secrets, 3 => image_pull_secrets as "imagePullSecrets", 4 => automount_service_account_token as "automountServiceAccountToken" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceAccount { 1 => metadata, 2 => secrets, 3 => image_pull_secrets as "imagePullSecrets", 4 => automount_service_account_token as "automountServiceAccountToken" });
 
 /// ServiceAccountList is a list of ServiceAccount objects
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -12127,6 +12356,7 @@ apimachinery::proto_message!(ServiceAccount { 1 => metadata, 2 => secrets, 3 => 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceAccountList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -12161,13 +12391,14 @@ impl std::fmt::Debug for ServiceAccountList {
     }
 }
 
-apimachinery::proto_message!(ServiceAccountList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceAccountList { 1 => metadata, 2 => items });
 
 /// ServiceAccountTokenProjection represents a projected service account token
 /// volume. This projection can be used to insert a service account token into
 /// the pods runtime filesystem for use against APIs (Kubernetes API Server or
 /// otherwise).
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceAccountTokenProjection {
     /// audience is the intended audience of the token. A recipient of a token
     /// must identify itself with an identifier specified in the audience of the
@@ -12209,13 +12440,14 @@ impl std::fmt::Debug for ServiceAccountTokenProjection {
     }
 }
 
-apimachinery::proto_message!(ServiceAccountTokenProjection { 1 => audience, 2 => expiration_seconds as "expirationSeconds", 3 => path });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceAccountTokenProjection { 1 => audience, 2 => expiration_seconds as "expirationSeconds", 3 => path });
 
 /// ServiceList holds a list of services.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -12249,10 +12481,11 @@ impl std::fmt::Debug for ServiceList {
     }
 }
 
-apimachinery::proto_message!(ServiceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceList { 1 => metadata, 2 => items });
 
 /// ServicePort contains information on service's port.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServicePort {
     /// The name of this port within the service. This must be a DNS\_LABEL.
     /// All ports within a ServiceSpec must have unique names. When considering
@@ -12333,7 +12566,7 @@ impl std::fmt::Debug for ServicePort {
     }
 }
 
-apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServicePort { 1 => name, 2 => protocol, 3 => port, 4 => target_port as "targetPort", 5 => node_port as "nodePort", 6 => app_protocol as "appProtocol" });
 
 /// ServiceProxyOptions is the query options to a Service's proxy call.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -12346,6 +12579,7 @@ apimachinery::proto_message!(ServicePort { 1 => name, 2 => protocol, 3 => port, 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -12378,10 +12612,11 @@ impl std::fmt::Debug for ServiceProxyOptions {
     }
 }
 
-apimachinery::proto_message!(ServiceProxyOptions { 1 => path });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceProxyOptions { 1 => path });
 
 /// ServiceSpec describes the attributes that a user creates on a service.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceSpec {
     /// The list of ports that are exposed by this service.
     /// More info: <https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies>
@@ -12658,10 +12893,11 @@ impl std::fmt::Debug for ServiceSpec {
     }
 }
 
-apimachinery::proto_message!(ServiceSpec { 1 => ports, 2 => selector, 3 => cluster_ip as "clusterIP", 4 => r#type as "type", 5 => external_ips as "externalIPs", 7 => session_affinity as "sessionAffinity", 8 => load_balancer_ip as "loadBalancerIP", 9 => load_balancer_source_ranges as "loadBalancerSourceRanges", 10 => external_name as "externalName", 11 => external_traffic_policy as "externalTrafficPolicy", 12 => health_check_node_port as "healthCheckNodePort", 13 => publish_not_ready_addresses as "publishNotReadyAddresses", 14 => session_affinity_config as "sessionAffinityConfig", 17 => ip_family_policy as "ipFamilyPolicy", 18 => cluster_ips as "clusterIPs", 19 => ip_families as "ipFamilies", 20 => allocate_load_balancer_node_ports as "allocateLoadBalancerNodePorts", 21 => load_balancer_class as "loadBalancerClass", 22 => internal_traffic_policy as "internalTrafficPolicy", 23 => traffic_distribution as "trafficDistribution" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceSpec { 1 => ports, 2 => selector, 3 => cluster_ip as "clusterIP", 4 => r#type as "type", 5 => external_ips as "externalIPs", 7 => session_affinity as "sessionAffinity", 8 => load_balancer_ip as "loadBalancerIP", 9 => load_balancer_source_ranges as "loadBalancerSourceRanges", 10 => external_name as "externalName", 11 => external_traffic_policy as "externalTrafficPolicy", 12 => health_check_node_port as "healthCheckNodePort", 13 => publish_not_ready_addresses as "publishNotReadyAddresses", 14 => session_affinity_config as "sessionAffinityConfig", 17 => ip_family_policy as "ipFamilyPolicy", 18 => cluster_ips as "clusterIPs", 19 => ip_families as "ipFamilies", 20 => allocate_load_balancer_node_ports as "allocateLoadBalancerNodePorts", 21 => load_balancer_class as "loadBalancerClass", 22 => internal_traffic_policy as "internalTrafficPolicy", 23 => traffic_distribution as "trafficDistribution" });
 
 /// ServiceStatus represents the current status of a service.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceStatus {
     /// LoadBalancer contains the current status of the load-balancer,
     /// if one is present.
@@ -12691,10 +12927,11 @@ impl std::fmt::Debug for ServiceStatus {
     }
 }
 
-apimachinery::proto_message!(ServiceStatus { 1 => load_balancer as "loadBalancer", 2 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceStatus { 1 => load_balancer as "loadBalancer", 2 => conditions });
 
 /// SessionAffinityConfig represents the configurations of session affinity.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SessionAffinityConfig {
     /// clientIP contains the configurations of Client IP based session affinity.
     #[api(rename = "clientIP")]
@@ -12719,10 +12956,11 @@ impl std::fmt::Debug for SessionAffinityConfig {
     }
 }
 
-apimachinery::proto_message!(SessionAffinityConfig { 1 => client_ip as "clientIP" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SessionAffinityConfig { 1 => client_ip as "clientIP" });
 
 /// SleepAction describes a "sleep" action.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SleepAction {
     /// Seconds is the number of seconds to sleep.
     pub seconds: i64,
@@ -12746,10 +12984,11 @@ impl std::fmt::Debug for SleepAction {
     }
 }
 
-apimachinery::proto_message!(SleepAction { 1 => seconds });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SleepAction { 1 => seconds });
 
 /// Represents a StorageOS persistent volume resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageOSPersistentVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
@@ -12803,10 +13042,11 @@ impl std::fmt::Debug for StorageOSPersistentVolumeSource {
     }
 }
 
-apimachinery::proto_message!(StorageOSPersistentVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageOSPersistentVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Represents a StorageOS persistent volume resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageOSVolumeSource {
     /// volumeName is the human-readable name of the StorageOS volume.  Volume
     /// names are only unique within a namespace.
@@ -12860,10 +13100,11 @@ impl std::fmt::Debug for StorageOSVolumeSource {
     }
 }
 
-apimachinery::proto_message!(StorageOSVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageOSVolumeSource { 1 => volume_name as "volumeName", 2 => volume_namespace as "volumeNamespace", 3 => fs_type as "fsType", 4 => read_only as "readOnly", 5 => secret_ref as "secretRef" });
 
 /// Sysctl defines a kernel parameter to be set
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Sysctl {
     /// Name of a property to set
     pub name: String,
@@ -12891,10 +13132,11 @@ impl std::fmt::Debug for Sysctl {
     }
 }
 
-apimachinery::proto_message!(Sysctl { 1 => name, 2 => value });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Sysctl { 1 => name, 2 => value });
 
 /// TCPSocketAction describes an action based on opening a socket
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TCPSocketAction {
     /// Number or name of the port to access on the container.
     /// Number must be in the range 1 to 65535.
@@ -12925,11 +13167,12 @@ impl std::fmt::Debug for TCPSocketAction {
     }
 }
 
-apimachinery::proto_message!(TCPSocketAction { 1 => port, 2 => host });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TCPSocketAction { 1 => port, 2 => host });
 
 /// The node this Taint is attached to has the "effect" on
 /// any pod that does not tolerate the Taint.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Taint {
     /// Required. The taint key to be applied to a node.
     pub key: String,
@@ -12968,11 +13211,12 @@ impl std::fmt::Debug for Taint {
     }
 }
 
-apimachinery::proto_message!(Taint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Taint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// The pod this Toleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Toleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -13026,11 +13270,12 @@ impl std::fmt::Debug for Toleration {
     }
 }
 
-apimachinery::proto_message!(Toleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Toleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// A topology selector requirement is a selector that matches given label.
 /// This is an alpha feature and may change in the future.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TopologySelectorLabelRequirement {
     /// The label key that the selector applies to.
     pub key: String,
@@ -13060,7 +13305,7 @@ impl std::fmt::Debug for TopologySelectorLabelRequirement {
     }
 }
 
-apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => values });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TopologySelectorLabelRequirement { 1 => key, 2 => values });
 
 /// A topology selector term represents the result of label queries.
 /// A null or empty topology selector term matches no objects.
@@ -13068,6 +13313,7 @@ apimachinery::proto_message!(TopologySelectorLabelRequirement { 1 => key, 2 => v
 /// It provides a subset of functionality as NodeSelectorTerm.
 /// This is an alpha feature and may change in the future.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TopologySelectorTerm {
     /// A list of topology selector requirements by labels.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -13092,10 +13338,11 @@ impl std::fmt::Debug for TopologySelectorTerm {
     }
 }
 
-apimachinery::proto_message!(TopologySelectorTerm { 1 => match_label_expressions as "matchLabelExpressions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TopologySelectorTerm { 1 => match_label_expressions as "matchLabelExpressions" });
 
 /// TopologySpreadConstraint specifies how to spread matching pods among the given topology.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TopologySpreadConstraint {
     /// MaxSkew describes the degree to which pods may be unevenly distributed.
     /// When \`whenUnsatisfiable=DoNotSchedule\`, it is the maximum permitted difference
@@ -13230,7 +13477,7 @@ impl std::fmt::Debug for TopologySpreadConstraint {
     }
 }
 
-apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSkew", 2 => topology_key as "topologyKey", 3 => when_unsatisfiable as "whenUnsatisfiable", 4 => label_selector as "labelSelector", 5 => min_domains as "minDomains", 6 => node_affinity_policy as "nodeAffinityPolicy", 7 => node_taints_policy as "nodeTaintsPolicy", 8 => match_label_keys as "matchLabelKeys" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TopologySpreadConstraint { 1 => max_skew as "maxSkew", 2 => topology_key as "topologyKey", 3 => when_unsatisfiable as "whenUnsatisfiable", 4 => label_selector as "labelSelector", 5 => min_domains as "minDomains", 6 => node_affinity_policy as "nodeAffinityPolicy", 7 => node_taints_policy as "nodeTaintsPolicy", 8 => match_label_keys as "matchLabelKeys" });
 
 /// TypedLocalObjectReference contains enough information to let you locate the
 /// typed referenced object inside the same namespace.
@@ -13249,6 +13496,7 @@ apimachinery::proto_message!(TopologySpreadConstraint { 1 => max_skew as "maxSke
 /// Instead of using this type, create a locally provided and used type that is well-focused on your reference.
 /// For example, ServiceReferences for admission registration: <https://github.com/kubernetes/api/blob/release-1.17/admissionregistration/v1/types.go#L533> .
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
@@ -13283,10 +13531,11 @@ impl std::fmt::Debug for TypedLocalObjectReference {
     }
 }
 
-apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// TypedObjectReference contains enough information to let you locate the typed referenced object
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TypedObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is not specified, the specified Kind must be in the core API group.
@@ -13327,10 +13576,11 @@ impl std::fmt::Debug for TypedObjectReference {
     }
 }
 
-apimachinery::proto_message!(TypedObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => namespace });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TypedObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => namespace });
 
 /// Volume represents a named volume in a pod that may be accessed by any container in the pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Volume {
     /// name of the volume.
     /// Must be a DNS\_LABEL and unique within the pod.
@@ -13561,6 +13811,7 @@ impl std::fmt::Debug for Volume {
 }
 
 impl apimachinery::proto::Message for Volume {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.name.encode_field(1, e);
@@ -13598,6 +13849,7 @@ impl apimachinery::proto::Message for Volume {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -13797,6 +14049,7 @@ impl apimachinery::proto::Message for Volume {
 
 /// volumeDevice describes a mapping of a raw block device within a container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeDevice {
     /// name must match the name of a persistentVolumeClaim in the pod
     pub name: String,
@@ -13824,10 +14077,11 @@ impl std::fmt::Debug for VolumeDevice {
     }
 }
 
-apimachinery::proto_message!(VolumeDevice { 1 => name, 2 => device_path as "devicePath" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeDevice { 1 => name, 2 => device_path as "devicePath" });
 
 /// VolumeMount describes a mounting of a Volume within a container.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeMount {
     /// This must match the Name of a Volume.
     pub name: String,
@@ -13904,10 +14158,11 @@ impl std::fmt::Debug for VolumeMount {
     }
 }
 
-apimachinery::proto_message!(VolumeMount { 1 => name, 2 => read_only as "readOnly", 3 => mount_path as "mountPath", 4 => sub_path as "subPath", 5 => mount_propagation as "mountPropagation", 6 => sub_path_expr as "subPathExpr", 7 => recursive_read_only as "recursiveReadOnly" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeMount { 1 => name, 2 => read_only as "readOnly", 3 => mount_path as "mountPath", 4 => sub_path as "subPath", 5 => mount_propagation as "mountPropagation", 6 => sub_path_expr as "subPathExpr", 7 => recursive_read_only as "recursiveReadOnly" });
 
 /// VolumeMountStatus shows status of volume mounts.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeMountStatus {
     /// Name corresponds to the name of the original VolumeMount.
     pub name: String,
@@ -13951,10 +14206,11 @@ impl std::fmt::Debug for VolumeMountStatus {
     }
 }
 
-apimachinery::proto_message!(VolumeMountStatus { 1 => name, 2 => mount_path as "mountPath", 3 => read_only as "readOnly", 4 => recursive_read_only as "recursiveReadOnly", 5 => volume_status as "volumeStatus" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeMountStatus { 1 => name, 2 => mount_path as "mountPath", 3 => read_only as "readOnly", 4 => recursive_read_only as "recursiveReadOnly", 5 => volume_status as "volumeStatus" });
 
 /// VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeNodeAffinity {
     /// required specifies hard node constraints that must be met.
     pub required: Option<NodeSelector>,
@@ -13978,11 +14234,12 @@ impl std::fmt::Debug for VolumeNodeAffinity {
     }
 }
 
-apimachinery::proto_message!(VolumeNodeAffinity { 1 => required });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeNodeAffinity { 1 => required });
 
 /// Projection that may be projected along with other supported volume types.
 /// Exactly one of these fields must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeProjection {
     /// secret information about the secret data to project
     pub secret: Option<SecretProjection>,
@@ -14072,10 +14329,11 @@ impl std::fmt::Debug for VolumeProjection {
     }
 }
 
-apimachinery::proto_message!(VolumeProjection { 1 => secret, 2 => downward_api as "downwardAPI", 3 => config_map as "configMap", 4 => service_account_token as "serviceAccountToken", 5 => cluster_trust_bundle as "clusterTrustBundle", 6 => pod_certificate as "podCertificate" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeProjection { 1 => secret, 2 => downward_api as "downwardAPI", 3 => config_map as "configMap", 4 => service_account_token as "serviceAccountToken", 5 => cluster_trust_bundle as "clusterTrustBundle", 6 => pod_certificate as "podCertificate" });
 
 /// VolumeResourceRequirements describes the storage resource requirements for a volume.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
@@ -14109,11 +14367,12 @@ impl std::fmt::Debug for VolumeResourceRequirements {
     }
 }
 
-apimachinery::proto_message!(VolumeResourceRequirements { 1 => limits, 2 => requests });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeResourceRequirements { 1 => limits, 2 => requests });
 
 /// Represents the source of a volume to mount.
 /// Only one of its members may be specified.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeSource {
     /// hostPath represents a pre-existing file or directory on the host
     /// machine that is directly exposed to the container. This is generally
@@ -14337,11 +14596,12 @@ impl std::fmt::Debug for VolumeSource {
     }
 }
 
-apimachinery::proto_message!(VolumeSource { 1 => host_path as "hostPath", 2 => empty_dir as "emptyDir", 3 => gce_persistent_disk as "gcePersistentDisk", 4 => aws_elastic_block_store as "awsElasticBlockStore", 5 => git_repo as "gitRepo", 6 => secret, 7 => nfs, 8 => iscsi, 9 => glusterfs, 10 => persistent_volume_claim as "persistentVolumeClaim", 11 => rbd, 12 => flex_volume as "flexVolume", 13 => cinder, 14 => cephfs, 15 => flocker, 16 => downward_api as "downwardAPI", 17 => fc, 18 => azure_file as "azureFile", 19 => config_map as "configMap", 20 => vsphere_volume as "vsphereVolume", 21 => quobyte, 22 => azure_disk as "azureDisk", 23 => photon_persistent_disk as "photonPersistentDisk", 24 => portworx_volume as "portworxVolume", 25 => scale_io as "scaleIO", 26 => projected, 27 => storageos, 28 => csi, 29 => ephemeral, 30 => image });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeSource { 1 => host_path as "hostPath", 2 => empty_dir as "emptyDir", 3 => gce_persistent_disk as "gcePersistentDisk", 4 => aws_elastic_block_store as "awsElasticBlockStore", 5 => git_repo as "gitRepo", 6 => secret, 7 => nfs, 8 => iscsi, 9 => glusterfs, 10 => persistent_volume_claim as "persistentVolumeClaim", 11 => rbd, 12 => flex_volume as "flexVolume", 13 => cinder, 14 => cephfs, 15 => flocker, 16 => downward_api as "downwardAPI", 17 => fc, 18 => azure_file as "azureFile", 19 => config_map as "configMap", 20 => vsphere_volume as "vsphereVolume", 21 => quobyte, 22 => azure_disk as "azureDisk", 23 => photon_persistent_disk as "photonPersistentDisk", 24 => portworx_volume as "portworxVolume", 25 => scale_io as "scaleIO", 26 => projected, 27 => storageos, 28 => csi, 29 => ephemeral, 30 => image });
 
 /// VolumeStatus represents the status of a mounted volume.
 /// At most one of its members must be specified.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeStatus {
     /// image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
     pub image: Option<ImageVolumeStatus>,
@@ -14365,10 +14625,11 @@ impl std::fmt::Debug for VolumeStatus {
     }
 }
 
-apimachinery::proto_message!(VolumeStatus { 1 => image });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeStatus { 1 => image });
 
 /// Represents a vSphere volume resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VsphereVirtualDiskVolumeSource {
     /// volumePath is the path that identifies vSphere volume vmdk
     pub volume_path: String,
@@ -14409,10 +14670,11 @@ impl std::fmt::Debug for VsphereVirtualDiskVolumeSource {
     }
 }
 
-apimachinery::proto_message!(VsphereVirtualDiskVolumeSource { 1 => volume_path as "volumePath", 2 => fs_type as "fsType", 3 => storage_policy_name as "storagePolicyName", 4 => storage_policy_id as "storagePolicyID" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VsphereVirtualDiskVolumeSource { 1 => volume_path as "volumePath", 2 => fs_type as "fsType", 3 => storage_policy_name as "storagePolicyName", 4 => storage_policy_id as "storagePolicyID" });
 
 /// The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WeightedPodAffinityTerm {
     /// weight associated with matching the corresponding podAffinityTerm,
     /// in the range 1-100.
@@ -14441,10 +14703,11 @@ impl std::fmt::Debug for WeightedPodAffinityTerm {
     }
 }
 
-apimachinery::proto_message!(WeightedPodAffinityTerm { 1 => weight, 2 => pod_affinity_term as "podAffinityTerm" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WeightedPodAffinityTerm { 1 => weight, 2 => pod_affinity_term as "podAffinityTerm" });
 
 /// WindowsSecurityContextOptions contain Windows-specific options and credentials.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WindowsSecurityContextOptions {
     /// GMSACredentialSpecName is the name of the GMSA credential spec to use.
     pub gmsa_credential_spec_name: Option<String>,
@@ -14488,7 +14751,7 @@ impl std::fmt::Debug for WindowsSecurityContextOptions {
     }
 }
 
-apimachinery::proto_message!(WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -4,6 +4,7 @@
 
 /// Endpoint represents a single logical "backend" implementing a service.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Endpoint {
     /// addresses of this endpoint. For EndpointSlices of addressType "IPv4" or "IPv6",
     /// the values are IP addresses in canonical form. The syntax and semantics of
@@ -74,10 +75,11 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
-apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => deprecated_topology as "deprecatedTopology", 6 => node_name as "nodeName", 7 => zone, 8 => hints });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => deprecated_topology as "deprecatedTopology", 6 => node_name as "nodeName", 7 => zone, 8 => hints });
 
 /// EndpointConditions represents the current condition of an endpoint.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointConditions {
     /// ready indicates that this endpoint is ready to receive traffic,
     /// according to whatever system is managing the endpoint. A nil value
@@ -119,10 +121,11 @@ impl std::fmt::Debug for EndpointConditions {
     }
 }
 
-apimachinery::proto_message!(EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointConditions { 1 => ready, 2 => serving, 3 => terminating });
 
 /// EndpointHints provides hints describing how an endpoint should be consumed.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointHints {
     /// forZones indicates the zone(s) this endpoint should be consumed by when
     /// using topology aware routing. May contain a maximum of 8 entries.
@@ -154,10 +157,11 @@ impl std::fmt::Debug for EndpointHints {
     }
 }
 
-apimachinery::proto_message!(EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointHints { 1 => for_zones as "forZones", 2 => for_nodes as "forNodes" });
 
 /// EndpointPort represents a Port used by an EndpointSlice
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointPort {
     /// name represents the name of this port. All ports in an EndpointSlice must have a unique name.
     /// If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports\[\].name.
@@ -218,7 +222,7 @@ impl std::fmt::Debug for EndpointPort {
     }
 }
 
-apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port, 4 => app_protocol as "appProtocol" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointPort { 1 => name, 2 => protocol, 3 => port, 4 => app_protocol as "appProtocol" });
 
 /// EndpointSlice represents a set of service endpoints. Most EndpointSlices are created by
 /// the EndpointSlice controller to represent the Pods selected by Service objects. For a
@@ -230,6 +234,7 @@ apimachinery::proto_message!(EndpointPort { 1 => name, 2 => protocol, 3 => port,
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -286,13 +291,14 @@ impl std::fmt::Debug for EndpointSlice {
     }
 }
 
-apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1", kind = "EndpointSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -325,10 +331,11 @@ impl std::fmt::Debug for EndpointSliceList {
     }
 }
 
-apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointSliceList { 1 => metadata, 2 => items });
 
 /// ForNode provides information about which nodes should consume this endpoint.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ForNode {
     /// name represents the name of the node.
     pub name: String,
@@ -350,10 +357,11 @@ impl std::fmt::Debug for ForNode {
     }
 }
 
-apimachinery::proto_message!(ForNode { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ForNode { 1 => name });
 
 /// ForZone provides information about which zones should consume this endpoint.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ForZone {
     /// name represents the name of the zone.
     pub name: String,
@@ -375,7 +383,7 @@ impl std::fmt::Debug for ForZone {
     }
 }
 
-apimachinery::proto_message!(ForZone { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ForZone { 1 => name });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -39,6 +39,7 @@ pub type ForZone = crate::discovery::v1::ForZone;
 
 /// Endpoint represents a single logical "backend" implementing a service.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Endpoint {
     /// addresses of this endpoint. The contents of this field are interpreted
     /// according to the corresponding EndpointSlice addressType field. Consumers
@@ -112,7 +113,7 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
-apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Endpoint { 1 => addresses, 2 => conditions, 3 => hostname, 4 => target_ref as "targetRef", 5 => topology, 6 => node_name as "nodeName", 7 => hints });
 
 /// EndpointSlice represents a subset of the endpoints that implement a service.
 /// For a given service there may be multiple EndpointSlice objects, selected by
@@ -121,6 +122,7 @@ apimachinery::proto_message!(Endpoint { 1 => addresses, 2 => conditions, 3 => ho
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "discovery.k8s.io", version = "v1beta1", kind = "EndpointSlice", plural = "endpointslices", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::discovery::v1::EndpointSlice))]
 pub struct EndpointSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -178,7 +180,7 @@ impl std::fmt::Debug for EndpointSlice {
     }
 }
 
-apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointSlice { 1 => metadata, 2 => endpoints, 3 => ports, 4 => address_type as "addressType" });
 
 /// EndpointSliceList represents a list of endpoint slices
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -191,6 +193,7 @@ apimachinery::proto_message!(EndpointSlice { 1 => metadata, 2 => endpoints, 3 =>
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::discovery::v1::EndpointSliceList))]
 pub struct EndpointSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -226,4 +229,4 @@ impl std::fmt::Debug for EndpointSliceList {
     }
 }
 
-apimachinery::proto_message!(EndpointSliceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EndpointSliceList { 1 => metadata, 2 => items });

@@ -12,6 +12,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -117,13 +118,14 @@ impl std::fmt::Debug for Event {
     }
 }
 
-apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1", kind = "EventList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -157,13 +159,14 @@ impl std::fmt::Debug for EventList {
     }
 }
 
-apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EventList { 1 => metadata, 2 => items });
 
 /// EventSeries contain information on series of events, i.e. thing that was/is happening
 /// continuously for some time. How often to update the EventSeries is up to the event reporters.
 /// The default event reporter in "k8s.io/client-go/tools/events/event\_broadcaster.go" shows
 /// how this struct is updated on heartbeats and can guide customized reporter implementations.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
     pub count: i32,
@@ -191,7 +194,7 @@ impl std::fmt::Debug for EventSeries {
     }
 }
 
-apimachinery::proto_message!(EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EventSeries { 1 => count, 2 => last_observed_time as "lastObservedTime" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

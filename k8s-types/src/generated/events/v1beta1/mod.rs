@@ -20,6 +20,7 @@ pub type EventSeries = crate::events::v1::EventSeries;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "events.k8s.io", version = "v1beta1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::events::v1::Event))]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -141,7 +142,7 @@ impl std::fmt::Debug for Event {
     }
 }
 
-apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Event { 1 => metadata, 2 => event_time as "eventTime", 3 => series, 4 => reporting_controller as "reportingController", 5 => reporting_instance as "reportingInstance", 6 => action, 7 => reason, 8 => regarding, 9 => related, 10 => note, 11 => r#type as "type", 12 => deprecated_source as "deprecatedSource", 13 => deprecated_first_timestamp as "deprecatedFirstTimestamp", 14 => deprecated_last_timestamp as "deprecatedLastTimestamp", 15 => deprecated_count as "deprecatedCount" });
 
 /// EventList is a list of Event objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -154,6 +155,7 @@ apimachinery::proto_message!(Event { 1 => metadata, 2 => event_time as "eventTim
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::events::v1::EventList))]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -190,4 +192,4 @@ impl std::fmt::Debug for EventList {
     }
 }
 
-apimachinery::proto_message!(EventList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] EventList { 1 => metadata, 2 => items });

@@ -9,6 +9,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "DaemonSet", plural = "daemonsets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSet, to_hub = crate::conversions::daemon_set::extensions_v1beta1::to_hub, from_hub = crate::conversions::daemon_set::extensions_v1beta1::from_hub))]
 pub struct DaemonSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -53,10 +54,11 @@ impl std::fmt::Debug for DaemonSet {
     }
 }
 
-apimachinery::proto_message!(DaemonSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// DaemonSetCondition describes the state of a DaemonSet at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetCondition, nested))]
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
@@ -104,7 +106,7 @@ impl std::fmt::Debug for DaemonSetCondition {
     }
 }
 
-apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// DaemonSetList is a collection of daemon sets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -117,6 +119,7 @@ apimachinery::proto_message!(DaemonSetCondition { 1 => r#type as "type", 2 => st
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetList))]
 pub struct DaemonSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -153,10 +156,11 @@ impl std::fmt::Debug for DaemonSetList {
     }
 }
 
-apimachinery::proto_message!(DaemonSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetList { 1 => metadata, 2 => items });
 
 /// DaemonSetSpec is the specification of a daemon set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetSpec, nested))]
 pub struct DaemonSetSpec {
     /// A label query over pods that are managed by the daemon set.
@@ -222,10 +226,11 @@ impl std::fmt::Debug for DaemonSetSpec {
     }
 }
 
-apimachinery::proto_message!(DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 5 => template_generation as "templateGeneration", 6 => revision_history_limit as "revisionHistoryLimit" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetSpec { 1 => selector, 2 => template, 3 => update_strategy as "updateStrategy", 4 => min_ready_seconds as "minReadySeconds", 5 => template_generation as "templateGeneration", 6 => revision_history_limit as "revisionHistoryLimit" });
 
 /// DaemonSetStatus represents the current status of a daemon set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetStatus, nested))]
 pub struct DaemonSetStatus {
     /// The number of nodes that are running at least 1
@@ -313,12 +318,13 @@ impl std::fmt::Debug for DaemonSetStatus {
     }
 }
 
-apimachinery::proto_message!(DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetStatus { 1 => current_number_scheduled as "currentNumberScheduled", 2 => number_misscheduled as "numberMisscheduled", 3 => desired_number_scheduled as "desiredNumberScheduled", 4 => number_ready as "numberReady", 5 => observed_generation as "observedGeneration", 6 => updated_number_scheduled as "updatedNumberScheduled", 7 => number_available as "numberAvailable", 8 => number_unavailable as "numberUnavailable", 9 => collision_count as "collisionCount", 10 => conditions });
 
 /// DaemonSetUpdateStrategy indicates the strategy that the DaemonSet
 /// controller will use to perform updates. It includes any additional parameters
 /// necessary to perform the update for the indicated strategy.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DaemonSetUpdateStrategy, nested))]
 pub struct DaemonSetUpdateStrategy {
     /// Type of daemon set update. Can be "RollingUpdate" or "OnDelete".
@@ -354,7 +360,7 @@ impl std::fmt::Debug for DaemonSetUpdateStrategy {
     }
 }
 
-apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DaemonSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// DEPRECATED - This group version of Deployment is deprecated by apps/v1beta2/Deployment. See the release notes for
 /// more information.
@@ -363,6 +369,7 @@ apimachinery::proto_message!(DaemonSetUpdateStrategy { 1 => r#type as "type", 2 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Deployment", plural = "deployments", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::Deployment, to_hub = crate::conversions::deployment::extensions_v1beta1::to_hub, from_hub = crate::conversions::deployment::extensions_v1beta1::from_hub))]
 pub struct Deployment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -401,10 +408,11 @@ impl std::fmt::Debug for Deployment {
     }
 }
 
-apimachinery::proto_message!(Deployment { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Deployment { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeploymentCondition describes the state of a deployment at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentCondition, nested))]
 pub struct DeploymentCondition {
     /// Type of deployment condition.
@@ -457,7 +465,7 @@ impl std::fmt::Debug for DeploymentCondition {
     }
 }
 
-apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentCondition { 1 => r#type as "type", 2 => status, 4 => reason, 5 => message, 6 => last_update_time as "lastUpdateTime", 7 => last_transition_time as "lastTransitionTime" });
 
 /// DeploymentList is a list of Deployments.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -470,6 +478,7 @@ apimachinery::proto_message!(DeploymentCondition { 1 => r#type as "type", 2 => s
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentList))]
 pub struct DeploymentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -505,7 +514,7 @@ impl std::fmt::Debug for DeploymentList {
     }
 }
 
-apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentList { 1 => metadata, 2 => items });
 
 /// DEPRECATED.
 /// DeploymentRollback stores the information required to rollback a deployment.
@@ -520,6 +529,7 @@ apimachinery::proto_message!(DeploymentList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta1::DeploymentRollback))]
 pub struct DeploymentRollback {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -560,10 +570,11 @@ impl std::fmt::Debug for DeploymentRollback {
     }
 }
 
-apimachinery::proto_message!(DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentRollback { 1 => name, 2 => updated_annotations as "updatedAnnotations", 3 => rollback_to as "rollbackTo" });
 
 /// DeploymentSpec is the specification of the desired behavior of the Deployment.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentSpec, nested))]
 pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
@@ -644,10 +655,11 @@ impl std::fmt::Debug for DeploymentSpec {
     }
 }
 
-apimachinery::proto_message!(DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentSpec { 1 => replicas, 2 => selector, 3 => template, 4 => strategy, 5 => min_ready_seconds as "minReadySeconds", 6 => revision_history_limit as "revisionHistoryLimit", 7 => paused, 8 => rollback_to as "rollbackTo", 9 => progress_deadline_seconds as "progressDeadlineSeconds" });
 
 /// DeploymentStatus is the most recently observed status of the Deployment.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentStatus, nested))]
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
@@ -726,10 +738,11 @@ impl std::fmt::Debug for DeploymentStatus {
     }
 }
 
-apimachinery::proto_message!(DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentStatus { 1 => observed_generation as "observedGeneration", 2 => replicas, 3 => updated_replicas as "updatedReplicas", 4 => available_replicas as "availableReplicas", 5 => unavailable_replicas as "unavailableReplicas", 6 => conditions, 7 => ready_replicas as "readyReplicas", 8 => collision_count as "collisionCount", 9 => terminating_replicas as "terminatingReplicas" });
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::DeploymentStrategy, nested))]
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
@@ -764,11 +777,12 @@ impl std::fmt::Debug for DeploymentStrategy {
     }
 }
 
-apimachinery::proto_message!(DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeploymentStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressPath, nested))]
 pub struct HTTPIngressPath {
     /// Path is matched against the path of an incoming request. Currently it can
@@ -822,7 +836,7 @@ impl std::fmt::Debug for HTTPIngressPath {
     }
 }
 
-apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
 /// In the example: http://\<host\>/\<path\>?\<searchpart\> -\> backend where
@@ -830,6 +844,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested))]
 pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
@@ -855,13 +870,14 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     }
 }
 
-apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPIngressRuleValue { 1 => paths });
 
 /// DEPRECATED 1.9 - This group version of IPBlock is deprecated by networking/v1/IPBlock.
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPBlock, nested))]
 pub struct IPBlock {
     /// CIDR is a string representing the IP Block
@@ -896,7 +912,7 @@ impl std::fmt::Debug for IPBlock {
     }
 }
 
-apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IPBlock { 1 => cidr, 2 => except });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
@@ -907,6 +923,7 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::Ingress))]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -948,10 +965,11 @@ impl std::fmt::Debug for Ingress {
     }
 }
 
-apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressBackend {
     /// Specifies the name of the referenced service.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -986,7 +1004,7 @@ impl std::fmt::Debug for IngressBackend {
     }
 }
 
-apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
 
 /// IngressList is a collection of Ingress.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -999,6 +1017,7 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressList))]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1035,10 +1054,11 @@ impl std::fmt::Debug for IngressList {
     }
 }
 
-apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressLoadBalancerIngress, nested))]
 pub struct IngressLoadBalancerIngress {
     /// IP is set for load-balancer ingress points that are IP based.
@@ -1076,10 +1096,11 @@ impl std::fmt::Debug for IngressLoadBalancerIngress {
     }
 }
 
-apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// LoadBalancerStatus represents the status of a load-balancer.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressLoadBalancerStatus, nested))]
 pub struct IngressLoadBalancerStatus {
     /// Ingress is a list containing ingress points for the load-balancer.
@@ -1105,10 +1126,11 @@ impl std::fmt::Debug for IngressLoadBalancerStatus {
     }
 }
 
-apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressPortStatus, nested))]
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
@@ -1152,12 +1174,13 @@ impl std::fmt::Debug for IngressPortStatus {
     }
 }
 
-apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressRule, nested))]
 pub struct IngressRule {
     /// Host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -1215,6 +1238,7 @@ impl std::fmt::Debug for IngressRule {
 }
 
 impl apimachinery::proto::Message for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.host.encode_field(1, e);
@@ -1223,6 +1247,7 @@ impl apimachinery::proto::Message for IngressRule {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1252,6 +1277,7 @@ impl apimachinery::proto::Message for IngressRule {
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressRuleValue {
     /// http is a list of http selectors pointing to backends.
     /// A path is matched against the path of an incoming request. Currently it can
@@ -1280,10 +1306,11 @@ impl std::fmt::Debug for IngressRuleValue {
     }
 }
 
-apimachinery::proto_message!(IngressRuleValue { 1 => http });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressSpec, nested))]
 pub struct IngressSpec {
     /// IngressClassName is the name of the IngressClass cluster resource. The
@@ -1341,10 +1368,11 @@ impl std::fmt::Debug for IngressSpec {
     }
 }
 
-apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressStatus, nested))]
 pub struct IngressStatus {
     /// LoadBalancer contains the current status of the load-balancer.
@@ -1369,10 +1397,11 @@ impl std::fmt::Debug for IngressStatus {
     }
 }
 
-apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an Ingress.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressTLS, nested))]
 pub struct IngressTLS {
     /// Hosts are a list of hosts included in the TLS certificate. The values in
@@ -1412,7 +1441,7 @@ impl std::fmt::Debug for IngressTLS {
     }
 }
 
-apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicy is deprecated by networking/v1/NetworkPolicy.
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
@@ -1420,6 +1449,7 @@ apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secre
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicy))]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1455,13 +1485,14 @@ impl std::fmt::Debug for NetworkPolicy {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyEgressRule is deprecated by networking/v1/NetworkPolicyEgressRule.
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyEgressRule, nested))]
 pub struct NetworkPolicyEgressRule {
     /// List of destination ports for outgoing traffic.
@@ -1500,11 +1531,12 @@ impl std::fmt::Debug for NetworkPolicyEgressRule {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyIngressRule is deprecated by networking/v1/NetworkPolicyIngressRule.
 /// This NetworkPolicyIngressRule matches traffic if and only if the traffic matches both ports AND from.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyIngressRule, nested))]
 pub struct NetworkPolicyIngressRule {
     /// List of ports which should be made accessible on the pods selected for this rule.
@@ -1543,7 +1575,7 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyList is deprecated by networking/v1/NetworkPolicyList.
 /// Network Policy List is a list of NetworkPolicy objects.
@@ -1557,6 +1589,7 @@ apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from })
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyList))]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1593,10 +1626,11 @@ impl std::fmt::Debug for NetworkPolicyList {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPeer is deprecated by networking/v1/NetworkPolicyPeer.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyPeer, nested))]
 pub struct NetworkPolicyPeer {
     /// This is a label selector which selects Pods. This field follows standard label
@@ -1642,10 +1676,11 @@ impl std::fmt::Debug for NetworkPolicyPeer {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicyPort is deprecated by networking/v1/NetworkPolicyPort.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicyPort, nested))]
 pub struct NetworkPolicyPort {
     /// Optional.  The protocol (TCP, UDP, or SCTP) which traffic must match.
@@ -1688,10 +1723,11 @@ impl std::fmt::Debug for NetworkPolicyPort {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// DEPRECATED 1.9 - This group version of NetworkPolicySpec is deprecated by networking/v1/NetworkPolicySpec.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::NetworkPolicySpec, nested))]
 pub struct NetworkPolicySpec {
     /// Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules
@@ -1758,7 +1794,7 @@ impl std::fmt::Debug for NetworkPolicySpec {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
 
 /// DEPRECATED - This group version of ReplicaSet is deprecated by apps/v1beta2/ReplicaSet. See the release notes for
 /// more information.
@@ -1767,6 +1803,7 @@ apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelect
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "extensions", version = "v1beta1", kind = "ReplicaSet", plural = "replicasets", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSet))]
 pub struct ReplicaSet {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1812,10 +1849,11 @@ impl std::fmt::Debug for ReplicaSet {
     }
 }
 
-apimachinery::proto_message!(ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSet { 1 => metadata, 2 => spec, 3 => status });
 
 /// ReplicaSetCondition describes the state of a replica set at a certain point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetCondition, nested))]
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
@@ -1863,7 +1901,7 @@ impl std::fmt::Debug for ReplicaSetCondition {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// ReplicaSetList is a collection of ReplicaSets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -1876,6 +1914,7 @@ apimachinery::proto_message!(ReplicaSetCondition { 1 => r#type as "type", 2 => s
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetList))]
 pub struct ReplicaSetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1913,10 +1952,11 @@ impl std::fmt::Debug for ReplicaSetList {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetList { 1 => metadata, 2 => items });
 
 /// ReplicaSetSpec is the specification of a ReplicaSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetSpec, nested))]
 pub struct ReplicaSetSpec {
     /// Replicas is the number of desired pods.
@@ -1968,10 +2008,11 @@ impl std::fmt::Debug for ReplicaSetSpec {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetSpec { 1 => replicas, 2 => selector, 3 => template, 4 => min_ready_seconds as "minReadySeconds" });
 
 /// ReplicaSetStatus represents the current status of a ReplicaSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::ReplicaSetStatus, nested))]
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
@@ -2035,10 +2076,11 @@ impl std::fmt::Debug for ReplicaSetStatus {
     }
 }
 
-apimachinery::proto_message!(ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ReplicaSetStatus { 1 => replicas, 2 => fully_labeled_replicas as "fullyLabeledReplicas", 3 => observed_generation as "observedGeneration", 4 => ready_replicas as "readyReplicas", 5 => available_replicas as "availableReplicas", 6 => conditions, 7 => terminating_replicas as "terminatingReplicas" });
 
 /// DEPRECATED.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta1::RollbackConfig, nested))]
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
@@ -2065,10 +2107,11 @@ impl std::fmt::Debug for RollbackConfig {
     }
 }
 
-apimachinery::proto_message!(RollbackConfig { 1 => revision });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RollbackConfig { 1 => revision });
 
 /// Spec to control the desired behavior of daemon set rolling update.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::RollingUpdateDaemonSet, nested))]
 pub struct RollingUpdateDaemonSet {
     /// The maximum number of DaemonSet pods that can be unavailable during the
@@ -2130,10 +2173,11 @@ impl std::fmt::Debug for RollingUpdateDaemonSet {
     }
 }
 
-apimachinery::proto_message!(RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RollingUpdateDaemonSet { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// Spec to control the desired behavior of rolling update.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1::RollingUpdateDeployment, nested))]
 pub struct RollingUpdateDeployment {
     /// The maximum number of pods that can be unavailable during the update.
@@ -2183,7 +2227,7 @@ impl std::fmt::Debug for RollingUpdateDeployment {
     }
 }
 
-apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RollingUpdateDeployment { 1 => max_unavailable as "maxUnavailable", 2 => max_surge as "maxSurge" });
 
 /// represents a scaling request for a resource.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -2197,6 +2241,7 @@ apimachinery::proto_message!(RollingUpdateDeployment { 1 => max_unavailable as "
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta2::Scale))]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2235,10 +2280,11 @@ impl std::fmt::Debug for Scale {
     }
 }
 
-apimachinery::proto_message!(Scale { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Scale { 1 => metadata, 2 => spec, 3 => status });
 
 /// describes the attributes of a scale subresource
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta2::ScaleSpec, nested))]
 pub struct ScaleSpec {
     /// desired number of instances for the scaled object.
@@ -2265,10 +2311,11 @@ impl std::fmt::Debug for ScaleSpec {
     }
 }
 
-apimachinery::proto_message!(ScaleSpec { 1 => replicas });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleSpec { 1 => replicas });
 
 /// represents the current status of a scale subresource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apps::v1beta2::ScaleStatus, nested))]
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
@@ -2311,4 +2358,4 @@ impl std::fmt::Debug for ScaleStatus {
     }
 }
 
-apimachinery::proto_message!(ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ScaleStatus { 1 => replicas, 2 => selector, 3 => target_selector as "targetSelector" });

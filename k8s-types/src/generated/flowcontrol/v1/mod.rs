@@ -7,6 +7,7 @@
 /// In the mandatory exempt configuration object the values in the fields
 /// here can be modified by authorized users, unlike the rest of the \`spec\`.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExemptPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -56,10 +57,11 @@ impl std::fmt::Debug for ExemptPriorityLevelConfiguration {
     }
 }
 
-apimachinery::proto_message!(ExemptPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => lendable_percent as "lendablePercent" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExemptPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => lendable_percent as "lendablePercent" });
 
 /// FlowDistinguisherMethod specifies the method of a flow distinguisher.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlowDistinguisherMethod {
     /// \`type\` is the type of flow distinguisher method
     /// The supported types are "ByUser" and "ByNamespace".
@@ -85,7 +87,7 @@ impl std::fmt::Debug for FlowDistinguisherMethod {
     }
 }
 
-apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowDistinguisherMethod { 1 => r#type as "type" });
 
 /// FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with
 /// similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher".
@@ -93,6 +95,7 @@ apimachinery::proto_message!(FlowDistinguisherMethod { 1 => r#type as "type" });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -131,10 +134,11 @@ impl std::fmt::Debug for FlowSchema {
     }
 }
 
-apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaCondition describes conditions for a FlowSchema.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlowSchemaCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -181,13 +185,14 @@ impl std::fmt::Debug for FlowSchemaCondition {
     }
 }
 
-apimachinery::proto_message!(FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowSchemaCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// FlowSchemaList is a list of FlowSchema objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "FlowSchemaList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -221,10 +226,11 @@ impl std::fmt::Debug for FlowSchemaList {
     }
 }
 
-apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowSchemaList { 1 => metadata, 2 => items });
 
 /// FlowSchemaSpec describes how the FlowSchema's specification looks like.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlowSchemaSpec {
     /// \`priorityLevelConfiguration\` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
@@ -272,10 +278,11 @@ impl std::fmt::Debug for FlowSchemaSpec {
     }
 }
 
-apimachinery::proto_message!(FlowSchemaSpec { 1 => priority_level_configuration as "priorityLevelConfiguration", 2 => matching_precedence as "matchingPrecedence", 3 => distinguisher_method as "distinguisherMethod", 4 => rules });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowSchemaSpec { 1 => priority_level_configuration as "priorityLevelConfiguration", 2 => matching_precedence as "matchingPrecedence", 3 => distinguisher_method as "distinguisherMethod", 4 => rules });
 
 /// FlowSchemaStatus represents the current state of a FlowSchema.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FlowSchemaStatus {
     /// \`conditions\` is a list of the current states of FlowSchema.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -300,10 +307,11 @@ impl std::fmt::Debug for FlowSchemaStatus {
     }
 }
 
-apimachinery::proto_message!(FlowSchemaStatus { 1 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowSchemaStatus { 1 => conditions });
 
 /// GroupSubject holds detailed information for group-kind subject.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GroupSubject {
     /// name is the user group that matches, or "\*" to match all user groups.
     /// See <https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go> for some
@@ -330,10 +338,11 @@ impl std::fmt::Debug for GroupSubject {
     }
 }
 
-apimachinery::proto_message!(GroupSubject { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GroupSubject { 1 => name });
 
 /// LimitResponse defines how to handle requests that can not be executed right now.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitResponse {
     /// \`type\` is "Queue" or "Reject".
     /// "Queue" means that requests that can not be executed upon arrival
@@ -368,13 +377,14 @@ impl std::fmt::Debug for LimitResponse {
     }
 }
 
-apimachinery::proto_message!(LimitResponse { 1 => r#type as "type", 2 => queuing });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitResponse { 1 => r#type as "type", 2 => queuing });
 
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`nominalConcurrencyShares\` (NCS) contributes to the computation of the
     /// NominalConcurrencyLimit (NominalCL) of this level.
@@ -452,12 +462,13 @@ impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
     }
 }
 
-apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitedPriorityLevelConfiguration { 1 => nominal_concurrency_shares as "nominalConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
 /// NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the
 /// target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member
 /// of verbs matches the request and (b) at least one member of nonResourceURLs matches the request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NonResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs. If it is present, it must be the only entry.
@@ -497,13 +508,14 @@ impl std::fmt::Debug for NonResourcePolicyRule {
     }
 }
 
-apimachinery::proto_message!(NonResourcePolicyRule { 1 => verbs, 6 => non_resource_urls as "nonResourceURLs" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NonResourcePolicyRule { 1 => verbs, 6 => non_resource_urls as "nonResourceURLs" });
 
 /// PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject
 /// making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches
 /// a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member
 /// of resourceRules or nonResourceRules matches the request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PolicyRulesWithSubjects {
     /// subjects is the list of normal user, serviceaccount, or group that this rule cares about.
     /// There must be at least one member in this slice.
@@ -544,13 +556,14 @@ impl std::fmt::Debug for PolicyRulesWithSubjects {
     }
 }
 
-apimachinery::proto_message!(PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PolicyRulesWithSubjects { 1 => subjects, 2 => resource_rules as "resourceRules", 3 => non_resource_rules as "nonResourceRules" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -589,10 +602,11 @@ impl std::fmt::Debug for PriorityLevelConfiguration {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationCondition defines the condition of priority level.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityLevelConfigurationCondition {
     /// \`type\` is the type of the condition.
     /// Required.
@@ -639,13 +653,14 @@ impl std::fmt::Debug for PriorityLevelConfigurationCondition {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfigurationCondition { 1 => r#type as "type", 2 => status, 3 => last_transition_time as "lastTransitionTime", 4 => reason, 5 => message });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1", kind = "PriorityLevelConfigurationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -679,10 +694,11 @@ impl std::fmt::Debug for PriorityLevelConfigurationList {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationReference contains information that points to the "request-priority" being used.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityLevelConfigurationReference {
     /// \`name\` is the name of the priority level configuration being referenced
     /// Required.
@@ -707,10 +723,11 @@ impl std::fmt::Debug for PriorityLevelConfigurationReference {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfigurationReference { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfigurationReference { 1 => name });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
     /// limitation on request execution.  A value of \`"Exempt"\` means
@@ -755,10 +772,11 @@ impl std::fmt::Debug for PriorityLevelConfigurationSpec {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
 
 /// PriorityLevelConfigurationStatus represents the current state of a "request-priority".
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityLevelConfigurationStatus {
     /// \`conditions\` is the current state of "request-priority".
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -783,10 +801,11 @@ impl std::fmt::Debug for PriorityLevelConfigurationStatus {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfigurationStatus { 1 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfigurationStatus { 1 => conditions });
 
 /// QueuingConfiguration holds the configuration parameters for queuing
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct QueuingConfiguration {
     /// \`queues\` is the number of queues for this priority level. The
     /// queues exist independently at each apiserver. The value must be
@@ -836,7 +855,7 @@ impl std::fmt::Debug for QueuingConfiguration {
     }
 }
 
-apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size as "handSize", 3 => queue_length_limit as "queueLengthLimit" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] QueuingConfiguration { 1 => queues, 2 => hand_size as "handSize", 3 => queue_length_limit as "queueLengthLimit" });
 
 /// ResourcePolicyRule is a predicate that matches some resource
 /// requests, testing the request's verb and the target resource. A
@@ -848,6 +867,7 @@ apimachinery::proto_message!(QueuingConfiguration { 1 => queues, 2 => hand_size 
 /// true or (d2) the request specifies a namespace and least one member
 /// of namespaces matches the request's namespace.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePolicyRule {
     /// \`verbs\` is a list of matching verbs and may not be empty.
     /// "\*" matches all verbs and, if present, must be the only entry.
@@ -911,10 +931,11 @@ impl std::fmt::Debug for ResourcePolicyRule {
     }
 }
 
-apimachinery::proto_message!(ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourcePolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => cluster_scope as "clusterScope", 5 => namespaces });
 
 /// ServiceAccountSubject holds detailed information for service-account-kind subject.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceAccountSubject {
     /// \`namespace\` is the namespace of matching ServiceAccount objects.
     /// Required.
@@ -944,11 +965,12 @@ impl std::fmt::Debug for ServiceAccountSubject {
     }
 }
 
-apimachinery::proto_message!(ServiceAccountSubject { 1 => namespace, 2 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceAccountSubject { 1 => namespace, 2 => name });
 
 /// Subject matches the originator of a request, as identified by the request authentication system. There are three
 /// ways of matching an originator; by user, group, or service account.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Subject {
     /// \`kind\` indicates which one of the other fields is non-empty.
     /// Required
@@ -985,10 +1007,11 @@ impl std::fmt::Debug for Subject {
     }
 }
 
-apimachinery::proto_message!(Subject { 1 => kind, 2 => user, 3 => group, 4 => service_account as "serviceAccount" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Subject { 1 => kind, 2 => user, 3 => group, 4 => service_account as "serviceAccount" });
 
 /// UserSubject holds detailed information for user-kind subject.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct UserSubject {
     /// \`name\` is the username that matches, or "\*" to match all usernames.
     /// Required.
@@ -1013,7 +1036,7 @@ impl std::fmt::Debug for UserSubject {
     }
 }
 
-apimachinery::proto_message!(UserSubject { 1 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] UserSubject { 1 => name });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -148,6 +148,7 @@ pub type UserSubject = crate::flowcontrol::v1::UserSubject;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta1", kind = "FlowSchema", plural = "flowschemas", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::FlowSchema))]
 pub struct FlowSchema {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -191,7 +192,7 @@ impl std::fmt::Debug for FlowSchema {
     }
 }
 
-apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowSchema { 1 => metadata, 2 => spec, 3 => status });
 
 /// FlowSchemaList is a list of FlowSchema objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -204,6 +205,7 @@ apimachinery::proto_message!(FlowSchema { 1 => metadata, 2 => spec, 3 => status 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::FlowSchemaList))]
 pub struct FlowSchemaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -240,13 +242,14 @@ impl std::fmt::Debug for FlowSchemaList {
     }
 }
 
-apimachinery::proto_message!(FlowSchemaList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FlowSchemaList { 1 => metadata, 2 => items });
 
 /// LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits.
 /// It addresses two issues:
 /// - How are requests for this priority level limited?
 /// - What should be done with requests that exceed the limit?
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::LimitedPriorityLevelConfiguration, nested))]
 pub struct LimitedPriorityLevelConfiguration {
     /// \`assuredConcurrencyShares\` (ACS) configures the execution
@@ -324,13 +327,14 @@ impl std::fmt::Debug for LimitedPriorityLevelConfiguration {
     }
 }
 
-apimachinery::proto_message!(LimitedPriorityLevelConfiguration { 1 => assured_concurrency_shares as "assuredConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitedPriorityLevelConfiguration { 1 => assured_concurrency_shares as "assuredConcurrencyShares", 2 => limit_response as "limitResponse", 3 => lendable_percent as "lendablePercent", 4 => borrowing_limit_percent as "borrowingLimitPercent" });
 
 /// PriorityLevelConfiguration represents the configuration of a priority level.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "flowcontrol.apiserver.k8s.io", version = "v1beta1", kind = "PriorityLevelConfiguration", plural = "prioritylevelconfigurations", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::PriorityLevelConfiguration))]
 pub struct PriorityLevelConfiguration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -373,7 +377,7 @@ impl std::fmt::Debug for PriorityLevelConfiguration {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfiguration { 1 => metadata, 2 => spec, 3 => status });
 
 /// PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -386,6 +390,7 @@ apimachinery::proto_message!(PriorityLevelConfiguration { 1 => metadata, 2 => sp
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationList))]
 pub struct PriorityLevelConfigurationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -422,10 +427,11 @@ impl std::fmt::Debug for PriorityLevelConfigurationList {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfigurationList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfigurationList { 1 => metadata, 2 => items });
 
 /// PriorityLevelConfigurationSpec specifies the configuration of a priority level.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::flowcontrol::v1::PriorityLevelConfigurationSpec, nested))]
 pub struct PriorityLevelConfigurationSpec {
     /// \`type\` indicates whether this priority level is subject to
@@ -473,4 +479,4 @@ impl std::fmt::Debug for PriorityLevelConfigurationSpec {
     }
 }
 
-apimachinery::proto_message!(PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityLevelConfigurationSpec { 1 => r#type as "type", 2 => limited, 3 => exempt });

@@ -14,6 +14,7 @@
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ImageReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -50,10 +51,11 @@ impl std::fmt::Debug for ImageReview {
     }
 }
 
-apimachinery::proto_message!(ImageReview { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ImageReview { 1 => metadata, 2 => spec, 3 => status });
 
 /// ImageReviewContainerSpec is a description of a container within the pod creation request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ImageReviewContainerSpec {
     /// This can be in the form image:tag or image@SHA:012345679abcdef.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -78,10 +80,11 @@ impl std::fmt::Debug for ImageReviewContainerSpec {
     }
 }
 
-apimachinery::proto_message!(ImageReviewContainerSpec { 1 => image });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ImageReviewContainerSpec { 1 => image });
 
 /// ImageReviewSpec is a description of the pod creation request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ImageReviewSpec {
     /// Containers is a list of a subset of the information in each container of the Pod being created.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -118,10 +121,11 @@ impl std::fmt::Debug for ImageReviewSpec {
     }
 }
 
-apimachinery::proto_message!(ImageReviewSpec { 1 => containers, 2 => annotations, 3 => namespace });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ImageReviewSpec { 1 => containers, 2 => annotations, 3 => namespace });
 
 /// ImageReviewStatus is the result of the review for the pod creation request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ImageReviewStatus {
     /// Allowed indicates that all images were allowed to be run.
     pub allowed: bool,
@@ -160,4 +164,4 @@ impl std::fmt::Debug for ImageReviewStatus {
     }
 }
 
-apimachinery::proto_message!(ImageReviewStatus { 1 => allowed, 2 => reason, 3 => audit_annotations as "auditAnnotations" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ImageReviewStatus { 1 => allowed, 2 => reason, 3 => audit_annotations as "auditAnnotations" });

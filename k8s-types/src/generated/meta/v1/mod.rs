@@ -12,6 +12,7 @@ pub type Verbs = Vec<String>;
 /// ApplyOptions is equivalent to PatchOptions. It is provided as a convenience with documentation
 /// that speaks specifically to how the options fields relate to apply.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ApplyOptions {
     /// The kind of the object (Go's embedded `TypeMeta`).
     #[api(skip_serializing_if = "String::is_empty")]
@@ -63,7 +64,7 @@ impl std::fmt::Debug for ApplyOptions {
     }
 }
 
-apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ApplyOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager" });
 
 /// Condition contains details for one aspect of the current state of this API Resource.
 /// ---
@@ -81,6 +82,7 @@ apimachinery::proto_message!(ApplyOptions { 1 => dry_run as "dryRun", 2 => force
 /// // other fields
 /// }
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Condition {
     /// type of condition in CamelCase or in foo.example.com/CamelCase.
     /// ---
@@ -137,7 +139,7 @@ impl std::fmt::Debug for Condition {
     }
 }
 
-apimachinery::proto_message!(Condition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Condition { 1 => r#type as "type", 2 => status, 3 => observed_generation as "observedGeneration", 4 => last_transition_time as "lastTransitionTime", 5 => reason, 6 => message });
 
 /// CreateOptions may be provided when creating an API object.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -151,6 +153,7 @@ apimachinery::proto_message!(Condition { 1 => r#type as "type", 2 => status, 3 =
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CreateOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -211,7 +214,7 @@ impl std::fmt::Debug for CreateOptions {
     }
 }
 
-apimachinery::proto_message!(CreateOptions { 1 => dry_run as "dryRun", 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CreateOptions { 1 => dry_run as "dryRun", 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "CreateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<CreateOptions>(), resource: None } }
@@ -350,6 +353,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeleteOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -432,7 +436,7 @@ impl std::fmt::Debug for DeleteOptions {
     }
 }
 
-apimachinery::proto_message!(DeleteOptions { 1 => grace_period_seconds as "gracePeriodSeconds", 2 => preconditions, 3 => orphan_dependents as "orphanDependents", 4 => propagation_policy as "propagationPolicy", 5 => dry_run as "dryRun", 6 => ignore_store_read_error_with_cluster_breaking_potential as "ignoreStoreReadErrorWithClusterBreakingPotential" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeleteOptions { 1 => grace_period_seconds as "gracePeriodSeconds", 2 => preconditions, 3 => orphan_dependents as "orphanDependents", 4 => propagation_policy as "propagationPolicy", 5 => dry_run as "dryRun", 6 => ignore_store_read_error_with_cluster_breaking_potential as "ignoreStoreReadErrorWithClusterBreakingPotential" });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "DeleteOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeleteOptions>(), resource: None } }
@@ -562,6 +566,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 /// FieldSelectorRequirement is a selector that contains values, a key, and an operator that
 /// relates the key and values.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct FieldSelectorRequirement {
     /// key is the field selector key that the requirement applies to.
     pub key: String,
@@ -598,7 +603,7 @@ impl std::fmt::Debug for FieldSelectorRequirement {
     }
 }
 
-apimachinery::proto_message!(FieldSelectorRequirement { 1 => key, 2 => operator, 3 => values });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] FieldSelectorRequirement { 1 => key, 2 => operator, 3 => values });
 
 /// GetOptions is the standard query options to the standard REST get call.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -612,6 +617,7 @@ apimachinery::proto_message!(FieldSelectorRequirement { 1 => key, 2 => operator,
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GetOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -644,7 +650,7 @@ impl std::fmt::Debug for GetOptions {
     }
 }
 
-apimachinery::proto_message!(GetOptions { 1 => resource_version as "resourceVersion" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GetOptions { 1 => resource_version as "resourceVersion" });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "GetOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<GetOptions>(), resource: None } }
@@ -774,6 +780,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 /// GroupKind specifies a Group and a Kind, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GroupKind {
     /// The \`group\` field.
     pub group: String,
@@ -801,11 +808,12 @@ impl std::fmt::Debug for GroupKind {
     }
 }
 
-apimachinery::proto_message!(GroupKind { 1 => group, 2 => kind });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GroupKind { 1 => group, 2 => kind });
 
 /// GroupResource specifies a Group and a Resource, but does not force a version.  This is useful for identifying
 /// concepts during lookup stages without having partially valid types
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GroupResource {
     /// The \`group\` field.
     pub group: String,
@@ -833,11 +841,12 @@ impl std::fmt::Debug for GroupResource {
     }
 }
 
-apimachinery::proto_message!(GroupResource { 1 => group, 2 => resource });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GroupResource { 1 => group, 2 => resource });
 
 /// GroupVersionKind unambiguously identifies a kind.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GroupVersionKind {
     /// The \`group\` field.
     pub group: String,
@@ -869,11 +878,12 @@ impl std::fmt::Debug for GroupVersionKind {
     }
 }
 
-apimachinery::proto_message!(GroupVersionKind { 1 => group, 2 => version, 3 => kind });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GroupVersionKind { 1 => group, 2 => version, 3 => kind });
 
 /// GroupVersionResource unambiguously identifies a resource.  It doesn't anonymously include GroupVersion
 /// to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GroupVersionResource {
     /// The \`group\` field.
     pub group: String,
@@ -905,10 +915,11 @@ impl std::fmt::Debug for GroupVersionResource {
     }
 }
 
-apimachinery::proto_message!(GroupVersionResource { 1 => group, 2 => version, 3 => resource });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GroupVersionResource { 1 => group, 2 => version, 3 => resource });
 
 /// List holds a list of objects, which may not be known by the server.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct List {
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
@@ -938,7 +949,7 @@ impl std::fmt::Debug for List {
     }
 }
 
-apimachinery::proto_message!(List { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] List { 1 => metadata, 2 => items });
 
 /// ListOptions is the query options to a standard REST list call.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -952,6 +963,7 @@ apimachinery::proto_message!(List { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ListOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1124,7 +1136,7 @@ impl std::fmt::Debug for ListOptions {
     }
 }
 
-apimachinery::proto_message!(ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ListOptions { 1 => label_selector as "labelSelector", 2 => field_selector as "fieldSelector", 3 => watch, 4 => resource_version as "resourceVersion", 5 => timeout_seconds as "timeoutSeconds", 7 => limit, 8 => r#continue as "continue", 9 => allow_watch_bookmarks as "allowWatchBookmarks", 10 => resource_version_match as "resourceVersionMatch", 11 => send_initial_events as "sendInitialEvents", 15 => shard_selector as "shardSelector" });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "ListOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ListOptions>(), resource: None } }
@@ -1264,6 +1276,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PartialObjectMetadata {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1292,7 +1305,7 @@ impl std::fmt::Debug for PartialObjectMetadata {
     }
 }
 
-apimachinery::proto_message!(PartialObjectMetadata { 1 => metadata });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PartialObjectMetadata { 1 => metadata });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "PartialObjectMetadata", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PartialObjectMetadata>(), resource: None } }
@@ -1308,6 +1321,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io",
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PartialObjectMetadataList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1341,10 +1355,11 @@ impl std::fmt::Debug for PartialObjectMetadataList {
     }
 }
 
-apimachinery::proto_message!(PartialObjectMetadataList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PartialObjectMetadataList { 1 => metadata, 2 => items });
 
 /// Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Patch {}
 
 impl Clone for Patch {
@@ -1361,7 +1376,10 @@ impl std::fmt::Debug for Patch {
     }
 }
 
-apimachinery::proto_message!(Patch {});
+apimachinery::proto_message!(
+    #[cfg_attr(not(feature = "scheme"), inline)]
+    Patch {}
+);
 
 /// PatchOptions may be provided when patching an API object.
 /// PatchOptions is meant to be a superset of UpdateOptions.
@@ -1376,6 +1394,7 @@ apimachinery::proto_message!(Patch {});
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PatchOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1445,7 +1464,7 @@ impl std::fmt::Debug for PatchOptions {
     }
 }
 
-apimachinery::proto_message!(PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PatchOptions { 1 => dry_run as "dryRun", 2 => force, 3 => field_manager as "fieldManager", 4 => field_validation as "fieldValidation" });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "PatchOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<PatchOptions>(), resource: None } }
@@ -1574,6 +1593,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
 
 /// Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Preconditions {
     /// Specifies the target UID.
     pub uid: Option<String>,
@@ -1601,11 +1621,12 @@ impl std::fmt::Debug for Preconditions {
     }
 }
 
-apimachinery::proto_message!(Preconditions { 1 => uid, 2 => resource_version as "resourceVersion" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Preconditions { 1 => uid, 2 => resource_version as "resourceVersion" });
 
 /// RootPaths lists the paths available at root.
 /// For example: "/healthz", "/apis".
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RootPaths {
     /// paths are the paths available at root.
     #[api(nullable)]
@@ -1630,7 +1651,7 @@ impl std::fmt::Debug for RootPaths {
     }
 }
 
-apimachinery::proto_message!(RootPaths { 1 => paths });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RootPaths { 1 => paths });
 
 /// TableOptions are used when a Table is requested by the caller.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -1644,6 +1665,7 @@ apimachinery::proto_message!(RootPaths { 1 => paths });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TableOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1675,7 +1697,7 @@ impl std::fmt::Debug for TableOptions {
     }
 }
 
-apimachinery::proto_message!(TableOptions { 1 => include_object as "includeObject" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TableOptions { 1 => include_object as "includeObject" });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io", version: "v1beta1", kind: "TableOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<TableOptions>(), resource: None } }
@@ -1693,6 +1715,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "meta.k8s.io",
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct UpdateOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1753,7 +1776,7 @@ impl std::fmt::Debug for UpdateOptions {
     }
 }
 
-apimachinery::proto_message!(UpdateOptions { 1 => dry_run as "dryRun", 2 => field_manager as "fieldManager", 3 => field_validation as "fieldValidation" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] UpdateOptions { 1 => dry_run as "dryRun", 2 => field_manager as "fieldManager", 3 => field_validation as "fieldValidation" });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "UpdateOptions", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<UpdateOptions>(), resource: None } }
@@ -1892,6 +1915,7 @@ inventory::submit! { apimachinery::runtime::Registration { group: "storagemigrat
     no_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WatchEvent {
     /// The \`type\` field.
     pub r#type: String,
@@ -1923,7 +1947,7 @@ impl std::fmt::Debug for WatchEvent {
     }
 }
 
-apimachinery::proto_message!(WatchEvent { 1 => r#type as "type", 2 => object });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WatchEvent { 1 => r#type as "type", 2 => object });
 
 #[cfg(feature = "scheme")]
 inventory::submit! { apimachinery::runtime::Registration { group: "", version: "v1", kind: "WatchEvent", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<WatchEvent>(), resource: None } }

@@ -13,6 +13,7 @@
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PartialObjectMetadataList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -46,4 +47,4 @@ impl std::fmt::Debug for PartialObjectMetadataList {
     }
 }
 
-apimachinery::proto_message!(PartialObjectMetadataList { 1 => items, 2 => metadata });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PartialObjectMetadataList { 1 => items, 2 => metadata });

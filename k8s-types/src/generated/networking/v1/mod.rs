@@ -5,6 +5,7 @@
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
     /// contain characters disallowed from the conventional "path" part of a URL
@@ -55,7 +56,7 @@ impl std::fmt::Debug for HTTPIngressPath {
     }
 }
 
-apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
 /// In the example: http://\<host\>/\<path\>?\<searchpart\> -\> backend where
@@ -63,6 +64,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     #[api(nullable)]
@@ -87,7 +89,7 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     }
 }
 
-apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPIngressRuleValue { 1 => paths });
 
 /// IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs
 /// that operate on IP addresses. The object is used by the Service core API for allocation of IP addresses.
@@ -100,6 +102,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -133,13 +136,14 @@ impl std::fmt::Debug for IPAddress {
     }
 }
 
-apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IPAddressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -173,10 +177,11 @@ impl std::fmt::Debug for IPAddressList {
     }
 }
 
-apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IPAddressList { 1 => metadata, 2 => items });
 
 /// IPAddressSpec describe the attributes in an IP Address.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IPAddressSpec {
     /// ParentRef references the resource that an IPAddress is attached to.
     /// An IPAddress must reference a parent object.
@@ -201,12 +206,13 @@ impl std::fmt::Debug for IPAddressSpec {
     }
 }
 
-apimachinery::proto_message!(IPAddressSpec { 1 => parent_ref as "parentRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IPAddressSpec { 1 => parent_ref as "parentRef" });
 
 /// IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed
 /// to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs
 /// that should not be included within this rule.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IPBlock {
     /// cidr is a string representing the IPBlock
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
@@ -238,7 +244,7 @@ impl std::fmt::Debug for IPBlock {
     }
 }
 
-apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IPBlock { 1 => cidr, 2 => except });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
@@ -248,6 +254,7 @@ apimachinery::proto_message!(IPBlock { 1 => cidr, 2 => except });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -286,10 +293,11 @@ impl std::fmt::Debug for Ingress {
     }
 }
 
-apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressBackend {
     /// service references a service as a backend.
     /// This is a mutually exclusive setting with "Resource".
@@ -321,7 +329,7 @@ impl std::fmt::Debug for IngressBackend {
     }
 }
 
-apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressBackend { 3 => resource, 4 => service });
 
 /// IngressClass represents the class of the Ingress, referenced by the Ingress
 /// Spec. The \`ingressclass.kubernetes.io/is-default-class\` annotation can be
@@ -332,6 +340,7 @@ apimachinery::proto_message!(IngressBackend { 3 => resource, 4 => service });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -365,13 +374,14 @@ impl std::fmt::Debug for IngressClass {
     }
 }
 
-apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -404,11 +414,12 @@ impl std::fmt::Debug for IngressClassList {
     }
 }
 
-apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressClassParametersReference identifies an API object. This can be used
 /// to specify a cluster or namespace-scoped resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressClassParametersReference {
     /// apiGroup is the group for the resource being referenced. If APIGroup is
     /// not specified, the specified Kind must be in the core API group. For any
@@ -454,10 +465,11 @@ impl std::fmt::Debug for IngressClassParametersReference {
     }
 }
 
-apimachinery::proto_message!(IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressClassParametersReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name, 4 => scope, 5 => namespace });
 
 /// IngressClassSpec provides information about the class of an Ingress.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressClassSpec {
     /// controller refers to the name of the controller that should handle this
     /// class. This allows for different "flavors" that are controlled by the
@@ -493,13 +505,14 @@ impl std::fmt::Debug for IngressClassSpec {
     }
 }
 
-apimachinery::proto_message!(IngressClassSpec { 1 => controller, 2 => parameters });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressClassSpec { 1 => controller, 2 => parameters });
 
 /// IngressList is a collection of Ingress.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "IngressList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -533,10 +546,11 @@ impl std::fmt::Debug for IngressList {
     }
 }
 
-apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressList { 1 => metadata, 2 => items });
 
 /// IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressLoadBalancerIngress {
     /// ip is set for load-balancer ingress points that are IP based.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -571,10 +585,11 @@ impl std::fmt::Debug for IngressLoadBalancerIngress {
     }
 }
 
-apimachinery::proto_message!(IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressLoadBalancerIngress { 1 => ip, 2 => hostname, 4 => ports });
 
 /// IngressLoadBalancerStatus represents the status of a load-balancer.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressLoadBalancerStatus {
     /// ingress is a list containing ingress points for the load-balancer.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -599,10 +614,11 @@ impl std::fmt::Debug for IngressLoadBalancerStatus {
     }
 }
 
-apimachinery::proto_message!(IngressLoadBalancerStatus { 1 => ingress });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressLoadBalancerStatus { 1 => ingress });
 
 /// IngressPortStatus represents the error condition of a service port
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     pub port: i32,
@@ -642,12 +658,13 @@ impl std::fmt::Debug for IngressPortStatus {
     }
 }
 
-apimachinery::proto_message!(IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressPortStatus { 1 => port, 2 => protocol, 3 => error });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
     /// Note the following deviations from the "host" part of the
@@ -698,6 +715,7 @@ impl std::fmt::Debug for IngressRule {
 }
 
 impl apimachinery::proto::Message for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.host.encode_field(1, e);
@@ -706,6 +724,7 @@ impl apimachinery::proto::Message for IngressRule {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -735,6 +754,7 @@ impl apimachinery::proto::Message for IngressRule {
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressRuleValue {
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
@@ -758,10 +778,11 @@ impl std::fmt::Debug for IngressRuleValue {
     }
 }
 
-apimachinery::proto_message!(IngressRuleValue { 1 => http });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressRuleValue { 1 => http });
 
 /// IngressServiceBackend references a Kubernetes Service as a Backend.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressServiceBackend {
     /// name is the referenced service. The service must exist in
     /// the same namespace as the Ingress object.
@@ -791,10 +812,11 @@ impl std::fmt::Debug for IngressServiceBackend {
     }
 }
 
-apimachinery::proto_message!(IngressServiceBackend { 1 => name, 2 => port });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressServiceBackend { 1 => name, 2 => port });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressSpec {
     /// ingressClassName is the name of an IngressClass cluster resource. Ingress
     /// controller implementations use this field to know whether they should be
@@ -849,10 +871,11 @@ impl std::fmt::Debug for IngressSpec {
     }
 }
 
-apimachinery::proto_message!(IngressSpec { 1 => default_backend as "defaultBackend", 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressSpec { 1 => default_backend as "defaultBackend", 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// IngressStatus describe the current state of the Ingress.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressStatus {
     /// loadBalancer contains the current status of the load-balancer.
     pub load_balancer: IngressLoadBalancerStatus,
@@ -876,10 +899,11 @@ impl std::fmt::Debug for IngressStatus {
     }
 }
 
-apimachinery::proto_message!(IngressStatus { 1 => load_balancer as "loadBalancer" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressStatus { 1 => load_balancer as "loadBalancer" });
 
 /// IngressTLS describes the transport layer security associated with an ingress.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressTLS {
     /// hosts is a list of hosts included in the TLS certificate. The values in
     /// this list must match the name/s used in the tlsSecret. Defaults to the
@@ -916,13 +940,14 @@ impl std::fmt::Debug for IngressTLS {
     }
 }
 
-apimachinery::proto_message!(IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressTLS { 1 => hosts, 2 => secret_name as "secretName" });
 
 /// NetworkPolicy describes what network traffic is allowed for a set of Pods
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicy", plural = "networkpolicies", namespaced, short_names = ["netpol"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkPolicy {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -955,12 +980,13 @@ impl std::fmt::Debug for NetworkPolicy {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicy { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicy { 1 => metadata, 2 => spec });
 
 /// NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to.
 /// This type is beta-level in 1.8
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkPolicyEgressRule {
     /// ports is a list of destination ports for outgoing traffic.
     /// Each item in this list is combined using a logical OR. If this field is
@@ -998,11 +1024,12 @@ impl std::fmt::Debug for NetworkPolicyEgressRule {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyEgressRule { 1 => ports, 2 => to });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyEgressRule { 1 => ports, 2 => to });
 
 /// NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods
 /// matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkPolicyIngressRule {
     /// ports is a list of ports which should be made accessible on the pods selected for
     /// this rule. Each item in this list is combined using a logical OR. If this field is
@@ -1040,13 +1067,14 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyIngressRule { 1 => ports, 2 => from });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyIngressRule { 1 => ports, 2 => from });
 
 /// NetworkPolicyList is a list of NetworkPolicy objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "NetworkPolicyList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkPolicyList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1080,11 +1108,12 @@ impl std::fmt::Debug for NetworkPolicyList {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyList { 1 => metadata, 2 => items });
 
 /// NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of
 /// fields are allowed
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkPolicyPeer {
     /// podSelector is a label selector which selects pods. This field follows standard label
     /// selector semantics; if present but empty, it selects all pods.
@@ -1127,10 +1156,11 @@ impl std::fmt::Debug for NetworkPolicyPeer {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyPeer { 1 => pod_selector as "podSelector", 2 => namespace_selector as "namespaceSelector", 3 => ip_block as "ipBlock" });
 
 /// NetworkPolicyPort describes a port to allow traffic on
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkPolicyPort {
     /// protocol represents the protocol (TCP, UDP, or SCTP) which traffic must match.
     /// If not specified, this field defaults to TCP.
@@ -1169,10 +1199,11 @@ impl std::fmt::Debug for NetworkPolicyPort {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicyPort { 1 => protocol, 2 => port, 3 => end_port as "endPort" });
 
 /// NetworkPolicySpec provides the specification of a NetworkPolicy
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkPolicySpec {
     /// podSelector selects the pods to which this NetworkPolicy object applies.
     /// The array of rules is applied to any pods selected by this field. An empty
@@ -1237,10 +1268,11 @@ impl std::fmt::Debug for NetworkPolicySpec {
     }
 }
 
-apimachinery::proto_message!(NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkPolicySpec { 1 => pod_selector as "podSelector", 2 => ingress, 3 => egress, 4 => policy_types as "policyTypes" });
 
 /// ParentReference describes a reference to a parent object.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ParentReference {
     /// Group is the group of the object being referenced.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -1280,10 +1312,11 @@ impl std::fmt::Debug for ParentReference {
     }
 }
 
-apimachinery::proto_message!(ParentReference { 1 => group, 2 => resource, 3 => namespace, 4 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ParentReference { 1 => group, 2 => resource, 3 => namespace, 4 => name });
 
 /// ServiceBackendPort is the service port being referenced.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceBackendPort {
     /// name is the name of the port on the Service.
     /// This is a mutually exclusive setting with "Number".
@@ -1315,7 +1348,7 @@ impl std::fmt::Debug for ServiceBackendPort {
     }
 }
 
-apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceBackendPort { 1 => name, 2 => number });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
@@ -1323,6 +1356,7 @@ apimachinery::proto_message!(ServiceBackendPort { 1 => name, 2 => number });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1361,13 +1395,14 @@ impl std::fmt::Debug for ServiceCIDR {
     }
 }
 
-apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1", kind = "ServiceCIDRList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1401,10 +1436,11 @@ impl std::fmt::Debug for ServiceCIDRList {
     }
 }
 
-apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceCIDRList { 1 => metadata, 2 => items });
 
 /// ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceCIDRSpec {
     /// CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64")
     /// from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family.
@@ -1431,10 +1467,11 @@ impl std::fmt::Debug for ServiceCIDRSpec {
     }
 }
 
-apimachinery::proto_message!(ServiceCIDRSpec { 1 => cidrs });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceCIDRSpec { 1 => cidrs });
 
 /// ServiceCIDRStatus describes the current state of the ServiceCIDR.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceCIDRStatus {
     /// conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR.
     /// Current service state
@@ -1460,7 +1497,7 @@ impl std::fmt::Debug for ServiceCIDRStatus {
     }
 }
 
-apimachinery::proto_message!(ServiceCIDRStatus { 1 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceCIDRStatus { 1 => conditions });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -83,6 +83,7 @@ pub type ServiceCIDRStatus = crate::networking::v1::ServiceCIDRStatus;
 /// HTTPIngressPath associates a path with a backend. Incoming urls matching the
 /// path are forwarded to the backend.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressPath, nested))]
 pub struct HTTPIngressPath {
     /// path is matched against the path of an incoming request. Currently it can
@@ -136,7 +137,7 @@ impl std::fmt::Debug for HTTPIngressPath {
     }
 }
 
-apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPIngressPath { 1 => path, 2 => backend, 3 => path_type as "pathType" });
 
 /// HTTPIngressRuleValue is a list of http selectors pointing to backends.
 /// In the example: http://\<host\>/\<path\>?\<searchpart\> -\> backend where
@@ -144,6 +145,7 @@ apimachinery::proto_message!(HTTPIngressPath { 1 => path, 2 => backend, 3 => pat
 /// to match against everything after the last '/' and before the first '?'
 /// or '\#'.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::HTTPIngressRuleValue, nested))]
 pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
@@ -169,7 +171,7 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     }
 }
 
-apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] HTTPIngressRuleValue { 1 => paths });
 
 /// IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs
 /// that operate on IP addresses. The object is used by the Service core API for allocation of IP addresses.
@@ -182,6 +184,7 @@ apimachinery::proto_message!(HTTPIngressRuleValue { 1 => paths });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IPAddress", plural = "ipaddresses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPAddress))]
 pub struct IPAddress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -219,7 +222,7 @@ impl std::fmt::Debug for IPAddress {
     }
 }
 
-apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IPAddress { 1 => metadata, 2 => spec });
 
 /// IPAddressList contains a list of IPAddress.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -232,6 +235,7 @@ apimachinery::proto_message!(IPAddress { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IPAddressList))]
 pub struct IPAddressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -268,7 +272,7 @@ impl std::fmt::Debug for IPAddressList {
     }
 }
 
-apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IPAddressList { 1 => metadata, 2 => items });
 
 /// Ingress is a collection of rules that allow inbound connections to reach the
 /// endpoints defined by a backend. An Ingress can be configured to give services
@@ -278,6 +282,7 @@ apimachinery::proto_message!(IPAddressList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "Ingress", plural = "ingresses", namespaced, short_names = ["ing"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::Ingress))]
 pub struct Ingress {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -320,10 +325,11 @@ impl std::fmt::Debug for Ingress {
     }
 }
 
-apimachinery::proto_message!(Ingress { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Ingress { 1 => metadata, 2 => spec, 3 => status });
 
 /// IngressBackend describes all endpoints for a given service and port.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressBackend {
     /// serviceName specifies the name of the referenced service.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -358,7 +364,7 @@ impl std::fmt::Debug for IngressBackend {
     }
 }
 
-apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressBackend { 1 => service_name as "serviceName", 2 => service_port as "servicePort", 3 => resource });
 
 /// IngressClass represents the class of the Ingress, referenced by the Ingress
 /// Spec. The \`ingressclass.kubernetes.io/is-default-class\` annotation can be
@@ -369,6 +375,7 @@ apimachinery::proto_message!(IngressBackend { 1 => service_name as "serviceName"
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "IngressClass", plural = "ingressclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressClass))]
 pub struct IngressClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -406,7 +413,7 @@ impl std::fmt::Debug for IngressClass {
     }
 }
 
-apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressClass { 1 => metadata, 2 => spec });
 
 /// IngressClassList is a collection of IngressClasses.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -419,6 +426,7 @@ apimachinery::proto_message!(IngressClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressClassList))]
 pub struct IngressClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -454,7 +462,7 @@ impl std::fmt::Debug for IngressClassList {
     }
 }
 
-apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressClassList { 1 => metadata, 2 => items });
 
 /// IngressList is a collection of Ingress.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -467,6 +475,7 @@ apimachinery::proto_message!(IngressClassList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressList))]
 pub struct IngressList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -503,12 +512,13 @@ impl std::fmt::Debug for IngressList {
     }
 }
 
-apimachinery::proto_message!(IngressList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressList { 1 => metadata, 2 => items });
 
 /// IngressRule represents the rules mapping the paths under a specified host to
 /// the related backend services. Incoming requests are first evaluated for a host
 /// match, then routed to the backend associated with the matching IngressRuleValue.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressRule, nested))]
 pub struct IngressRule {
     /// host is the fully qualified domain name of a network host, as defined by RFC 3986.
@@ -561,6 +571,7 @@ impl std::fmt::Debug for IngressRule {
 }
 
 impl apimachinery::proto::Message for IngressRule {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.host.encode_field(1, e);
@@ -569,6 +580,7 @@ impl apimachinery::proto::Message for IngressRule {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -598,6 +610,7 @@ impl apimachinery::proto::Message for IngressRule {
 /// mixing different types of rules in a single Ingress is disallowed, so exactly
 /// one of the following must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct IngressRuleValue {
     /// The \`http\` field.
     pub http: Option<HTTPIngressRuleValue>,
@@ -621,10 +634,11 @@ impl std::fmt::Debug for IngressRuleValue {
     }
 }
 
-apimachinery::proto_message!(IngressRuleValue { 1 => http });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressRuleValue { 1 => http });
 
 /// IngressSpec describes the Ingress the user wishes to exist.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::IngressSpec, nested))]
 pub struct IngressSpec {
     /// ingressClassName is the name of the IngressClass cluster resource. The
@@ -683,7 +697,7 @@ impl std::fmt::Debug for IngressSpec {
     }
 }
 
-apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4 => ingress_class_name as "ingressClassName" });
 
 /// ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64).
 /// This range is used to allocate ClusterIPs to Service objects.
@@ -691,6 +705,7 @@ apimachinery::proto_message!(IngressSpec { 1 => backend, 2 => tls, 3 => rules, 4
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "networking.k8s.io", version = "v1beta1", kind = "ServiceCIDR", plural = "servicecidrs", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::ServiceCIDR))]
 pub struct ServiceCIDR {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -734,7 +749,7 @@ impl std::fmt::Debug for ServiceCIDR {
     }
 }
 
-apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceCIDR { 1 => metadata, 2 => spec, 3 => status });
 
 /// ServiceCIDRList contains a list of ServiceCIDR objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -747,6 +762,7 @@ apimachinery::proto_message!(ServiceCIDR { 1 => metadata, 2 => spec, 3 => status
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::networking::v1::ServiceCIDRList))]
 pub struct ServiceCIDRList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -783,4 +799,4 @@ impl std::fmt::Debug for ServiceCIDRList {
     }
 }
 
-apimachinery::proto_message!(ServiceCIDRList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceCIDRList { 1 => metadata, 2 => items });

@@ -4,6 +4,7 @@
 
 /// Overhead structure represents the resource overhead associated with running a pod.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     #[api(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -28,7 +29,7 @@ impl std::fmt::Debug for Overhead {
     }
 }
 
-apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Overhead { 1 => pod_fixed as "podFixed" });
 
 /// RuntimeClass defines a class of container runtime supported in the cluster.
 /// The RuntimeClass is used to determine which container runtime is used to run
@@ -41,6 +42,7 @@ apimachinery::proto_message!(Overhead { 1 => pod_fixed as "podFixed" });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -94,13 +96,14 @@ impl std::fmt::Debug for RuntimeClass {
     }
 }
 
-apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1", kind = "RuntimeClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -134,11 +137,12 @@ impl std::fmt::Debug for RuntimeClassList {
     }
 }
 
-apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RuntimeClassList { 1 => metadata, 2 => items });
 
 /// Scheduling specifies the scheduling constraints for nodes supporting a
 /// RuntimeClass.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Scheduling {
     /// nodeSelector lists labels that must be present on nodes that support this
     /// RuntimeClass. Pods using this RuntimeClass can only be scheduled to a
@@ -174,7 +178,7 @@ impl std::fmt::Debug for Scheduling {
     }
 }
 
-apimachinery::proto_message!(Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Scheduling { 1 => node_selector as "nodeSelector", 2 => tolerations });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -28,6 +28,7 @@ pub type Scheduling = crate::node::v1::Scheduling;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1alpha1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClass, hub_only = [handler, overhead, scheduling], to_hub = crate::conversions::runtime_class::node_v1alpha1::to_hub, from_hub = crate::conversions::runtime_class::node_v1alpha1::from_hub))]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -64,7 +65,7 @@ impl std::fmt::Debug for RuntimeClass {
     }
 }
 
-apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RuntimeClass { 1 => metadata, 2 => spec });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -77,6 +78,7 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClassList))]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -113,13 +115,14 @@ impl std::fmt::Debug for RuntimeClassList {
     }
 }
 
-apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RuntimeClassList { 1 => metadata, 2 => items });
 
 /// RuntimeClassSpec is a specification of a RuntimeClass. It contains parameters
 /// that are required to describe the RuntimeClass to the Container Runtime
 /// Interface (CRI) implementation, as well as any other components that need to
 /// understand how the pod will be run. The RuntimeClassSpec is immutable.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RuntimeClassSpec {
     /// runtimeHandler specifies the underlying runtime and configuration that the
     /// CRI implementation will use to handle pods of this class. The possible
@@ -165,4 +168,4 @@ impl std::fmt::Debug for RuntimeClassSpec {
     }
 }
 
-apimachinery::proto_message!(RuntimeClassSpec { 1 => runtime_handler as "runtimeHandler", 2 => overhead, 3 => scheduling });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RuntimeClassSpec { 1 => runtime_handler as "runtimeHandler", 2 => overhead, 3 => scheduling });

@@ -28,6 +28,7 @@ pub type Scheduling = crate::node::v1::Scheduling;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "node.k8s.io", version = "v1beta1", kind = "RuntimeClass", plural = "runtimeclasses", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClass))]
 pub struct RuntimeClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -87,7 +88,7 @@ impl std::fmt::Debug for RuntimeClass {
     }
 }
 
-apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RuntimeClass { 1 => metadata, 2 => handler, 3 => overhead, 4 => scheduling });
 
 /// RuntimeClassList is a list of RuntimeClass objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -100,6 +101,7 @@ apimachinery::proto_message!(RuntimeClass { 1 => metadata, 2 => handler, 3 => ov
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::node::v1::RuntimeClassList))]
 pub struct RuntimeClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -136,4 +138,4 @@ impl std::fmt::Debug for RuntimeClassList {
     }
 }
 
-apimachinery::proto_message!(RuntimeClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RuntimeClassList { 1 => metadata, 2 => items });

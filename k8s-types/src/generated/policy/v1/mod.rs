@@ -9,6 +9,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "Eviction", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -40,13 +41,14 @@ impl std::fmt::Debug for Eviction {
     }
 }
 
-apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -83,13 +85,14 @@ impl std::fmt::Debug for PodDisruptionBudget {
     }
 }
 
-apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1", kind = "PodDisruptionBudgetList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -123,10 +126,11 @@ impl std::fmt::Debug for PodDisruptionBudgetList {
     }
 }
 
-apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDisruptionBudgetList { 1 => metadata, 2 => items });
 
 /// PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodDisruptionBudgetSpec {
     /// An eviction is allowed if at least "minAvailable" pods selected by
     /// "selector" will still be available after the eviction, i.e. even in the
@@ -195,11 +199,12 @@ impl std::fmt::Debug for PodDisruptionBudgetSpec {
     }
 }
 
-apimachinery::proto_message!(PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDisruptionBudgetSpec { 1 => min_available as "minAvailable", 2 => selector, 3 => max_unavailable as "maxUnavailable", 4 => unhealthy_pod_eviction_policy as "unhealthyPodEvictionPolicy" });
 
 /// PodDisruptionBudgetStatus represents information about the status of a
 /// PodDisruptionBudget. Status may trail the actual state of a system.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodDisruptionBudgetStatus {
     /// Most recent generation observed when updating this PDB status. DisruptionsAllowed and other
     /// status information is valid only if observedGeneration equals to PDB's object generation.
@@ -272,7 +277,7 @@ impl std::fmt::Debug for PodDisruptionBudgetStatus {
     }
 }
 
-apimachinery::proto_message!(PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -31,6 +31,7 @@ pub type PodDisruptionBudgetStatus = crate::policy::v1::PodDisruptionBudgetStatu
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::policy::v1::Eviction))]
 pub struct Eviction {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -66,13 +67,14 @@ impl std::fmt::Debug for Eviction {
     }
 }
 
-apimachinery::proto_message!(Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Eviction { 1 => metadata, 2 => delete_options as "deleteOptions" });
 
 /// PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "policy", version = "v1beta1", kind = "PodDisruptionBudget", plural = "poddisruptionbudgets", namespaced, short_names = ["pdb"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::policy::v1::PodDisruptionBudget, to_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::to_hub, from_hub = crate::conversions::pod_disruption_budget::policy_v1beta1::from_hub))]
 pub struct PodDisruptionBudget {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -114,7 +116,7 @@ impl std::fmt::Debug for PodDisruptionBudget {
     }
 }
 
-apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDisruptionBudget { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodDisruptionBudgetList is a collection of PodDisruptionBudgets.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -127,6 +129,7 @@ apimachinery::proto_message!(PodDisruptionBudget { 1 => metadata, 2 => spec, 3 =
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::policy::v1::PodDisruptionBudgetList))]
 pub struct PodDisruptionBudgetList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -163,4 +166,4 @@ impl std::fmt::Debug for PodDisruptionBudgetList {
     }
 }
 
-apimachinery::proto_message!(PodDisruptionBudgetList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDisruptionBudgetList { 1 => metadata, 2 => items });

@@ -4,6 +4,7 @@
 
 /// AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AggregationRule {
     /// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
     /// If any of the selectors match, then the ClusterRole's permissions will be added
@@ -29,13 +30,14 @@ impl std::fmt::Debug for AggregationRule {
     }
 }
 
-apimachinery::proto_message!(AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AggregationRule { 1 => cluster_role_selectors as "clusterRoleSelectors" });
 
 /// ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -74,7 +76,7 @@ impl std::fmt::Debug for ClusterRole {
     }
 }
 
-apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
@@ -82,6 +84,7 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -120,13 +123,14 @@ impl std::fmt::Debug for ClusterRoleBinding {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -159,13 +163,14 @@ impl std::fmt::Debug for ClusterRoleBindingList {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "ClusterRoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -198,11 +203,12 @@ impl std::fmt::Debug for ClusterRoleList {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleList { 1 => metadata, 2 => items });
 
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
     #[api(nullable)]
@@ -250,13 +256,14 @@ impl std::fmt::Debug for PolicyRule {
     }
 }
 
-apimachinery::proto_message!(PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PolicyRule { 1 => verbs, 2 => api_groups as "apiGroups", 3 => resources, 4 => resource_names as "resourceNames", 5 => non_resource_urls as "nonResourceURLs" });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "Role", plural = "roles", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -289,7 +296,7 @@ impl std::fmt::Debug for Role {
     }
 }
 
-apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
@@ -298,6 +305,7 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -336,13 +344,14 @@ impl std::fmt::Debug for RoleBinding {
     }
 }
 
-apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleBindingList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -375,13 +384,14 @@ impl std::fmt::Debug for RoleBindingList {
     }
 }
 
-apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1", kind = "RoleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -414,10 +424,11 @@ impl std::fmt::Debug for RoleList {
     }
 }
 
-apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleList { 1 => metadata, 2 => items });
 
 /// RoleRef contains information that points to the role being used
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RoleRef {
     /// APIGroup is the group for the resource being referenced
     pub api_group: String,
@@ -449,11 +460,12 @@ impl std::fmt::Debug for RoleRef {
     }
 }
 
-apimachinery::proto_message!(RoleRef { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleRef { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
@@ -495,7 +507,7 @@ impl std::fmt::Debug for Subject {
     }
 }
 
-apimachinery::proto_message!(Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Subject { 1 => kind, 2 => api_group as "apiGroup", 3 => name, 4 => namespace });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -22,6 +22,7 @@ pub type RoleRef = crate::rbac::v1::RoleRef;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRole))]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -64,7 +65,7 @@ impl std::fmt::Debug for ClusterRole {
     }
 }
 
-apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
@@ -73,6 +74,7 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleBinding))]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -114,7 +116,7 @@ impl std::fmt::Debug for ClusterRoleBinding {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBindings, and will no longer be served in v1.22.
@@ -128,6 +130,7 @@ apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleBindingList))]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -163,7 +166,7 @@ impl std::fmt::Debug for ClusterRoleBindingList {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoles, and will no longer be served in v1.22.
@@ -177,6 +180,7 @@ apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleList))]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -212,11 +216,12 @@ impl std::fmt::Debug for ClusterRoleList {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleList { 1 => metadata, 2 => items });
 
 /// PolicyRule holds information that describes a policy rule, but does not contain information
 /// about who the rule applies to or which namespace the rule applies to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::PolicyRule, nested))]
 pub struct PolicyRule {
     /// Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '\*' represents all verbs.
@@ -270,7 +275,7 @@ impl std::fmt::Debug for PolicyRule {
     }
 }
 
-apimachinery::proto_message!(PolicyRule { 1 => verbs, 3 => api_groups as "apiGroups", 4 => resources, 5 => resource_names as "resourceNames", 6 => non_resource_urls as "nonResourceURLs" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PolicyRule { 1 => verbs, 3 => api_groups as "apiGroups", 4 => resources, 5 => resource_names as "resourceNames", 6 => non_resource_urls as "nonResourceURLs" });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
@@ -278,6 +283,7 @@ apimachinery::proto_message!(PolicyRule { 1 => verbs, 3 => api_groups as "apiGro
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "Role", plural = "roles", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::Role))]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -313,7 +319,7 @@ impl std::fmt::Debug for Role {
     }
 }
 
-apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
@@ -323,6 +329,7 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1alpha1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleBinding))]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -364,7 +371,7 @@ impl std::fmt::Debug for RoleBinding {
     }
 }
 
-apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBindingList, and will no longer be served in v1.22.
@@ -378,6 +385,7 @@ apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => ro
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleBindingList))]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -413,7 +421,7 @@ impl std::fmt::Debug for RoleBindingList {
     }
 }
 
-apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleList, and will no longer be served in v1.22.
@@ -427,6 +435,7 @@ apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleList))]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -462,11 +471,12 @@ impl std::fmt::Debug for RoleList {
     }
 }
 
-apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleList { 1 => metadata, 2 => items });
 
 /// Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference,
 /// or a value for non-objects such as user and group names.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Subject {
     /// Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
@@ -508,4 +518,4 @@ impl std::fmt::Debug for Subject {
     }
 }
 
-apimachinery::proto_message!(Subject { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => namespace });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Subject { 1 => kind, 2 => api_version as "apiVersion", 3 => name, 4 => namespace });

@@ -38,6 +38,7 @@ pub type Subject = crate::rbac::v1::Subject;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRole", plural = "clusterroles", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRole))]
 pub struct ClusterRole {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -81,7 +82,7 @@ impl std::fmt::Debug for ClusterRole {
     }
 }
 
-apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRole { 1 => metadata, 2 => rules, 3 => aggregation_rule as "aggregationRule" });
 
 /// ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 /// and adds who information via Subject.
@@ -90,6 +91,7 @@ apimachinery::proto_message!(ClusterRole { 1 => metadata, 2 => rules, 3 => aggre
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "ClusterRoleBinding", plural = "clusterrolebindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleBinding))]
 pub struct ClusterRoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -132,7 +134,7 @@ impl std::fmt::Debug for ClusterRoleBinding {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// ClusterRoleBindingList is a collection of ClusterRoleBindings.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoleBindingList, and will no longer be served in v1.22.
@@ -146,6 +148,7 @@ apimachinery::proto_message!(ClusterRoleBinding { 1 => metadata, 2 => subjects, 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleBindingList))]
 pub struct ClusterRoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -181,7 +184,7 @@ impl std::fmt::Debug for ClusterRoleBindingList {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleBindingList { 1 => metadata, 2 => items });
 
 /// ClusterRoleList is a collection of ClusterRoles.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 ClusterRoles, and will no longer be served in v1.22.
@@ -195,6 +198,7 @@ apimachinery::proto_message!(ClusterRoleBindingList { 1 => metadata, 2 => items 
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::ClusterRoleList))]
 pub struct ClusterRoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -230,7 +234,7 @@ impl std::fmt::Debug for ClusterRoleList {
     }
 }
 
-apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ClusterRoleList { 1 => metadata, 2 => items });
 
 /// Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 Role, and will no longer be served in v1.22.
@@ -238,6 +242,7 @@ apimachinery::proto_message!(ClusterRoleList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "Role", plural = "roles", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::Role))]
 pub struct Role {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -274,7 +279,7 @@ impl std::fmt::Debug for Role {
     }
 }
 
-apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Role { 1 => metadata, 2 => rules });
 
 /// RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace.
 /// It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
@@ -284,6 +289,7 @@ apimachinery::proto_message!(Role { 1 => metadata, 2 => rules });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "rbac.authorization.k8s.io", version = "v1beta1", kind = "RoleBinding", plural = "rolebindings", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleBinding))]
 pub struct RoleBinding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -326,7 +332,7 @@ impl std::fmt::Debug for RoleBinding {
     }
 }
 
-apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleBinding { 1 => metadata, 2 => subjects, 3 => role_ref as "roleRef" });
 
 /// RoleBindingList is a collection of RoleBindings
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleBindingList, and will no longer be served in v1.22.
@@ -340,6 +346,7 @@ apimachinery::proto_message!(RoleBinding { 1 => metadata, 2 => subjects, 3 => ro
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleBindingList))]
 pub struct RoleBindingList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -375,7 +382,7 @@ impl std::fmt::Debug for RoleBindingList {
     }
 }
 
-apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleBindingList { 1 => metadata, 2 => items });
 
 /// RoleList is a collection of Roles
 /// Deprecated in v1.17 in favor of rbac.authorization.k8s.io/v1 RoleList, and will no longer be served in v1.22.
@@ -389,6 +396,7 @@ apimachinery::proto_message!(RoleBindingList { 1 => metadata, 2 => items });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::rbac::v1::RoleList))]
 pub struct RoleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -424,4 +432,4 @@ impl std::fmt::Debug for RoleList {
     }
 }
 
-apimachinery::proto_message!(RoleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RoleList { 1 => metadata, 2 => items });

@@ -8,6 +8,7 @@
 /// The combination of Driver, Pool, Device, and ShareID must match the corresponding key
 /// in Status.Allocation.Devices.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AllocatedDeviceStatus {
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -73,10 +74,11 @@ impl std::fmt::Debug for AllocatedDeviceStatus {
     }
 }
 
-apimachinery::proto_message!(AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AllocatedDeviceStatus { 1 => driver, 2 => pool, 3 => device, 4 => conditions, 5 => data, 6 => network_data as "networkData", 7 => share_id as "shareID" });
 
 /// AllocationResult contains attributes of an allocated resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct AllocationResult {
     /// Devices is the result of allocating devices.
     pub devices: DeviceAllocationResult,
@@ -113,10 +115,11 @@ impl std::fmt::Debug for AllocationResult {
     }
 }
 
-apimachinery::proto_message!(AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AllocationResult { 1 => devices, 3 => node_selector as "nodeSelector", 5 => allocation_timestamp as "allocationTimestamp" });
 
 /// CELDeviceSelector contains a CEL expression for selecting a device.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CELDeviceSelector {
     /// Expression is a CEL expression which evaluates a single device. It
     /// must evaluate to true when the device under consideration satisfies
@@ -199,12 +202,13 @@ impl std::fmt::Debug for CELDeviceSelector {
     }
 }
 
-apimachinery::proto_message!(CELDeviceSelector { 1 => expression });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CELDeviceSelector { 1 => expression });
 
 /// CapacityRequestPolicy defines how requests consume device capacity.
 ///
 /// Must not set more than one ValidRequestValues.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CapacityRequestPolicy {
     /// Default specifies how much of this capacity is consumed by a request
     /// that does not contain an entry for it in DeviceRequest's Capacity.
@@ -260,7 +264,7 @@ impl std::fmt::Debug for CapacityRequestPolicy {
     }
 }
 
-apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_values as "validValues", 4 => valid_range as "validRange" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CapacityRequestPolicy { 1 => default, 3 => valid_values as "validValues", 4 => valid_range as "validRange" });
 
 /// CapacityRequestPolicyRange defines a valid range for consumable capacity values.
 ///
@@ -271,6 +275,7 @@ apimachinery::proto_message!(CapacityRequestPolicy { 1 => default, 3 => valid_va
 /// - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
 /// and the device cannot be allocated.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CapacityRequestPolicyRange {
     /// Min specifies the minimum capacity allowed for a consumption request.
     ///
@@ -312,10 +317,11 @@ impl std::fmt::Debug for CapacityRequestPolicyRange {
     }
 }
 
-apimachinery::proto_message!(CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CapacityRequestPolicyRange { 1 => min, 2 => max, 3 => step });
 
 /// CapacityRequirements defines the capacity requirements for a specific device request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CapacityRequirements {
     /// Requests represent individual device resource requests for distinct resources,
     /// all of which must be provided by the device.
@@ -361,10 +367,11 @@ impl std::fmt::Debug for CapacityRequirements {
     }
 }
 
-apimachinery::proto_message!(CapacityRequirements { 1 => requests });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CapacityRequirements { 1 => requests });
 
 /// Counter describes a quantity associated with a device.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Counter {
     /// Value defines how much of a certain device counter is available.
     pub value: crate::value::Quantity,
@@ -388,7 +395,7 @@ impl std::fmt::Debug for Counter {
     }
 }
 
-apimachinery::proto_message!(Counter { 1 => value });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Counter { 1 => value });
 
 /// CounterSet defines a named set of counters
 /// that are available to be used by devices defined in the
@@ -399,6 +406,7 @@ apimachinery::proto_message!(Counter { 1 => value });
 /// the portion of counters it uses will no longer be available for use
 /// by other devices.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CounterSet {
     /// Name defines the name of the counter set.
     /// It must be a DNS label.
@@ -431,11 +439,12 @@ impl std::fmt::Debug for CounterSet {
     }
 }
 
-apimachinery::proto_message!(CounterSet { 1 => name, 2 => counters });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CounterSet { 1 => name, 2 => counters });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -596,10 +605,11 @@ impl std::fmt::Debug for Device {
     }
 }
 
-apimachinery::proto_message!(Device { 1 => name, 2 => attributes, 3 => capacity, 4 => consumes_counters as "consumesCounters", 5 => node_name as "nodeName", 6 => node_selector as "nodeSelector", 7 => all_nodes as "allNodes", 8 => taints, 9 => binds_to_node as "bindsToNode", 10 => binding_conditions as "bindingConditions", 11 => binding_failure_conditions as "bindingFailureConditions", 12 => allow_multiple_allocations as "allowMultipleAllocations", 13 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Device { 1 => name, 2 => attributes, 3 => capacity, 4 => consumes_counters as "consumesCounters", 5 => node_name as "nodeName", 6 => node_selector as "nodeSelector", 7 => all_nodes as "allNodes", 8 => taints, 9 => binds_to_node as "bindsToNode", 10 => binding_conditions as "bindingConditions", 11 => binding_failure_conditions as "bindingFailureConditions", 12 => allow_multiple_allocations as "allowMultipleAllocations", 13 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
 /// DeviceAllocationConfiguration gets embedded in an AllocationResult.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceAllocationConfiguration {
     /// Source records whether the configuration comes from a class and thus
     /// is not something that a normal user would have been able to set
@@ -640,6 +650,7 @@ impl std::fmt::Debug for DeviceAllocationConfiguration {
 }
 
 impl apimachinery::proto::Message for DeviceAllocationConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.source.encode_field(1, e);
@@ -649,6 +660,7 @@ impl apimachinery::proto::Message for DeviceAllocationConfiguration {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -676,6 +688,7 @@ impl apimachinery::proto::Message for DeviceAllocationConfiguration {
 
 /// DeviceAllocationResult is the result of allocating devices.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceAllocationResult {
     /// Results lists all allocated devices.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -711,10 +724,11 @@ impl std::fmt::Debug for DeviceAllocationResult {
     }
 }
 
-apimachinery::proto_message!(DeviceAllocationResult { 1 => results, 2 => config });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceAllocationResult { 1 => results, 2 => config });
 
 /// DeviceAttribute must have exactly one field set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceAttribute {
     /// IntValue is a number.
     pub int: Option<i64>,
@@ -779,10 +793,11 @@ impl std::fmt::Debug for DeviceAttribute {
     }
 }
 
-apimachinery::proto_message!(DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceAttribute { 2 => int, 3 => bool, 4 => string, 5 => version, 6 => ints, 7 => bools, 8 => strings, 9 => versions });
 
 /// DeviceCapacity describes a quantity associated with a device.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceCapacity {
     /// Value defines how much of a certain capacity that device has.
     ///
@@ -822,10 +837,11 @@ impl std::fmt::Debug for DeviceCapacity {
     }
 }
 
-apimachinery::proto_message!(DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceCapacity { 1 => value, 2 => request_policy as "requestPolicy" });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
     /// must all be satisfied. If empty, nothing needs to be allocated.
@@ -864,10 +880,11 @@ impl std::fmt::Debug for DeviceClaim {
     }
 }
 
-apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClaimConfiguration is used for configuration parameters in DeviceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceClaimConfiguration {
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, it applies to all requests.
@@ -902,6 +919,7 @@ impl std::fmt::Debug for DeviceClaimConfiguration {
 }
 
 impl apimachinery::proto::Message for DeviceClaimConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         self.requests.encode_field(1, e);
@@ -910,6 +928,7 @@ impl apimachinery::proto::Message for DeviceClaimConfiguration {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -942,6 +961,7 @@ impl apimachinery::proto::Message for DeviceClaimConfiguration {
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -980,10 +1000,11 @@ impl std::fmt::Debug for DeviceClass {
     }
 }
 
-apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassConfiguration is used in DeviceClass.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceClassConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
@@ -1008,6 +1029,7 @@ impl std::fmt::Debug for DeviceClassConfiguration {
 }
 
 impl apimachinery::proto::Message for DeviceClassConfiguration {
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn encode_fields(&self, e: &mut apimachinery::proto::WireEncoder) {
         use apimachinery::proto::Field as _;
         e.message(1, |e| {
@@ -1015,6 +1037,7 @@ impl apimachinery::proto::Message for DeviceClassConfiguration {
         });
     }
 
+    #[cfg_attr(not(feature = "scheme"), inline)]
     fn merge_field(
         &mut self,
         number: u32,
@@ -1043,6 +1066,7 @@ impl apimachinery::proto::Message for DeviceClassConfiguration {
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "DeviceClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1075,11 +1099,12 @@ impl std::fmt::Debug for DeviceClassList {
     }
 }
 
-apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceClassSpec is used in a \[DeviceClass\] to define what can be allocated
 /// and how to configure it.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceClassSpec {
     /// Each selector must be satisfied by a device which is claimed via this class.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -1126,12 +1151,13 @@ impl std::fmt::Debug for DeviceClassSpec {
     }
 }
 
-apimachinery::proto_message!(DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClassSpec { 1 => selectors, 2 => config, 4 => extended_resource_name as "extendedResourceName" });
 
 /// DeviceConfiguration must have exactly one field set. It gets embedded
 /// inline in some other structs which have other fields, so field names must
 /// not conflict with those.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceConfiguration {
     /// Opaque provides driver-specific configuration parameters.
     pub opaque: Option<OpaqueDeviceConfiguration>,
@@ -1155,10 +1181,11 @@ impl std::fmt::Debug for DeviceConfiguration {
     }
 }
 
-apimachinery::proto_message!(DeviceConfiguration { 1 => opaque });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceConfiguration { 1 => opaque });
 
 /// DeviceConstraint must have exactly one field set besides Requests.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceConstraint {
     /// Requests is a list of the one or more requests in this claim which
     /// must co-satisfy this constraint. If a request is fulfilled by
@@ -1229,11 +1256,12 @@ impl std::fmt::Debug for DeviceConstraint {
     }
 }
 
-apimachinery::proto_message!(DeviceConstraint { 1 => requests, 2 => match_attribute as "matchAttribute", 3 => distinct_attribute as "distinctAttribute" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceConstraint { 1 => requests, 2 => match_attribute as "matchAttribute", 3 => distinct_attribute as "distinctAttribute" });
 
 /// DeviceCounterConsumption defines a set of counters that
 /// a device will consume from a CounterSet.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceCounterConsumption {
     /// CounterSet is the name of the set from which the
     /// counters defined will be consumed.
@@ -1265,13 +1293,14 @@ impl std::fmt::Debug for DeviceCounterConsumption {
     }
 }
 
-apimachinery::proto_message!(DeviceCounterConsumption { 1 => counter_set as "counterSet", 2 => counters });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceCounterConsumption { 1 => counter_set as "counterSet", 2 => counters });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
 /// also ask for several identical devices. With FirstAvailable it is also
 /// possible to provide a prioritized list of requests.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -1328,10 +1357,11 @@ impl std::fmt::Debug for DeviceRequest {
     }
 }
 
-apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => exactly, 3 => first_available as "firstAvailable" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceRequest { 1 => name, 2 => exactly, 3 => first_available as "firstAvailable" });
 
 /// DeviceRequestAllocationResult contains the allocation result for one request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceRequestAllocationResult {
     /// Request is the name of the request in the claim which caused this
     /// device to be allocated. If it references a subrequest in the
@@ -1444,10 +1474,11 @@ impl std::fmt::Debug for DeviceRequestAllocationResult {
     }
 }
 
-apimachinery::proto_message!(DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceRequestAllocationResult { 1 => request, 2 => driver, 3 => pool, 4 => device, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => binding_conditions as "bindingConditions", 8 => binding_failure_conditions as "bindingFailureConditions", 9 => share_id as "shareID", 10 => consumed_capacity as "consumedCapacity" });
 
 /// DeviceSelector must have exactly one field set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceSelector {
     /// CEL contains a CEL expression for selecting a device.
     pub cel: Option<CELDeviceSelector>,
@@ -1471,7 +1502,7 @@ impl std::fmt::Debug for DeviceSelector {
     }
 }
 
-apimachinery::proto_message!(DeviceSelector { 1 => cel });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceSelector { 1 => cel });
 
 /// DeviceSubRequest describes a request for device provided in the
 /// claim.spec.devices.requests\[\].firstAvailable array. Each
@@ -1482,6 +1513,7 @@ apimachinery::proto_message!(DeviceSelector { 1 => cel });
 /// AdminAccess field as that one is only supported when requesting a
 /// specific device.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
     /// or the list of configurations for the claim. References must use the
@@ -1594,12 +1626,13 @@ impl std::fmt::Debug for DeviceSubRequest {
     }
 }
 
-apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => tolerations, 7 => capacity });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => tolerations, 7 => capacity });
 
 /// The device this taint is attached to has the "effect" on
 /// any claim which does not tolerate the taint and, through the claim,
 /// to pods using the claim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceTaint {
     /// The taint key to be applied to a device.
     /// Must be a label name.
@@ -1653,11 +1686,12 @@ impl std::fmt::Debug for DeviceTaint {
     }
 }
 
-apimachinery::proto_message!(DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaint { 1 => key, 2 => value, 3 => effect, 4 => time_added as "timeAdded" });
 
 /// The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches
 /// the triple \<key,value,effect\> using the matching operator \<operator\>.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceToleration {
     /// Key is the taint key that the toleration applies to. Empty means match all taint keys.
     /// If the key is empty, operator must be Exists; this combination means to match all values and all keys.
@@ -1714,10 +1748,11 @@ impl std::fmt::Debug for DeviceToleration {
     }
 }
 
-apimachinery::proto_message!(DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceToleration { 1 => key, 2 => operator, 3 => value, 4 => effect, 5 => toleration_seconds as "tolerationSeconds" });
 
 /// ExactDeviceRequest is a request for one or more identical devices.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ExactDeviceRequest {
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1834,12 +1869,13 @@ impl std::fmt::Debug for ExactDeviceRequest {
     }
 }
 
-apimachinery::proto_message!(ExactDeviceRequest { 1 => device_class_name as "deviceClassName", 2 => selectors, 3 => allocation_mode as "allocationMode", 4 => count, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => capacity });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ExactDeviceRequest { 1 => device_class_name as "deviceClassName", 2 => selectors, 3 => allocation_mode as "allocationMode", 4 => count, 5 => admin_access as "adminAccess", 6 => tolerations, 7 => capacity });
 
 /// NetworkDeviceData provides network-related details for the allocated device.
 /// This information may be filled by drivers or other components to configure
 /// or identify the device within a network context.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NetworkDeviceData {
     /// InterfaceName specifies the name of the network interface associated with
     /// the allocated device. This might be the name of a physical or virtual
@@ -1884,11 +1920,12 @@ impl std::fmt::Debug for NetworkDeviceData {
     }
 }
 
-apimachinery::proto_message!(NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NetworkDeviceData { 1 => interface_name as "interfaceName", 2 => ips, 3 => hardware_address as "hardwareAddress" });
 
 /// NodeAllocatableResourceMapping defines the translation between the DRA device/capacity
 /// units requested to the corresponding quantity of the node allocatable resource.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeAllocatableResourceMapping {
     /// CapacityKey references a capacity name defined as a key in the
     /// \`spec.devices\[\*\].capacity\` map. When this field is set, the value associated with
@@ -1942,11 +1979,12 @@ impl std::fmt::Debug for NodeAllocatableResourceMapping {
     }
 }
 
-apimachinery::proto_message!(NodeAllocatableResourceMapping { 1 => capacity_key as "capacityKey", 2 => allocation_multiplier as "allocationMultiplier" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeAllocatableResourceMapping { 1 => capacity_key as "capacityKey", 2 => allocation_multiplier as "allocationMultiplier" });
 
 /// OpaqueDeviceConfiguration contains configuration parameters for a driver
 /// in a format defined by the driver vendor.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct OpaqueDeviceConfiguration {
     /// Driver is used to determine which kubelet plugin needs
     /// to be passed these configuration parameters.
@@ -1986,7 +2024,7 @@ impl std::fmt::Debug for OpaqueDeviceConfiguration {
     }
 }
 
-apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] OpaqueDeviceConfiguration { 1 => driver, 2 => parameters });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
@@ -1997,6 +2035,7 @@ apimachinery::proto_message!(OpaqueDeviceConfiguration { 1 => driver, 2 => param
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2033,12 +2072,13 @@ impl std::fmt::Debug for ResourceClaim {
     }
 }
 
-apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimConsumerReference contains enough information to let you
 /// locate the consumer of a ResourceClaim. The user must be a resource in the same
 /// namespace as the ResourceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaimConsumerReference {
     /// APIGroup is the group for the resource being referenced. It is
     /// empty for the core API. This matches the group in the APIVersion
@@ -2077,13 +2117,14 @@ impl std::fmt::Debug for ResourceClaimConsumerReference {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimConsumerReference { 1 => api_group as "apiGroup", 3 => resource, 4 => name, 5 => uid });
 
 /// ResourceClaimList is a collection of claims.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2116,10 +2157,11 @@ impl std::fmt::Debug for ResourceClaimList {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
     pub devices: DeviceClaim,
@@ -2143,11 +2185,12 @@ impl std::fmt::Debug for ResourceClaimSpec {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimStatus tracks whether the resource has been allocated and what
 /// the result of that was.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaimStatus {
     /// Allocation is set once the claim has been allocated successfully.
     pub allocation: Option<AllocationResult>,
@@ -2201,13 +2244,14 @@ impl std::fmt::Debug for ResourceClaimStatus {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimStatus { 1 => allocation, 2 => reserved_for as "reservedFor", 4 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2243,13 +2287,14 @@ impl std::fmt::Debug for ResourceClaimTemplate {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceClaimTemplateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2282,10 +2327,11 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
     /// when creating it. No other fields are allowed and will be rejected during
@@ -2317,10 +2363,11 @@ impl std::fmt::Debug for ResourceClaimTemplateSpec {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourcePool describes the pool that ResourceSlices belong to.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePool {
     /// Name is used to identify the pool. For node-local devices, this
     /// is often the node name, but this is not required.
@@ -2371,7 +2418,7 @@ impl std::fmt::Debug for ResourcePool {
     }
 }
 
-apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => resource_slice_count as "resourceSliceCount" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourcePool { 1 => name, 2 => generation, 3 => resource_slice_count as "resourceSliceCount" });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
 /// managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many
@@ -2398,6 +2445,7 @@ apimachinery::proto_message!(ResourcePool { 1 => name, 2 => generation, 3 => res
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2431,13 +2479,14 @@ impl std::fmt::Debug for ResourceSlice {
     }
 }
 
-apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1", kind = "ResourceSliceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -2470,10 +2519,11 @@ impl std::fmt::Debug for ResourceSliceList {
     }
 }
 
-apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice
@@ -2566,7 +2616,7 @@ impl std::fmt::Debug for ResourceSliceSpec {
     }
 }
 
-apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -55,6 +55,7 @@ pub type DeviceTaintSelector = crate::resource::v1beta2::DeviceTaintSelector;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1beta2::DeviceTaintRule))]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -97,7 +98,7 @@ impl std::fmt::Debug for DeviceTaintRule {
     }
 }
 
-apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -110,6 +111,7 @@ apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => st
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1beta2::DeviceTaintRuleList))]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -145,10 +147,11 @@ impl std::fmt::Debug for DeviceTaintRuleList {
     }
 }
 
-apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// PoolStatus contains status information for a single resource pool.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PoolStatus {
     /// Driver is the DRA driver name for this pool.
     /// Must be a DNS subdomain (e.g., "gpu.example.com").
@@ -230,7 +233,7 @@ impl std::fmt::Debug for PoolStatus {
     }
 }
 
-apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolName", 3 => node_name as "nodeName", 4 => total_devices as "totalDevices", 5 => allocated_devices as "allocatedDevices", 6 => available_devices as "availableDevices", 7 => unavailable_devices as "unavailableDevices", 8 => resource_slice_count as "resourceSliceCount", 9 => generation, 10 => validation_error as "validationError" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PoolStatus { 1 => driver, 2 => pool_name as "poolName", 3 => node_name as "nodeName", 4 => total_devices as "totalDevices", 5 => allocated_devices as "allocatedDevices", 6 => available_devices as "availableDevices", 7 => unavailable_devices as "unavailableDevices", 8 => resource_slice_count as "resourceSliceCount", 9 => generation, 10 => validation_error as "validationError" });
 
 /// ResourcePoolStatusRequest triggers a one-time calculation of resource pool status
 /// based on the provided filters. Once status is set, the request is considered complete and will not be reprocessed.
@@ -239,6 +242,7 @@ apimachinery::proto_message!(PoolStatus { 1 => driver, 2 => pool_name as "poolNa
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -277,7 +281,7 @@ impl std::fmt::Debug for ResourcePoolStatusRequest {
     }
 }
 
-apimachinery::proto_message!(ResourcePoolStatusRequest { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourcePoolStatusRequest { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourcePoolStatusRequestList is a collection of ResourcePoolStatusRequests.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -290,6 +294,7 @@ apimachinery::proto_message!(ResourcePoolStatusRequest { 1 => metadata, 2 => spe
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePoolStatusRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -322,10 +327,11 @@ impl std::fmt::Debug for ResourcePoolStatusRequestList {
     }
 }
 
-apimachinery::proto_message!(ResourcePoolStatusRequestList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourcePoolStatusRequestList { 1 => metadata, 2 => items });
 
 /// ResourcePoolStatusRequestSpec defines the filters for the pool status request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePoolStatusRequestSpec {
     /// Driver specifies the DRA driver name to filter pools.
     /// Only pools from ResourceSlices with this driver will be included.
@@ -368,10 +374,11 @@ impl std::fmt::Debug for ResourcePoolStatusRequestSpec {
     }
 }
 
-apimachinery::proto_message!(ResourcePoolStatusRequestSpec { 1 => driver, 2 => pool_name as "poolName", 3 => limit });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourcePoolStatusRequestSpec { 1 => driver, 2 => pool_name as "poolName", 3 => limit });
 
 /// ResourcePoolStatusRequestStatus contains the calculated pool status information.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePoolStatusRequestStatus {
     /// PoolCount is the total number of pools that matched the filter criteria,
     /// regardless of truncation. This helps users understand how many pools exist
@@ -416,4 +423,4 @@ impl std::fmt::Debug for ResourcePoolStatusRequestStatus {
     }
 }
 
-apimachinery::proto_message!(ResourcePoolStatusRequestStatus { 2 => pools, 3 => conditions, 6 => pool_count as "poolCount" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourcePoolStatusRequestStatus { 2 => pools, 3 => conditions, 6 => pool_count as "poolCount" });

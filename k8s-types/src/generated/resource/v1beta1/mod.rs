@@ -234,6 +234,7 @@ pub type ResourcePool = crate::resource::v1::ResourcePool;
 
 /// BasicDevice defines one device instance.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::Device, hub_only = [name], nested))]
 pub struct BasicDevice {
     /// Attributes defines the set of attributes for this device.
@@ -402,11 +403,12 @@ impl std::fmt::Debug for BasicDevice {
     }
 }
 
-apimachinery::proto_message!(BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] BasicDevice { 1 => attributes, 2 => capacity, 3 => consumes_counters as "consumesCounters", 4 => node_name as "nodeName", 5 => node_selector as "nodeSelector", 6 => all_nodes as "allNodes", 7 => taints, 8 => binds_to_node as "bindsToNode", 9 => binding_conditions as "bindingConditions", 10 => binding_failure_conditions as "bindingFailureConditions", 11 => allow_multiple_allocations as "allowMultipleAllocations", 12 => node_allocatable_resource_mappings as "nodeAllocatableResourceMappings" });
 
 /// Device represents one individual hardware instance that can be selected based
 /// on its attributes. Besides the name, exactly one field must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Device {
     /// Name is unique identifier among all devices managed by
     /// the driver in the pool. It must be a DNS label.
@@ -435,10 +437,11 @@ impl std::fmt::Debug for Device {
     }
 }
 
-apimachinery::proto_message!(Device { 1 => name, 2 => basic });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Device { 1 => name, 2 => basic });
 
 /// DeviceClaim defines how to request devices with a ResourceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClaim, nested))]
 pub struct DeviceClaim {
     /// Requests represent individual requests for distinct devices which
@@ -480,7 +483,7 @@ impl std::fmt::Debug for DeviceClaim {
     }
 }
 
-apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClaim { 1 => requests, 2 => constraints, 3 => config });
 
 /// DeviceClass is a vendor- or admin-provided resource that contains
 /// device configuration and selectors. It can be referenced in
@@ -493,6 +496,7 @@ apimachinery::proto_message!(DeviceClaim { 1 => requests, 2 => constraints, 3 =>
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClass))]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -535,7 +539,7 @@ impl std::fmt::Debug for DeviceClass {
     }
 }
 
-apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -548,6 +552,7 @@ apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClassList))]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -583,12 +588,13 @@ impl std::fmt::Debug for DeviceClassList {
     }
 }
 
-apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceRequest is a request for devices required for a claim.
 /// This is typically a request for a single resource like a device, but can
 /// also ask for several identical devices.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceRequest {
     /// Name can be used to reference this request in a pod.spec.containers\[\].resources.claims
     /// entry and in a constraint of the claim.
@@ -751,7 +757,7 @@ impl std::fmt::Debug for DeviceRequest {
     }
 }
 
-apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 6 => admin_access as "adminAccess", 7 => first_available as "firstAvailable", 8 => tolerations, 9 => capacity });
 
 /// DeviceSubRequest describes a request for device provided in the
 /// claim.spec.devices.requests\[\].firstAvailable array. Each
@@ -763,6 +769,7 @@ apimachinery::proto_message!(DeviceRequest { 1 => name, 2 => device_class_name a
 /// AdminAccess is not supported for requests with a prioritized list, and
 /// recursive FirstAvailable fields are not supported.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceSubRequest, nested))]
 pub struct DeviceSubRequest {
     /// Name can be used to reference this subrequest in the list of constraints
@@ -883,7 +890,7 @@ impl std::fmt::Debug for DeviceSubRequest {
     }
 }
 
-apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 7 => tolerations, 8 => capacity });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceSubRequest { 1 => name, 2 => device_class_name as "deviceClassName", 3 => selectors, 4 => allocation_mode as "allocationMode", 5 => count, 7 => tolerations, 8 => capacity });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
@@ -897,6 +904,7 @@ apimachinery::proto_message!(DeviceSubRequest { 1 => name, 2 => device_class_nam
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaim))]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -937,7 +945,7 @@ impl std::fmt::Debug for ResourceClaim {
     }
 }
 
-apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -950,6 +958,7 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimList))]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -985,10 +994,11 @@ impl std::fmt::Debug for ResourceClaimList {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimSpec, nested))]
 pub struct ResourceClaimSpec {
     /// Devices defines how to request devices.
@@ -1013,7 +1023,7 @@ impl std::fmt::Debug for ResourceClaimSpec {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimSpec { 1 => devices });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
@@ -1023,6 +1033,7 @@ apimachinery::proto_message!(ResourceClaimSpec { 1 => devices });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplate))]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1061,7 +1072,7 @@ impl std::fmt::Debug for ResourceClaimTemplate {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -1074,6 +1085,7 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplateList))]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1109,10 +1121,11 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplateSpec, nested))]
 pub struct ResourceClaimTemplateSpec {
     /// ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim
@@ -1146,7 +1159,7 @@ impl std::fmt::Debug for ResourceClaimTemplateSpec {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplateSpec { 1 => metadata, 2 => spec });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
 /// managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many
@@ -1176,6 +1189,7 @@ apimachinery::proto_message!(ResourceClaimTemplateSpec { 1 => metadata, 2 => spe
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta1", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSlice))]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1212,7 +1226,7 @@ impl std::fmt::Debug for ResourceSlice {
     }
 }
 
-apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -1225,6 +1239,7 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSliceList))]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1260,10 +1275,11 @@ impl std::fmt::Debug for ResourceSliceList {
     }
 }
 
-apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSliceList { 1 => metadata, 2 => items });
 
 /// ResourceSliceSpec contains the information published by the driver in one ResourceSlice.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceSliceSpec {
     /// Driver identifies the DRA driver providing the capacity information.
     /// A field selector can be used to list only ResourceSlice
@@ -1358,4 +1374,4 @@ impl std::fmt::Debug for ResourceSliceSpec {
     }
 }
 
-apimachinery::proto_message!(ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSliceSpec { 1 => driver, 2 => pool, 3 => node_name as "nodeName", 4 => node_selector as "nodeSelector", 5 => all_nodes as "allNodes", 6 => devices, 7 => per_device_node_selection as "perDeviceNodeSelection", 8 => shared_counters as "sharedCounters" });

@@ -310,6 +310,7 @@ pub type ResourceSliceSpec = crate::resource::v1::ResourceSliceSpec;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceClass", plural = "deviceclasses", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClass))]
 pub struct DeviceClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -352,7 +353,7 @@ impl std::fmt::Debug for DeviceClass {
     }
 }
 
-apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClass { 1 => metadata, 2 => spec });
 
 /// DeviceClassList is a collection of classes.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -365,6 +366,7 @@ apimachinery::proto_message!(DeviceClass { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::DeviceClassList))]
 pub struct DeviceClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -400,7 +402,7 @@ impl std::fmt::Debug for DeviceClassList {
     }
 }
 
-apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceClassList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRule adds one taint to all devices which match the selector.
 /// This has the same effect as if the taint was specified directly
@@ -409,6 +411,7 @@ apimachinery::proto_message!(DeviceClassList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRule", plural = "devicetaintrules", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceTaintRule {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -446,13 +449,14 @@ impl std::fmt::Debug for DeviceTaintRule {
     }
 }
 
-apimachinery::proto_message!(DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaintRule { 1 => metadata, 2 => spec, 3 => status });
 
 /// DeviceTaintRuleList is a collection of DeviceTaintRules.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "DeviceTaintRuleList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceTaintRuleList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -485,10 +489,11 @@ impl std::fmt::Debug for DeviceTaintRuleList {
     }
 }
 
-apimachinery::proto_message!(DeviceTaintRuleList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaintRuleList { 1 => metadata, 2 => items });
 
 /// DeviceTaintRuleSpec specifies the selector and one taint.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceTaintRuleSpec {
     /// DeviceSelector defines which device(s) the taint is applied to.
     /// All selector criteria must be satisfied for a device to
@@ -519,10 +524,11 @@ impl std::fmt::Debug for DeviceTaintRuleSpec {
     }
 }
 
-apimachinery::proto_message!(DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaintRuleSpec { 1 => device_selector as "deviceSelector", 2 => taint });
 
 /// DeviceTaintRuleStatus provides information about an on-going pod eviction.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceTaintRuleStatus {
     /// Conditions provide information about the state of the DeviceTaintRule
     /// and the cluster at some point in time,
@@ -566,12 +572,13 @@ impl std::fmt::Debug for DeviceTaintRuleStatus {
     }
 }
 
-apimachinery::proto_message!(DeviceTaintRuleStatus { 1 => conditions });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaintRuleStatus { 1 => conditions });
 
 /// DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to.
 /// The empty selector matches all devices. Without a selector, no devices
 /// are matched.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct DeviceTaintSelector {
     /// If driver is set, only devices from that driver are selected.
     /// This fields corresponds to slice.spec.driver.
@@ -615,7 +622,7 @@ impl std::fmt::Debug for DeviceTaintSelector {
     }
 }
 
-apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] DeviceTaintSelector { 2 => driver, 3 => pool, 4 => device });
 
 /// ResourceClaim describes a request for access to resources in the cluster,
 /// for use by workloads. For example, if a workload needs an accelerator device
@@ -629,6 +636,7 @@ apimachinery::proto_message!(DeviceTaintSelector { 2 => driver, 3 => pool, 4 => 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaim", plural = "resourceclaims", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaim))]
 pub struct ResourceClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -670,7 +678,7 @@ impl std::fmt::Debug for ResourceClaim {
     }
 }
 
-apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaim { 1 => metadata, 2 => spec, 3 => status });
 
 /// ResourceClaimList is a collection of claims.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -683,6 +691,7 @@ apimachinery::proto_message!(ResourceClaim { 1 => metadata, 2 => spec, 3 => stat
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimList))]
 pub struct ResourceClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -718,7 +727,7 @@ impl std::fmt::Debug for ResourceClaimList {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimList { 1 => metadata, 2 => items });
 
 /// ResourceClaimTemplate is used to produce ResourceClaim objects.
 ///
@@ -728,6 +737,7 @@ apimachinery::proto_message!(ResourceClaimList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceClaimTemplate", plural = "resourceclaimtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplate))]
 pub struct ResourceClaimTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -767,7 +777,7 @@ impl std::fmt::Debug for ResourceClaimTemplate {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplate { 1 => metadata, 2 => spec });
 
 /// ResourceClaimTemplateList is a collection of claim templates.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -780,6 +790,7 @@ apimachinery::proto_message!(ResourceClaimTemplate { 1 => metadata, 2 => spec })
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceClaimTemplateList))]
 pub struct ResourceClaimTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -815,7 +826,7 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
     }
 }
 
-apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceClaimTemplateList { 1 => metadata, 2 => items });
 
 /// ResourceSlice represents one or more resources in a pool of similar resources,
 /// managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many
@@ -845,6 +856,7 @@ apimachinery::proto_message!(ResourceClaimTemplateList { 1 => metadata, 2 => ite
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "resource.k8s.io", version = "v1beta2", kind = "ResourceSlice", plural = "resourceslices", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSlice))]
 pub struct ResourceSlice {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -882,7 +894,7 @@ impl std::fmt::Debug for ResourceSlice {
     }
 }
 
-apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSlice { 1 => metadata, 2 => spec });
 
 /// ResourceSliceList is a collection of ResourceSlices.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -895,6 +907,7 @@ apimachinery::proto_message!(ResourceSlice { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::resource::v1::ResourceSliceList))]
 pub struct ResourceSliceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -930,7 +943,7 @@ impl std::fmt::Debug for ResourceSliceList {
     }
 }
 
-apimachinery::proto_message!(ResourceSliceList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceSliceList { 1 => metadata, 2 => items });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

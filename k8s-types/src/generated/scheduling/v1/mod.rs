@@ -8,6 +8,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -62,13 +63,14 @@ impl std::fmt::Debug for PriorityClass {
     }
 }
 
-apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
 
 /// PriorityClassList is a collection of priority classes.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1", kind = "PriorityClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -102,4 +104,4 @@ impl std::fmt::Debug for PriorityClassList {
     }
 }
 
-apimachinery::proto_message!(PriorityClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityClassList { 1 => metadata, 2 => items });

@@ -5,6 +5,7 @@
 /// BasicSchedulingPolicy indicates that standard Kubernetes
 /// scheduling behavior should be used.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct BasicSchedulingPolicy {}
 
 impl Clone for BasicSchedulingPolicy {
@@ -21,10 +22,14 @@ impl std::fmt::Debug for BasicSchedulingPolicy {
     }
 }
 
-apimachinery::proto_message!(BasicSchedulingPolicy {});
+apimachinery::proto_message!(
+    #[cfg_attr(not(feature = "scheme"), inline)]
+    BasicSchedulingPolicy {}
+);
 
 /// GangSchedulingPolicy defines the parameters for gang scheduling.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct GangSchedulingPolicy {
     /// MinCount is the minimum number of pods that must be schedulable or scheduled
     /// at the same time for the scheduler to admit the entire group.
@@ -50,7 +55,7 @@ impl std::fmt::Debug for GangSchedulingPolicy {
     }
 }
 
-apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GangSchedulingPolicy { 1 => min_count as "minCount" });
 
 /// PodGroup represents a runtime instance of pods grouped together.
 /// PodGroups are created by workload controllers (Job, LWS, JobSet, etc...) from
@@ -60,6 +65,7 @@ apimachinery::proto_message!(GangSchedulingPolicy { 1 => min_count as "minCount"
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -96,7 +102,7 @@ impl std::fmt::Debug for PodGroup {
     }
 }
 
-apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroup { 1 => metadata, 2 => spec, 3 => status });
 
 /// PodGroupList contains a list of PodGroup resources.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -109,6 +115,7 @@ apimachinery::proto_message!(PodGroup { 1 => metadata, 2 => spec, 3 => status })
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -141,7 +148,7 @@ impl std::fmt::Debug for PodGroupList {
     }
 }
 
-apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupList { 1 => metadata, 2 => items });
 
 /// PodGroupResourceClaim references exactly one ResourceClaim, either directly
 /// or by naming a ResourceClaimTemplate which is then turned into a ResourceClaim
@@ -152,6 +159,7 @@ apimachinery::proto_message!(PodGroupList { 1 => metadata, 2 => items });
 /// own Spec.ResourceClaims. The Pod's claim must match all fields of the
 /// PodGroup's claim exactly.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupResourceClaim {
     /// Name uniquely identifies this resource claim inside the PodGroup.
     /// This must be a DNS\_LABEL.
@@ -206,12 +214,13 @@ impl std::fmt::Debug for PodGroupResourceClaim {
     }
 }
 
-apimachinery::proto_message!(PodGroupResourceClaim { 1 => name, 2 => resource_claim_name as "resourceClaimName", 3 => resource_claim_template_name as "resourceClaimTemplateName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupResourceClaim { 1 => name, 2 => resource_claim_name as "resourceClaimName", 3 => resource_claim_template_name as "resourceClaimTemplateName" });
 
 /// PodGroupResourceClaimStatus is stored in the PodGroupStatus for each
 /// PodGroupResourceClaim which references a ResourceClaimTemplate. It stores the
 /// generated name for the corresponding ResourceClaim.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupResourceClaimStatus {
     /// Name uniquely identifies this resource claim inside the PodGroup. This
     /// must match the name of an entry in podgroup.spec.resourceClaims, which
@@ -244,10 +253,11 @@ impl std::fmt::Debug for PodGroupResourceClaimStatus {
     }
 }
 
-apimachinery::proto_message!(PodGroupResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupResourceClaimStatus { 1 => name, 2 => resource_claim_name as "resourceClaimName" });
 
 /// PodGroupSchedulingConstraints defines scheduling constraints (e.g. topology) for a PodGroup.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupSchedulingConstraints {
     /// Topology defines the topology constraints for the pod group.
     /// Currently only a single topology constraint can be specified. This may change in the future.
@@ -273,11 +283,12 @@ impl std::fmt::Debug for PodGroupSchedulingConstraints {
     }
 }
 
-apimachinery::proto_message!(PodGroupSchedulingConstraints { 1 => topology });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupSchedulingConstraints { 1 => topology });
 
 /// PodGroupSchedulingPolicy defines the scheduling configuration for a PodGroup.
 /// Exactly one policy must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupSchedulingPolicy {
     /// Basic specifies that the pods in this group should be scheduled using
     /// standard Kubernetes scheduling behavior.
@@ -307,10 +318,11 @@ impl std::fmt::Debug for PodGroupSchedulingPolicy {
     }
 }
 
-apimachinery::proto_message!(PodGroupSchedulingPolicy { 1 => basic, 2 => gang });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupSchedulingPolicy { 1 => basic, 2 => gang });
 
 /// PodGroupSpec defines the desired state of a PodGroup.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupSpec {
     /// PodGroupTemplateRef references an optional PodGroup template within other object
     /// (e.g. Workload) that was used to create the PodGroup. This field is immutable.
@@ -395,10 +407,11 @@ impl std::fmt::Debug for PodGroupSpec {
     }
 }
 
-apimachinery::proto_message!(PodGroupSpec { 1 => pod_group_template_ref as "podGroupTemplateRef", 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupSpec { 1 => pod_group_template_ref as "podGroupTemplateRef", 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
 
 /// PodGroupStatus represents information about the status of a pod group.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupStatus {
     /// Conditions represent the latest observations of the PodGroup's state.
     ///
@@ -443,10 +456,11 @@ impl std::fmt::Debug for PodGroupStatus {
     }
 }
 
-apimachinery::proto_message!(PodGroupStatus { 1 => conditions, 2 => resource_claim_statuses as "resourceClaimStatuses" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupStatus { 1 => conditions, 2 => resource_claim_statuses as "resourceClaimStatuses" });
 
 /// PodGroupTemplate represents a template for a set of pods with a scheduling policy.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupTemplate {
     /// Name is a unique identifier for the PodGroupTemplate within the Workload.
     /// It must be a DNS label. This field is immutable.
@@ -522,11 +536,12 @@ impl std::fmt::Debug for PodGroupTemplate {
     }
 }
 
-apimachinery::proto_message!(PodGroupTemplate { 1 => name, 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupTemplate { 1 => name, 2 => scheduling_policy as "schedulingPolicy", 3 => scheduling_constraints as "schedulingConstraints", 4 => resource_claims as "resourceClaims", 5 => disruption_mode as "disruptionMode", 6 => priority_class_name as "priorityClassName", 7 => priority });
 
 /// PodGroupTemplateReference references a PodGroup template defined in some object (e.g. Workload).
 /// Exactly one reference must be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupTemplateReference {
     /// Workload references the PodGroupTemplate within the Workload object that was used to create
     /// the PodGroup.
@@ -552,10 +567,11 @@ impl std::fmt::Debug for PodGroupTemplateReference {
     }
 }
 
-apimachinery::proto_message!(PodGroupTemplateReference { 1 => workload });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGroupTemplateReference { 1 => workload });
 
 /// TopologyConstraint defines a topology constraint for a PodGroup.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TopologyConstraint {
     /// Key specifies the key of the node label representing the topology domain.
     /// All pods within the PodGroup must be colocated within the same domain instance.
@@ -582,10 +598,11 @@ impl std::fmt::Debug for TopologyConstraint {
     }
 }
 
-apimachinery::proto_message!(TopologyConstraint { 1 => key });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TopologyConstraint { 1 => key });
 
 /// TypedLocalObjectReference allows to reference typed object inside the same namespace.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TypedLocalObjectReference {
     /// APIGroup is the group for the resource being referenced.
     /// If APIGroup is empty, the specified Kind must be in the core API group.
@@ -623,7 +640,7 @@ impl std::fmt::Debug for TypedLocalObjectReference {
     }
 }
 
-apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TypedLocalObjectReference { 1 => api_group as "apiGroup", 2 => kind, 3 => name });
 
 /// Workload allows for expressing scheduling constraints that should be used
 /// when managing the lifecycle of workloads from the scheduling perspective,
@@ -633,6 +650,7 @@ apimachinery::proto_message!(TypedLocalObjectReference { 1 => api_group as "apiG
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -665,7 +683,7 @@ impl std::fmt::Debug for Workload {
     }
 }
 
-apimachinery::proto_message!(Workload { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Workload { 1 => metadata, 2 => spec });
 
 /// WorkloadList contains a list of Workload resources.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -678,6 +696,7 @@ apimachinery::proto_message!(Workload { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WorkloadList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -710,10 +729,11 @@ impl std::fmt::Debug for WorkloadList {
     }
 }
 
-apimachinery::proto_message!(WorkloadList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WorkloadList { 1 => metadata, 2 => items });
 
 /// WorkloadPodGroupTemplateReference references the PodGroupTemplate within the Workload object.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WorkloadPodGroupTemplateReference {
     /// WorkloadName defines the name of the Workload object.
     pub workload_name: String,
@@ -741,10 +761,11 @@ impl std::fmt::Debug for WorkloadPodGroupTemplateReference {
     }
 }
 
-apimachinery::proto_message!(WorkloadPodGroupTemplateReference { 1 => workload_name as "workloadName", 2 => pod_group_template_name as "podGroupTemplateName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WorkloadPodGroupTemplateReference { 1 => workload_name as "workloadName", 2 => pod_group_template_name as "podGroupTemplateName" });
 
 /// WorkloadSpec defines the desired state of a Workload.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WorkloadSpec {
     /// ControllerRef is an optional reference to the controlling object, such as a
     /// Deployment or Job. This field is intended for use by tools like CLIs
@@ -777,4 +798,4 @@ impl std::fmt::Debug for WorkloadSpec {
     }
 }
 
-apimachinery::proto_message!(WorkloadSpec { 1 => controller_ref as "controllerRef", 2 => pod_group_templates as "podGroupTemplates" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WorkloadSpec { 1 => controller_ref as "controllerRef", 2 => pod_group_templates as "podGroupTemplates" });

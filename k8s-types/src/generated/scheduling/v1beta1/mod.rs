@@ -9,6 +9,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "scheduling.k8s.io", version = "v1beta1", kind = "PriorityClass", plural = "priorityclasses", cluster_scoped, short_names = ["pc"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::scheduling::v1::PriorityClass))]
 pub struct PriorityClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -70,7 +71,7 @@ impl std::fmt::Debug for PriorityClass {
     }
 }
 
-apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityClass { 1 => metadata, 2 => value, 3 => global_default as "globalDefault", 4 => description, 5 => preemption_policy as "preemptionPolicy" });
 
 /// PriorityClassList is a collection of priority classes.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -83,6 +84,7 @@ apimachinery::proto_message!(PriorityClass { 1 => metadata, 2 => value, 3 => glo
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::scheduling::v1::PriorityClassList))]
 pub struct PriorityClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -119,4 +121,4 @@ impl std::fmt::Debug for PriorityClassList {
     }
 }
 
-apimachinery::proto_message!(PriorityClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PriorityClassList { 1 => metadata, 2 => items });

@@ -11,6 +11,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -49,13 +50,14 @@ impl std::fmt::Debug for CSIDriver {
     }
 }
 
-apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIDriverList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -89,10 +91,11 @@ impl std::fmt::Debug for CSIDriverList {
     }
 }
 
-apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIDriverList { 1 => metadata, 2 => items });
 
 /// CSIDriverSpec is the specification of a CSIDriver.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSIDriverSpec {
     /// attachRequired indicates this CSI volume driver requires an attach
     /// operation (because it implements the CSI ControllerPublishVolume()
@@ -318,7 +321,7 @@ impl std::fmt::Debug for CSIDriverSpec {
     }
 }
 
-apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequired", 2 => pod_info_on_mount as "podInfoOnMount", 3 => volume_lifecycle_modes as "volumeLifecycleModes", 4 => storage_capacity as "storageCapacity", 5 => fs_group_policy as "fsGroupPolicy", 6 => token_requests as "tokenRequests", 7 => requires_republish as "requiresRepublish", 8 => se_linux_mount as "seLinuxMount", 9 => node_allocatable_update_period_seconds as "nodeAllocatableUpdatePeriodSeconds", 10 => service_account_token_in_secrets as "serviceAccountTokenInSecrets", 11 => prevent_pod_scheduling_if_missing as "preventPodSchedulingIfMissing" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIDriverSpec { 1 => attach_required as "attachRequired", 2 => pod_info_on_mount as "podInfoOnMount", 3 => volume_lifecycle_modes as "volumeLifecycleModes", 4 => storage_capacity as "storageCapacity", 5 => fs_group_policy as "fsGroupPolicy", 6 => token_requests as "tokenRequests", 7 => requires_republish as "requiresRepublish", 8 => se_linux_mount as "seLinuxMount", 9 => node_allocatable_update_period_seconds as "nodeAllocatableUpdatePeriodSeconds", 10 => service_account_token_in_secrets as "serviceAccountTokenInSecrets", 11 => prevent_pod_scheduling_if_missing as "preventPodSchedulingIfMissing" });
 
 /// CSINode holds information about all CSI drivers installed on a node.
 /// CSI drivers do not need to create the CSINode object directly. As long as
@@ -333,6 +336,7 @@ apimachinery::proto_message!(CSIDriverSpec { 1 => attach_required as "attachRequ
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -365,10 +369,11 @@ impl std::fmt::Debug for CSINode {
     }
 }
 
-apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeDriver holds information about the specification of one CSI driver installed on a node
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSINodeDriver {
     /// name represents the name of the CSI driver that this object refers to.
     /// This MUST be the same name returned by the CSI GetPluginName() call for
@@ -426,13 +431,14 @@ impl std::fmt::Debug for CSINodeDriver {
     }
 }
 
-apimachinery::proto_message!(CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSINodeDriver { 1 => name, 2 => node_id as "nodeID", 3 => topology_keys as "topologyKeys", 4 => allocatable });
 
 /// CSINodeList is a collection of CSINode objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSINodeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -466,10 +472,11 @@ impl std::fmt::Debug for CSINodeList {
     }
 }
 
-apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSINodeList { 1 => metadata, 2 => items });
 
 /// CSINodeSpec holds information about the specification of all CSI drivers installed on a node
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSINodeSpec {
     /// drivers is a list of information of all CSI Drivers existing on a node.
     /// If all drivers in the list are uninstalled, this can become empty.
@@ -495,7 +502,7 @@ impl std::fmt::Debug for CSINodeSpec {
     }
 }
 
-apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSINodeSpec { 1 => drivers });
 
 /// CSIStorageCapacity stores the result of one CSI GetCapacity call.
 /// For a given StorageClass, this describes the available capacity in a
@@ -525,6 +532,7 @@ apimachinery::proto_message!(CSINodeSpec { 1 => drivers });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -601,13 +609,14 @@ impl std::fmt::Debug for CSIStorageCapacity {
     }
 }
 
-apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "CSIStorageCapacityList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -641,7 +650,7 @@ impl std::fmt::Debug for CSIStorageCapacityList {
     }
 }
 
-apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// StorageClass describes the parameters for a class of storage for
 /// which PersistentVolumes can be dynamically provisioned.
@@ -652,6 +661,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -720,13 +730,14 @@ impl std::fmt::Debug for StorageClass {
     }
 }
 
-apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "StorageClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -760,10 +771,11 @@ impl std::fmt::Debug for StorageClassList {
     }
 }
 
-apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageClassList { 1 => metadata, 2 => items });
 
 /// TokenRequest contains parameters of a service account token.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
@@ -793,7 +805,7 @@ impl std::fmt::Debug for TokenRequest {
     }
 }
 
-apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_seconds as "expirationSeconds" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TokenRequest { 1 => audience, 2 => expiration_seconds as "expirationSeconds" });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
@@ -803,6 +815,7 @@ apimachinery::proto_message!(TokenRequest { 1 => audience, 2 => expiration_secon
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -842,13 +855,14 @@ impl std::fmt::Debug for VolumeAttachment {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttachmentList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -882,13 +896,14 @@ impl std::fmt::Debug for VolumeAttachmentList {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttachmentSource represents a volume that should be attached.
 /// Right now only PersistentVolumes can be attached via external attacher,
 /// in the future we may allow also inline volumes in pods.
 /// Exactly one member can be set.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeAttachmentSource {
     /// persistentVolumeName represents the name of the persistent volume to attach.
     pub persistent_volume_name: Option<String>,
@@ -921,10 +936,11 @@ impl std::fmt::Debug for VolumeAttachmentSource {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachmentSource { 1 => persistent_volume_name as "persistentVolumeName", 2 => inline_volume_spec as "inlineVolumeSpec" });
 
 /// VolumeAttachmentSpec is the specification of a VolumeAttachment request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeAttachmentSpec {
     /// attacher indicates the name of the volume driver that MUST handle this
     /// request. This is the name returned by GetPluginName().
@@ -957,10 +973,11 @@ impl std::fmt::Debug for VolumeAttachmentSpec {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachmentSpec { 1 => attacher, 2 => source, 3 => node_name as "nodeName" });
 
 /// VolumeAttachmentStatus is the status of a VolumeAttachment request.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeAttachmentStatus {
     /// attached indicates the volume is successfully attached.
     /// This field must only be set by the entity completing the attach
@@ -1007,7 +1024,7 @@ impl std::fmt::Debug for VolumeAttachmentStatus {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachmentStatus { 1 => attached, 2 => attachment_metadata as "attachmentMetadata", 3 => attach_error as "attachError", 4 => detach_error as "detachError" });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
@@ -1016,6 +1033,7 @@ apimachinery::proto_message!(VolumeAttachmentStatus { 1 => attached, 2 => attach
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1066,13 +1084,14 @@ impl std::fmt::Debug for VolumeAttributesClass {
     }
 }
 
-apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1", kind = "VolumeAttributesClassList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -1106,10 +1125,11 @@ impl std::fmt::Debug for VolumeAttributesClassList {
     }
 }
 
-apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttributesClassList { 1 => metadata, 2 => items });
 
 /// VolumeError captures an error encountered during a volume operation.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeError {
     /// time represents the time the error was encountered.
     pub time: apimachinery::apis::meta::v1::Time,
@@ -1146,10 +1166,11 @@ impl std::fmt::Debug for VolumeError {
     }
 }
 
-apimachinery::proto_message!(VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeError { 1 => time, 2 => message, 3 => error_code as "errorCode" });
 
 /// VolumeNodeResources is a set of resource limits for scheduling of volumes.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct VolumeNodeResources {
     /// count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
     /// A volume that is both attached and mounted on a node is considered to be used once, not twice.
@@ -1176,7 +1197,7 @@ impl std::fmt::Debug for VolumeNodeResources {
     }
 }
 
-apimachinery::proto_message!(VolumeNodeResources { 1 => count });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeNodeResources { 1 => count });
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

@@ -61,6 +61,7 @@ pub type VolumeError = crate::storage::v1::VolumeError;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIStorageCapacity))]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -144,7 +145,7 @@ impl std::fmt::Debug for CSIStorageCapacity {
     }
 }
 
-apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -157,6 +158,7 @@ apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topol
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIStorageCapacityList))]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -193,7 +195,7 @@ impl std::fmt::Debug for CSIStorageCapacityList {
     }
 }
 
-apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
@@ -203,6 +205,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttachment))]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -247,7 +250,7 @@ impl std::fmt::Debug for VolumeAttachment {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -260,6 +263,7 @@ apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => s
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttachmentList))]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -296,7 +300,7 @@ impl std::fmt::Debug for VolumeAttachmentList {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
@@ -305,6 +309,7 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1alpha1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttributesClass))]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -360,7 +365,7 @@ impl std::fmt::Debug for VolumeAttributesClass {
     }
 }
 
-apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -373,6 +378,7 @@ apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttributesClassList))]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -409,4 +415,4 @@ impl std::fmt::Debug for VolumeAttributesClassList {
     }
 }
 
-apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttributesClassList { 1 => metadata, 2 => items });

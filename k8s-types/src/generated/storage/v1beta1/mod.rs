@@ -80,6 +80,7 @@ pub type VolumeNodeResources = crate::storage::v1::VolumeNodeResources;
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIDriver", plural = "csidrivers", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIDriver))]
 pub struct CSIDriver {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -122,7 +123,7 @@ impl std::fmt::Debug for CSIDriver {
     }
 }
 
-apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIDriver { 1 => metadata, 2 => spec });
 
 /// CSIDriverList is a collection of CSIDriver objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -135,6 +136,7 @@ apimachinery::proto_message!(CSIDriver { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIDriverList))]
 pub struct CSIDriverList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -171,7 +173,7 @@ impl std::fmt::Debug for CSIDriverList {
     }
 }
 
-apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIDriverList { 1 => metadata, 2 => items });
 
 /// DEPRECATED - This group version of CSINode is deprecated by storage/v1/CSINode.
 /// See the release notes for more information.
@@ -188,6 +190,7 @@ apimachinery::proto_message!(CSIDriverList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSINode", plural = "csinodes", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSINode))]
 pub struct CSINode {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -223,7 +226,7 @@ impl std::fmt::Debug for CSINode {
     }
 }
 
-apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSINode { 1 => metadata, 2 => spec });
 
 /// CSINodeList is a collection of CSINode objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -236,6 +239,7 @@ apimachinery::proto_message!(CSINode { 1 => metadata, 2 => spec });
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSINodeList))]
 pub struct CSINodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -272,7 +276,7 @@ impl std::fmt::Debug for CSINodeList {
     }
 }
 
-apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSINodeList { 1 => metadata, 2 => items });
 
 /// CSIStorageCapacity stores the result of one CSI GetCapacity call.
 /// For a given StorageClass, this describes the available capacity in a
@@ -302,6 +306,7 @@ apimachinery::proto_message!(CSINodeList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "CSIStorageCapacity", plural = "csistoragecapacities", namespaced, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIStorageCapacity))]
 pub struct CSIStorageCapacity {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -385,7 +390,7 @@ impl std::fmt::Debug for CSIStorageCapacity {
     }
 }
 
-apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIStorageCapacity { 1 => metadata, 2 => node_topology as "nodeTopology", 3 => storage_class_name as "storageClassName", 4 => capacity, 5 => maximum_volume_size as "maximumVolumeSize" });
 
 /// CSIStorageCapacityList is a collection of CSIStorageCapacity objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -398,6 +403,7 @@ apimachinery::proto_message!(CSIStorageCapacity { 1 => metadata, 2 => node_topol
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::CSIStorageCapacityList))]
 pub struct CSIStorageCapacityList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -434,7 +440,7 @@ impl std::fmt::Debug for CSIStorageCapacityList {
     }
 }
 
-apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CSIStorageCapacityList { 1 => metadata, 2 => items });
 
 /// StorageClass describes the parameters for a class of storage for
 /// which PersistentVolumes can be dynamically provisioned.
@@ -445,6 +451,7 @@ apimachinery::proto_message!(CSIStorageCapacityList { 1 => metadata, 2 => items 
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "StorageClass", plural = "storageclasses", cluster_scoped, short_names = ["sc"], verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::StorageClass))]
 pub struct StorageClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -523,7 +530,7 @@ impl std::fmt::Debug for StorageClass {
     }
 }
 
-apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageClass { 1 => metadata, 2 => provisioner, 3 => parameters, 4 => reclaim_policy as "reclaimPolicy", 5 => mount_options as "mountOptions", 6 => allow_volume_expansion as "allowVolumeExpansion", 7 => volume_binding_mode as "volumeBindingMode", 8 => allowed_topologies as "allowedTopologies" });
 
 /// StorageClassList is a collection of storage classes.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -536,6 +543,7 @@ apimachinery::proto_message!(StorageClass { 1 => metadata, 2 => provisioner, 3 =
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::StorageClassList))]
 pub struct StorageClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -572,7 +580,7 @@ impl std::fmt::Debug for StorageClassList {
     }
 }
 
-apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageClassList { 1 => metadata, 2 => items });
 
 /// VolumeAttachment captures the intent to attach or detach the specified volume
 /// to/from the specified node.
@@ -582,6 +590,7 @@ apimachinery::proto_message!(StorageClassList { 1 => metadata, 2 => items });
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttachment", plural = "volumeattachments", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttachment))]
 pub struct VolumeAttachment {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -626,7 +635,7 @@ impl std::fmt::Debug for VolumeAttachment {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachment { 1 => metadata, 2 => spec, 3 => status });
 
 /// VolumeAttachmentList is a collection of VolumeAttachment objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -639,6 +648,7 @@ apimachinery::proto_message!(VolumeAttachment { 1 => metadata, 2 => spec, 3 => s
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttachmentList))]
 pub struct VolumeAttachmentList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -675,7 +685,7 @@ impl std::fmt::Debug for VolumeAttachmentList {
     }
 }
 
-apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttachmentList { 1 => metadata, 2 => items });
 
 /// VolumeAttributesClass represents a specification of mutable volume attributes
 /// defined by the CSI driver. The class can be specified during dynamic provisioning
@@ -684,6 +694,7 @@ apimachinery::proto_message!(VolumeAttachmentList { 1 => metadata, 2 => items })
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storage.k8s.io", version = "v1beta1", kind = "VolumeAttributesClass", plural = "volumeattributesclasses", cluster_scoped, short_names = ["vac"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttributesClass))]
 pub struct VolumeAttributesClass {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -739,7 +750,7 @@ impl std::fmt::Debug for VolumeAttributesClass {
     }
 }
 
-apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttributesClass { 1 => metadata, 2 => driver_name as "driverName", 3 => parameters });
 
 /// VolumeAttributesClassList is a collection of VolumeAttributesClass objects.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -752,6 +763,7 @@ apimachinery::proto_message!(VolumeAttributesClass { 1 => metadata, 2 => driver_
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::storage::v1::VolumeAttributesClassList))]
 pub struct VolumeAttributesClassList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -788,4 +800,4 @@ impl std::fmt::Debug for VolumeAttributesClassList {
     }
 }
 
-apimachinery::proto_message!(VolumeAttributesClassList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] VolumeAttributesClassList { 1 => metadata, 2 => items });

@@ -8,6 +8,7 @@
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
 #[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -44,7 +45,7 @@ impl std::fmt::Debug for StorageVersionMigration {
     }
 }
 
-apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersionMigration { 1 => metadata, 2 => spec, 3 => status });
 
 /// StorageVersionMigrationList is a collection of storage version migrations.
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
@@ -57,6 +58,7 @@ apimachinery::proto_message!(StorageVersionMigration { 1 => metadata, 2 => spec,
     omit_empty_type_meta,
     protobuf
 )]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionMigrationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
     pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
@@ -90,10 +92,11 @@ impl std::fmt::Debug for StorageVersionMigrationList {
     }
 }
 
-apimachinery::proto_message!(StorageVersionMigrationList { 1 => metadata, 2 => items });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersionMigrationList { 1 => metadata, 2 => items });
 
 /// Spec of the storage version migration.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionMigrationSpec {
     /// The resource that is being migrated. The migrator sends requests to
     /// the endpoint serving the resource.
@@ -119,10 +122,11 @@ impl std::fmt::Debug for StorageVersionMigrationSpec {
     }
 }
 
-apimachinery::proto_message!(StorageVersionMigrationSpec { 1 => resource });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersionMigrationSpec { 1 => resource });
 
 /// Status of the storage version migration.
 #[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionMigrationStatus {
     /// The latest available observations of the migration's current state.
     #[api(skip_serializing_if = "Vec::is_empty")]
@@ -154,4 +158,4 @@ impl std::fmt::Debug for StorageVersionMigrationStatus {
     }
 }
 
-apimachinery::proto_message!(StorageVersionMigrationStatus { 1 => conditions, 2 => resource_version as "resourceVersion" });
+apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StorageVersionMigrationStatus { 1 => conditions, 2 => resource_version as "resourceVersion" });
