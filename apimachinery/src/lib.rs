@@ -25,7 +25,9 @@
 //! `tests/integration/module_layers.rs`):
 //!
 //! 1. [`schema`], [`version`], [`labels`], [`fields`], [`util`] (`intstr`, Go's JSON text
-//!    in [`util::json`], `strategicpatch`);
+//!    in [`util::json`], `strategicpatch`), and the scheme's error type
+//!    ([`runtime::SchemeError`], defined down here because a conversion error can carry
+//!    it);
 //! 2. [`api`]: the value types (`Quantity`, `ByteString`);
 //! 3. [`proto`]: the protobuf wire format, a trait types implement, as serde is;
 //! 4. [`apis::meta::v1`], then [`managedfields`] (field sets and server-side apply, which
@@ -38,8 +40,7 @@
 //! 7. [`meta`] (RESTMapper) and [`serializer`] (the codecs).
 //!
 //! The codecs are at the top: no value type, no `meta/v1` type and nothing of the object
-//! model imports one. One edge is left against the order: a conversion error can carry
-//! the scheme's lookup error (`ConversionErrorKind::Scheme`).
+//! model imports one. No module imports one above it, so there are no cycles.
 //!
 //! # Cargo features
 //!
@@ -176,6 +177,7 @@ pub mod proto;
 mod raw_json;
 pub mod runtime;
 pub mod schema;
+mod scheme_error;
 pub mod serializer;
 pub mod structural_schema;
 pub mod util;

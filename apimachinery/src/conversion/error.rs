@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::runtime::SchemeError;
+use crate::scheme_error::SchemeError;
 
 /// A failed conversion: what went wrong ([`kind`](Self::kind)) and the JSON path of the
 /// field it went wrong at ([`path`](Self::path), such as `spec.template.containers[1].ports`),

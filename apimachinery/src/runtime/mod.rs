@@ -12,7 +12,6 @@
 //! - [`Validators`], [`ValidatorRegistration`]: per-type validation functions (Go's REST
 //!   strategies' `Validate`), registered at link time.
 
-mod error;
 pub mod json_reader;
 mod json_tree;
 mod object;
@@ -26,7 +25,7 @@ pub mod unstructured;
 mod validators;
 
 pub use crate::schema::API_VERSION_INTERNAL;
-pub use error::{SchemeError, SchemeErrorKind};
+pub use crate::scheme_error::{SchemeError, SchemeErrorKind};
 pub use object::{ListObject, Object};
 pub use raw_extension::RawExtension;
 pub use registration::{

@@ -1,9 +1,13 @@
-//! [`SchemeError`]: what registering types in, or asking, a scheme can fail with.
+//! [`SchemeError`]: what registering types in, or asking, a scheme can fail with. It is
+//! [`runtime`](crate::runtime)'s error, defined here, below both `runtime` and
+//! `conversion`, because a conversion error can carry it
+//! (`ConversionErrorKind::Scheme`) and `conversion` is the layer under `runtime`; it
+//! names nothing but [`schema`](crate::schema).
 
 use crate::schema::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind};
 
-/// An error from a [`Scheme`](super::Scheme). Messages follow Go's where Go has one;
-/// [`kind`](Self::kind) tells which error it is.
+/// An error from a [`Scheme`](crate::runtime::Scheme). Messages follow Go's where Go has
+/// one; [`kind`](Self::kind) tells which error it is.
 ///
 /// The details are boxed so that `Result<_, SchemeError>` stays one pointer wide on the
 /// hot paths (`new_object`, `object_kinds`) that return it.
@@ -29,7 +33,7 @@ impl From<SchemeErrorKind> for SchemeError {
     }
 }
 
-/// The errors a [`Scheme`](super::Scheme) reports.
+/// The errors a [`Scheme`](crate::runtime::Scheme) reports.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SchemeErrorKind {
     /// No type is registered for a kind (Go's `NotRegisteredErr` for a kind).
