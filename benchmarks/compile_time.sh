@@ -1,17 +1,14 @@
 #!/usr/bin/env bash
-# Clean release builds of our generated types (k8s-types) and of k8s-openapi (feature
-# "latest") on the same machine in one run: each crate with all its dependencies from
-# an empty target directory (and, on request, the crate alone).
+# Clean release builds of our generated types (k8s-types, default features) and of
+# k8s-openapi (feature "latest") on the same machine in one run: each through a
+# throwaway crate that depends on it alone, with all its dependencies from an empty
+# target directory (and, on request, the crate alone).
 # Both sides build with the same cargo, profile and job count.
 #
 # Usage: benchmarks/compile_time.sh [scratch-dir]
 # CRATE_ALONE=1 also times each crate alone after `cargo clean -p` (dependencies built).
-# OURS_TARGET=dir builds k8s-types in `dir` (emptied first, kept afterwards): run.sh
-# points it at the benchmark crate's target directory, so the timed build is the one the
-# benchmarks then use instead of a second release build of the same code.
 # TYPED_ONLY=1 also times k8s-types without its `scheme` feature (typed only, issue 16):
-# every group (`all-groups`), then `apps` (with `core`) alone, each through a throwaway
-# crate that asks for those features, with the benchmark crate's lock file.
+# every group (`all-groups`), then `apps` (with `core`) alone.
 # The scratch directory (default: a fresh temporary one) holds the other target
 # directories and is deleted at the end, since the build of k8s-types takes gigabytes.
 set -euo pipefail
@@ -43,19 +40,20 @@ k8s-openapi = { version = "$openapi_version", features = ["latest"] }
 TOML
 : > "$peer/src/lib.rs"
 (cd "$peer" && cargo fetch --quiet)
-# Ours builds in the benchmark crate's workspace (its lock file), as the benchmarks
-# use it.
-ours_manifest="$root/benchmarks/Cargo.toml"
-cargo fetch --quiet --locked --manifest-path "$ours_manifest"
 
-# time_build NAME CRATE MANIFEST TARGET_DIR: prints the build times in seconds.
+# cpu_of FILE: the user + system seconds `/usr/bin/time -f "%U %S"` wrote to FILE.
+cpu_of() { awk '{ printf "%.1f", $1 + $2 }' "$1"; }
+
+# time_build NAME CRATE MANIFEST TARGET_DIR: prints the build times in seconds, wall and
+# CPU (the CPU time moves less with the load of a shared machine).
 time_build() {
     local name="$1" crate="$2" manifest="$3" target="$4" t0 t1 t2 t3
     echo "$name: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
     t0="$(now)"
-    cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
+    /usr/bin/time -f "%U %S" -o "$scratch/cpu" \
+        cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
     t1="$(now)"
-    printf '%-12s  clean release build with dependencies %7ss\n' "$name" "$(elapsed "$t0" "$t1")"
+    printf '%-12s  clean release build with dependencies %7ss (CPU %ss)\n' "$name" "$(elapsed "$t0" "$t1")" "$(cpu_of "$scratch/cpu")"
     if [ "${CRATE_ALONE:-0}" = 1 ]; then
         cargo clean --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
         t2="$(now)"
@@ -65,23 +63,18 @@ time_build() {
     fi
 }
 
-echo "clean release builds on $(nproc) cores, $(cargo --version)"
-if [ -n "${OURS_TARGET:-}" ]; then
-    rm -rf "$OURS_TARGET"
-    time_build "k8s-types" k8s-types "$ours_manifest" "$OURS_TARGET"
-else
-    time_build "k8s-types" k8s-types "$ours_manifest" "$scratch/target-ours"
-    rm -rf "$scratch/target-ours"
-fi
-time_build "k8s-openapi" k8s-openapi "$peer/Cargo.toml" "$scratch/target-peer"
-
-# typed_only NAME FEATURES: k8s-types with FEATURES (a TOML list's items) and no `scheme`.
-typed_only() {
-    local name="$1" features="$2" dir="$scratch/$1"
+# through_crate NAME DEPENDENCY: builds k8s-types through a throwaway crate whose only
+# dependency is DEPENDENCY (a TOML value for `k8s-types`), with the benchmark crate's
+# lock file: what a user's crate that asks for k8s-types so compiles, as the peer above.
+# (Built as `-p k8s-types` inside the benchmark crate, apimachinery would get that
+# crate's own default features, YAML and server-side apply among them, which k8s-types
+# does not ask for.)
+through_crate() {
+    local name="$1" dependency="$2" dir="$scratch/$1"
     mkdir -p "$dir/src"
     cat > "$dir/Cargo.toml" <<TOML
 [package]
-name = "k8s-types-$name"
+name = "compile-time-$name"
 version = "0.0.0"
 edition = "2021"
 publish = false
@@ -89,7 +82,7 @@ publish = false
 [workspace]
 
 [dependencies]
-k8s-types = { path = "$root/k8s-types", default-features = false, features = [$features] }
+k8s-types = $dependency
 TOML
     : > "$dir/src/lib.rs"
     cp "$root/benchmarks/Cargo.lock" "$dir/Cargo.lock"
@@ -98,7 +91,11 @@ TOML
     rm -rf "$scratch/target-$name"
 }
 
+echo "clean release builds on $(nproc) cores, $(cargo --version)"
+through_crate "k8s-types" "{ path = \"$root/k8s-types\" }"
+time_build "k8s-openapi" k8s-openapi "$peer/Cargo.toml" "$scratch/target-peer"
+
 if [ "${TYPED_ONLY:-0}" = 1 ]; then
-    typed_only "typed-only" '"all-groups"'
-    typed_only "typed-apps" '"apps"'
+    through_crate "typed-only" "{ path = \"$root/k8s-types\", default-features = false, features = [\"all-groups\"] }"
+    through_crate "typed-apps" "{ path = \"$root/k8s-types\", default-features = false, features = [\"apps\"] }"
 fi

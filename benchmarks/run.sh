@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The whole benchmark suite in one run (see BENCHMARKS.md): the clean release builds of
-# k8s-types and k8s-openapi (compile_time.sh; ours is built into this crate's target
-# directory, so it is also the build the benchmarks use), the comparisons against
-# k8s-openapi, serde_json::Value and serde_yaml_ng (this crate, outside the workspace),
-# then the RESTMapper benchmark, which needs no peer crate and lives beside the code it
-# measures. Each prints its Markdown summary after criterion's report; the summaries,
-# the build times and each step's duration are collected at the end of the log.
+# k8s-types and k8s-openapi (compile_time.sh, each through a throwaway crate), the
+# comparisons against k8s-openapi, serde_json::Value and serde_yaml_ng (this crate,
+# outside the workspace), then the RESTMapper benchmark, which needs no peer crate and
+# lives beside the code it measures. Each prints its Markdown summary after criterion's
+# report; the summaries, the build times and each step's duration are collected at the
+# end of the log.
 # apimachinery's other benches (conversion machinery on hand-written types, the JSON
 # serializer, the YAML text layer) run alone: `cargo bench -p apimachinery --bench
 # NAME`; the suite's conversion figures come from `clone`.
@@ -25,7 +25,7 @@ step() { echo "step: $1 done at +$(( $(date +%s) - start )) s"; }
 {
     echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version), $(git -C "$root" rev-parse --short HEAD)"
     if [ "${COMPILE_TIME:-1}" = 1 ]; then
-        OURS_TARGET="$root/benchmarks/target" "$root/benchmarks/compile_time.sh"
+        "$root/benchmarks/compile_time.sh"
         step "clean release builds"
     fi
     # All bench binaries first, in one cargo call each (built side by side on all cores,
