@@ -41,16 +41,22 @@ TOML
 : > "$peer/src/lib.rs"
 (cd "$peer" && cargo fetch --quiet)
 
+# The CPU time comes from GNU time (Debian's `time` package); without it, it is "?".
+cpu_timer=()
+if [ -x /usr/bin/time ]; then
+    cpu_timer=(/usr/bin/time -f "%U %S" -o "$scratch/cpu")
+fi
 # cpu_of FILE: the user + system seconds `/usr/bin/time -f "%U %S"` wrote to FILE.
-cpu_of() { awk '{ printf "%.1f", $1 + $2 }' "$1"; }
+cpu_of() { awk '{ printf "%.1f", $1 + $2; found = 1 } END { if (!found) printf "?" }' "$1"; }
 
 # time_build NAME CRATE MANIFEST TARGET_DIR: prints the build times in seconds, wall and
 # CPU (the CPU time moves less with the load of a shared machine).
 time_build() {
     local name="$1" crate="$2" manifest="$3" target="$4" t0 t1 t2 t3
     echo "$name: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    : > "$scratch/cpu"
     t0="$(now)"
-    /usr/bin/time -f "%U %S" -o "$scratch/cpu" \
+    "${cpu_timer[@]}" \
         cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
     t1="$(now)"
     printf '%-12s  clean release build with dependencies %7ss (CPU %ss)\n' "$name" "$(elapsed "$t0" "$t1")" "$(cpu_of "$scratch/cpu")"
