@@ -359,6 +359,30 @@ impl Error {
         self.api().is_some_and(ApiError::is_timeout)
             || matches!(self, Error::Transport(TransportError::Timeout { .. }))
     }
+    /// See [`ApiError::is_server_timeout`].
+    pub fn is_server_timeout(&self) -> bool {
+        self.api().is_some_and(ApiError::is_server_timeout)
+    }
+    /// See [`ApiError::is_too_many_requests`].
+    pub fn is_too_many_requests(&self) -> bool {
+        self.api().is_some_and(ApiError::is_too_many_requests)
+    }
+    /// See [`ApiError::is_bad_request`].
+    pub fn is_bad_request(&self) -> bool {
+        self.api().is_some_and(ApiError::is_bad_request)
+    }
+    /// See [`ApiError::is_method_not_supported`].
+    pub fn is_method_not_supported(&self) -> bool {
+        self.api().is_some_and(ApiError::is_method_not_supported)
+    }
+    /// See [`ApiError::is_internal_error`].
+    pub fn is_internal_error(&self) -> bool {
+        self.api().is_some_and(ApiError::is_internal_error)
+    }
+    /// See [`ApiError::is_service_unavailable`].
+    pub fn is_service_unavailable(&self) -> bool {
+        self.api().is_some_and(ApiError::is_service_unavailable)
+    }
     /// True for a kind the server does not serve (Go's `meta.IsNoMatchError`).
     pub fn is_no_match(&self) -> bool {
         matches!(self, Error::NoMapping { .. })
@@ -405,5 +429,36 @@ mod tests {
         assert!(!ApiError::from_code(418, "").is_not_found());
         // A status without reason is judged by its code.
         assert!(status("", 409).is_conflict());
+    }
+
+    #[test]
+    fn the_client_error_asks_its_api_error() {
+        let cases: [(&str, i32, fn(&Error) -> bool); 6] = [
+            ("ServerTimeout", 500, Error::is_server_timeout),
+            ("TooManyRequests", 429, Error::is_too_many_requests),
+            ("BadRequest", 400, Error::is_bad_request),
+            ("MethodNotAllowed", 405, Error::is_method_not_supported),
+            ("InternalError", 500, Error::is_internal_error),
+            ("ServiceUnavailable", 503, Error::is_service_unavailable),
+        ];
+        for (i, (reason, code, is)) in cases.iter().enumerate() {
+            assert!(is(&Error::from(status(reason, *code))), "{reason}");
+            // No other reason of the list answers to it, the same code or not.
+            for (j, (other, other_code, _)) in cases.iter().enumerate() {
+                if i != j {
+                    assert!(
+                        !is(&Error::from(status(other, *other_code))),
+                        "{reason}: {other}"
+                    );
+                }
+            }
+        }
+        assert!(
+            !Error::NoMapping {
+                gvk: Default::default(),
+                message: String::new(),
+            }
+            .is_bad_request()
+        );
     }
 }

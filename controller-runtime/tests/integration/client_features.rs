@@ -364,6 +364,89 @@ async fn patches_selectors_and_delete_options() {
     env.stop().await;
 }
 
+/// Server-side apply through `Patch::Apply`: apply creates the object and records its
+/// manager; another manager's different value for an owned field is a conflict unless it
+/// forces, and then the field is its own; the same value is shared without conflict; an
+/// apply without a field manager is invalid.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_side_apply_conflicts_and_force() {
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    let target = config_map("default", "applied", &[]);
+    let intent = |value: &str| {
+        Patch::Apply(serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "applied", "namespace": "default"},
+            "data": {"k": value},
+        }))
+    };
+    let by = |manager: &str, force: bool| PatchOptions {
+        field_manager: Some(manager.into()),
+        force,
+        ..Default::default()
+    };
+    let owners = |cm: &ConfigMap| -> Vec<(String, String)> {
+        cm.metadata
+            .managed_fields
+            .iter()
+            .map(|e| (e.manager.clone(), e.operation.clone()))
+            .collect()
+    };
+
+    let created = client
+        .patch(&target, &intent("1"), &by("alice", false))
+        .await
+        .unwrap();
+    assert_eq!(created.data.get("k").map(String::as_str), Some("1"));
+    assert_eq!(owners(&created), [("alice".into(), "Apply".into())]);
+
+    let err = client
+        .patch(&target, &intent("2"), &by("bob", false))
+        .await
+        .unwrap_err();
+    assert!(err.is_conflict(), "{err}");
+    let unchanged: ConfigMap = client
+        .get(&ObjectKey::new("default", "applied"))
+        .await
+        .unwrap();
+    assert_eq!(unchanged.data.get("k").map(String::as_str), Some("1"));
+
+    let forced = client
+        .patch(&target, &intent("2"), &by("bob", true))
+        .await
+        .unwrap();
+    assert_eq!(forced.data.get("k").map(String::as_str), Some("2"));
+    // alice lost her only field, so her entry is gone.
+    assert_eq!(owners(&forced), [("bob".into(), "Apply".into())]);
+    // The same value from a third manager is no conflict: the field is shared.
+    let shared = client
+        .patch(&target, &intent("2"), &by("carol", false))
+        .await
+        .unwrap();
+    let mut managers = owners(&shared);
+    managers.sort();
+    assert_eq!(
+        managers,
+        [
+            ("bob".into(), "Apply".into()),
+            ("carol".into(), "Apply".into())
+        ]
+    );
+
+    let err = client
+        .patch(&target, &intent("3"), &PatchOptions::default())
+        .await
+        .unwrap_err();
+    // Go's ValidatePatchOptions: 422 on PatchOptions, naming the field.
+    assert!(err.is_invalid(), "{err}");
+    assert!(
+        err.to_string().contains("fieldManager: Required value"),
+        "{err}"
+    );
+    env.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_subresource_and_invalid_objects() {
     let env = Environment::start().await.unwrap();
