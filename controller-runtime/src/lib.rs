@@ -30,6 +30,26 @@
 //! Examples: `configmap-mirror`, `replicaset-lite`, the webhook `pod-defaulter` and the
 //! custom-resource operator `widget-operator` (`cargo run -p controller-runtime
 //! --example configmap-mirror -- --kubeconfig FILE`).
+//!
+//! # Left out
+//!
+//! What Go's controller-runtime and client-go have and this crate does not, so that
+//! nobody has to find out by trying:
+//!
+//! - **config and transport**: impersonation (`as`, `as-groups`), `proxy-url`, the
+//!   deprecated `auth-provider` plugins, client-side rate limiting (client-go's QPS and
+//!   burst; 429 and `Retry-After` answers are retried), HTTP/2 (requests go over a
+//!   pool of HTTP/1.1 connections, one per request in flight, as client-go's do when
+//!   HTTP/2 is turned off);
+//! - **cache**: the streaming initial list (`sendInitialEvents`, client-go's WatchList;
+//!   informers list in pages of 500 and then watch); per-handler notification buffers
+//!   (handlers run under the informer's notification lock, so a slow handler holds up
+//!   that informer, where Go gives each one a queue);
+//! - **manager**: the metrics endpoint and the health and readiness probes
+//!   ([`controller::Metrics`] counts reconciles, errors and panics, but nothing serves
+//!   them over HTTP);
+//! - **events**: series aggregation (an `events.k8s.io/v1` Event is written per call, with
+//!   no `series` counting of repeats).
 #![forbid(unsafe_code)]
 
 pub mod builder;
