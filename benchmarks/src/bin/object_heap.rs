@@ -3,8 +3,9 @@
 //! ConfigMap), ours against k8s-openapi's, with
 //!
 //! 1. `size_of` of the structs a Pod is made of, in both libraries;
-//! 2. the heap bytes and allocations of the whole object, decoded from JSON and (ours)
-//!    from protobuf, the `Box`/`Arc` the cache keeps it in included;
+//! 2. the heap bytes and allocations of the whole object, decoded from JSON (ours both
+//!    through serde and through `ReadJson`, as the Scheme reads it) and (ours) from
+//!    protobuf, the `Box`/`Arc` the cache keeps it in included;
 //! 3. a breakdown by subtree: the bytes a subtree costs are those of the whole object
 //!    minus those of the same object decoded with the subtree removed from its JSON
 //!    (`spec.containers[].resources`: from every container), so the same paths are
@@ -49,6 +50,14 @@ type Decode = fn(&[u8]) -> Result<(i64, i64), Error>;
 
 fn ours_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> Result<(i64, i64), Error> {
     retained(|| Ok(Box::new(serde_json::from_slice::<T>(json)?)))
+}
+
+/// Ours through `ReadJson`: how the Scheme, and so the client and its cache, reads JSON.
+fn ours_read_json<T: apimachinery::runtime::json_reader::ReadJson>(
+    json: &[u8],
+) -> Result<(i64, i64), Error> {
+    use apimachinery::runtime::json_reader::read_slice_tracking;
+    retained(|| Ok(Box::new(read_slice_tracking::<T>(json, false)?.value)))
 }
 
 /// Ours through protobuf, as the cache receives built-in kinds: the JSON decoded and
@@ -297,7 +306,11 @@ fn main() -> Result<(), Error> {
     println!();
     let pod = benchmarks::fixture("core.v1.Pod.json")?;
     let decoders: &[(&str, Decode)] = &[
-        ("ours, JSON", ours_json::<k8s_types::core::v1::Pod>),
+        ("ours, JSON (serde)", ours_json::<k8s_types::core::v1::Pod>),
+        (
+            "ours, JSON (ReadJson, as the Scheme reads it)",
+            ours_read_json::<k8s_types::core::v1::Pod>,
+        ),
         ("ours, protobuf", ours_protobuf::<k8s_types::core::v1::Pod>),
         (
             "k8s-openapi, JSON",
@@ -346,7 +359,14 @@ fn main() -> Result<(), Error> {
         }
     });
     let cm_decoders: &[(&str, Decode)] = &[
-        ("ours, JSON", ours_json::<k8s_types::core::v1::ConfigMap>),
+        (
+            "ours, JSON (serde)",
+            ours_json::<k8s_types::core::v1::ConfigMap>,
+        ),
+        (
+            "ours, JSON (ReadJson)",
+            ours_read_json::<k8s_types::core::v1::ConfigMap>,
+        ),
         (
             "ours, protobuf",
             ours_protobuf::<k8s_types::core::v1::ConfigMap>,
@@ -354,6 +374,13 @@ fn main() -> Result<(), Error> {
         (
             "k8s-openapi, JSON",
             peer_json::<k8s_openapi::api::core::v1::ConfigMap>,
+        ),
+        (
+            "k8s-openapi, JSON as our server writes it",
+            peer_json_from_ours::<
+                k8s_types::core::v1::ConfigMap,
+                k8s_openapi::api::core::v1::ConfigMap,
+            >,
         ),
         (
             "k8s-openapi, cloned (kube-runtime's store)",

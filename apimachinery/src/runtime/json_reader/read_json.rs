@@ -665,6 +665,12 @@ impl<T: ReadJson> ReadElements for Vec<T> {
     fn read_element(&mut self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
         match T::read_json(value) {
             Ok(v) => {
+                // The first element gets room for itself alone: most lists of an API
+                // object hold one (a pod's containers, ports, volume mounts), and `push`
+                // would reserve four.
+                if self.capacity() == 0 {
+                    self.reserve_exact(1);
+                }
                 self.push(v);
                 Ok(())
             }
@@ -674,10 +680,17 @@ impl<T: ReadJson> ReadElements for Vec<T> {
 }
 
 impl<T: ReadJson> ReadJson for Vec<T> {
+    /// The list comes back at its exact length: decoded objects are kept (an informer
+    /// cache holds them for the life of the process), and JSON gives no length up front.
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
         let mut out = Vec::new();
         match value.read_seq_with("a sequence", &mut out) {
-            Ok(()) => Ok(out),
+            Ok(()) => {
+                if out.capacity() > out.len() {
+                    out.shrink_to_fit();
+                }
+                Ok(out)
+            }
             Err(e) => Err(e),
         }
     }

@@ -280,6 +280,24 @@ fn errors_name_the_innermost_path_and_position() {
 }
 
 #[test]
+fn lists_come_back_at_their_exact_length() {
+    // What a decoded object keeps: no spare room in any list, nested ones included.
+    for (json, len) in [("[]", 0), ("[7]", 1), ("[1, 2]", 2), ("[1, 2, 3, 4, 5]", 5)] {
+        let read = read_slice_tracking::<Vec<i64>>(json.as_bytes(), false).unwrap();
+        assert_eq!(
+            (read.value.len(), read.value.capacity()),
+            (len, len),
+            "{json}"
+        );
+    }
+    let read =
+        read_slice_tracking::<Vec<Vec<String>>>(br#"[["a"], ["b", "c", "d"]]"#, false).unwrap();
+    let shapes: Vec<_> = read.value.iter().map(|v| (v.len(), v.capacity())).collect();
+    assert_eq!(shapes, [(1, 1), (3, 3)]);
+    assert_eq!(read.value.capacity(), 2);
+}
+
+#[test]
 fn lists_and_maps_read_through_their_sinks() {
     // Empty and nested lists, empty maps: what `ReadElements`/`ReadEntries` collect.
     let read = read_slice_tracking::<Spec>(
