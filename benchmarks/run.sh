@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole benchmark suite in one run (see BENCHMARKS.md): the clean release builds of
 # k8s-types and k8s-openapi (compile_time.sh, each through a throwaway crate), the
-# comparisons against k8s-openapi, serde_json::Value and serde_yaml_ng (this crate,
-# outside the workspace), then the RESTMapper benchmark, which needs no peer crate and
-# lives beside the code it measures. Each prints its Markdown summary after criterion's
+# comparisons against k8s-openapi, serde_json::Value, serde_yaml_ng and kube-runtime
+# (this crate, outside the workspace), the controller-runtime cache against kube-runtime's
+# store (`cache`), then the RESTMapper benchmark, which needs no peer crate and lives
+# beside the code it measures. Each prints its Markdown summary after criterion's
 # report; the summaries, the build times and each step's duration are collected at the
 # end of the log.
 # apimachinery's other benches (conversion machinery on hand-written types, the JSON
@@ -33,10 +34,13 @@ step() { echo "step: $1 done at +$(( $(date +%s) - start )) s"; }
     cargo bench --manifest-path "$root/benchmarks/Cargo.toml" --no-run
     cargo bench --manifest-path "$root/Cargo.toml" -p apimachinery --bench rest_mapper --no-run
     step "bench builds"
-    for bench in json yaml protobuf clone scheme; do
+    for bench in json yaml protobuf clone scheme reconcile; do
         cargo bench --manifest-path "$root/benchmarks/Cargo.toml" --bench "$bench" "${short[@]}"
         step "bench $bench"
     done
+    echo "## controller-runtime cache: bytes per cached object, watch replay"
+    cargo run -q --release --manifest-path "$root/benchmarks/Cargo.toml" --bin cache -- 10000 1000
+    step "cache"
     cargo bench --manifest-path "$root/Cargo.toml" -p apimachinery --bench rest_mapper "${short[@]}"
     step "bench rest_mapper"
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
