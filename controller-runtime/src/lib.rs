@@ -20,7 +20,8 @@
 //! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler) |
 //! | [`event`], [`predicate`], [`handler`], [`source`] | `pkg/event`, `pkg/predicate`, `pkg/handler`, `pkg/source` | events, their filters, what they enqueue, where they come from |
 //! | [`controller`], [`builder`] | `pkg/controller`, `pkg/builder` | [`Controller`](controller::Controller) and [`ControllerBuilder`](builder::ControllerBuilder) (`for_kind`, `owns`, `watches`) |
-//! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown |
+//! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown, health probes |
+//! | [`healthz`] | `pkg/healthz` | the liveness and readiness checks the manager serves at `/healthz` and `/readyz` |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
 //! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
@@ -45,9 +46,8 @@
 //!   informers list in pages of 500 and then watch); per-handler notification buffers
 //!   (handlers run under the informer's notification lock, so a slow handler holds up
 //!   that informer, where Go gives each one a queue);
-//! - **manager**: the metrics endpoint and the health and readiness probes
-//!   ([`controller::Metrics`] counts reconciles, errors and panics, but nothing serves
-//!   them over HTTP);
+//! - **manager**: the metrics endpoint ([`controller::Metrics`] counts reconciles,
+//!   errors and panics, but nothing serves them over HTTP);
 //! - **events**: series aggregation (an `events.k8s.io/v1` Event is written per call, with
 //!   no `series` counting of repeats).
 #![forbid(unsafe_code)]
@@ -63,6 +63,7 @@ pub mod crd;
 pub mod envtest;
 pub mod event;
 pub mod handler;
+pub mod healthz;
 pub mod leaderelection;
 pub mod manager;
 pub mod predicate;

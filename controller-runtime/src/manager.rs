@@ -5,6 +5,10 @@
 //! them (reconciles in flight finish) up to the graceful shutdown timeout, releases the
 //! lease and stops the cache.
 //!
+//! With a health probe address it also serves `/healthz` and `/readyz` (kubelet's
+//! liveness and readiness probes) from before the cache starts until after it stops;
+//! [`Manager::add_healthz_check`] and [`Manager::add_readyz_check`] add their checks.
+//!
 //! ```no_run
 //! use std::sync::Arc;
 //! use controller_runtime::builder::ControllerBuilder;
@@ -17,7 +21,11 @@
 //! let config = Config::from_kubeconfig("kubeconfig")?;
 //! let mut scheme = apimachinery::runtime::Scheme::new();
 //! k8s_types::register(&mut scheme)?;
-//! let mgr = Manager::new(&config, ManagerOptions::new(Arc::new(scheme)))?;
+//! let mut options = ManagerOptions::new(Arc::new(scheme));
+//! options.health_probe_bind_address = Some("0.0.0.0:8081".parse()?);
+//! let mgr = Manager::new(&config, options)?;
+//! mgr.add_healthz_check("ping", controller_runtime::healthz::ping())?;
+//! mgr.add_readyz_check("ping", controller_runtime::healthz::ping())?;
 //! ControllerBuilder::new(&mgr)
 //!     .for_kind::<ConfigMap>()
 //!     .complete(reconcile::func(|req: Request| async move {
@@ -30,6 +38,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -42,6 +51,7 @@ use crate::client::delegating::{DelegatingClient, DelegatingClientOptions};
 use crate::client::{self, Client};
 use crate::config::Config;
 use crate::controller::Controller;
+use crate::healthz::{self, Checker, ProbeServer};
 use crate::leaderelection::{LeaderElectionConfig, LeaderElector};
 use crate::reconcile::Reconciler;
 use crate::workqueue::lock;
@@ -94,6 +104,14 @@ pub struct ManagerOptions {
     /// How long shutdown waits for runnables (reconciles in flight) to finish (default 30 s,
     /// as Go's).
     pub graceful_shutdown_timeout: Duration,
+    /// Where `/healthz` and `/readyz` are served (Go's `HealthProbeBindAddress`; port 0
+    /// picks one, see [`Manager::health_probe_address`]); `None`, the default, serves
+    /// nothing.
+    pub health_probe_bind_address: Option<SocketAddr>,
+    /// The liveness endpoint's path (default `/healthz`).
+    pub liveness_endpoint_name: String,
+    /// The readiness endpoint's path (default `/readyz`).
+    pub readiness_endpoint_name: String,
 }
 
 impl ManagerOptions {
@@ -105,6 +123,9 @@ impl ManagerOptions {
             client: DelegatingClientOptions::default(),
             leader_election: None,
             graceful_shutdown_timeout: Duration::from_secs(30),
+            health_probe_bind_address: None,
+            liveness_endpoint_name: "/healthz".into(),
+            readiness_endpoint_name: "/readyz".into(),
         }
     }
 }
@@ -130,6 +151,23 @@ pub enum ManagerError {
     /// Runnables did not stop within the graceful shutdown timeout.
     #[error("manager: runnables still running after the graceful shutdown timeout of {0:?}")]
     ShutdownTimeout(Duration),
+    /// The health probe address could not be listened on.
+    #[error("manager: cannot listen for health probes on {address}: {source}")]
+    ProbeBind {
+        /// The address.
+        address: SocketAddr,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A check was added once the manager had started (Go refuses it too).
+    #[error("manager: cannot add the {probe} check {name:?}: the manager has started")]
+    CheckAfterStart {
+        /// `liveness` or `readiness`.
+        probe: &'static str,
+        /// The check's name.
+        name: String,
+    },
 }
 
 /// Owns the shared client, cache, Scheme and mapper, and runs runnables. Cheap to share
@@ -144,6 +182,15 @@ pub struct Manager {
     graceful_shutdown_timeout: Duration,
     started: std::sync::atomic::AtomicBool,
     elected: tokio::sync::watch::Sender<bool>,
+    probes: Mutex<Probes>,
+    probe_address: Option<SocketAddr>,
+}
+
+/// The health probe endpoints until the manager starts serving them.
+struct Probes {
+    listener: Option<std::net::TcpListener>,
+    liveness: (String, healthz::Handler),
+    readiness: (String, healthz::Handler),
 }
 
 impl fmt::Debug for Manager {
@@ -159,6 +206,20 @@ impl Manager {
     /// A manager talking to the server of `config`.
     pub fn new(config: &Config, options: ManagerOptions) -> Result<Self, ManagerError> {
         let client = Client::new(config, Arc::clone(&options.scheme))?;
+        // Bound now, as Go binds it in `New`: a taken port fails here, not at start, and
+        // port 0's choice is known before start.
+        let listener = match options.health_probe_bind_address {
+            None => None,
+            Some(address) => {
+                let bind = || {
+                    let l = std::net::TcpListener::bind(address)?;
+                    l.set_nonblocking(true)?;
+                    Ok(l)
+                };
+                Some(bind().map_err(|source| ManagerError::ProbeBind { address, source })?)
+            }
+        };
+        let probe_address = listener.as_ref().and_then(|l| l.local_addr().ok());
         let cache = Cache::new(client.clone(), Arc::clone(&options.scheme), options.cache);
         let delegating = DelegatingClient::new(client.clone(), cache.clone(), options.client);
         Ok(Self {
@@ -171,7 +232,48 @@ impl Manager {
             graceful_shutdown_timeout: options.graceful_shutdown_timeout,
             started: std::sync::atomic::AtomicBool::new(false),
             elected: tokio::sync::watch::channel(false).0,
+            probes: Mutex::new(Probes {
+                listener,
+                liveness: (options.liveness_endpoint_name, healthz::Handler::new()),
+                readiness: (options.readiness_endpoint_name, healthz::Handler::new()),
+            }),
+            probe_address,
         })
+    }
+
+    /// Adds a liveness check, served at `/healthz` and `/healthz/NAME` (Go's
+    /// `AddHealthzCheck`); refused once the manager has started.
+    pub fn add_healthz_check(&self, name: &str, check: Checker) -> Result<(), ManagerError> {
+        self.add_check("liveness", |p| &mut p.liveness.1, name, check)
+    }
+
+    /// Adds a readiness check, served at `/readyz` and `/readyz/NAME` (Go's
+    /// `AddReadyzCheck`); refused once the manager has started.
+    pub fn add_readyz_check(&self, name: &str, check: Checker) -> Result<(), ManagerError> {
+        self.add_check("readiness", |p| &mut p.readiness.1, name, check)
+    }
+
+    fn add_check(
+        &self,
+        probe: &'static str,
+        endpoint: fn(&mut Probes) -> &mut healthz::Handler,
+        name: &str,
+        check: Checker,
+    ) -> Result<(), ManagerError> {
+        let mut probes = lock(&self.probes);
+        if self.started.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(ManagerError::CheckAfterStart {
+                probe,
+                name: name.to_owned(),
+            });
+        }
+        endpoint(&mut probes).add(name, check);
+        Ok(())
+    }
+
+    /// Where the health probes are served, when a probe address was given.
+    pub fn health_probe_address(&self) -> Option<SocketAddr> {
+        self.probe_address
     }
 
     /// The client: reads from the cache, writes to the server (Go's `GetClient`).
@@ -214,9 +316,36 @@ impl Manager {
         &self,
         shutdown: impl Future<Output = ()> + Send,
     ) -> Result<(), ManagerError> {
-        if self.started.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            return Err(ManagerError::AlreadyStarted);
-        }
+        let probe_server = {
+            // Under the probes' lock, so that no check is added after they are taken.
+            let mut probes = lock(&self.probes);
+            if self.started.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                return Err(ManagerError::AlreadyStarted);
+            }
+            probes.listener.take().map(|listener| {
+                let server = ProbeServer {
+                    liveness: std::mem::take(&mut probes.liveness),
+                    readiness: std::mem::take(&mut probes.readiness),
+                };
+                (listener, server)
+            })
+        };
+        // Probes are answered first and stop last: a manager still syncing its cache
+        // is alive (and not ready, if a readiness check says so).
+        let probe_cancel = CancellationToken::new();
+        let probe_task = match probe_server {
+            None => None,
+            Some((listener, server)) => {
+                let address = self
+                    .probe_address
+                    .unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0)));
+                let listener = tokio::net::TcpListener::from_std(listener)
+                    .map_err(|source| ManagerError::ProbeBind { address, source })?;
+                Some(tokio::spawn(
+                    Arc::new(server).serve(listener, probe_cancel.clone()),
+                ))
+            }
+        };
         let cache_cancel = CancellationToken::new();
         let run_cancel = CancellationToken::new();
         let runnables = std::mem::take(&mut *lock(&self.runnables));
@@ -291,6 +420,10 @@ impl Manager {
         .await;
         cache_cancel.cancel();
         self.elected.send_replace(false);
+        probe_cancel.cancel();
+        if let Some(task) = probe_task {
+            let _ = task.await;
+        }
         outcome?;
         if drained.is_err() {
             return Err(ManagerError::ShutdownTimeout(

@@ -433,7 +433,8 @@ mod tests {
 
     #[test]
     fn the_client_error_asks_its_api_error() {
-        let cases: [(&str, i32, fn(&Error) -> bool); 6] = [
+        type Is = fn(&Error) -> bool;
+        let cases: [(&str, i32, Is); 6] = [
             ("ServerTimeout", 500, Error::is_server_timeout),
             ("TooManyRequests", 429, Error::is_too_many_requests),
             ("BadRequest", 400, Error::is_bad_request),

@@ -213,3 +213,107 @@ async fn recorder_writes_events_k8s_io_v1_events() {
     assert!(e.metadata.name.starts_with("watched."));
     env.stop().await;
 }
+
+/// A plain HTTP/1.1 GET: the status and the body.
+async fn http_get(address: std::net::SocketAddr, path: &str) -> std::io::Result<(u16, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(address).await?;
+    tcp.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await?;
+    let mut raw = String::new();
+    tcp.read_to_string(&mut raw).await?;
+    let status = raw.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = raw
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    Ok((status, body))
+}
+
+/// The health probes: served from start to stop on the probe address, with the checks
+/// added before start, in Go's text; a check added after start is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn manager_serves_health_probes() {
+    use controller_runtime::healthz;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let env = Environment::start().await.unwrap();
+    let mut options = ManagerOptions::new(env.scheme());
+    options.health_probe_bind_address = Some("127.0.0.1:0".parse().unwrap());
+    let mgr = Arc::new(Manager::new(env.config(), options).unwrap());
+    let address = mgr.health_probe_address().unwrap();
+    assert_ne!(address.port(), 0);
+    let ready = Arc::new(AtomicBool::new(false));
+    mgr.add_healthz_check("ping", healthz::ping()).unwrap();
+    mgr.add_readyz_check("warmed-up", {
+        let ready = ready.clone();
+        Arc::new(move || {
+            if ready.load(Ordering::Relaxed) {
+                Ok(())
+            } else {
+                Err("still warming up".into())
+            }
+        })
+    })
+    .unwrap();
+
+    let stop = tokio_util::sync::CancellationToken::new();
+    let run = tokio::spawn({
+        let (m, s) = (mgr.clone(), stop.clone());
+        async move { m.start(async move { s.cancelled().await }).await }
+    });
+    let mut elected = mgr.elected();
+    tokio::time::timeout(Duration::from_secs(10), elected.wait_for(|l| *l))
+        .await
+        .unwrap()
+        .unwrap();
+
+    assert_eq!(
+        http_get(address, "/healthz").await.unwrap(),
+        (200, "ok".into())
+    );
+    assert_eq!(
+        http_get(address, "/readyz").await.unwrap(),
+        (
+            500,
+            "[-]warmed-up failed: reason withheld\nhealthz check failed\n".into()
+        )
+    );
+    assert_eq!(
+        http_get(address, "/readyz/warmed-up").await.unwrap(),
+        (500, "internal server error: still warming up\n".into())
+    );
+    ready.store(true, Ordering::Relaxed);
+    assert_eq!(
+        http_get(address, "/readyz?verbose").await.unwrap(),
+        (200, "[+]warmed-up ok\nhealthz check passed\n".into())
+    );
+    assert_eq!(http_get(address, "/metrics").await.unwrap().0, 404);
+    let err = mgr.add_readyz_check("late", healthz::ping()).unwrap_err();
+    assert!(err.to_string().contains("has started"), "{err}");
+
+    stop.cancel();
+    run.await.unwrap().unwrap();
+    // Stopped with the manager.
+    assert!(http_get(address, "/healthz").await.is_err());
+    env.stop().await;
+}
+
+/// A probe address already in use fails `Manager::new`, naming the address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_taken_probe_address_fails_at_new() {
+    let env = Environment::start().await.unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap();
+    let mut options = ManagerOptions::new(env.scheme());
+    options.health_probe_bind_address = Some(address);
+    let err = Manager::new(env.config(), options).unwrap_err();
+    assert!(
+        matches!(err, controller_runtime::manager::ManagerError::ProbeBind { address: a, .. } if a == address),
+        "{err}"
+    );
+    assert!(err.to_string().contains(&address.to_string()), "{err}");
+    env.stop().await;
+}
