@@ -204,6 +204,11 @@ impl<R: Reconciler> Controller<R> {
         &self.queue
     }
 
+    /// How many reconciles may run at once (`Options::max_concurrent_reconciles`, at least 1).
+    pub fn max_concurrent_reconciles(&self) -> usize {
+        self.max_concurrent_reconciles
+    }
+
     /// The reconcile counters.
     pub fn metrics(&self) -> &Arc<Metrics> {
         &self.metrics

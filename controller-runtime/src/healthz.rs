@@ -23,7 +23,6 @@
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -31,9 +30,6 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
-use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 
 /// One check: `Ok` when healthy, `Err` with the reason otherwise (Go's `Checker`). The
 /// reason is shown only by the check's own endpoint, never by the aggregated one, which
@@ -169,7 +165,8 @@ pub(crate) struct ProbeServer {
 }
 
 impl ProbeServer {
-    fn answer(&self, req: &Request<Incoming>) -> Response<Full<Bytes>> {
+    /// The answer to one request: a liveness or readiness endpoint, or 404.
+    pub(crate) fn answer(&self, req: &Request<Incoming>) -> Response<Full<Bytes>> {
         let path = req.uri().path();
         let query = req.uri().query().unwrap_or_default();
         let under = |endpoint: &str| {
@@ -186,47 +183,7 @@ impl ProbeServer {
                 body: "404 page not found\n".into(),
             }
         };
-        let mut resp = Response::new(Full::new(Bytes::from(answer.body)));
-        *resp.status_mut() = hyper::StatusCode::from_u16(answer.status)
-            .unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
-        let headers = resp.headers_mut();
-        headers.insert(
-            hyper::header::CONTENT_TYPE,
-            hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"),
-        );
-        headers.insert(
-            hyper::header::X_CONTENT_TYPE_OPTIONS,
-            hyper::header::HeaderValue::from_static("nosniff"),
-        );
-        resp
-    }
-
-    /// Serves plain HTTP on `listener` until `cancel` fires.
-    pub(crate) async fn serve(self: Arc<Self>, listener: TcpListener, cancel: CancellationToken) {
-        loop {
-            let (tcp, _) = tokio::select! {
-                _ = cancel.cancelled() => return,
-                accepted = listener.accept() => match accepted {
-                    Ok(a) => a,
-                    // A connection that failed before it was accepted concerns no one.
-                    Err(_) => continue,
-                },
-            };
-            let server = Arc::clone(&self);
-            let cancel = cancel.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |req| {
-                    let resp = server.answer(&req);
-                    async move { Ok::<_, Infallible>(resp) }
-                });
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(tcp), service);
-                tokio::select! {
-                    _ = cancel.cancelled() => {}
-                    _ = connection => {}
-                }
-            });
-        }
+        crate::http_server::text(answer.status, "text/plain; charset=utf-8", answer.body)
     }
 }
 

@@ -22,6 +22,7 @@
 //! | [`controller`], [`builder`] | `pkg/controller`, `pkg/builder` | [`Controller`](controller::Controller) and [`ControllerBuilder`](builder::ControllerBuilder) (`for_kind`, `owns`, `watches`) |
 //! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown, health probes |
 //! | [`healthz`] | `pkg/healthz` | the liveness and readiness checks the manager serves at `/healthz` and `/readyz` |
+//! | [`metrics`] | `pkg/metrics`, `pkg/metrics/server` | the controllers' metrics in Prometheus' text format, served at `/metrics` |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
 //! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
@@ -46,8 +47,9 @@
 //!   informers list in pages of 500 and then watch); per-handler notification buffers
 //!   (handlers run under the informer's notification lock, so a slow handler holds up
 //!   that informer, where Go gives each one a queue);
-//! - **manager**: the metrics endpoint ([`controller::Metrics`] counts reconciles,
-//!   errors and panics, but nothing serves them over HTTP);
+//! - **metrics**: the reconcile time histogram, the work queue's series beyond its
+//!   depth, the client's and the process' metrics, and registering one's own (see
+//!   [`metrics`] for what is served);
 //! - **events**: series aggregation (an `events.k8s.io/v1` Event is written per call, with
 //!   no `series` counting of repeats).
 #![forbid(unsafe_code)]
@@ -64,8 +66,10 @@ pub mod envtest;
 pub mod event;
 pub mod handler;
 pub mod healthz;
+mod http_server;
 pub mod leaderelection;
 pub mod manager;
+pub mod metrics;
 pub mod predicate;
 pub mod reconcile;
 pub mod record;

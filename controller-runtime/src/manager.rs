@@ -6,8 +6,9 @@
 //! lease and stops the cache.
 //!
 //! With a health probe address it also serves `/healthz` and `/readyz` (kubelet's
-//! liveness and readiness probes) from before the cache starts until after it stops;
-//! [`Manager::add_healthz_check`] and [`Manager::add_readyz_check`] add their checks.
+//! liveness and readiness probes), and with a metrics address its controllers'
+//! [`metrics`](crate::metrics) at `/metrics`, from before the cache starts until after it
+//! stops; [`Manager::add_healthz_check`] and [`Manager::add_readyz_check`] add checks.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -23,6 +24,7 @@
 //! k8s_types::register(&mut scheme)?;
 //! let mut options = ManagerOptions::new(Arc::new(scheme));
 //! options.health_probe_bind_address = Some("0.0.0.0:8081".parse()?);
+//! options.metrics_bind_address = Some("0.0.0.0:8080".parse()?);
 //! let mgr = Manager::new(&config, options)?;
 //! mgr.add_healthz_check("ping", controller_runtime::healthz::ping())?;
 //! mgr.add_readyz_check("ping", controller_runtime::healthz::ping())?;
@@ -53,6 +55,7 @@ use crate::config::Config;
 use crate::controller::Controller;
 use crate::healthz::{self, Checker, ProbeServer};
 use crate::leaderelection::{LeaderElectionConfig, LeaderElector};
+use crate::metrics::ControllerMetrics;
 use crate::reconcile::Reconciler;
 use crate::workqueue::lock;
 
@@ -112,6 +115,10 @@ pub struct ManagerOptions {
     pub liveness_endpoint_name: String,
     /// The readiness endpoint's path (default `/readyz`).
     pub readiness_endpoint_name: String,
+    /// Where the controllers' metrics are served at `/metrics` (Go's metrics
+    /// `BindAddress`; port 0 picks one, see [`Manager::metrics_address`]); `None`, the
+    /// default, serves nothing.
+    pub metrics_bind_address: Option<SocketAddr>,
 }
 
 impl ManagerOptions {
@@ -126,6 +133,7 @@ impl ManagerOptions {
             health_probe_bind_address: None,
             liveness_endpoint_name: "/healthz".into(),
             readiness_endpoint_name: "/readyz".into(),
+            metrics_bind_address: None,
         }
     }
 }
@@ -151,9 +159,11 @@ pub enum ManagerError {
     /// Runnables did not stop within the graceful shutdown timeout.
     #[error("manager: runnables still running after the graceful shutdown timeout of {0:?}")]
     ShutdownTimeout(Duration),
-    /// The health probe address could not be listened on.
-    #[error("manager: cannot listen for health probes on {address}: {source}")]
-    ProbeBind {
+    /// The health probe or metrics address could not be listened on.
+    #[error("manager: cannot listen for {endpoint} on {address}: {source}")]
+    Listen {
+        /// `health probes` or `metrics`.
+        endpoint: &'static str,
         /// The address.
         address: SocketAddr,
         /// The I/O error.
@@ -184,6 +194,52 @@ pub struct Manager {
     elected: tokio::sync::watch::Sender<bool>,
     probes: Mutex<Probes>,
     probe_address: Option<SocketAddr>,
+    metrics_listener: Mutex<Option<std::net::TcpListener>>,
+    metrics_address: Option<SocketAddr>,
+    controllers: Mutex<Vec<Arc<dyn ControllerMetrics>>>,
+}
+
+/// Binds `address` for one of the manager's endpoints, as Go binds them in `New`: a
+/// taken port fails there, not at start, and port 0's choice is known before start.
+fn listen(
+    endpoint: &'static str,
+    address: Option<SocketAddr>,
+) -> Result<Option<(std::net::TcpListener, SocketAddr)>, ManagerError> {
+    let Some(address) = address else {
+        return Ok(None);
+    };
+    let bind = || {
+        let l = std::net::TcpListener::bind(address)?;
+        l.set_nonblocking(true)?;
+        let local = l.local_addr()?;
+        Ok((l, local))
+    };
+    bind().map(Some).map_err(|source| ManagerError::Listen {
+        endpoint,
+        address,
+        source,
+    })
+}
+
+/// Serves `answer` on `listener` until `cancel` fires (the manager's endpoints).
+fn spawn_server(
+    endpoint: &'static str,
+    listener: std::net::TcpListener,
+    address: SocketAddr,
+    cancel: &CancellationToken,
+    answer: crate::http_server::Answer,
+) -> Result<tokio::task::JoinHandle<()>, ManagerError> {
+    let listener =
+        tokio::net::TcpListener::from_std(listener).map_err(|source| ManagerError::Listen {
+            endpoint,
+            address,
+            source,
+        })?;
+    Ok(tokio::spawn(crate::http_server::serve(
+        listener,
+        cancel.clone(),
+        answer,
+    )))
 }
 
 /// The health probe endpoints until the manager starts serving them.
@@ -206,20 +262,8 @@ impl Manager {
     /// A manager talking to the server of `config`.
     pub fn new(config: &Config, options: ManagerOptions) -> Result<Self, ManagerError> {
         let client = Client::new(config, Arc::clone(&options.scheme))?;
-        // Bound now, as Go binds it in `New`: a taken port fails here, not at start, and
-        // port 0's choice is known before start.
-        let listener = match options.health_probe_bind_address {
-            None => None,
-            Some(address) => {
-                let bind = || {
-                    let l = std::net::TcpListener::bind(address)?;
-                    l.set_nonblocking(true)?;
-                    Ok(l)
-                };
-                Some(bind().map_err(|source| ManagerError::ProbeBind { address, source })?)
-            }
-        };
-        let probe_address = listener.as_ref().and_then(|l| l.local_addr().ok());
+        let probes = listen("health probes", options.health_probe_bind_address)?;
+        let metrics = listen("metrics", options.metrics_bind_address)?;
         let cache = Cache::new(client.clone(), Arc::clone(&options.scheme), options.cache);
         let delegating = DelegatingClient::new(client.clone(), cache.clone(), options.client);
         Ok(Self {
@@ -232,12 +276,15 @@ impl Manager {
             graceful_shutdown_timeout: options.graceful_shutdown_timeout,
             started: std::sync::atomic::AtomicBool::new(false),
             elected: tokio::sync::watch::channel(false).0,
+            probe_address: probes.as_ref().map(|(_, a)| *a),
             probes: Mutex::new(Probes {
-                listener,
+                listener: probes.map(|(l, _)| l),
                 liveness: (options.liveness_endpoint_name, healthz::Handler::new()),
                 readiness: (options.readiness_endpoint_name, healthz::Handler::new()),
             }),
-            probe_address,
+            metrics_address: metrics.as_ref().map(|(_, a)| *a),
+            metrics_listener: Mutex::new(metrics.map(|(l, _)| l)),
+            controllers: Mutex::new(Vec::new()),
         })
     }
 
@@ -274,6 +321,11 @@ impl Manager {
     /// Where the health probes are served, when a probe address was given.
     pub fn health_probe_address(&self) -> Option<SocketAddr> {
         self.probe_address
+    }
+
+    /// Where the metrics are served, when a metrics address was given.
+    pub fn metrics_address(&self) -> Option<SocketAddr> {
+        self.metrics_address
     }
 
     /// The client: reads from the cache, writes to the server (Go's `GetClient`).
@@ -330,22 +382,31 @@ impl Manager {
                 (listener, server)
             })
         };
-        // Probes are answered first and stop last: a manager still syncing its cache
-        // is alive (and not ready, if a readiness check says so).
-        let probe_cancel = CancellationToken::new();
-        let probe_task = match probe_server {
-            None => None,
-            Some((listener, server)) => {
-                let address = self
-                    .probe_address
-                    .unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0)));
-                let listener = tokio::net::TcpListener::from_std(listener)
-                    .map_err(|source| ManagerError::ProbeBind { address, source })?;
-                Some(tokio::spawn(
-                    Arc::new(server).serve(listener, probe_cancel.clone()),
-                ))
-            }
-        };
+        // The endpoints are answered first and stop last: a manager still syncing its
+        // cache is alive (and not ready, if a readiness check says so).
+        let endpoints_cancel = CancellationToken::new();
+        let unbound = SocketAddr::from(([0, 0, 0, 0], 0));
+        let mut endpoint_tasks = Vec::new();
+        if let Some((listener, server)) = probe_server {
+            let server = Arc::new(server);
+            endpoint_tasks.push(spawn_server(
+                "health probes",
+                listener,
+                self.probe_address.unwrap_or(unbound),
+                &endpoints_cancel,
+                Arc::new(move |req| server.answer(req)),
+            )?);
+        }
+        if let Some(listener) = lock(&self.metrics_listener).take() {
+            let controllers = lock(&self.controllers).clone();
+            endpoint_tasks.push(spawn_server(
+                "metrics",
+                listener,
+                self.metrics_address.unwrap_or(unbound),
+                &endpoints_cancel,
+                Arc::new(move |req| crate::metrics::answer(&controllers, req)),
+            )?);
+        }
         let cache_cancel = CancellationToken::new();
         let run_cancel = CancellationToken::new();
         let runnables = std::mem::take(&mut *lock(&self.runnables));
@@ -420,8 +481,8 @@ impl Manager {
         .await;
         cache_cancel.cancel();
         self.elected.send_replace(false);
-        probe_cancel.cancel();
-        if let Some(task) = probe_task {
+        endpoints_cancel.cancel();
+        for task in endpoint_tasks {
             let _ = task.await;
         }
         outcome?;
@@ -434,7 +495,9 @@ impl Manager {
     }
 
     /// Adds a controller (what [`ControllerBuilder::complete`](crate::builder::ControllerBuilder::complete) does).
+    /// Its metrics are served at `/metrics` when the manager has a metrics address.
     pub fn add_controller<R: Reconciler>(&self, controller: Arc<Controller<R>>) {
+        lock(&self.controllers).push(Arc::clone(&controller) as Arc<dyn ControllerMetrics>);
         self.add(controller);
     }
 }

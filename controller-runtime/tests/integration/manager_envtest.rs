@@ -311,9 +311,72 @@ async fn a_taken_probe_address_fails_at_new() {
     options.health_probe_bind_address = Some(address);
     let err = Manager::new(env.config(), options).unwrap_err();
     assert!(
-        matches!(err, controller_runtime::manager::ManagerError::ProbeBind { address: a, .. } if a == address),
+        matches!(err, controller_runtime::manager::ManagerError::Listen { endpoint: "health probes", address: a, .. } if a == address),
         "{err}"
     );
     assert!(err.to_string().contains(&address.to_string()), "{err}");
+    env.stop().await;
+}
+
+/// The controllers' metrics at `/metrics`, under Go's names, counting what the
+/// controller did; other paths are 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn manager_serves_controller_metrics() {
+    let env = Environment::start().await.unwrap();
+    let mut options = ManagerOptions::new(env.scheme());
+    options.metrics_bind_address = Some("127.0.0.1:0".parse().unwrap());
+    let mgr = Arc::new(Manager::new(env.config(), options).unwrap());
+    let address = mgr.metrics_address().unwrap();
+    let controller = ControllerBuilder::new(&mgr)
+        .for_kind::<ConfigMap>()
+        .complete(reconcile::func(|req: Request| async move {
+            if req.name == "fails" {
+                return Err(std::io::Error::other("refused"));
+            }
+            Ok(Action::done())
+        }))
+        .unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    for name in ["a", "b", "fails"] {
+        client
+            .create(&config_map(name), &Default::default())
+            .await
+            .unwrap();
+    }
+    let stop = tokio_util::sync::CancellationToken::new();
+    let run = tokio::spawn({
+        let (m, s) = (mgr.clone(), stop.clone());
+        async move { m.start(async move { s.cancelled().await }).await }
+    });
+    let m = controller.metrics().clone();
+    until("two successes and an error", || {
+        m.success.load(std::sync::atomic::Ordering::Relaxed) >= 2
+            && m.error.load(std::sync::atomic::Ordering::Relaxed) >= 1
+    })
+    .await;
+
+    let (status, text) = http_get(address, "/metrics").await.unwrap();
+    assert_eq!(status, 200);
+    let sample = |line: &str| -> u64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(line)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or_else(|| panic!("no {line} in:\n{text}"))
+    };
+    assert!(text.contains("# TYPE controller_runtime_reconcile_total counter\n"));
+    assert_eq!(
+        sample("controller_runtime_reconcile_total{controller=\"configmap\",result=\"success\"}"),
+        2
+    );
+    assert!(sample("controller_runtime_reconcile_errors_total{controller=\"configmap\"}") >= 1);
+    assert_eq!(
+        sample("controller_runtime_max_concurrent_reconciles{controller=\"configmap\"}"),
+        1
+    );
+    sample("workqueue_depth{controller=\"configmap\",name=\"configmap\"}");
+    assert_eq!(http_get(address, "/healthz").await.unwrap().0, 404);
+
+    stop.cancel();
+    run.await.unwrap().unwrap();
+    assert!(http_get(address, "/metrics").await.is_err());
     env.stop().await;
 }
