@@ -32,6 +32,21 @@ fn config_map(name: &str) -> ConfigMap {
     cm
 }
 
+/// Starts `mgr` in a task; cancelling the token stops it, and the task gives its result.
+fn started(
+    mgr: &Arc<Manager>,
+) -> (
+    tokio_util::sync::CancellationToken,
+    tokio::task::JoinHandle<Result<(), controller_runtime::manager::ManagerError>>,
+) {
+    let stop = tokio_util::sync::CancellationToken::new();
+    let run = tokio::spawn({
+        let (m, s) = (mgr.clone(), stop.clone());
+        async move { m.start(async move { s.cancelled().await }).await }
+    });
+    (stop, run)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn controller_reconciles_created_and_updated_objects() {
     let env = Environment::start().await.unwrap();
@@ -57,11 +72,7 @@ async fn controller_reconciles_created_and_updated_objects() {
         .await
         .unwrap();
 
-    let stop = tokio_util::sync::CancellationToken::new();
-    let run = tokio::spawn({
-        let (mgr, stop) = (mgr.clone(), stop.clone());
-        async move { mgr.start(async move { stop.cancelled().await }).await }
-    });
+    let (stop, run) = started(&mgr);
     until("the initial list", || {
         seen.lock()
             .unwrap()
@@ -114,24 +125,14 @@ async fn leader_election_hands_over_between_two_managers() {
         Arc::new(Manager::new(env.config(), options).unwrap())
     };
     let (a, b) = (make("a"), make("b"));
-    let (stop_a, stop_b) = (
-        tokio_util::sync::CancellationToken::new(),
-        tokio_util::sync::CancellationToken::new(),
-    );
-    let run_a = tokio::spawn({
-        let (m, s) = (a.clone(), stop_a.clone());
-        async move { m.start(async move { s.cancelled().await }).await }
-    });
+    let (stop_a, run_a) = started(&a);
     let mut a_elected = a.elected();
     tokio::time::timeout(Duration::from_secs(10), a_elected.wait_for(|l| *l))
         .await
         .unwrap()
         .unwrap();
 
-    let run_b = tokio::spawn({
-        let (m, s) = (b.clone(), stop_b.clone());
-        async move { m.start(async move { s.cancelled().await }).await }
-    });
+    let (stop_b, run_b) = started(&b);
     // b waits while a renews (well past a's lease duration).
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert!(!*b.elected().borrow(), "b must not lead while a renews");
@@ -259,11 +260,7 @@ async fn manager_serves_health_probes() {
     })
     .unwrap();
 
-    let stop = tokio_util::sync::CancellationToken::new();
-    let run = tokio::spawn({
-        let (m, s) = (mgr.clone(), stop.clone());
-        async move { m.start(async move { s.cancelled().await }).await }
-    });
+    let (stop, run) = started(&mgr);
     let mut elected = mgr.elected();
     tokio::time::timeout(Duration::from_secs(10), elected.wait_for(|l| *l))
         .await
@@ -343,11 +340,7 @@ async fn manager_serves_controller_metrics() {
             .await
             .unwrap();
     }
-    let stop = tokio_util::sync::CancellationToken::new();
-    let run = tokio::spawn({
-        let (m, s) = (mgr.clone(), stop.clone());
-        async move { m.start(async move { s.cancelled().await }).await }
-    });
+    let (stop, run) = started(&mgr);
     let m = controller.metrics().clone();
     until("two successes and an error", || {
         m.success.load(std::sync::atomic::Ordering::Relaxed) >= 2
