@@ -109,6 +109,72 @@ pub struct Metrics {
     pub requeue: AtomicU64,
     /// Reconciles that asked for a requeue after a delay.
     pub requeue_after: AtomicU64,
+    /// How long reconciles took, every outcome included.
+    pub reconcile_time: ReconcileTime,
+}
+
+/// The upper bounds, in seconds, of the reconcile time buckets (Go's
+/// `controller_runtime_reconcile_time_seconds`).
+pub const RECONCILE_TIME_BUCKETS: [f64; 40] = [
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9,
+    1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 15.0, 20.0,
+    25.0, 30.0, 40.0, 50.0, 60.0,
+];
+
+/// A histogram of reconcile durations over [`RECONCILE_TIME_BUCKETS`], lock-free.
+#[derive(Debug)]
+pub struct ReconcileTime {
+    /// Observations per bucket, each counted once (in the first bucket that holds it).
+    buckets: [AtomicU64; RECONCILE_TIME_BUCKETS.len()],
+    sum_nanos: AtomicU64,
+    count: AtomicU64,
+}
+
+impl Default for ReconcileTime {
+    fn default() -> Self {
+        Self {
+            buckets: std::array::from_fn(|_| AtomicU64::new(0)),
+            sum_nanos: AtomicU64::new(0),
+            count: AtomicU64::new(0),
+        }
+    }
+}
+
+impl ReconcileTime {
+    /// Records one reconcile that took `took`.
+    pub fn observe(&self, took: Duration) {
+        let secs = took.as_secs_f64();
+        let bucket = RECONCILE_TIME_BUCKETS.partition_point(|&le| le < secs);
+        if let Some(b) = self.buckets.get(bucket) {
+            b.fetch_add(1, Ordering::Relaxed);
+        }
+        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        self.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.count.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many reconciles were recorded.
+    pub fn count(&self) -> u64 {
+        self.count.load(Ordering::Relaxed)
+    }
+
+    /// Their total duration.
+    pub fn sum(&self) -> Duration {
+        Duration::from_nanos(self.sum_nanos.load(Ordering::Relaxed))
+    }
+
+    /// Each bucket's upper bound with the number of reconciles that took at most that
+    /// (cumulative, as Prometheus writes buckets).
+    pub fn cumulative(&self) -> impl Iterator<Item = (f64, u64)> + '_ {
+        let mut seen = 0;
+        RECONCILE_TIME_BUCKETS
+            .iter()
+            .zip(&self.buckets)
+            .map(move |(&le, n)| {
+                seen += n.load(Ordering::Relaxed);
+                (le, seen)
+            })
+    }
 }
 
 impl Metrics {
@@ -312,10 +378,12 @@ impl<R: Reconciler> Worker<R> {
     }
 
     async fn reconcile_handler(&self, request: &Request) {
+        let start = std::time::Instant::now();
         let outcome = AssertUnwindSafe(self.reconciler.reconcile(request.clone()))
             .catch_unwind()
             .await;
         let m = &self.metrics;
+        m.reconcile_time.observe(start.elapsed());
         match outcome {
             Err(panic) => {
                 m.panic.fetch_add(1, Ordering::Relaxed);

@@ -47,9 +47,8 @@
 //!   informers list in pages of 500 and then watch); per-handler notification buffers
 //!   (handlers run under the informer's notification lock, so a slow handler holds up
 //!   that informer, where Go gives each one a queue);
-//! - **metrics**: the reconcile time histogram, the work queue's series beyond its
-//!   depth, the client's and the process' metrics, and registering one's own (see
-//!   [`metrics`] for what is served);
+//! - **metrics**: the work queue's series beyond its depth, the client's and the
+//!   process' metrics, and registering one's own (see [`metrics`] for what is served);
 //! - **events**: series aggregation (an `events.k8s.io/v1` Event is written per call, with
 //!   no `series` counting of repeats).
 #![forbid(unsafe_code)]

@@ -6,9 +6,10 @@
 //! `requeue_after`, `success`), `controller_runtime_reconcile_errors_total`,
 //! `controller_runtime_terminal_reconcile_errors_total`,
 //! `controller_runtime_reconcile_panics_total`,
+//! `controller_runtime_reconcile_time_seconds` (a histogram in Go's buckets),
 //! `controller_runtime_max_concurrent_reconciles`, `controller_runtime_active_workers`
-//! and `workqueue_depth`. Not served: the reconcile time histogram, the other work
-//! queue series, client and process metrics.
+//! and `workqueue_depth`. Not served: the other work queue series, client and process
+//! metrics.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -73,8 +74,9 @@ impl<R: Reconciler> ControllerMetrics for Controller<R> {
     }
 }
 
-/// Takes one sample: its labels beyond `controller`, and its value.
-type Sample<'a> = dyn FnMut(&[(&str, &str)], u64) + 'a;
+/// Takes one sample: the suffix of its name (a histogram's `_bucket`, `_sum` and
+/// `_count`), its labels beyond `controller`, and its value.
+type Sample<'a> = dyn FnMut(&str, &[(&str, &str)], f64) + 'a;
 
 /// One metric family: its name, help, type and how each controller's samples read.
 struct Family {
@@ -84,8 +86,8 @@ struct Family {
     samples: fn(&dyn ControllerMetrics, &mut Sample<'_>),
 }
 
-fn counter(c: &std::sync::atomic::AtomicU64) -> u64 {
-    c.load(Ordering::Relaxed)
+fn counter(c: &std::sync::atomic::AtomicU64) -> f64 {
+    c.load(Ordering::Relaxed) as f64
 }
 
 /// In the order Prometheus' Go client writes them: by name.
@@ -94,25 +96,39 @@ const FAMILIES: &[Family] = &[
         name: "controller_runtime_active_workers",
         help: "Number of currently used workers per controller",
         kind: "gauge",
-        samples: |c, out| out(&[], c.active_workers() as u64),
+        samples: |c, out| out("", &[], c.active_workers() as f64),
     },
     Family {
         name: "controller_runtime_max_concurrent_reconciles",
         help: "Maximum number of concurrent reconciles per controller",
         kind: "gauge",
-        samples: |c, out| out(&[], c.max_concurrent_reconciles() as u64),
+        samples: |c, out| out("", &[], c.max_concurrent_reconciles() as f64),
     },
     Family {
         name: "controller_runtime_reconcile_errors_total",
         help: "Total number of reconciliation errors per controller",
         kind: "counter",
-        samples: |c, out| out(&[], counter(&c.counters().error)),
+        samples: |c, out| out("", &[], counter(&c.counters().error)),
     },
     Family {
         name: "controller_runtime_reconcile_panics_total",
         help: "Total number of reconciliation panics per controller",
         kind: "counter",
-        samples: |c, out| out(&[], counter(&c.counters().panic)),
+        samples: |c, out| out("", &[], counter(&c.counters().panic)),
+    },
+    Family {
+        name: "controller_runtime_reconcile_time_seconds",
+        help: "Length of time per reconciliation per controller",
+        kind: "histogram",
+        samples: |c, out| {
+            let time = &c.counters().reconcile_time;
+            for (le, n) in time.cumulative() {
+                out("_bucket", &[("le", &le.to_string())], n as f64);
+            }
+            out("_bucket", &[("le", "+Inf")], time.count() as f64);
+            out("_sum", &[], time.sum().as_secs_f64());
+            out("_count", &[], time.count() as f64);
+        },
     },
     Family {
         name: "controller_runtime_reconcile_total",
@@ -120,23 +136,27 @@ const FAMILIES: &[Family] = &[
         kind: "counter",
         samples: |c, out| {
             let m = c.counters();
-            out(&[("result", "error")], counter(&m.error));
-            out(&[("result", "requeue")], counter(&m.requeue));
-            out(&[("result", "requeue_after")], counter(&m.requeue_after));
-            out(&[("result", "success")], counter(&m.success));
+            out("", &[("result", "error")], counter(&m.error));
+            out("", &[("result", "requeue")], counter(&m.requeue));
+            out(
+                "",
+                &[("result", "requeue_after")],
+                counter(&m.requeue_after),
+            );
+            out("", &[("result", "success")], counter(&m.success));
         },
     },
     Family {
         name: "controller_runtime_terminal_reconcile_errors_total",
         help: "Total number of terminal reconciliation errors per controller",
         kind: "counter",
-        samples: |c, out| out(&[], counter(&c.counters().terminal_error)),
+        samples: |c, out| out("", &[], counter(&c.counters().terminal_error)),
     },
     Family {
         name: "workqueue_depth",
         help: "Current depth of workqueue",
         kind: "gauge",
-        samples: |c, out| out(&[("name", c.name())], c.queue_depth() as u64),
+        samples: |c, out| out("", &[("name", c.name())], c.queue_depth() as f64),
     },
 ];
 
@@ -165,8 +185,9 @@ pub fn render(controllers: &[Arc<dyn ControllerMetrics>]) -> String {
         let _ = writeln!(text, "# HELP {} {}", family.name, family.help);
         let _ = writeln!(text, "# TYPE {} {}", family.name, family.kind);
         for c in &sorted {
-            (family.samples)(*c, &mut |labels, value| {
+            (family.samples)(*c, &mut |suffix, labels, value| {
                 text.push_str(family.name);
+                text.push_str(suffix);
                 text.push_str("{controller=\"");
                 escape(c.name(), &mut text);
                 text.push('"');
@@ -220,7 +241,40 @@ mod tests {
         b.counters().success.fetch_add(5, Ordering::Relaxed);
         b.counters().error.fetch_add(2, Ordering::Relaxed);
         b.counters().panic.fetch_add(1, Ordering::Relaxed);
+        for ms in [3, 20, 70_000] {
+            b.counters()
+                .reconcile_time
+                .observe(std::time::Duration::from_millis(ms));
+        }
         let text = render(&[b, controller("a")]);
+        // The histogram, cumulative, in Go's bucket labels.
+        let histogram: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("reconcile_time_seconds") && l.contains("b\\\"q"))
+            .collect();
+        assert_eq!(histogram.len(), 43, "{histogram:#?}");
+        for line in [
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"b\\\"q\",le=\"0.005\"} 1",
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"b\\\"q\",le=\"0.01\"} 1",
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"b\\\"q\",le=\"0.025\"} 2",
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"b\\\"q\",le=\"1\"} 2",
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"b\\\"q\",le=\"60\"} 2",
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"b\\\"q\",le=\"+Inf\"} 3",
+            "controller_runtime_reconcile_time_seconds_sum{controller=\"b\\\"q\"} 70.023",
+            "controller_runtime_reconcile_time_seconds_count{controller=\"b\\\"q\"} 3",
+        ] {
+            assert!(histogram.contains(&line), "{line} not in {histogram:#?}");
+        }
+        assert!(text.contains(
+            "# TYPE controller_runtime_reconcile_time_seconds histogram\n\
+             controller_runtime_reconcile_time_seconds_bucket{controller=\"a\",le=\"0.005\"} 0\n"
+        ));
+        // Everything else, whole.
+        let text: String = text
+            .lines()
+            .filter(|l| !l.contains("reconcile_time_seconds"))
+            .flat_map(|l| [l, "\n"])
+            .collect();
         let expected = "\
 # HELP controller_runtime_active_workers Number of currently used workers per controller
 # TYPE controller_runtime_active_workers gauge

@@ -366,6 +366,9 @@ async fn manager_serves_controller_metrics() {
         1
     );
     sample("workqueue_depth{controller=\"configmap\",name=\"configmap\"}");
+    assert!(
+        sample("controller_runtime_reconcile_time_seconds_count{controller=\"configmap\"}") >= 3
+    );
     assert_eq!(http_get(address, "/healthz").await.unwrap().0, 404);
 
     stop.cancel();
