@@ -26,7 +26,7 @@
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
 //! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
-//! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder) |
+//! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder): `events.k8s.io/v1` Events, repeats counted in series |
 //! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission`, `pkg/webhook/conversion` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects, the CRD [`ConversionHandler`](webhook::ConversionHandler) and [`check_round_trips`](webhook::check_round_trips) |
 //!
 //! Examples: `configmap-mirror`, `replicaset-lite`, the webhook `pod-defaulter` and the
@@ -49,8 +49,9 @@
 //!   that informer, where Go gives each one a queue);
 //! - **metrics**: the work queue's series beyond its depth, the client's and the
 //!   process' metrics, and registering one's own (see [`metrics`] for what is served);
-//! - **events**: series aggregation (an `events.k8s.io/v1` Event is written per call, with
-//!   no `series` counting of repeats).
+//! - **events**: retrying a failed write (client-go tries 12 times, 10 s apart, when the
+//!   server cannot be reached; here the failure is logged and the write dropped), and
+//!   the legacy `core/v1` Events.
 #![forbid(unsafe_code)]
 
 pub mod builder;

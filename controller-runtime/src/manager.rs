@@ -93,6 +93,38 @@ impl<R: Reconciler> Runnable for Controller<R> {
     }
 }
 
+impl Runnable for crate::record::EventRecorder {
+    /// Ends quiet series every [`FINISH_TIME`](crate::record::FINISH_TIME) and writes
+    /// every series every [`REFRESH_TIME`](crate::record::REFRESH_TIME); on stop, writes
+    /// the counts not yet written.
+    fn start(
+        self: Arc<Self>,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, Result<(), RunnableError>> {
+        Box::pin(async move {
+            let mut finish = tokio::time::interval(crate::record::FINISH_TIME);
+            let mut refresh = tokio::time::interval(crate::record::REFRESH_TIME);
+            // Both fire at once first; nothing is due yet.
+            finish.tick().await;
+            refresh.tick().await;
+            loop {
+                tokio::select! {
+                    _ = cancel.cancelled() => break,
+                    _ = finish.tick() => self.finish_series().await,
+                    _ = refresh.tick() => self.refresh_series().await,
+                }
+            }
+            self.refresh_series().await;
+            Ok(())
+        })
+    }
+
+    /// Every replica reports its own events, leader or not.
+    fn need_leader_election(&self) -> bool {
+        false
+    }
+}
+
 /// How a manager is set up (controller-runtime's `manager.Options`).
 #[derive(Debug)]
 pub struct ManagerOptions {
@@ -197,6 +229,16 @@ pub struct Manager {
     metrics_listener: Mutex<Option<std::net::TcpListener>>,
     metrics_address: Option<SocketAddr>,
     controllers: Mutex<Vec<Arc<dyn ControllerMetrics>>>,
+}
+
+/// This machine's name (a pod's name in a pod), as Go's `os.Hostname` reads it.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".to_owned())
 }
 
 /// Binds `address` for one of the manager's endpoints, as Go binds them in `New`: a
@@ -321,6 +363,19 @@ impl Manager {
     /// Where the health probes are served, when a probe address was given.
     pub fn health_probe_address(&self) -> Option<SocketAddr> {
         self.probe_address
+    }
+
+    /// A recorder of Events reported as `name` (Go's `GetEventRecorderFor`), from the
+    /// instance `NAME-HOSTNAME`; the manager runs it, which writes its series' counts
+    /// (see [`record`](crate::record)). Ask for recorders before [`start`](Self::start).
+    pub fn event_recorder_for(&self, name: &str) -> crate::record::EventRecorder {
+        let recorder = crate::record::EventRecorder::new(
+            self.client.clone(),
+            name,
+            format!("{name}-{}", hostname()),
+        );
+        self.add(Arc::new(recorder.clone()));
+        recorder
     }
 
     /// Where the metrics are served, when a metrics address was given.

@@ -212,6 +212,55 @@ async fn recorder_writes_events_k8s_io_v1_events() {
         ("ConfigMap", "watched", cm.metadata.uid.as_str())
     );
     assert!(e.metadata.name.starts_with("watched."));
+
+    // Repeats: the second patches the first Event into a series of 2, later ones are
+    // counted and written by the next refresh.
+    let count = |events: &[Event]| -> Vec<Option<i32>> {
+        events
+            .iter()
+            .filter(|e| e.reason == "Synced")
+            .map(|e| e.series.as_ref().map(|s| s.count))
+            .collect()
+    };
+    let list = || async {
+        client
+            .list::<Event>(&ListOptions::in_namespace("default"))
+            .await
+            .unwrap()
+            .items
+    };
+    for _ in 0..3 {
+        recorder
+            .event(&cm, EventType::Normal, "Synced", "Sync", "in sync")
+            .await;
+    }
+    assert_eq!(count(&list().await), [Some(2)]);
+    recorder.refresh_series().await;
+    assert_eq!(count(&list().await), [Some(4)]);
+
+    // Through a manager: its recorder's counts are written when it stops.
+    let mgr = Arc::new(Manager::new(env.config(), ManagerOptions::new(env.scheme())).unwrap());
+    let from_mgr = mgr.event_recorder_for("example.com/managed");
+    let (stop, run) = started(&mgr);
+    for _ in 0..3 {
+        from_mgr
+            .event(&cm, EventType::Normal, "Adopted", "Adopt", "adopted")
+            .await;
+    }
+    stop.cancel();
+    run.await.unwrap().unwrap();
+    let adopted: Vec<Event> = list()
+        .await
+        .into_iter()
+        .filter(|e| e.reason == "Adopted")
+        .collect();
+    assert_eq!(adopted.len(), 1);
+    assert_eq!(adopted[0].series.as_ref().map(|s| s.count), Some(3));
+    assert!(
+        adopted[0]
+            .reporting_instance
+            .starts_with("example.com/managed-")
+    );
     env.stop().await;
 }
 
