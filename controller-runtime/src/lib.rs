@@ -9,7 +9,7 @@
 //!
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
-//! | [`config`] | `pkg/client/config`, client-go `rest`, `clientcmd` | [`Config`](config::Config): kubeconfig, `KUBECONFIG` merging, in-cluster, exec plugins |
+//! | [`config`] | `pkg/client/config`, client-go `rest`, `clientcmd` | [`Config`](config::Config): kubeconfig, `KUBECONFIG` merging, in-cluster, exec plugins, impersonation |
 //! | [`client`] | `pkg/client` | [`Client`](client::Client): typed, unstructured and metadata calls, watch, typed API errors |
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
@@ -38,11 +38,10 @@
 //! What Go's controller-runtime and client-go have and this crate does not, so that
 //! nobody has to find out by trying:
 //!
-//! - **config and transport**: impersonation (`as`, `as-groups`), `proxy-url`, the
-//!   deprecated `auth-provider` plugins, client-side rate limiting (client-go's QPS and
-//!   burst; 429 and `Retry-After` answers are retried), HTTP/2 (requests go over a
-//!   pool of HTTP/1.1 connections, one per request in flight, as client-go's do when
-//!   HTTP/2 is turned off);
+//! - **config and transport**: `proxy-url`, the deprecated `auth-provider` plugins,
+//!   client-side rate limiting (client-go's QPS and burst; 429 and `Retry-After`
+//!   answers are retried), HTTP/2 (requests go over a pool of HTTP/1.1 connections, one
+//!   per request in flight, as client-go's do when HTTP/2 is turned off);
 //! - **cache**: the streaming initial list (`sendInitialEvents`, client-go's WatchList;
 //!   informers list in pages of 500 and then watch); per-handler notification buffers
 //!   (handlers run under the informer's notification lock, so a slow handler holds up

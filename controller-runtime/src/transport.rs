@@ -39,6 +39,13 @@ pub enum TransportError {
         /// What is wrong.
         message: String,
     },
+    /// The impersonation settings cannot be sent (a UID, group or extra without a user,
+    /// or a value a header cannot hold).
+    #[error("impersonation: {message}")]
+    Impersonation {
+        /// What is wrong.
+        message: String,
+    },
     /// The TLS settings could not be built (bad CA, certificate or key).
     #[error("TLS configuration: {message}")]
     TlsConfig {
@@ -108,8 +115,70 @@ pub(crate) struct Transport {
     host: String,
     auth: Auth,
     user_agent: HeaderValue,
+    /// The `Impersonate-*` headers of every request.
+    impersonation: Arc<[(http::header::HeaderName, HeaderValue)]>,
     timeout: Option<Duration>,
     token_file: Arc<Mutex<Option<(Instant, String)>>>,
+}
+
+/// The `Impersonate-*` headers for `imp` (client-go's impersonating round tripper).
+fn impersonation_headers(
+    imp: &crate::config::Impersonate,
+) -> Result<Vec<(http::header::HeaderName, HeaderValue)>, TransportError> {
+    use http::header::HeaderName;
+    let bad = |message: String| TransportError::Impersonation { message };
+    let Some(user) = &imp.user else {
+        if imp.uid.is_some() || !imp.groups.is_empty() || !imp.extra.is_empty() {
+            return Err(bad(
+                "a UID, groups or extra attributes are given but no user to act as".into(),
+            ));
+        }
+        return Ok(Vec::new());
+    };
+    let value = |what: &str, v: &str| {
+        HeaderValue::from_str(v)
+            .map_err(|_| bad(format!("{what} {v:?} cannot be sent in a header")))
+    };
+    let mut headers = vec![(
+        HeaderName::from_static("impersonate-user"),
+        value("user", user)?,
+    )];
+    if let Some(uid) = &imp.uid {
+        headers.push((
+            HeaderName::from_static("impersonate-uid"),
+            value("uid", uid)?,
+        ));
+    }
+    for group in &imp.groups {
+        headers.push((
+            HeaderName::from_static("impersonate-group"),
+            value("group", group)?,
+        ));
+    }
+    for (key, values) in &imp.extra {
+        let name = HeaderName::from_bytes(
+            format!("impersonate-extra-{}", escape_header_key(key)).as_bytes(),
+        )
+        .map_err(|_| bad(format!("extra key {key:?} cannot be sent in a header")))?;
+        for v in values {
+            headers.push((name.clone(), value("extra value", v)?));
+        }
+    }
+    Ok(headers)
+}
+
+/// A key made fit for a header name as client-go does: every byte that is not a token
+/// character (and `%` itself) percent-encoded.
+fn escape_header_key(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    for b in key.bytes() {
+        if b.is_ascii_alphanumeric() || b"!#$&'*+-.^_`|~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 impl fmt::Debug for Transport {
@@ -156,6 +225,7 @@ impl Transport {
                 url: config.host.clone(),
                 message: format!("user agent {:?}: {e}", config.user_agent),
             })?;
+        let impersonation = impersonation_headers(&config.impersonate)?.into();
         Ok(Transport {
             client,
             exec_pool: Arc::default(),
@@ -163,6 +233,7 @@ impl Transport {
             host: config.host.clone(),
             auth: config.auth.clone(),
             user_agent,
+            impersonation,
             timeout: config.timeout,
             token_file: Arc::default(),
         })
@@ -247,6 +318,9 @@ impl Transport {
             .uri(&url)
             .header(USER_AGENT, self.user_agent.clone())
             .header(ACCEPT, req.accept);
+        for (name, value) in self.impersonation.iter() {
+            builder = builder.header(name, value.clone());
+        }
         let (auth, pool) = self.credentials().await?;
         if let Some(auth) = auth {
             let mut value = HeaderValue::from_str(&auth).map_err(|_| TransportError::Http {
@@ -578,5 +652,67 @@ impl Transport {
             },
             wait,
         ))
+    }
+}
+
+#[cfg(test)]
+mod impersonation_tests {
+    use super::*;
+    use crate::config::Impersonate;
+
+    #[test]
+    fn headers_as_client_go_sends_them() {
+        let imp = Impersonate {
+            user: Some("jane".into()),
+            uid: Some("u-1".into()),
+            groups: vec!["dev".into(), "ops".into()],
+            extra: [(
+                "scopes.example.com/a b%".to_owned(),
+                vec!["x".to_owned(), "y".to_owned()],
+            )]
+            .into(),
+        };
+        let headers: Vec<(String, String)> = impersonation_headers(&imp)
+            .unwrap()
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_str().unwrap_or_default().to_owned()))
+            .collect();
+        let pairs: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("impersonate-user", "jane"),
+                ("impersonate-uid", "u-1"),
+                ("impersonate-group", "dev"),
+                ("impersonate-group", "ops"),
+                // Header names travel in lower case (HTTP/1.1 names are
+                // case-insensitive; the server's unescaping is too).
+                ("impersonate-extra-scopes.example.com%2fa%20b%25", "x"),
+                ("impersonate-extra-scopes.example.com%2fa%20b%25", "y"),
+            ]
+        );
+        assert!(
+            impersonation_headers(&Impersonate::default())
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn groups_without_a_user_are_refused() {
+        let imp = Impersonate {
+            groups: vec!["dev".into()],
+            ..Impersonate::default()
+        };
+        let err = impersonation_headers(&imp).unwrap_err();
+        assert!(err.to_string().contains("no user to act as"), "{err}");
+        let bad = Impersonate {
+            user: Some("line\nbreak".into()),
+            ..Impersonate::default()
+        };
+        assert!(impersonation_headers(&bad).is_err());
     }
 }

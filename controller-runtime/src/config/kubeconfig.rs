@@ -77,6 +77,15 @@ pub(crate) struct User {
     pub(crate) password: Option<String>,
     #[serde(default)]
     pub(crate) exec: Option<ExecSpec>,
+    /// The user to act as (kubectl's `--as`).
+    #[serde(default, rename = "as")]
+    pub(crate) act_as: Option<String>,
+    #[serde(default)]
+    pub(crate) as_uid: Option<String>,
+    #[serde(default)]
+    pub(crate) as_groups: Option<Vec<String>>,
+    #[serde(default)]
+    pub(crate) as_user_extra: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
 /// A user's `exec` credential plugin, as written.

@@ -63,6 +63,25 @@ pub struct Config {
     pub user_agent: String,
     /// A limit on each request, watches excepted (client-go's `Timeout`); none by default.
     pub timeout: Option<Duration>,
+    /// Whom every request acts as (client-go's `Impersonate`, kubeconfig's `as`,
+    /// `as-uid`, `as-groups` and `as-user-extra`); nobody by default.
+    pub impersonate: Impersonate,
+}
+
+/// Acting as another user (client-go's `rest.ImpersonationConfig`): sent as the
+/// `Impersonate-*` headers, which the server honours when the authenticated user may
+/// `impersonate` them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Impersonate {
+    /// The user name (`Impersonate-User`); the other fields need it.
+    pub user: Option<String>,
+    /// The user's UID (`Impersonate-Uid`).
+    pub uid: Option<String>,
+    /// The groups (`Impersonate-Group`, one header each).
+    pub groups: Vec<String>,
+    /// Extra attributes (`Impersonate-Extra-KEY`, one header per value; the key
+    /// percent-encoded where a header name cannot hold it).
+    pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// The TLS side of a [`Config`] (client-go's `rest.TLSClientConfig`). PEM data, not
@@ -215,6 +234,7 @@ impl Config {
             namespace: None,
             user_agent: default_user_agent(),
             timeout: None,
+            impersonate: Impersonate::default(),
         }
     }
 
@@ -453,6 +473,12 @@ impl Config {
             )?)
         } else {
             Auth::None
+        };
+        config.impersonate = Impersonate {
+            user: u.act_as.clone().filter(|a| !a.is_empty()),
+            uid: u.as_uid.clone().filter(|a| !a.is_empty()),
+            groups: u.as_groups.clone().unwrap_or_default(),
+            extra: u.as_user_extra.clone().unwrap_or_default(),
         };
         Ok(config)
     }

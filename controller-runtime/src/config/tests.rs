@@ -251,3 +251,39 @@ current-context: x
         "{err}"
     );
 }
+
+#[test]
+fn impersonation_is_read_from_the_user() {
+    let text = "
+clusters: [{name: c, cluster: {server: https://127.0.0.1:6443}}]
+users:
+- name: u
+  user:
+    token: abc
+    as: jane
+    as-uid: u-1
+    as-groups: [dev, ops]
+    as-user-extra: {scopes.example.com/team: [a, b]}
+- name: plain
+  user: {token: abc}
+contexts:
+- {name: acting, context: {cluster: c, user: u}}
+- {name: itself, context: {cluster: c, user: plain}}
+";
+    let config = Config::from_kubeconfig_str(text, Path::new("inline"), Some("acting")).unwrap();
+    assert_eq!(
+        config.impersonate,
+        Impersonate {
+            user: Some("jane".into()),
+            uid: Some("u-1".into()),
+            groups: vec!["dev".into(), "ops".into()],
+            extra: [(
+                "scopes.example.com/team".to_owned(),
+                vec!["a".to_owned(), "b".to_owned()]
+            )]
+            .into(),
+        }
+    );
+    let config = Config::from_kubeconfig_str(text, Path::new("inline"), Some("itself")).unwrap();
+    assert_eq!(config.impersonate, Impersonate::default());
+}

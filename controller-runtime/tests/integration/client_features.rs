@@ -447,6 +447,38 @@ async fn server_side_apply_conflicts_and_force() {
     env.stop().await;
 }
 
+/// Impersonation travels as client-go's `Impersonate-*` headers on every request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn impersonation_is_sent_as_headers() {
+    let env = Environment::start().await.unwrap();
+    let upstream: std::net::SocketAddr = env.url().trim_start_matches("http://").parse().unwrap();
+    let rec = recorder(upstream).await;
+    let mut config = Config::new(&rec.url);
+    config.impersonate = controller_runtime::config::Impersonate {
+        user: Some("jane".into()),
+        groups: vec!["dev".into(), "ops".into()],
+        ..Default::default()
+    };
+    let client = Client::new(&config, env.scheme()).unwrap();
+    client
+        .list::<ConfigMap>(&ListOptions::in_namespace("default"))
+        .await
+        .unwrap();
+    let sent = String::from_utf8_lossy(&rec.sent.lock().unwrap()).to_ascii_lowercase();
+    for header in [
+        "impersonate-user: jane\r\n",
+        "impersonate-group: dev\r\n",
+        "impersonate-group: ops\r\n",
+    ] {
+        assert!(sent.contains(header), "{header:?} not in {sent}");
+    }
+    // Groups without a user cannot be sent: the client refuses to be made.
+    config.impersonate.user = None;
+    let err = Client::new(&config, env.scheme()).unwrap_err();
+    assert!(err.to_string().contains("no user to act as"), "{err}");
+    env.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_subresource_and_invalid_objects() {
     let env = Environment::start().await.unwrap();
