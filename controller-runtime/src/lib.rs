@@ -20,7 +20,7 @@
 //! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler) |
 //! | [`event`], [`predicate`], [`handler`], [`source`] | `pkg/event`, `pkg/predicate`, `pkg/handler`, `pkg/source` | events, their filters, what they enqueue, where they come from |
 //! | [`controller`], [`builder`] | `pkg/controller`, `pkg/builder` | [`Controller`](controller::Controller) and [`ControllerBuilder`](builder::ControllerBuilder) (`for_kind`, `owns`, `watches`) |
-//! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown, health probes |
+//! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown, health probes, metrics, event recorders |
 //! | [`healthz`] | `pkg/healthz` | the liveness and readiness checks the manager serves at `/healthz` and `/readyz` |
 //! | [`metrics`] | `pkg/metrics`, `pkg/metrics/server` | the controllers' metrics in Prometheus' text format, served at `/metrics` |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
