@@ -170,12 +170,23 @@ fn impersonation_headers(
 /// A key made fit for a header name as client-go does: every byte that is not a token
 /// character (and `%` itself) percent-encoded.
 fn escape_header_key(key: &str) -> String {
-    let mut out = String::with_capacity(key.len());
-    for b in key.bytes() {
-        if b.is_ascii_alphanumeric() || b"!#$&'*+-.^_`|~".contains(&b) {
+    percent_encode(key, |b| {
+        b.is_ascii_alphanumeric() || b"!#$&'*+-.^_`|~".contains(&b)
+    })
+}
+
+/// `s` with every byte that `keep` refuses written as `%XX` (upper-case hex): request
+/// paths and header names each keep their own set.
+pub(crate) fn percent_encode(s: &str, keep: impl Fn(u8) -> bool) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if keep(b) {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
         }
     }
     out
@@ -699,6 +710,13 @@ mod impersonation_tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn percent_encoding_writes_upper_case_hex_per_byte() {
+        let keep = |b: u8| b.is_ascii_alphanumeric();
+        assert_eq!(percent_encode("a/b%é", keep), "a%2Fb%25%C3%A9");
+        assert_eq!(percent_encode("", keep), "");
     }
 
     #[test]

@@ -181,15 +181,9 @@ fn decode_metadata(bytes: &[u8], protobuf: bool) -> Result<PartialObjectMetadata
 /// Percent-encodes a path segment (names are DNS labels in practice, but a name read
 /// from input must not be able to change the path).
 fn segment(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b':' | b'@') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    crate::transport::percent_encode(s, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b':' | b'@')
+    })
 }
 
 /// Where a request goes.
