@@ -181,7 +181,7 @@ impl ReadJson for JSON {
     }
 }
 
-impl<P: ReadJson> ReadJson for JSONSchemaPropsOrArray<P> {
+impl<P: ReadJson + Default> ReadJson for JSONSchemaPropsOrArray<P> {
     fn read_json(mut value: ValueReader<'_, '_, '_>) -> Result<Self, json_reader::Error> {
         match value.peek_byte()? {
             b'{' => P::read_json(value).map(|p| Self::Schema(Box::new(p))),
