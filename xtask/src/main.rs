@@ -13,6 +13,7 @@ mod emit;
 mod features;
 mod hubs;
 mod input;
+mod internal_forms;
 mod model;
 mod naming;
 mod openapi;

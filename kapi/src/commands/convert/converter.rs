@@ -216,8 +216,9 @@ impl<'s> Converter<'s> {
         }
         let candidates = self.targets(&gvk)?;
         if candidates.is_empty() {
-            // A kind served in one version only is already in its target version; Go
-            // still decodes it with defaults and prints the typed object.
+            // A kind without an internal version (`ConversionReview`) is already in its
+            // target version; Go still decodes it with defaults and prints the typed
+            // object.
             if self.target.is_none() {
                 let mut typed = self.typed(&u.object).map_err(|e| format!("{gvk}: {e}"))?;
                 self.scheme.default(&mut *typed);
@@ -257,9 +258,8 @@ impl<'s> Converter<'s> {
         }
         self.scheme.default(&mut **typed);
         for (target, cross_group) in candidates {
-            if target == *gvk {
-                return Ok(true);
-            }
+            // Converted even to its own version: Go's object passes through the internal
+            // version, whose conversions move data (a Secret's `stringData` into `data`).
             // A try across groups that finds no route leaves the object as it is (for
             // the next candidate, or the caller); any other failure is an error.
             let attempt = if cross_group {
@@ -333,7 +333,8 @@ impl<'s> Converter<'s> {
                 );
                 if self.scheme.recognizes(&own) {
                     if let Some(to) = self.public_kind(&own) {
-                        out.push((to, false));
+                        let cross_group = to.group != gvk.group;
+                        out.push((to, cross_group));
                     }
                     return Ok(out);
                 }
@@ -353,13 +354,15 @@ impl<'s> Converter<'s> {
     }
 
     /// The served kind of a hub type (the version it is registered in besides
-    /// `__internal`).
+    /// `__internal`): in the hub's group, or, for `extensions/__internal` (the type of the
+    /// group the kind moved to), in that group.
     fn public_kind(&self, hub: &GroupVersionKind) -> Option<GroupVersionKind> {
         let obj = self.scheme.new_object(hub).ok()?;
         let (kinds, _) = self.scheme.object_kinds(&*obj).ok()?;
-        kinds
-            .iter()
-            .find(|k| k.version != API_VERSION_INTERNAL && k.group == hub.group)
+        let external = || kinds.iter().filter(|k| k.version != API_VERSION_INTERNAL);
+        external()
+            .find(|k| k.group == hub.group)
+            .or_else(|| external().next())
             .cloned()
     }
 }
