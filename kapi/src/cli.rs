@@ -49,6 +49,14 @@ pub enum Command {
         after_help = "Custom resources (kinds of groups that are not built in) pass through unchanged,\nwritten as Go writes an Unstructured object (keys sorted), with one warning per kind\non standard error, also with --strict; with -o protobuf they are errors, having no\nprotobuf form. An unknown kind of a built-in group (apps/v1 Deploymnet,\nautoscaling/v2beta1) is an error.\n\nExamples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
     )]
     Convert(ConvertArgs),
+    /// List every object whose API version is deprecated or removed in a Kubernetes
+    /// release, with the release that deprecated it, the one that removes it, and what
+    /// replaces it: from the lifecycle methods of Go's k8s.io/api (see
+    /// `k8s_types::lifecycle`).
+    #[command(
+        after_help = "Reads manifests as `convert` does: files, directories (-R for their subdirectories),\nmulti-document YAML, List objects, and standard input (-f -) for the output of\n`helm template` or `kustomize build`, where each object's `# Source:` comment names\nthe template it came from. Objects whose API version is neither deprecated nor\nremoved by the target release are not listed.\n\nExit status 1 when an object's API version is no longer served by the target release\n(or an input cannot be read), 0 otherwise: deprecated versions alone do not fail.\n\nExamples:\n  kapi deprecations -f manifests/ -R\n  kapi deprecations -f manifests/ -R --target-version 1.32 -o json\n  helm template ./chart | kapi deprecations -f -\n  kustomize build overlays/prod | kapi deprecations -f - -o yaml"
+    )]
+    Deprecations(DeprecationsArgs),
     /// Serve the built-in API over HTTPS, as kube-apiserver does (no controllers: objects
     /// are stored and served, like envtest's API server). Prints its URL, writes a
     /// kubeconfig for kubectl and client libraries, and runs until SIGINT or SIGTERM.
@@ -179,6 +187,38 @@ pub struct ConvertArgs {
     /// does (`--local=false` is refused).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
     pub local: Option<bool>,
+}
+
+/// `kapi deprecations`.
+#[derive(Debug, clap::Args)]
+pub struct DeprecationsArgs {
+    /// A file, a directory, or `-` for standard input (repeatable).
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    /// Also read the directories' subdirectories.
+    #[arg(short = 'R', long = "recursive")]
+    pub recursive: bool,
+    /// The Kubernetes release to check against (`1.37`, `v1.32.4`); the newest release
+    /// the lifecycle data knows when not given.
+    #[arg(long = "target-version", value_name = "RELEASE")]
+    pub target_version: Option<k8s_types::lifecycle::Release>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", default_value = "table")]
+    pub output: DeprecationsOutput,
+    /// Do not print the table's header row.
+    #[arg(long = "no-headers")]
+    pub no_headers: bool,
+}
+
+/// `-o` of `deprecations`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeprecationsOutput {
+    /// One row per object, as kubectl prints tables.
+    Table,
+    /// `{"targetVersion": ..., "items": [...]}`, four-space indented as kubectl's JSON.
+    Json,
+    /// The same as YAML.
+    Yaml,
 }
 
 /// `kapi` run as the `kubectl-convert` plugin (installed or linked under that name):

@@ -25,7 +25,7 @@ use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::decode_object;
 use serde_json::{Map, Value};
 
-use super::documents::Document;
+use crate::commands::documents::Document;
 use crate::scheme::{is_custom_resource, unknown_builtin_kind};
 
 /// An object after conversion: a typed one, or one left as it was read.

@@ -13,7 +13,6 @@
 mod converter;
 
 pub(crate) use converter::ExactKind;
-mod documents;
 mod output;
 
 use std::io::{IsTerminal, Write};
@@ -23,12 +22,12 @@ use std::process::ExitCode;
 use apimachinery::schema::GroupVersion;
 
 use super::CommandError;
+use super::documents::documents;
 use super::inputs::read_inputs;
 use crate::cli::{ConvertArgs, ConvertOutput};
 use crate::progress::Progress;
 use crate::scheme::scheme;
 use converter::Converter;
-use documents::documents;
 use output::{Layout, Located, Writer};
 
 /// How the converted objects are laid out.
@@ -61,7 +60,7 @@ pub fn run(args: &ConvertArgs, mode: Mode, out: &mut dyn Write) -> Result<ExitCo
     }
     let mut failed = !errors.is_empty();
     let mut converted: Vec<Located> = Vec::new();
-    let mut progress = Progress::new(inputs.len(), std::io::stderr().is_terminal());
+    let mut progress = Progress::new("converting", inputs.len(), std::io::stderr().is_terminal());
     for input in &inputs {
         progress.step(&input.name);
         for (index, doc) in documents(&input.bytes) {

@@ -1,4 +1,4 @@
-//! Splitting one input into the documents `convert` reads: JSON values one after
+//! Splitting one input into the documents `convert` and `deprecations` read: JSON values one after
 //! another, YAML documents between `---` lines, or one Kubernetes protobuf object (the
 //! `k8s\0` envelope, as Go writes a `.pb` file or a protobuf response body).
 
