@@ -244,18 +244,49 @@ impl<'s> Converter<'s> {
     }
 
     /// Brings `typed` (of kind `gvk`) to the first of `candidates` there is a route to,
-    /// in place; `false` when none of the tries across groups found a route (the object
-    /// is then as it was, defaults aside).
+    /// in place, defaulted first in its own version; `false` when none of the tries
+    /// across groups found a route (the object is then as it was, defaults aside).
     fn convert(
         &self,
         gvk: &GroupVersionKind,
         typed: &mut Box<dyn Object>,
         candidates: Vec<(GroupVersionKind, bool)>,
     ) -> Result<bool, String> {
+        self.convert_with(gvk, typed, candidates, true)
+    }
+
+    /// A copy of `typed` (of kind `gvk`) brought to the target, defaulted first in its
+    /// own version when `defaults` (as Go's decoder does) or not at all; `None` when the
+    /// object would pass through as it is (no route, or already in the target).
+    pub fn converted_copy(
+        &self,
+        gvk: &GroupVersionKind,
+        typed: &dyn Object,
+        defaults: bool,
+    ) -> Result<Option<Box<dyn Object>>, String> {
+        let candidates = self.targets(gvk)?;
+        if candidates.first().is_none_or(|(to, _)| to == gvk) {
+            return Ok(None);
+        }
+        let mut copy = typed.deep_copy_object();
+        Ok(self
+            .convert_with(gvk, &mut copy, candidates, defaults)?
+            .then_some(copy))
+    }
+
+    fn convert_with(
+        &self,
+        gvk: &GroupVersionKind,
+        typed: &mut Box<dyn Object>,
+        candidates: Vec<(GroupVersionKind, bool)>,
+        defaults: bool,
+    ) -> Result<bool, String> {
         if candidates.is_empty() {
             return Ok(false);
         }
-        self.scheme.default(&mut **typed);
+        if defaults {
+            self.scheme.default(&mut **typed);
+        }
         for (target, cross_group) in candidates {
             if target == *gvk {
                 return Ok(true);

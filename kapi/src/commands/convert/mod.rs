@@ -13,6 +13,9 @@
 mod converter;
 
 pub(crate) use converter::ExactKind;
+mod in_place;
+mod minimal;
+mod minimal_stream;
 mod output;
 
 use std::io::{IsTerminal, Write};
@@ -54,6 +57,9 @@ pub fn run(args: &ConvertArgs, mode: Mode, out: &mut dyn Write) -> Result<ExitCo
         .map_err(|e| format!("--output-version: {e}"))?;
     let mut converter = Converter::new(&scheme, target, args.strict);
     let files: Vec<PathBuf> = args.files.iter().map(PathBuf::from).collect();
+    if args.minimal || args.in_place || args.target_version.is_some() {
+        return run_minimal(args, mode, &converter, &files, out);
+    }
     let (inputs, errors) = read_inputs(&files, args.recursive);
     for e in &errors {
         eprintln!("error: {e}");
@@ -117,8 +123,49 @@ pub fn run(args: &ConvertArgs, mode: Mode, out: &mut dyn Write) -> Result<ExitCo
     })
 }
 
+/// `--minimal` and `--in-place` (see [`minimal`]).
+fn run_minimal(
+    args: &ConvertArgs,
+    mode: Mode,
+    converter: &Converter<'_>,
+    files: &[PathBuf],
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    if mode == Mode::Kubectl {
+        return Err(
+            "--minimal, --in-place and --target-version are kapi convert's, not kubectl convert's"
+                .into(),
+        );
+    }
+    if !matches!(args.output, ConvertOutput::Yaml | ConvertOutput::Json) {
+        return Err("--minimal and --in-place write YAML or JSON (-o yaml, -o json)".into());
+    }
+    let select = match (args.target_version, args.in_place) {
+        (Some(release), _) => minimal::Select::DeprecatedBy(release),
+        (None, true) => minimal::Select::DeprecatedBy(k8s_types::lifecycle::latest_release()),
+        (None, false) => minimal::Select::All,
+    };
+    let minimal = minimal::Minimal::new(converter, select);
+    if args.in_place {
+        return in_place::run(&args.files, args.recursive, &minimal, out);
+    }
+    let (text, failed) = minimal_stream::write(files, args.recursive, &minimal, args.output);
+    match &args.output_file {
+        Some(path) => {
+            write_atomically(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?
+        }
+        None => out.write_all(&text)?,
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 /// Writes `data` to `path` through a temporary file in the same directory, renamed over
-/// `path`: readers see the old file or the new one, never a part.
+/// `path`: readers see the old file or the new one, never a part. An existing file's
+/// permissions are kept.
 fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
@@ -128,8 +175,13 @@ fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
     let result = std::fs::File::create(&tmp)
         .and_then(|mut f| f.write_all(data).and_then(|()| f.sync_all()))
+        .and_then(|()| match permissions {
+            Some(p) => std::fs::set_permissions(&tmp, p),
+            None => Ok(()),
+        })
         .and_then(|()| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
