@@ -26,7 +26,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::CommandError;
-use super::documents::{Document, documents};
+use super::documents::{Document, documents, with_template_hint};
 use super::inputs::read_inputs;
 use crate::cli::{DeprecationsArgs, DeprecationsOutput};
 use crate::printer::indent_json;
@@ -101,7 +101,11 @@ pub fn run(args: &DeprecationsArgs, out: &mut dyn Write) -> Result<ExitCode, Com
     for input in &inputs {
         progress.step(&input.name);
         for (document, doc) in documents(&input.bytes) {
-            let scanned = doc.and_then(|doc| scan(doc).map(|objs| (source(doc), objs)));
+            let scanned = doc.and_then(|doc| {
+                scan(doc)
+                    .map(|objs| (source(doc), objs))
+                    .map_err(|e| with_template_hint(&input.bytes, &e))
+            });
             let (source, scanned) = match scanned {
                 Ok(found) => found,
                 Err(e) => {

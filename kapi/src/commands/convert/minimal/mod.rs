@@ -33,7 +33,7 @@ pub use object::{Outcome, Select};
 pub use tree::Tree;
 
 use super::converter::Converter;
-use crate::commands::documents::{Document, documents};
+use crate::commands::documents::{Document, documents, with_template_hint};
 
 /// What became of one object of a document.
 #[derive(Debug, Clone)]
@@ -113,7 +113,8 @@ impl<'c, 's> Minimal<'c, 's> {
                         self.json(text)
                     } else {
                         self.yaml(text)
-                    };
+                    }
+                    .map_err(|e| with_template_hint(bytes, &e));
                     DocumentAt {
                         index,
                         range: start..start + text.len(),

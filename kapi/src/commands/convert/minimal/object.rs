@@ -146,6 +146,10 @@ impl<'c, 's> Objects<'c, 's> {
             .typed(&map)
             .map_err(|e| format!("does not decode as {gvk}: {e}"))?;
         let Some(converted) = self.converter.converted_copy(gvk, &*typed, false)? else {
+            // Picked for its lifecycle, yet the Scheme has nothing newer.
+            if let Select::DeprecatedBy(_) = self.select {
+                return Ok(Outcome::Left(no_newer_version(gvk)));
+            }
             return Ok(Outcome::Unchanged);
         };
         let defaulted = self
@@ -227,6 +231,19 @@ impl<'c, 's> Objects<'c, 's> {
         }
         notes
     }
+}
+
+/// The reason a deprecated object whose kind has no newer version in the Scheme is left.
+fn no_newer_version(gvk: &GroupVersionKind) -> String {
+    let api_version = gvk.group_version().to_string();
+    let replacement = lifecycle::find_api_version(&api_version, &gvk.kind)
+        .and_then(|e| e.replacement)
+        .map_or_else(String::new, |r| {
+            format!(" ({} {})", r.api_version(), r.kind)
+        });
+    format!(
+        "its replacement{replacement} is newer than Kubernetes 1.36, the API kapi converts with; convert it by hand"
+    )
 }
 
 /// The reason an object of a version the Scheme lacks, with no JSON conversion, is left.
