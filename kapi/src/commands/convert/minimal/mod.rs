@@ -17,6 +17,8 @@ mod checks;
 mod emit;
 mod object;
 mod patch;
+#[cfg(test)]
+mod patch_random_tests;
 mod removed;
 mod required;
 mod tree;

@@ -30,6 +30,7 @@ pub struct Patched {
 pub fn patch(text: &str, root: &Node, old: &Tree, new: &Tree) -> Result<Patched, String> {
     let mut p = Patcher {
         text,
+        crlf: text.contains("\r\n"),
         layout: super::yaml_source::layout(root),
         edits: Vec::new(),
         dropped_comments: false,
@@ -70,6 +71,8 @@ impl From<String> for Fail {
 
 struct Patcher<'t> {
     text: &'t str,
+    /// Lines end with `\r\n`: what is written does too.
+    crlf: bool,
     layout: YamlLayout,
     edits: Vec<Edit>,
     dropped_comments: bool,
@@ -192,7 +195,7 @@ impl Patcher<'_> {
                 },
             };
             let mut line = String::new();
-            if at == self.text.len() && !self.text.ends_with('\n') {
+            if at == self.text.len() && !self.text.is_empty() && !self.text.ends_with('\n') {
                 line.push('\n');
             }
             line.push_str(&" ".repeat(column));
@@ -245,6 +248,11 @@ impl Patcher<'_> {
     }
 
     fn edit(&mut self, start: usize, end: usize, text: String) {
+        let text = if self.crlf {
+            text.replace('\n', "\r\n")
+        } else {
+            text
+        };
         self.edits.push(Edit { start, end, text });
     }
 
@@ -359,6 +367,19 @@ mod tests {
         assert_eq!(
             p.text,
             "spec:\n    replicas: 2\n    selector:\n        matchLabels:\n            app: a\n    template:\n        metadata:\n            labels: {app: a}\n"
+        );
+    }
+
+    #[test]
+    fn windows_line_ends_stay_windows_line_ends() {
+        let text = "spec:\r\n  replicas: 2\r\n  template: {}\r\n";
+        let p = patched(
+            text,
+            r#"{"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{}}}"#,
+        );
+        assert_eq!(
+            p.text,
+            "spec:\r\n  replicas: 2\r\n  selector:\r\n    matchLabels:\r\n      a: b\r\n  template: {}\r\n"
         );
     }
 

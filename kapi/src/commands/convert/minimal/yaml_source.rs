@@ -140,6 +140,13 @@ impl Reader<'_, '_> {
         let column = span.start.col();
         match event {
             Event::Scalar(_, style, anchor, _) => {
+                // A block scalar's span starts at its content, after the `|` line.
+                let start = match style {
+                    ScalarStyle::Literal | ScalarStyle::Folded => {
+                        block_indicator(self.text, start).unwrap_or(start)
+                    }
+                    _ => start,
+                };
                 let end = self.offsets.byte(span.end.index());
                 let end = match style {
                     // The span of a block scalar ends where the next token starts.
@@ -285,6 +292,24 @@ impl Reader<'_, '_> {
     }
 }
 
+/// The byte of the `|` or `>` that introduces the block scalar whose content starts at
+/// `content`: the last such character of the line before, after which only chomping
+/// and indentation indicators and a comment may come.
+fn block_indicator(text: &str, content: usize) -> Option<usize> {
+    let before = text.get(..content)?.trim_end();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = &before[line_start..];
+    let line = match line.find(" #") {
+        Some(comment) => &line[..comment],
+        None => line,
+    }
+    .trim_end();
+    let header = line.trim_end_matches(|c: char| c == '-' || c == '+' || c.is_ascii_digit());
+    header
+        .ends_with(['|', '>'])
+        .then(|| line_start + header.len() - 1)
+}
+
 /// The byte after the closing quote of the quoted scalar starting at `start` (at its
 /// opening quote, or at an anchor or tag before it).
 fn quoted_end(text: &str, start: usize, style: ScalarStyle) -> Option<usize> {
@@ -397,7 +422,10 @@ mod tests {
             inner[0].value.kind,
             NodeKind::Map { flow: true, .. }
         ));
-        assert_eq!(&text[inner[1].value.start..inner[1].value.end], "echo hi");
+        assert_eq!(
+            &text[inner[1].value.start..inner[1].value.end],
+            "|\n    echo hi"
+        );
         assert_eq!(inner[2].key_column, 2);
         assert_eq!(
             layout(&r),
