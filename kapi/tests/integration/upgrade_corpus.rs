@@ -210,7 +210,7 @@ fn in_place_upgrades_the_tree_minimally() -> TestResult {
         .output()?;
     let report = String::from_utf8(again.stdout)?;
     assert!(
-        report.ends_with("0 files changed, 0 objects converted, 4 objects left for a person, 1 file not read or not parsed (untouched)\n"),
+        report.ends_with("0 files changed, 0 objects converted, 3 objects left for a person, 1 object kept on deprecated versions, 1 file not read or not parsed (untouched)\n"),
         "{report}"
     );
     for rel in files(&corpus().join("upgraded"))? {
@@ -302,5 +302,49 @@ fn minimal_flags_are_refused_where_they_mean_nothing() -> TestResult {
         .write_stdin("apiVersion: v1\nkind: ConfigMap\n")
         .output()?;
     assert!(String::from_utf8(stdin.stderr)?.contains("standard input"));
+    Ok(())
+}
+
+/// A version the target deprecates but still serves, with nothing to convert it to, is
+/// kept as it is (reported, not an error); once the target removes it, it is left for a
+/// person (an error).
+#[test]
+fn deprecated_versions_without_a_conversion_wait_until_removed() -> TestResult {
+    let dir = TempDir::new("upgrade", "kept");
+    let endpoints = "apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: db\nsubsets:\n- addresses: [{ip: 10.0.0.1}]\n  ports: [{port: 5432}]\n";
+    let file = dir.0.join("endpoints.yaml");
+    std::fs::write(&file, endpoints)?;
+    let file = file.to_str().ok_or("not UTF-8")?;
+    let out = kapi()?
+        .args(["convert", "-f", file, "--in-place"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(0));
+    let report = String::from_utf8(out.stdout)?;
+    assert!(
+        report.contains("Endpoints db: kept, its version still served: deprecated in 1.33; its replacement is another kind, discovery.k8s.io/v1 EndpointSlice: move to it by hand"),
+        "{report}"
+    );
+    assert!(report.ends_with("0 files changed, 0 objects converted, 0 objects left for a person, 1 object kept on deprecated versions\n"), "{report}");
+    assert_eq!(std::fs::read_to_string(file)?, endpoints);
+
+    let psp =
+        "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata: {name: p}\nspec: {}\n";
+    std::fs::write(file, psp)?;
+    let before = kapi()?
+        .args([
+            "convert",
+            "-f",
+            file,
+            "--in-place",
+            "--target-version",
+            "1.24",
+        ])
+        .output()?;
+    assert_eq!(before.status.code(), Some(0));
+    let removed = kapi()?
+        .args(["convert", "-f", file, "--in-place"])
+        .output()?;
+    assert_eq!(removed.status.code(), Some(1));
+    assert!(String::from_utf8(removed.stdout)?.contains("PodSecurityPolicy p: left for a person: policy/v1beta1 PodSecurityPolicy was removed in Kubernetes 1.25"));
     Ok(())
 }

@@ -21,6 +21,7 @@ struct Summary {
     files_changed: usize,
     objects_converted: usize,
     objects_left: usize,
+    objects_kept: usize,
     files_unparsed: usize,
 }
 
@@ -84,6 +85,13 @@ pub fn run(
                             object.name
                         ));
                     }
+                    ObjectResult::Kept(reason) => {
+                        summary.objects_kept += 1;
+                        report.push(format!(
+                            "{place}: {}: kept, its version still served: {reason}",
+                            object.name
+                        ));
+                    }
                 }
             }
             if result.dropped_comments {
@@ -137,6 +145,12 @@ fn summary_line(s: &Summary) -> String {
         n(s.objects_converted, "object", "objects"),
         n(s.objects_left, "object", "objects"),
     );
+    if s.objects_kept > 0 {
+        line.push_str(&format!(
+            ", {} kept on deprecated versions",
+            n(s.objects_kept, "object", "objects")
+        ));
+    }
     if s.files_unparsed > 0 {
         line.push_str(&format!(
             ", {} not read or not parsed (untouched)",
@@ -156,6 +170,7 @@ mod tests {
             files_changed: 1,
             objects_converted: 3,
             objects_left: 0,
+            objects_kept: 0,
             files_unparsed: 0,
         };
         assert_eq!(

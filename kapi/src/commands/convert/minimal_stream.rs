@@ -57,6 +57,9 @@ pub fn write(
                             eprintln!("note: {place}: {}: {n}", object.name);
                         }
                     }
+                    ObjectResult::Kept(reason) => {
+                        eprintln!("warning: {place}: {}: not converted: {reason}", object.name);
+                    }
                     ObjectResult::Left(reason) => {
                         eprintln!("error: {place}: {}: not converted: {reason}", object.name);
                         failed = true;

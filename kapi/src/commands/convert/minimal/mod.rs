@@ -62,6 +62,8 @@ pub enum ObjectResult {
     },
     /// Left as it is, for the reason given.
     Left(String),
+    /// Left as it is, for the reason given; the target still serves its version.
+    Kept(String),
 }
 
 /// A document after minimal conversion.
@@ -226,6 +228,14 @@ impl<'c, 's> Minimal<'c, 's> {
                     at,
                     name,
                     result: ObjectResult::Left(reason),
+                });
+                obj.clone()
+            }
+            Outcome::Kept(reason) => {
+                reports.push(ObjectReport {
+                    at,
+                    name,
+                    result: ObjectResult::Kept(reason),
                 });
                 obj.clone()
             }

@@ -53,6 +53,9 @@ pub enum Outcome {
     Converted(Converted),
     /// Not converted, for the reason given: a person has to.
     Left(String),
+    /// Not converted, for the reason given, but still served by the target release (it
+    /// only deprecates the version): nothing is due yet.
+    Kept(String),
 }
 
 /// A converted object.
@@ -111,28 +114,35 @@ impl<'c, 's> Objects<'c, 's> {
         if is_custom_resource(scheme, &gvk) {
             return Outcome::Unchanged;
         }
+        // Whether the target still serves the version (what is not converted then waits).
+        let mut served = false;
         if let Select::DeprecatedBy(release) = self.select {
-            let due = lifecycle::find_api_version(api_version, kind)
-                .is_some_and(|e| e.is_deprecated_in(release) || e.is_removed_in(release));
+            let entry = lifecycle::find_api_version(api_version, kind);
+            let due =
+                entry.is_some_and(|e| e.is_deprecated_in(release) || e.is_removed_in(release));
             if !due {
                 return Outcome::Unchanged;
             }
+            served = !entry.is_some_and(|e| e.is_removed_in(release));
         }
-        if !scheme.recognizes(&gvk) {
-            return match removed::convert(api_version, kind, input) {
+        let outcome = if scheme.recognizes(&gvk) {
+            self.typed_conversion(input, &gvk)
+                .unwrap_or_else(Outcome::Left)
+        } else {
+            match removed::convert(api_version, kind, input) {
                 Ok(Some(tree)) => Outcome::Converted(Converted {
                     to: tree.str_at("apiVersion").to_owned(),
                     from: api_version.to_owned(),
                     tree,
                     notes: Vec::new(),
                 }),
-                Ok(None) => Outcome::Left(no_conversion(api_version, kind)),
+                Ok(None) => Outcome::Left(no_conversion(scheme, &gvk)),
                 Err(e) => Outcome::Left(e),
-            };
-        }
-        match self.typed_conversion(input, &gvk) {
-            Ok(outcome) => outcome,
-            Err(e) => Outcome::Left(e),
+            }
+        };
+        match outcome {
+            Outcome::Left(reason) if served => Outcome::Kept(reason),
+            other => other,
         }
     }
 
@@ -233,23 +243,33 @@ impl<'c, 's> Objects<'c, 's> {
     }
 }
 
-/// The reason a deprecated object whose kind has no newer version in the Scheme is left.
+/// The reason a deprecated object whose kind has no newer version in the Scheme is not
+/// converted.
 fn no_newer_version(gvk: &GroupVersionKind) -> String {
     let api_version = gvk.group_version().to_string();
-    let replacement = lifecycle::find_api_version(&api_version, &gvk.kind)
-        .and_then(|e| e.replacement)
-        .map_or_else(String::new, |r| {
-            format!(" ({} {})", r.api_version(), r.kind)
-        });
-    format!(
-        "its replacement{replacement} is newer than Kubernetes 1.36, the API kapi converts with; convert it by hand"
-    )
+    let entry = lifecycle::find_api_version(&api_version, &gvk.kind);
+    let deprecated = entry
+        .and_then(|e| e.deprecated)
+        .map_or_else(String::new, |r| format!("deprecated in {r}; "));
+    match entry.and_then(|e| e.replacement) {
+        Some(r) if r.kind != gvk.kind => format!(
+            "{deprecated}its replacement is another kind, {} {}: move to it by hand",
+            r.api_version(),
+            r.kind
+        ),
+        Some(r) => format!(
+            "{deprecated}its replacement, {}, is newer than Kubernetes 1.36, the API kapi converts with; convert it by hand",
+            r.api_version()
+        ),
+        None => format!("{deprecated}Go names no replacement: remove it or replace it by hand"),
+    }
 }
 
 /// The reason an object of a version the Scheme lacks, with no JSON conversion, is left.
-fn no_conversion(api_version: &str, kind: &str) -> String {
-    let Some(entry) = lifecycle::find_api_version(api_version, kind) else {
-        return format!("{api_version} {kind}: kapi has no conversion of it");
+fn no_conversion(scheme: &apimachinery::runtime::Scheme, gvk: &GroupVersionKind) -> String {
+    let (api_version, kind) = (gvk.group_version().to_string(), gvk.kind.as_str());
+    let Some(entry) = lifecycle::find_api_version(&api_version, kind) else {
+        return crate::scheme::unknown_builtin_kind(scheme, gvk);
     };
     let removed = entry.removed.map_or_else(String::new, |r| {
         format!(" was removed in Kubernetes {r} and")
