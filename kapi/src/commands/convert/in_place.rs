@@ -26,16 +26,15 @@ struct Summary {
 }
 
 pub fn run(
-    files: &[String],
+    files: &[PathBuf],
     recursive: bool,
     minimal: &Minimal<'_, '_>,
     out: &mut dyn Write,
 ) -> Result<ExitCode, CommandError> {
-    if files.iter().any(|f| f == "-") {
+    if files.iter().any(|f| f.as_os_str() == "-") {
         return Err("--in-place rewrites files: standard input (-f -) has none".into());
     }
-    let paths: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
-    let (inputs, errors) = read_inputs(&paths, recursive);
+    let (inputs, errors) = read_inputs(files, recursive);
     let mut summary = Summary::default();
     let mut report = Vec::new();
     for e in &errors {
@@ -67,11 +66,7 @@ pub fn run(
         for doc in &docs {
             let Ok(result) = &doc.result else { continue };
             for object in &result.objects {
-                let place = if object.at.is_empty() {
-                    format!("{}: document {}", input.name, doc.index)
-                } else {
-                    format!("{}: document {}: {}", input.name, doc.index, object.at)
-                };
+                let place = object.place(&input.name, doc.index);
                 match &object.result {
                     ObjectResult::Converted { from, to, notes } => {
                         summary.objects_converted += 1;

@@ -3,8 +3,6 @@
 //! YAML is the input's own text with the conversion's edits; otherwise the converted
 //! value is written in the chosen format, keys in the input's order.
 
-use std::io::Write;
-
 use apimachinery::proto::MAGIC;
 
 use super::minimal::{Minimal, ObjectResult, emit_document};
@@ -46,11 +44,7 @@ pub fn write(
                 }
             };
             for object in &result.objects {
-                let place = if object.at.is_empty() {
-                    at.clone()
-                } else {
-                    format!("{at}: {}", object.at)
-                };
+                let place = object.place(&input.name, doc.index);
                 match &object.result {
                     ObjectResult::Converted { notes, .. } => {
                         for n in notes {
@@ -88,6 +82,5 @@ pub fn write(
             out.push(b'\n');
         }
     }
-    let _ = std::io::stderr().flush();
     (out, failed)
 }

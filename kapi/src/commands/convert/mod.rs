@@ -4,6 +4,9 @@
 //! streams, `List`s and other documents with `items`, or a Kubernetes protobuf object),
 //! converted (see [`converter`]), and written in the input's order (see [`output`]).
 //!
+//! With `--minimal` the output differs from the input only by the conversion (see
+//! [`minimal`]); `--in-place` writes that into the files themselves (see [`in_place`]).
+//!
 //! A bad document (unreadable file, invalid YAML, unknown kind of a built-in group,
 //! impossible conversion) is reported on one line with its file and document index; the
 //! others are still written, and the exit code is 1. Custom resources pass through
@@ -147,7 +150,7 @@ fn run_minimal(
     };
     let minimal = minimal::Minimal::new(converter, select);
     if args.in_place {
-        return in_place::run(&args.files, args.recursive, &minimal, out);
+        return in_place::run(files, args.recursive, &minimal, out);
     }
     let (text, failed) = minimal_stream::write(files, args.recursive, &minimal, args.output);
     match &args.output_file {

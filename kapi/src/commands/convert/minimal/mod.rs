@@ -48,6 +48,17 @@ pub struct ObjectReport {
     pub result: ObjectResult,
 }
 
+impl ObjectReport {
+    /// Where the object is, for messages: `file: document N[: items[i]]`.
+    pub fn place(&self, file: &str, document: usize) -> String {
+        if self.at.is_empty() {
+            format!("{file}: document {document}")
+        } else {
+            format!("{file}: document {document}: {}", self.at)
+        }
+    }
+}
+
 /// The part of an [`Outcome`] worth reporting.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ObjectResult {
