@@ -113,17 +113,7 @@ pub fn run(args: &ConvertArgs, mode: Mode, out: &mut dyn Write) -> Result<ExitCo
     if mode == Mode::Kubectl && text.is_empty() && !failed {
         return Err("no objects passed to convert".into());
     }
-    match &args.output_file {
-        Some(path) => {
-            write_atomically(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?
-        }
-        None => out.write_all(&text)?,
-    }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    finish(args, &text, failed, out)
 }
 
 /// `--minimal` and `--in-place` (see [`minimal`]).
@@ -153,11 +143,22 @@ fn run_minimal(
         return in_place::run(files, args.recursive, &minimal, out);
     }
     let (text, failed) = minimal_stream::write(files, args.recursive, &minimal, args.output);
+    finish(args, &text, failed, out)
+}
+
+/// Writes `text` to `--output-file` or `out`; the exit code says whether anything
+/// `failed`.
+fn finish(
+    args: &ConvertArgs,
+    text: &[u8],
+    failed: bool,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
     match &args.output_file {
         Some(path) => {
-            write_atomically(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?
+            write_atomically(path, text).map_err(|e| format!("writing {}: {e}", path.display()))?
         }
-        None => out.write_all(&text)?,
+        None => out.write_all(text)?,
     }
     Ok(if failed {
         ExitCode::FAILURE

@@ -57,11 +57,8 @@ fn custom_resource_definition(obj: &Tree) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::tests::tree;
     use super::*;
-
-    fn tree(json: &str) -> Tree {
-        Tree::parse_json(json.as_bytes()).unwrap()
-    }
 
     #[test]
     fn v1_refuses_what_v1beta1_defaulted() {

@@ -207,11 +207,8 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::tests::tree;
     use super::*;
-
-    fn tree(json: &str) -> Tree {
-        Tree::parse_json(json.as_bytes()).unwrap()
-    }
 
     #[test]
     fn blocks_keep_the_tree_s_order() {

@@ -530,11 +530,8 @@ fn default_diff(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::tests::tree;
     use super::*;
-
-    fn tree(json: &str) -> Tree {
-        Tree::parse_json(json.as_bytes()).unwrap()
-    }
 
     #[test]
     fn moved_fields_move_and_invented_ones_do_not_appear() {

@@ -251,11 +251,8 @@ fn external_source(source: &Tree) -> Tree {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::tests::tree;
     use super::*;
-
-    fn tree(json: &str) -> Tree {
-        Tree::parse_json(json.as_bytes()).unwrap()
-    }
 
     #[test]
     fn v2beta1_metrics_become_v2_targets() {

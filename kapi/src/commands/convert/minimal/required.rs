@@ -120,11 +120,8 @@ fn resolve(schema: &Value) -> &Value {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::tests::tree;
     use super::*;
-
-    fn tree(json: &str) -> Tree {
-        Tree::parse_json(json.as_bytes()).unwrap()
-    }
 
     #[test]
     fn a_deployment_gets_the_selector_apps_v1_requires() {

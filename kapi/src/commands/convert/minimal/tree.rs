@@ -324,10 +324,11 @@ impl<'de> Visitor<'de> for TreeVisitor {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn tree(json: &str) -> Tree {
+    /// The tree of JSON text (the tests' shorthand).
+    pub(in crate::commands::convert::minimal) fn tree(json: &str) -> Tree {
         Tree::parse_json(json.as_bytes()).unwrap()
     }
 
