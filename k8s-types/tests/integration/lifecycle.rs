@@ -3,24 +3,21 @@
 
 use k8s_types::lifecycle::{self, ApiLifecycle, Release};
 
-fn entry(api_version: &str, kind: &str) -> &'static ApiLifecycle {
-    match lifecycle::find_api_version(api_version, kind) {
-        Some(e) => e,
-        None => panic!("no lifecycle entry for {api_version} {kind}"),
-    }
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn entry(api_version: &str, kind: &str) -> Result<&'static ApiLifecycle, String> {
+    lifecycle::find_api_version(api_version, kind)
+        .ok_or_else(|| format!("no lifecycle entry for {api_version} {kind}"))
 }
 
-fn release(s: &str) -> Release {
-    match s.parse() {
-        Ok(r) => r,
-        Err(e) => panic!("{e}"),
-    }
+fn release(s: &str) -> Result<Release, k8s_types::lifecycle::ParseReleaseError> {
+    s.parse()
 }
 
 /// The removals of the releases upgrades stumble on, as the Kubernetes deprecation
 /// guide lists them.
 #[test]
-fn removals_are_those_of_the_deprecation_guide() {
+fn removals_are_those_of_the_deprecation_guide() -> TestResult {
     let removed = [
         ("1.16", "extensions/v1beta1", "Deployment", "apps/v1"),
         ("1.16", "extensions/v1beta1", "DaemonSet", "apps/v1"),
@@ -132,9 +129,9 @@ fn removals_are_those_of_the_deprecation_guide() {
         ),
     ];
     for (at, api_version, kind, replacement) in removed {
-        let e = entry(api_version, kind);
-        assert_eq!(e.removed, Some(release(at)), "{api_version} {kind}");
-        assert!(e.is_removed_in(release(at)) && !e.is_removed_in(release("1.15")));
+        let e = entry(api_version, kind)?;
+        assert_eq!(e.removed, Some(release(at)?), "{api_version} {kind}");
+        assert!(e.is_removed_in(release(at)?) && !e.is_removed_in(release("1.15")?));
         let r = e.replacement.map(|r| (r.api_version(), r.kind));
         assert_eq!(
             r,
@@ -148,49 +145,50 @@ fn removals_are_those_of_the_deprecation_guide() {
         ("1.25", "events.k8s.io/v1beta1", "Event"),
         ("1.25", "node.k8s.io/v1beta1", "RuntimeClass"),
     ] {
-        let e = entry(api_version, kind);
+        let e = entry(api_version, kind)?;
         assert_eq!(
             (e.removed, e.replacement),
-            (Some(release(at)), None),
+            (Some(release(at)?), None),
             "{api_version} {kind}"
         );
     }
+    Ok(())
 }
 
 /// Kinds deleted from `k8s.io/api` since keep the entry of the last release that had them.
 #[test]
-fn deleted_kinds_come_from_older_releases() {
-    let psp = entry("policy/v1beta1", "PodSecurityPolicy");
+fn deleted_kinds_come_from_older_releases() -> TestResult {
+    let psp = entry("policy/v1beta1", "PodSecurityPolicy")?;
     assert!(psp.module_version < "v0.36", "{psp:?}");
     assert!(!k8s_types::defines_type(
         "policy",
         "v1beta1",
         "PodSecurityPolicy"
     ));
-    let hpa = entry("autoscaling/v2beta2", "HorizontalPodAutoscaler");
+    let hpa = entry("autoscaling/v2beta2", "HorizontalPodAutoscaler")?;
     assert!(!k8s_types::defines_type(
         "autoscaling",
         "v2beta2",
         "HorizontalPodAutoscaler"
     ));
-    assert_eq!(hpa.deprecated, Some(release("1.23")));
+    assert_eq!(hpa.deprecated, Some(release("1.23")?));
     let newest = lifecycle::modules()
         .iter()
-        .filter(|m| m.path == "k8s.io/api")
-        .last();
+        .rfind(|m| m.path == "k8s.io/api");
     assert_eq!(
         newest.map(|m| m.version),
-        Some(entry("batch/v1beta1", "CronJob").module_version)
+        Some(entry("batch/v1beta1", "CronJob")?.module_version)
     );
+    Ok(())
 }
 
 /// What Kubernetes 1.37 deprecates, from `k8s.io/api` v0.37.
 #[test]
-fn kubernetes_1_37_deprecations_are_known() {
-    assert_eq!(lifecycle::latest_release(), release("1.37"));
+fn kubernetes_1_37_deprecations_are_known() -> TestResult {
+    assert_eq!(lifecycle::latest_release(), release("1.37")?);
     let deprecated: Vec<String> = lifecycle::all()
         .iter()
-        .filter(|e| e.deprecated == Some(release("1.37")) && !e.kind.ends_with("List"))
+        .filter(|e| e.deprecated == Some(Release::new(1, 37)) && !e.kind.ends_with("List"))
         .map(|e| format!("{} {}", e.api_version(), e.kind))
         .collect();
     for expected in [
@@ -203,31 +201,33 @@ fn kubernetes_1_37_deprecations_are_known() {
             "{expected} not in {deprecated:?}"
         );
     }
+    Ok(())
 }
 
 /// Hand-written methods count as the generated ones do (`core/v1/lifecycle.go`).
 #[test]
-fn hand_written_go_methods_are_read() {
-    let endpoints = entry("v1", "Endpoints");
+fn hand_written_go_methods_are_read() -> TestResult {
+    let endpoints = entry("v1", "Endpoints")?;
     assert_eq!(
         (endpoints.deprecated, endpoints.removed),
-        (Some(release("1.33")), None)
+        (Some(release("1.33")?), None)
     );
     assert_eq!(
         endpoints.warning_message(),
         "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"
     );
     assert_eq!(
-        entry("v1", "ComponentStatus").deprecated,
-        Some(release("1.19"))
+        entry("v1", "ComponentStatus")?.deprecated,
+        Some(release("1.19")?)
     );
     // Go's test: Binding must never be deprecated (the pod binding subresource uses it).
-    assert_eq!(entry("v1", "Binding").deprecated, None);
-    assert_eq!(entry("apps/v1", "Deployment").warning_message(), "");
+    assert_eq!(entry("v1", "Binding")?.deprecated, None);
+    assert_eq!(entry("apps/v1", "Deployment")?.warning_message(), "");
+    Ok(())
 }
 
 #[test]
-fn the_table_is_sorted_for_lookups() {
+fn the_table_is_sorted_for_lookups() -> TestResult {
     let all = lifecycle::all();
     assert!(all.len() > 300, "{}", all.len());
     for pair in all.windows(2) {
@@ -245,16 +245,18 @@ fn the_table_is_sorted_for_lookups() {
             "{m:?}"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn releases_read_as_go_reads_versions() {
-    assert_eq!(release("1.37"), Release::new(1, 37));
-    assert_eq!(release("v1.25.3"), Release::new(1, 25));
-    assert_eq!(release("v1.29.0-gke.1200"), Release::new(1, 29));
-    assert_eq!(release("1.9").to_string(), "1.9");
-    assert!(release("1.9") < release("1.10"));
+fn releases_read_as_go_reads_versions() -> TestResult {
+    assert_eq!(release("1.37")?, Release::new(1, 37));
+    assert_eq!(release("v1.25.3")?, Release::new(1, 25));
+    assert_eq!(release("v1.29.0-gke.1200")?, Release::new(1, 29));
+    assert_eq!(release("1.9")?.to_string(), "1.9");
+    assert!(release("1.9")? < release("1.10")?);
     for bad in ["1", "one.two", "1.x", "1.25x", ""] {
         assert!(bad.parse::<Release>().is_err(), "{bad}");
     }
+    Ok(())
 }
