@@ -115,7 +115,7 @@ fn write_block(tree: &Tree, column: usize, layout: YamlLayout, out: &mut String)
             for item in items {
                 out.push_str(&pad);
                 out.push('-');
-                if item.is_collection() && !item.is_zero_collection() {
+                if item.is_block_collection() {
                     // The item's first line goes on the dash's line.
                     let mut nested = String::new();
                     write_block(item, column + 2, layout, &mut nested);
@@ -194,14 +194,6 @@ fn flow_string(s: &str) -> String {
         Value::String(s.to_owned()).to_string()
     } else {
         plain
-    }
-}
-
-impl Tree {
-    /// An empty array or object (written `[]`, `{}` inline).
-    fn is_zero_collection(&self) -> bool {
-        matches!(self, Tree::Array(a) if a.is_empty())
-            || matches!(self, Tree::Object(o) if o.is_empty())
     }
 }
 

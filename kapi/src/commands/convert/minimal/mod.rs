@@ -260,10 +260,10 @@ pub fn emit_document(value: &Tree, json: bool) -> String {
     if json {
         return emit::json(value, Some("    "));
     }
-    match value {
-        Tree::Object(o) if !o.is_empty() => emit::block(value, 0, emit::YamlLayout::default()),
-        Tree::Array(a) if !a.is_empty() => emit::block(value, 0, emit::YamlLayout::default()),
-        other => emit::scalar(other),
+    if value.is_block_collection() {
+        emit::block(value, 0, emit::YamlLayout::default())
+    } else {
+        emit::scalar(value)
     }
 }
 

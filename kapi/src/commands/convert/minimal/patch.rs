@@ -229,7 +229,7 @@ impl Patcher<'_> {
         let is_entry = start != node.start;
         let text = if is_entry {
             emit::after_key(new, column, self.layout)
-        } else if new.is_collection() && !new.is_zero_empty() {
+        } else if new.is_block_collection() {
             emit::block(new, column, self.layout)
         } else {
             emit::scalar(new)
@@ -304,14 +304,6 @@ impl Patcher<'_> {
         }
         out.push_str(&self.text[at..]);
         Ok(out)
-    }
-}
-
-impl Tree {
-    /// `{}` or `[]`.
-    fn is_zero_empty(&self) -> bool {
-        matches!(self, Tree::Object(o) if o.is_empty())
-            || matches!(self, Tree::Array(a) if a.is_empty())
     }
 }
 

@@ -172,6 +172,13 @@ impl Tree {
         matches!(self, Tree::Array(_) | Tree::Object(_))
     }
 
+    /// Whether it is a non-empty array or object: what YAML writes as a block (empty
+    /// ones are written `[]` and `{}` inline).
+    pub fn is_block_collection(&self) -> bool {
+        matches!(self, Tree::Array(a) if !a.is_empty())
+            || matches!(self, Tree::Object(o) if !o.is_empty())
+    }
+
     /// Every scalar leaf, written as text (`80` and `"80"` alike), so that a value moved
     /// into a string (an annotation) is still recognized.
     pub fn leaves(&self, out: &mut Vec<String>) {
