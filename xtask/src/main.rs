@@ -1,4 +1,6 @@
-//! Workspace tasks. `cargo xtask codegen` generates `k8s-types/src/generated` and the
+//! Workspace tasks. `cargo xtask lifecycle [--check]` writes the API lifecycle table of
+//! `k8s-types` from `k8s.io/api`'s own lifecycle methods (see [`lifecycle`]).
+//! `cargo xtask codegen` generates `k8s-types/src/generated` and the
 //! OpenAPI documents of `apiserver/src/openapi/generated` from the Kubernetes API
 //! reference data; `cargo xtask codegen --check` regenerates into a temporary directory
 //! and fails when the committed files differ.
@@ -14,6 +16,7 @@ mod features;
 mod hubs;
 mod input;
 mod internal_forms;
+mod lifecycle;
 mod model;
 mod naming;
 mod openapi;
@@ -59,7 +62,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]"
+        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask lifecycle [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -275,7 +278,11 @@ fn run(opts: &Options) -> Result<(), Error> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match parse_args(&args).and_then(|opts| run(&opts)) {
+    let result = match args.first().map(String::as_str) {
+        Some("lifecycle") => lifecycle::main(&args[1..]),
+        _ => parse_args(&args).and_then(|opts| run(&opts)),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -12,3 +12,4 @@ mod serve_kubectl;
 mod serve_python;
 mod serve_rbac;
 mod serve_security;
+mod upgrade_corpus;

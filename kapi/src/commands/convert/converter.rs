@@ -25,7 +25,7 @@ use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::decode_object;
 use serde_json::{Map, Value};
 
-use super::documents::Document;
+use crate::commands::documents::Document;
 use crate::scheme::{is_custom_resource, unknown_builtin_kind};
 
 /// An object after conversion: a typed one, or one left as it was read.
@@ -245,18 +245,49 @@ impl<'s> Converter<'s> {
     }
 
     /// Brings `typed` (of kind `gvk`) to the first of `candidates` there is a route to,
-    /// in place; `false` when none of the tries across groups found a route (the object
-    /// is then as it was, defaults aside).
+    /// in place, defaulted first in its own version; `false` when none of the tries
+    /// across groups found a route (the object is then as it was, defaults aside).
     fn convert(
         &self,
         gvk: &GroupVersionKind,
         typed: &mut Box<dyn Object>,
         candidates: Vec<(GroupVersionKind, bool)>,
     ) -> Result<bool, String> {
+        self.convert_with(gvk, typed, candidates, true)
+    }
+
+    /// A copy of `typed` (of kind `gvk`) brought to the target, defaulted first in its
+    /// own version when `defaults` (as Go's decoder does) or not at all; `None` when the
+    /// object would pass through as it is (no route, or already in the target).
+    pub fn converted_copy(
+        &self,
+        gvk: &GroupVersionKind,
+        typed: &dyn Object,
+        defaults: bool,
+    ) -> Result<Option<Box<dyn Object>>, String> {
+        let candidates = self.targets(gvk)?;
+        if candidates.first().is_none_or(|(to, _)| to == gvk) {
+            return Ok(None);
+        }
+        let mut copy = typed.deep_copy_object();
+        Ok(self
+            .convert_with(gvk, &mut copy, candidates, defaults)?
+            .then_some(copy))
+    }
+
+    fn convert_with(
+        &self,
+        gvk: &GroupVersionKind,
+        typed: &mut Box<dyn Object>,
+        candidates: Vec<(GroupVersionKind, bool)>,
+        defaults: bool,
+    ) -> Result<bool, String> {
         if candidates.is_empty() {
             return Ok(false);
         }
-        self.scheme.default(&mut **typed);
+        if defaults {
+            self.scheme.default(&mut **typed);
+        }
         for (target, cross_group) in candidates {
             // Converted even to its own version: Go's object passes through the internal
             // version, whose conversions move data (a Secret's `stringData` into `data`).
