@@ -44,7 +44,10 @@ func init() {
 // its free-form JSON values are valid JSON (the external types carry raw bytes, which
 // random bytes would not be).
 func externalSchemaFuncs(runtimeserializer.CodecFactory) []interface{} {
-	values := []string{`true`, `false`, `null`, `1`, `-2.5`, `"text"`, `[]`, `[1,"a"]`, `{}`, `{"a":{"b":[null]}}`}
+	// Values Go's external type keeps as they were written (key order, number literals,
+	// characters its encoder escapes), beside plain ones.
+	values := []string{`true`, `false`, `null`, `1`, `-2.5`, `"text"`, `[]`, `[1,"a"]`, `{}`, `{"a":{"b":[null]}}`,
+		`{"b":1,"a":2}`, `"<a & b>"`, `1.0`, `1e3`, `12345678901234567890`}
 	pick := func(c randfill.Continue) []byte { return []byte(values[c.Rand.Intn(len(values))]) }
 	return []interface{}{
 		func(j *apiextensionsv1.JSON, c randfill.Continue) { j.Raw = pick(c) },

@@ -21,6 +21,14 @@ pub fn describe(format: &str, go: &[u8], ours: &[u8]) -> String {
     {
         return d;
     }
+    if let (Some(g), Some(o)) = (parse(go), parse(ours))
+        && g == o
+    {
+        return format!(
+            "the same value, written differently: {}",
+            first_byte_difference(go, ours)
+        );
+    }
     if format == "protobuf" {
         let strip = |b: &[u8]| b.strip_prefix(b"k8s\0").map(<[u8]>::to_vec);
         if let (Some(g), Some(o)) = (strip(go), strip(ours))
@@ -96,6 +104,10 @@ pub fn first_value_difference(go: &Value, ours: &Value, path: String) -> Option<
             .enumerate()
             .find_map(|(i, (gv, ov))| first_value_difference(gv, ov, format!("{path}[{i}]"))),
         (g, o) if g == o => None,
+        (Value::Number(g), Value::Number(o)) if g.as_f64() == o.as_f64() => Some(format!(
+            "at {}: the same number, written differently: Go {g}, ours {o}",
+            at(&path)
+        )),
         (g, o) => Some(format!(
             "at {}: Go {}, ours {}",
             at(&path),
@@ -123,6 +135,23 @@ pub fn first_byte_difference(go: &[u8], ours: &[u8]) -> String {
         excerpt(go),
         excerpt(ours)
     )
+}
+
+/// Whether two JSON values are the same value, numbers compared as numbers (`1e3` is
+/// `1000`).
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        (x, y) => x == y,
+    }
 }
 
 /// A protobuf field as the wire has it: a varint, fixed bits, or bytes (which may be a
@@ -203,6 +232,21 @@ pub fn first_proto_difference(go: &[u8], ours: &[u8], path: String) -> Option<St
             && let Some(d) = first_proto_difference(gb, ob, format!("{path}.{gn}"))
         {
             return Some(d);
+        }
+        // Bytes of the same JSON value (a CRD schema's `default`, kept raw by Go).
+        if let (Some((gn, Wire::Bytes(gb))), Some((on, Wire::Bytes(ob)))) = (gf, of)
+            && gn == on
+            && let (Ok(gv), Ok(ov)) = (
+                serde_json::from_slice::<Value>(gb),
+                serde_json::from_slice::<Value>(ob),
+            )
+            && same_json(&gv, &ov)
+        {
+            return Some(format!(
+                "at field {path}.{gn}: the same JSON, written differently: Go {:?}, ours {:?}",
+                String::from_utf8_lossy(gb),
+                String::from_utf8_lossy(ob)
+            ));
         }
         return Some(format!(
             "at field {path}: Go {}, ours {}",

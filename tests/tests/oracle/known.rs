@@ -63,7 +63,7 @@ pub fn check(suite: &str, outcome: &Outcome) {
             );
         }
     }
-    for d in unexplained.iter().take(200) {
+    for d in unexplained.iter().take(5000) {
         eprintln!("DIFFERENT {d}");
     }
     assert!(

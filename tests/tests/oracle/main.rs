@@ -94,3 +94,15 @@ fn conversion_and_defaulting_as_go() {
 fn validation_as_kube_apiserver() {
     run("validation", 1, validation::compare_kind);
 }
+
+#[test]
+fn invalid_corpus_validation_as_kube_apiserver() {
+    let Some(mut oracle) = client::Oracle::start("corpus") else {
+        return;
+    };
+    let scheme = scheme();
+    let mut outcome = outcome::Outcome::default();
+    validation::compare_corpus(&mut oracle, &scheme, &mut outcome);
+    eprintln!("{}", outcome.summary("corpus: tests/oracle/invalid"));
+    known::check("corpus", &outcome);
+}
