@@ -196,7 +196,7 @@ pub fn compare_kind(
     }
     let name = format!("{} {}", kind.api_version(), kind.kind);
     let version = api_version(&kind.group, &kind.version);
-    let mut fuzzed = |oracle: &mut Oracle, seed: u64| {
+    let fuzzed = |oracle: &mut Oracle, seed: u64| {
         oracle
             .fuzz_internal(&kind.group, &kind.kind, seed)
             .ok()
