@@ -392,19 +392,44 @@ impl Scheme {
         self.defaulters.apply(obj);
     }
 
-    /// Validates `obj` with its type's validation function (Go's strategy `Validate`,
-    /// or `ValidateUpdate` when `old` is given): `None` when its type has none (see
-    /// [`ValidatorRegistration`](crate::runtime::ValidatorRegistration)).
+    /// Validates `obj` as Go validates it (its strategy's `Validate`, or `ValidateUpdate`
+    /// when `old` is given): in its internal version, with the validation function of
+    /// the hub type (see [`ValidatorRegistration`](crate::runtime::ValidatorRegistration)).
+    /// An object of another version is validated as converted to its hub, and one whose
+    /// type has an [`InternalForm`] in that form (a v1 Secret's `stringData` is validated
+    /// as the `data` Go merges it into); a type that is its own hub and has no internal
+    /// form is validated as it is, without a copy. `None` when no validation function
+    /// applies (or the conversion fails).
     pub fn validate(
         &self,
         obj: &dyn Object,
         old: Option<&dyn Object>,
     ) -> Option<crate::util::validation::field::ErrorList> {
-        let old: Option<&dyn std::any::Any> = match old {
-            Some(o) => Some(o),
+        let direct = |o: &dyn Object| {
+            let t = o.object_type_id();
+            self.validators.has_type_id(t) && !self.internal_forms.has_type_id(t)
+        };
+        if direct(obj) && old.is_none_or(direct) {
+            let old: Option<&dyn std::any::Any> = match old {
+                Some(o) => Some(o),
+                None => None,
+            };
+            return self.validators.validate(obj, old);
+        }
+        let internal = |o: &dyn Object| {
+            self.convert_to_version(o.deep_copy_object(), &crate::schema::InternalGroupVersioner)
+                .ok()
+        };
+        let obj = internal(obj)?;
+        let old = match old {
+            Some(o) => Some(internal(o)?),
             None => None,
         };
-        self.validators.validate(obj, old)
+        let old: Option<&dyn std::any::Any> = match &old {
+            Some(o) => Some(&**o),
+            None => None,
+        };
+        self.validators.validate(&*obj, old)
     }
 
     /// Sets the validation function of `T` (see [`Validators::add`](crate::runtime::Validators::add)).

@@ -15,7 +15,6 @@
 
 mod converter;
 
-pub(crate) use converter::ExactKind;
 mod in_place;
 mod minimal;
 mod minimal_stream;
