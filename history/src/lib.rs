@@ -6,6 +6,12 @@
 //! - [`checker`]: linearizability of each object's writes and reads, durability of the
 //!   acknowledged writes, and watches that deliver every change after their start, in
 //!   resourceVersion order, once — or 410 Gone and a consistent relist.
+//! - [`workload`] and [`client`]: writers and watchers over plain HTTPS, one attempt per
+//!   request, recording everything.
+//! - [`cluster`]: the server under test (`kapi serve` or Go's kube-apiserver, started
+//!   with the same flags), etcd, the watchers' proxies, a network namespace.
+//! - [`faults`] and [`scenario`]: faults injected while the clients work, and a run from
+//!   start to report.
 //!
 //! Test tooling: no product crate depends on it. The checker runs on any history:
 //!
@@ -37,4 +43,13 @@
 #![forbid(unsafe_code)]
 
 pub mod checker;
+pub mod client;
+pub mod cluster;
+pub mod error;
+pub mod faults;
 pub mod record;
+pub mod resource;
+pub mod scenario;
+pub mod workload;
+
+pub use error::Error;
