@@ -104,7 +104,7 @@ fn run(args: &[String]) -> Result<bool, String> {
                 server: 1,
                 down: secs(1),
             },
-            Fault::Partition { cut: secs(10) },
+            Fault::Partition { cut: secs(14) },
             Fault::CompactBehind { filler: 1200 },
             Fault::Together(vec![Fault::EtcdKill { down: secs(3) }, Fault::WatchDrop]),
             Fault::Together(vec![
