@@ -240,7 +240,8 @@ fn etcd_two_servers_one_cut_from_etcd() {
     if !netns_available() {
         return;
     }
-    let faults = vec![Fault::Partition { cut: secs(8) }];
+    // Longer than kapi serve's 10 s etcd request timeout.
+    let faults = vec![Fault::Partition { cut: secs(12) }];
     run(&Scenario::bounded(
         "etcd-partition",
         spec(bin, Backend::Etcd, 2, true),
