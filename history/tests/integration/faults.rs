@@ -7,7 +7,6 @@
 //! `cargo test --workspace`). The etcd runs need a `kapi` built with the `etcd` feature;
 //! without one they are skipped with a notice, unless `HISTORY_KAPI` names the binary
 //! (then it must have it). Missing etcd, or network namespaces, fail under CI.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,7 +33,7 @@ fn kapi() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("HISTORY_KAPI") {
         return Some(PathBuf::from(path));
     }
-    // target/<profile>/deps/faults-<hash> → target/<profile>/kapi
+    // target/<profile>/deps/integration-<hash> → target/<profile>/kapi
     let exe = std::env::current_exe().unwrap();
     let beside = exe
         .parent()

@@ -1,9 +1,6 @@
 //! The checker on histories written by hand: each broken promise must be found, and
 //! valid histories that look suspicious (unknown outcomes, races, 410 Gone and relists)
 //! must pass.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-mod generated;
 
 use history::checker::{Property, Report, check};
 use history::record::{
