@@ -111,3 +111,57 @@ impl Drop for Proxy {
         self.shared.drop_all();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// An echo server on a free port.
+    async fn echo() -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let (mut r, mut w) = socket.split();
+                    let _ = tokio::io::copy(&mut r, &mut w).await;
+                });
+            }
+        });
+        address
+    }
+
+    async fn roundtrip(stream: &mut TcpStream) -> bool {
+        if stream.write_all(b"ping").await.is_err() {
+            return false;
+        }
+        let mut buf = [0u8; 4];
+        stream.read_exact(&mut buf).await.is_ok() && &buf == b"ping"
+    }
+
+    #[tokio::test]
+    async fn connections_pass_until_dropped_and_are_refused_while_blocked() {
+        let proxy = Proxy::start(echo().await).await.unwrap();
+        let address = proxy.url().trim_start_matches("https://").to_owned();
+        let mut first = TcpStream::connect(&address).await.unwrap();
+        assert!(roundtrip(&mut first).await);
+        assert_eq!(proxy.drop_connections(), 1);
+        assert!(
+            !roundtrip(&mut first).await,
+            "a dropped connection still passes bytes"
+        );
+
+        let mut second = TcpStream::connect(&address).await.unwrap();
+        assert!(roundtrip(&mut second).await);
+        proxy.block();
+        let mut refused = TcpStream::connect(&address).await.unwrap();
+        assert!(
+            !roundtrip(&mut refused).await,
+            "a blocked proxy passed a new connection"
+        );
+        proxy.unblock();
+        let mut third = TcpStream::connect(&address).await.unwrap();
+        assert!(roundtrip(&mut third).await);
+    }
+}

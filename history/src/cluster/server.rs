@@ -260,3 +260,120 @@ fn tail(path: &Path) -> String {
         .unwrap_or(text.len());
     text[start..].to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pki(dir: &Path) -> Pki {
+        Pki::create(dir, &[], 1).unwrap()
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("history-server-test-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn both_servers_get_the_same_tls_and_token_flags() {
+        let dir = temp("flags");
+        let pki = pki(&dir);
+        let listen: SocketAddr = "127.0.0.1:6443".parse().unwrap();
+        let etcd = Storage::Etcd("http://127.0.0.1:2379".into());
+        let kapi = Server::new(
+            "a",
+            &Implementation::Kapi("kapi".into()),
+            &etcd,
+            listen,
+            &pki,
+            &dir,
+            None,
+        )
+        .unwrap();
+        let go = Implementation::KubeApiserver("kube-apiserver".into());
+        let kas = Server::new("b", &go, &etcd, listen, &pki, &dir, None).unwrap();
+        for flag in [
+            "--tls-cert-file=",
+            "--tls-private-key-file=",
+            "--token-auth-file=",
+            "--etcd-servers=http://127.0.0.1:2379",
+        ] {
+            assert!(
+                kapi.args.iter().any(|a| a.starts_with(flag)),
+                "kapi lacks {flag}: {:?}",
+                kapi.args
+            );
+            assert!(
+                kas.args.iter().any(|a| a.starts_with(flag)),
+                "kube-apiserver lacks {flag}: {:?}",
+                kas.args
+            );
+        }
+        assert_eq!(
+            kapi.args[..2],
+            ["serve".to_owned(), "--listen=127.0.0.1:6443".to_owned()]
+        );
+        for flag in [
+            "--secure-port=6443",
+            "--bind-address=127.0.0.1",
+            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+            "--authorization-mode=RBAC",
+        ] {
+            assert!(
+                kas.args.iter().any(|a| a == flag),
+                "kube-apiserver lacks {flag}: {:?}",
+                kas.args
+            );
+        }
+        assert!(
+            kas.args
+                .iter()
+                .any(|a| a.starts_with("--service-account-signing-key-file="))
+        );
+        assert_eq!(kapi.target.url, "https://127.0.0.1:6443");
+        assert_eq!(
+            (kapi.target.token.as_str(), kapi.target.ca_pem.as_str()),
+            (pki.token.as_str(), pki.ca_pem.as_str())
+        );
+        let tokens = std::fs::read_to_string(&pki.token_file).unwrap();
+        assert!(
+            tokens.ends_with(",history-admin,history-admin,\"system:masters\"\n"),
+            "{tokens}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn kube_apiserver_is_refused_redb() {
+        let dir = temp("redb");
+        let pki = pki(&dir);
+        let go = Implementation::KubeApiserver("kube-apiserver".into());
+        let redb = Storage::Redb(dir.join("data"));
+        let listen: SocketAddr = "127.0.0.1:6443".parse().unwrap();
+        assert!(Server::new("a", &go, &redb, listen, &pki, &dir, None).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn a_server_that_cannot_start_is_an_error_naming_its_log() {
+        let dir = temp("missing");
+        let pki = pki(&dir);
+        let listen: SocketAddr = "127.0.0.1:1".parse().unwrap();
+        let missing = Implementation::Kapi(dir.join("no-such-binary"));
+        let mut server = Server::new(
+            "a",
+            &missing,
+            &Storage::Redb(dir.join("data")),
+            listen,
+            &pki,
+            &dir,
+            None,
+        )
+        .unwrap();
+        let error = server.start().await.unwrap_err().to_string();
+        assert!(error.contains("no-such-binary"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
