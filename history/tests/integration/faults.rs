@@ -362,3 +362,35 @@ fn the_checker_fails_a_run_whose_history_is_tampered_with() {
         "{report}"
     );
 }
+
+/// A server started while etcd is paused comes up once etcd is back (kube-apiserver's
+/// EnsureRBACPolicy tries for 30 s): it needs no supervisor to start it again.
+#[test]
+fn etcd_paused_while_a_server_starts() {
+    let Some(bin) = kapi_on_etcd() else { return };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let spec = spec(bin, Backend::Etcd, 1, false);
+        let mut cluster = history::cluster::Cluster::start(&spec, 7).await.unwrap();
+        cluster.servers[0].kill();
+        let mut etcd = cluster.etcd.take().unwrap();
+        etcd.pause().unwrap();
+        // Longer than kapi serve's 10 s etcd request timeout.
+        let resume = tokio::spawn(async move {
+            tokio::time::sleep(secs(12)).await;
+            etcd.resume().unwrap();
+            etcd
+        });
+        cluster.servers[0].start().await.unwrap();
+        let _etcd = resume.await.unwrap();
+        let failed = cluster.servers[0].failed_starts().to_vec();
+        assert!(
+            failed.is_empty(),
+            "kapi serve exited while etcd was paused: {failed:?}"
+        );
+    });
+}
