@@ -27,8 +27,11 @@ pub struct Pki {
     pub key_file: PathBuf,
     /// `--token-auth-file`.
     pub token_file: PathBuf,
-    /// `--service-account-key-file` and `--service-account-signing-key-file`.
+    /// `--service-account-signing-key-file` (the private key, PKCS#8).
     pub service_account_key_file: PathBuf,
+    /// `--service-account-key-file` (its public key: kube-apiserver reads no PKCS#8
+    /// private key there).
+    pub service_account_public_key_file: PathBuf,
 }
 
 impl Pki {
@@ -72,6 +75,7 @@ impl Pki {
             key_file: dir.join("serving-key.pem"),
             token_file: dir.join("tokens.csv"),
             service_account_key_file: dir.join("service-account-key.pem"),
+            service_account_public_key_file: dir.join("service-account.pub"),
         };
         write_private(&pki.cert_file, &cert.pem())?;
         write_private(&pki.key_file, &key.serialize_pem())?;
@@ -82,6 +86,10 @@ impl Pki {
         write_private(
             &pki.service_account_key_file,
             &service_account.serialize_pem(),
+        )?;
+        write_private(
+            &pki.service_account_public_key_file,
+            &service_account.public_key_pem(),
         )?;
         Ok(pki)
     }

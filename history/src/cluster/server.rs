@@ -106,7 +106,7 @@ impl Server {
                             .to_owned(),
                         format!(
                             "--service-account-key-file={}",
-                            path(&pki.service_account_key_file)
+                            path(&pki.service_account_public_key_file)
                         ),
                         format!(
                             "--service-account-signing-key-file={}",
