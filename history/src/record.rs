@@ -280,3 +280,15 @@ pub struct History {
     /// fault was healed: every watcher of the resource must get this far.
     pub sentinels: BTreeMap<String, u64>,
 }
+
+impl History {
+    /// Every list: the history's own and the watchers'.
+    pub fn all_lists(&self) -> impl Iterator<Item = &List> {
+        self.lists.iter().chain(self.watchers.iter().flat_map(|w| {
+            w.steps.iter().filter_map(|s| match s {
+                WatcherStep::List(list) => Some(list),
+                WatcherStep::Watch(_) => None,
+            })
+        }))
+    }
+}

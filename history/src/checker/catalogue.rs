@@ -109,16 +109,7 @@ pub(crate) fn build(history: &History, violations: &mut Vec<Violation>) -> Catal
             );
         }
     }
-    let lists = history
-        .lists
-        .iter()
-        .chain(history.watchers.iter().flat_map(|w| {
-            w.steps.iter().filter_map(|s| match s {
-                WatcherStep::List(list) => Some(list),
-                WatcherStep::Watch(_) => None,
-            })
-        }));
-    for list in lists {
+    for list in history.all_lists() {
         if let Ok(result) = &list.outcome {
             for (name, seen) in &result.items {
                 let key = Key::new(&list.kind, name);
@@ -179,62 +170,41 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn put(&mut self, key: &Key, value: &str, rv: u64, at: Nanos, source: &str) {
-        self.owner(key, rv, source);
         let versions = self.cat.keys.entry(key.clone()).or_default();
         let first = versions.first_seen.entry(value.to_owned()).or_insert(at);
         *first = (*first).min(at);
-        match versions.put_rv.get(value) {
+        self.add(key, Entry::Put(value.to_owned()), rv, source);
+    }
+
+    fn delete(&mut self, key: &Key, value: &str, rv: u64, source: &str) {
+        self.add(key, Entry::Del(value.to_owned()), rv, source);
+    }
+
+    /// Places `entry` at `rv` in `key`'s chain, unless its value (or the value's
+    /// deletion) is known at another resourceVersion.
+    fn add(&mut self, key: &Key, entry: Entry, rv: u64, source: &str) {
+        self.owner(key, rv, source);
+        let versions = self.cat.keys.entry(key.clone()).or_default();
+        let (known_at, value) = match &entry {
+            Entry::Put(value) => (&mut versions.put_rv, value),
+            Entry::Del(value) => (&mut versions.del_rv, value),
+        };
+        match known_at.get(value) {
             Some(&known) if known != rv => {
                 let told = versions.source.get(&known).cloned().unwrap_or_default();
                 self.violations.push(Violation::new(
                     Property::Consistency,
                     Some(key),
-                    format!("{value} has resourceVersion {known} ({told}) and {rv} ({source})"),
+                    format!("{entry} has resourceVersion {known} ({told}) and {rv} ({source})"),
                 ));
                 return;
             }
             Some(_) => {}
             None => {
-                versions.put_rv.insert(value.to_owned(), rv);
+                known_at.insert(value.clone(), rv);
             }
         }
-        place(
-            versions,
-            key,
-            rv,
-            Entry::Put(value.to_owned()),
-            source,
-            self.violations,
-        );
-    }
-
-    fn delete(&mut self, key: &Key, value: &str, rv: u64, source: &str) {
-        self.owner(key, rv, source);
-        let versions = self.cat.keys.entry(key.clone()).or_default();
-        match versions.del_rv.get(value) {
-            Some(&known) if known != rv => {
-                self.violations.push(Violation::new(
-                    Property::Consistency,
-                    Some(key),
-                    format!(
-                        "the deletion of {value} has resourceVersion {known} and {rv} ({source})"
-                    ),
-                ));
-                return;
-            }
-            Some(_) => {}
-            None => {
-                versions.del_rv.insert(value.to_owned(), rv);
-            }
-        }
-        place(
-            versions,
-            key,
-            rv,
-            Entry::Del(value.to_owned()),
-            source,
-            self.violations,
-        );
+        place(versions, key, rv, entry, source, self.violations);
     }
 
     fn owner(&mut self, key: &Key, rv: u64, source: &str) {

@@ -6,12 +6,12 @@ use std::collections::BTreeSet;
 use super::catalogue::{Catalogue, Versions};
 use super::linearizability::{self, Effect, Interner, Op, Require, Verdict};
 use super::{Property, Report, Violation};
-use crate::record::{FINAL, History, Key, List, Operation, Outcome, Request, WatcherStep};
+use crate::record::{FINAL, History, Key, Operation, Outcome, Request, WatcherStep};
 
 /// Every object the history mentions.
 pub(super) fn keys(history: &History) -> BTreeSet<Key> {
     let mut keys: BTreeSet<Key> = history.operations.iter().map(|o| o.key.clone()).collect();
-    for list in all_lists(history) {
+    for list in history.all_lists() {
         if let Ok(result) = &list.outcome {
             keys.extend(result.items.keys().map(|name| Key::new(&list.kind, name)));
         }
@@ -30,19 +30,6 @@ pub(super) fn keys(history: &History) -> BTreeSet<Key> {
         }
     }
     keys
-}
-
-/// Every list: the history's own and the watchers'.
-pub(super) fn all_lists(history: &History) -> impl Iterator<Item = &List> {
-    history
-        .lists
-        .iter()
-        .chain(history.watchers.iter().flat_map(|w| {
-            w.steps.iter().filter_map(|s| match s {
-                WatcherStep::List(list) => Some(list),
-                WatcherStep::Watch(_) => None,
-            })
-        }))
 }
 
 /// Searches `key`'s history for a linearization; a failure that only the final lists
@@ -70,7 +57,7 @@ pub(super) fn check_object(
         }
     }
     let mut finals = BTreeSet::new();
-    for list in all_lists(history).filter(|l| l.kind == key.kind) {
+    for list in history.all_lists().filter(|l| l.kind == key.kind) {
         let Ok(result) = &list.outcome else { continue };
         let (require, shown) = match result.items.get(&key.name) {
             Some(seen) => (Require::Is(names.id(&seen.value)), seen.value.as_str()),
