@@ -5,6 +5,7 @@
 #   bin/k8s-oracle        our program: Go's fuzzer, conversions, defaulting and validation
 #                         answering our tests (cmd/k8s-oracle)
 #   bin/client-check      client-go v0.36.3 against a server (cmd/client-check)
+#   bin/manager-check     controller-runtime v0.24.1 against a server (cmd/manager-check)
 #   bin/kube-apiserver    the real kube-apiserver v1.36.3 (k8s.io/kubernetes/cmd/kube-apiserver)
 #   bin/kubectl-convert   the real kubectl-convert plugin v1.36.3
 #
@@ -32,6 +33,9 @@ if [ -z "$only" ] || [ "$only" = "k8s-oracle" ]; then
 fi
 if [ -z "$only" ] || [ "$only" = "client-check" ]; then
     go build "${flags[@]}" -o bin/client-check ./cmd/client-check
+fi
+if [ -z "$only" ] || [ "$only" = "manager-check" ]; then
+    go build "${flags[@]}" -o bin/manager-check ./cmd/manager-check
 fi
 if [ -z "$only" ] || [ "$only" = "kubectl-convert" ]; then
     go build "${flags[@]}" -o bin/kubectl-convert k8s.io/kubernetes/cmd/kubectl-convert
