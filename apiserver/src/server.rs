@@ -29,7 +29,9 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
+use apimachinery::schema::GroupResource;
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
 use tokio::net::TcpListener;
@@ -45,10 +47,11 @@ use crate::authentication::user::Info;
 use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
 use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, Discovery, wants_aggregated};
-use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply, status_json};
+use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply};
 use crate::endpoints::negotiation::{MediaType, negotiate_input, negotiate_output_options};
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
-use crate::endpoints::{StatusError, watch as watch_handler};
+use crate::endpoints::responsewriters::{method_not_allowed, path_not_found, status_json};
+use crate::endpoints::watch as watch_handler;
 use crate::openapi::OpenApi;
 use crate::registry::{ResourceInfo, Store, resources_from_scheme};
 use crate::storage::Storage;
@@ -582,7 +585,7 @@ fn reply_response(reply: Reply) -> Response<Body> {
 fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {
     match routes.discovery.resource_lists.get(group_version) {
         Some(v) => value_response(v, "application/json"),
-        None => error_response(&StatusError::path_not_found(group_version)),
+        None => error_response(&path_not_found(group_version)),
     }
 }
 
@@ -594,8 +597,9 @@ fn table_reply(
     query: &Query,
     reply: Reply,
 ) -> Result<Reply, StatusError> {
-    let body: serde_json::Value = serde_json::from_slice(&reply.body)
-        .map_err(|e| StatusError::internal(format!("reading the answer for its table: {e}")))?;
+    let body: serde_json::Value = serde_json::from_slice(&reply.body).map_err(|e| {
+        errors::new_internal_error(format!("reading the answer for its table: {e}"))
+    })?;
     let (objects, mut list_meta) = if info.verb == "list" {
         let items = body
             .get("items")
@@ -618,7 +622,7 @@ fn table_reply(
     let table =
         crate::apiextensions::table::table(custom, &info.api_version, &objects, list_meta, include);
     let mut body = serde_json::to_vec(&table)
-        .map_err(|e| StatusError::internal(format!("writing the table: {e}")))?;
+        .map_err(|e| errors::new_internal_error(format!("writing the table: {e}")))?;
     body.push(b'\n');
     Ok(Reply {
         code: 200,
@@ -720,7 +724,7 @@ impl Api {
             };
             match store.get("", name).await {
                 Ok(_) => continue,
-                Err(e) if e.code() == 404 => {}
+                Err(e) if errors::is_not_found(&e) => {}
                 Err(e) => return Err(err(e)),
             }
             let obj = crate::registry::from_value(
@@ -732,7 +736,7 @@ impl Api {
             match store.create("", obj, false).await {
                 Ok(_) => {}
                 // Another server on the same storage made it first.
-                Err(e) if e.code() == 409 => {}
+                Err(e) if errors::is_already_exists(&e) => {}
                 Err(e) => return Err(err(e)),
             }
         }
@@ -754,7 +758,7 @@ impl Api {
         match self.authenticator.authenticate(&request).await {
             Ok(Some(user)) => Ok(user),
             Ok(None) if self.anonymous_auth => Ok(Info::anonymous()),
-            Ok(None) | Err(_) => Err(StatusError::unauthorized()),
+            Ok(None) | Err(_) => Err(errors::new_unauthorized("Unauthorized")),
         }
     }
 
@@ -781,12 +785,9 @@ impl Api {
         } else {
             format!("{message}: {reason}")
         };
-        Err(StatusError::forbidden(
-            &attributes.api_group,
-            &attributes.resource,
-            &attributes.name,
-            &why,
-        ))
+        let resource =
+            GroupResource::new(attributes.api_group.as_str(), attributes.resource.as_str());
+        Err(errors::new_forbidden(&resource, &attributes.name, why))
     }
 
     async fn serve(&self, req: Request<Body>) -> Response<Body> {
@@ -868,7 +869,7 @@ impl Api {
                     *resp.headers_mut() = r.headers;
                     resp
                 }
-                None => error_response(&StatusError::path_not_found(&path)),
+                None => error_response(&path_not_found(&path)),
             };
         }
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
@@ -879,7 +880,7 @@ impl Api {
             ["apis", group] => {
                 return match routes.discovery.group.get(*group) {
                     Some(v) => value_response(v, "application/json"),
-                    None => error_response(&StatusError::path_not_found(&path)),
+                    None => error_response(&path_not_found(&path)),
                 };
             }
             ["apis", group, version] => {
@@ -890,15 +891,19 @@ impl Api {
         let info = match parsed {
             Ok(info) => info,
             Err(RequestInfoError::MethodNotAllowed { method, path }) => {
-                return error_response(&StatusError::method_not_allowed(&method, &path));
+                return error_response(&method_not_allowed(&method, &path));
             }
             Err(RequestInfoError::NotFound { path }) => {
-                return error_response(&StatusError::path_not_found(&path));
+                return error_response(&path_not_found(&path));
             }
         };
         let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES).await {
             Ok(b) => b,
-            Err(_) => return error_response(&StatusError::too_large(MAX_REQUEST_BODY_BYTES)),
+            Err(_) => {
+                return error_response(&errors::new_request_entity_too_large_error(&format!(
+                    "limit is {MAX_REQUEST_BODY_BYTES}"
+                )));
+            }
         };
         let content_type = header_str(&parts.headers, header::CONTENT_TYPE).map(str::to_owned);
         let user_agent = header_str(&parts.headers, header::USER_AGENT).unwrap_or_default();
@@ -939,25 +944,25 @@ impl Api {
             .stores
             .get(&(info.api_group.clone(), info.resource.clone()))
             .filter(|s| s.info().serves(&info.api_version))
-            .ok_or_else(|| StatusError::path_not_found(path))?;
+            .ok_or_else(|| path_not_found(path))?;
         let resource: &ResourceInfo = store.info();
         // A namespaced item needs its namespace in the path; a cluster-scoped resource
         // has none.
         let item = !info.name.is_empty();
         if resource.namespaced && item && info.namespace.is_none() {
-            return Err(StatusError::path_not_found(path));
+            return Err(path_not_found(path));
         }
         if !resource.namespaced && info.namespace.is_some() {
-            return Err(StatusError::path_not_found(path));
+            return Err(path_not_found(path));
         }
         if resource.namespaced && info.verb == "create" && info.namespace.is_none() {
-            return Err(StatusError::method_not_allowed(method.as_str(), path));
+            return Err(method_not_allowed(method.as_str(), path));
         }
         match info.subresource.as_str() {
             "" => {}
             "status" if resource.has_status => {
                 if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
-                    return Err(StatusError::method_not_allowed(method.as_str(), path));
+                    return Err(method_not_allowed(method.as_str(), path));
                 }
             }
             "scale" if resource.has_scale => {}
@@ -966,17 +971,17 @@ impl Api {
                     && info.resource == "serviceaccounts"
                     && info.verb == "create"
                     && self.service_account_tokens.is_some() => {}
-            _ => return Err(StatusError::path_not_found(path)),
+            _ => return Err(path_not_found(path)),
         }
         if resource.is_create_only() && info.verb != "create" {
-            return Err(StatusError::method_not_allowed(method.as_str(), path));
+            return Err(method_not_allowed(method.as_str(), path));
         }
         // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
         // their metadata (`as=PartialObjectMetadata`) in protobuf too.
         let output = negotiate_output_options(Some(accept), store.custom_resource().is_none())?;
         if let Some(custom) = store.custom_resource() {
             if custom.terminating && info.verb == "create" {
-                let mut err = StatusError::method_not_allowed(method.as_str(), path);
+                let mut err = method_not_allowed(method.as_str(), path);
                 err.status.message =
                     "create not allowed while custom resource definition is terminating".into();
                 return Err(err);
@@ -1041,7 +1046,7 @@ impl Api {
                         crate::apiextensions::Conversion::Webhook(_)
                     );
                     if webhook && info.api_version != custom.storage_version().name {
-                        return Err(StatusError::method_not_allowed(
+                        return Err(method_not_allowed(
                             "watch",
                             &format!(
                                 "{}: this server does not call conversion webhooks for watches; watch the storage version {}",
@@ -1097,7 +1102,7 @@ impl Api {
                 reply
             }
             "deletecollection" => h.delete_collection(body).await?,
-            other => return Err(StatusError::method_not_allowed(other, path)),
+            other => return Err(method_not_allowed(other, path)),
         };
         Ok(reply_response(reply))
     }
@@ -1121,7 +1126,7 @@ impl Api {
                     .await
                 {
                     Ok(_) => {}
-                    Err(e) if e.code() == 404 => {}
+                    Err(e) if errors::is_not_found(&e) => {}
                     Err(e) => return Err(e),
                 }
             }

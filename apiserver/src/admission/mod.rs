@@ -17,11 +17,11 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
+use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersionKind, GroupVersionResource};
 
 use crate::authentication::user::Info;
-use crate::endpoints::StatusError;
 
 /// The operation admitted (Go's `admission.Operation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

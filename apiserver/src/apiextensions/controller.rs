@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::schema::GroupVersion;
 use futures_util::{FutureExt, StreamExt};
@@ -13,7 +14,6 @@ use tokio::task::JoinHandle;
 
 use super::CustomResource;
 use super::status::{CLEANUP_FINALIZER, compute_statuses, is_true};
-use crate::endpoints::StatusError;
 use crate::endpoints::handlers::{convert, to_json};
 use crate::registry::{DeleteParams, Selection, Store, Subresource, from_value};
 use crate::server::Api;
@@ -170,7 +170,7 @@ async fn finalize(api: &Api, crds: &Store, cr: &CustomResource) -> Result<(), St
             .unwrap_or_default();
         match store.delete(&ns, &name, &DeleteParams::default()).await {
             Ok(_) => {}
-            Err(e) if e.code() == 404 => {}
+            Err(e) if errors::is_not_found(&e) => {}
             Err(e) => return Err(e),
         }
     }

@@ -5,10 +5,10 @@
 
 use std::cmp::Ordering;
 
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::schema::{GroupKind, GroupVersionKind};
 use serde_json::Value;
 
-use crate::endpoints::StatusError;
 use crate::endpoints::handlers::FieldValidation;
 use crate::registry::ResourceInfo;
 
@@ -342,7 +342,7 @@ impl CustomResource {
             .collect();
         match field_validation {
             FieldValidation::Strict if !unknown.is_empty() => {
-                return Err(StatusError::bad_request(format!(
+                return Err(errors::new_bad_request(format!(
                     "strict decoding error: {}",
                     unknown.join(", ")
                 )));
@@ -359,7 +359,8 @@ impl CustomResource {
                 .filter(|n| !n.is_empty())
                 .unwrap_or(name)
                 .to_owned();
-            return Err(StatusError::invalid(&self.group, &self.kind, &name, causes));
+            let kind = GroupKind::new(self.group.as_str(), self.kind.as_str());
+            return Err(errors::new_invalid_from_causes(&kind, &name, causes));
         }
         if super::schema::has_cel_rules(schema) {
             warnings.push(format!(

@@ -3,15 +3,16 @@
 //! a schema, and every schema is structural. A CRD failing them is refused with 422
 //! Invalid, every cause in Go's words.
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::StatusCause;
 use apimachinery::serializer::Decoder;
 use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use serde_json::Value;
 
 use super::schema::structural_errors;
-use crate::endpoints::StatusError;
 use crate::endpoints::handlers::to_json;
 use crate::endpoints::negotiation::MediaType;
+use apimachinery::schema::GroupKind;
 
 /// Every cause a v1 CRD's JSON fails.
 pub fn definition_errors(crd: &Value) -> Vec<StatusCause> {
@@ -75,9 +76,8 @@ pub fn check_definition(crd: &Value) -> Result<(), StatusError> {
         .pointer("/metadata/name")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    Err(StatusError::invalid(
-        "apiextensions.k8s.io",
-        "CustomResourceDefinition",
+    Err(errors::new_invalid_from_causes(
+        &GroupKind::new("apiextensions.k8s.io", "CustomResourceDefinition"),
         name,
         causes,
     ))

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::user::Info;
 use super::{Authenticator, Request};
-use crate::endpoints::StatusError;
+use apimachinery::api::errors::{self, StatusError};
 
 /// The `UserInfo` of a review, as Go writes it (`uid`, `groups`, `extra` left out when
 /// empty).
@@ -46,7 +46,7 @@ pub async fn token_review_status(
         .and_then(Value::as_str)
         .unwrap_or_default();
     if token.is_empty() {
-        return Err(StatusError::bad_request(
+        return Err(errors::new_bad_request(
             "token is required for TokenReview in authentication",
         ));
     }

@@ -24,9 +24,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::schema::{GroupKind, GroupResource, GroupVersionKind};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
@@ -40,7 +42,6 @@ use sha2::{Digest, Sha256};
 use super::AuthenticationError;
 use super::bearer_token::TokenAuthenticator;
 use super::user::{ALL_AUTHENTICATED, Info};
-use crate::endpoints::StatusError;
 use crate::endpoints::handlers::{Handler, Reply, to_json};
 use crate::endpoints::negotiation::MediaType;
 use crate::registry::{ResourceInfo, Store, from_value, resources_from_scheme};
@@ -419,7 +420,7 @@ impl Lookup {
             Ok(obj) => Ok(obj
                 .meta()
                 .map(|m| (m.uid().to_owned(), m.deletion_timestamp().is_some()))),
-            Err(e) if e.code() == 404 => Ok(None),
+            Err(e) if errors::is_not_found(&e) => Ok(None),
             Err(e) => Err(e),
         }
     }
@@ -488,7 +489,7 @@ impl ServiceAccountTokens {
         let mut header = Header::new(self.signing.algorithm);
         header.kid = Some(self.signing.public.kid.clone());
         jsonwebtoken::encode(&header, claims, &self.signing.key)
-            .map_err(|e| StatusError::internal(format!("signing the token: {e}")))
+            .map_err(|e| errors::new_internal_error(format!("signing the token: {e}")))
     }
 
     /// A token for ServiceAccount `name` in `namespace`, which must exist: what a
@@ -501,13 +502,16 @@ impl ServiceAccountTokens {
         mut request: Value,
     ) -> Result<Value, StatusError> {
         let Some((sa_uid, _)) = self.lookup.get("serviceaccounts", namespace, name).await? else {
-            return Err(StatusError::not_found("serviceaccounts", name));
+            return Err(errors::new_not_found(
+                &GroupResource::new("", "serviceaccounts"),
+                name,
+            ));
         };
         let spec = request.get("spec").cloned().unwrap_or_else(|| json!({}));
         let expiration = match spec.get("expirationSeconds") {
             None | Some(Value::Null) => DEFAULT_EXPIRATION_SECONDS,
             Some(v) => v.as_i64().ok_or_else(|| {
-                StatusError::bad_request("spec.expirationSeconds must be an integer")
+                errors::new_bad_request("spec.expirationSeconds must be an integer")
             })?,
         };
         if expiration < MIN_EXPIRATION_SECONDS {
@@ -560,7 +564,7 @@ impl ServiceAccountTokens {
                 ("v1", "Secret") => ("secrets", namespace),
                 ("v1", "Node") => ("nodes", ""),
                 _ => {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "cannot bind token for object of type {api_version}, Kind={kind}"
                     )));
                 }
@@ -570,13 +574,16 @@ impl ServiceAccountTokens {
                 .get(resource, bound_namespace, bound_name)
                 .await?
             else {
-                return Err(StatusError::not_found(resource, bound_name));
+                return Err(errors::new_not_found(
+                    &GroupResource::new("", resource),
+                    bound_name,
+                ));
             };
             if !bound_uid.is_empty() && bound_uid != uid {
-                return Err(StatusError::conflict(
-                    kind,
+                return Err(errors::new_conflict(
+                    &GroupResource::new("", kind),
                     bound_name,
-                    &format!(
+                    format!(
                         "the UID in the bound object reference ({bound_uid}) does not match the UID in record. The object might have been deleted and then recreated"
                     ),
                 ));
@@ -804,11 +811,10 @@ impl TokenAuthenticator for ServiceAccountTokens {
 }
 
 fn invalid_token_request(name: &str, field: &str, value: &str, detail: &str) -> StatusError {
-    StatusError::invalid(
-        "authentication.k8s.io",
-        "TokenRequest",
+    errors::new_invalid(
+        &GroupKind::new("authentication.k8s.io", "TokenRequest"),
         name,
-        vec![StatusError::invalid_value(field, value, detail)],
+        &ErrorList(vec![Error::invalid(&Path::new(field), value, detail)]),
     )
 }
 

@@ -6,11 +6,13 @@
 
 use std::collections::BTreeMap;
 
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::schema::GroupKind;
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::{Value, json};
 
 use super::{Attributes, Authorizer, Decision};
 use crate::authentication::user::Info;
-use crate::endpoints::StatusError;
 
 const GROUP: &str = "authorization.k8s.io";
 
@@ -48,11 +50,8 @@ pub async fn answer(
             if subject.name.is_empty() && subject.groups.is_empty() {
                 return Err(invalid(
                     "SubjectAccessReview",
-                    vec![StatusError::invalid_value(
-                        "spec.user",
-                        "",
-                        "at least one of user or group must be specified",
-                    )],
+                    "spec.user",
+                    "at least one of user or group must be specified",
                 ));
             }
             let attributes = attributes_from_spec("SubjectAccessReview", &spec, subject)?;
@@ -64,7 +63,7 @@ pub async fn answer(
         }
         "localsubjectaccessreviews" => {
             if namespace.is_empty() {
-                return Err(StatusError::bad_request(
+                return Err(errors::new_bad_request(
                     "namespace is required on this type: ",
                 ));
             }
@@ -74,11 +73,8 @@ pub async fn answer(
             {
                 return Err(invalid(
                     "LocalSubjectAccessReview",
-                    vec![StatusError::invalid_value(
-                        "spec.nonResourceAttributes",
-                        "",
-                        "disallowed on this kind of request",
-                    )],
+                    "spec.nonResourceAttributes",
+                    "disallowed on this kind of request",
                 ));
             }
             let asked_namespace = spec
@@ -86,7 +82,7 @@ pub async fn answer(
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             if asked_namespace != namespace {
-                return Err(StatusError::bad_request(format!(
+                return Err(errors::new_bad_request(format!(
                     "spec.resourceAttributes.namespace must match namespace: {namespace}"
                 )));
             }
@@ -94,11 +90,8 @@ pub async fn answer(
             if subject.name.is_empty() && subject.groups.is_empty() {
                 return Err(invalid(
                     "LocalSubjectAccessReview",
-                    vec![StatusError::invalid_value(
-                        "spec.user",
-                        "",
-                        "at least one of user or group must be specified",
-                    )],
+                    "spec.user",
+                    "at least one of user or group must be specified",
                 ));
             }
             let attributes = attributes_from_spec("LocalSubjectAccessReview", &spec, subject)?;
@@ -110,7 +103,7 @@ pub async fn answer(
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             if asked.is_empty() {
-                return Err(StatusError::bad_request("no namespace on request"));
+                return Err(errors::new_bad_request("no namespace on request"));
             }
             let rules = authorizer.rules_for(user, asked).await;
             let resource_rules: Vec<Value> = rules
@@ -144,8 +137,11 @@ pub async fn answer(
     }
 }
 
-fn invalid(kind: &str, causes: Vec<apimachinery::apis::meta::v1::StatusCause>) -> StatusError {
-    StatusError::invalid(GROUP, kind, "", causes)
+/// A review refused as Go's validation refuses it: `field` is invalid (its value empty),
+/// with `detail`.
+fn invalid(kind: &str, field: &str, detail: &str) -> StatusError {
+    let error = Error::invalid(&Path::new(field), "", detail);
+    errors::new_invalid(&GroupKind::new(GROUP, kind), "", &ErrorList(vec![error]))
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {
@@ -200,19 +196,13 @@ fn attributes_from_spec(kind: &str, spec: &Value, user: Info) -> Result<Attribut
     ) {
         (true, true) => Err(invalid(
             kind,
-            vec![StatusError::invalid_value(
-                "spec.nonResourceAttributes",
-                "",
-                "cannot be specified in combination with resourceAttributes",
-            )],
+            "spec.nonResourceAttributes",
+            "cannot be specified in combination with resourceAttributes",
         )),
         (false, false) => Err(invalid(
             kind,
-            vec![StatusError::invalid_value(
-                "spec.resourceAttributes",
-                "",
-                "exactly one of nonResourceAttributes or resourceAttributes must be specified",
-            )],
+            "spec.resourceAttributes",
+            "exactly one of nonResourceAttributes or resourceAttributes must be specified",
         )),
         (true, false) => {
             let r = &spec["resourceAttributes"];

@@ -7,30 +7,33 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::apis::meta::v1::validation::IS_NEGATIVE_ERROR_MSG;
 use apimachinery::apis::meta::v1::{ManagedFieldsEntry, Status, StatusDetails, TypeMeta};
 use apimachinery::fields;
 use apimachinery::labels;
 use apimachinery::managedfields::{FieldManager, ParseableType};
 use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme, UnstructuredList};
-use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use apimachinery::schema::{GroupKind, GroupResource, GroupVersion, GroupVersionKind};
 use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::yaml::yaml_to_json;
 use apimachinery::serializer::{Decoder, Encoder};
-use apimachinery::util::json::JsonLayout;
 use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
 
-use super::StatusError;
 use super::fieldmanager::{self, SchemeConverter};
-use super::negotiation::{Conversion, MediaType, PatchType};
+use super::negotiation::{Conversion, MediaType, PatchType, unsupported_media_type};
 use super::request_info::RequestInfo;
+use super::responsewriters::{method_not_allowed, status_json};
 use crate::admission::{self, Chain};
 use crate::authentication::user::Info;
 use crate::authentication::{Authenticator, review};
 use crate::authorization::{Authorizer, review as access_review};
 use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, from_value};
+use crate::storage::OPTIMISTIC_LOCK_ERROR_MSG;
 
 /// The largest request body the server reads (Go's 3 MiB limit).
 pub const MAX_REQUEST_BODY_BYTES: usize = 3 * 1024 * 1024;
@@ -113,7 +116,7 @@ impl Handler<'_> {
         self.info.namespace.as_deref().unwrap_or_default()
     }
 
-    fn qualified(&self) -> String {
+    fn qualified(&self) -> GroupResource {
         self.store.info().qualified_resource()
     }
 
@@ -121,7 +124,7 @@ impl Handler<'_> {
         match self.query.get("dryRun").map(String::as_str) {
             None | Some("") => Ok(false),
             Some("All") => Ok(true),
-            Some(other) => Err(StatusError::bad_request(format!(
+            Some(other) => Err(errors::new_bad_request(format!(
                 "Invalid dry run value {other:?}: the only supported value is \"All\""
             ))),
         }
@@ -132,7 +135,7 @@ impl Handler<'_> {
             None | Some("") | Some("Warn") => Ok(FieldValidation::Warn),
             Some("Strict") => Ok(FieldValidation::Strict),
             Some("Ignore") => Ok(FieldValidation::Ignore),
-            Some(other) => Err(StatusError::bad_request(format!(
+            Some(other) => Err(errors::new_bad_request(format!(
                 "fieldValidation parameter unsupported: {other:?}; must be one of Ignore, Warn, Strict"
             ))),
         }
@@ -162,7 +165,7 @@ impl Handler<'_> {
     /// call a conversion webhook: they refuse rather than rewrite `apiVersion` alone.
     fn check_no_webhook(&self, obj: &dyn Object, gv: &GroupVersion) -> Result<(), StatusError> {
         if self.webhook().is_some() && obj.group_version_kind().group_version() != *gv {
-            return Err(StatusError::method_not_allowed(
+            return Err(method_not_allowed(
                 self.info.verb.as_str(),
                 &format!(
                     "{} in {gv}: this server calls conversion webhooks on get, list, create, update and delete only; use the storage version {}",
@@ -193,13 +196,13 @@ impl Handler<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         let webhook =
             crate::apiextensions::conversion::ConversionWebhook::new(config).map_err(|e| {
-                StatusError::internal(format!("conversion webhook for {}: {e}", custom.name))
+                errors::new_internal_error(format!("conversion webhook for {}: {e}", custom.name))
             })?;
         let (api_version, _) = gv.with_kind(custom.kind.as_str()).to_api_version_and_kind();
         let converted = webhook
             .convert(&custom.kind, values, &api_version)
             .await
-            .map_err(|e| StatusError::internal(e.to_string()))?;
+            .map_err(|e| errors::new_internal_error(e.to_string()))?;
         converted
             .into_iter()
             .map(|v| from_value(self.scheme, &gv.with_kind(custom.kind.as_str()), v))
@@ -212,7 +215,7 @@ impl Handler<'_> {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut out = self.convert_all(vec![obj], &self.request_gv()).await?;
         out.pop()
-            .ok_or_else(|| StatusError::internal("the conversion returned no object"))
+            .ok_or_else(|| errors::new_internal_error("the conversion returned no object"))
     }
 
     /// The manager of this write: `fieldManager`, or the user agent's first word.
@@ -401,25 +404,25 @@ impl Handler<'_> {
                 }
                 Some(strict) => {
                     let list: Vec<String> = strict.errors().iter().map(|f| f.to_string()).collect();
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "strict decoding error: {}",
                         list.join(", ")
                     )));
                 }
                 None if e.is_not_registered() => {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "the body of the request is not a kind this server serves here: {e}"
                     )));
                 }
                 None => {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "the body of the request could not be decoded as {expected}: {e}"
                     )));
                 }
             },
         };
         if gvk.group != expected.group || gvk.kind != expected.kind {
-            return Err(StatusError::bad_request(format!(
+            return Err(errors::new_bad_request(format!(
                 "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
                 expected.kind,
                 gvk.kind,
@@ -427,7 +430,7 @@ impl Handler<'_> {
             )));
         }
         if gvk.version != expected.version {
-            return Err(StatusError::bad_request(format!(
+            return Err(errors::new_bad_request(format!(
                 "the API version in the data ({}) does not match the expected API version ({})",
                 gvk.group_version(),
                 expected.group_version()
@@ -447,7 +450,7 @@ impl Handler<'_> {
         validation: FieldValidation,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         if media == MediaType::Protobuf {
-            return Err(StatusError::unsupported_media_type(format!(
+            return Err(unsupported_media_type(format!(
                 "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (custom resources have no protobuf form; got {:?})",
                 media.content_type()
             )));
@@ -469,20 +472,20 @@ impl Handler<'_> {
                 }
                 Some(strict) => {
                     let list: Vec<String> = strict.errors().iter().map(|f| f.to_string()).collect();
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "strict decoding error: {}",
                         list.join(", ")
                     )));
                 }
                 None => {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "the body of the request could not be decoded as {expected}: {e}"
                     )));
                 }
             },
         };
         if gvk.group != expected.group || gvk.kind != expected.kind {
-            return Err(StatusError::bad_request(format!(
+            return Err(errors::new_bad_request(format!(
                 "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
                 expected.kind,
                 gvk.kind,
@@ -490,7 +493,7 @@ impl Handler<'_> {
             )));
         }
         if gvk.version != expected.version {
-            return Err(StatusError::bad_request(format!(
+            return Err(errors::new_bad_request(format!(
                 "the API version in the data ({}) does not match the expected API version ({})",
                 gvk.group_version(),
                 expected.group_version()
@@ -523,7 +526,7 @@ impl Handler<'_> {
         if let Some(meta) = obj.meta_mut() {
             if self.store.info().namespaced {
                 if !meta.namespace().is_empty() && meta.namespace() != ns {
-                    return Err(StatusError::bad_request(
+                    return Err(errors::new_bad_request(
                         "the namespace of the provided object does not match the namespace sent on the request",
                     ));
                 }
@@ -533,7 +536,7 @@ impl Handler<'_> {
                 if meta.name().is_empty() {
                     meta.set_name(name);
                 } else if meta.name() != name {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "the name of the object ({}) does not match the name on the URL ({name})",
                         meta.name()
                     )));
@@ -545,7 +548,7 @@ impl Handler<'_> {
         let mut converted = self.convert_all(vec![obj], &gv).await?;
         let obj = converted
             .pop()
-            .ok_or_else(|| StatusError::internal("the conversion returned no object"))?;
+            .ok_or_else(|| errors::new_internal_error("the conversion returned no object"))?;
         Ok((obj, warnings))
     }
 
@@ -562,8 +565,8 @@ impl Handler<'_> {
         let (obj, warnings) = self
             .run_admission_of(operation, self.request_gvk(), Some(obj), old, dry_run)
             .await?;
-        let obj =
-            obj.ok_or_else(|| StatusError::internal("an admission plugin removed the object"))?;
+        let obj = obj
+            .ok_or_else(|| errors::new_internal_error("an admission plugin removed the object"))?;
         Ok((obj, warnings))
     }
 
@@ -631,7 +634,11 @@ impl Handler<'_> {
             let computed = compute(current.deep_copy_object()).and_then(|new| {
                 let asked = resource_version(&*new);
                 if !asked.is_empty() && asked != current_rv {
-                    return Err(StatusError::stale(&self.qualified(), name));
+                    return Err(errors::new_conflict(
+                        &self.qualified(),
+                        name,
+                        OPTIMISTIC_LOCK_ERROR_MSG,
+                    ));
                 }
                 Ok((new, asked))
             });
@@ -668,12 +675,13 @@ impl Handler<'_> {
             let written = self
                 .store
                 .update_from(ns, name, self.subresource(), dry_run, Some(kv), |_| {
-                    once.take()
-                        .ok_or_else(|| StatusError::stale(&self.qualified(), name))
+                    once.take().ok_or_else(|| {
+                        errors::new_conflict(&self.qualified(), name, OPTIMISTIC_LOCK_ERROR_MSG)
+                    })
                 })
                 .await;
             match written {
-                Err(e) if e.code() == 409 && (asked.is_empty() || !current_is_fresh) => {
+                Err(e) if errors::is_conflict(&e) && (asked.is_empty() || !current_is_fresh) => {
                     fresh = true;
                 }
                 Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
@@ -682,7 +690,7 @@ impl Handler<'_> {
                 other => return other.map(|o| (o, warnings)),
             }
         }
-        Err(StatusError::conflict(
+        Err(errors::new_conflict(
             &self.qualified(),
             name,
             "too many concurrent writers; try again",
@@ -710,7 +718,7 @@ impl Handler<'_> {
             )
             .await?;
         let admitted = admitted
-            .ok_or_else(|| StatusError::internal("an admission plugin removed the object"))?;
+            .ok_or_else(|| errors::new_internal_error("an admission plugin removed the object"))?;
         let replicas = to_json(&*admitted)?
             .pointer("/spec/replicas")
             .and_then(Value::as_i64)
@@ -777,20 +785,20 @@ impl Handler<'_> {
                 .await
             {
                 // Our own precondition failed: someone wrote meanwhile; admit again.
-                Err(e) if e.code() == 409 && ours => {
+                Err(e) if errors::is_conflict(&e) && ours => {
                     if self.store.revision_of(namespace, name).await == Some(rev) {
                         return Err(e);
                     }
                     fresh = true;
                 }
                 // The client's precondition, checked against a cached object.
-                Err(e) if e.code() == 409 && !current_is_fresh => {
+                Err(e) if errors::is_conflict(&e) && !current_is_fresh => {
                     fresh = true;
                 }
                 other => return other.map(|(o, gone)| (o, gone, warnings)),
             }
         }
-        Err(StatusError::conflict(
+        Err(errors::new_conflict(
             &self.qualified(),
             name,
             "too many concurrent writers; try again",
@@ -853,7 +861,7 @@ impl Handler<'_> {
             "selfsubjectreviews" => review::self_subject_review_status(self.user),
             "tokenreviews" => review::token_review_status(self.authenticator, &v).await?,
             other => {
-                return Err(StatusError::method_not_allowed(
+                return Err(method_not_allowed(
                     "POST",
                     &format!("{other}: this server has no scheduler or admission to act on it"),
                 ));
@@ -927,8 +935,8 @@ impl Handler<'_> {
                 let current = self.to_request_version(current)?;
                 let mut doc = to_json(&*current)?;
                 apply_patch(&self.request_gv(), &gvk, &patch, &mut doc)?;
-                let bytes =
-                    serde_json::to_vec(&doc).map_err(|e| StatusError::internal(e.to_string()))?;
+                let bytes = serde_json::to_vec(&doc)
+                    .map_err(|e| errors::new_internal_error(e.to_string()))?;
                 let reset = doc
                     .pointer("/metadata/managedFields")
                     .is_some_and(is_reset_list);
@@ -970,9 +978,9 @@ impl Handler<'_> {
         let manager = self.manager();
         let validation = self.field_validation()?;
         let text = std::str::from_utf8(body)
-            .map_err(|e| StatusError::bad_request(format!("error decoding YAML: {e}")))?;
+            .map_err(|e| errors::new_bad_request(format!("error decoding YAML: {e}")))?;
         let doc = yaml_to_json(text)
-            .map_err(|e| StatusError::bad_request(format!("error decoding YAML: {e}")))?;
+            .map_err(|e| errors::new_bad_request(format!("error decoding YAML: {e}")))?;
         let mut warnings: Vec<String> = Vec::new();
         if !doc.duplicate_keys.is_empty() {
             let list: Vec<String> = doc
@@ -982,7 +990,7 @@ impl Handler<'_> {
                 .collect();
             match validation {
                 FieldValidation::Strict => {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "error strict decoding YAML: {}",
                         list.join(", ")
                     )));
@@ -993,7 +1001,7 @@ impl Handler<'_> {
         }
         let mut config = doc.value;
         if !config.is_object() {
-            return Err(StatusError::bad_request(
+            return Err(errors::new_bad_request(
                 "error decoding YAML: the applied configuration is not an object",
             ));
         }
@@ -1009,7 +1017,7 @@ impl Handler<'_> {
         let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
         if (group, version, kind) != (gvk.group.as_str(), gvk.version.as_str(), gvk.kind.as_str()) {
             // Go's versionCheckManager.
-            return Err(StatusError::bad_request(format!(
+            return Err(errors::new_bad_request(format!(
                 "invalid object type: {group}/{version}, Kind={kind}"
             )));
         }
@@ -1021,7 +1029,7 @@ impl Handler<'_> {
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             if self.store.info().namespaced && !asked_ns.is_empty() && asked_ns != ns {
-                return Err(StatusError::bad_request(
+                return Err(errors::new_bad_request(
                     "the namespace of the provided object does not match the namespace sent on the request",
                 ));
             }
@@ -1030,7 +1038,7 @@ impl Handler<'_> {
                     meta.insert("name".into(), Value::from(name.clone()));
                 }
                 Some(n) if n != name => {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "the name of the object ({n}) does not match the name on the URL ({name})"
                     )));
                 }
@@ -1044,14 +1052,14 @@ impl Handler<'_> {
         // An object created or deleted meanwhile is looked up again.
         for _ in 0..4 {
             match self.store.get(&ns, &name).await {
-                Err(e) if e.code() == 404 && self.subresource() == Subresource::Main => {
+                Err(e) if errors::is_not_found(&e) && self.subresource() == Subresource::Main => {
                     let empty = fieldmanager::empty_object(self.scheme, &gvk);
                     let merged = fm
                         .apply(&empty, &config, &manager, force, &now)
                         .map_err(fieldmanager::apply_error)?
                         .unwrap_or_else(|| config.clone());
                     let bytes = serde_json::to_vec(&merged)
-                        .map_err(|e| StatusError::internal(e.to_string()))?;
+                        .map_err(|e| errors::new_internal_error(e.to_string()))?;
                     let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
                     warnings.extend(w);
                     if let Some(meta) = obj.meta_mut() {
@@ -1069,7 +1077,7 @@ impl Handler<'_> {
                         Ok(created) => {
                             return self.reply(201, &*self.to_request_version(created)?, warnings);
                         }
-                        Err(e) if e.status.reason == "AlreadyExists" => continue,
+                        Err(e) if errors::is_already_exists(&e) => continue,
                         Err(e) => return Err(e),
                     }
                 }
@@ -1092,7 +1100,7 @@ impl Handler<'_> {
                                 return Ok(current);
                             };
                             let bytes = serde_json::to_vec(&merged)
-                                .map_err(|e| StatusError::internal(e.to_string()))?;
+                                .map_err(|e| errors::new_internal_error(e.to_string()))?;
                             let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
                             w_out = w;
                             // A configuration that sets resourceVersion makes it a
@@ -1107,7 +1115,10 @@ impl Handler<'_> {
                         })
                         .await;
                     match updated {
-                        Err(e) if e.code() == 404 && self.subresource() == Subresource::Main => {
+                        Err(e)
+                            if errors::is_not_found(&e)
+                                && self.subresource() == Subresource::Main =>
+                        {
                             continue;
                         }
                         Err(e) => return Err(e),
@@ -1120,7 +1131,7 @@ impl Handler<'_> {
                 }
             }
         }
-        Err(StatusError::conflict(
+        Err(errors::new_conflict(
             &self.qualified(),
             &name,
             "the object was created and deleted concurrently too many times; try again",
@@ -1183,19 +1194,17 @@ impl Handler<'_> {
         };
         if let Some(g) = self.query.get("gracePeriodSeconds") {
             params.grace_period_seconds = Some(g.parse::<i64>().map_err(|_| {
-                StatusError::bad_request(format!(
-                    "invalid gracePeriodSeconds {g:?}: not an integer"
-                ))
+                errors::new_bad_request(format!("invalid gracePeriodSeconds {g:?}: not an integer"))
             })?);
         }
         if let Some(o) = self.query.get("orphanDependents") {
             params.orphan_dependents = Some(o.parse::<bool>().map_err(|_| {
-                StatusError::bad_request(format!("invalid orphanDependents {o:?}: not a boolean"))
+                errors::new_bad_request(format!("invalid orphanDependents {o:?}: not a boolean"))
             })?);
         }
         if !body.iter().all(u8::is_ascii_whitespace) {
             let v: Value = serde_json::from_slice(body).map_err(|e| {
-                StatusError::bad_request(format!(
+                errors::new_bad_request(format!(
                     "the body of the request is not valid DeleteOptions: {e}"
                 ))
             })?;
@@ -1216,7 +1225,7 @@ impl Handler<'_> {
                 None | Some(Value::Null) => {}
                 Some(g) => {
                     params.grace_period_seconds = Some(g.as_i64().ok_or_else(|| {
-                        StatusError::bad_request(format!(
+                        errors::new_bad_request(format!(
                             "the body of the request is not valid DeleteOptions: gracePeriodSeconds {g} is not an integer"
                         ))
                     })?);
@@ -1227,15 +1236,14 @@ impl Handler<'_> {
             }
         }
         if let (Some(_), Some(p)) = (params.orphan_dependents, &params.propagation_policy) {
-            return Err(StatusError::invalid(
-                "meta.k8s.io",
-                "DeleteOptions",
+            return Err(errors::new_invalid(
+                &GroupKind::new("meta.k8s.io", "DeleteOptions"),
                 "",
-                vec![StatusError::invalid_value(
-                    "propagationPolicy",
+                &ErrorList(vec![Error::invalid(
+                    &Path::new("propagationPolicy"),
                     p,
                     "orphanDependents and deletionPropagation cannot be both set",
-                )],
+                )]),
             ));
         }
         if params.orphan_dependents == Some(true) {
@@ -1243,15 +1251,14 @@ impl Handler<'_> {
         }
         if let Some(p) = &params.propagation_policy {
             if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {
-                return Err(StatusError::invalid(
-                    "meta.k8s.io",
-                    "DeleteOptions",
+                return Err(errors::new_invalid(
+                    &GroupKind::new("meta.k8s.io", "DeleteOptions"),
                     "",
-                    vec![StatusError::invalid_value(
-                        "propagationPolicy",
+                    &ErrorList(vec![Error::invalid(
+                        &Path::new("propagationPolicy"),
                         p,
                         "propagationPolicy must be one of Orphan, Background or Foreground",
-                    )],
+                    )]),
                 ));
             }
         }
@@ -1272,13 +1279,13 @@ impl Handler<'_> {
             .unwrap_or_default();
         let selection = Selection {
             labels: labels::Selector::parse(label)
-                .map_err(|e| StatusError::bad_request(e.to_string()))?,
+                .map_err(|e| errors::new_bad_request(e.to_string()))?,
             fields: fields::Selector::parse(field)
-                .map_err(|e| StatusError::bad_request(e.to_string()))?,
+                .map_err(|e| errors::new_bad_request(e.to_string()))?,
         };
         selection
             .check_fields(self.store.info())
-            .map_err(|e| StatusError::bad_request(e.to_string()))?;
+            .map_err(|e| errors::new_bad_request(e.to_string()))?;
         Ok(selection)
     }
 
@@ -1289,10 +1296,10 @@ impl Handler<'_> {
             None | Some("") => 0,
             Some(l) => {
                 let n: i64 = l.parse().map_err(|_| {
-                    StatusError::bad_request(format!("invalid limit {l:?}: not an integer"))
+                    errors::new_bad_request(format!("invalid limit {l:?}: not an integer"))
                 })?;
                 if !(0..=MAX_LIMIT).contains(&n) {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "invalid limit {n}: must be between 0 and {MAX_LIMIT}"
                     )));
                 }
@@ -1311,12 +1318,12 @@ impl Handler<'_> {
             }
             Some("Exact") if asked > 0 => asked,
             Some("Exact") => {
-                return Err(StatusError::bad_request(
+                return Err(errors::new_bad_request(
                     "resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\" or unset",
                 ));
             }
             Some(other) => {
-                return Err(StatusError::bad_request(format!(
+                return Err(errors::new_bad_request(format!(
                     "resourceVersionMatch {other:?} is not supported: must be Exact or NotOlderThan"
                 )));
             }
@@ -1327,7 +1334,7 @@ impl Handler<'_> {
             .filter(|c| !c.is_empty())
             .cloned();
         if continue_token.is_some() && asked > 0 {
-            return Err(StatusError::bad_request(
+            return Err(errors::new_bad_request(
                 "specifying resource version is not allowed when using continue",
             ));
         }
@@ -1359,7 +1366,7 @@ impl Handler<'_> {
                     item.set_group_version_kind(&GroupVersionKind::default());
                 }
                 items.push_item(item).map_err(|_| {
-                    StatusError::internal(format!("{list_gvk} does not take its items"))
+                    errors::new_internal_error(format!("{list_gvk} does not take its items"))
                 })?;
             }
         }
@@ -1388,10 +1395,10 @@ impl Handler<'_> {
             map.insert("items".into(), Value::Array(Vec::new()));
             return UnstructuredList::from_map(map)
                 .map(|l| Box::new(l) as Box<dyn Object>)
-                .map_err(|e| StatusError::internal(format!("no list kind {gvk}: {e}")));
+                .map_err(|e| errors::new_internal_error(format!("no list kind {gvk}: {e}")));
         }
         let mut list = from_value(self.scheme, list_gvk, serde_json::json!({"items": []}))
-            .map_err(|e| StatusError::internal(format!("no list kind {list_gvk}: {e:?}")))?;
+            .map_err(|e| errors::new_internal_error(format!("no list kind {list_gvk}: {e:?}")))?;
         list.set_group_version_kind(list_gvk);
         Ok(list)
     }
@@ -1423,12 +1430,14 @@ impl Handler<'_> {
                             obj.set_group_version_kind(&GroupVersionKind::default());
                         }
                         items.push_item(obj).map_err(|_| {
-                            StatusError::internal(format!("{list_gvk} does not take its items"))
+                            errors::new_internal_error(format!(
+                                "{list_gvk} does not take its items"
+                            ))
                         })?;
                     }
                 }
                 // Deleted by someone else meanwhile: what was asked for happened.
-                Err(e) if e.code() == 404 => {}
+                Err(e) if errors::is_not_found(&e) => {}
                 Err(e) => return Err(e),
             }
         }
@@ -1475,7 +1484,7 @@ impl Handler<'_> {
                         .pointer("/spec/replicas")
                         .and_then(Value::as_i64)
                         .ok_or_else(|| {
-                            StatusError::bad_request(
+                            errors::new_bad_request(
                                 "the patched Scale has no integer spec.replicas",
                             )
                         })?;
@@ -1483,16 +1492,11 @@ impl Handler<'_> {
                 };
                 let (replicas, asked_rv) = replicas;
                 if replicas < 0 || replicas > i64::from(i32::MAX) {
-                    return Err(StatusError::invalid(
-                        "autoscaling",
-                        "Scale",
-                        &name,
-                        vec![StatusError::invalid_value(
-                            "spec.replicas",
-                            &replicas.to_string(),
-                            "must be greater than or equal to 0",
-                        )],
-                    ));
+                    let spec = Path::new("spec");
+                    let error =
+                        Error::invalid(&spec.child("replicas"), replicas, IS_NEGATIVE_ERROR_MSG);
+                    let scale = GroupKind::new("autoscaling", "Scale");
+                    return Err(errors::new_invalid(&scale, &name, &ErrorList(vec![error])));
                 }
                 let gvk = self.store.info().storage_gvk.clone();
                 let scheme = self.scheme.clone();
@@ -1525,7 +1529,7 @@ impl Handler<'_> {
                 warnings = admitted;
                 obj
             }
-            other => return Err(StatusError::method_not_allowed(other, "scale")),
+            other => return Err(method_not_allowed(other, "scale")),
         };
         let scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*obj)?)?;
         self.reply(200, &*scale, warnings)
@@ -1717,20 +1721,18 @@ enum Patch {
 
 fn parse_patch(patch_type: PatchType, body: &[u8]) -> Result<Patch, StatusError> {
     match patch_type {
-        PatchType::Json => serde_json::from_slice(body).map(Patch::Json).map_err(|e| {
-            StatusError::bad_request(format!("the json patch could not be read: {e}"))
-        }),
+        PatchType::Json => serde_json::from_slice(body)
+            .map(Patch::Json)
+            .map_err(|e| errors::new_bad_request(format!("the json patch could not be read: {e}"))),
         PatchType::Merge => serde_json::from_slice(body).map(Patch::Merge).map_err(|e| {
-            StatusError::bad_request(format!("the merge patch could not be read: {e}"))
+            errors::new_bad_request(format!("the merge patch could not be read: {e}"))
         }),
         PatchType::StrategicMerge => serde_json::from_slice(body)
             .map(Patch::StrategicMerge)
             .map_err(|e| {
-                StatusError::bad_request(format!(
-                    "the strategic merge patch could not be read: {e}"
-                ))
+                errors::new_bad_request(format!("the strategic merge patch could not be read: {e}"))
             }),
-        PatchType::Apply => Err(StatusError::unsupported_media_type(
+        PatchType::Apply => Err(unsupported_media_type(
             "server-side apply (application/apply-patch+yaml) is not supported by this server; use client-side apply (kubectl apply without --server-side)",
         )),
     }
@@ -1757,16 +1759,16 @@ fn apply_patch(
             let meta = lookup(&served.group, &served.version)
                 .or_else(|| lookup(&gvk.group, &gvk.version))
                 .ok_or_else(|| {
-                    StatusError::unsupported_media_type(format!(
+                    unsupported_media_type(format!(
                         "strategic merge patch is not supported for {gvk}: no OpenAPI schema for it; use a merge or JSON patch"
                     ))
                 })?;
             // Go answers each failure with its own code: 400 for a malformed patch,
             // 422 for what cannot be merged, 500 for the rest.
             *doc = strategic_merge_patch(doc, p, &meta).map_err(|e| match e.status_code() {
-                400 => StatusError::bad_request(e.to_string()),
-                422 => StatusError::unprocessable_patch(&e.to_string()),
-                _ => StatusError::internal(e.to_string()),
+                400 => errors::new_bad_request(e.to_string()),
+                422 => unprocessable_patch(&e.to_string()),
+                _ => errors::new_internal_error(e.to_string()),
             })?;
             Ok(())
         }
@@ -1775,7 +1777,7 @@ fn apply_patch(
             // copy more than the request size limit in all, so that a small patch cannot
             // grow the document exponentially.
             if p.0.len() > MAX_JSON_PATCH_OPERATIONS {
-                return Err(StatusError::too_large_patch(format!(
+                return Err(errors::new_request_entity_too_large_error(&format!(
                     "The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {}",
                     p.0.len()
                 )));
@@ -1789,19 +1791,19 @@ fn apply_patch(
                         .map_or(0, |v| v.len());
                     copied = copied.saturating_add(size);
                     if copied > MAX_REQUEST_BODY_BYTES {
-                        return Err(StatusError::too_large_patch(format!(
+                        return Err(errors::new_request_entity_too_large_error(&format!(
                             "the JSON patch copies more than {MAX_REQUEST_BODY_BYTES} bytes"
                         )));
                     }
                 }
                 json_patch::patch(doc, std::slice::from_ref(op))
-                    .map_err(|e| StatusError::unprocessable_patch(&e.to_string()))?;
+                    .map_err(|e| unprocessable_patch(&e.to_string()))?;
             }
             Ok(())
         }
         Patch::Merge(p) => {
             if !p.is_object() {
-                return Err(StatusError::bad_request(
+                return Err(errors::new_bad_request(
                     "a merge patch must be a JSON object",
                 ));
             }
@@ -1815,7 +1817,7 @@ fn apply_patch(
 pub fn to_json(obj: &dyn Object) -> Result<Value, StatusError> {
     object_to_unstructured(obj)
         .map(Value::Object)
-        .map_err(|e| StatusError::internal(format!("writing object: {e}")))
+        .map_err(|e| errors::new_internal_error(format!("writing object: {e}")))
 }
 
 /// Converts `obj` to `gv` through the scheme.
@@ -1839,7 +1841,7 @@ pub fn convert(
     }
     scheme
         .convert_to_version(obj, gv)
-        .map_err(|e| StatusError::internal(format!("converting to {gv}: {e}")))
+        .map_err(|e| errors::new_internal_error(format!("converting to {gv}: {e}")))
 }
 
 /// Encodes `obj` in `media`.
@@ -1855,18 +1857,9 @@ pub fn encode(scheme: &Scheme, media: MediaType, obj: &dyn Object) -> Result<Vec
         )
         .encode_to_vec(obj),
     };
-    out.map_err(|e| StatusError::internal(format!("encoding {}: {e}", obj.group_version_kind())))
-}
-
-/// The JSON body of a `Status`.
-pub fn status_json(status: &Status) -> Vec<u8> {
-    let mut out = Vec::new();
-    // A Status always encodes; should it not, the body is empty rather than half written.
-    if apimachinery::util::json::encode_go_json(status, &mut out, JsonLayout::Compact).is_err() {
-        out.clear();
-    }
-    out.push(b'\n');
-    out
+    out.map_err(|e| {
+        errors::new_internal_error(format!("encoding {}: {e}", obj.group_version_kind()))
+    })
 }
 
 /// A `resourceVersion` parameter: `""` and `"0"` are 0 (any / most recent), anything
@@ -1876,9 +1869,18 @@ pub fn parse_resource_version(rv: Option<&String>) -> Result<i64, StatusError> {
         None | Some("") | Some("0") => Ok(0),
         Some(s) => match s.parse::<i64>() {
             Ok(n) if n > 0 => Ok(n),
-            _ => Err(StatusError::bad_request(format!(
+            _ => Err(errors::new_bad_request(format!(
                 "invalid resource version {s:?}: must be a positive integer"
             ))),
         },
     }
+}
+
+/// 422 for a patch that cannot be applied (a failed `test`, a missing path).
+fn unprocessable_patch(message: &str) -> StatusError {
+    StatusError::failure(
+        422,
+        errors::reason::INVALID,
+        format!("the patch could not be applied: {message}"),
+    )
 }

@@ -1,9 +1,8 @@
 //! Content negotiation (Go's `endpoints/handlers/negotiation`): the media type of a
 //! response from the `Accept` header, and of a request body from `Content-Type`.
 
+use apimachinery::api::errors::{StatusError, reason};
 use apimachinery::schema::GroupVersionKind;
-
-use super::StatusError;
 
 /// The formats objects are read and written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +65,7 @@ impl PatchType {
             "application/merge-patch+json" => Ok(PatchType::Merge),
             "application/strategic-merge-patch+json" => Ok(PatchType::StrategicMerge),
             "application/apply-patch+yaml" | "application/apply-patch+cbor" => Ok(PatchType::Apply),
-            _ => Err(StatusError::unsupported_media_type(format!(
+            _ => Err(unsupported_media_type(format!(
                 "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got {essence:?})"
             ))),
         }
@@ -87,7 +86,7 @@ pub fn negotiate_output(accept: Option<&str>) -> Result<MediaType, StatusError> 
             None => e.media,
             Some(_) => None,
         })
-        .ok_or_else(StatusError::not_acceptable)
+        .ok_or_else(not_acceptable)
 }
 
 /// The version of `meta.k8s.io` a conversion answers in (`v=` of the `Accept` entry).
@@ -173,7 +172,7 @@ pub fn negotiate_output_options(
             };
             Some(Output { media, conversion })
         })
-        .ok_or_else(StatusError::not_acceptable)
+        .ok_or_else(not_acceptable)
 }
 
 /// One entry of an `Accept` header.
@@ -249,10 +248,29 @@ pub fn negotiate_input(content_type: Option<&str>) -> Result<MediaType, StatusEr
         .trim()
         .to_ascii_lowercase();
     MediaType::from_essence(&essence).ok_or_else(|| {
-        StatusError::unsupported_media_type(format!(
+        unsupported_media_type(format!(
             "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got {essence:?})"
         ))
     })
+}
+
+/// 406 `NotAcceptable`: no entry of the `Accept` header is served (Go's
+/// `errNotAcceptable`, listing the formats resources are served in).
+pub fn not_acceptable() -> StatusError {
+    not_acceptable_because(
+        "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+    )
+}
+
+/// 406 `NotAcceptable` with Go's message for why (an answer that cannot be converted as
+/// asked).
+pub fn not_acceptable_because(message: impl Into<String>) -> StatusError {
+    StatusError::failure(406, reason::NOT_ACCEPTABLE, message)
+}
+
+/// 415 `UnsupportedMediaType` (Go's `errUnsupportedMediaType`).
+pub fn unsupported_media_type(message: impl Into<String>) -> StatusError {
+    StatusError::failure(415, reason::UNSUPPORTED_MEDIA_TYPE, message)
 }
 
 #[cfg(test)]

@@ -6,16 +6,18 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Object;
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::schema::{GroupKind, GroupVersionKind};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use bytes::Bytes;
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use tokio::sync::watch as signal;
 
-use super::StatusError;
-use super::handlers::{Handler, encode, parse_resource_version, status_json};
+use super::handlers::{Handler, encode, parse_resource_version};
 use super::negotiation::{Conversion, MediaType};
+use super::responsewriters::status_json;
 use super::transform::transform;
 use crate::registry::{CacheEvent, EventType, ListParams, Selection};
 
@@ -102,7 +104,7 @@ impl WatchState {
         let mut obj: Box<dyn Object> = if self.handler_scheme.recognizes(&self.request_gvk) {
             self.handler_scheme
                 .new_object(&self.request_gvk)
-                .map_err(|e| StatusError::internal(e.to_string()))?
+                .map_err(|e| errors::new_internal_error(e.to_string()))?
         } else {
             // A custom resource's bookmark: an object with only its kind and metadata.
             Box::new(apimachinery::runtime::Unstructured::new(
@@ -200,7 +202,7 @@ fn flag(h: &Handler<'_>, name: &str) -> Result<bool, StatusError> {
     match h.query.get(name).map(String::as_str) {
         None | Some("") | Some("false") | Some("0") => Ok(false),
         Some("true") | Some("1") => Ok(true),
-        Some(other) => Err(StatusError::bad_request(format!(
+        Some(other) => Err(errors::new_bad_request(format!(
             "invalid {name} {other:?}: must be true or false"
         ))),
     }
@@ -218,13 +220,13 @@ pub async fn watch(
         // `/watch/namespaces/ns/pods/name` watches one object.
         let named = format!("metadata.name={}", h.info.name);
         let mut fields = apimachinery::fields::Selector::parse(&named)
-            .map_err(|e| StatusError::bad_request(e.to_string()))?;
+            .map_err(|e| errors::new_bad_request(e.to_string()))?;
         if !selection.fields.is_empty() {
             fields = apimachinery::fields::Selector::parse(&format!(
                 "{named},{}",
                 h.query.get("fieldSelector").cloned().unwrap_or_default()
             ))
-            .map_err(|e| StatusError::bad_request(e.to_string()))?;
+            .map_err(|e| errors::new_bad_request(e.to_string()))?;
         }
         selection.fields = fields;
     }
@@ -232,10 +234,10 @@ pub async fn watch(
         None | Some("") => DEFAULT_TIMEOUT,
         Some(t) => {
             let n: i64 = t.parse().map_err(|_| {
-                StatusError::bad_request(format!("invalid timeoutSeconds {t:?}: not an integer"))
+                errors::new_bad_request(format!("invalid timeoutSeconds {t:?}: not an integer"))
             })?;
             if !(0..=MAX_TIMEOUT_SECONDS).contains(&n) {
-                return Err(StatusError::bad_request(format!(
+                return Err(errors::new_bad_request(format!(
                     "invalid timeoutSeconds {n}: must be between 0 and {MAX_TIMEOUT_SECONDS}"
                 )));
             }
@@ -252,15 +254,14 @@ pub async fn watch(
     let rv_param = h.query.get("resourceVersion");
     let revision = parse_resource_version(rv_param)?;
     if send_initial && !bookmarks {
-        return Err(StatusError::invalid(
-            "meta.k8s.io",
-            "ListOptions",
+        return Err(errors::new_invalid(
+            &GroupKind::new("meta.k8s.io", "ListOptions"),
             "",
-            vec![StatusError::invalid_value(
-                "allowWatchBookmarks",
+            &ErrorList(vec![Error::invalid(
+                &Path::new("allowWatchBookmarks"),
                 "false",
                 "sendInitialEvents requires setting allowWatchBookmarks to true",
-            )],
+            )]),
         ));
     }
     // Initial events: with sendInitialEvents, or (Go's legacy rule) when no

@@ -10,13 +10,13 @@
 //! Pod marked with a grace period stays until it is deleted again with a shorter one
 //! (`gracePeriodSeconds=0` deletes it), or its finalizers are gone after that.
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::Object;
 use apimachinery::runtime::unstructured::object_to_unstructured;
 use serde_json::Value;
 
 use super::resource_info::ResourceInfo;
-use crate::endpoints::StatusError;
 
 /// What a delete does to an object of a kind with graceful deletion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +129,7 @@ pub fn before_delete(
 /// The pod strategy's `CheckGracefulDelete`: the grace period of a Pod's deletion.
 fn pod_grace_period(obj: &dyn Object, requested: Option<i64>) -> Result<i64, StatusError> {
     let pod = object_to_unstructured(obj)
-        .map_err(|e| StatusError::internal(format!("reading the pod to delete: {e}")))?;
+        .map_err(|e| errors::new_internal_error(format!("reading the pod to delete: {e}")))?;
     let spec = pod.get("spec");
     let mut period = requested.unwrap_or_else(|| {
         spec.and_then(|s| s.get("terminationGracePeriodSeconds"))

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use apimachinery::meta::APIGroupResources;
 use apimachinery::runtime::Scheme;
 use apimachinery::runtime::unstructured::object_to_unstructured;
-use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use apimachinery::schema::{GroupKind, GroupResource, GroupVersion, GroupVersionKind};
 
 /// kube-apiserver's etcd key prefixes that are not the resource's plural name, by
 /// `(group, resource)`.
@@ -151,14 +151,15 @@ impl ResourceInfo {
         self.storage_gvk.group_version()
     }
 
-    /// The resource qualified by its group, as Go's messages write it
-    /// (`deployments.apps`, `pods`).
-    pub fn qualified_resource(&self) -> String {
-        if self.group.is_empty() {
-            self.resource.clone()
-        } else {
-            format!("{}.{}", self.resource, self.group)
-        }
+    /// The resource qualified by its group (Go's `qualifiedResource`), which errors
+    /// name and write as `deployments.apps`, `pods`.
+    pub fn qualified_resource(&self) -> GroupResource {
+        GroupResource::new(self.group.as_str(), self.resource.as_str())
+    }
+
+    /// The kind qualified by its group, which validation errors name (`Deployment.apps`).
+    pub fn qualified_kind(&self) -> GroupKind {
+        GroupKind::new(self.group.as_str(), self.kind.as_str())
     }
 
     /// The key of one object (`/registry/pods/default/web`).

@@ -9,14 +9,16 @@
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme, Unstructured};
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::schema::{GroupResource, GroupVersionKind};
 use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder, PROTOBUF_MAGIC};
 use apimachinery::util::json::JsonLayout;
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use bytes::Bytes;
 use serde_json::Value;
 
@@ -26,8 +28,10 @@ use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
 use crate::apiextensions::CustomResource;
-use crate::endpoints::StatusError;
-use crate::storage::{KeyValue, ListOptions, Revision, Storage, StorageError};
+use crate::storage::{
+    KeyValue, ListOptions, OPTIMISTIC_LOCK_ERROR_MSG, Revision, Storage, StorageError,
+    interpret_error,
+};
 
 /// How many times an update without a client `resourceVersion` is retried when another
 /// writer got there first (Go's `GuaranteedUpdate` retries until it applies).
@@ -140,7 +144,7 @@ impl Store {
         &self.cacher
     }
 
-    fn qualified(&self) -> String {
+    fn qualified(&self) -> GroupResource {
         self.info.qualified_resource()
     }
 
@@ -169,14 +173,20 @@ impl Store {
             let mut out = Vec::new();
             obj.encode_json(&mut out, JsonLayout::Compact)
                 .map_err(|e| {
-                    StatusError::internal(format!("encoding {} for storage: {e}", self.qualified()))
+                    errors::new_internal_error(format!(
+                        "encoding {} for storage: {e}",
+                        self.qualified()
+                    ))
                 })?;
             return Ok(Bytes::from(out));
         }
         let out = ProtobufSerializer::new(&self.scheme)
             .encode_to_vec(obj)
             .map_err(|e| {
-                StatusError::internal(format!("encoding {} for storage: {e}", self.qualified()))
+                errors::new_internal_error(format!(
+                    "encoding {} for storage: {e}",
+                    self.qualified()
+                ))
             })?;
         Ok(Bytes::from(out))
     }
@@ -188,9 +198,9 @@ impl Store {
             .storage
             .current_revision()
             .await
-            .map_err(|e| StatusError::from_storage(e, &self.qualified(), ""))?;
+            .map_err(|e| interpret_error(e, &self.qualified(), ""))?;
         if revision > current {
-            return Err(StatusError::from_storage(
+            return Err(interpret_error(
                 StorageError::FutureRevision {
                     requested: revision,
                     current,
@@ -244,8 +254,8 @@ impl Store {
     async fn stored(&self, key: &str, name: &str) -> Result<KeyValue, StatusError> {
         match self.storage.get(key).await {
             Ok(Some(kv)) => Ok(kv),
-            Ok(None) => Err(StatusError::not_found(&self.qualified(), name)),
-            Err(e) => Err(StatusError::from_storage(e, &self.qualified(), name)),
+            Ok(None) => Err(errors::new_not_found(&self.qualified(), name)),
+            Err(e) => Err(interpret_error(e, &self.qualified(), name)),
         }
     }
 
@@ -281,7 +291,7 @@ impl Store {
         dry_run: bool,
     ) -> Result<Box<dyn Object>, StatusError> {
         let Some(meta) = obj.meta_mut() else {
-            return Err(StatusError::bad_request(format!(
+            return Err(errors::new_bad_request(format!(
                 "{} objects have no metadata",
                 self.info.kind
             )));
@@ -299,14 +309,14 @@ impl Store {
         meta.set_generation(if self.info.has_spec { 1 } else { 0 });
         let generate = meta.name().is_empty() && !meta.generate_name().is_empty();
         if meta.name().is_empty() && !generate {
-            return Err(StatusError::invalid(
-                &self.info.group,
-                &self.info.kind,
+            let required = Error::required(
+                &Path::new("metadata").child("name"),
+                "name or generateName is required",
+            );
+            return Err(errors::new_invalid(
+                &self.info.qualified_kind(),
                 "",
-                vec![StatusError::required(
-                    "metadata.name",
-                    "name or generateName is required",
-                )],
+                &ErrorList(vec![required]),
             ));
         }
         if self.info.group.is_empty() && self.info.resource == "namespaces" {
@@ -328,13 +338,13 @@ impl Store {
                     .storage
                     .get(&self.info.key(namespace, &name))
                     .await
-                    .map_err(|e| StatusError::from_storage(e, &self.qualified(), &name))?
+                    .map_err(|e| interpret_error(e, &self.qualified(), &name))?
                     .is_some()
                 {
                     if generate {
                         continue;
                     }
-                    return Err(StatusError::already_exists(&self.qualified(), &name));
+                    return Err(errors::new_already_exists(&self.qualified(), &name));
                 }
                 return Ok(obj);
             }
@@ -352,10 +362,10 @@ impl Store {
                     return Ok(obj);
                 }
                 Err(StorageError::KeyExists { .. }) if generate => continue,
-                Err(e) => return Err(StatusError::from_storage(e, &self.qualified(), &name)),
+                Err(e) => return Err(interpret_error(e, &self.qualified(), &name)),
             }
         }
-        Err(StatusError::internal(format!(
+        Err(errors::new_internal_error(format!(
             "could not generate a free name for {}",
             self.qualified()
         )))
@@ -413,11 +423,15 @@ impl Store {
                 .map(|m| m.resource_version().to_owned())
                 .unwrap_or_default();
             if !asked.is_empty() && asked != kv.mod_revision.to_string() {
-                return Err(StatusError::stale(&qualified, name));
+                return Err(errors::new_conflict(
+                    &qualified,
+                    name,
+                    OPTIMISTIC_LOCK_ERROR_MSG,
+                ));
             }
             if let Some(meta) = new.meta() {
                 if meta.name() != name {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "the name of the object ({}) does not match the name on the URL ({name})",
                         meta.name()
                     )));
@@ -446,7 +460,7 @@ impl Store {
                         Ok(new)
                     }
                     Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
-                    Err(e) => Err(StatusError::from_storage(e, &qualified, name)),
+                    Err(e) => Err(interpret_error(e, &qualified, name)),
                 };
             }
             let value = self.encode(&mut *new)?;
@@ -457,7 +471,11 @@ impl Store {
                     if asked.is_empty() {
                         continue;
                     }
-                    return Err(StatusError::stale(&qualified, name));
+                    return Err(errors::new_conflict(
+                        &qualified,
+                        name,
+                        OPTIMISTIC_LOCK_ERROR_MSG,
+                    ));
                 }
                 return Ok(current);
             }
@@ -470,10 +488,10 @@ impl Store {
                     return Ok(new);
                 }
                 Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                Err(e) => return Err(interpret_error(e, &qualified, name)),
             }
         }
-        Err(StatusError::conflict(
+        Err(errors::new_conflict(
             &qualified,
             name,
             "too many concurrent writers; try again",
@@ -518,9 +536,9 @@ impl Store {
     ) -> Result<Box<dyn Object>, StatusError> {
         let gvk = self.info.storage_gvk.clone();
         let to_value = |o: &dyn Object| -> Result<Value, StatusError> {
-            object_to_unstructured(o)
-                .map(Value::Object)
-                .map_err(|e| StatusError::internal(format!("reading {}: {e}", self.qualified())))
+            object_to_unstructured(o).map(Value::Object).map_err(|e| {
+                errors::new_internal_error(format!("reading {}: {e}", self.qualified()))
+            })
         };
         let old_v = to_value(current)?;
         let mut new_v = to_value(&*new)?;
@@ -633,10 +651,10 @@ impl Store {
             };
             if let Some(want) = &params.precondition_uid {
                 if *want != uid {
-                    return Err(StatusError::conflict(
+                    return Err(errors::new_conflict(
                         &qualified,
                         name,
-                        &format!(
+                        format!(
                             "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
                         ),
                     ));
@@ -644,10 +662,10 @@ impl Store {
             }
             if let Some(want) = &params.precondition_resource_version {
                 if *want != rv {
-                    return Err(StatusError::conflict(
+                    return Err(errors::new_conflict(
                         &qualified,
                         name,
-                        &format!(
+                        format!(
                             "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rv}"
                         ),
                     ));
@@ -701,7 +719,7 @@ impl Store {
                             written = true;
                         }
                         Err(StorageError::Conflict { .. }) => continue,
-                        Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                        Err(e) => return Err(interpret_error(e, &qualified, name)),
                     }
                 }
                 if let Some(meta) = obj.meta_mut() {
@@ -725,10 +743,10 @@ impl Store {
                 // deleted it: what was asked for happened (Go ignores this NotFound too).
                 Err(StorageError::KeyNotFound { .. }) if written => return Ok((obj, true)),
                 Err(StorageError::Conflict { .. }) => continue,
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                Err(e) => return Err(interpret_error(e, &qualified, name)),
             }
         }
-        Err(StatusError::conflict(
+        Err(errors::new_conflict(
             &qualified,
             name,
             "too many concurrent writers; try again",
@@ -746,8 +764,8 @@ impl Store {
         let mut revision = params.revision;
         let mut start_key = None;
         if let Some(token) = &params.continue_token {
-            let t = ContinueToken::decode(token)
-                .map_err(|e| StatusError::bad_request(e.to_string()))?;
+            let t =
+                ContinueToken::decode(token).map_err(|e| errors::new_bad_request(e.to_string()))?;
             revision = t.revision;
             start_key = Some(t.start_key(&prefix));
         }
@@ -770,9 +788,9 @@ impl Store {
                 .await
                 .map_err(|e| match e {
                     StorageError::Compacted { .. } if params.continue_token.is_some() => {
-                        StatusError::expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.")
+                        errors::new_resource_expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.")
                     }
-                    e => StatusError::from_storage(e, &qualified, ""),
+                    e => interpret_error(e, &qualified, ""),
                 })?;
             revision = result.revision;
             page.resource_version = result.revision;
@@ -832,8 +850,9 @@ pub fn decode_stored(scheme: &Scheme, kv: &KeyValue) -> Result<Box<dyn Object>, 
             other => other,
         }
     };
-    let (mut obj, _) = decoded
-        .map_err(|e| StatusError::internal(format!("decoding stored object {}: {e}", kv.key)))?;
+    let (mut obj, _) = decoded.map_err(|e| {
+        errors::new_internal_error(format!("decoding stored object {}: {e}", kv.key))
+    })?;
     if let Some(meta) = obj.meta_mut() {
         meta.set_resource_version(&kv.mod_revision.to_string());
     }
@@ -858,11 +877,11 @@ pub fn from_value(
         }
     }
     let bytes = serde_json::to_vec(&value)
-        .map_err(|e| StatusError::internal(format!("writing {gvk}: {e}")))?;
+        .map_err(|e| errors::new_internal_error(format!("writing {gvk}: {e}")))?;
     JsonSerializer::new(scheme, SerializerOptions::default())
         .decode(&bytes, Some(gvk), None)
         .map(|(o, _)| o)
-        .map_err(|e| StatusError::internal(format!("reading {gvk}: {e}")))
+        .map_err(|e| errors::new_internal_error(format!("reading {gvk}: {e}")))
 }
 
 /// An object's fields but `metadata`, for comparing what a write changed.
@@ -888,7 +907,7 @@ fn namespace_defaults(
     obj: Box<dyn Object>,
 ) -> Result<Box<dyn Object>, StatusError> {
     let mut map = object_to_unstructured(&*obj)
-        .map_err(|e| StatusError::internal(format!("reading namespace: {e}")))?;
+        .map_err(|e| errors::new_internal_error(format!("reading namespace: {e}")))?;
     map.insert(
         "spec".into(),
         serde_json::json!({"finalizers": ["kubernetes"]}),

@@ -4,13 +4,11 @@
 //! else Go's `ValidateObjectMeta` essentials: names are DNS-1123 subdomains (labels for
 //! namespaces and services), and labels are valid label keys and values.
 
-use apimachinery::apis::meta::v1::TypeMeta;
-use apimachinery::apis::meta::v1::validation::new_invalid;
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::GroupKind;
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::resource_info::ResourceInfo;
-use crate::endpoints::StatusError;
 
 const SUBDOMAIN_MESSAGE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL_MESSAGE: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -65,15 +63,7 @@ pub fn validate(
         return Ok(());
     }
     let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-    let kind = GroupKind::new(&info.group, &info.kind);
-    let mut status = new_invalid(&kind, &name, &errs);
-    status.type_meta = TypeMeta {
-        kind: "Status".into(),
-        api_version: "v1".into(),
-    };
-    Err(StatusError {
-        status: Box::new(status),
-    })
+    Err(errors::new_invalid(&info.qualified_kind(), &name, &errs))
 }
 
 /// Checks the metadata of `obj` for resource `info`: 422 Invalid with every cause.
@@ -82,7 +72,9 @@ pub fn validate_object_meta(info: &ResourceInfo, obj: &dyn Object) -> Result<(),
         return Ok(());
     };
     let name = meta.name();
-    let mut causes = Vec::new();
+    let metadata = Path::new("metadata");
+    let name_path = metadata.child("name");
+    let mut errs = ErrorList::default();
     let label_names =
         info.group.is_empty() && matches!(info.resource.as_str(), "namespaces" | "services");
     // Go validates RBAC names as path segments (`ValidateRBACName`): the bootstrap
@@ -90,37 +82,29 @@ pub fn validate_object_meta(info: &ResourceInfo, obj: &dyn Object) -> Result<(),
     let path_segment_names = info.group == "rbac.authorization.k8s.io";
     if path_segment_names {
         for why in path_segment_name_errors(name) {
-            causes.push(StatusError::invalid_value("metadata.name", name, why));
+            errs.push(Error::invalid(&name_path, name, why));
         }
     } else if label_names {
         if !is_dns1123_label(name) {
-            causes.push(StatusError::invalid_value(
-                "metadata.name",
-                name,
-                LABEL_MESSAGE,
-            ));
+            errs.push(Error::invalid(&name_path, name, LABEL_MESSAGE));
         }
     } else if !is_dns1123_subdomain(name) {
-        causes.push(StatusError::invalid_value(
-            "metadata.name",
-            name,
-            SUBDOMAIN_MESSAGE,
-        ));
+        errs.push(Error::invalid(&name_path, name, SUBDOMAIN_MESSAGE));
     }
     for (k, v) in meta.labels() {
         let selector = format!("{k}={v}");
         if let Err(e) = apimachinery::labels::Selector::parse(&selector) {
-            causes.push(StatusError::invalid_value(
-                "metadata.labels",
+            errs.push(Error::invalid(
+                &metadata.child("labels"),
                 &selector,
                 &e.message,
             ));
         }
     }
-    if causes.is_empty() {
+    if errs.is_empty() {
         Ok(())
     } else {
-        Err(StatusError::invalid(&info.group, &info.kind, name, causes))
+        Err(errors::new_invalid(&info.qualified_kind(), name, &errs))
     }
 }
 

@@ -21,6 +21,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::AtomicI64;
 
+mod errors;
 #[cfg(feature = "etcd")]
 pub mod etcd;
 mod fanout;
@@ -32,6 +33,7 @@ pub(crate) mod testing;
 mod validation;
 
 pub use self::redb::RedbStorage;
+pub use errors::{OPTIMISTIC_LOCK_ERROR_MSG, interpret_error};
 #[cfg(feature = "etcd")]
 pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;

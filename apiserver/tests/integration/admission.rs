@@ -6,9 +6,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
 use apiserver::admission::{self, Chain, MutationInterface, Operation, ValidationInterface};
-use apiserver::endpoints::StatusError;
 use apiserver::server::{ApiServerHandler, Config};
 use apiserver::storage::MemoryStorage;
 use axum::body::Body;
@@ -68,9 +68,8 @@ impl ValidationInterface for Locks {
         let too_big =
             a.kind.kind == "Scale" && v.pointer("/spec/replicas").and_then(Value::as_i64) > Some(5);
         if locked || too_big {
-            return Err(StatusError::forbidden(
-                &a.resource.group,
-                &a.resource.resource,
+            return Err(errors::new_forbidden(
+                &a.resource.group_resource(),
                 &a.name,
                 "locked",
             ));

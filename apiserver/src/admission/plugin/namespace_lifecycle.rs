@@ -7,13 +7,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::StatusCause;
 use async_trait::async_trait;
 
 use super::super::{Attributes, MutationInterface, Operation};
-use crate::endpoints::StatusError;
 use crate::registry::Store;
 use crate::storage::{KeyValue, Revision};
+use apimachinery::schema::GroupResource;
 
 /// The namespaces that may not be deleted (Go's `immortalNamespaces`: `default`,
 /// `kube-system` and `kube-public`).
@@ -119,11 +120,8 @@ fn is_access_review(attributes: &Attributes) -> bool {
         )
 }
 
-fn qualified(attributes: &Attributes) -> (String, String) {
-    (
-        attributes.resource.group.to_string(),
-        attributes.resource.resource.to_string(),
-    )
+fn qualified(attributes: &Attributes) -> GroupResource {
+    attributes.resource.group_resource()
 }
 
 #[async_trait]
@@ -140,10 +138,8 @@ impl MutationInterface for NamespaceLifecycle {
             && is_namespace(attributes)
             && IMMORTAL_NAMESPACES.contains(&attributes.name.as_str())
         {
-            let (group, resource) = qualified(attributes);
-            return Err(StatusError::forbidden(
-                &group,
-                &resource,
+            return Err(errors::new_forbidden(
+                &qualified(attributes),
                 &attributes.name,
                 "this namespace may not be deleted",
             ));
@@ -173,13 +169,11 @@ impl MutationInterface for NamespaceLifecycle {
         if !self.terminating(&attributes.namespace, &stored)? {
             return Ok(());
         }
-        let (group, resource) = qualified(attributes);
         let ns = &attributes.namespace;
-        let mut err = StatusError::forbidden(
-            &group,
-            &resource,
+        let mut err = errors::new_forbidden(
+            &qualified(attributes),
             &attributes.name,
-            &format!(
+            format!(
                 "unable to create new content in namespace {ns} because it is being terminated"
             ),
         );

@@ -51,6 +51,7 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Object;
 use apimachinery::schema::{GroupVersion, GroupVersionKind, GroupVersionResource};
 use async_trait::async_trait;
@@ -60,11 +61,10 @@ use serde_json::{Value, json};
 use self::client::{CallError, Endpoint};
 use self::configuration::{ServiceReference, Webhook, WebhookConfiguration};
 use super::{Attributes, MutationInterface, Operation, ValidationInterface};
-use crate::endpoints::StatusError;
 use crate::endpoints::handlers::{convert, encode, to_json};
 use crate::endpoints::negotiation::MediaType;
 use crate::registry::{Store, from_value};
-use crate::storage::{ListOptions, Revision, Storage};
+use crate::storage::{ListOptions, Revision, Storage, interpret_error};
 
 /// The API group of the webhook configurations.
 pub const GROUP: &str = "admissionregistration.k8s.io";
@@ -253,9 +253,7 @@ impl Webhooks {
                 self.storage
                     .list(&prefix, &ListOptions::default())
                     .await
-                    .map_err(|e| {
-                        StatusError::from_storage(e, &store.info().qualified_resource(), "")
-                    })?
+                    .map_err(|e| interpret_error(e, &store.info().qualified_resource(), ""))?
                     .kvs
             }
         };
@@ -272,7 +270,7 @@ impl Webhooks {
         for kv in &kvs {
             let obj = store.decode(kv)?;
             let config: WebhookConfiguration = serde_json::from_value(to_json(&*obj)?)
-                .map_err(|e| StatusError::internal(format!("reading {resource}: {e}")))?;
+                .map_err(|e| errors::new_internal_error(format!("reading {resource}: {e}")))?;
             hooks.extend(config.webhooks);
         }
         let webhooks = Arc::new(hooks);
@@ -358,7 +356,7 @@ impl Webhooks {
         };
         match store.get("", &attributes.namespace).await {
             Ok(ns) => Ok(Some(ns.meta().map(|m| m.labels()).unwrap_or_default())),
-            Err(e) if e.code() == 404 => Ok(Some(BTreeMap::new())),
+            Err(e) if errors::is_not_found(&e) => Ok(Some(BTreeMap::new())),
             Err(e) => Err(e),
         }
     }
@@ -411,7 +409,7 @@ impl Webhooks {
         };
         let versioned = convert(&attributes.scheme, obj.deep_copy_object(), &gv)?;
         let bytes = encode(&attributes.scheme, MediaType::Json, &*versioned)?;
-        serde_json::from_slice(&bytes).map_err(|e| StatusError::internal(e.to_string()))
+        serde_json::from_slice(&bytes).map_err(|e| errors::new_internal_error(e.to_string()))
     }
 
     fn review(
@@ -508,7 +506,7 @@ impl Webhooks {
     ) -> Result<Option<json_patch::Patch>, HookError> {
         let name = hook.name.as_str();
         if attributes.dry_run && !hook.allows_dry_run() {
-            return Err(HookError::Status(StatusError::bad_request(format!(
+            return Err(HookError::Status(errors::new_bad_request(format!(
                 "admission webhook {name:?} does not support dry run"
             ))));
         }
@@ -631,14 +629,15 @@ impl Webhooks {
             return Ok(false);
         }
         let Some(obj) = attributes.object.as_ref() else {
-            return Err(StatusError::internal(format!(
+            return Err(errors::new_internal_error(format!(
                 "admission webhook {name:?} attempted to modify the object, which is not supported for this operation"
             )));
         };
         let original_gv: GroupVersion = obj.group_version_kind().group_version();
         let before = self.versioned_json(&**obj, invocation, attributes)?;
         let mut doc = before.clone();
-        json_patch::patch(&mut doc, &patch.0).map_err(|e| StatusError::internal(e.to_string()))?;
+        json_patch::patch(&mut doc, &patch.0)
+            .map_err(|e| errors::new_internal_error(e.to_string()))?;
         let sent_gvk = {
             let kind = obj.group_version_kind();
             if kind.kind == invocation.kind.kind {
@@ -648,7 +647,7 @@ impl Webhooks {
             }
         };
         let mut patched = from_value(&attributes.scheme, &sent_gvk, doc).map_err(|e| {
-            StatusError::internal(format!(
+            errors::new_internal_error(format!(
                 "the object patched by admission webhook {name:?} could not be read: {}",
                 e.status.message
             ))
@@ -715,7 +714,7 @@ impl MutationInterface for MutatingWebhooks {
                         );
                         false
                     }
-                    Err(HookError::Calling(why)) => return Err(StatusError::internal(why)),
+                    Err(HookError::Calling(why)) => return Err(errors::new_internal_error(why)),
                     Err(HookError::Status(e)) => return Err(e),
                 };
                 if round == 0 {
@@ -766,7 +765,7 @@ impl ValidationInterface for ValidatingWebhooks {
                         .reports
                         .add_audit_annotation(&failed_open_key("validating", 0, index), &hook.name);
                 }
-                Err(HookError::Calling(why)) => return Err(StatusError::internal(why)),
+                Err(HookError::Calling(why)) => return Err(errors::new_internal_error(why)),
                 Err(HookError::Status(e)) => return Err(e),
             }
         }

@@ -16,12 +16,12 @@
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
 use serde_json::{Value, json};
 
 use super::policy::{GROUP, PolicyRule, Subject};
 use crate::authentication::user;
-use crate::endpoints::StatusError;
 use crate::endpoints::handlers::to_json;
 use crate::registry::{DeleteParams, Store, Subresource, from_value, resources_from_scheme};
 use crate::storage::Storage;
@@ -593,14 +593,14 @@ pub async fn ensure(
                     continue;
                 }
             }
-            Err(e) if e.code() == 404 => {}
+            Err(e) if errors::is_not_found(&e) => {}
             Err(e) => return Err(e),
         }
         let obj = from_value(scheme, &info.storage_gvk, value)?;
         match store.create("", obj, false).await {
             Ok(_) => ensured.created.push(format!("{resource}/{name}")),
             // Another server on the same storage made it first.
-            Err(e) if e.code() == 409 => {}
+            Err(e) if errors::is_already_exists(&e) => {}
             Err(e) => return Err(e),
         }
     }

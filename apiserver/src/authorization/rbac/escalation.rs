@@ -12,6 +12,8 @@
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::schema::GroupResource;
 use serde_json::Value;
 
 use super::Rbac;
@@ -19,7 +21,6 @@ use super::policy::{self, GROUP, PolicyRule, RbacObject, RoleRef, covers};
 use crate::admission::{Attributes, Operation, ValidationInterface};
 use crate::authentication::user::{Info, SYSTEM_PRIVILEGED_GROUP};
 use crate::authorization::{self, Authorizer, Decision};
-use crate::endpoints::StatusError;
 use crate::endpoints::handlers::to_json;
 
 /// The escalation check, as an admission plugin.
@@ -144,10 +145,11 @@ impl ValidationInterface for EscalationCheck {
         }
         let json = to_json(object)?;
         let obj: RbacObject = serde_json::from_value(json)
-            .map_err(|e| StatusError::internal(format!("reading {resource}: {e}")))?;
+            .map_err(|e| errors::new_internal_error(format!("reading {resource}: {e}")))?;
         let name = obj.metadata.name.clone();
         let namespace = attributes.namespace.as_str();
-        let forbidden = |why: &str| StatusError::forbidden(GROUP, resource, &name, why);
+        let forbidden =
+            |why: &str| errors::new_forbidden(&GroupResource::new(GROUP, resource), &name, why);
         match resource {
             "roles" | "clusterroles" => {
                 if self
@@ -190,8 +192,8 @@ impl ValidationInterface for EscalationCheck {
                 let rules = match self.rbac.role_ref_rules(&role_ref, namespace).await {
                     Ok(rules) => rules,
                     Err(_) if !role_resource.is_empty() => {
-                        return Err(StatusError::not_found(
-                            &format!("{role_resource}.{GROUP}"),
+                        return Err(errors::new_not_found(
+                            &GroupResource::new(GROUP, role_resource),
                             &role_ref.name,
                         ));
                     }

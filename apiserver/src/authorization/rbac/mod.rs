@@ -43,8 +43,10 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
 use apimachinery::runtime::unstructured::object_to_unstructured;
+use apimachinery::schema::GroupResource;
 use futures_util::{StreamExt, stream};
 use tokio::sync::watch;
 
@@ -52,9 +54,8 @@ use self::index::{Index, Kind, Visit};
 use self::policy::{PolicyRule, RbacObject};
 use super::{Attributes, Authorizer, Decision, RulesInfo};
 use crate::authentication::user::Info;
-use crate::endpoints::StatusError;
 use crate::registry::{ResourceInfo, Store, Subresource, decode_stored, resources_from_scheme};
-use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent};
+use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent, interpret_error};
 
 /// How long a decision waits for the index to catch up with a write before deciding on
 /// what it has (only a storage whose watch has stalled makes it wait that long).
@@ -342,7 +343,7 @@ impl Shared {
             .storage
             .current_revision()
             .await
-            .map_err(|e| StatusError::from_storage(e, "rbac", ""))?;
+            .map_err(|e| interpret_error(e, &GroupResource::new("", "rbac"), ""))?;
         if revision > 0 {
             for (kind, store) in &self.kinds {
                 let prefix = store.info().collection_prefix(None);
@@ -350,9 +351,11 @@ impl Shared {
                     revision,
                     ..ListOptions::default()
                 };
-                let listed = self.storage.list(&prefix, &options).await.map_err(|e| {
-                    StatusError::from_storage(e, &store.info().qualified_resource(), "")
-                })?;
+                let listed = self
+                    .storage
+                    .list(&prefix, &options)
+                    .await
+                    .map_err(|e| interpret_error(e, &store.info().qualified_resource(), ""))?;
                 for kv in &listed.kvs {
                     if let Ok(obj) = self.decode(kv) {
                         index.load(*kind, obj);
@@ -370,9 +373,9 @@ impl Shared {
     fn decode(&self, kv: &KeyValue) -> Result<RbacObject, StatusError> {
         let obj = decode_stored(&self.scheme, kv)?;
         let map = object_to_unstructured(&*obj)
-            .map_err(|e| StatusError::internal(format!("reading {}: {e}", kv.key)))?;
+            .map_err(|e| errors::new_internal_error(format!("reading {}: {e}", kv.key)))?;
         serde_json::from_value(serde_json::Value::Object(map))
-            .map_err(|e| StatusError::internal(format!("reading {}: {e}", kv.key)))
+            .map_err(|e| errors::new_internal_error(format!("reading {}: {e}", kv.key)))
     }
 
     fn kind_of(&self, key: &str) -> Option<Kind> {
