@@ -40,6 +40,7 @@ use tokio::task::JoinHandle;
 
 use crate::admission::Chain;
 use crate::admission::webhook::{DnsServiceResolver, ServiceResolver};
+use crate::apiextensions::controller::CustomResourceServer;
 use crate::apiextensions::{CustomResource, ReservedNames};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog};
 use crate::authentication::serviceaccount::ServiceAccountTokens;
@@ -48,17 +49,18 @@ use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
 use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, Discovery, wants_aggregated};
 use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply};
-use crate::endpoints::negotiation::{MediaType, negotiate_input, negotiate_output_options};
+use crate::endpoints::negotiation::{
+    TABLE_CONTENT_TYPE, negotiate_input, negotiate_output_options, wants_table,
+};
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
 use crate::endpoints::responsewriters::{method_not_allowed, path_not_found, status_json};
 use crate::endpoints::watch as watch_handler;
 use crate::openapi::OpenApi;
-use crate::registry::{ResourceInfo, Store, resources_from_scheme};
+use crate::registry::apiextensions::customresource::CustomResourceStorage;
+use crate::registry::builtin::rest_storages;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::{ResourceInfo, Resources, RestStorage, Store, TableConvertor};
 use crate::storage::Storage;
-
-/// The namespaces every cluster has from the start.
-pub const DEFAULT_NAMESPACES: [&str; 4] =
-    ["default", "kube-system", "kube-public", "kube-node-lease"];
 
 /// The Kubernetes version the server reports at `/version`.
 const KUBERNETES_MINOR: &str = "36";
@@ -78,11 +80,12 @@ pub enum ServerError {
     /// The TLS configuration is not usable.
     #[error(transparent)]
     Tls(#[from] tls::TlsError),
-    /// A default namespace could not be created.
-    #[error("cannot create namespace {name}: {source}")]
-    DefaultNamespace {
-        /// The namespace.
-        name: String,
+    /// What a resource needs once the server starts (the default Namespaces) could not
+    /// be done.
+    #[error("starting {resource}: {source}")]
+    PostStartHook {
+        /// The resource.
+        resource: GroupResource,
         /// Why.
         #[source]
         source: StatusError,
@@ -295,19 +298,22 @@ impl Config {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
-        let resources = resources_from_scheme(&self.scheme);
-        let reserved = reserved_names(&resources);
-        let builtin: BTreeMap<(String, String), Arc<Store>> = resources
-            .into_iter()
-            .map(|(key, info)| {
-                let store = Store::new(self.scheme.clone(), self.storage.clone(), info);
-                (key, Arc::new(store))
-            })
-            .collect();
+        let builtin = rest_storages(&Dependencies {
+            scheme: self.scheme.clone(),
+            storage: self.storage.clone(),
+            authenticator: self.authenticator.clone(),
+            authorizer: self.authorizer.clone(),
+            service_account_tokens: self.service_account_tokens.clone(),
+        });
+        let reserved = reserved_names(builtin.values().map(|rest| rest.store().info()));
         let routes = Routes::build(&self.scheme, &self.storage, &builtin, address, &[], None);
+        let stores: BTreeMap<(String, String), Arc<Store>> = builtin
+            .iter()
+            .map(|(key, rest)| (key.clone(), rest.store().clone()))
+            .collect();
         let admission = Chain::for_server(
             &self.admission,
-            &builtin,
+            &stores,
             self.storage.clone(),
             self.webhook_services,
         );
@@ -320,15 +326,24 @@ impl Config {
             anonymous_auth: self.anonymous_auth,
             authorizer: self.authorizer,
             admission,
-            service_account_tokens: self.service_account_tokens,
             audit: self.audit,
-            builtin,
+            builtin: builtin.clone(),
             reserved,
             routes: RwLock::new(Arc::new(routes)),
             shutdown: shutdown_rx,
         });
-        api.create_default_namespaces().await?;
-        let controller = crate::apiextensions::controller::start(api.clone()).await;
+        for ((group, resource), rest) in &builtin {
+            rest.post_start()
+                .await
+                .map_err(|source| ServerError::PostStartHook {
+                    resource: GroupResource::new(group.as_str(), resource.as_str()),
+                    source,
+                })?;
+        }
+        let controller = match crate::apiextensions::controller::crd_store(&builtin) {
+            Some(crds) => Some(crate::apiextensions::controller::start(api.clone(), crds).await),
+            None => None,
+        };
         Ok(ApiServerHandler {
             api,
             shutdown,
@@ -441,10 +456,9 @@ pub(crate) struct Api {
     anonymous_auth: bool,
     authorizer: Arc<dyn Authorizer>,
     admission: Chain,
-    service_account_tokens: Option<Arc<ServiceAccountTokens>>,
     audit: Option<Arc<AuditLog>>,
-    /// The stores of the built-in resources, which never change.
-    pub(crate) builtin: BTreeMap<(String, String), Arc<Store>>,
+    /// The REST storages of the built-in resources, which never change.
+    builtin: BTreeMap<(String, String), Arc<dyn RestStorage>>,
     /// The built-in names custom resources may not take.
     pub(crate) reserved: ReservedNames,
     /// What is served now: rebuilt when the custom resources change.
@@ -452,16 +466,18 @@ pub(crate) struct Api {
     pub(crate) shutdown: watch::Receiver<bool>,
 }
 
-/// What a server serves at one moment: the store of every resource, discovery and the
-/// OpenAPI documents, rebuilt as a whole when a CRD starts or stops being served, so a
-/// request sees one consistent set.
+/// What a server serves at one moment: the REST storage of every resource, discovery
+/// and the OpenAPI documents, rebuilt as a whole when a CRD starts or stops being
+/// served, so a request sees one consistent set.
 #[derive(Debug)]
 pub(crate) struct Routes {
-    pub(crate) stores: BTreeMap<(String, String), Arc<Store>>,
+    pub(crate) storages: BTreeMap<(String, String), Arc<dyn RestStorage>>,
     discovery: Discovery,
     openapi: OpenApi,
-    /// The custom resources served, as installed.
-    pub(crate) custom: Vec<Arc<CustomResource>>,
+    /// The custom resources installed.
+    installed: Vec<Arc<CustomResource>>,
+    /// The REST storages of those served.
+    custom: Vec<Arc<CustomResourceStorage>>,
 }
 
 impl Routes {
@@ -470,29 +486,34 @@ impl Routes {
     fn build(
         scheme: &Arc<Scheme>,
         storage: &Arc<dyn Storage>,
-        builtin: &BTreeMap<(String, String), Arc<Store>>,
+        builtin: &BTreeMap<(String, String), Arc<dyn RestStorage>>,
         address: &str,
         custom: &[Arc<CustomResource>],
         previous: Option<&Routes>,
     ) -> Routes {
-        let mut stores = builtin.clone();
+        let mut storages = builtin.clone();
+        let mut served = Vec::new();
         for cr in custom {
             let key = (cr.group.clone(), cr.plural.clone());
-            if stores.contains_key(&key) {
+            if storages.contains_key(&key) {
                 continue;
             }
             let reused = previous
-                .and_then(|p| p.stores.get(&key))
-                .filter(|s| s.custom_resource().is_some_and(|old| **old == **cr))
+                .and_then(|p| p.custom.iter().find(|s| **s.definition() == **cr))
                 .cloned();
-            let store = reused.unwrap_or_else(|| {
-                Arc::new(Store::custom(scheme.clone(), storage.clone(), cr.clone()))
+            let rest = reused.unwrap_or_else(|| {
+                Arc::new(CustomResourceStorage::new(
+                    scheme.clone(),
+                    storage.clone(),
+                    cr.clone(),
+                ))
             });
-            stores.insert(key, store);
+            storages.insert(key, rest.clone());
+            served.push(rest);
         }
-        let infos: BTreeMap<(String, String), ResourceInfo> = stores
+        let infos: BTreeMap<(String, String), ResourceInfo> = storages
             .iter()
-            .map(|(k, s)| (k.clone(), s.info().clone()))
+            .map(|(k, s)| (k.clone(), s.store().info().clone()))
             .collect();
         let discovery = Discovery::with_group_order(
             &crate::discovery::group_order(scheme, &infos),
@@ -502,7 +523,7 @@ impl Routes {
         let group_versions: std::collections::BTreeSet<(String, String)> = builtin
             .values()
             .flat_map(|s| {
-                let r = s.info();
+                let r = s.store().info();
                 r.versions.iter().map(|v| (r.group.clone(), v.clone()))
             })
             .collect();
@@ -526,18 +547,19 @@ impl Routes {
             )
         }));
         Routes {
-            stores,
+            storages,
             discovery,
             openapi,
-            custom: custom.to_vec(),
+            installed: custom.to_vec(),
+            custom: served,
         }
     }
 }
 
 /// The names of the built-in resources, which no CRD may take.
-fn reserved_names(resources: &BTreeMap<(String, String), ResourceInfo>) -> ReservedNames {
+fn reserved_names<'a>(resources: impl Iterator<Item = &'a ResourceInfo>) -> ReservedNames {
     let mut reserved = ReservedNames::default();
-    for r in resources.values() {
+    for r in resources {
         for name in std::iter::once(&r.resource)
             .chain(std::iter::once(&r.singular))
             .chain(&r.short_names)
@@ -589,10 +611,10 @@ fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {
     }
 }
 
-/// A custom resource's get or list answer as the `meta.k8s.io/v1` Table `kubectl get`
-/// asks for.
+/// A get or list answer as the `meta.k8s.io/v1` Table `kubectl get` asks for, made by
+/// the resource's table convertor.
 fn table_reply(
-    custom: &CustomResource,
+    convertor: &dyn TableConvertor,
     info: &RequestInfo,
     query: &Query,
     reply: Reply,
@@ -619,29 +641,16 @@ fn table_reply(
     let include = query
         .get("includeObject")
         .map_or("Metadata", String::as_str);
-    let table =
-        crate::apiextensions::table::table(custom, &info.api_version, &objects, list_meta, include);
+    let table = convertor.convert_to_table(&info.api_version, &objects, list_meta, include);
     let mut body = serde_json::to_vec(&table)
         .map_err(|e| errors::new_internal_error(format!("writing the table: {e}")))?;
     body.push(b'\n');
     Ok(Reply {
         code: 200,
-        content_type: crate::apiextensions::table::TABLE_CONTENT_TYPE,
+        content_type: TABLE_CONTENT_TYPE,
         body,
         warnings: reply.warnings,
     })
-}
-
-/// A CRD written is checked as Go's apiextensions validation checks it (its schemas
-/// structural) before it is stored.
-fn check_definition(info: &RequestInfo, body: &[u8], media: MediaType) -> Result<(), StatusError> {
-    if info.api_group == crate::apiextensions::controller::GROUP
-        && info.resource == crate::apiextensions::controller::RESOURCE
-        && info.subresource.is_empty()
-    {
-        crate::apiextensions::validation::check_definition_body(body, media)?;
-    }
-    Ok(())
 }
 
 fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
@@ -661,8 +670,12 @@ impl Api {
     /// rebuilt when that is already so).
     pub(crate) fn install(&self, custom: &[Arc<CustomResource>]) {
         let current = self.routes();
-        if current.custom.len() == custom.len()
-            && current.custom.iter().zip(custom).all(|(a, b)| **a == **b)
+        if current.installed.len() == custom.len()
+            && current
+                .installed
+                .iter()
+                .zip(custom)
+                .all(|(a, b)| **a == **b)
         {
             return;
         }
@@ -695,7 +708,7 @@ impl Api {
                 })
                 .collect()
         };
-        for (gvk, _) in gvks(&current.custom) {
+        for (gvk, _) in gvks(&current.installed) {
             crate::endpoints::fieldmanager::forget_types(&gvk);
         }
         for (gvk, schema) in gvks(custom) {
@@ -710,37 +723,6 @@ impl Api {
             Ok(mut r) => *r = Arc::new(routes),
             Err(poisoned) => *poisoned.into_inner() = Arc::new(routes),
         }
-    }
-
-    async fn create_default_namespaces(&self) -> Result<(), ServerError> {
-        let Some(store) = self.builtin.get(&(String::new(), "namespaces".to_owned())) else {
-            return Ok(());
-        };
-        let gvk = store.info().storage_gvk.clone();
-        for name in DEFAULT_NAMESPACES {
-            let err = |source| ServerError::DefaultNamespace {
-                name: name.to_owned(),
-                source,
-            };
-            match store.get("", name).await {
-                Ok(_) => continue,
-                Err(e) if errors::is_not_found(&e) => {}
-                Err(e) => return Err(err(e)),
-            }
-            let obj = crate::registry::from_value(
-                &self.scheme,
-                &gvk,
-                serde_json::json!({"metadata": {"name": name}}),
-            )
-            .map_err(err)?;
-            match store.create("", obj, false).await {
-                Ok(_) => {}
-                // Another server on the same storage made it first.
-                Err(e) if errors::is_already_exists(&e) => {}
-                Err(e) => return Err(err(e)),
-            }
-        }
-        Ok(())
     }
 
     /// Who asks (Go's `WithAuthentication`): the authenticator's user, or the anonymous
@@ -940,11 +922,12 @@ impl Api {
         user_agent: &str,
     ) -> Result<Response<Body>, StatusError> {
         let routes = self.routes();
-        let store = routes
-            .stores
+        let rest = routes
+            .storages
             .get(&(info.api_group.clone(), info.resource.clone()))
-            .filter(|s| s.info().serves(&info.api_version))
+            .filter(|s| s.store().info().serves(&info.api_version))
             .ok_or_else(|| path_not_found(path))?;
+        let store = rest.store();
         let resource: &ResourceInfo = store.info();
         // A namespaced item needs its namespace in the path; a cluster-scoped resource
         // has none.
@@ -958,44 +941,38 @@ impl Api {
         if resource.namespaced && info.verb == "create" && info.namespace.is_none() {
             return Err(method_not_allowed(method.as_str(), path));
         }
-        match info.subresource.as_str() {
-            "" => {}
+        let subresource = match info.subresource.as_str() {
+            "" => None,
             "status" if resource.has_status => {
                 if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
                     return Err(method_not_allowed(method.as_str(), path));
                 }
+                None
             }
-            "scale" if resource.has_scale => {}
-            "token"
-                if info.api_group.is_empty()
-                    && info.resource == "serviceaccounts"
-                    && info.verb == "create"
-                    && self.service_account_tokens.is_some() => {}
-            _ => return Err(path_not_found(path)),
-        }
+            "scale" if resource.has_scale => None,
+            name => match rest.subresource(name) {
+                Some(creater) if info.verb == "create" => Some(creater),
+                _ => return Err(path_not_found(path)),
+            },
+        };
         if resource.is_create_only() && info.verb != "create" {
             return Err(method_not_allowed(method.as_str(), path));
         }
         // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
         // their metadata (`as=PartialObjectMetadata`) in protobuf too.
-        let output = negotiate_output_options(Some(accept), store.custom_resource().is_none())?;
-        if let Some(custom) = store.custom_resource() {
-            if custom.terminating && info.verb == "create" {
-                let mut err = method_not_allowed(method.as_str(), path);
-                err.status.message =
-                    "create not allowed while custom resource definition is terminating".into();
-                return Err(err);
-            }
+        let unstructured = store.strategy().is_unstructured();
+        let output = negotiate_output_options(Some(accept), !unstructured)?;
+        if info.verb == "create" && subresource.is_none() {
+            rest.check_create()?;
         }
         let h = Handler {
             scheme: &self.scheme,
+            rest: &**rest,
             store,
             info,
             query,
             user,
-            authenticator: &*self.authenticator,
             admission: &self.admission,
-            authorizer: &*self.authorizer,
             output: output.media,
             conversion: output.conversion,
             user_agent,
@@ -1006,14 +983,12 @@ impl Api {
         match info.verb.as_str() {
             "create" | "update" | "patch" => h.check_conversion(false)?,
             "deletecollection" => h.check_conversion(true)?,
-            "delete" if store.custom_resource().is_none() && resource.returns_deleted_object() => {
-                h.check_conversion(false)?
-            }
+            "delete" if store.strategy().returns_deleted_object() => h.check_conversion(false)?,
             _ => {}
         }
-        if let ("token", Some(tokens)) = (info.subresource.as_str(), &self.service_account_tokens) {
-            return tokens
-                .handle_token_request(&h, body, negotiate_input(content_type)?)
+        if let Some(creater) = subresource {
+            return h
+                .answer(creater, body, negotiate_input(content_type)?)
                 .await
                 .map(reply_response);
         }
@@ -1023,8 +998,8 @@ impl Api {
                 .await
                 .map(reply_response);
         }
-        if let Some(custom) = store.custom_resource() {
-            if crate::apiextensions::table::wants_table(accept)
+        if let Some(convertor) = rest.table_convertor() {
+            if wants_table(accept)
                 && info.subresource.is_empty()
                 && matches!(info.verb.as_str(), "get" | "list")
             {
@@ -1033,29 +1008,14 @@ impl Api {
                 } else {
                     h.list().await?
                 };
-                return Ok(reply_response(table_reply(custom, info, query, reply)?));
+                return Ok(reply_response(table_reply(convertor, info, query, reply)?));
             }
         }
         let reply = match info.verb.as_str() {
             "get" => h.get().await?,
             "list" => h.list().await?,
             "watch" => {
-                if let Some(custom) = store.custom_resource() {
-                    let webhook = matches!(
-                        custom.conversion,
-                        crate::apiextensions::Conversion::Webhook(_)
-                    );
-                    if webhook && info.api_version != custom.storage_version().name {
-                        return Err(method_not_allowed(
-                            "watch",
-                            &format!(
-                                "{}: this server does not call conversion webhooks for watches; watch the storage version {}",
-                                path,
-                                custom.storage_version().name
-                            ),
-                        ));
-                    }
-                }
+                rest.check_watch(&info.api_version, path)?;
                 let (stream, content_type) =
                     watch_handler::watch(&h, self.shutdown.clone()).await?;
                 let mut resp = Response::new(Body::from_stream(stream));
@@ -1067,71 +1027,68 @@ impl Api {
                 );
                 return Ok(resp);
             }
-            "create" if resource.is_create_only() => {
-                h.review(body, negotiate_input(content_type)?).await?
-            }
-            "create" => {
-                let media = negotiate_input(content_type)?;
-                check_definition(info, body, media)?;
-                h.create(body, media).await?
-            }
-            "update" => {
-                let media = negotiate_input(content_type)?;
-                check_definition(info, body, media)?;
-                h.update(body, media).await?
-            }
+            "create" => match rest.creater() {
+                Some(creater) => {
+                    h.answer(creater, body, negotiate_input(content_type)?)
+                        .await?
+                }
+                None if resource.is_create_only() => {
+                    return Err(method_not_allowed(
+                        "POST",
+                        &format!(
+                            "{}: this server has no scheduler or admission to act on it",
+                            resource.resource
+                        ),
+                    ));
+                }
+                None => h.create(body, negotiate_input(content_type)?).await?,
+            },
+            "update" => h.update(body, negotiate_input(content_type)?).await?,
             "patch" => h.patch(body, content_type).await?,
-            "delete" => {
-                if info.api_group == crate::apiextensions::controller::GROUP
-                    && info.resource == crate::apiextensions::controller::RESOURCE
-                    && query.get("dryRun").is_none()
-                {
-                    crate::apiextensions::controller::add_cleanup_finalizer(self, &info.name)
-                        .await?;
-                }
-                let reply = h.delete(body).await?;
-                if info.api_group.is_empty()
-                    && info.resource == "namespaces"
-                    // Gone (200) or terminating, held by finalizers (202): the
-                    // namespace controller empties it either way.
-                    && matches!(reply.code, 200 | 202)
-                    && query.get("dryRun").is_none()
-                {
-                    self.delete_namespace_contents(&info.name).await?;
-                }
-                reply
-            }
+            "delete" => h.delete(body, self).await?,
             "deletecollection" => h.delete_collection(body).await?,
             other => return Err(method_not_allowed(other, path)),
         };
         Ok(reply_response(reply))
     }
+}
 
-    /// What the namespace controller does when a namespace goes: every object in it is
-    /// deleted (as a plain delete: objects with finalizers are marked and stay until
-    /// they are removed). kube-apiserver leaves this to the controller, which this server
-    /// does not run; without it a deleted namespace's objects would outlive it.
-    async fn delete_namespace_contents(&self, namespace: &str) -> Result<(), StatusError> {
-        let everything = crate::registry::Selection::default();
-        for store in self
-            .routes()
-            .stores
+impl Resources for Api {
+    fn stores(&self) -> Vec<Arc<Store>> {
+        self.routes()
+            .storages
             .values()
-            .filter(|s| s.info().namespaced)
-        {
-            for obj in store.list_all(Some(namespace), &everything).await? {
-                let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-                match store
-                    .delete(namespace, &name, &crate::registry::DeleteParams::default())
-                    .await
-                {
-                    Ok(_) => {}
-                    Err(e) if errors::is_not_found(&e) => {}
-                    Err(e) => return Err(e),
-                }
-            }
-        }
-        Ok(())
+            .map(|rest| rest.store().clone())
+            .collect()
+    }
+}
+
+impl CustomResourceServer for Api {
+    fn scheme(&self) -> &Arc<Scheme> {
+        &self.scheme
+    }
+
+    fn storage(&self) -> &Arc<dyn Storage> {
+        &self.storage
+    }
+
+    fn reserved(&self) -> &ReservedNames {
+        &self.reserved
+    }
+
+    fn install(&self, custom: &[Arc<CustomResource>]) {
+        Api::install(self, custom);
+    }
+
+    fn store(&self, group: &str, resource: &str) -> Option<Arc<Store>> {
+        self.routes()
+            .storages
+            .get(&(group.to_owned(), resource.to_owned()))
+            .map(|rest| rest.store().clone())
+    }
+
+    fn shutdown(&self) -> watch::Receiver<bool> {
+        self.shutdown.clone()
     }
 }
 

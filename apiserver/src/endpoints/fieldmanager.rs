@@ -14,8 +14,7 @@ use apimachinery::schema::{GroupKind, GroupVersion, GroupVersionKind};
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
 
-use super::handlers::{convert, to_json};
-use crate::registry::from_value;
+use crate::registry::{convert, from_value, to_json};
 
 /// The longest `fieldManager` Go accepts (`FieldManagerMaxLength`).
 pub const FIELD_MANAGER_MAX_LENGTH: usize = 128;

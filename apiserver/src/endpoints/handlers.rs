@@ -13,13 +13,12 @@ use apimachinery::apis::meta::v1::{ManagedFieldsEntry, Status, StatusDetails, Ty
 use apimachinery::fields;
 use apimachinery::labels;
 use apimachinery::managedfields::{FieldManager, ParseableType};
-use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme, UnstructuredList};
 use apimachinery::schema::{GroupKind, GroupResource, GroupVersion, GroupVersionKind};
+use apimachinery::serializer::Decoder;
 use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::yaml::yaml_to_json;
-use apimachinery::serializer::{Decoder, Encoder};
 use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
@@ -30,9 +29,11 @@ use super::request_info::RequestInfo;
 use super::responsewriters::{method_not_allowed, status_json};
 use crate::admission::{self, Chain};
 use crate::authentication::user::Info;
-use crate::authentication::{Authenticator, review};
-use crate::authorization::{Authorizer, review as access_review};
-use crate::registry::{DeleteParams, ListParams, Selection, Store, Subresource, from_value};
+use crate::registry::{
+    Context, Creater, DeleteParams, FieldValidation, ListParams, Resources, RestStorage, Scaler,
+    Selection, Store, Strategy, Subresource, WebhookConverter, convert, encode, from_value,
+    to_json,
+};
 use crate::storage::OPTIMISTIC_LOCK_ERROR_MSG;
 
 /// The largest request body the server reads (Go's 3 MiB limit).
@@ -65,25 +66,23 @@ pub struct Reply {
 /// The query parameters of a request, by name (the last value of a repeated one).
 pub type Query = BTreeMap<String, String>;
 
-/// What every handler needs: the scheme and the resource's store.
+/// What every handler needs: the scheme and the resource's REST storage.
 #[derive(Debug, Clone)]
 pub struct Handler<'a> {
     /// The scheme objects are decoded, converted and encoded with.
     pub scheme: &'a Arc<Scheme>,
-    /// The resource's store.
-    pub store: &'a Store,
+    /// The resource's REST storage.
+    pub rest: &'a dyn RestStorage,
+    /// Its store.
+    pub store: &'a Arc<Store>,
     /// The parsed request.
     pub info: &'a RequestInfo,
     /// The query.
     pub query: &'a Query,
     /// Who asks.
     pub user: &'a Info,
-    /// The server's authenticator (what a `TokenReview` asks).
-    pub authenticator: &'a dyn Authenticator,
     /// The admission plugins writes go through.
     pub admission: &'a Chain,
-    /// The server's authorizer, which answers the access reviews.
-    pub authorizer: &'a dyn Authorizer,
     /// The response format.
     pub output: MediaType,
     /// What answers are converted to before they are encoded (`as=PartialObjectMetadata`).
@@ -92,18 +91,22 @@ pub struct Handler<'a> {
     pub user_agent: &'a str,
 }
 
-/// The `fieldValidation` directive of a write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldValidation {
-    /// Unknown and duplicate fields fail the request.
-    Strict,
-    /// They are reported as warnings.
-    Warn,
-    /// They are dropped silently.
-    Ignore,
-}
-
 impl Handler<'_> {
+    fn strategy(&self) -> &dyn Strategy {
+        self.store.strategy()
+    }
+
+    /// What the REST storage's verbs see of the request.
+    pub fn context(&self, dry_run: bool) -> Context<'_> {
+        Context {
+            user: self.user,
+            namespace: self.namespace(),
+            name: &self.info.name,
+            version: &self.info.api_version,
+            dry_run,
+        }
+    }
+
     fn request_gv(&self) -> GroupVersion {
         GroupVersion::new(self.info.api_group.as_str(), self.info.api_version.as_str())
     }
@@ -153,12 +156,9 @@ impl Handler<'_> {
         convert(self.scheme, obj, &gv)
     }
 
-    /// The conversion webhook of a custom resource, when its CRD has one.
-    fn webhook(&self) -> Option<&crate::apiextensions::WebhookClientConfig> {
-        match &self.store.custom_resource()?.conversion {
-            crate::apiextensions::Conversion::Webhook(config) => Some(config),
-            crate::apiextensions::Conversion::None => None,
-        }
+    /// The conversion webhook of the resource, when it has one.
+    fn webhook(&self) -> Option<&dyn WebhookConverter> {
+        self.strategy().webhook_converter()
     }
 
     /// The paths that convert without awaiting (inside a patch's retry loop) cannot
@@ -184,7 +184,7 @@ impl Handler<'_> {
         objs: Vec<Box<dyn Object>>,
         gv: &GroupVersion,
     ) -> Result<Vec<Box<dyn Object>>, StatusError> {
-        let (Some(config), Some(custom)) = (self.webhook(), self.store.custom_resource()) else {
+        let Some(webhook) = self.webhook() else {
             return objs
                 .into_iter()
                 .map(|o| convert(self.scheme, o, gv))
@@ -194,18 +194,12 @@ impl Handler<'_> {
             .iter()
             .map(|o| to_json(&**o))
             .collect::<Result<Vec<_>, _>>()?;
-        let webhook =
-            crate::apiextensions::conversion::ConversionWebhook::new(config).map_err(|e| {
-                errors::new_internal_error(format!("conversion webhook for {}: {e}", custom.name))
-            })?;
-        let (api_version, _) = gv.with_kind(custom.kind.as_str()).to_api_version_and_kind();
-        let converted = webhook
-            .convert(&custom.kind, values, &api_version)
-            .await
-            .map_err(|e| errors::new_internal_error(e.to_string()))?;
+        let kind = gv.with_kind(self.store.info().kind.as_str());
+        let (api_version, _) = kind.to_api_version_and_kind();
+        let converted = webhook.convert(values, &api_version).await?;
         converted
             .into_iter()
-            .map(|v| from_value(self.scheme, &gv.with_kind(custom.kind.as_str()), v))
+            .map(|v| from_value(self.scheme, &kind, v))
             .collect()
     }
 
@@ -249,10 +243,16 @@ impl Handler<'_> {
             if status { "status" } else { "" },
             converter,
         );
-        match (self.store.info().has_status, status) {
-            (true, true) => fm.with_reset_fields(&["spec"]),
-            (true, false) => fm.with_reset_fields(&["status"]),
-            _ => fm,
+        let subresource = if status {
+            Subresource::Status
+        } else {
+            Subresource::Main
+        };
+        let reset = self.strategy().reset_fields(self.store.info(), subresource);
+        if reset.is_empty() {
+            fm
+        } else {
+            fm.with_reset_fields(reset)
         }
     }
 
@@ -352,7 +352,7 @@ impl Handler<'_> {
         let info = self.store.info();
         let type_name = if self.info.subresource == "scale" {
             super::transform::go_internal_type_name("autoscaling", "Scale")
-        } else if self.store.custom_resource().is_some() {
+        } else if self.strategy().is_unstructured() {
             if list {
                 "*unstructured.UnstructuredList".to_owned()
             } else {
@@ -376,7 +376,7 @@ impl Handler<'_> {
         expected: &GroupVersionKind,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         let validation = self.field_validation()?;
-        if self.store.custom_resource().is_some() {
+        if self.strategy().is_unstructured() {
             return self.decode_custom_body(body, media, expected, validation);
         }
         let decoded = match media {
@@ -499,12 +499,9 @@ impl Handler<'_> {
                 expected.group_version()
             )));
         }
-        let Some(custom) = self.store.custom_resource() else {
-            return Ok((obj, duplicates));
-        };
         let mut value = to_json(&*obj)?;
         let mut warnings = duplicates;
-        warnings.extend(custom.admit(
+        warnings.extend(self.strategy().admit_decoded(
             &expected.version,
             &mut value,
             &self.info.name,
@@ -724,14 +721,8 @@ impl Handler<'_> {
             .and_then(Value::as_i64)
             .unwrap_or(0);
         let mut v = to_json(&*new)?;
-        match self.custom_scale() {
-            Some(paths) => set_simple_path(&mut v, &paths.spec_replicas_path, replicas),
-            None => {
-                if let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut) {
-                    spec.insert("replicas".into(), Value::from(replicas));
-                }
-            }
-        }
+        self.scaler()?
+            .set_replicas(&self.info.api_version, &mut v, replicas);
         Ok((
             from_value(self.scheme, &self.store.info().storage_gvk, v)?,
             warnings,
@@ -837,6 +828,7 @@ impl Handler<'_> {
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
         warnings.extend(admitted);
+        warnings.extend(self.strategy().warnings_on_create(&*obj));
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
         self.reply(
             201,
@@ -845,32 +837,22 @@ impl Handler<'_> {
         )
     }
 
-    /// POST of a create-only resource (Go's review resources): the object comes back with
-    /// its `status` filled in, and nothing is stored. The access reviews are answered
-    /// by the server's authorizer, a `SelfSubjectReview` names the caller, a
-    /// `TokenReview` what the server's authenticator says of its token.
-    pub async fn review(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
-        let (obj, warnings) = self.decode_body(body, media, &self.request_gvk())?;
-        let mut v = to_json(&*obj)?;
-        let resource = self.store.info().resource.as_str();
-        let access =
-            access_review::answer(resource, &v, self.user, self.namespace(), self.authorizer)
-                .await?;
-        let status = match resource {
-            _ if access.is_some() => access.unwrap_or_default(),
-            "selfsubjectreviews" => review::self_subject_review_status(self.user),
-            "tokenreviews" => review::token_review_status(self.authenticator, &v).await?,
-            other => {
-                return Err(method_not_allowed(
-                    "POST",
-                    &format!("{other}: this server has no scheduler or admission to act on it"),
-                ));
-            }
-        };
-        if let Some(map) = v.as_object_mut() {
-            map.insert("status".into(), status);
-        }
-        let answered = from_value(self.scheme, &self.request_gvk(), v)?;
+    /// POST answered without storing anything (Go's review resources, a
+    /// ServiceAccount's `token`): the body is decoded as the kind `creater` takes, and
+    /// its answer comes back, 201.
+    pub async fn answer(
+        &self,
+        creater: &dyn Creater,
+        body: &[u8],
+        media: MediaType,
+    ) -> Result<Reply, StatusError> {
+        let dry_run = self.dry_run()?;
+        let kind = creater.kind(&self.info.api_version);
+        let (obj, warnings) = self.decode_body(body, media, &kind)?;
+        let answered = creater
+            .create(&self.context(dry_run), to_json(&*obj)?)
+            .await?;
+        let answered = from_value(self.scheme, &kind, answered)?;
         self.reply(201, &*answered, warnings)
     }
 
@@ -942,13 +924,6 @@ impl Handler<'_> {
                     .is_some_and(is_reset_list);
                 let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
                 warnings = w;
-                if self.info.api_group == crate::apiextensions::controller::GROUP
-                    && self.info.resource == crate::apiextensions::controller::RESOURCE
-                    && self.info.subresource.is_empty()
-                {
-                    // A patched CRD is checked as a written one is.
-                    crate::apiextensions::validation::check_definition(&to_json(&*obj)?)?;
-                }
                 // A patch that leaves resourceVersion alone is applied to whatever is
                 // current (retried on a concurrent write); one that sets it is a
                 // precondition.
@@ -1141,13 +1116,30 @@ impl Handler<'_> {
     /// DELETE of one object. One removed answers a `Status`, or, for the resources
     /// whose Go store sets `ReturnDeletedObject` (Pods, ServiceAccounts, ...), the
     /// object as it was removed, 200, in the request's version (Go's `finalizeDelete`).
-    pub async fn delete(&self, body: &[u8]) -> Result<Reply, StatusError> {
+    ///
+    /// The resource's hooks run around it: what it needs before the object goes (a CRD's
+    /// cleanup finalizer) and what the deletion brings about beside it (a Namespace's
+    /// objects go too), reaching the server's other resources through `resources`.
+    pub async fn delete(
+        &self,
+        body: &[u8],
+        resources: &dyn Resources,
+    ) -> Result<Reply, StatusError> {
         let params = self.delete_params(body)?;
+        let ctx = self.context(params.dry_run);
+        self.rest.before_delete(&ctx).await?;
+        let reply = self.delete_object(&params).await?;
+        if !params.dry_run {
+            self.rest.after_delete(&ctx, resources).await?;
+        }
+        Ok(reply)
+    }
+
+    async fn delete_object(&self, params: &DeleteParams) -> Result<Reply, StatusError> {
         let (obj, gone, warnings) = self
-            .admitted_delete(self.namespace(), &self.info.name, &params)
+            .admitted_delete(self.namespace(), &self.info.name, params)
             .await?;
-        let returns_object =
-            self.store.custom_resource().is_none() && self.store.info().returns_deleted_object();
+        let returns_object = self.strategy().returns_deleted_object();
         if gone && returns_object {
             return self.reply(200, &*self.to_request_version_async(obj).await?, warnings);
         }
@@ -1284,7 +1276,7 @@ impl Handler<'_> {
                 .map_err(|e| errors::new_bad_request(e.to_string()))?,
         };
         selection
-            .check_fields(self.store.info())
+            .check_fields(self.store.info(), self.strategy().selectable_fields())
             .map_err(|e| errors::new_bad_request(e.to_string()))?;
         Ok(selection)
     }
@@ -1353,16 +1345,16 @@ impl Handler<'_> {
         let list_gvk = GroupVersionKind::new(
             self.info.api_group.as_str(),
             self.info.api_version.as_str(),
-            format!("{}List", self.store.info().kind),
+            self.store.info().list_kind.as_str(),
         );
         let mut list = self.new_list(&list_gvk)?;
-        let custom = self.store.custom_resource();
+        let unstructured = self.strategy().is_unstructured();
         let converted = self.convert_all(page.items, &self.request_gv()).await?;
         if let Some(items) = list.as_list_mut() {
             for mut item in converted {
                 // Items of a typed list carry no kind and apiVersion, as Go writes them;
                 // a custom resource list's items keep theirs.
-                if custom.is_none() {
+                if !unstructured {
                     item.set_group_version_kind(&GroupVersionKind::default());
                 }
                 items.push_item(item).map_err(|_| {
@@ -1381,13 +1373,8 @@ impl Handler<'_> {
     /// An empty list of kind `list_gvk` whose items are `[]`, not `null`, as Go's server
     /// writes an empty collection.
     fn new_list(&self, list_gvk: &GroupVersionKind) -> Result<Box<dyn Object>, StatusError> {
-        if let Some(custom) = self.store.custom_resource() {
-            let gvk = GroupVersionKind::new(
-                list_gvk.group.as_str(),
-                list_gvk.version.as_str(),
-                custom.list_kind.as_str(),
-            );
-            let (api_version, kind) = gvk.to_api_version_and_kind();
+        if self.strategy().is_unstructured() {
+            let (api_version, kind) = list_gvk.to_api_version_and_kind();
             let mut map = serde_json::Map::new();
             map.insert("apiVersion".into(), Value::from(api_version));
             map.insert("kind".into(), Value::from(kind.to_owned()));
@@ -1395,7 +1382,7 @@ impl Handler<'_> {
             map.insert("items".into(), Value::Array(Vec::new()));
             return UnstructuredList::from_map(map)
                 .map(|l| Box::new(l) as Box<dyn Object>)
-                .map_err(|e| errors::new_internal_error(format!("no list kind {gvk}: {e}")));
+                .map_err(|e| errors::new_internal_error(format!("no list kind {list_gvk}: {e}")));
         }
         let mut list = from_value(self.scheme, list_gvk, serde_json::json!({"items": []}))
             .map_err(|e| errors::new_internal_error(format!("no list kind {list_gvk}: {e:?}")))?;
@@ -1414,7 +1401,7 @@ impl Handler<'_> {
         let list_gvk = GroupVersionKind::new(
             self.info.api_group.as_str(),
             self.info.api_version.as_str(),
-            format!("{}List", self.store.info().kind),
+            self.store.info().list_kind.as_str(),
         );
         let mut list = self.new_list(&list_gvk)?;
         for item in items {
@@ -1426,7 +1413,7 @@ impl Handler<'_> {
                 Ok((obj, _, _)) => {
                     let mut obj = self.to_request_version_async(obj).await?;
                     if let Some(items) = list.as_list_mut() {
-                        if self.store.custom_resource().is_none() {
+                        if !self.strategy().is_unstructured() {
                             obj.set_group_version_kind(&GroupVersionKind::default());
                         }
                         items.push_item(obj).map_err(|_| {
@@ -1500,21 +1487,12 @@ impl Handler<'_> {
                 }
                 let gvk = self.store.info().storage_gvk.clone();
                 let scheme = self.scheme.clone();
-                let custom_scale = self.custom_scale();
+                let scaler = self.scaler()?;
+                let version = self.info.api_version.as_str();
                 let (obj, admitted) = self
                     .admitted_update(dry_run, |current| {
                         let mut v = to_json(&*current)?;
-                        match &custom_scale {
-                            Some(paths) => {
-                                set_simple_path(&mut v, &paths.spec_replicas_path, replicas)
-                            }
-                            None => {
-                                if let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut)
-                                {
-                                    spec.insert("replicas".into(), Value::from(replicas));
-                                }
-                            }
-                        }
+                        scaler.set_replicas(version, &mut v, replicas);
                         if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
                             match &asked_rv {
                                 Some(rv) if !rv.is_empty() => {
@@ -1537,73 +1515,18 @@ impl Handler<'_> {
 }
 
 impl Handler<'_> {
-    /// A custom resource's scale paths (of its storage version, where objects are read).
-    fn custom_scale(&self) -> Option<crate::apiextensions::ScaleSubresource> {
-        let custom = self.store.custom_resource()?;
-        custom
-            .version(&self.info.api_version)
-            .and_then(|v| v.scale.clone())
-            .or_else(|| custom.versions.iter().find_map(|v| v.scale.clone()))
+    /// The resource's `/scale` view.
+    fn scaler(&self) -> Result<&dyn Scaler, StatusError> {
+        self.rest
+            .scaler()
+            .ok_or_else(|| method_not_allowed(&self.info.verb, "scale"))
     }
 
-    /// The `Scale` of a stored object: built-in kinds as Go's scale subresources build
-    /// it, custom resources from their CRD's replica and selector paths (Go's
-    /// `scaleFromCustomResource`: a path that is not set reads as 0 or "").
+    /// The `Scale` of a stored object, as its resource's `/scale` shows it.
     fn scale_of(&self, obj: &dyn Object) -> Result<Value, StatusError> {
-        let Some(paths) = self.custom_scale() else {
-            return scale_json(obj);
-        };
-        let v = to_json(obj)?;
-        let find = |p: &str| crate::apiextensions::table::find(&v, p).cloned();
-        let meta = v.get("metadata").cloned().unwrap_or(Value::Null);
-        let mut scale_meta = serde_json::Map::new();
-        for k in [
-            "name",
-            "namespace",
-            "uid",
-            "resourceVersion",
-            "creationTimestamp",
-        ] {
-            if let Some(x) = meta.get(k) {
-                scale_meta.insert(k.into(), x.clone());
-            }
-        }
-        let selector = paths
-            .label_selector_path
-            .as_deref()
-            .and_then(find)
-            .and_then(|s| s.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        Ok(serde_json::json!({
-            "metadata": scale_meta,
-            "spec": {"replicas": find(&paths.spec_replicas_path).and_then(|r| r.as_i64()).unwrap_or(0)},
-            "status": {
-                "replicas": find(&paths.status_replicas_path).and_then(|r| r.as_i64()).unwrap_or(0),
-                "selector": selector,
-            },
-        }))
-    }
-}
-
-/// Sets the value at a simple JSON path (`.spec.replicas`), making the objects on the
-/// way.
-fn set_simple_path(doc: &mut Value, path: &str, value: i64) {
-    let keys: Vec<&str> = path.trim_start_matches('.').split('.').collect();
-    let mut current = doc;
-    for (i, k) in keys.iter().enumerate() {
-        if !current.is_object() {
-            *current = Value::Object(serde_json::Map::new());
-        }
-        let Some(map) = current.as_object_mut() else {
-            return;
-        };
-        if i + 1 == keys.len() {
-            map.insert((*k).to_owned(), Value::from(value));
-            return;
-        }
-        current = map
-            .entry((*k).to_owned())
-            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        Ok(self
+            .scaler()?
+            .scale_of(&self.info.api_version, &to_json(obj)?))
     }
 }
 
@@ -1638,77 +1561,6 @@ fn resource_version(obj: &dyn Object) -> String {
     obj.meta()
         .map(|m| m.resource_version().to_owned())
         .unwrap_or_default()
-}
-
-/// The `Scale` of an object at its storage version, as Go's scale subresources build it.
-fn scale_json(obj: &dyn Object) -> Result<Value, StatusError> {
-    let v = to_json(obj)?;
-    let selector = match v.pointer("/spec/selector") {
-        // Replication controllers select with a plain map.
-        Some(Value::Object(map))
-            if !map.contains_key("matchLabels") && !map.contains_key("matchExpressions") =>
-        {
-            map.iter()
-                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
-                .collect::<Vec<_>>()
-                .join(",")
-        }
-        Some(sel) => format_label_selector(sel),
-        None => String::new(),
-    };
-    let meta = v.get("metadata").cloned().unwrap_or(Value::Null);
-    let mut scale_meta = serde_json::Map::new();
-    for k in [
-        "name",
-        "namespace",
-        "uid",
-        "resourceVersion",
-        "creationTimestamp",
-    ] {
-        if let Some(x) = meta.get(k) {
-            scale_meta.insert(k.into(), x.clone());
-        }
-    }
-    Ok(serde_json::json!({
-        "metadata": scale_meta,
-        "spec": {"replicas": v.pointer("/spec/replicas").cloned().unwrap_or(Value::from(0))},
-        "status": {
-            "replicas": v.pointer("/status/replicas").cloned().unwrap_or(Value::from(0)),
-            "selector": selector,
-        },
-    }))
-}
-
-/// Go's `metav1.FormatLabelSelector` of a `LabelSelector` in JSON form.
-fn format_label_selector(sel: &Value) -> String {
-    let mut parts = Vec::new();
-    if let Some(map) = sel.get("matchLabels").and_then(Value::as_object) {
-        for (k, v) in map {
-            parts.push(format!("{k}={}", v.as_str().unwrap_or_default()));
-        }
-    }
-    if let Some(exprs) = sel.get("matchExpressions").and_then(Value::as_array) {
-        for e in exprs {
-            let key = e.get("key").and_then(Value::as_str).unwrap_or_default();
-            let values: Vec<&str> = e
-                .get("values")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            match e
-                .get("operator")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-            {
-                "In" => parts.push(format!("{key} in ({})", values.join(","))),
-                "NotIn" => parts.push(format!("{key} notin ({})", values.join(","))),
-                "Exists" => parts.push(key.to_owned()),
-                "DoesNotExist" => parts.push(format!("!{key}")),
-                _ => {}
-            }
-        }
-    }
-    parts.join(",")
 }
 
 /// A parsed patch document.
@@ -1811,55 +1663,6 @@ fn apply_patch(
             Ok(())
         }
     }
-}
-
-/// The JSON of an object, for patches and strategies.
-pub fn to_json(obj: &dyn Object) -> Result<Value, StatusError> {
-    object_to_unstructured(obj)
-        .map(Value::Object)
-        .map_err(|e| errors::new_internal_error(format!("writing object: {e}")))
-}
-
-/// Converts `obj` to `gv` through the scheme.
-pub fn convert(
-    scheme: &Scheme,
-    obj: Box<dyn Object>,
-    gv: &GroupVersion,
-) -> Result<Box<dyn Object>, StatusError> {
-    if crate::registry::crosses_event_groups(&*obj, gv) {
-        return crate::registry::convert_event(scheme, obj, gv);
-    }
-    if obj.is_unstructured() {
-        let gvk = obj.group_version_kind();
-        if !scheme.recognizes(&gvk) {
-            // A custom resource: its versions differ in `apiVersion` only (conversion
-            // strategy `None`); webhook conversion is the handler's.
-            let mut obj = obj;
-            obj.set_group_version_kind(&gv.with_kind(gvk.kind.clone()));
-            return Ok(obj);
-        }
-    }
-    scheme
-        .convert_to_version(obj, gv)
-        .map_err(|e| errors::new_internal_error(format!("converting to {gv}: {e}")))
-}
-
-/// Encodes `obj` in `media`.
-pub fn encode(scheme: &Scheme, media: MediaType, obj: &dyn Object) -> Result<Vec<u8>, StatusError> {
-    let out = match media {
-        MediaType::Protobuf => ProtobufSerializer::new(scheme).encode_to_vec(obj),
-        MediaType::Json | MediaType::Yaml => JsonSerializer::new(
-            scheme,
-            SerializerOptions {
-                yaml: media == MediaType::Yaml,
-                ..SerializerOptions::default()
-            },
-        )
-        .encode_to_vec(obj),
-    };
-    out.map_err(|e| {
-        errors::new_internal_error(format!("encoding {}: {e}", obj.group_version_kind()))
-    })
 }
 
 /// A `resourceVersion` parameter: `""` and `"0"` are 0 (any / most recent), anything

@@ -4,34 +4,15 @@
 use apimachinery::api::errors::{StatusError, reason};
 use apimachinery::schema::GroupVersionKind;
 
-/// The formats objects are read and written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MediaType {
-    /// `application/json`.
-    Json,
-    /// `application/yaml`.
-    Yaml,
-    /// `application/vnd.kubernetes.protobuf`.
-    Protobuf,
-}
+pub use crate::registry::MediaType;
 
-impl MediaType {
-    /// The `Content-Type` of an answer in this format.
-    pub fn content_type(self) -> &'static str {
-        match self {
-            MediaType::Json => "application/json",
-            MediaType::Yaml => "application/yaml",
-            MediaType::Protobuf => "application/vnd.kubernetes.protobuf",
-        }
-    }
-
-    fn from_essence(essence: &str) -> Option<MediaType> {
-        match essence {
-            "application/json" => Some(MediaType::Json),
-            "application/yaml" => Some(MediaType::Yaml),
-            "application/vnd.kubernetes.protobuf" => Some(MediaType::Protobuf),
-            _ => None,
-        }
+/// The format of a media type's essence (`application/json`), when objects are served in it.
+fn media_type_of(essence: &str) -> Option<MediaType> {
+    match essence {
+        "application/json" => Some(MediaType::Json),
+        "application/yaml" => Some(MediaType::Yaml),
+        "application/vnd.kubernetes.protobuf" => Some(MediaType::Protobuf),
+        _ => None,
     }
 }
 
@@ -229,7 +210,7 @@ impl<'a> AcceptEntry<'a> {
         let media = match essence.as_str() {
             // Go's first serializer, JSON, answers the wildcards.
             "*/*" | "application/*" => Some(MediaType::Json),
-            other => MediaType::from_essence(other),
+            other => media_type_of(other),
         };
         AcceptEntry { media, convert }
     }
@@ -247,7 +228,7 @@ pub fn negotiate_input(content_type: Option<&str>) -> Result<MediaType, StatusEr
         .unwrap_or_default()
         .trim()
         .to_ascii_lowercase();
-    MediaType::from_essence(&essence).ok_or_else(|| {
+    media_type_of(&essence).ok_or_else(|| {
         unsupported_media_type(format!(
             "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got {essence:?})"
         ))
@@ -273,9 +254,35 @@ pub fn unsupported_media_type(message: impl Into<String>) -> StatusError {
     StatusError::failure(415, reason::UNSUPPORTED_MEDIA_TYPE, message)
 }
 
+/// The `Content-Type` of a Table answer.
+pub const TABLE_CONTENT_TYPE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io";
+
+/// Whether an `Accept` header asks for a `meta.k8s.io` Table (`v1` or `v1beta1`) before
+/// anything else it accepts.
+pub fn wants_table(accept: &str) -> bool {
+    accept.split(',').next().is_some_and(|first| {
+        let params: Vec<String> = first
+            .split(';')
+            .skip(1)
+            .map(|p| p.trim().replace(' ', ""))
+            .collect();
+        params.iter().any(|p| p == "as=Table")
+            && params.iter().any(|p| p == "g=meta.k8s.io")
+            && params.iter().any(|p| p == "v=v1" || p == "v=v1beta1")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_are_asked_for_as_kubectl_asks() {
+        assert!(wants_table(
+            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+        ));
+        assert!(!wants_table("application/json"));
+    }
 
     #[test]
     fn accept_headers_choose_as_go() {

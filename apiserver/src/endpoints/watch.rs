@@ -15,11 +15,11 @@ use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use tokio::sync::watch as signal;
 
-use super::handlers::{Handler, encode, parse_resource_version};
+use super::handlers::{Handler, parse_resource_version};
 use super::negotiation::{Conversion, MediaType};
 use super::responsewriters::status_json;
 use super::transform::transform;
-use crate::registry::{CacheEvent, EventType, ListParams, Selection};
+use crate::registry::{CacheEvent, EventType, ListParams, Selection, Store, convert, encode};
 
 /// The annotation of the bookmark that ends the initial events of a
 /// `sendInitialEvents=true` watch.
@@ -50,8 +50,9 @@ struct WatchState {
     output: MediaType,
     /// What each event's object is converted to (`as=PartialObjectMetadata`).
     conversion: Option<Conversion>,
-    /// A custom resource's definition: its objects are defaulted as they are read.
-    custom: Option<Arc<crate::apiextensions::CustomResource>>,
+    /// The resource's store, whose strategy decorates objects as they are read (a
+    /// custom resource's are defaulted).
+    store: Arc<Store>,
 }
 
 impl WatchState {
@@ -60,21 +61,16 @@ impl WatchState {
             Some(ns) => obj.meta().is_some_and(|m| m.namespace() == ns),
             None => true,
         };
-        in_namespace && self.selection.matches(&self.info, obj)
+        in_namespace
+            && self
+                .selection
+                .matches(&self.info, self.store.strategy().selectable_fields(), obj)
     }
 
     fn line(&self, event_type: &str, obj: &dyn Object) -> Result<Bytes, StatusError> {
         let mut obj = obj.deep_copy_object();
-        if let Some(custom) = &self.custom {
-            if let Some(u) = obj.downcast_mut::<apimachinery::runtime::Unstructured>() {
-                let mut value = serde_json::Value::Object(std::mem::take(&mut u.object));
-                custom.default_stored(&mut value);
-                if let serde_json::Value::Object(map) = value {
-                    u.object = map;
-                }
-            }
-        }
-        let converted = super::handlers::convert(&self.handler_scheme, obj, &self.request_gv)?;
+        self.store.strategy().decorate(&mut *obj);
+        let converted = convert(&self.handler_scheme, obj, &self.request_gv)?;
         self.event(event_type, &*converted)
     }
 
@@ -287,7 +283,7 @@ pub async fn watch(
         last_sent: from,
         output,
         conversion: h.conversion,
-        custom: h.store.custom_resource().cloned(),
+        store: h.store.clone(),
     };
     let mut first: Vec<Bytes> = Vec::new();
     if initial {

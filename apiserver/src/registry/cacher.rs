@@ -16,8 +16,8 @@ use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use tokio::sync::{Mutex, broadcast};
 
+use super::codec::decode_stored;
 use super::resource_info::ResourceInfo;
-use super::store::decode_stored;
 use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent, interpret_error};
 
 /// How many recent events the cache keeps for resuming watches (Go sizes its cache
@@ -581,6 +581,7 @@ mod tests {
             resource: "widgets".into(),
             singular: "widget".into(),
             kind: "Widget".into(),
+            list_kind: "WidgetList".into(),
             namespaced: false,
             short_names: Vec::new(),
             categories: Vec::new(),

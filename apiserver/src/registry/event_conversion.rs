@@ -6,9 +6,9 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use apimachinery::serializer::Decoder;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use serde_json::Map;
-
-use super::store::from_value;
 
 /// The group of the newer Event API.
 pub const EVENTS_GROUP: &str = "events.k8s.io";
@@ -58,5 +58,13 @@ pub fn convert_event(
         out.insert(renamed.map(str::to_owned).unwrap_or(k), v);
     }
     let gvk = GroupVersionKind::new(target.group.as_str(), target.version.as_str(), "Event");
-    from_value(scheme, &gvk, serde_json::Value::Object(out))
+    let (api_version, kind) = gvk.to_api_version_and_kind();
+    out.insert("apiVersion".into(), api_version.into());
+    out.insert("kind".into(), kind.into());
+    let bytes = serde_json::to_vec(&out)
+        .map_err(|e| errors::new_internal_error(format!("writing {gvk}: {e}")))?;
+    JsonSerializer::new(scheme, SerializerOptions::default())
+        .decode(&bytes, Some(&gvk), None)
+        .map(|(obj, _)| obj)
+        .map_err(|e| errors::new_internal_error(format!("reading {gvk}: {e}")))
 }

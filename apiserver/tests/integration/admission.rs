@@ -63,7 +63,7 @@ impl ValidationInterface for Locks {
 
     async fn validate(&self, a: &admission::Attributes) -> Result<(), StatusError> {
         let obj = a.object.as_ref().or(a.old_object.as_ref()).unwrap();
-        let v = apiserver::endpoints::handlers::to_json(&**obj)?;
+        let v = apiserver::registry::to_json(&**obj)?;
         let locked = v.pointer("/metadata/labels/locked") == Some(&json!("true"));
         let too_big =
             a.kind.kind == "Scale" && v.pointer("/spec/replicas").and_then(Value::as_i64) > Some(5);

@@ -16,6 +16,7 @@ mod deleted_object_answers;
 mod etcd_backend;
 mod graceful_deletion;
 mod hostile_requests;
+mod module_layers;
 mod openapi_documents;
 mod openapi_kubectl;
 mod partial_object_metadata;

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use apimachinery::runtime::Scheme;
 use apiserver::admission::ValidationInterface;
-use apiserver::authorization::rbac::escalation::EscalationCheck;
 use apiserver::authorization::rbac::{Rbac, bootstrap};
 use apiserver::authorization::{AlwaysAllow, AlwaysDeny, Authorizer, PrivilegedGroups, Union};
+use apiserver::registry::rbac::escalation::EscalationCheck;
 use apiserver::storage::Storage;
 
 use super::CommandError;

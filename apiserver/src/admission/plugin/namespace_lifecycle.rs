@@ -3,7 +3,7 @@
 //! or changed in a namespace that does not exist, nothing is created in one that is
 //! being terminated, and the namespaces every cluster relies on cannot be deleted.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -56,6 +56,13 @@ impl NamespaceLifecycle {
         }
     }
 
+    /// The plugin over the server's `stores` (by group and resource), when it serves
+    /// core/v1 `namespaces`.
+    pub fn for_stores(stores: &BTreeMap<(String, String), Arc<Store>>) -> Option<Self> {
+        let namespaces = stores.get(&(String::new(), "namespaces".to_owned()))?;
+        Some(NamespaceLifecycle::new(namespaces.clone()))
+    }
+
     /// Whether reads of `namespace` must go to the storage; forgets expired entries.
     fn must_look_up_live(&self, namespace: &str) -> bool {
         let Ok(mut recent) = self.force_live_lookup.lock() else {
@@ -85,7 +92,7 @@ impl NamespaceLifecycle {
         let terminating = namespace
             .meta()
             .is_some_and(|m| m.deletion_timestamp().is_some())
-            || crate::endpoints::handlers::to_json(&*namespace)?
+            || crate::registry::to_json(&*namespace)?
                 .pointer("/status/phase")
                 .and_then(serde_json::Value::as_str)
                 == Some("Terminating");

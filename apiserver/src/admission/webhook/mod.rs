@@ -61,9 +61,7 @@ use serde_json::{Value, json};
 use self::client::{CallError, Endpoint};
 use self::configuration::{ServiceReference, Webhook, WebhookConfiguration};
 use super::{Attributes, MutationInterface, Operation, ValidationInterface};
-use crate::endpoints::handlers::{convert, encode, to_json};
-use crate::endpoints::negotiation::MediaType;
-use crate::registry::{Store, from_value};
+use crate::registry::{MediaType, Store, convert, encode, from_value, to_json};
 use crate::storage::{ListOptions, Revision, Storage, interpret_error};
 
 /// The API group of the webhook configurations.

@@ -22,8 +22,7 @@ use serde_json::{Value, json};
 
 use super::policy::{GROUP, PolicyRule, Subject};
 use crate::authentication::user;
-use crate::endpoints::handlers::to_json;
-use crate::registry::{DeleteParams, Store, Subresource, from_value, resources_from_scheme};
+use crate::registry::{DeleteParams, Subresource, from_value, resources_from_scheme, to_json};
 use crate::storage::Storage;
 
 /// The label on every bootstrap role and binding.
@@ -563,7 +562,7 @@ pub async fn ensure(
         let Some(info) = resources.get(&(GROUP.to_owned(), resource.to_owned())) else {
             continue;
         };
-        let store = Store::new(scheme.clone(), storage.clone(), info.clone());
+        let store = super::store(scheme, storage, info.clone());
         match store.get("", name).await {
             Ok(existing) => {
                 let existing = to_json(&*existing)?;

@@ -35,7 +35,6 @@
 //! ```
 
 pub mod bootstrap;
-pub mod escalation;
 pub mod index;
 pub mod policy;
 
@@ -54,7 +53,10 @@ use self::index::{Index, Kind, Visit};
 use self::policy::{PolicyRule, RbacObject};
 use super::{Attributes, Authorizer, Decision, RulesInfo};
 use crate::authentication::user::Info;
-use crate::registry::{ResourceInfo, Store, Subresource, decode_stored, resources_from_scheme};
+use crate::registry::validation::NameValidation;
+use crate::registry::{
+    GenericStrategy, ResourceInfo, Store, Subresource, decode_stored, resources_from_scheme,
+};
 use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent, interpret_error};
 
 /// How long a decision waits for the index to catch up with a write before deciding on
@@ -63,6 +65,19 @@ const SYNC_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long the index waits before listing again after the storage failed.
 const RETRY_DELAY: Duration = Duration::from_millis(500);
+
+/// How RBAC objects are written, here and through the API (`registry::rbac`): Go's RBAC
+/// strategies, whose names are path segments (`ValidateRBACName`: the bootstrap roles
+/// are `system:...`).
+pub const STRATEGY: GenericStrategy = GenericStrategy {
+    names: NameValidation::PathSegment,
+    returns_deleted_object: false,
+};
+
+/// The store of RBAC resource `info`, written with [`STRATEGY`].
+pub fn store(scheme: &Arc<Scheme>, storage: &Arc<dyn Storage>, info: ResourceInfo) -> Store {
+    Store::new(scheme.clone(), storage.clone(), info, Arc::new(STRATEGY))
+}
 
 /// The RBAC authorizer (Go's `RBACAuthorizer` over the `DefaultRuleResolver`).
 #[derive(Debug)]
@@ -106,8 +121,7 @@ impl Rbac {
             (Kind::ClusterRoleBinding, "clusterrolebindings"),
         ] {
             if let Some(info) = resources.get(&(policy::GROUP.to_owned(), resource.to_owned())) {
-                let store = Store::new(scheme.clone(), storage.clone(), info.clone());
-                kinds.push((kind, Arc::new(store)));
+                kinds.push((kind, Arc::new(store(&scheme, &storage, info.clone()))));
             }
         }
         let written = kinds
@@ -456,7 +470,7 @@ impl Shared {
                 // brings another pass.
                 let _ = store
                     .update("", &name, Subresource::Main, false, |current| {
-                        let mut v = crate::endpoints::handlers::to_json(&*current)?;
+                        let mut v = crate::registry::to_json(&*current)?;
                         if let Some(map) = v.as_object_mut() {
                             map.insert("rules".into(), rules.clone());
                         }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::authorization::{PrivilegedGroups, Union};
-use crate::registry::{Store, from_value, resources_from_scheme};
+use crate::registry::{from_value, resources_from_scheme};
 use crate::storage::{MemoryStorage, Storage};
 
 struct Fixture {
@@ -57,7 +57,7 @@ impl Fixture {
     async fn store(&self, resource: &str, namespace: &str, value: Value) {
         let resources = resources_from_scheme(&self.scheme);
         let info = resources[&(GROUP.to_owned(), resource.to_owned())].clone();
-        let store = Store::new(self.scheme.clone(), self.storage.clone(), info);
+        let store = crate::authorization::rbac::store(&self.scheme, &self.storage, info);
         store
             .create(namespace, self.object(resource, value), false)
             .await

@@ -1,6 +1,42 @@
 use super::*;
 use crate::authorization::{AlwaysAllow, AlwaysDeny};
 
+/// The `status` the review of kind `resource` answers, as the server's REST storage of
+/// that resource answers it; `None` for a resource that is not an access review.
+async fn answer<A: Authorizer + Clone + 'static>(
+    resource: &str,
+    review: &Value,
+    user: &Info,
+    namespace: &str,
+    authorizer: &A,
+) -> Result<Option<Value>, StatusError> {
+    let authorizer: Arc<dyn Authorizer> = Arc::new(authorizer.clone());
+    let status = match resource {
+        "subjectaccessreviews" => {
+            subjectaccessreview::SubjectAccessReview::new(authorizer)
+                .status(review)
+                .await?
+        }
+        "localsubjectaccessreviews" => {
+            localsubjectaccessreview::LocalSubjectAccessReview::new(authorizer)
+                .status(review, namespace)
+                .await?
+        }
+        "selfsubjectaccessreviews" => {
+            selfsubjectaccessreview::SelfSubjectAccessReview::new(authorizer)
+                .status(review, user)
+                .await?
+        }
+        "selfsubjectrulesreviews" => {
+            selfsubjectrulesreview::SelfSubjectRulesReview::new(authorizer)
+                .status(review, user)
+                .await?
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(status))
+}
+
 #[tokio::test]
 async fn a_review_without_exactly_one_attribute_set_is_invalid() {
     let both = json!({"spec": {"user": "a", "resourceAttributes": {"verb": "get"}, "nonResourceAttributes": {"path": "/"}}});

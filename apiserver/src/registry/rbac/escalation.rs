@@ -3,10 +3,11 @@
 //! its writer holds, and a binding only to a role whose rules its writer holds —
 //! unless the writer may `escalate` that role or `bind` it, or is in `system:masters`.
 //!
-//! Go runs these checks in the RBAC resources' REST storage. Here they are an
-//! admission [`ValidationInterface`]: the server's handlers already give admission the
-//! user, the decoded object in its storage version and the old one, on exactly the
-//! writes the check is about, and the storage layer stays free of authorization.
+//! Go runs these checks in the RBAC resources' REST storage (`pkg/registry/rbac`'s
+//! `escalation_check.go` and the `policybased` storages). Here they are an admission
+//! [`ValidationInterface`] the server is configured with (kube-apiserver's RBAC mode
+//! adds it): the server's handlers already give admission the user, the decoded object
+//! in its storage version and the old one, on exactly the writes the check is about.
 //! The check sees every write the admission chain sees: creates, and updates and
 //! patches once the handlers run the chain on them.
 
@@ -16,12 +17,12 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::schema::GroupResource;
 use serde_json::Value;
 
-use super::Rbac;
-use super::policy::{self, GROUP, PolicyRule, RbacObject, RoleRef, covers};
 use crate::admission::{Attributes, Operation, ValidationInterface};
 use crate::authentication::user::{Info, SYSTEM_PRIVILEGED_GROUP};
+use crate::authorization::rbac::Rbac;
+use crate::authorization::rbac::policy::{self, GROUP, PolicyRule, RbacObject, RoleRef, covers};
 use crate::authorization::{self, Authorizer, Decision};
-use crate::endpoints::handlers::to_json;
+use crate::registry::to_json;
 
 /// The escalation check, as an admission plugin.
 #[derive(Debug, Clone)]
@@ -81,7 +82,7 @@ impl EscalationCheck {
         if !errors.is_empty() {
             message.push_str(&format!(
                 "; resolution errors: [{}]",
-                super::aggregate_errors(&errors)
+                crate::authorization::rbac::aggregate_errors(&errors)
             ));
         }
         Some(message)

@@ -6,7 +6,10 @@ use k8s_types as _;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::registry::{from_value, resources_from_scheme};
+use crate::registry::{
+    GenericStrategy, GracefulOutcome, ResourceInfo, before_delete, from_value, mark_as_deleting,
+    resources_from_scheme,
+};
 
 fn scheme() -> Arc<Scheme> {
     let mut scheme = Scheme::with_name("graceful-delete-tests");
@@ -50,21 +53,12 @@ fn marks(obj: &dyn Object) -> (Option<i64>, Option<i64>, i64) {
 }
 
 #[test]
-fn only_pods_are_deleted_gracefully() {
+fn what_is_not_deleted_gracefully_goes_at_once() {
     let s = scheme();
-    assert!(supports_graceful_delete(&info(&s, "", "pods")));
-    for (g, r) in [
-        ("", "configmaps"),
-        ("apps", "deployments"),
-        ("", "namespaces"),
-    ] {
-        let info = info(&s, g, r);
-        assert!(!supports_graceful_delete(&info), "{r}");
-    }
     let cms = info(&s, "", "configmaps");
     let mut cm = from_value(&s, &cms.storage_gvk, json!({"metadata": {"name": "c"}})).unwrap();
     assert_eq!(
-        before_delete(&cms, &mut *cm, Some(30), now()).unwrap(),
+        before_delete(&GenericStrategy::default(), &mut *cm, Some(30), now()).unwrap(),
         GracefulOutcome::Immediate
     );
     assert_eq!(cm.meta().unwrap().deletion_timestamp(), None);
@@ -73,17 +67,16 @@ fn only_pods_are_deleted_gracefully() {
 #[test]
 fn a_scheduled_pod_takes_its_termination_grace_period_or_the_requested_one() {
     let s = scheme();
-    let pods = info(&s, "", "pods");
     let mut p = pod(&s, scheduled(Some(30)));
     assert_eq!(
-        before_delete(&pods, &mut *p, None, now()).unwrap(),
+        before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
         GracefulOutcome::Graceful { period: 30 }
     );
     assert_eq!(marks(&*p), (Some(30), Some(30), 2));
 
     let mut p = pod(&s, scheduled(Some(30)));
     assert_eq!(
-        before_delete(&pods, &mut *p, Some(5), now()).unwrap(),
+        before_delete(&PodStrategy, &mut *p, Some(5), now()).unwrap(),
         GracefulOutcome::Graceful { period: 5 }
     );
     assert_eq!(marks(&*p), (Some(5), Some(5), 2));
@@ -91,13 +84,13 @@ fn a_scheduled_pod_takes_its_termination_grace_period_or_the_requested_one() {
     // No terminationGracePeriodSeconds (the defaulter sets 30): 0.
     let mut p = pod(&s, scheduled(None));
     assert_eq!(
-        before_delete(&pods, &mut *p, None, now()).unwrap(),
+        before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
         GracefulOutcome::Graceful { period: 0 }
     );
     // A negative period is one second.
     let mut p = pod(&s, scheduled(Some(30)));
     assert_eq!(
-        before_delete(&pods, &mut *p, Some(-7), now()).unwrap(),
+        before_delete(&PodStrategy, &mut *p, Some(-7), now()).unwrap(),
         GracefulOutcome::Graceful { period: 1 }
     );
 }
@@ -105,12 +98,11 @@ fn a_scheduled_pod_takes_its_termination_grace_period_or_the_requested_one() {
 #[test]
 fn an_unscheduled_or_finished_pod_goes_at_once() {
     let s = scheme();
-    let pods = info(&s, "", "pods");
     let mut unscheduled = scheduled(Some(30));
     unscheduled["spec"]["nodeName"] = json!("");
     let mut p = pod(&s, unscheduled);
     assert_eq!(
-        before_delete(&pods, &mut *p, Some(60), now()).unwrap(),
+        before_delete(&PodStrategy, &mut *p, Some(60), now()).unwrap(),
         GracefulOutcome::Graceful { period: 0 }
     );
     assert_eq!(marks(&*p), (Some(0), Some(0), 2));
@@ -119,7 +111,7 @@ fn an_unscheduled_or_finished_pod_goes_at_once() {
         done["status"] = json!({"phase": phase});
         let mut p = pod(&s, done);
         assert_eq!(
-            before_delete(&pods, &mut *p, None, now()).unwrap(),
+            before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
             GracefulOutcome::Graceful { period: 0 },
             "{phase}"
         );
@@ -128,7 +120,7 @@ fn an_unscheduled_or_finished_pod_goes_at_once() {
     running["status"] = json!({"phase": "Running"});
     let mut p = pod(&s, running);
     assert_eq!(
-        before_delete(&pods, &mut *p, None, now()).unwrap(),
+        before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
         GracefulOutcome::Graceful { period: 30 }
     );
 }
@@ -136,15 +128,14 @@ fn an_unscheduled_or_finished_pod_goes_at_once() {
 #[test]
 fn a_second_delete_may_only_shorten_the_grace_period() {
     let s = scheme();
-    let pods = info(&s, "", "pods");
     let mut p = pod(&s, scheduled(Some(30)));
-    before_delete(&pods, &mut *p, None, now()).unwrap();
+    before_delete(&PodStrategy, &mut *p, None, now()).unwrap();
     // Ten seconds later: as long or longer, or no period, changes nothing.
     let later = Time::from_unix(NOW + 10, 0);
     for asked in [None, Some(30), Some(300)] {
         let mut again = p.deep_copy_object();
         assert_eq!(
-            before_delete(&pods, &mut *again, asked, later).unwrap(),
+            before_delete(&PodStrategy, &mut *again, asked, later).unwrap(),
             GracefulOutcome::Pending,
             "{asked:?}"
         );
@@ -153,21 +144,21 @@ fn a_second_delete_may_only_shorten_the_grace_period() {
     // Shorter: the deadline moves back by the difference; the generation stays.
     let mut again = p.deep_copy_object();
     assert_eq!(
-        before_delete(&pods, &mut *again, Some(20), later).unwrap(),
+        before_delete(&PodStrategy, &mut *again, Some(20), later).unwrap(),
         GracefulOutcome::Graceful { period: 20 }
     );
     assert_eq!(marks(&*again), (Some(20), Some(20), 2));
     // A deadline that would be in the past is now, and stays graceful (1 second).
     let mut again = p.deep_copy_object();
     assert_eq!(
-        before_delete(&pods, &mut *again, Some(5), later).unwrap(),
+        before_delete(&PodStrategy, &mut *again, Some(5), later).unwrap(),
         GracefulOutcome::Graceful { period: 1 }
     );
     assert_eq!(marks(&*again), (Some(10), Some(1), 2));
     // 0: now, and delete.
     let mut again = p.deep_copy_object();
     assert_eq!(
-        before_delete(&pods, &mut *again, Some(0), later).unwrap(),
+        before_delete(&PodStrategy, &mut *again, Some(0), later).unwrap(),
         GracefulOutcome::Graceful { period: 0 }
     );
     assert_eq!(marks(&*again), (Some(10), Some(0), 2));
@@ -176,14 +167,13 @@ fn a_second_delete_may_only_shorten_the_grace_period() {
 #[test]
 fn a_mark_without_a_period_finishes_at_once() {
     let s = scheme();
-    let pods = info(&s, "", "pods");
     for period in [None, Some(0)] {
         let mut p = pod(&s, scheduled(Some(30)));
         let meta = p.meta_mut().unwrap();
         meta.set_deletion_timestamp(Some(now()));
         meta.set_deletion_grace_period_seconds(period);
         assert_eq!(
-            before_delete(&pods, &mut *p, Some(10), now()).unwrap(),
+            before_delete(&PodStrategy, &mut *p, Some(10), now()).unwrap(),
             GracefulOutcome::Immediate,
             "{period:?}"
         );
