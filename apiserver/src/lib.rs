@@ -3,13 +3,13 @@
 //!
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
-//! | [`server`] | `server` | the [`Config`](server::Config) a program builds a running server from |
+//! | [`server`] | `server`, `server/filters`, `endpoints/filters` | the [`Config`](server::Config) a program builds a running server from, the listeners, the filter chain every request goes through (panic recovery, request info, audit, timeout, authentication, max-in-flight, authorization), the routes |
 //! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
 //! | [`audit`] | `audit` | the audit log: one `audit.k8s.io/v1` event per request |
 //! | [`authorization`] | `authorization/authorizer`, `authorization/union`, kubernetes' `plugin/pkg/auth/authorizer/rbac` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes), RBAC ([`Rbac`](authorization::rbac::Rbac), the bootstrap policy) |
 //! | [`apiextensions`] | `k8s.io/apiextensions-apiserver` | custom resources: CRDs served, their status, their OpenAPI |
 //! | [`admission`] | `admission`, `admission/plugin/namespace/lifecycle`, `admission/plugin/webhook` | the plugins a write goes through after it is authorized: [`Chain`](admission::Chain), `NamespaceLifecycle`, the dynamic admission webhooks |
-//! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation and the `as=PartialObjectMetadata` answers it asks for ([`transform`](endpoints::transform)), the REST and watch handlers, and [`fieldmanager`](endpoints::fieldmanager): `managedFields` on every write and server-side apply |
+//! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation and the `as=PartialObjectMetadata` answers it asks for ([`transform`](endpoints::transform)), the handlers, one file per verb ([`handlers`](endpoints::handlers)), and [`fieldmanager`](endpoints::fieldmanager): `managedFields` on every write and server-side apply |
 //! | [`registry`] | `registry/generic/registry`, `registry/rest`, `storage/cacher`; kubernetes' `pkg/registry` | the generic [`Store`](registry::Store) of each resource over the storage, its watch cache, the [`Strategy`](registry::Strategy) and [`RestStorage`](registry::RestStorage) traits; and one module per built-in resource with something of its own (`registry::core::pod`, ...) |
 //! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |
 //! | [`discovery`] | `endpoints/discovery` | `/api`, `/apis`, resource lists and aggregated discovery |

@@ -7,4 +7,3 @@ pub mod negotiation;
 pub mod request_info;
 pub mod responsewriters;
 pub mod transform;
-pub mod watch;

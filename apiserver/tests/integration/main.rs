@@ -14,6 +14,7 @@ mod custom_resources;
 mod defaulting;
 mod deleted_object_answers;
 mod etcd_backend;
+mod filters;
 mod graceful_deletion;
 mod hostile_requests;
 mod module_layers;

@@ -9,6 +9,7 @@
 //! - no resource is matched by name in generic code: the built-in resources' names and
 //!   kinds appear there only where Go keeps them centrally too (listed below, with Go's
 //!   file);
+//! - no source file is longer than 800 lines, but the generated ones.
 //!
 //! What is read: every `crate::`, `super::` and `self::` path in a module's non-test
 //! code (test modules — from a `#[cfg(test)]` at the start of a line to the end of the
@@ -106,6 +107,9 @@ const GENERIC: &[&str] = &[
     "worker",
     "server",
 ];
+
+/// The longest a source file may be (the generated OpenAPI documents excepted).
+const MAX_LINES: usize = 800;
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -435,6 +439,22 @@ fn generic_code_matches_no_resource_by_name() {
         violations.is_empty(),
         "resources named in generic code (give them a strategy or REST storage in their resource module):\n{}",
         violations.join("\n")
+    );
+}
+
+#[test]
+fn source_files_stay_under_800_lines() {
+    let mut long = Vec::new();
+    for (file, _, text) in sources() {
+        let lines = text.lines().count();
+        if lines > MAX_LINES {
+            long.push(format!("{}: {lines} lines", file.display()));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over {MAX_LINES} lines:\n{}",
+        long.join("\n")
     );
 }
 

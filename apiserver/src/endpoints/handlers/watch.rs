@@ -15,10 +15,10 @@ use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use tokio::sync::watch as signal;
 
-use super::handlers::{Handler, parse_resource_version};
-use super::negotiation::{Conversion, MediaType};
-use super::responsewriters::status_json;
-use super::transform::transform;
+use super::{Handler, parse_resource_version};
+use crate::endpoints::negotiation::{Conversion, MediaType};
+use crate::endpoints::responsewriters::status_json;
+use crate::endpoints::transform::transform;
 use crate::registry::{CacheEvent, EventType, ListParams, Selection, Store, convert, encode};
 
 /// The annotation of the bookmark that ends the initial events of a
