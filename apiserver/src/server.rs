@@ -49,6 +49,7 @@ use self::api::Api;
 use self::filters::audit::WithAudit;
 use self::filters::authentication::WithAuthentication;
 use self::filters::authorization::WithAuthorization;
+use self::filters::impersonation::WithImpersonation;
 use self::filters::max_in_flight::WithMaxInFlightLimit;
 use self::filters::panic_recovery::WithPanicRecovery;
 use self::filters::request_info::WithRequestInfo;
@@ -67,6 +68,10 @@ use crate::registry::builtin::rest_storages;
 use crate::registry::dependencies::Dependencies;
 use crate::storage::Storage;
 
+pub use self::filters::impersonation::{
+    IMPERSONATE_EXTRA_HEADER_PREFIX, IMPERSONATE_GROUP_HEADER, IMPERSONATE_UID_HEADER,
+    IMPERSONATE_USER_HEADER,
+};
 pub use self::filters::max_in_flight::{
     DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT,
 };
@@ -393,6 +398,7 @@ impl Config {
                 self.authenticator.clone(),
                 self.anonymous_auth,
             )))
+            .layer(FilterLayer(WithImpersonation::new(self.authorizer.clone())))
             .layer(FilterLayer(WithMaxInFlightLimit::new(
                 self.max_requests_inflight,
                 self.max_mutating_requests_inflight,
@@ -414,8 +420,11 @@ pub(crate) type HandlerChain = FilterService<
                 FilterService<
                     WithAuthentication,
                     FilterService<
-                        WithMaxInFlightLimit,
-                        FilterService<WithAuthorization, ApiHandler>,
+                        WithImpersonation,
+                        FilterService<
+                            WithMaxInFlightLimit,
+                            FilterService<WithAuthorization, ApiHandler>,
+                        >,
                     >,
                 >,
             >,

@@ -83,6 +83,11 @@ const NAMED_IN_GENERIC_CODE: &[(&str, &str, &str)] = &[
         "Event",
         "Go's cohabiting Event APIs, converted through their shared internal type",
     ),
+    (
+        "server/filters/impersonation.rs",
+        "*",
+        "Go's impersonation filter: a service account's user name is impersonated as its serviceaccounts object",
+    ),
     // Not the resources, the same words.
     (
         "audit/mod.rs",

@@ -38,6 +38,7 @@ use serde_json::{Value, json};
 use super::AuthenticationError;
 use super::bearer_token::TokenAuthenticator;
 use super::user::{ALL_AUTHENTICATED, Info};
+use crate::registry::validation::{is_dns1123_label, is_dns1123_subdomain};
 use crate::registry::{GenericStrategy, ResourceInfo, Store, resources_from_scheme};
 use crate::storage::Storage;
 
@@ -73,6 +74,18 @@ const LEEWAY_SECONDS: u64 = 60;
 /// The user name of a service account: `system:serviceaccount:NS:NAME`.
 pub fn make_username(namespace: &str, name: &str) -> String {
     format!("{SERVICE_ACCOUNT_USERNAME_PREFIX}{namespace}:{name}")
+}
+
+/// The namespace and name of a service account's user name (Go's `SplitUsername`):
+/// `system:serviceaccount:NS:NAME` with a namespace that is a DNS label and a name that
+/// is a DNS subdomain; `None` for any other user name.
+pub fn split_username(username: &str) -> Option<(&str, &str)> {
+    let rest = username.strip_prefix(SERVICE_ACCOUNT_USERNAME_PREFIX)?;
+    let (namespace, name) = rest.split_once(':')?;
+    if name.contains(':') || !is_dns1123_label(namespace) || !is_dns1123_subdomain(name) {
+        return None;
+    }
+    Some((namespace, name))
 }
 
 /// The groups of a service account of `namespace`.

@@ -11,6 +11,7 @@ use axum::http::{HeaderValue, Request, Response, header};
 use tower::Service;
 
 use super::authentication::AuthenticatedUser;
+use super::impersonation::ImpersonatedUser;
 use super::{Filter, Next, RequestScope};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
 use crate::server::handler::header_str;
@@ -73,7 +74,11 @@ impl Filter for WithAudit {
             .get::<AuthenticatedUser>()
             .map(|u| UserInfo::from(&u.0))
             .unwrap_or_default();
-        let event = Event::new(
+        let impersonated = response
+            .extensions()
+            .get::<ImpersonatedUser>()
+            .map(|u| UserInfo::from(&u.0));
+        let mut event = Event::new(
             audit_id.clone(),
             uri,
             verb.clone(),
@@ -85,6 +90,7 @@ impl Filter for WithAudit {
             received,
             verb == "watch" && response.status().is_success(),
         );
+        event.impersonated_user = impersonated;
         log.log(&event);
         if let Ok(v) = HeaderValue::from_str(&audit_id) {
             response.headers_mut().insert(AUDIT_ID_HEADER, v);

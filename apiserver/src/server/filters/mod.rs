@@ -6,9 +6,11 @@
 //! 3. [`audit`]: one audit event per request, whatever answered it.
 //! 4. [`timeout`]: requests but watches answer 504 past the request timeout.
 //! 5. [`authentication`]: who asks, or 401.
-//! 6. [`max_in_flight`]: at most so many requests (mutating, and the others) at once, or
+//! 6. [`impersonation`]: whom they ask as (`Impersonate-User` and the like), when they
+//!    may, or 403.
+//! 7. [`max_in_flight`]: at most so many requests (mutating, and the others) at once, or
 //!    429.
-//! 7. [`authorization`]: may they, or 403.
+//! 8. [`authorization`]: may they, or 403.
 //!
 //! Each filter is a [`Filter`]: an async step given the request and the rest of the
 //! chain ([`Next`]), made a tower [`Layer`] by [`FilterLayer`].
@@ -16,6 +18,7 @@
 pub(crate) mod audit;
 pub(crate) mod authentication;
 pub(crate) mod authorization;
+pub(crate) mod impersonation;
 pub(crate) mod max_in_flight;
 pub(crate) mod panic_recovery;
 pub(crate) mod request_info;
