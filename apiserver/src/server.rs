@@ -25,6 +25,7 @@
 mod api;
 mod filters;
 mod handler;
+mod healthz;
 mod routes;
 pub mod tls;
 mod workers;
@@ -49,6 +50,7 @@ use self::api::Api;
 use self::filters::audit::WithAudit;
 use self::filters::authentication::WithAuthentication;
 use self::filters::authorization::WithAuthorization;
+use self::filters::http_log::WithLogging;
 use self::filters::impersonation::WithImpersonation;
 use self::filters::max_in_flight::WithMaxInFlightLimit;
 use self::filters::panic_recovery::WithPanicRecovery;
@@ -56,6 +58,7 @@ use self::filters::request_info::WithRequestInfo;
 use self::filters::timeout::WithTimeout;
 use self::filters::{FilterLayer, FilterService};
 use self::handler::ApiHandler;
+use self::healthz::HealthChecks;
 use self::routes::{Routes, reserved_names};
 use crate::admission::Chain;
 use crate::admission::webhook::{DnsServiceResolver, ServiceResolver};
@@ -120,6 +123,7 @@ pub struct Config {
     request_timeout: Duration,
     max_requests_inflight: usize,
     max_mutating_requests_inflight: usize,
+    shutdown_delay: Duration,
 }
 
 impl Config {
@@ -141,6 +145,7 @@ impl Config {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_requests_inflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
             max_mutating_requests_inflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+            shutdown_delay: Duration::ZERO,
         }
     }
 
@@ -215,6 +220,14 @@ impl Config {
         self
     }
 
+    /// How long a server told to stop goes on serving, with `/readyz` failing, before it
+    /// stops accepting connections and drains (Go's `--shutdown-delay-duration`, none by
+    /// default): the time load balancers need to see it is not ready.
+    pub fn shutdown_delay(mut self, delay: Duration) -> Self {
+        self.shutdown_delay = delay;
+        self
+    }
+
     /// How many requests may be served at once, those that change nothing and those
     /// that do (Go's `--max-requests-inflight` and `--max-mutating-requests-inflight`,
     /// 400 and 200 by default; 0 is no limit); more are answered 429.
@@ -238,6 +251,8 @@ impl Config {
             chain,
             api,
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             controller,
         } = self.handler(&local.to_string()).await?;
         let stop = api.shutdown.clone();
@@ -251,6 +266,8 @@ impl Config {
             address: local,
             scheme: "http",
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             task,
             controller,
         })
@@ -292,6 +309,8 @@ impl Config {
             chain,
             api,
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             controller,
         } = self.handler(&local.to_string()).await?;
         let stop = api.shutdown.clone();
@@ -307,6 +326,8 @@ impl Config {
             address: local,
             scheme: "https",
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             task,
             controller,
         })
@@ -356,6 +377,7 @@ impl Config {
             self.webhook_services.clone(),
         );
         let (shutdown, shutdown_rx) = watch::channel(false);
+        let (shutdown_initiated, shutdown_initiated_rx) = watch::channel(false);
         let api = Arc::new(Api {
             scheme: self.scheme.clone(),
             storage: self.storage.clone(),
@@ -365,6 +387,7 @@ impl Config {
             reserved,
             routes: RwLock::new(Arc::new(routes)),
             shutdown: shutdown_rx,
+            health: HealthChecks::new(self.storage.clone(), shutdown_initiated_rx),
         });
         for ((group, resource), rest) in &builtin {
             rest.post_start()
@@ -382,6 +405,8 @@ impl Config {
             chain: self.chain(api.clone()),
             api,
             shutdown,
+            shutdown_initiated,
+            shutdown_delay: self.shutdown_delay,
             controller,
         })
     }
@@ -391,6 +416,7 @@ impl Config {
     fn chain(&self, api: Arc<Api>) -> HandlerChain {
         ServiceBuilder::new()
             .layer(FilterLayer(WithPanicRecovery))
+            .layer(FilterLayer(WithLogging))
             .layer(FilterLayer(WithRequestInfo))
             .layer(FilterLayer(WithAudit::new(self.audit.clone())))
             .layer(FilterLayer(WithTimeout::new(self.request_timeout)))
@@ -412,18 +438,21 @@ impl Config {
 pub(crate) type HandlerChain = FilterService<
     WithPanicRecovery,
     FilterService<
-        WithRequestInfo,
+        WithLogging,
         FilterService<
-            WithAudit,
+            WithRequestInfo,
             FilterService<
-                WithTimeout,
+                WithAudit,
                 FilterService<
-                    WithAuthentication,
+                    WithTimeout,
                     FilterService<
-                        WithImpersonation,
+                        WithAuthentication,
                         FilterService<
-                            WithMaxInFlightLimit,
-                            FilterService<WithAuthorization, ApiHandler>,
+                            WithImpersonation,
+                            FilterService<
+                                WithMaxInFlightLimit,
+                                FilterService<WithAuthorization, ApiHandler>,
+                            >,
                         >,
                     >,
                 >,
@@ -496,6 +525,9 @@ pub struct ApiServerHandler {
     chain: HandlerChain,
     api: Arc<Api>,
     shutdown: watch::Sender<bool>,
+    /// Set when the server is told to stop, before the delay and the drain.
+    shutdown_initiated: watch::Sender<bool>,
+    shutdown_delay: Duration,
     /// The CRD controller's task, when the scheme has CRDs.
     controller: Option<JoinHandle<()>>,
 }
@@ -514,6 +546,8 @@ pub struct GenericApiServer {
     address: SocketAddr,
     scheme: &'static str,
     shutdown: watch::Sender<bool>,
+    shutdown_initiated: watch::Sender<bool>,
+    shutdown_delay: Duration,
     task: JoinHandle<std::io::Result<()>>,
     controller: Option<JoinHandle<()>>,
 }
@@ -529,9 +563,16 @@ impl GenericApiServer {
         format!("{}://{}", self.scheme, self.address)
     }
 
-    /// Stops accepting connections, ends every watch, lets requests in flight finish,
-    /// and returns when the server has stopped.
+    /// Stops the server as Go's does: `/readyz` fails from now on, the server goes on
+    /// serving for the shutdown delay ([`Config::shutdown_delay`]), then stops accepting
+    /// connections, ends every watch, lets requests in flight finish, and returns when
+    /// it has stopped.
     pub async fn shutdown(self) {
+        let _ = self.shutdown_initiated.send(true);
+        tracing::info!(delay = ?self.shutdown_delay, "shutting down");
+        if !self.shutdown_delay.is_zero() {
+            tokio::time::sleep(self.shutdown_delay).await;
+        }
         let _ = self.shutdown.send(true);
         let _ = self.task.await;
         if let Some(controller) = self.controller {

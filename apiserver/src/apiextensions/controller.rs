@@ -61,7 +61,7 @@ pub(crate) fn crd_store(
 pub(crate) async fn start(api: Arc<dyn CustomResourceServer>, store: Arc<Store>) -> JoinHandle<()> {
     // The CRDs stored before this server started are served when it answers its first
     // request.
-    let _ = sync(&*api, &store).await;
+    resync(&*api, &store).await;
     let prefix = store.info().collection_prefix(None);
     tokio::spawn(async move {
         let mut shutdown = api.shutdown();
@@ -71,7 +71,8 @@ pub(crate) async fn start(api: Arc<dyn CustomResourceServer>, store: Arc<Store>)
             // server, and this must not.
             let events = match api.storage().watch(&prefix, 0).await {
                 Ok(events) => events,
-                Err(_) => {
+                Err(e) => {
+                    tracing::warn!(error = %e, "the CRD controller cannot watch CRDs; retrying");
                     tokio::select! {
                         _ = tokio::time::sleep(RETRY_PAUSE) => continue,
                         _ = shutdown.changed() => return,
@@ -80,22 +81,33 @@ pub(crate) async fn start(api: Arc<dyn CustomResourceServer>, store: Arc<Store>)
             };
             let mut events = events;
             // Whatever changed before the watch started.
-            let _ = sync(&*api, &store).await;
+            resync(&*api, &store).await;
             loop {
                 tokio::select! {
                     event = events.next() => match event {
                         Some(Ok(_)) => {
                             // A pass covers every CRD: queued events add nothing.
                             while let Some(Some(Ok(_))) = events.next().now_or_never() {}
-                            let _ = sync(&*api, &store).await;
+                            resync(&*api, &store).await;
                         }
-                        Some(Err(_)) | None => break,
+                        Some(Err(e)) => {
+                            tracing::warn!(error = %e, "the CRD controller's watch ended; watching again");
+                            break;
+                        }
+                        None => break,
                     },
                     _ = shutdown.changed() => return,
                 }
             }
         }
     })
+}
+
+/// One pass, whose failure is logged (the next event brings another).
+async fn resync(api: &dyn CustomResourceServer, store: &Store) {
+    if let Err(e) = sync(api, store).await {
+        tracing::warn!(error = %e, "the CRD controller failed to sync the CRDs");
+    }
 }
 
 /// How long the controller waits before watching again when the storage refuses.
@@ -143,13 +155,18 @@ async fn sync(api: &dyn CustomResourceServer, store: &Store) -> Result<(), Statu
     for i in changed {
         let name = created(&crds[i]).1;
         let status = crds[i]["status"].clone();
-        let _ = write(api.scheme(), store, &name, Subresource::Status, |v| {
+        let written = write(api.scheme(), store, &name, Subresource::Status, |v| {
             v["status"] = status.clone();
         })
         .await;
+        if let Err(e) = written {
+            tracing::warn!(crd = %name, error = %e, "the CRD controller failed to write a CRD's status");
+        }
     }
     for cr in served.iter().filter(|cr| cr.terminating) {
-        let _ = finalize(api, store, cr).await;
+        if let Err(e) = finalize(api, store, cr).await {
+            tracing::warn!(crd = %cr.name, error = %e, "the CRD controller failed to delete a deleted CRD's objects");
+        }
     }
     Ok(())
 }

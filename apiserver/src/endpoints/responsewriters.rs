@@ -5,6 +5,8 @@
 use apimachinery::api::errors::{StatusError, reason};
 use apimachinery::apis::meta::v1::Status;
 use apimachinery::util::json::JsonLayout;
+use axum::body::Body;
+use axum::http::{HeaderValue, Response, StatusCode, header};
 
 /// 404 for a path that names nothing the server serves.
 pub fn path_not_found(path: &str) -> StatusError {
@@ -35,6 +37,42 @@ pub fn status_json(status: &Status) -> Vec<u8> {
     }
     out.push(b'\n');
     out
+}
+
+/// An answer of `code` with `body` of `content_type`.
+pub fn json_response(code: u16, content_type: &str, body: Vec<u8>) -> Response<Body> {
+    let mut resp = Response::new(Body::from(body));
+    *resp.status_mut() = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if let Ok(v) = HeaderValue::from_str(content_type) {
+        resp.headers_mut().insert(header::CONTENT_TYPE, v);
+    }
+    resp
+}
+
+/// A plain-text answer, as Go's `http.Error` writes one.
+pub fn http_error(code: u16, message: &str) -> Response<Body> {
+    let mut resp = json_response(
+        code,
+        "text/plain; charset=utf-8",
+        format!("{message}\n").into_bytes(),
+    );
+    resp.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
+}
+
+/// The answer of a failed request: its `Status`, in JSON.
+pub fn error_response(err: &StatusError) -> Response<Body> {
+    json_response(err.code(), "application/json", status_json(&err.status))
+}
+
+/// A JSON value as a 200 answer.
+pub fn value_response(value: &serde_json::Value, content_type: &str) -> Response<Body> {
+    let mut body = serde_json::to_vec(value).unwrap_or_default();
+    body.push(b'\n');
+    json_response(200, content_type, body)
 }
 
 #[cfg(test)]

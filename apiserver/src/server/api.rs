@@ -8,6 +8,7 @@ use std::sync::{Arc, RwLock};
 use apimachinery::runtime::Scheme;
 use tokio::sync::watch;
 
+use super::healthz::HealthChecks;
 use super::routes::Routes;
 use crate::admission::Chain;
 use crate::apiextensions::controller::CustomResourceServer;
@@ -32,6 +33,8 @@ pub(crate) struct Api {
     pub(crate) routes: RwLock<Arc<Routes>>,
     /// Changes to true when the server is told to stop.
     pub(crate) shutdown: watch::Receiver<bool>,
+    /// `/healthz`, `/livez` and `/readyz`.
+    pub(crate) health: HealthChecks,
 }
 
 impl Api {

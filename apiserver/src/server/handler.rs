@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 
 use apimachinery::api::errors::{self, StatusError};
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use axum::http::{HeaderValue, Method, Request, Response, header};
 use futures_util::future::BoxFuture;
 
 use super::api::Api;
@@ -21,8 +21,10 @@ use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply};
 use crate::endpoints::negotiation::{
     TABLE_CONTENT_TYPE, negotiate_input, negotiate_output_options, wants_table,
 };
-use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
-use crate::endpoints::responsewriters::{method_not_allowed, path_not_found, status_json};
+use crate::endpoints::request_info::{RequestInfo, RequestInfoError, header_str};
+use crate::endpoints::responsewriters::{
+    error_response, json_response, method_not_allowed, path_not_found, value_response,
+};
 use crate::registry::{ResourceInfo, TableConvertor};
 
 /// The Kubernetes version the server reports at `/version`.
@@ -73,11 +75,10 @@ impl Api {
             .unwrap_or_default()
             .to_owned();
         let routes = self.routes();
+        if let Some(response) = self.health.serve(&path, parts.uri.query()).await {
+            return response;
+        }
         match path.trim_end_matches('/') {
-            "/healthz" | "/livez" | "/readyz" | "/healthz/ping" | "/livez/ping"
-            | "/readyz/ping" => {
-                return json_response(200, "text/plain; charset=utf-8", b"ok".to_vec());
-            }
             "/version" => return value_response(&version_info(), "application/json"),
             "/api" => {
                 return if wants_aggregated(&accept) {
@@ -313,40 +314,6 @@ impl Api {
     }
 }
 
-pub(crate) fn json_response(code: u16, content_type: &str, body: Vec<u8>) -> Response<Body> {
-    let mut resp = Response::new(Body::from(body));
-    *resp.status_mut() = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    if let Ok(v) = HeaderValue::from_str(content_type) {
-        resp.headers_mut().insert(header::CONTENT_TYPE, v);
-    }
-    resp
-}
-
-/// A plain-text answer, as Go's `http.Error` writes one.
-pub(crate) fn http_error(code: u16, message: &str) -> Response<Body> {
-    let mut resp = json_response(
-        code,
-        "text/plain; charset=utf-8",
-        format!("{message}\n").into_bytes(),
-    );
-    resp.headers_mut().insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    resp
-}
-
-/// The answer of a failed request: its `Status`, in JSON.
-pub(crate) fn error_response(err: &StatusError) -> Response<Body> {
-    json_response(err.code(), "application/json", status_json(&err.status))
-}
-
-fn value_response(value: &serde_json::Value, content_type: &str) -> Response<Body> {
-    let mut body = serde_json::to_vec(value).unwrap_or_default();
-    body.push(b'\n');
-    json_response(200, content_type, body)
-}
-
 fn reply_response(reply: Reply) -> Response<Body> {
     let mut resp = json_response(reply.code, reply.content_type, reply.body);
     for w in reply.warnings {
@@ -405,10 +372,6 @@ fn table_reply(
         body,
         warnings: reply.warnings,
     })
-}
-
-pub(crate) fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
-    headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 /// `/version`: what kube-apiserver 1.36 reports, with this server's build.

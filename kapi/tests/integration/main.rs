@@ -9,6 +9,7 @@ mod convert;
 mod convert_corpus;
 mod plugin;
 mod serve_kubectl;
+mod serve_logs;
 mod serve_python;
 mod serve_rbac;
 mod serve_security;

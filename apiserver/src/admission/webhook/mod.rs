@@ -630,14 +630,18 @@ impl MutationInterface for MutatingWebhooks {
                         webhooks.apply_patch(hook, &invocation, &patch, attributes)?
                     }
                     Ok(None) => false,
-                    Err(HookError::Calling(_)) if hook.ignores_failures() => {
+                    Err(HookError::Calling(why)) if hook.ignores_failures() => {
+                        tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing open");
                         attributes.reports.add_audit_annotation(
                             &failed_open_key("mutation", round, index),
                             &hook.name,
                         );
                         false
                     }
-                    Err(HookError::Calling(why)) => return Err(errors::new_internal_error(why)),
+                    Err(HookError::Calling(why)) => {
+                        tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing closed");
+                        return Err(errors::new_internal_error(why));
+                    }
                     Err(HookError::Status(e)) => return Err(e),
                 };
                 if round == 0 {
@@ -683,12 +687,16 @@ impl ValidationInterface for ValidatingWebhooks {
         for (index, ((hook, _), result)) in selected.iter().zip(results).enumerate() {
             match result {
                 Ok(_) => {}
-                Err(HookError::Calling(_)) if hook.ignores_failures() => {
+                Err(HookError::Calling(why)) if hook.ignores_failures() => {
+                    tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing open");
                     attributes
                         .reports
                         .add_audit_annotation(&failed_open_key("validating", 0, index), &hook.name);
                 }
-                Err(HookError::Calling(why)) => return Err(errors::new_internal_error(why)),
+                Err(HookError::Calling(why)) => {
+                    tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing closed");
+                    return Err(errors::new_internal_error(why));
+                }
                 Err(HookError::Status(e)) => return Err(e),
             }
         }

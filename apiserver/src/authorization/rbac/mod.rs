@@ -296,7 +296,8 @@ impl Shared {
         'list: loop {
             let from = match self.list().await {
                 Ok(revision) => revision,
-                Err(_) => {
+                Err(e) => {
+                    tracing::warn!(error = %e, "RBAC cannot list the roles and bindings; retrying");
                     tokio::time::sleep(RETRY_DELAY).await;
                     continue;
                 }
@@ -308,9 +309,13 @@ impl Shared {
             let mut watches = Vec::with_capacity(self.kinds.len());
             for (position, (_, store)) in self.kinds.iter().enumerate() {
                 let prefix = store.info().collection_prefix(None);
-                let Ok(events) = self.storage.watch_without_prev(&prefix, from).await else {
-                    tokio::time::sleep(RETRY_DELAY).await;
-                    continue 'list;
+                let events = match self.storage.watch_without_prev(&prefix, from).await {
+                    Ok(events) => events,
+                    Err(e) => {
+                        tracing::warn!(error = %e, %prefix, "RBAC cannot watch the roles and bindings; retrying");
+                        tokio::time::sleep(RETRY_DELAY).await;
+                        continue 'list;
+                    }
                 };
                 // Each watch says when it ends, so that the end of one ends them all.
                 let ends = stream::once(std::future::ready((position, None)));

@@ -134,7 +134,10 @@ impl WebhookConverter for DefinitionWebhook {
         webhook
             .convert(&self.kind, objects, api_version)
             .await
-            .map_err(errors::new_internal_error)
+            .map_err(|e| {
+                tracing::warn!(crd = %self.name, error = %e, "conversion webhook failed");
+                errors::new_internal_error(e)
+            })
     }
 }
 

@@ -14,7 +14,7 @@ use super::authentication::AuthenticatedUser;
 use super::impersonation::ImpersonatedUser;
 use super::{Filter, Next, RequestScope};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
-use crate::server::handler::header_str;
+use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
 
 /// The filter; without a log it only passes requests on.

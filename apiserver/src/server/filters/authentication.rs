@@ -13,7 +13,7 @@ use tower::Service;
 use super::{Filter, Next};
 use crate::authentication::user::Info;
 use crate::authentication::{self, Authenticator, ClientCertificates};
-use crate::server::handler::error_response;
+use crate::endpoints::responsewriters::error_response;
 
 /// The user the authentication filter found, set on the response for the audit filter
 /// (which is outside it, to record refused requests too).

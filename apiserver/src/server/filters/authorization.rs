@@ -14,7 +14,7 @@ use super::{Filter, Next, RequestScope};
 use crate::authentication::user::Info;
 use crate::authorization::{self, Attributes, Authorizer, Decision};
 use crate::endpoints::request_info::RequestInfo;
-use crate::server::handler::error_response;
+use crate::endpoints::responsewriters::error_response;
 
 /// The filter.
 #[derive(Clone, Debug)]

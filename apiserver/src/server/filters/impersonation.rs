@@ -19,7 +19,7 @@ use super::{Filter, Next};
 use crate::authentication::serviceaccount::{make_groups, make_username, split_username};
 use crate::authentication::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, Info};
 use crate::authorization::{Attributes, Authorizer, Decision};
-use crate::server::handler::error_response;
+use crate::endpoints::responsewriters::error_response;
 
 /// The header naming the user to act as.
 pub const IMPERSONATE_USER_HEADER: &str = "impersonate-user";

@@ -13,7 +13,7 @@ use tower::Service;
 
 use super::{Filter, Next, RequestScope};
 use crate::authentication::user::{Info, SYSTEM_PRIVILEGED_GROUP};
-use crate::server::handler::http_error;
+use crate::endpoints::responsewriters::http_error;
 
 /// kube-apiserver's default `--max-requests-inflight`.
 pub const DEFAULT_MAX_REQUESTS_INFLIGHT: usize = 400;

@@ -2,15 +2,16 @@
 //! `DefaultBuildHandlerChain`), as tower layers, outermost first:
 //!
 //! 1. [`panic_recovery`]: a handler that panics answers 500; the server goes on.
-//! 2. [`request_info`]: the path, method and query parsed once ([`RequestScope`]).
-//! 3. [`audit`]: one audit event per request, whatever answered it.
-//! 4. [`timeout`]: requests but watches answer 504 past the request timeout.
-//! 5. [`authentication`]: who asks, or 401.
-//! 6. [`impersonation`]: whom they ask as (`Impersonate-User` and the like), when they
+//! 2. [`http_log`]: a line per request at debug level.
+//! 3. [`request_info`]: the path, method and query parsed once ([`RequestScope`]).
+//! 4. [`audit`]: one audit event per request, whatever answered it.
+//! 5. [`timeout`]: requests but watches answer 504 past the request timeout.
+//! 6. [`authentication`]: who asks, or 401.
+//! 7. [`impersonation`]: whom they ask as (`Impersonate-User` and the like), when they
 //!    may, or 403.
-//! 7. [`max_in_flight`]: at most so many requests (mutating, and the others) at once, or
+//! 8. [`max_in_flight`]: at most so many requests (mutating, and the others) at once, or
 //!    429.
-//! 8. [`authorization`]: may they, or 403.
+//! 9. [`authorization`]: may they, or 403.
 //!
 //! Each filter is a [`Filter`]: an async step given the request and the rest of the
 //! chain ([`Next`]), made a tower [`Layer`] by [`FilterLayer`].
@@ -18,6 +19,7 @@
 pub(crate) mod audit;
 pub(crate) mod authentication;
 pub(crate) mod authorization;
+pub(crate) mod http_log;
 pub(crate) mod impersonation;
 pub(crate) mod max_in_flight;
 pub(crate) mod panic_recovery;

@@ -10,7 +10,7 @@ use futures_util::FutureExt;
 use tower::Service;
 
 use super::{Filter, Next};
-use crate::server::handler::http_error;
+use crate::endpoints::responsewriters::http_error;
 
 /// The filter.
 #[derive(Clone, Copy, Debug, Default)]

@@ -11,7 +11,7 @@ use axum::http::{Request, Response};
 use tower::Service;
 
 use super::{Filter, Next, RequestScope};
-use crate::server::handler::error_response;
+use crate::endpoints::responsewriters::error_response;
 
 /// Go's default `--request-timeout`.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
