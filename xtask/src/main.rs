@@ -6,10 +6,14 @@
 //! Options: `--input DIR` (default `$K8S_API_DIR`, else `../shared/k8s-api/v1.36` beside
 //! the workspace), `--output DIR` (default `k8s-types/src/generated`) and
 //! `--openapi-output DIR` (default `apiserver/src/openapi/generated`).
+//!
+//! `cargo xtask etcd-proto [--check]` generates apiserver's etcd gRPC client
+//! (`apiserver/src/storage/etcd/generated.rs`, see [`etcd_proto`]).
 
 mod default_markers;
 mod docs;
 mod emit;
+mod etcd_proto;
 mod features;
 mod hubs;
 mod input;
@@ -58,7 +62,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]"
+        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask etcd-proto [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -272,9 +276,25 @@ fn run(opts: &Options) -> Result<(), Error> {
     }
 }
 
+/// `cargo xtask etcd-proto [--check]`.
+fn etcd_proto(args: &[String]) -> Result<(), Error> {
+    let mut check = false;
+    for arg in args {
+        match arg.as_str() {
+            "--check" => check = true,
+            other => return Err(Error::Usage(format!("unknown option `{other}`"))),
+        }
+    }
+    etcd_proto::run(&workspace_root(), check)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match parse_args(&args).and_then(|opts| run(&opts)) {
+    let result = match args.first().map(String::as_str) {
+        Some("etcd-proto") => etcd_proto(&args[1..]),
+        _ => parse_args(&args).and_then(|opts| run(&opts)),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -22,7 +22,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicI64;
 
 mod errors;
-#[cfg(feature = "etcd")]
 pub mod etcd;
 mod fanout;
 pub mod memory;
@@ -34,7 +33,6 @@ mod validation;
 
 pub use self::redb::RedbStorage;
 pub use errors::{OPTIMISTIC_LOCK_ERROR_MSG, interpret_error};
-#[cfg(feature = "etcd")]
 pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;
 pub use own_writes::OwnWrites;

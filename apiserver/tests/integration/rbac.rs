@@ -4,7 +4,6 @@
 //! not hold; the access reviews answer `kubectl auth can-i`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[cfg(feature = "etcd")]
 use crate::support;
 
 use std::process::Command;
@@ -781,7 +780,6 @@ async fn kubectl_auth_can_i_answers_from_rbac() {
 
 /// On etcd, whose watch is another process's: a binding is in force for the very next
 /// request all the same.
-#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_etcd_a_binding_is_in_force_for_the_next_request() {
     let Some(etcd) = support::Etcd::start().await else {

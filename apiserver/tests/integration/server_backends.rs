@@ -47,7 +47,6 @@ async fn objects_outlive_the_server_in_a_redb_file() {
     s.server.shutdown().await;
 }
 
-#[cfg(feature = "etcd")]
 fn etcdctl(etcd: &support::Etcd, args: &[&str]) -> Vec<u8> {
     let out = std::process::Command::new("etcdctl")
         .env("ETCDCTL_API", "3")
@@ -63,7 +62,6 @@ fn etcdctl(etcd: &support::Etcd, args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
-#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_returns() {
     use std::time::Duration;
@@ -151,7 +149,6 @@ async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_ret
     s.server.shutdown().await;
 }
 
-#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn custom_resources_on_etcd_are_json_at_kube_apiservers_key_and_two_servers_agree() {
     use std::time::Duration;

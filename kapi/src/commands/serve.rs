@@ -144,24 +144,11 @@ async fn open_storage(args: &ServeArgs) -> Result<Arc<dyn Storage>, CommandError
 }
 
 /// The etcd backend on `servers`.
-#[cfg(feature = "etcd")]
 async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandError> {
     let etcd = apiserver::storage::EtcdStorage::connect(servers)
         .await
         .map_err(|e| format!("--etcd-servers {}: {e}", servers.join(",")))?;
     Ok(Arc::new(etcd))
-}
-
-/// Without the `etcd` feature there is no etcd backend: say how to get one.
-#[cfg(not(feature = "etcd"))]
-async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandError> {
-    Err(format!(
-        "--etcd-servers {}: this kapi was built without etcd support; build it with \
-         `cargo build --release -p kapi --features etcd` (needs protoc: apt-get install \
-         protobuf-compiler)",
-        servers.join(",")
-    )
-    .into())
 }
 
 /// A kubeconfig with one cluster, user and context named `kapi`, current: the server's

@@ -8,6 +8,7 @@ mod cli;
 mod convert;
 mod convert_corpus;
 mod plugin;
+mod serve_etcd;
 mod serve_kubectl;
 mod serve_logs;
 mod serve_python;
