@@ -3,7 +3,7 @@
 //!
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
-//! | [`server`] | `server`, `server/filters`, `endpoints/filters` | the [`Config`](server::Config) a program builds a running server from, the listeners, the filter chain every request goes through (panic recovery, request info, audit, timeout, authentication, max-in-flight, authorization), the routes |
+//! | [`server`] | `server`, `server/filters`, `endpoints/filters` | the [`Config`](server::Config) a program builds a running server from, the listeners, the filter chain every request goes through (panic recovery, logging, request info, audit, timeout, authentication, impersonation, max-in-flight, authorization), `/livez` and `/readyz` with their named checks, the routes |
 //! | [`authentication`] | `authentication`, `authentication/user` | who makes a request: [`Authenticator`](authentication::Authenticator), [`user::Info`](authentication::user::Info) |
 //! | [`audit`] | `audit` | the audit log: one `audit.k8s.io/v1` event per request |
 //! | [`authorization`] | `authorization/authorizer`, `authorization/union`, kubernetes' `plugin/pkg/auth/authorizer/rbac` | what a user may do: [`Authorizer`](authorization::Authorizer), [`Attributes`](authorization::Attributes), RBAC ([`Rbac`](authorization::rbac::Rbac), the bootstrap policy) |
