@@ -72,21 +72,7 @@ impl Handler<'_> {
                 }
             },
         };
-        if gvk.group != expected.group || gvk.kind != expected.kind {
-            return Err(errors::new_bad_request(format!(
-                "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
-                expected.kind,
-                gvk.kind,
-                gvk.group_version()
-            )));
-        }
-        if gvk.version != expected.version {
-            return Err(errors::new_bad_request(format!(
-                "the API version in the data ({}) does not match the expected API version ({})",
-                gvk.group_version(),
-                expected.group_version()
-            )));
-        }
+        check_kind(&gvk, expected)?;
         Ok((obj, warnings))
     }
 
@@ -135,21 +121,7 @@ impl Handler<'_> {
                 }
             },
         };
-        if gvk.group != expected.group || gvk.kind != expected.kind {
-            return Err(errors::new_bad_request(format!(
-                "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
-                expected.kind,
-                gvk.kind,
-                gvk.group_version()
-            )));
-        }
-        if gvk.version != expected.version {
-            return Err(errors::new_bad_request(format!(
-                "the API version in the data ({}) does not match the expected API version ({})",
-                gvk.group_version(),
-                expected.group_version()
-            )));
-        }
+        check_kind(&gvk, expected)?;
         let mut value = to_json(&*obj)?;
         let mut warnings = duplicates;
         warnings.extend(self.strategy().admit_decoded(
@@ -225,4 +197,24 @@ pub(super) fn is_reset_list(v: &Value) -> bool {
         Some([only]) => only.as_object().is_some_and(serde_json::Map::is_empty),
         _ => false,
     }
+}
+
+/// A decoded body's kind must be the one its path expects, in the path's version.
+fn check_kind(gvk: &GroupVersionKind, expected: &GroupVersionKind) -> Result<(), StatusError> {
+    if gvk.group != expected.group || gvk.kind != expected.kind {
+        return Err(errors::new_bad_request(format!(
+            "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
+            expected.kind,
+            gvk.kind,
+            gvk.group_version()
+        )));
+    }
+    if gvk.version != expected.version {
+        return Err(errors::new_bad_request(format!(
+            "the API version in the data ({}) does not match the expected API version ({})",
+            gvk.group_version(),
+            expected.group_version()
+        )));
+    }
+    Ok(())
 }
