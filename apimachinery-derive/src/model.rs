@@ -358,18 +358,21 @@ pub fn generic_arg<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
 
 fn field_role(name: &str, ty: &Type) -> Role {
     let last = last_segment(ty).map(|s| s.ident.to_string());
+    // Items of any object, kept raw (core's `v1 List` of `RawExtension`s), are no typed
+    // list: the objects are read when something reads them.
+    let raw_items = |item: &Type| last_segment(item).is_some_and(|s| s.ident == "RawExtension");
     match (name, last.as_deref()) {
         (_, Some("TypeMeta")) => Role::TypeMeta,
         ("metadata", Some("ObjectMeta")) => Role::ObjectMeta,
         ("metadata", Some("ListMeta")) => Role::ListMeta,
         ("items", Some("Vec")) => match generic_arg(ty, "Vec") {
-            Some(item) => Role::Items(Box::new(item.clone()), false),
-            None => Role::Plain,
+            Some(item) if !raw_items(item) => Role::Items(Box::new(item.clone()), false),
+            _ => Role::Plain,
         },
         ("items", Some("Option")) => {
             match generic_arg(ty, "Option").and_then(|v| generic_arg(v, "Vec")) {
-                Some(item) => Role::Items(Box::new(item.clone()), true),
-                None => Role::Plain,
+                Some(item) if !raw_items(item) => Role::Items(Box::new(item.clone()), true),
+                _ => Role::Plain,
             }
         }
         _ => Role::Plain,

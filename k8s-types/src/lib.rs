@@ -147,6 +147,7 @@ pub mod defaults;
 mod generated;
 #[doc(hidden)]
 pub mod go_json;
+pub mod lifecycle;
 #[cfg(feature = "validation")]
 pub mod validation;
 pub mod value;

@@ -46,9 +46,17 @@ pub enum Command {
     /// path). Objects of other groups pass through unchanged; the output is one stream in
     /// the input's order.
     #[command(
-        after_help = "Custom resources (kinds of groups that are not built in) pass through unchanged,\nwritten as Go writes an Unstructured object (keys sorted), with one warning per kind\non standard error, also with --strict; with -o protobuf they are errors, having no\nprotobuf form. An unknown kind of a built-in group (apps/v1 Deploymnet,\nautoscaling/v2beta1) is an error.\n\nExamples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
+        after_help = "Custom resources (kinds of groups that are not built in) pass through unchanged,\nwritten as Go writes an Unstructured object (keys sorted), with one warning per kind\non standard error, also with --strict; with -o protobuf they are errors, having no\nprotobuf form. An unknown kind of a built-in group (apps/v1 Deploymnet,\nautoscaling/v2beta1) is an error.\n\nBy default the output is what `kubectl convert` prints: every default of the version\nread filled in, keys sorted. --minimal writes instead only what the conversion changes\n(a field that moved, a field the new version requires), keeping the input's key order,\ncomments and layout: what a repository should receive. --in-place does that to the\nfiles themselves, for the objects whose API version is deprecated or removed by\n--target-version, and prints each object converted, each left for a person (with the\nreason: data Go's conversion would drop, a value the new version refuses, a version\nkapi cannot convert), and a summary; it exits 1 when any is left or a file cannot be\nparsed (such a file is not touched).\n\nExamples:\n  kapi convert -f kapi/examples/legacy.yaml\n  kapi convert -f manifests/ -R --in-place\n  kapi convert -f old.yaml --minimal\n  kapi convert -f old.yaml --output-version apps/v1 -o json\n  kapi convert -f deploy.yaml -o protobuf --output-file deploy.pb\n  kapi convert -f deploy.pb\n  kapi convert -f manifests/ -R --output-file upgraded.yaml\n  cat deploy.yaml | kapi convert -f -"
     )]
     Convert(ConvertArgs),
+    /// List every object whose API version is deprecated or removed in a Kubernetes
+    /// release, with the release that deprecated it, the one that removes it, and what
+    /// replaces it: from the lifecycle methods of Go's k8s.io/api (see
+    /// `k8s_types::lifecycle`).
+    #[command(
+        after_help = "Reads manifests as `convert` does: files, directories (-R for their subdirectories),\nmulti-document YAML, List objects, and standard input (-f -) for the output of\n`helm template` or `kustomize build`, where each object's `# Source:` comment names\nthe template it came from. Objects whose API version is neither deprecated nor\nremoved by the target release are not listed.\n\nExit status 1 when an object's API version is no longer served by the target release\n(or an input cannot be read), 0 otherwise: deprecated versions alone do not fail.\n\nExamples:\n  kapi deprecations -f manifests/ -R\n  kapi deprecations -f manifests/ -R --target-version 1.32 -o json\n  helm template ./chart | kapi deprecations -f -\n  kustomize build overlays/prod | kapi deprecations -f - -o yaml"
+    )]
+    Deprecations(DeprecationsArgs),
     /// Serve the built-in API over HTTPS, as kube-apiserver does (no controllers: objects
     /// are stored and served, like envtest's API server). Prints its URL, writes a
     /// kubeconfig for kubectl and client libraries, and runs until SIGINT or SIGTERM.
@@ -188,10 +196,56 @@ pub struct ConvertArgs {
     /// Write to this file (atomically: all documents or nothing) instead of standard output.
     #[arg(long = "output-file", value_name = "PATH")]
     pub output_file: Option<std::path::PathBuf>,
+    /// Write only what the conversion changes: the fields the input set (and the ones
+    /// the new version requires or that moved), in the input's order, with its comments
+    /// and layout; none of the defaults `kubectl convert` writes. YAML and JSON only.
+    #[arg(long)]
+    pub minimal: bool,
+    /// Rewrite the files themselves (each atomically: all of it or nothing), only those
+    /// with objects to convert, minimally (implies --minimal); prints what was done.
+    #[arg(long = "in-place", conflicts_with = "output_file")]
+    pub in_place: bool,
+    /// With --minimal or --in-place: convert only objects whose API version this
+    /// Kubernetes release deprecates or no longer serves (`1.37`, `v1.32.4`). --in-place
+    /// defaults to the newest release kapi knows; --minimal alone converts every object.
+    #[arg(long = "target-version", value_name = "RELEASE")]
+    pub target_version: Option<k8s_types::lifecycle::Release>,
     /// kubectl convert's flag: convert without contacting a server, which is all kapi
     /// does (`--local=false` is refused).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
     pub local: Option<bool>,
+}
+
+/// `kapi deprecations`.
+#[derive(Debug, clap::Args)]
+pub struct DeprecationsArgs {
+    /// A file, a directory, or `-` for standard input (repeatable).
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    /// Also read the directories' subdirectories.
+    #[arg(short = 'R', long = "recursive")]
+    pub recursive: bool,
+    /// The Kubernetes release to check against (`1.37`, `v1.32.4`); the newest release
+    /// the lifecycle data knows when not given.
+    #[arg(long = "target-version", value_name = "RELEASE")]
+    pub target_version: Option<k8s_types::lifecycle::Release>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", default_value = "table")]
+    pub output: DeprecationsOutput,
+    /// Do not print the table's header row.
+    #[arg(long = "no-headers")]
+    pub no_headers: bool,
+}
+
+/// `-o` of `deprecations`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeprecationsOutput {
+    /// One row per object, as kubectl prints tables.
+    Table,
+    /// `{"targetVersion": ..., "items": [...]}`, four-space indented as kubectl's JSON.
+    Json,
+    /// The same as YAML.
+    Yaml,
 }
 
 /// `kapi` run as the `kubectl-convert` plugin (installed or linked under that name):

@@ -12,6 +12,8 @@ const NAME_WIDTH: usize = 50;
 
 /// Progress over `total` files.
 pub struct Progress {
+    /// What is being done to each file (`converting`, `checking`).
+    verb: &'static str,
     total: usize,
     done: usize,
     enabled: bool,
@@ -20,9 +22,11 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Progress over `total` files, drawn when `terminal` and the input is large.
-    pub fn new(total: usize, terminal: bool) -> Self {
+    /// Progress of `verb` over `total` files, drawn when `terminal` and the input is
+    /// large.
+    pub fn new(verb: &'static str, total: usize, terminal: bool) -> Self {
         Progress {
+            verb,
             total,
             done: 0,
             enabled: terminal && total >= MIN_FILES,
@@ -60,7 +64,7 @@ impl Progress {
         } else {
             name.to_owned()
         };
-        format!("converting {}/{} {shown}", self.done, self.total)
+        format!("{} {}/{} {shown}", self.verb, self.done, self.total)
     }
 }
 
@@ -70,14 +74,14 @@ mod tests {
 
     #[test]
     fn only_large_inputs_on_terminals_are_shown() {
-        assert!(!Progress::new(MIN_FILES, false).enabled);
-        assert!(!Progress::new(MIN_FILES - 1, true).enabled);
-        assert!(Progress::new(MIN_FILES, true).enabled);
+        assert!(!Progress::new("converting", MIN_FILES, false).enabled);
+        assert!(!Progress::new("converting", MIN_FILES - 1, true).enabled);
+        assert!(Progress::new("converting", MIN_FILES, true).enabled);
     }
 
     #[test]
     fn long_names_keep_their_end() {
-        let mut p = Progress::new(300, false);
+        let mut p = Progress::new("converting", 300, false);
         p.done = 7;
         let name = format!("{}/deployment.yaml", "d".repeat(80));
         let line = p.line(&name);

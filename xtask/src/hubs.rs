@@ -271,6 +271,10 @@ pub struct Derive {
 pub struct Conversions {
     /// Kinds registered as their group's `__internal` type too, with that group.
     pub hubs: BTreeMap<Node, String>,
+    /// Hubs registered as the `__internal` type of more groups, with those groups: the
+    /// kinds that moved out of `extensions` (Go's `extensions/__internal` Deployment is
+    /// the `apps` internal type).
+    pub internal_also: BTreeMap<Node, Vec<String>>,
     /// Structs deriving `Convert`.
     pub derives: BTreeMap<Node, Derive>,
     /// Structs that versions share and that convert to themselves.
@@ -566,7 +570,12 @@ fn conv(f: &Field, g: &Field, rename: Option<String>) -> FieldConv {
     }
 }
 
-/// Plans the hubs and conversions of every kind served in several versions.
+/// Kinds Go has no internal version of, served in one version: (module, kind). (The
+/// meta kinds every group version registers, which have none either, are not planned.)
+const NO_INTERNAL_VERSION: &[(&str, &str)] = &[("apiextensions", "ConversionReview")];
+
+/// Plans the hubs and conversions of every kind: each kind served in several versions
+/// converts through a hub, and a kind served in one is its own hub.
 pub fn plan(model: &Model) -> Conversions {
     // (hub group module, kind) → versions (module, version).
     let mut kinds: BTreeMap<(String, String), Vec<Node>> = BTreeMap::new();
@@ -611,7 +620,17 @@ pub fn plan(model: &Model) -> Conversions {
          generated with hand-written parts) or left out, with the first field that stops it.\n\n",
     );
     for ((hub_module, kind), versions) in &kinds {
-        if versions.len() < 2 {
+        if let [only] = versions.as_slice() {
+            // Go converts a kind served in one version through its internal version too
+            // (where hand-written conversions move data: `crate::internal_forms`): the
+            // version is its own hub.
+            if !NO_INTERNAL_VERSION.contains(&(only.0.as_str(), kind.as_str())) {
+                let group = model
+                    .modules
+                    .get(&(only.0.clone(), only.1.clone()))
+                    .map_or(String::new(), |m| m.group.clone());
+                p.out.hubs.insert(only.clone(), group);
+            }
             continue;
         }
         // The hub: the newest version of the hub group, served ones first.
@@ -664,6 +683,11 @@ pub fn plan(model: &Model) -> Conversions {
         }
         report.push('\n');
         if any {
+            if hub_module != "extensions" && versions.iter().any(|v| v.0 == "extensions") {
+                p.out
+                    .internal_also
+                    .insert(hub.clone(), vec!["extensions".to_owned()]);
+            }
             p.out.hubs.insert(hub, group);
         }
     }

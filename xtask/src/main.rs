@@ -1,4 +1,6 @@
-//! Workspace tasks. `cargo xtask codegen` generates `k8s-types/src/generated` and the
+//! Workspace tasks. `cargo xtask lifecycle [--check]` writes the API lifecycle table of
+//! `k8s-types` from `k8s.io/api`'s own lifecycle methods (see [`lifecycle`]).
+//! `cargo xtask codegen` generates `k8s-types/src/generated` and the
 //! OpenAPI documents of `apiserver/src/openapi/generated` from the Kubernetes API
 //! reference data; `cargo xtask codegen --check` regenerates into a temporary directory
 //! and fails when the committed files differ.
@@ -17,6 +19,8 @@ mod etcd_proto;
 mod features;
 mod hubs;
 mod input;
+mod internal_forms;
+mod lifecycle;
 mod model;
 mod naming;
 mod openapi;
@@ -62,7 +66,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask etcd-proto [--check]"
+        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -291,6 +295,7 @@ fn etcd_proto(args: &[String]) -> Result<(), Error> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("lifecycle") => lifecycle::main(&args[1..]),
         Some("etcd-proto") => etcd_proto(&args[1..]),
         _ => parse_args(&args).and_then(|opts| run(&opts)),
     };

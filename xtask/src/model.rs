@@ -733,12 +733,29 @@ impl<'a> Builder<'a> {
     /// OpenAPI entry to say so). meta/v1's own kinds are registered by the rules above,
     /// as `metav1.AddToGroupVersion` registers them.
     fn embeds_type_meta(&self, key: &str) -> bool {
-        !key.starts_with("io.k8s.apimachinery.")
-            && self.input.go.get(key).is_some_and(|s| {
-                s.fields
+        let embeds = |fields: &[GoField]| {
+            fields
+                .iter()
+                .any(|f| f.embedded && f.inline && f.protobuf.is_none() && f.is_type_meta())
+        };
+        let Some(s) = self.input.go.get(key) else {
+            return false;
+        };
+        if key.starts_with("io.k8s.apimachinery.") {
+            return false;
+        }
+        match s.defined_as.as_deref() {
+            // `type List metav1.List`: the fields are the named struct's.
+            Some(defined_as) => {
+                let target = defined_as.rsplit('.').next().unwrap_or(defined_as);
+                self.input
+                    .go
                     .iter()
-                    .any(|f| f.embedded && f.inline && f.protobuf.is_none() && f.is_type_meta())
-            })
+                    .filter(|(k, _)| split_key(k).1 == target && k.as_str() != key)
+                    .any(|(_, t)| embeds(&t.fields))
+            }
+            None => embeds(&s.fields),
+        }
     }
 
     /// Whether every field of `key` (embedded ones expanded) is among `props`: then a
@@ -821,16 +838,18 @@ impl<'a> Builder<'a> {
         if twin_gvk.is_none() && !EXTRA_KINDS.contains(&key) && !self.embeds_type_meta(key) {
             return None;
         }
-        // A list is a kind only when its items are.
+        // A list is a kind only when its items are, or are any object (core's `v1 List`,
+        // of `RawExtension`s, which Go registers too).
         if let Some(items) = m
             .fields
             .iter()
             .find(|f| f.name == "items" && f.label == "repeated")
         {
-            let item_is_kind = self
-                .resolve(m, &items.ty)
-                .and_then(|k| Some((k, self.message(k).ok()?)))
-                .is_some_and(|(k, im)| self.kind(k, im).is_some());
+            let item_is_kind = items.ty.ends_with("runtime.RawExtension")
+                || self
+                    .resolve(m, &items.ty)
+                    .and_then(|k| Some((k, self.message(k).ok()?)))
+                    .is_some_and(|(k, im)| self.kind(k, im).is_some());
             if !item_is_kind {
                 return None;
             }

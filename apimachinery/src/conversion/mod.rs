@@ -17,6 +17,9 @@
 //!   (dynamic, through the hub when no direct function exists).
 //! - [`Scope`]: the context every function receives. [`ConversionError`]: failures, with
 //!   the field path and the types.
+//! - [`InternalForm`]: what Go's trip through the internal version does to a type whose
+//!   hub is one of its external versions (a v1 Secret's `stringData` merged into `data`),
+//!   applied by the scheme on every conversion, as Go passes every object through it.
 //! - [`Defaulters`] and [`FieldLabelConversions`]: the scheme's defaulting functions and
 //!   field-selector label conversions.
 //!
@@ -67,6 +70,7 @@ mod converter;
 mod defaulting;
 mod error;
 mod field_label;
+mod internal_form;
 mod registration;
 mod scope;
 // The crate's only unsafe code: raw parts of a vector, converted element by element.
@@ -81,5 +85,6 @@ pub use field_label::{
     FieldLabelConversionFunc, FieldLabelConversions, FieldLabelError,
     default_meta_v1_field_selector_conversion,
 };
+pub use internal_form::{InternalForm, InternalFormRegistration, InternalForms};
 pub use registration::{ConversionRegistration, ConversionRegistrations, HubConversions};
 pub use scope::Scope;

@@ -7,7 +7,7 @@ use std::panic::Location;
 
 use super::registration::{ObjectType, Registration, Resource, ResourceMetadata, VersionPriority};
 use super::{Object, SchemeError, SchemeErrorKind};
-use crate::conversion::{Converter, Defaulters, FieldLabelConversions};
+use crate::conversion::{Converter, Defaulters, FieldLabelConversions, InternalForms};
 use crate::schema::split_group_version;
 use crate::schema::{API_VERSION_INTERNAL, GroupKind, GroupVersion, GroupVersionKind, Name};
 use crate::version::compare_kube_aware_versions;
@@ -59,6 +59,7 @@ pub struct Scheme {
     version_priority: Vec<(Name, Vec<Name>)>,
     converter: Converter,
     defaulters: Defaulters,
+    internal_forms: InternalForms,
     validators: super::Validators,
     field_labels: FieldLabelConversions,
 }
@@ -100,6 +101,7 @@ impl Scheme {
             version_priority: Vec::new(),
             converter: Converter::new(),
             defaulters: Defaulters::new(),
+            internal_forms: InternalForms::new(),
             validators: super::Validators::new(),
             field_labels: FieldLabelConversions::new(),
         }

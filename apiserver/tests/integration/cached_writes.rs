@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use apiserver::storage::{
     Deleted, KeyValue, ListOptions, ListResult, MemoryStorage, Storage, StorageError, WatchStream,
@@ -18,14 +18,18 @@ use crate::client::{self, TestServer};
 const CM: &str = "/api/v1/namespaces/default/configmaps";
 
 /// A memory storage whose watch events wait while the gate is held for writing (a
-/// watch cache that has fallen behind), and which counts the reads of single
-/// ConfigMaps and of single Namespaces.
+/// watch cache that has fallen behind), which counts the reads of single ConfigMaps and
+/// of single Namespaces and the updates, and which, while `lose_answers` is set, applies
+/// an update and then answers as a storage that did not answer in time (etcd paused
+/// right after it committed).
 #[derive(Debug, Default)]
 struct GatedStorage {
     inner: MemoryStorage,
     gate: Arc<RwLock<()>>,
     gets: AtomicUsize,
     namespace_gets: AtomicUsize,
+    updates: AtomicUsize,
+    lose_answers: AtomicBool,
 }
 
 #[async_trait::async_trait]
@@ -51,7 +55,15 @@ impl Storage for GatedStorage {
         value: bytes::Bytes,
         expected: i64,
     ) -> Result<KeyValue, StorageError> {
-        self.inner.update(key, value, expected).await
+        self.updates.fetch_add(1, Ordering::SeqCst);
+        let written = self.inner.update(key, value, expected).await?;
+        if self.lose_answers.load(Ordering::SeqCst) {
+            return Err(StorageError::Unavailable {
+                backend: "gated".into(),
+                message: "no answer within 10s".into(),
+            });
+        }
+        Ok(written)
     }
     async fn delete(&self, key: &str, expected: Option<i64>) -> Result<Deleted, StorageError> {
         self.inner.delete(key, expected).await
@@ -261,5 +273,44 @@ async fn the_namespace_check_reads_the_cache_and_the_storage_when_it_must() {
         "NamespaceTerminating"
     );
     drop(held);
+    s.server.shutdown().await;
+}
+
+/// A write whose answer the storage lost (etcd paused right after it committed, so the
+/// request timed out) may have happened: the client is told the storage's error, and the
+/// write is neither retried into a 409 against the very object it wrote (a PUT) nor
+/// applied a second time (a patch). Found by the fault runs of `history` (issue 48):
+/// PUTs answered 409 whose values were then in the storage.
+#[tokio::test]
+async fn a_write_whose_answer_was_lost_is_not_retried() {
+    let (s, storage, created) = setup().await;
+    let path = format!("{CM}/c");
+    let mut current = s.get(&path).await.json();
+    assert_eq!(rv(&current), created);
+    current["data"]["b"] = json!("2");
+    storage.lose_answers.store(true, Ordering::SeqCst);
+    let before = storage.updates.load(Ordering::SeqCst);
+    let r = s.send_json("PUT", &path, &current).await;
+    assert_eq!(r.status, 503, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(storage.updates.load(Ordering::SeqCst), before + 1);
+    // It did happen.
+    let stored = s.get(&path).await.json();
+    assert_eq!(stored["data"]["b"], "2");
+
+    let before = storage.updates.load(Ordering::SeqCst);
+    let r = s
+        .patch(
+            &path,
+            "application/merge-patch+json",
+            &json!({"data": {"c": "3"}}),
+        )
+        .await;
+    assert_eq!(r.status, 503, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        storage.updates.load(Ordering::SeqCst),
+        before + 1,
+        "the patch was written twice"
+    );
+    storage.lose_answers.store(false, Ordering::SeqCst);
     s.server.shutdown().await;
 }

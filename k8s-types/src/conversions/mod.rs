@@ -25,6 +25,10 @@
 //! | [`role_binding`] | `rbac.authorization.k8s.io/v1alpha1` → `v1` | a subject's `apiVersion` ⇄ `apiGroup` |
 //! | [`runtime_class`] | `node.k8s.io/v1alpha1` → `v1` | `spec` ⇄ top-level fields |
 //!
+//! Go also converts a hub version, and a kind's only version, through its internal type,
+//! where its hand-written conversions move data: [`internal`] holds those, as the types'
+//! internal forms.
+//!
 //! ```
 //! use apimachinery::{runtime::Scheme, schema::GroupVersion};
 //! use k8s_types::{apps, extensions};
@@ -51,6 +55,8 @@ pub mod endpoint_slice;
 pub mod horizontal_pod_autoscaler;
 #[cfg(feature = "networking")]
 pub mod ingress;
+#[cfg(feature = "scheme")]
+pub mod internal;
 #[cfg(feature = "policy")]
 pub mod pod_disruption_budget;
 #[cfg(feature = "resource")]
@@ -65,8 +71,10 @@ pub mod runtime_class;
 use apimachinery::conversion::{ConversionError, Convert, Scope};
 
 /// A field that is optional in a version and a plain value in the hub: `None` is the
-/// hub's zero value, and the zero value comes back as `None` (Go's nil pointer and zero
-/// struct are the same object to the API).
+/// hub's zero value, and the hub's value always comes back as `Some`, as Go's generated
+/// conversions do (`Convert_Pointer_int64_To_int64` reads nil as 0,
+/// `Convert_int64_To_Pointer_int64` always allocates): a `v1beta1` StatefulSet's
+/// `status.observedGeneration` is written as `0`.
 pub mod nil_as_zero {
     use super::{ConversionError, Convert, Scope};
 
@@ -78,16 +86,12 @@ pub mod nil_as_zero {
         value.map_or_else(|| Ok(B::default()), |a| a.convert(scope))
     }
 
-    /// The zero value becomes `None`.
-    pub fn from_hub<B: Convert<A> + Default + PartialEq, A>(
+    /// Always `Some`.
+    pub fn from_hub<B: Convert<A>, A>(
         value: B,
         scope: &Scope<'_>,
     ) -> Result<Option<A>, ConversionError> {
-        if value == B::default() {
-            Ok(None)
-        } else {
-            value.convert(scope).map(Some)
-        }
+        value.convert(scope).map(Some)
     }
 }
 

@@ -181,7 +181,7 @@ impl ReadJson for JSON {
     }
 }
 
-impl<P: ReadJson> ReadJson for JSONSchemaPropsOrArray<P> {
+impl<P: ReadJson + Default> ReadJson for JSONSchemaPropsOrArray<P> {
     fn read_json(mut value: ValueReader<'_, '_, '_>) -> Result<Self, json_reader::Error> {
         match value.peek_byte()? {
             b'{' => P::read_json(value).map(|p| Self::Schema(Box::new(p))),
@@ -349,11 +349,18 @@ mod protobuf {
         }
     }
 
-    /// `JSON` is `{raw = 1}`, the value's JSON text.
+    /// `JSON` is `{raw = 1}`, the value's JSON text as Go's `json.Marshal` writes it
+    /// (`<`, `>`, `&` escaped, Go's number format), which is what Go's conversion from the
+    /// internal version puts there.
     impl Message for JSON {
         fn encode_fields(&self, e: &mut WireEncoder) {
-            // Serializing a `serde_json::Value` cannot fail.
-            let raw = serde_json::to_vec(&self.0).unwrap_or_default();
+            let mut raw = Vec::new();
+            // Writing a `serde_json::Value` cannot fail.
+            let _ = apimachinery::util::json::encode_go_json(
+                &self.0,
+                &mut raw,
+                apimachinery::util::json::JsonLayout::Compact,
+            );
             e.bytes_field(1, &raw);
         }
 

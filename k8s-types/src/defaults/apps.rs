@@ -126,8 +126,8 @@ macro_rules! stateful_set {
             if strategy.r#type == "RollingUpdate" {
                 if let Some(r) = strategy.rolling_update.as_mut() {
                     r.partition.get_or_insert(0);
-                    // Feature MaxUnavailableStatefulSet (beta, on by default in 1.36).
-                    r.max_unavailable.get_or_insert(IntOrString::Int(1));
+                    // `maxUnavailable` defaults to 1 only with the feature
+                    // MaxUnavailableStatefulSet, beta but off by default in 1.36.
                 }
             }
             // Feature StatefulSetAutoDeletePVC (GA).

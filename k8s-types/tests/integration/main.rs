@@ -16,6 +16,7 @@ mod filled_objects;
 mod go_decoding;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod hand_written;
+mod lifecycle;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod read_json;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]

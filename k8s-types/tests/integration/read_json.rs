@@ -103,6 +103,12 @@ fn agree_on_alterations<T: ReadJson + serde::de::DeserializeOwned + Debug + Part
             // Tracking only adds the unknown fields' paths: compared with it on.
             let (direct, serde) = outcomes::<T>(&text, true);
             errors += usize::from(direct.is_err());
+            // Where serde refuses a `null` element or map value, the reader follows Go,
+            // which reads it as the zero value (apimachinery's reader tests check that).
+            let null_refused = |e: &String| e.contains("invalid type: null, expected");
+            if direct != serde && serde.as_ref().is_err_and(null_refused) {
+                continue;
+            }
             assert_eq!(direct, serde, "{pointer} = {with}");
         }
     }

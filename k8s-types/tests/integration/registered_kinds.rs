@@ -108,12 +108,14 @@ fn every_kind_go_registers_is_registered() -> Result<(), Box<dyn std::error::Err
         if key.starts_with("io.k8s.apimachinery.") {
             continue;
         }
-        let embeds_type_meta = st["fields"].as_array().is_some_and(|fields| {
-            fields.iter().any(|f| {
-                f["embedded"] == true
-                    && matches!(f["type"].as_str(), Some("metav1.TypeMeta" | "v1.TypeMeta"))
-            })
-        });
+        // Core's `type List metav1.List` has meta's List's fields, TypeMeta included.
+        let embeds_type_meta = st["defined_as"] == "metav1.List"
+            || st["fields"].as_array().is_some_and(|fields| {
+                fields.iter().any(|f| {
+                    f["embedded"] == true
+                        && matches!(f["type"].as_str(), Some("metav1.TypeMeta" | "v1.TypeMeta"))
+                })
+            });
         if !embeds_type_meta {
             continue;
         }

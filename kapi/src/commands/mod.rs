@@ -4,6 +4,8 @@ mod api_resources;
 mod api_versions;
 mod conformance;
 pub mod convert;
+mod deprecations;
+mod documents;
 mod inputs;
 mod resolve;
 mod serve;
@@ -27,6 +29,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Command::Conformance(args) => conformance::run(&args, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Convert(args) => convert::run(&args, convert::Mode::Stream, out),
+        Command::Deprecations(args) => deprecations::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
     }
 }

@@ -5,7 +5,9 @@
 //! `AlwaysDeny`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use apimachinery::api::errors;
 use apimachinery::runtime::Scheme;
 use apiserver::admission::ValidationInterface;
 use apiserver::authorization::rbac::{Rbac, bootstrap};
@@ -24,6 +26,38 @@ pub struct Authorization {
     pub authorizer: Arc<dyn Authorizer>,
     /// The validating admission plugins the modes add (RBAC's escalation check).
     pub validating: Vec<Arc<dyn ValidationInterface>>,
+}
+
+/// How long the default RBAC policy is tried at start while the storage does not answer,
+/// one attempt a second at most: kube-apiserver's `EnsureRBACPolicy` polls for 30 s (and
+/// then exits), so a server started while etcd is briefly away comes up when it is back.
+const POLICY_RETRY: Duration = Duration::from_secs(30);
+const POLICY_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Creates the default RBAC policy, trying again for `retry` while the storage is
+/// unavailable (503); any other error at once.
+async fn ensure_policy(
+    scheme: &Arc<Scheme>,
+    storage: &Arc<dyn Storage>,
+    retry: Duration,
+) -> Result<(), CommandError> {
+    let deadline = tokio::time::Instant::now() + retry;
+    loop {
+        match bootstrap::ensure(scheme, storage).await {
+            Ok(_) => return Ok(()),
+            Err(e)
+                if errors::is_service_unavailable(&e)
+                    && tokio::time::Instant::now() + POLICY_INTERVAL < deadline =>
+            {
+                tokio::time::sleep(POLICY_INTERVAL).await;
+            }
+            Err(e) => {
+                return Err(
+                    format!("creating the default RBAC policy: {}", e.status.message).into(),
+                );
+            }
+        }
+    }
 }
 
 /// Builds the authorizer of `modes` (kube-apiserver's names, in order, each once) over
@@ -46,9 +80,7 @@ pub async fn authorization(
             "AlwaysAllow" => chain.push(Arc::new(AlwaysAllow)),
             "AlwaysDeny" => chain.push(Arc::new(AlwaysDeny)),
             "RBAC" => {
-                bootstrap::ensure(scheme, storage).await.map_err(|e| {
-                    format!("creating the default RBAC policy: {}", e.status.message)
-                })?;
+                ensure_policy(scheme, storage, POLICY_RETRY).await?;
                 let authorizer = Rbac::new(scheme.clone(), storage.clone());
                 chain.push(authorizer.clone());
                 rbac = Some(authorizer);

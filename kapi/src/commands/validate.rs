@@ -20,7 +20,6 @@ use apimachinery::serializer::{DecodeError, DecodeErrorKind, Format, decode_stre
 use apimachinery::util::validation::field::ErrorList;
 
 use super::CommandError;
-use super::convert::ExactKind;
 use super::inputs::read_inputs;
 use crate::cli::ValidateArgs;
 use crate::scheme::{is_custom_resource, scheme};
@@ -130,9 +129,8 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitCode, Command
 }
 
 /// The built-in validation errors of `obj` (of kind `gvk`), defaulted as the server
-/// defaults it: with its own type's validator, else converted to the first version of
-/// its kind, in the Scheme's order of groups and versions, that has one (empty when no
-/// version of the kind is validated or the conversion fails).
+/// defaults it, judged as Go judges it: in its internal version, by its kind's validator
+/// (empty when the kind has none).
 fn semantic_errors(scheme: &Scheme, mut obj: Box<dyn Object>, gvk: &GroupVersionKind) -> ErrorList {
     scheme.default(&mut *obj);
     // A manifest leaves the namespace to kubectl, which sends its context's: validate
@@ -145,24 +143,7 @@ fn semantic_errors(scheme: &Scheme, mut obj: Box<dyn Object>, gvk: &GroupVersion
             meta.set_namespace("default");
         }
     }
-    if let Some(errs) = scheme.validate(&*obj, None) {
-        return errs;
-    }
-    for gv in scheme.prioritized_versions_all_groups() {
-        let target = gv.with_kind(gvk.kind.as_str());
-        if !scheme.has_validator(&target) {
-            continue;
-        }
-        let to = ExactKind(target);
-        let Ok(mut converted) = scheme.convert_to_version(obj.deep_copy_object(), &to) else {
-            continue;
-        };
-        scheme.default(&mut *converted);
-        if let Some(errs) = scheme.validate(&*converted, None) {
-            return errs;
-        }
-    }
-    ErrorList::default()
+    scheme.validate(&*obj, None).unwrap_or_default()
 }
 
 /// The kind of a document that did not decode because it is a custom resource.

@@ -58,6 +58,31 @@ apps.create_namespaced_deployment("default", deployment)
 apps.patch_namespaced_deployment_scale("web", "default", {"spec": {"replicas": 3}})
 assert apps.read_namespaced_deployment("web", "default").spec.replicas == 3
 
+# Go's conversion through the internal version, which kube-apiserver applies to every
+# write: a Secret's stringData is merged into data and never returned; a pod's
+# deprecated serviceAccount fills serviceAccountName, and both are returned.
+core.create_namespaced_secret(
+    "default",
+    client.V1Secret(
+        metadata=client.V1ObjectMeta(name="creds"),
+        data={"user": "b2xk"},
+        string_data={"user": "admin", "password": "s3cret"},
+    ),
+)
+secret = core.read_namespaced_secret("creds", "default")
+assert secret.data == {"user": "YWRtaW4=", "password": "czNjcmV0"}, secret.data
+assert secret.string_data is None, secret.string_data
+pod = core.create_namespaced_pod(
+    "default",
+    client.V1Pod(
+        metadata=client.V1ObjectMeta(name="bot"),
+        spec=client.V1PodSpec(
+            service_account="bot", containers=[client.V1Container(name="c", image="nginx")]
+        ),
+    ),
+)
+assert (pod.spec.service_account_name, pod.spec.service_account) == ("bot", "bot"), pod.spec
+
 events = []
 
 

@@ -14,3 +14,4 @@ mod serve_logs;
 mod serve_python;
 mod serve_rbac;
 mod serve_security;
+mod upgrade_corpus;

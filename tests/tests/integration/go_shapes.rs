@@ -523,8 +523,23 @@ impl Reference {
             .ok_or_else(|| format!("{key} is not a struct"))
     }
 
+    /// The struct whose fields `key` has: itself, or for a type defined as another
+    /// struct (core's `type List metav1.List`) that struct.
+    fn struct_key(&self, key: &str) -> Result<String, String> {
+        match self.go.get(key) {
+            Some(ty) if ty.fields.as_deref().is_none_or(<[GoField]>::is_empty) => {
+                match &ty.defined_as {
+                    Some(defined_as) => self.via_go_name(key, defined_as),
+                    None => Ok(key.to_owned()),
+                }
+            }
+            _ => Ok(key.to_owned()),
+        }
+    }
+
     /// The JSON Go's encoder writes for the zero value of struct `key`, members in order.
     fn zero_json(&self, key: &str) -> Result<Vec<(String, J)>, String> {
+        let key = &self.struct_key(key)?;
         let mut members = Vec::new();
         for f in self.fields(key)? {
             if f.json == "-" {
@@ -576,6 +591,7 @@ impl Reference {
     /// The fields of the zero message of struct `key`, in ascending number, each with the
     /// expected fields of its own message when it is one.
     fn zero_proto(&self, key: &str) -> Result<Vec<ProtoExpect>, String> {
+        let key = &self.struct_key(key)?;
         let mut out = Vec::new();
         for f in self.fields(key)? {
             let Some(number) = f.proto_number() else {

@@ -661,9 +661,13 @@ impl<T: ReadJson> ReadJson for Box<T> {
     }
 }
 
-impl<T: ReadJson> ReadElements for Vec<T> {
+// A `null` element or map value is the type's zero value, as Go's decoder sets it
+// (`[null]` is `[""]` in a `[]string`, `{"k": null}` a nil `[]byte` in a
+// `map[string][]byte`).
+
+impl<T: ReadJson + Default> ReadElements for Vec<T> {
     fn read_element(&mut self, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
-        match T::read_json(value) {
+        match T::read_json_nullable(value, true) {
             Ok(v) => {
                 // The first element gets room for itself alone: most lists of an API
                 // object hold one (a pod's containers, ports, volume mounts), and `push`
@@ -679,7 +683,7 @@ impl<T: ReadJson> ReadElements for Vec<T> {
     }
 }
 
-impl<T: ReadJson> ReadJson for Vec<T> {
+impl<T: ReadJson + Default> ReadJson for Vec<T> {
     /// The list comes back at its exact length: decoded objects are kept (an informer
     /// cache holds them for the life of the process), and JSON gives no length up front.
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
@@ -696,9 +700,9 @@ impl<T: ReadJson> ReadJson for Vec<T> {
     }
 }
 
-impl<T: ReadJson> ReadEntries for std::collections::BTreeMap<String, T> {
+impl<T: ReadJson + Default> ReadEntries for std::collections::BTreeMap<String, T> {
     fn read_entry(&mut self, key: String, value: ValueReader<'_, '_, '_>) -> Result<(), Error> {
-        match T::read_json(value) {
+        match T::read_json_nullable(value, true) {
             Ok(v) => {
                 self.insert(key, v);
                 Ok(())
@@ -708,7 +712,7 @@ impl<T: ReadJson> ReadEntries for std::collections::BTreeMap<String, T> {
     }
 }
 
-impl<T: ReadJson> ReadJson for std::collections::BTreeMap<String, T> {
+impl<T: ReadJson + Default> ReadJson for std::collections::BTreeMap<String, T> {
     fn read_json(value: ValueReader<'_, '_, '_>) -> Result<Self, Error> {
         let mut out = std::collections::BTreeMap::new();
         match value.read_map_with("a map", &mut out) {

@@ -6,7 +6,8 @@ use std::any::{Any, TypeId};
 use super::Scheme;
 use crate::conversion::{
     ConversionError, ConversionErrorKind, ConversionFunc, ConversionRegistration,
-    ConversionRegistrations, Converter, DefaulterRegistration, FieldLabelError, Origin, Scope,
+    ConversionRegistrations, Converter, DefaulterRegistration, FieldLabelError, InternalForm,
+    InternalFormRegistration, InternalForms, Origin, Scope,
 };
 use crate::runtime::unstructured::object_to_unstructured;
 use crate::runtime::{Object, ObjectType, SchemeError, SchemeErrorKind, Unstructured};
@@ -68,6 +69,9 @@ impl Scheme {
         for r in inventory::iter::<DefaulterRegistration>() {
             (r.0)(&mut self.defaulters);
         }
+        for r in inventory::iter::<InternalFormRegistration>() {
+            (r.0)(&mut self.internal_forms);
+        }
         for r in inventory::iter::<crate::runtime::ValidatorRegistration>() {
             (r.0)(&mut self.validators);
         }
@@ -76,6 +80,17 @@ impl Scheme {
     /// The scheme's conversion functions.
     pub fn converter(&self) -> &Converter {
         &self.converter
+    }
+
+    /// Registers `T`'s [`InternalForm`]: what Go's trip through the internal version does
+    /// to it, applied by [`convert_to_version`](Self::convert_to_version).
+    pub fn add_internal_form<T: InternalForm + 'static>(&mut self) {
+        self.internal_forms.add::<T>();
+    }
+
+    /// The scheme's internal forms.
+    pub fn internal_forms(&self) -> &InternalForms {
+        &self.internal_forms
     }
 
     fn hub_route(&self, from: TypeId, to: TypeId) -> Option<Route<'_>> {
@@ -115,7 +130,9 @@ impl Scheme {
     /// Converts an `In` into an `Out` by reference (Go's `Scheme.Convert` for typed
     /// values): with the pair's function, hand-written over generated, or, when both are
     /// registered kinds without a direct function, through their group's `__internal` hub
-    /// (`v1beta1` → hub → `v1`). A missing route is an error naming both types.
+    /// (`v1beta1` → hub → `v1`). A missing route is an error naming both types. The types'
+    /// [`InternalForm`]s are not applied: this converts one type into another, where
+    /// [`convert_to_version`](Self::convert_to_version) does what Go does to an object.
     pub fn convert<In: 'static, Out: Default + 'static>(
         &self,
         input: &In,
@@ -200,10 +217,18 @@ impl Scheme {
     /// kind wins), or any other [`GroupVersioner`].
     ///
     /// Takes the object by value: when it already is of the target kind, or its type is
-    /// unversioned, it comes back as it was, without a copy; otherwise it is converted by
-    /// value (through the group's `__internal` hub when no direct function exists). The
-    /// result's kind is set to the target's (emptied for an internal target, as Go does).
-    /// An [`Unstructured`] input is first read into its registered type.
+    /// unversioned, it comes back without a copy; otherwise it is converted by value
+    /// (through the group's `__internal` hub when no direct function exists). The result's
+    /// kind is set to the target's (emptied for an internal target, as Go does). An
+    /// [`Unstructured`] input is first read into its registered type.
+    ///
+    /// Where Go's object would pass through the internal version, the types'
+    /// [`InternalForm`]s are applied: an object whose kind names an external version is
+    /// brought to its internal form before it is converted (or kept, when it is of the
+    /// target's type), and the result of an external target gets what Go's conversion from
+    /// the internal version adds. So a v1 Secret's `stringData` is merged into `data` on
+    /// its way to v1, as kube-apiserver and `kubectl convert` do; an object without a kind
+    /// (internal, or made in code) is taken as internal.
     ///
     /// Errors: the type or kind is not registered (the scheme's not-registered error,
     /// [`ConversionError::is_not_registered`]), the target accepts none of its kinds, no
@@ -228,9 +253,23 @@ impl Scheme {
         };
         let entry = &self.types[index];
         let unversioned = self.unversioned_types.get(&type_id);
+        // Go's object passes through the internal version, whose hand-written conversions
+        // move data (`InternalForm`): an object of an external version (its kind says so;
+        // an internal one has none) is brought to its internal form first, and the
+        // result is given what the conversion to an external target adds.
+        let from_external = {
+            let kind = obj.group_version_kind();
+            !kind.is_empty() && kind.version != API_VERSION_INTERNAL
+        };
         let gvk = match target.kind_for_group_version_kinds(&entry.gvks) {
             Some(gvk) if unversioned.is_none() && !entry.gvks.contains(&gvk) => gvk,
             Some(gvk) if unversioned.is_none() => {
+                if from_external {
+                    self.internal_forms.internalize(&mut *obj)?;
+                }
+                if gvk.version != API_VERSION_INTERNAL {
+                    self.internal_forms.externalize(&mut *obj);
+                }
                 set_target_kind(&mut *obj, &gvk);
                 return Ok(obj);
             }
@@ -256,6 +295,9 @@ impl Scheme {
         let scope = Scope::new()
             .with_context(target)
             .with_converter(&self.converter);
+        if from_external {
+            self.internal_forms.internalize(&mut *obj)?;
+        }
         {
             let input: &mut dyn Any = &mut *obj;
             let output: &mut dyn Any = &mut *out;
@@ -266,6 +308,9 @@ impl Scheme {
                 out_type.type_name(),
                 &scope,
             )?;
+        }
+        if gvk.version != API_VERSION_INTERNAL {
+            self.internal_forms.externalize(&mut *out);
         }
         set_target_kind(&mut *out, &gvk);
         Ok(out)
@@ -347,19 +392,44 @@ impl Scheme {
         self.defaulters.apply(obj);
     }
 
-    /// Validates `obj` with its type's validation function (Go's strategy `Validate`,
-    /// or `ValidateUpdate` when `old` is given): `None` when its type has none (see
-    /// [`ValidatorRegistration`](crate::runtime::ValidatorRegistration)).
+    /// Validates `obj` as Go validates it (its strategy's `Validate`, or `ValidateUpdate`
+    /// when `old` is given): in its internal version, with the validation function of
+    /// the hub type (see [`ValidatorRegistration`](crate::runtime::ValidatorRegistration)).
+    /// An object of another version is validated as converted to its hub, and one whose
+    /// type has an [`InternalForm`] in that form (a v1 Secret's `stringData` is validated
+    /// as the `data` Go merges it into); a type that is its own hub and has no internal
+    /// form is validated as it is, without a copy. `None` when no validation function
+    /// applies (or the conversion fails).
     pub fn validate(
         &self,
         obj: &dyn Object,
         old: Option<&dyn Object>,
     ) -> Option<crate::util::validation::field::ErrorList> {
-        let old: Option<&dyn std::any::Any> = match old {
-            Some(o) => Some(o),
+        let direct = |o: &dyn Object| {
+            let t = o.object_type_id();
+            self.validators.has_type_id(t) && !self.internal_forms.has_type_id(t)
+        };
+        if direct(obj) && old.is_none_or(direct) {
+            let old: Option<&dyn std::any::Any> = match old {
+                Some(o) => Some(o),
+                None => None,
+            };
+            return self.validators.validate(obj, old);
+        }
+        let internal = |o: &dyn Object| {
+            self.convert_to_version(o.deep_copy_object(), &crate::schema::InternalGroupVersioner)
+                .ok()
+        };
+        let obj = internal(obj)?;
+        let old = match old {
+            Some(o) => Some(internal(o)?),
             None => None,
         };
-        self.validators.validate(obj, old)
+        let old: Option<&dyn std::any::Any> = match &old {
+            Some(o) => Some(&**o),
+            None => None,
+        };
+        self.validators.validate(&*obj, old)
     }
 
     /// Sets the validation function of `T` (see [`Validators::add`](crate::runtime::Validators::add)).

@@ -148,7 +148,14 @@ impl Handler<'_> {
                 Err(e) if errors::is_conflict(&e) && (asked.is_empty() || !current_is_fresh) => {
                     fresh = true;
                 }
-                Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
+                // The store's own checks of a cached object (4xx) are redone on the
+                // storage's. A storage error (5xx: no answer in time, a lost connection)
+                // leaves the write's outcome unknown, and it may have been applied: it is
+                // the answer, never a reason to write again (which would apply a patch
+                // twice, or refuse a PUT with 409 against the object it wrote itself).
+                Err(e)
+                    if e.code() < 500 && self.stale_read(current_is_fresh, ns, name, rev).await =>
+                {
                     fresh = true;
                 }
                 other => return other.map(|o| (o, warnings)),

@@ -25,7 +25,7 @@ use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::decode_object;
 use serde_json::{Map, Value};
 
-use super::documents::Document;
+use crate::commands::documents::Document;
 use crate::scheme::{is_custom_resource, unknown_builtin_kind};
 
 /// An object after conversion: a typed one, or one left as it was read.
@@ -216,8 +216,9 @@ impl<'s> Converter<'s> {
         }
         let candidates = self.targets(&gvk)?;
         if candidates.is_empty() {
-            // A kind served in one version only is already in its target version; Go
-            // still decodes it with defaults and prints the typed object.
+            // A kind without an internal version (`ConversionReview`) is already in its
+            // target version; Go still decodes it with defaults and prints the typed
+            // object.
             if self.target.is_none() {
                 let mut typed = self.typed(&u.object).map_err(|e| format!("{gvk}: {e}"))?;
                 self.scheme.default(&mut *typed);
@@ -244,22 +245,52 @@ impl<'s> Converter<'s> {
     }
 
     /// Brings `typed` (of kind `gvk`) to the first of `candidates` there is a route to,
-    /// in place; `false` when none of the tries across groups found a route (the object
-    /// is then as it was, defaults aside).
+    /// in place, defaulted first in its own version; `false` when none of the tries
+    /// across groups found a route (the object is then as it was, defaults aside).
     fn convert(
         &self,
         gvk: &GroupVersionKind,
         typed: &mut Box<dyn Object>,
         candidates: Vec<(GroupVersionKind, bool)>,
     ) -> Result<bool, String> {
+        self.convert_with(gvk, typed, candidates, true)
+    }
+
+    /// A copy of `typed` (of kind `gvk`) brought to the target, defaulted first in its
+    /// own version when `defaults` (as Go's decoder does) or not at all; `None` when the
+    /// object would pass through as it is (no route, or already in the target).
+    pub fn converted_copy(
+        &self,
+        gvk: &GroupVersionKind,
+        typed: &dyn Object,
+        defaults: bool,
+    ) -> Result<Option<Box<dyn Object>>, String> {
+        let candidates = self.targets(gvk)?;
+        if candidates.first().is_none_or(|(to, _)| to == gvk) {
+            return Ok(None);
+        }
+        let mut copy = typed.deep_copy_object();
+        Ok(self
+            .convert_with(gvk, &mut copy, candidates, defaults)?
+            .then_some(copy))
+    }
+
+    fn convert_with(
+        &self,
+        gvk: &GroupVersionKind,
+        typed: &mut Box<dyn Object>,
+        candidates: Vec<(GroupVersionKind, bool)>,
+        defaults: bool,
+    ) -> Result<bool, String> {
         if candidates.is_empty() {
             return Ok(false);
         }
-        self.scheme.default(&mut **typed);
+        if defaults {
+            self.scheme.default(&mut **typed);
+        }
         for (target, cross_group) in candidates {
-            if target == *gvk {
-                return Ok(true);
-            }
+            // Converted even to its own version: Go's object passes through the internal
+            // version, whose conversions move data (a Secret's `stringData` into `data`).
             // A try across groups that finds no route leaves the object as it is (for
             // the next candidate, or the caller); any other failure is an error.
             let attempt = if cross_group {
@@ -333,7 +364,8 @@ impl<'s> Converter<'s> {
                 );
                 if self.scheme.recognizes(&own) {
                     if let Some(to) = self.public_kind(&own) {
-                        out.push((to, false));
+                        let cross_group = to.group != gvk.group;
+                        out.push((to, cross_group));
                     }
                     return Ok(out);
                 }
@@ -353,13 +385,15 @@ impl<'s> Converter<'s> {
     }
 
     /// The served kind of a hub type (the version it is registered in besides
-    /// `__internal`).
+    /// `__internal`): in the hub's group, or, for `extensions/__internal` (the type of the
+    /// group the kind moved to), in that group.
     fn public_kind(&self, hub: &GroupVersionKind) -> Option<GroupVersionKind> {
         let obj = self.scheme.new_object(hub).ok()?;
         let (kinds, _) = self.scheme.object_kinds(&*obj).ok()?;
-        kinds
-            .iter()
-            .find(|k| k.version != API_VERSION_INTERNAL && k.group == hub.group)
+        let external = || kinds.iter().filter(|k| k.version != API_VERSION_INTERNAL);
+        external()
+            .find(|k| k.group == hub.group)
+            .or_else(|| external().next())
             .cloned()
     }
 }

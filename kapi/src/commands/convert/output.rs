@@ -317,6 +317,7 @@ fn encode_protobuf_list(metadata: Option<&Value>, items: Vec<Vec<u8>>) -> Result
         None => Default::default(),
     };
     let list = k8s_types::core::v1::List {
+        type_meta: Default::default(),
         metadata,
         items: Some(
             items

@@ -93,20 +93,49 @@ fn outcome<T: fmt::Debug>(
     }
 }
 
-/// Both decodes of `text` as a `T`, tracking unknown fields or not, agree.
+/// Both decodes of `text` as a `T`, tracking unknown fields or not, agree; except that
+/// where serde refuses a `null` the reader reads (an element of a list or a value of a
+/// map, which serde's impls for `Vec` and `BTreeMap` refuse), the reader follows Go,
+/// which reads it as the zero value.
 fn agree<T>(text: &[u8]) -> Result<(), TestCaseError>
 where
     T: ReadJson + serde::de::DeserializeOwned + fmt::Debug,
 {
     for track in [false, true] {
-        prop_assert_eq!(
-            outcome(read_slice_tracking::<T>(text, track)),
-            outcome(from_slice_tracking::<T>(text, track)),
-            "{}",
-            String::from_utf8_lossy(text)
-        );
+        let ours = outcome(read_slice_tracking::<T>(text, track));
+        let serde = outcome(from_slice_tracking::<T>(text, track));
+        if ours != serde
+            && serde.starts_with("err")
+            && serde.contains(": invalid type: null, expected")
+        {
+            // The reader read past the `null` serde stopped at: it either read the
+            // document (checked by `null_elements_and_map_values_read_as_the_zero_value_as_in_go`)
+            // or stopped at a later error of its own.
+            continue;
+        }
+        prop_assert_eq!(ours, serde, "{}", String::from_utf8_lossy(text));
     }
     Ok(())
+}
+
+#[test]
+fn null_elements_and_map_values_read_as_the_zero_value_as_in_go() {
+    let read = read_slice_tracking::<Spec>(
+        br#"{"ports": [null, {"port": 1}], "labels": {"a": null}, "nested": [[1], [null]]}"#,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        read.value.ports,
+        vec![
+            Port::default(),
+            Port {
+                port: 1,
+                ..Port::default()
+            }
+        ]
+    );
+    assert_eq!(read.value.labels.get("a").map(String::as_str), Some(""));
 }
 
 fn agree_all(text: &[u8]) {

@@ -55,7 +55,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Server
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersion", plural = "storageversions", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersion {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -150,13 +150,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Storag
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "internal.apiserver.k8s.io",
-    version = "v1alpha1",
-    kind = "StorageVersionList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "internal.apiserver.k8s.io", version = "v1alpha1", kind = "StorageVersionList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

@@ -1581,6 +1581,222 @@ impl std::fmt::Debug for StatefulSetUpdateStrategy {
 
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] StatefulSetUpdateStrategy { 1 => r#type as "type", 2 => rolling_update as "rollingUpdate" });
 
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "DaemonSet", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DaemonSet>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "DaemonSetList", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DaemonSetList>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "Deployment", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<Deployment>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "DeploymentList", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeploymentList>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "ReplicaSet", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ReplicaSet>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "ReplicaSetList", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<ReplicaSetList>(), resource: None } }
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for DaemonSet {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        crate::conversions::internal::apps_v1::daemon_set_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+        crate::conversions::internal::apps_v1::daemon_set_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for DaemonSetList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for DaemonSetSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.template),
+            "template",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.template);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for Deployment {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        crate::conversions::internal::apps_v1::deployment_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+        crate::conversions::internal::apps_v1::deployment_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for DeploymentList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for DeploymentSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.template),
+            "template",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.template);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for ReplicaSet {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for ReplicaSetList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for ReplicaSetSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.template),
+            "template",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.template);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for StatefulSet {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for StatefulSetList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for StatefulSetSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.template),
+            "template",
+        )?;
+        crate::conversions::internal::apps_v1::stateful_set_spec_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.template);
+        crate::conversions::internal::apps_v1::stateful_set_spec_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
+    forms.add::<DaemonSet>();
+    forms.add::<DaemonSetList>();
+    forms.add::<Deployment>();
+    forms.add::<DeploymentList>();
+    forms.add::<ReplicaSet>();
+    forms.add::<ReplicaSetList>();
+    forms.add::<StatefulSet>();
+    forms.add::<StatefulSetList>();
+}
+
+#[cfg(feature = "scheme")]
+inventory::submit! { apimachinery::conversion::InternalFormRegistration(register_internal_forms) }
+
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(

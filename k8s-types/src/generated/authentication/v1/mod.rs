@@ -123,14 +123,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] SelfSu
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "authentication.k8s.io",
-    version = "v1",
-    kind = "TokenRequest",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "authentication.k8s.io", version = "v1", kind = "TokenRequest", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct TokenRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

@@ -833,14 +833,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Resour
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "autoscaling",
-    version = "v1",
-    kind = "Scale",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "autoscaling", version = "v1", kind = "Scale", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Scale {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

@@ -1053,6 +1053,41 @@ impl std::fmt::Debug for ResourceMetricStatus {
 
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ResourceMetricStatus { 1 => name, 2 => current });
 
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for HorizontalPodAutoscaler {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        crate::conversions::internal::autoscaling_v2::horizontal_pod_autoscaler_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        crate::conversions::internal::autoscaling_v2::horizontal_pod_autoscaler_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for HorizontalPodAutoscalerList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
+    forms.add::<HorizontalPodAutoscaler>();
+    forms.add::<HorizontalPodAutoscalerList>();
+}
+
+#[cfg(feature = "scheme")]
+inventory::submit! { apimachinery::conversion::InternalFormRegistration(register_internal_forms) }
+
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(CrossVersionObjectReference);

@@ -207,7 +207,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJo
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "batch", version = "v1", kind = "Job", plural = "jobs", namespaced, categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Job {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -303,13 +303,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] JobCon
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "batch",
-    version = "v1",
-    kind = "JobList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "batch", version = "v1", kind = "JobList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct JobList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1005,6 +999,122 @@ impl std::fmt::Debug for UncountedTerminatedPods {
 }
 
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] UncountedTerminatedPods { 1 => succeeded, 2 => failed });
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for CronJob {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for CronJobList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for CronJobSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.job_template),
+            "jobTemplate",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.job_template);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for Job {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for JobList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for JobSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.template),
+            "template",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.template);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for JobTemplateSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
+    forms.add::<CronJob>();
+    forms.add::<CronJobList>();
+    forms.add::<Job>();
+    forms.add::<JobList>();
+}
+
+#[cfg(feature = "scheme")]
+inventory::submit! { apimachinery::conversion::InternalFormRegistration(register_internal_forms) }
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

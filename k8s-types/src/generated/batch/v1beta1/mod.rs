@@ -123,3 +123,42 @@ impl std::fmt::Debug for CronJobList {
 }
 
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] CronJobList { 1 => metadata, 2 => items });
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for CronJob {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for CronJobList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
+    forms.add::<CronJob>();
+    forms.add::<CronJobList>();
+}
+
+#[cfg(feature = "scheme")]
+inventory::submit! { apimachinery::conversion::InternalFormRegistration(register_internal_forms) }

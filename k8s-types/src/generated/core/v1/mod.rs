@@ -337,7 +337,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] AzureF
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Binding", plural = "bindings", namespaced, verbs = ["create"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Binding {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -922,7 +922,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Compon
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ComponentStatus", plural = "componentstatuses", cluster_scoped, short_names = ["cs"], verbs = ["get", "list"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ComponentStatus {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -964,12 +964,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Compon
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "ComponentStatusList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "ComponentStatusList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ComponentStatusList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1010,7 +1005,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Compon
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ConfigMap", plural = "configmaps", namespaced, short_names = ["cm"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMap {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -1225,7 +1220,7 @@ impl apimachinery::proto::Message for ConfigMapKeySelector {
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ConfigMapList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ConfigMapList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2669,7 +2664,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Endpoi
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Endpoints", plural = "endpoints", namespaced, short_names = ["ep"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Endpoints {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -2717,7 +2712,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Endpoi
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "EndpointsList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EndpointsList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3571,7 +3566,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Epheme
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Event", plural = "events", namespaced, short_names = ["ev"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Event {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -3671,7 +3666,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Event 
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "EventList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct EventList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4861,7 +4856,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Lifecy
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "LimitRange", plural = "limitranges", namespaced, short_names = ["limits"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitRange {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -4955,12 +4950,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LimitR
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "LimitRangeList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "LimitRangeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct LimitRangeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5065,9 +5055,14 @@ impl std::fmt::Debug for LinuxContainerUser {
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LinuxContainerUser { 1 => uid, 2 => gid, 3 => supplemental_groups as "supplementalGroups" });
 
 /// List holds a list of objects, which may not be known by the server.
-#[derive(apimachinery::ApiType, Default, PartialEq)]
+#[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
+#[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
+#[derive(Default, PartialEq)]
+#[api(version = "v1", kind = "List", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct List {
+    /// The kind and apiVersion, written as they are (each only when set), as Go does.
+    pub type_meta: apimachinery::apis::meta::v1::TypeMeta,
     /// Standard list metadata.
     /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
     pub metadata: apimachinery::apis::meta::v1::ListMeta,
@@ -5080,6 +5075,7 @@ impl Clone for List {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         List {
+            type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
             items: Clone::clone(&self.items),
         }
@@ -5090,6 +5086,7 @@ impl std::fmt::Debug for List {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("List")
+            .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
             .field("items", &self.items)
             .finish()
@@ -5356,7 +5353,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NFSVol
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Namespace", plural = "namespaces", cluster_scoped, short_names = ["ns"], verbs = ["create", "delete", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Namespace {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5448,7 +5445,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Namesp
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "NamespaceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NamespaceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5556,7 +5553,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Namesp
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Node", plural = "nodes", cluster_scoped, short_names = ["no"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Node {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5941,7 +5938,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeFe
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "NodeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -5982,13 +5979,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] NodeLi
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "NodeProxyOptions",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "NodeProxyOptions", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct NodeProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6593,7 +6584,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Object
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "PersistentVolume", plural = "persistentvolumes", cluster_scoped, short_names = ["pv"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolume {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6642,7 +6633,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Persis
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "PersistentVolumeClaim", plural = "persistentvolumeclaims", namespaced, short_names = ["pvc"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaim {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -6744,12 +6735,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Persis
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PersistentVolumeClaimList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PersistentVolumeClaimList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeClaimList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -7103,12 +7089,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Persis
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PersistentVolumeList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PersistentVolumeList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PersistentVolumeList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -7815,7 +7796,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Photon
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Pod", plural = "pods", namespaced, short_names = ["po"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Pod {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8065,13 +8046,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodAnt
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodAttachOptions",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodAttachOptions", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodAttachOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8386,13 +8361,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDNS
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodExecOptions",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodExecOptions", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodExecOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8519,7 +8488,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodIP 
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "PodList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8561,13 +8530,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodLis
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodLogOptions",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodLogOptions", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodLogOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8702,13 +8665,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodOS 
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodPortForwardOptions",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodPortForwardOptions", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodPortForwardOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -8745,13 +8702,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodPor
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodProxyOptions",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodProxyOptions", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -9805,13 +9756,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodSta
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodStatusResult",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodStatusResult", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodStatusResult {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -9855,7 +9800,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodSta
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "PodTemplate", plural = "podtemplates", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodTemplate {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -9896,12 +9841,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodTem
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "PodTemplateList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "PodTemplateList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodTemplateList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10634,13 +10574,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RBDVol
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "RangeAllocation",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "RangeAllocation", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct RangeAllocation {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10685,7 +10619,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] RangeA
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ReplicationController", plural = "replicationcontrollers", namespaced, short_names = ["rc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicationController {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -10781,12 +10715,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Replic
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "ReplicationControllerList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "ReplicationControllerList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ReplicationControllerList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11060,7 +10989,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Resour
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ResourceQuota", plural = "resourcequotas", namespaced, short_names = ["quota"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceQuota {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11106,12 +11035,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Resour
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "ResourceQuotaList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "ResourceQuotaList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourceQuotaList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11633,7 +11557,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Seccom
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Secret", plural = "secrets", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Secret {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -11850,7 +11774,7 @@ impl apimachinery::proto::Message for SecretKeySelector {
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "SecretList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SecretList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12193,13 +12117,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Securi
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "SerializedReference",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "SerializedReference", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct SerializedReference {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12236,7 +12154,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Serial
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "Service", plural = "services", namespaced, short_names = ["svc"], categories = ["all"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Service {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12287,7 +12205,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Servic
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ServiceAccount", plural = "serviceaccounts", namespaced, short_names = ["sa"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceAccount {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12350,12 +12268,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Servic
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "ServiceAccountList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "ServiceAccountList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceAccountList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12446,7 +12359,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Servic
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf)]
+#[api(version = "v1", kind = "ServiceList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -12572,13 +12485,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Servic
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    version = "v1",
-    kind = "ServiceProxyOptions",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(version = "v1", kind = "ServiceProxyOptions", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ServiceProxyOptions {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -14752,6 +14659,255 @@ impl std::fmt::Debug for WindowsSecurityContextOptions {
 }
 
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] WindowsSecurityContextOptions { 1 => gmsa_credential_spec_name as "gmsaCredentialSpecName", 2 => gmsa_credential_spec as "gmsaCredentialSpec", 3 => run_as_user_name as "runAsUserName", 4 => host_process as "hostProcess" });
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for Node {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for NodeList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for NodeSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        crate::conversions::internal::core_v1::node_spec_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        crate::conversions::internal::core_v1::node_spec_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for Pod {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.status),
+            "status",
+        )?;
+        crate::conversions::internal::core_v1::pod_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+        apimachinery::conversion::InternalForm::externalize(&mut self.status);
+        crate::conversions::internal::core_v1::pod_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for PodList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for PodSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        crate::conversions::internal::core_v1::pod_spec_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        crate::conversions::internal::core_v1::pod_spec_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for PodStatus {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        crate::conversions::internal::core_v1::pod_status_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        crate::conversions::internal::core_v1::pod_status_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for PodStatusResult {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.status),
+            "status",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.status);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for PodTemplate {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.template),
+            "template",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.template);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for PodTemplateList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for PodTemplateSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        crate::conversions::internal::core_v1::pod_template_spec_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+        crate::conversions::internal::core_v1::pod_template_spec_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for ReplicationController {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
+            "spec",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for ReplicationControllerList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for ReplicationControllerSpec {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.template),
+            "template",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.template);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for Secret {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        crate::conversions::internal::core_v1::secret_internalize(self)
+    }
+
+    fn externalize(&mut self) {
+        crate::conversions::internal::core_v1::secret_externalize(self);
+    }
+}
+
+#[cfg(feature = "scheme")]
+impl apimachinery::conversion::InternalForm for SecretList {
+    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
+        apimachinery::conversion::in_field(
+            apimachinery::conversion::InternalForm::internalize(&mut self.items),
+            "items",
+        )?;
+        Ok(())
+    }
+
+    fn externalize(&mut self) {
+        apimachinery::conversion::InternalForm::externalize(&mut self.items);
+    }
+}
+
+#[cfg(feature = "scheme")]
+fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
+    forms.add::<Node>();
+    forms.add::<NodeList>();
+    forms.add::<Pod>();
+    forms.add::<PodList>();
+    forms.add::<PodStatusResult>();
+    forms.add::<PodTemplate>();
+    forms.add::<PodTemplateList>();
+    forms.add::<ReplicationController>();
+    forms.add::<ReplicationControllerList>();
+    forms.add::<Secret>();
+    forms.add::<SecretList>();
+}
+
+#[cfg(feature = "scheme")]
+inventory::submit! { apimachinery::conversion::InternalFormRegistration(register_internal_forms) }
 
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]

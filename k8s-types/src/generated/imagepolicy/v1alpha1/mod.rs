@@ -6,14 +6,7 @@
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "imagepolicy.k8s.io",
-    version = "v1alpha1",
-    kind = "ImageReview",
-    not_resource,
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "imagepolicy.k8s.io", version = "v1alpha1", kind = "ImageReview", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ImageReview {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

@@ -1499,6 +1499,18 @@ impl std::fmt::Debug for ServiceCIDRStatus {
 
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] ServiceCIDRStatus { 1 => conditions });
 
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "Ingress", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<Ingress>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "IngressList", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<IngressList>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "NetworkPolicy", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<NetworkPolicy>(), resource: None } }
+
+#[cfg(all(feature = "scheme", feature = "extensions"))]
+inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "NetworkPolicyList", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<NetworkPolicyList>(), resource: None } }
+
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(

@@ -241,7 +241,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PoolSt
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequest", plural = "resourcepoolstatusrequests", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePoolStatusRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -287,13 +287,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Resour
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "resource.k8s.io",
-    version = "v1alpha3",
-    kind = "ResourcePoolStatusRequestList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "resource.k8s.io", version = "v1alpha3", kind = "ResourcePoolStatusRequestList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct ResourcePoolStatusRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

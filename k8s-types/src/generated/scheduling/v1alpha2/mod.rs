@@ -64,7 +64,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] GangSc
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroup", plural = "podgroups", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroup {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -108,13 +108,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodGro
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "scheduling.k8s.io",
-    version = "v1alpha2",
-    kind = "PodGroupList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "PodGroupList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodGroupList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -649,7 +643,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] TypedL
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "Workload", plural = "workloads", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct Workload {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -689,13 +683,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Worklo
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "scheduling.k8s.io",
-    version = "v1alpha2",
-    kind = "WorkloadList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "scheduling.k8s.io", version = "v1alpha2", kind = "WorkloadList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct WorkloadList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

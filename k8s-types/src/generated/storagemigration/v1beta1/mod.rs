@@ -7,7 +7,7 @@
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigration", plural = "storageversionmigrations", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionMigration {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -51,13 +51,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Storag
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "storagemigration.k8s.io",
-    version = "v1beta1",
-    kind = "StorageVersionMigrationList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "storagemigration.k8s.io", version = "v1beta1", kind = "StorageVersionMigrationList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct StorageVersionMigrationList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

@@ -1,4 +1,4 @@
-//! Splitting one input into the documents `convert` reads: JSON values one after
+//! Splitting one input into the documents `convert` and `deprecations` read: JSON values one after
 //! another, YAML documents between `---` lines, or one Kubernetes protobuf object (the
 //! `k8s\0` envelope, as Go writes a `.pb` file or a protobuf response body).
 
@@ -32,7 +32,13 @@ pub fn documents(data: &[u8]) -> Vec<(usize, Result<Document<'_>, String>)> {
                         .map(Document::Text)
                         .map_err(|e| format!("invalid UTF-8: {e}")),
                 ),
-                Err(e) => (i, Err(e.to_string())),
+                // The caller names the document; the error's own prefix would repeat it.
+                Err(e) => {
+                    let message = e.to_string();
+                    let prefix = format!("document {i}: ");
+                    let message = message.strip_prefix(&prefix).unwrap_or(&message);
+                    (i, Err(with_template_hint(data, message)))
+                }
             })
             .collect();
     }
@@ -50,10 +56,22 @@ pub fn documents(data: &[u8]) -> Vec<(usize, Result<Document<'_>, String>)> {
         match doc {
             Ok(d) if is_blank(d.text) => {}
             Ok(d) => out.push((d.index, Ok(Document::Text(d.text)))),
-            Err(e) => out.push((i, Err(e.to_string()))),
+            Err(e) => out.push((i, Err(with_template_hint(data, &e.to_string())))),
         }
     }
     out
+}
+
+/// `message`, with a hint when the input looks like a template (Helm's `{{ ... }}`),
+/// which is not YAML until rendered.
+pub fn with_template_hint(data: &[u8], message: &str) -> String {
+    if data.windows(2).any(|w| w == b"{{") {
+        format!(
+            "{message} (a template? render it first, e.g. `helm template CHART | kapi deprecations -f -`)"
+        )
+    } else {
+        message.to_owned()
+    }
 }
 
 fn is_blank(text: &str) -> bool {

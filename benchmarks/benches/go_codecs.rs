@@ -1,0 +1,159 @@
+//! Our codecs against Go's, in the same run on the same objects (issue 39): JSON and
+//! protobuf decode and encode of Go's Pod, Deployment and ConfigMap fixtures and of a
+//! PodList of 1,000 copies of the Pod fixture (each with its own name), through the
+//! Scheme's serializers (typed objects, as the API server and the client use them).
+//!
+//! Go's side is `oracle/bin/k8s-oracle bench` (its `k8s.io/apimachinery` serializers,
+//! as kube-apiserver and client-go use them, timed by Go's `testing.Benchmark`), run by
+//! this program first; without the oracle built, only ours is measured and the table
+//! says so. Ratios are Go's time over ours: above 1, ours is faster.
+//!
+//! Run: `cargo bench --manifest-path benchmarks/Cargo.toml --bench go_codecs`
+//! (`K8S_API_TESTDATA` names Go's fixtures; `K8S_ORACLE` the oracle's binary).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+use apimachinery::runtime::{Object, Scheme};
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::protobuf::ProtobufSerializer;
+use apimachinery::serializer::{Decoder, Encoder};
+use benchmarks::{Suite, fixture, format_duration, testdata_dir};
+use k8s_types::core::v1 as core;
+
+type Error = Box<dyn std::error::Error>;
+
+/// The length of the list Go's bench builds (its `bench.PodListSize`).
+const POD_LIST_SIZE: usize = 1000;
+
+/// Go's figures, by (input, op): nanoseconds per op.
+fn go_figures() -> Result<Option<BTreeMap<(String, String), f64>>, Error> {
+    let bin = std::env::var_os("K8S_ORACLE").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin/k8s-oracle"),
+        PathBuf::from,
+    );
+    if !bin.is_file() {
+        eprintln!(
+            "note: {} is not built (oracle/build.sh): Go is not measured",
+            bin.display()
+        );
+        return Ok(None);
+    }
+    let out = Command::new(&bin)
+        .arg("bench")
+        .arg(testdata_dir()?)
+        .output()?;
+    if !out.status.success() {
+        return Err(format!("k8s-oracle bench: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    let mut figures = BTreeMap::new();
+    for line in String::from_utf8(out.stdout)?.lines() {
+        let r: serde_json::Value = serde_json::from_str(line)?;
+        let (Some(input), Some(op), Some(ns)) = (
+            r["input"].as_str(),
+            r["op"].as_str(),
+            r["ns_per_op"].as_f64(),
+        ) else {
+            return Err(format!("k8s-oracle bench: {line}").into());
+        };
+        figures.insert((input.to_owned(), op.to_owned()), ns);
+    }
+    Ok(Some(figures))
+}
+
+/// The PodList Go's bench builds: the Pod fixture `POD_LIST_SIZE` times, named `pod-<i>`.
+fn pod_list(scheme: &Scheme) -> Result<Box<dyn Object>, Error> {
+    let json = JsonSerializer::new(scheme, SerializerOptions::default());
+    let (pod, _) = json.decode(&fixture("core.v1.Pod.json")?, None, None)?;
+    let pod = pod
+        .downcast::<core::Pod>()
+        .map_err(|_| "the Pod fixture is not a Pod")?;
+    let mut list = core::PodList::default();
+    list.type_meta.api_version = "v1".to_owned();
+    list.type_meta.kind = "PodList".to_owned();
+    let items = list.items.get_or_insert_with(Vec::new);
+    for i in 0..POD_LIST_SIZE {
+        let mut p = (*pod).clone();
+        p.type_meta = Default::default();
+        p.metadata.name = format!("pod-{i}");
+        items.push(p);
+    }
+    Ok(Box::new(list))
+}
+
+fn main() -> Result<(), Error> {
+    let scheme = Scheme::from_registry()?;
+    // Go first, alone on the machine, then ours.
+    let go = go_figures()?;
+    let json = JsonSerializer::new(&scheme, SerializerOptions::default());
+    let protobuf = ProtobufSerializer::new(&scheme);
+    let mut inputs: Vec<(&str, Box<dyn Object>)> = Vec::new();
+    for (name, file) in [
+        ("core.v1.Pod", "core.v1.Pod.json"),
+        ("apps.v1.Deployment", "apps.v1.Deployment.json"),
+        ("core.v1.ConfigMap", "core.v1.ConfigMap.json"),
+    ] {
+        inputs.push((name, json.decode(&fixture(file)?, None, None)?.0));
+    }
+    inputs.push(("PodList", pod_list(&scheme)?));
+
+    let mut suite = Suite::new();
+    for (name, obj) in &inputs {
+        for (format, codec) in [
+            ("json", &json as &dyn Codec),
+            ("protobuf", &protobuf as &dyn Codec),
+        ] {
+            let bytes = codec.encode_to_vec(&**obj)?;
+            let n = Some(bytes.len());
+            suite.bench(name, &format!("{format}_decode"), n, || {
+                codec.decode(&bytes, None, None).ok()
+            });
+            suite.bench(name, &format!("{format}_encode"), n, || {
+                codec.encode_to_vec(&**obj).ok()
+            });
+        }
+    }
+    suite.final_summary();
+
+    println!("## Go's codecs against ours, same objects, same run");
+    println!();
+    println!("| input | op | Go | ours | Go / ours | target |");
+    println!("|---|---|---:|---:|---:|---|");
+    for (name, _) in &inputs {
+        for op in [
+            "json_decode",
+            "json_encode",
+            "protobuf_decode",
+            "protobuf_encode",
+        ] {
+            let Some(ours) = suite.get(name, op) else {
+                continue;
+            };
+            let target = match op {
+                "json_decode" => "≥ 5×",
+                "protobuf_decode" | "json_encode" | "protobuf_encode" => "≥ 3×",
+                _ => "",
+            };
+            let go_ns = go
+                .as_ref()
+                .and_then(|g| g.get(&(name.to_string(), op.to_owned())));
+            let (go_text, ratio) = match go_ns {
+                Some(ns) => (
+                    format_duration(std::time::Duration::from_nanos(*ns as u64)),
+                    format!("{:.2}×", ns / ours.median.as_nanos() as f64),
+                ),
+                None => ("not measured".to_owned(), "—".to_owned()),
+            };
+            println!(
+                "| {name} | {op} | {go_text} | {} | {ratio} | {target} |",
+                format_duration(ours.median)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A decoder that is an encoder too (both serializers).
+trait Codec: Decoder + Encoder {}
+impl<T: Decoder + Encoder> Codec for T {}

@@ -1,0 +1,8 @@
+//! The history crate's tests, one binary (as every crate's here): the checker on
+//! hand-written histories (`checker`), on generated ones (`generated`), and bounded
+//! fault runs against real servers (`faults`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod checker;
+mod faults;
+mod generated;

@@ -1,0 +1,61 @@
+// Command k8s-oracle answers, from Kubernetes' own Go code (v1.36.3), what Go does with
+// a kind, a seed or an object: the round-trip fuzzer's objects written by Go's codecs,
+// Go's defaulting and conversion, and kube-apiserver's validation. Our Rust tests ask it
+// and compare their own answers (see oracle/README.md).
+//
+// Usage:
+//
+//	k8s-oracle kinds          every external kind, one JSON object a line
+//	k8s-oracle serve          requests on standard input, one JSON object a line;
+//	                          one answer a line on standard output, in order
+//	k8s-oracle bench DIR      Go's codec speeds on the fixtures in DIR (JSON lines)
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/bench"
+	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/cases"
+	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/protocol"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	var err error
+	switch os.Args[1] {
+	case "kinds":
+		for _, k := range cases.Kinds() {
+			if err = enc.Encode(k); err != nil {
+				break
+			}
+		}
+	case "serve":
+		err = protocol.Serve(os.Stdin, out)
+	case "bench":
+		if len(os.Args) != 3 {
+			usage()
+		}
+		err = bench.Run(os.Args[2], enc)
+	default:
+		usage()
+	}
+	if err != nil {
+		out.Flush()
+		fmt.Fprintln(os.Stderr, "k8s-oracle:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR")
+	os.Exit(2)
+}

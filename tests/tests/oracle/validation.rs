@@ -1,0 +1,287 @@
+//! Validation: kube-apiserver's strategy judges an object as given (its `Validate`, or
+//! `ValidateUpdate` against an old object, then the generic ObjectMeta checks, in
+//! `rest.BeforeCreate`'s order, without the strategy's preparation for storage), and ours
+//! judges it as `kapi validate` does (defaulted, the kind's validator). Both must report
+//! the same field errors: type, path and message (compared as sorted lists: Go walks maps
+//! in random order, so the order of its errors is not always the same twice).
+//!
+//! The objects: Go's fuzzer fills an internal object of each kind, written in the kind's
+//! preferred version, judged on create, and on update against another random object of
+//! the kind with the same identity; and a hand-written corpus of invalid objects
+//! (`invalid/*.yaml`, several documents each), whose mistakes go deeper than random
+//! values do (those fail on their names first).
+
+use std::path::PathBuf;
+
+use apimachinery::runtime::Scheme;
+use apimachinery::serializer::Decoder;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::serializer::yaml::YamlDocuments;
+use serde_json::Value;
+
+use crate::client::{GoKind, Oracle, api_version, bytes};
+use crate::outcome::{Column, Outcome};
+
+/// A field error as a Status cause carries it: `(type, field, message)`.
+type Cause = (String, String, String);
+
+/// Go's causes, from the oracle's `validate` answer; `None` when Go has no strategy for
+/// the kind.
+fn go_causes(answer: &Value) -> Result<Option<Vec<Cause>>, String> {
+    if let Some(e) = answer["error"].as_str() {
+        return Err(e.to_owned());
+    }
+    if answer["validated"] != Value::Bool(true) {
+        return Ok(None);
+    }
+    Ok(Some(
+        answer["causes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                let s = |k: &str| c[k].as_str().unwrap_or_default().to_owned();
+                (s("type"), s("field"), s("message"))
+            })
+            .collect(),
+    ))
+}
+
+/// Ours, as `kapi validate` judges an object (and the server an update): decoded,
+/// defaulted, validated by its kind's validator; `None` when there is none.
+fn our_causes(
+    scheme: &Scheme,
+    input: &[u8],
+    old: Option<&[u8]>,
+) -> Result<Option<Vec<Cause>>, String> {
+    let json = JsonSerializer::new(scheme, SerializerOptions::default());
+    let decode = |data: &[u8]| {
+        json.decode(data, None, None).map(|(mut obj, _)| {
+            scheme.default(&mut *obj);
+            obj
+        })
+    };
+    let obj = decode(input).map_err(|e| e.to_string())?;
+    let old = old
+        .map(decode)
+        .transpose()
+        .map_err(|e| format!("old: {e}"))?;
+    Ok(scheme.validate(&*obj, old.as_deref()).map(|errs| {
+        errs.iter()
+            .map(|e| {
+                (
+                    e.error_type.cause_type().to_owned(),
+                    e.field.clone(),
+                    e.error_body(),
+                )
+            })
+            .collect()
+    }))
+}
+
+fn sorted(causes: &[Cause]) -> Vec<Cause> {
+    let mut causes = causes.to_vec();
+    causes.sort();
+    causes
+}
+
+/// What one case came to.
+enum Judged {
+    Equal,
+    /// Go has no strategy for the kind.
+    NotValidatedByGo,
+    /// Ours has no validator for the kind.
+    NotValidatedByOurs,
+    Different(String),
+}
+
+/// Judges `input` (against `old` for an update) both ways.
+fn judge(oracle: &mut Oracle, scheme: &Scheme, input: &[u8], old: Option<&[u8]>) -> Judged {
+    let go = oracle
+        .validate(input, old, "check")
+        .and_then(|a| go_causes(&a));
+    let go = match go {
+        Ok(Some(go)) => go,
+        Ok(None) => return Judged::NotValidatedByGo,
+        Err(e) => return Judged::Different(format!("Go: {e}")),
+    };
+    match our_causes(scheme, input, old) {
+        Ok(None) => Judged::NotValidatedByOurs,
+        Err(e) => Judged::Different(format!("ours cannot read it: {e}")),
+        // Go walks maps in random order (a ConfigMap's keys, a pod's node selector), so
+        // its errors' order is not always its own twice: the lists are compared sorted.
+        Ok(Some(ours)) if sorted(&ours) == sorted(&go) => Judged::Equal,
+        Ok(Some(ours)) => {
+            let (go, ours) = (sorted(&go), sorted(&ours));
+            let at = go
+                .iter()
+                .zip(&ours)
+                .position(|(g, o)| g != o)
+                .unwrap_or(go.len().min(ours.len()));
+            let show = |c: Option<&Cause>| {
+                c.map_or_else(
+                    || "(none)".to_owned(),
+                    |(t, f, m)| {
+                        let m: String = m.chars().take(160).collect();
+                        format!("{t} {f}: {m}")
+                    },
+                )
+            };
+            Judged::Different(format!(
+                "{} errors in Go, {} in ours; first difference at #{at}: Go {}; ours {}",
+                go.len(),
+                ours.len(),
+                show(go.get(at)),
+                show(ours.get(at))
+            ))
+        }
+    }
+}
+
+/// Records a case's judgement; false when the kind is not compared at all.
+fn record(outcome: &mut Outcome, name: &str, case: &str, judged: Judged) -> bool {
+    match judged {
+        Judged::Equal => outcome.equal(name, Column::Validation),
+        Judged::Different(d) => outcome.different(name, Column::Validation, format!("{case}: {d}")),
+        Judged::NotValidatedByGo => {
+            outcome.not_compared(
+                name,
+                Column::Validation,
+                "kube-apiserver has no strategy for it (a review kind, or not stored)",
+            );
+            return false;
+        }
+        Judged::NotValidatedByOurs => {
+            outcome.different(name, Column::Validation, "not validated by ours".to_owned());
+            return false;
+        }
+    }
+    true
+}
+
+/// An update's old object: `other` with the identity of `new` (name, namespace, uid,
+/// creation time), as the store gives it.
+fn as_old_of(other: &[u8], new: &[u8]) -> Option<Vec<u8>> {
+    let mut other: Value = serde_json::from_slice(other).ok()?;
+    let new: Value = serde_json::from_slice(new).ok()?;
+    for key in ["name", "namespace", "uid", "creationTimestamp"] {
+        match new["metadata"].get(key) {
+            Some(v) => other["metadata"][key] = v.clone(),
+            None => {
+                other["metadata"].as_object_mut()?.remove(key);
+            }
+        }
+    }
+    serde_json::to_vec(&other).ok()
+}
+
+/// Compares the kind's validation once per group and kind, in its preferred version:
+/// random objects on create and on update.
+pub fn compare_kind(
+    oracle: &mut Oracle,
+    scheme: &Scheme,
+    kind: &GoKind,
+    seeds: u64,
+    outcome: &mut Outcome,
+) {
+    let preferred = scheme
+        .prioritized_versions_for_group(&kind.group)
+        .into_iter()
+        .find(|gv| kind.versions.iter().any(|v| gv.version.as_str() == v));
+    if preferred.as_ref().map(|gv| gv.version.as_str()) != Some(kind.version.as_str())
+        || !kind.internal
+        || kind.not_fuzzable.is_some()
+    {
+        return;
+    }
+    let name = format!("{} {}", kind.api_version(), kind.kind);
+    let version = api_version(&kind.group, &kind.version);
+    let fuzzed = |oracle: &mut Oracle, seed: u64| {
+        oracle
+            .fuzz_internal(&kind.group, &kind.kind, seed)
+            .ok()
+            .and_then(|v| bytes(&v["json"][&version]))
+    };
+    for seed in 0..seeds {
+        let Some(input) = fuzzed(oracle, seed) else {
+            continue;
+        };
+        if !record(
+            outcome,
+            &name,
+            &format!("seed {seed}, create"),
+            judge(oracle, scheme, &input, None),
+        ) {
+            return;
+        }
+        // The old object: another random one (seeds far from the new ones').
+        let Some(old) = fuzzed(oracle, seed + 1_000_000).and_then(|o| as_old_of(&o, &input)) else {
+            continue;
+        };
+        record(
+            outcome,
+            &name,
+            &format!("seed {seed}, update"),
+            judge(oracle, scheme, &input, Some(&old)),
+        );
+    }
+}
+
+/// The invalid corpus: every document of `invalid/*.yaml`, judged on create (a document
+/// with `metadata.annotations["oracle.test/old"]` naming another document of the file by
+/// its `metadata.name` is judged as an update of it).
+pub fn compare_corpus(oracle: &mut Oracle, scheme: &Scheme, outcome: &mut Outcome) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/invalid");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    for file in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "yaml"))
+    {
+        let text = std::fs::read_to_string(file).expect("a corpus file");
+        let file_name = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let docs: Vec<Value> = YamlDocuments::new(&text)
+            .parse_all()
+            .unwrap_or_else(|e| panic!("{file_name}: {e}"))
+            .into_iter()
+            .map(|d| d.value)
+            .filter(|v| !v.is_null())
+            .collect();
+        for (i, doc) in docs.iter().enumerate() {
+            let name = format!(
+                "{} {}",
+                doc["apiVersion"].as_str().unwrap_or(""),
+                doc["kind"].as_str().unwrap_or("")
+            );
+            let old = doc["metadata"]["annotations"]["oracle.test/old"]
+                .as_str()
+                .map(|old_name| {
+                    let old = docs
+                        .iter()
+                        .find(|d| d["metadata"]["name"] == old_name)
+                        .unwrap_or_else(|| {
+                            panic!("{file_name} document {i}: no document named {old_name}")
+                        });
+                    serde_json::to_vec(old).expect("JSON")
+                });
+            let mut doc = doc.clone();
+            if let Some(a) = doc["metadata"]["annotations"].as_object_mut() {
+                a.remove("oracle.test/old");
+                if a.is_empty() {
+                    doc["metadata"]
+                        .as_object_mut()
+                        .map(|m| m.remove("annotations"));
+                }
+            }
+            let input = serde_json::to_vec(&doc).expect("JSON");
+            let judged = judge(oracle, scheme, &input, old.as_deref());
+            record(outcome, &name, &format!("{file_name} document {i}"), judged);
+        }
+    }
+}
