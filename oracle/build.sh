@@ -4,6 +4,7 @@
 #
 #   bin/k8s-oracle        our program: Go's fuzzer, conversions, defaulting and validation
 #                         answering our tests (cmd/k8s-oracle)
+#   bin/client-check      client-go v0.36.3 against a server (cmd/client-check)
 #   bin/kube-apiserver    the real kube-apiserver v1.36.3 (k8s.io/kubernetes/cmd/kube-apiserver)
 #   bin/kubectl-convert   the real kubectl-convert plugin v1.36.3
 #
@@ -28,6 +29,9 @@ flags=(-trimpath -buildvcs=false)
 start=$(date +%s)
 if [ -z "$only" ] || [ "$only" = "k8s-oracle" ]; then
     go build "${flags[@]}" -o bin/k8s-oracle ./cmd/k8s-oracle
+fi
+if [ -z "$only" ] || [ "$only" = "client-check" ]; then
+    go build "${flags[@]}" -o bin/client-check ./cmd/client-check
 fi
 if [ -z "$only" ] || [ "$only" = "kubectl-convert" ]; then
     go build "${flags[@]}" -o bin/kubectl-convert k8s.io/kubernetes/cmd/kubectl-convert
