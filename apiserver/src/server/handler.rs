@@ -306,8 +306,11 @@ impl Api {
             },
             "update" => h.update(body, negotiate_input(content_type)?).await?,
             "patch" => h.patch(body, content_type).await?,
-            "delete" => h.delete(body, self).await?,
-            "deletecollection" => h.delete_collection(body).await?,
+            "delete" => h.delete(body, negotiate_input(content_type)?, self).await?,
+            "deletecollection" => {
+                h.delete_collection(body, negotiate_input(content_type)?)
+                    .await?
+            }
             other => return Err(method_not_allowed(other, path)),
         };
         Ok(reply_response(reply))

@@ -3,13 +3,17 @@
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
+use apimachinery::proto::decode_envelope;
 use apimachinery::schema::{GroupKind, GroupVersionKind};
+use apimachinery::serializer::protobuf::decode_raw_object;
+use apimachinery::serializer::yaml::yaml_to_json;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
 
 use super::{Handler, Reply};
+use crate::endpoints::negotiation::MediaType;
 use crate::endpoints::responsewriters::status_json;
-use crate::registry::{DeleteParams, Resources};
+use crate::registry::{DeleteParams, Resources, to_json};
 
 impl Handler<'_> {
     /// DELETE of one object. One removed answers a `Status`, or, for the resources
@@ -22,9 +26,10 @@ impl Handler<'_> {
     pub async fn delete(
         &self,
         body: &[u8],
+        media: MediaType,
         resources: &dyn Resources,
     ) -> Result<Reply, StatusError> {
-        let params = self.delete_params(body)?;
+        let params = self.delete_params(body, media)?;
         let ctx = self.context(params.dry_run);
         self.rest.before_delete(&ctx).await?;
         let reply = self.delete_object(&params).await?;
@@ -77,7 +82,11 @@ impl Handler<'_> {
         self.reply(code, &*self.to_request_version_async(obj).await?, warnings)
     }
 
-    pub(super) fn delete_params(&self, body: &[u8]) -> Result<DeleteParams, StatusError> {
+    pub(super) fn delete_params(
+        &self,
+        body: &[u8],
+        media: MediaType,
+    ) -> Result<DeleteParams, StatusError> {
         let mut params = DeleteParams {
             dry_run: self.dry_run()?,
             propagation_policy: self.query.get("propagationPolicy").cloned(),
@@ -94,11 +103,7 @@ impl Handler<'_> {
             })?);
         }
         if !body.iter().all(u8::is_ascii_whitespace) {
-            let v: Value = serde_json::from_slice(body).map_err(|e| {
-                errors::new_bad_request(format!(
-                    "the body of the request is not valid DeleteOptions: {e}"
-                ))
-            })?;
+            let v = self.delete_options(body, media)?;
             if let Some(p) = v.get("propagationPolicy").and_then(Value::as_str) {
                 params.propagation_policy = Some(p.to_owned());
             }
@@ -157,9 +162,13 @@ impl Handler<'_> {
     }
 
     /// DELETE of a collection: every selected object, as one delete each.
-    pub async fn delete_collection(&self, body: &[u8]) -> Result<Reply, StatusError> {
+    pub async fn delete_collection(
+        &self,
+        body: &[u8],
+        media: MediaType,
+    ) -> Result<Reply, StatusError> {
         let selection = self.selection()?;
-        let params = self.delete_params(body)?;
+        let params = self.delete_params(body, media)?;
         let items = self
             .store
             .list_all(self.info.namespace.as_deref(), &selection)
@@ -195,5 +204,42 @@ impl Handler<'_> {
             }
         }
         self.reply(200, &*list, Vec::new())
+    }
+}
+
+impl Handler<'_> {
+    /// A DELETE body read in its own format, as Go's handler reads it with the meta
+    /// codecs: JSON, YAML, or protobuf (what client-go's typed clients and Go's
+    /// controller-runtime send for built-in resources), whose envelope names
+    /// `DeleteOptions` in whichever group version the client registered it (every group
+    /// version has it, as in Go).
+    fn delete_options(&self, body: &[u8], media: MediaType) -> Result<Value, StatusError> {
+        let invalid = |e: &dyn std::fmt::Display| {
+            errors::new_bad_request(format!(
+                "the body of the request is not valid DeleteOptions: {e}"
+            ))
+        };
+        match media {
+            MediaType::Json => serde_json::from_slice(body).map_err(|e| invalid(&e)),
+            MediaType::Yaml => {
+                let text = std::str::from_utf8(body).map_err(|e| invalid(&e))?;
+                yaml_to_json(text)
+                    .map(|doc| doc.value)
+                    .map_err(|e| invalid(&e))
+            }
+            MediaType::Protobuf => {
+                let envelope = decode_envelope(body).map_err(|e| invalid(&e))?;
+                if envelope.kind != "DeleteOptions" {
+                    return Err(invalid(&format_args!(
+                        "the envelope holds a {:?}",
+                        envelope.kind
+                    )));
+                }
+                let gvk = GroupVersionKind::new("meta.k8s.io", "v1", "DeleteOptions");
+                let options =
+                    decode_raw_object(self.scheme, &gvk, envelope.raw).map_err(|e| invalid(&e))?;
+                to_json(&*options)
+            }
+        }
     }
 }
