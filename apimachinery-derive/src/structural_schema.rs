@@ -68,7 +68,14 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             continue;
         }
         let (name, ty) = (&f.json_name, &f.ty);
-        let description = field_doc(&f.ident.to_string());
+        // An object's `metadata` is `type: object` and nothing else, as controller-gen
+        // writes it: Go's CRD validation forbids anything more at the root (a description
+        // included: "metadata is implicitly specified").
+        let description = if matches!(f.role, Role::ObjectMeta) {
+            String::new()
+        } else {
+            field_doc(&f.ident.to_string())
+        };
         properties.push(quote!((#name, #description, <#ty as #schema>::openapi_v3_schema())));
     }
     let description = doc(&input.attrs);

@@ -11,6 +11,7 @@
 //! | [`meta`] | `api/meta` | `RESTMapper` and its implementations |
 //! | [`apis::meta::v1`] | `apis/meta/v1` | `ObjectMeta`, `ListMeta`, `Time`, `Status`, discovery documents |
 //! | [`api::resource`] | `api/resource` | [`Quantity`](api::resource::Quantity) |
+//! | [`api::errors`] | `api/errors` | [`StatusError`](api::errors::StatusError), Go's constructors (`new_not_found`, `new_invalid`, ...) and predicates (`is_not_found`, `is_conflict`, ...) |
 //! | [`api`] | `encoding/json` for `[]byte` | [`ByteString`](api::ByteString) |
 //! | [`util::intstr`] | `util/intstr` | [`IntOrString`](util::intstr::IntOrString) |
 //! | [`util::json`] | `util/json`, `encoding/json` | [`GoJsonWriter`](util::json::GoJsonWriter) (and [`GoFormatter`](util::json::GoFormatter) for `serde_json`): JSON text as Go writes it |
@@ -37,7 +38,9 @@
 //! 6. [`runtime`]: the object model, the `Scheme` (which holds the conversion and
 //!    defaulting functions, and each type's JSON decode and encode as function pointers),
 //!    `Unstructured`;
-//! 7. [`meta`] (RESTMapper) and [`serializer`] (the codecs).
+//! 7. [`meta`] (RESTMapper), [`serializer`] (the codecs) and [`api::errors`] (the
+//!    `Status` of a failed request, which can be read from any object, so it sits above
+//!    the object model though the rest of [`api`] is below it).
 //!
 //! The codecs are at the top: no value type, no `meta/v1` type and nothing of the object
 //! model imports one. No module imports one above it, so there are no cycles.

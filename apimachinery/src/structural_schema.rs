@@ -197,6 +197,8 @@ mod tests {
     #[api(crate = "crate")]
     #[allow(dead_code)]
     struct Holder {
+        /// Its metadata: the schema keeps no description of it (Go's CRD validation
+        /// forbids anything but `type: object` there).
         metadata: ObjectMeta,
         pair: Pair<bool>,
     }

@@ -24,7 +24,7 @@ use apiserver::authorization::rbac::{Rbac, bootstrap};
 use apiserver::authorization::{
     AlwaysAllow, Attributes, Authorizer, Decision, PrivilegedGroups, Union,
 };
-use apiserver::registry::{Store, from_value, resources_from_scheme};
+use apiserver::registry::{from_value, resources_from_scheme};
 use apiserver::server::{ApiServerHandler, Config};
 use apiserver::storage::{MemoryStorage, Storage};
 use axum::body::Body;
@@ -65,7 +65,7 @@ async fn create(
     let info = resources
         .get(&(group.to_owned(), resource.to_owned()))
         .ok_or_else(|| format!("{resource} not served"))?;
-    let store = Store::new(scheme.clone(), storage.clone(), info.clone());
+    let store = apiserver::authorization::rbac::store(scheme, storage, info.clone());
     let obj = from_value(scheme, &info.storage_gvk, value).map_err(|e| e.status.message)?;
     store
         .create(namespace, obj, false)

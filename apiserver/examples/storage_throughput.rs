@@ -1,11 +1,13 @@
-//! Operations per second of a storage backend, and for etcd of the raw client beside it
-//! (the ceiling our backend can reach).
+//! Operations per second of a storage backend.
 //!
 //! ```text
 //! cargo run --release -p apiserver --example storage_throughput -- memory [OPS] [CLIENTS]
 //! cargo run --release -p apiserver --example storage_throughput -- redb FILE [OPS] [CLIENTS]
-//! cargo run --release -p apiserver --features etcd --example storage_throughput -- etcd URL [OPS] [CLIENTS]
+//! cargo run --release -p apiserver --example storage_throughput -- etcd URL [OPS] [CLIENTS]
 //! ```
+//!
+//! (etcd's own ceiling, with no storage layer in front, is `etcdctl check perf`'s, which
+//! `benchmarks/apiserver/run.sh` prints.)
 //!
 //! Each phase runs OPS operations (default 2,000) spread over CLIENTS concurrent tasks
 //! (default 4) on distinct keys of 1 KiB values: create, get, update (compare-and-swap),
@@ -15,9 +17,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-#[cfg(feature = "etcd")]
-use apiserver::storage::EtcdStorage;
-use apiserver::storage::{ListOptions, MemoryStorage, RedbStorage, Storage, StorageError};
+use apiserver::storage::{
+    EtcdStorage, ListOptions, MemoryStorage, RedbStorage, Storage, StorageError,
+};
 use bytes::Bytes;
 
 const PREFIX: &str = "/registry/configmaps/bench/";
@@ -121,50 +123,6 @@ async fn through_backend(
     Ok(())
 }
 
-/// The same puts and gets through etcd-client directly: what etcd itself sustains.
-#[cfg(feature = "etcd")]
-async fn raw_etcd(endpoint: &str, ops: usize, clients: usize) -> Result<(), String> {
-    let client = etcd_client::Client::connect([endpoint], None)
-        .await
-        .map_err(|error| error.to_string())?;
-    let value = vec![b'x'; 1024];
-    let run = |name: &'static str, put: bool| {
-        let client = client.clone();
-        let value = value.clone();
-        async move {
-            let started = Instant::now();
-            let mut tasks = Vec::new();
-            for c in 0..clients {
-                let mut kv = client.kv_client();
-                let value = value.clone();
-                tasks.push(tokio::spawn(async move {
-                    let mut i = c;
-                    while i < ops {
-                        let key = format!("/raw/{i:06}");
-                        if put {
-                            kv.put(key, value.clone(), None).await?;
-                        } else {
-                            kv.get(key, None).await?;
-                        }
-                        i += clients;
-                    }
-                    Ok::<(), etcd_client::Error>(())
-                }));
-            }
-            for task in tasks {
-                task.await
-                    .map_err(|error| error.to_string())?
-                    .map_err(|error| error.to_string())?;
-            }
-            report(name, ops, started.elapsed());
-            Ok::<(), String>(())
-        }
-    };
-    run("raw etcd-client put", true).await?;
-    run("raw etcd-client get", false).await?;
-    Ok(())
-}
-
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -185,15 +143,13 @@ async fn main() -> ExitCode {
                 let store = RedbStorage::open(path).map_err(|error| error.to_string())?;
                 through_backend(Arc::new(store), ops, clients).await
             }
-            #[cfg(feature = "etcd")]
             Some("etcd") => {
                 let url = args.get(1).ok_or("etcd needs an endpoint URL")?;
                 let (ops, clients) = (number(2, 2000)?, number(3, 4)?);
                 let store = EtcdStorage::connect(&[url])
                     .await
                     .map_err(|error| error.to_string())?;
-                through_backend(Arc::new(store), ops, clients).await?;
-                raw_etcd(url, ops, clients).await
+                through_backend(Arc::new(store), ops, clients).await
             }
             _ => Err(
                 "usage: storage_throughput memory|redb FILE|etcd URL [OPS] [CLIENTS]".to_owned(),

@@ -74,7 +74,7 @@ pub fn group_order(
     }
     order[builtin..].sort_by(|a, b| a.0.cmp(&b.0));
     for (_, versions) in &mut order[builtin..] {
-        versions.sort_by(|a, b| crate::apiextensions::compare_kube_aware_versions(a, b));
+        versions.sort_by(|a, b| apimachinery::version::compare_kube_aware_versions(a, b));
     }
     order
 }

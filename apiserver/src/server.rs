@@ -22,43 +22,63 @@
 //! # Ok(()) }
 //! ```
 
+mod api;
+mod filters;
+mod handler;
+mod healthz;
+mod routes;
 pub mod tls;
 mod workers;
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
+use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::Scheme;
+use apimachinery::schema::GroupResource;
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use axum::http::{Request, Response};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tower::{Service, ServiceBuilder};
 
+use self::api::Api;
+use self::filters::audit::WithAudit;
+use self::filters::authentication::WithAuthentication;
+use self::filters::authorization::WithAuthorization;
+use self::filters::http_log::WithLogging;
+use self::filters::impersonation::WithImpersonation;
+use self::filters::max_in_flight::WithMaxInFlightLimit;
+use self::filters::panic_recovery::WithPanicRecovery;
+use self::filters::request_info::WithRequestInfo;
+use self::filters::timeout::WithTimeout;
+use self::filters::{FilterLayer, FilterService};
+use self::handler::ApiHandler;
+use self::healthz::HealthChecks;
+use self::routes::{Routes, reserved_names};
 use crate::admission::Chain;
 use crate::admission::webhook::{DnsServiceResolver, ServiceResolver};
-use crate::apiextensions::{CustomResource, ReservedNames};
-use crate::audit::{AUDIT_ID_HEADER, AuditLog};
+use crate::audit::AuditLog;
 use crate::authentication::serviceaccount::ServiceAccountTokens;
-use crate::authentication::user::Info;
-use crate::authentication::{self, Anonymous, Authenticator, ClientCertificates};
-use crate::authorization::{self, AlwaysAllow, Attributes, Authorizer, Decision};
-use crate::discovery::{AGGREGATED_CONTENT_TYPE, Discovery, wants_aggregated};
-use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply, status_json};
-use crate::endpoints::negotiation::{MediaType, negotiate_input, negotiate_output_options};
-use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
-use crate::endpoints::{StatusError, watch as watch_handler};
-use crate::openapi::OpenApi;
-use crate::registry::{ResourceInfo, Store, resources_from_scheme};
+use crate::authentication::{Anonymous, Authenticator};
+use crate::authorization::{AlwaysAllow, Authorizer};
+use crate::registry::Store;
+use crate::registry::builtin::rest_storages;
+use crate::registry::dependencies::Dependencies;
 use crate::storage::Storage;
 
-/// The namespaces every cluster has from the start.
-pub const DEFAULT_NAMESPACES: [&str; 4] =
-    ["default", "kube-system", "kube-public", "kube-node-lease"];
-
-/// The Kubernetes version the server reports at `/version`.
-const KUBERNETES_MINOR: &str = "36";
+pub use self::filters::impersonation::{
+    IMPERSONATE_EXTRA_HEADER_PREFIX, IMPERSONATE_GROUP_HEADER, IMPERSONATE_UID_HEADER,
+    IMPERSONATE_USER_HEADER,
+};
+pub use self::filters::max_in_flight::{
+    DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT,
+};
+pub use self::filters::timeout::DEFAULT_REQUEST_TIMEOUT;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -75,11 +95,12 @@ pub enum ServerError {
     /// The TLS configuration is not usable.
     #[error(transparent)]
     Tls(#[from] tls::TlsError),
-    /// A default namespace could not be created.
-    #[error("cannot create namespace {name}: {source}")]
-    DefaultNamespace {
-        /// The namespace.
-        name: String,
+    /// What a resource needs once the server starts (the default Namespaces) could not
+    /// be done.
+    #[error("starting {resource}: {source}")]
+    PostStartHook {
+        /// The resource.
+        resource: GroupResource,
         /// Why.
         #[source]
         source: StatusError,
@@ -99,6 +120,10 @@ pub struct Config {
     service_account_tokens: Option<Arc<ServiceAccountTokens>>,
     audit: Option<Arc<AuditLog>>,
     connection_workers: usize,
+    request_timeout: Duration,
+    max_requests_inflight: usize,
+    max_mutating_requests_inflight: usize,
+    shutdown_delay: Duration,
 }
 
 impl Config {
@@ -117,6 +142,10 @@ impl Config {
             service_account_tokens: None,
             audit: None,
             connection_workers: 0,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            max_requests_inflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
+            max_mutating_requests_inflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+            shutdown_delay: Duration::ZERO,
         }
     }
 
@@ -184,6 +213,30 @@ impl Config {
         self
     }
 
+    /// How long a request but a watch may take before it is answered 504 (Go's
+    /// `--request-timeout`, [`DEFAULT_REQUEST_TIMEOUT`] by default).
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// How long a server told to stop goes on serving, with `/readyz` failing, before it
+    /// stops accepting connections and drains (Go's `--shutdown-delay-duration`, none by
+    /// default): the time load balancers need to see it is not ready.
+    pub fn shutdown_delay(mut self, delay: Duration) -> Self {
+        self.shutdown_delay = delay;
+        self
+    }
+
+    /// How many requests may be served at once, those that change nothing and those
+    /// that do (Go's `--max-requests-inflight` and `--max-mutating-requests-inflight`,
+    /// 400 and 200 by default; 0 is no limit); more are answered 429.
+    pub fn max_requests_inflight(mut self, read_only: usize, mutating: usize) -> Self {
+        self.max_requests_inflight = read_only;
+        self.max_mutating_requests_inflight = mutating;
+        self
+    }
+
     /// Binds `address` (port 0 picks a free one), creates the default namespaces and
     /// starts serving plain HTTP.
     pub async fn serve(self, address: SocketAddr) -> Result<GenericApiServer, ServerError> {
@@ -195,20 +248,26 @@ impl Config {
             .map_err(|source| ServerError::Bind { address, source })?;
         let worker_count = self.connection_workers;
         let ApiServerHandler {
+            chain,
             api,
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             controller,
         } = self.handler(&local.to_string()).await?;
+        let stop = api.shutdown.clone();
         let task = if worker_count > 0 {
-            workers::start(listener, api, worker_count, None)
+            workers::start(listener, chain, stop, worker_count, None)
                 .map_err(|source| ServerError::Bind { address, source })?
         } else {
-            tokio::spawn(serve_until_stopped(listener, api))
+            tokio::spawn(serve_until_stopped(listener, chain, stop))
         };
         Ok(GenericApiServer {
             address: local,
             scheme: "http",
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             task,
             controller,
         })
@@ -247,22 +306,28 @@ impl Config {
             .map_err(|source| ServerError::Bind { address, source })?;
         let worker_count = self.connection_workers;
         let ApiServerHandler {
+            chain,
             api,
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             controller,
         } = self.handler(&local.to_string()).await?;
+        let stop = api.shutdown.clone();
         let task = if worker_count > 0 {
-            workers::start(listener, api, worker_count, Some(config))
+            workers::start(listener, chain, stop, worker_count, Some(config))
                 .map_err(|source| ServerError::Bind { address, source })?
         } else {
             let listener = tls::TlsListener::new(listener, config)
                 .map_err(|source| ServerError::Bind { address, source })?;
-            tokio::spawn(serve_until_stopped(listener, api))
+            tokio::spawn(serve_until_stopped(listener, chain, stop))
         };
         Ok(GenericApiServer {
             address: local,
             scheme: "https",
             shutdown,
+            shutdown_initiated,
+            shutdown_delay,
             task,
             controller,
         })
@@ -292,53 +357,115 @@ impl Config {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
-        let resources = resources_from_scheme(&self.scheme);
-        let reserved = reserved_names(&resources);
-        let builtin: BTreeMap<(String, String), Arc<Store>> = resources
-            .into_iter()
-            .map(|(key, info)| {
-                let store = Store::new(self.scheme.clone(), self.storage.clone(), info);
-                (key, Arc::new(store))
-            })
-            .collect();
+        let builtin = rest_storages(&Dependencies {
+            scheme: self.scheme.clone(),
+            storage: self.storage.clone(),
+            authenticator: self.authenticator.clone(),
+            authorizer: self.authorizer.clone(),
+            service_account_tokens: self.service_account_tokens.clone(),
+        });
+        let reserved = reserved_names(builtin.values().map(|rest| rest.store().info()));
         let routes = Routes::build(&self.scheme, &self.storage, &builtin, address, &[], None);
+        let stores: BTreeMap<(String, String), Arc<Store>> = builtin
+            .iter()
+            .map(|(key, rest)| (key.clone(), rest.store().clone()))
+            .collect();
         let admission = Chain::for_server(
             &self.admission,
-            &builtin,
+            &stores,
             self.storage.clone(),
-            self.webhook_services,
+            self.webhook_services.clone(),
         );
         let (shutdown, shutdown_rx) = watch::channel(false);
+        let (shutdown_initiated, shutdown_initiated_rx) = watch::channel(false);
         let api = Arc::new(Api {
-            scheme: self.scheme,
-            storage: self.storage,
+            scheme: self.scheme.clone(),
+            storage: self.storage.clone(),
             address: address.to_owned(),
-            authenticator: self.authenticator,
-            anonymous_auth: self.anonymous_auth,
-            authorizer: self.authorizer,
             admission,
-            service_account_tokens: self.service_account_tokens,
-            audit: self.audit,
-            builtin,
+            builtin: builtin.clone(),
             reserved,
             routes: RwLock::new(Arc::new(routes)),
             shutdown: shutdown_rx,
+            health: HealthChecks::new(self.storage.clone(), shutdown_initiated_rx),
         });
-        api.create_default_namespaces().await?;
-        let controller = crate::apiextensions::controller::start(api.clone()).await;
+        for ((group, resource), rest) in &builtin {
+            rest.post_start()
+                .await
+                .map_err(|source| ServerError::PostStartHook {
+                    resource: GroupResource::new(group.as_str(), resource.as_str()),
+                    source,
+                })?;
+        }
+        let controller = match crate::apiextensions::controller::crd_store(&builtin) {
+            Some(crds) => Some(crate::apiextensions::controller::start(api.clone(), crds).await),
+            None => None,
+        };
         Ok(ApiServerHandler {
+            chain: self.chain(api.clone()),
             api,
             shutdown,
+            shutdown_initiated,
+            shutdown_delay: self.shutdown_delay,
             controller,
         })
     }
+
+    /// The filter chain around the server's handler (Go's `DefaultBuildHandlerChain`;
+    /// see [`filters`]).
+    fn chain(&self, api: Arc<Api>) -> HandlerChain {
+        ServiceBuilder::new()
+            .layer(FilterLayer(WithPanicRecovery))
+            .layer(FilterLayer(WithLogging))
+            .layer(FilterLayer(WithRequestInfo))
+            .layer(FilterLayer(WithAudit::new(self.audit.clone())))
+            .layer(FilterLayer(WithTimeout::new(self.request_timeout)))
+            .layer(FilterLayer(WithAuthentication::new(
+                self.authenticator.clone(),
+                self.anonymous_auth,
+            )))
+            .layer(FilterLayer(WithImpersonation::new(self.authorizer.clone())))
+            .layer(FilterLayer(WithMaxInFlightLimit::new(
+                self.max_requests_inflight,
+                self.max_mutating_requests_inflight,
+            )))
+            .layer(FilterLayer(WithAuthorization::new(self.authorizer.clone())))
+            .service(ApiHandler(api))
+    }
 }
 
-/// The router of a listener: every request goes to the server, with its connection's
-/// client certificates in its extensions.
-fn router(api: Arc<Api>) -> axum::Router {
+/// The server's request handling: the filters, outermost first, around the handler.
+pub(crate) type HandlerChain = FilterService<
+    WithPanicRecovery,
+    FilterService<
+        WithLogging,
+        FilterService<
+            WithRequestInfo,
+            FilterService<
+                WithAudit,
+                FilterService<
+                    WithTimeout,
+                    FilterService<
+                        WithAuthentication,
+                        FilterService<
+                            WithImpersonation,
+                            FilterService<
+                                WithMaxInFlightLimit,
+                                FilterService<WithAuthorization, ApiHandler>,
+                            >,
+                        >,
+                    >,
+                >,
+            >,
+        >,
+    >,
+>;
+
+/// The router of a listener: every request goes through the chain, with its
+/// connection's client certificates in its extensions.
+fn router(chain: HandlerChain) -> axum::Router {
     axum::Router::new().fallback(move |mut req: Request<Body>| {
-        let api = api.clone();
+        let mut chain = chain.clone();
         async move {
             let connection = req
                 .extensions()
@@ -349,23 +476,36 @@ fn router(api: Arc<Api>) -> axum::Router {
                     .insert(connection.client_certificates.clone());
                 req.extensions_mut().insert(connection);
             }
-            api.serve(req).await
+            answer(&mut chain, req).await
         }
     })
 }
 
-/// Serves `api` on the connections of `listener` until the server is told to stop,
-/// then lets the requests in flight finish.
-async fn serve_until_stopped<L>(listener: L, api: Arc<Api>) -> std::io::Result<()>
+/// The chain's answer to `req` (it never fails: failures are answers).
+async fn answer(chain: &mut HandlerChain, req: Request<Body>) -> Response<Body> {
+    let answered: Result<Response<Body>, Infallible> = chain.call(req).await;
+    match answered {
+        Ok(response) => response,
+        Err(never) => match never {},
+    }
+}
+
+/// Serves `chain` on the connections of `listener` until the server is told to stop
+/// (`stop`), then lets the requests in flight finish.
+async fn serve_until_stopped<L>(
+    listener: L,
+    chain: HandlerChain,
+    stop: watch::Receiver<bool>,
+) -> std::io::Result<()>
 where
     L: axum::serve::Listener,
     L::Addr: std::fmt::Debug,
     tls::ConnectionInfo:
         for<'a> axum::extract::connect_info::Connected<axum::serve::IncomingStream<'a, L>>,
 {
-    let app = router(api.clone()).into_make_service_with_connect_info::<tls::ConnectionInfo>();
+    let app = router(chain).into_make_service_with_connect_info::<tls::ConnectionInfo>();
     axum::serve(listener, app)
-        .with_graceful_shutdown(stopped(api.shutdown.clone()))
+        .with_graceful_shutdown(stopped(stop))
         .await
 }
 
@@ -382,8 +522,12 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 /// Dropping it ends the watches it started.
 #[derive(Debug)]
 pub struct ApiServerHandler {
+    chain: HandlerChain,
     api: Arc<Api>,
     shutdown: watch::Sender<bool>,
+    /// Set when the server is told to stop, before the delay and the drain.
+    shutdown_initiated: watch::Sender<bool>,
+    shutdown_delay: Duration,
     /// The CRD controller's task, when the scheme has CRDs.
     controller: Option<JoinHandle<()>>,
 }
@@ -392,7 +536,7 @@ impl ApiServerHandler {
     /// Answers one request (Go's `ServeHTTP`). A watch's response body streams events
     /// until the handler is dropped or the watch times out.
     pub async fn serve_http(&self, request: Request<Body>) -> Response<Body> {
-        self.api.serve(request).await
+        answer(&mut self.chain.clone(), request).await
     }
 }
 
@@ -402,6 +546,8 @@ pub struct GenericApiServer {
     address: SocketAddr,
     scheme: &'static str,
     shutdown: watch::Sender<bool>,
+    shutdown_initiated: watch::Sender<bool>,
+    shutdown_delay: Duration,
     task: JoinHandle<std::io::Result<()>>,
     controller: Option<JoinHandle<()>>,
 }
@@ -417,792 +563,20 @@ impl GenericApiServer {
         format!("{}://{}", self.scheme, self.address)
     }
 
-    /// Stops accepting connections, ends every watch, lets requests in flight finish,
-    /// and returns when the server has stopped.
+    /// Stops the server as Go's does: `/readyz` fails from now on, the server goes on
+    /// serving for the shutdown delay ([`Config::shutdown_delay`]), then stops accepting
+    /// connections, ends every watch, lets requests in flight finish, and returns when
+    /// it has stopped.
     pub async fn shutdown(self) {
+        let _ = self.shutdown_initiated.send(true);
+        tracing::info!(delay = ?self.shutdown_delay, "shutting down");
+        if !self.shutdown_delay.is_zero() {
+            tokio::time::sleep(self.shutdown_delay).await;
+        }
         let _ = self.shutdown.send(true);
         let _ = self.task.await;
         if let Some(controller) = self.controller {
             let _ = controller.await;
         }
     }
-}
-
-/// The request router and its state.
-#[derive(Debug)]
-pub(crate) struct Api {
-    pub(crate) scheme: Arc<Scheme>,
-    pub(crate) storage: Arc<dyn Storage>,
-    address: String,
-    authenticator: Arc<dyn Authenticator>,
-    anonymous_auth: bool,
-    authorizer: Arc<dyn Authorizer>,
-    admission: Chain,
-    service_account_tokens: Option<Arc<ServiceAccountTokens>>,
-    audit: Option<Arc<AuditLog>>,
-    /// The stores of the built-in resources, which never change.
-    pub(crate) builtin: BTreeMap<(String, String), Arc<Store>>,
-    /// The built-in names custom resources may not take.
-    pub(crate) reserved: ReservedNames,
-    /// What is served now: rebuilt when the custom resources change.
-    routes: RwLock<Arc<Routes>>,
-    pub(crate) shutdown: watch::Receiver<bool>,
-}
-
-/// What a server serves at one moment: the store of every resource, discovery and the
-/// OpenAPI documents, rebuilt as a whole when a CRD starts or stops being served, so a
-/// request sees one consistent set.
-#[derive(Debug)]
-pub(crate) struct Routes {
-    pub(crate) stores: BTreeMap<(String, String), Arc<Store>>,
-    discovery: Discovery,
-    openapi: OpenApi,
-    /// The custom resources served, as installed.
-    pub(crate) custom: Vec<Arc<CustomResource>>,
-}
-
-impl Routes {
-    /// The built-in stores with those of `custom` (reusing the stores of `previous`
-    /// whose definitions did not change, so their watch caches go on).
-    fn build(
-        scheme: &Arc<Scheme>,
-        storage: &Arc<dyn Storage>,
-        builtin: &BTreeMap<(String, String), Arc<Store>>,
-        address: &str,
-        custom: &[Arc<CustomResource>],
-        previous: Option<&Routes>,
-    ) -> Routes {
-        let mut stores = builtin.clone();
-        for cr in custom {
-            let key = (cr.group.clone(), cr.plural.clone());
-            if stores.contains_key(&key) {
-                continue;
-            }
-            let reused = previous
-                .and_then(|p| p.stores.get(&key))
-                .filter(|s| s.custom_resource().is_some_and(|old| **old == **cr))
-                .cloned();
-            let store = reused.unwrap_or_else(|| {
-                Arc::new(Store::custom(scheme.clone(), storage.clone(), cr.clone()))
-            });
-            stores.insert(key, store);
-        }
-        let infos: BTreeMap<(String, String), ResourceInfo> = stores
-            .iter()
-            .map(|(k, s)| (k.clone(), s.info().clone()))
-            .collect();
-        let discovery = Discovery::with_group_order(
-            &crate::discovery::group_order(scheme, &infos),
-            &infos,
-            address,
-        );
-        let group_versions: std::collections::BTreeSet<(String, String)> = builtin
-            .values()
-            .flat_map(|s| {
-                let r = s.info();
-                r.versions.iter().map(|v| (r.group.clone(), v.clone()))
-            })
-            .collect();
-        let mut custom_gvs: BTreeMap<(String, String), Vec<&CustomResource>> = BTreeMap::new();
-        for cr in custom {
-            for v in cr.served_versions() {
-                custom_gvs
-                    .entry((cr.group.clone(), v))
-                    .or_default()
-                    .push(cr);
-            }
-        }
-        let openapi = OpenApi::for_group_versions(
-            group_versions.iter().map(|(g, v)| (g.as_str(), v.as_str())),
-        )
-        .with_documents(custom_gvs.iter().map(|((g, v), crs)| {
-            let doc = crate::apiextensions::openapi::document(g, v, crs);
-            (
-                crate::openapi::document_key(g, v),
-                serde_json::to_vec(&doc).unwrap_or_default(),
-            )
-        }));
-        Routes {
-            stores,
-            discovery,
-            openapi,
-            custom: custom.to_vec(),
-        }
-    }
-}
-
-/// The names of the built-in resources, which no CRD may take.
-fn reserved_names(resources: &BTreeMap<(String, String), ResourceInfo>) -> ReservedNames {
-    let mut reserved = ReservedNames::default();
-    for r in resources.values() {
-        for name in std::iter::once(&r.resource)
-            .chain(std::iter::once(&r.singular))
-            .chain(&r.short_names)
-        {
-            reserved.resources.insert((r.group.clone(), name.clone()));
-        }
-        reserved.kinds.insert((r.group.clone(), r.kind.clone()));
-        reserved
-            .kinds
-            .insert((r.group.clone(), format!("{}List", r.kind)));
-    }
-    reserved
-}
-
-fn json_response(code: u16, content_type: &str, body: Vec<u8>) -> Response<Body> {
-    let mut resp = Response::new(Body::from(body));
-    *resp.status_mut() = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    if let Ok(v) = HeaderValue::from_str(content_type) {
-        resp.headers_mut().insert(header::CONTENT_TYPE, v);
-    }
-    resp
-}
-
-fn error_response(err: &StatusError) -> Response<Body> {
-    json_response(err.code(), "application/json", status_json(&err.status))
-}
-
-fn value_response(value: &serde_json::Value, content_type: &str) -> Response<Body> {
-    let mut body = serde_json::to_vec(value).unwrap_or_default();
-    body.push(b'\n');
-    json_response(200, content_type, body)
-}
-
-fn reply_response(reply: Reply) -> Response<Body> {
-    let mut resp = json_response(reply.code, reply.content_type, reply.body);
-    for w in reply.warnings {
-        let text = format!("299 - {:?}", w);
-        if let Ok(v) = HeaderValue::from_str(&text) {
-            resp.headers_mut().append(header::WARNING, v);
-        }
-    }
-    resp
-}
-
-fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {
-    match routes.discovery.resource_lists.get(group_version) {
-        Some(v) => value_response(v, "application/json"),
-        None => error_response(&StatusError::path_not_found(group_version)),
-    }
-}
-
-/// A custom resource's get or list answer as the `meta.k8s.io/v1` Table `kubectl get`
-/// asks for.
-fn table_reply(
-    custom: &CustomResource,
-    info: &RequestInfo,
-    query: &Query,
-    reply: Reply,
-) -> Result<Reply, StatusError> {
-    let body: serde_json::Value = serde_json::from_slice(&reply.body)
-        .map_err(|e| StatusError::internal(format!("reading the answer for its table: {e}")))?;
-    let (objects, mut list_meta) = if info.verb == "list" {
-        let items = body
-            .get("items")
-            .and_then(serde_json::Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let meta = body
-            .get("metadata")
-            .and_then(serde_json::Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        (items, meta)
-    } else {
-        (vec![body], serde_json::Map::new())
-    };
-    list_meta.retain(|k, _| k == "resourceVersion" || k == "continue");
-    let include = query
-        .get("includeObject")
-        .map_or("Metadata", String::as_str);
-    let table =
-        crate::apiextensions::table::table(custom, &info.api_version, &objects, list_meta, include);
-    let mut body = serde_json::to_vec(&table)
-        .map_err(|e| StatusError::internal(format!("writing the table: {e}")))?;
-    body.push(b'\n');
-    Ok(Reply {
-        code: 200,
-        content_type: crate::apiextensions::table::TABLE_CONTENT_TYPE,
-        body,
-        warnings: reply.warnings,
-    })
-}
-
-/// A CRD written is checked as Go's apiextensions validation checks it (its schemas
-/// structural) before it is stored.
-fn check_definition(info: &RequestInfo, body: &[u8], media: MediaType) -> Result<(), StatusError> {
-    if info.api_group == crate::apiextensions::controller::GROUP
-        && info.resource == crate::apiextensions::controller::RESOURCE
-        && info.subresource.is_empty()
-    {
-        crate::apiextensions::validation::check_definition_body(body, media)?;
-    }
-    Ok(())
-}
-
-fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
-    headers.get(name).and_then(|v| v.to_str().ok())
-}
-
-impl Api {
-    /// What is served now.
-    pub(crate) fn routes(&self) -> Arc<Routes> {
-        match self.routes.read() {
-            Ok(r) => r.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        }
-    }
-
-    /// Serves exactly `custom` besides the built-in resources from now on (nothing is
-    /// rebuilt when that is already so).
-    pub(crate) fn install(&self, custom: &[Arc<CustomResource>]) {
-        let current = self.routes();
-        if current.custom.len() == custom.len()
-            && current.custom.iter().zip(custom).all(|(a, b)| **a == **b)
-        {
-            return;
-        }
-        let routes = Routes::build(
-            &self.scheme,
-            &self.storage,
-            &self.builtin,
-            &self.address,
-            custom,
-            Some(&current),
-        );
-        // Server-side apply merges custom resources by their CRD's schema (list and map
-        // types), as Go's field manager does, instead of a deduced type.
-        let gvks = |crs: &[Arc<CustomResource>]| -> Vec<(
-            apimachinery::schema::GroupVersionKind,
-            Option<serde_json::Value>,
-        )> {
-            crs.iter()
-                .flat_map(|cr| {
-                    cr.versions.iter().map(|v| {
-                        (
-                            apimachinery::schema::GroupVersionKind::new(
-                                cr.group.as_str(),
-                                v.name.as_str(),
-                                cr.kind.as_str(),
-                            ),
-                            v.schema.clone(),
-                        )
-                    })
-                })
-                .collect()
-        };
-        for (gvk, _) in gvks(&current.custom) {
-            crate::endpoints::fieldmanager::forget_types(&gvk);
-        }
-        for (gvk, schema) in gvks(custom) {
-            if let Some(schema) = schema {
-                crate::endpoints::fieldmanager::register_types(
-                    gvk,
-                    apimachinery::managedfields::ParseableType::from_openapi_v3_schema(&schema),
-                );
-            }
-        }
-        match self.routes.write() {
-            Ok(mut r) => *r = Arc::new(routes),
-            Err(poisoned) => *poisoned.into_inner() = Arc::new(routes),
-        }
-    }
-
-    async fn create_default_namespaces(&self) -> Result<(), ServerError> {
-        let Some(store) = self.builtin.get(&(String::new(), "namespaces".to_owned())) else {
-            return Ok(());
-        };
-        let gvk = store.info().storage_gvk.clone();
-        for name in DEFAULT_NAMESPACES {
-            let err = |source| ServerError::DefaultNamespace {
-                name: name.to_owned(),
-                source,
-            };
-            match store.get("", name).await {
-                Ok(_) => continue,
-                Err(e) if e.code() == 404 => {}
-                Err(e) => return Err(err(e)),
-            }
-            let obj = crate::registry::from_value(
-                &self.scheme,
-                &gvk,
-                serde_json::json!({"metadata": {"name": name}}),
-            )
-            .map_err(err)?;
-            match store.create("", obj, false).await {
-                Ok(_) => {}
-                // Another server on the same storage made it first.
-                Err(e) if e.code() == 409 => {}
-                Err(e) => return Err(err(e)),
-            }
-        }
-        Ok(())
-    }
-
-    /// Who asks (Go's `WithAuthentication`): the authenticator's user, or the anonymous
-    /// one when the request carries no credentials and anonymous requests are allowed.
-    async fn authenticate(&self, parts: &axum::http::request::Parts) -> Result<Info, StatusError> {
-        let certificates = parts
-            .extensions
-            .get::<ClientCertificates>()
-            .map(|c| c.0.as_slice())
-            .unwrap_or_default();
-        let request = authentication::Request {
-            headers: &parts.headers,
-            client_certificates: certificates,
-        };
-        match self.authenticator.authenticate(&request).await {
-            Ok(Some(user)) => Ok(user),
-            Ok(None) if self.anonymous_auth => Ok(Info::anonymous()),
-            Ok(None) | Err(_) => Err(StatusError::unauthorized()),
-        }
-    }
-
-    /// May `user` do what the request asks (Go's `WithAuthorization`): 403 naming user,
-    /// verb, resource and namespace otherwise.
-    async fn authorize(
-        &self,
-        user: &Info,
-        method: &Method,
-        path: &str,
-        info: Option<&RequestInfo>,
-    ) -> Result<(), StatusError> {
-        let attributes = match info {
-            Some(info) => Attributes::for_resource(user.clone(), info, path),
-            None => Attributes::for_path(user.clone(), method.as_str(), path),
-        };
-        let (decision, reason) = self.authorizer.authorize(&attributes).await;
-        if decision == Decision::Allow {
-            return Ok(());
-        }
-        let message = authorization::forbidden_message(&attributes);
-        let why = if reason.is_empty() {
-            message
-        } else {
-            format!("{message}: {reason}")
-        };
-        Err(StatusError::forbidden(
-            &attributes.api_group,
-            &attributes.resource,
-            &attributes.name,
-            &why,
-        ))
-    }
-
-    async fn serve(&self, req: Request<Body>) -> Response<Body> {
-        let received = apimachinery::apis::meta::v1::MicroTime::now();
-        let (parts, body) = req.into_parts();
-        let user = self.authenticate(&parts).await;
-        let mut response = match &user {
-            Ok(user) => self.serve_as(user, &parts, body).await,
-            Err(e) => error_response(e),
-        };
-        if let Some(log) = &self.audit {
-            audit_request(log, &parts, user.as_ref().ok(), received, &mut response);
-        }
-        response
-    }
-
-    /// Answers a request of an authenticated `user`.
-    async fn serve_as(
-        &self,
-        user: &Info,
-        parts: &axum::http::request::Parts,
-        body: Body,
-    ) -> Response<Body> {
-        let path = parts.uri.path().to_owned();
-        let query: Query = parts
-            .uri
-            .query()
-            .map(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).unwrap_or_default())
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        let watch_param = matches!(query.get("watch").map(String::as_str), Some("true" | "1"));
-        let parsed = RequestInfo::parse(parts.method.as_str(), &path, watch_param);
-        if let Err(e) = self
-            .authorize(user, &parts.method, &path, parsed.as_ref().ok())
-            .await
-        {
-            return error_response(&e);
-        }
-        let accept = header_str(&parts.headers, header::ACCEPT)
-            .unwrap_or_default()
-            .to_owned();
-        let routes = self.routes();
-        match path.trim_end_matches('/') {
-            "/healthz" | "/livez" | "/readyz" | "/healthz/ping" | "/livez/ping"
-            | "/readyz/ping" => {
-                return json_response(200, "text/plain; charset=utf-8", b"ok".to_vec());
-            }
-            "/version" => return value_response(&version_info(), "application/json"),
-            "/api" => {
-                return if wants_aggregated(&accept) {
-                    value_response(&routes.discovery.aggregated_core, AGGREGATED_CONTENT_TYPE)
-                } else {
-                    value_response(&routes.discovery.core_versions, "application/json")
-                };
-            }
-            "/apis" => {
-                return if wants_aggregated(&accept) {
-                    value_response(&routes.discovery.aggregated_groups, AGGREGATED_CONTENT_TYPE)
-                } else {
-                    value_response(&routes.discovery.groups, "application/json")
-                };
-            }
-            _ => {}
-        }
-        if path.starts_with("/openapi/") {
-            let path_and_query = parts
-                .uri
-                .path_and_query()
-                .map(|p| p.as_str())
-                .unwrap_or(&path);
-            return match routes
-                .openapi
-                .serve(&parts.method, path_and_query, &parts.headers)
-            {
-                Some(r) => {
-                    let mut resp = Response::new(Body::from(r.body));
-                    *resp.status_mut() = r.status;
-                    *resp.headers_mut() = r.headers;
-                    resp
-                }
-                None => error_response(&StatusError::path_not_found(&path)),
-            };
-        }
-        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-        match segments.as_slice() {
-            ["api", version] => {
-                return resource_list(&routes, version);
-            }
-            ["apis", group] => {
-                return match routes.discovery.group.get(*group) {
-                    Some(v) => value_response(v, "application/json"),
-                    None => error_response(&StatusError::path_not_found(&path)),
-                };
-            }
-            ["apis", group, version] => {
-                return resource_list(&routes, &format!("{group}/{version}"));
-            }
-            _ => {}
-        }
-        let info = match parsed {
-            Ok(info) => info,
-            Err(RequestInfoError::MethodNotAllowed { method, path }) => {
-                return error_response(&StatusError::method_not_allowed(&method, &path));
-            }
-            Err(RequestInfoError::NotFound { path }) => {
-                return error_response(&StatusError::path_not_found(&path));
-            }
-        };
-        let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES).await {
-            Ok(b) => b,
-            Err(_) => return error_response(&StatusError::too_large(MAX_REQUEST_BODY_BYTES)),
-        };
-        let content_type = header_str(&parts.headers, header::CONTENT_TYPE).map(str::to_owned);
-        let user_agent = header_str(&parts.headers, header::USER_AGENT).unwrap_or_default();
-        match self
-            .resource(
-                &parts.method,
-                &path,
-                &info,
-                &query,
-                user,
-                &accept,
-                &body,
-                content_type.as_deref(),
-                user_agent,
-            )
-            .await
-        {
-            Ok(resp) => resp,
-            Err(e) => error_response(&e),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn resource(
-        &self,
-        method: &Method,
-        path: &str,
-        info: &RequestInfo,
-        query: &Query,
-        user: &Info,
-        accept: &str,
-        body: &[u8],
-        content_type: Option<&str>,
-        user_agent: &str,
-    ) -> Result<Response<Body>, StatusError> {
-        let routes = self.routes();
-        let store = routes
-            .stores
-            .get(&(info.api_group.clone(), info.resource.clone()))
-            .filter(|s| s.info().serves(&info.api_version))
-            .ok_or_else(|| StatusError::path_not_found(path))?;
-        let resource: &ResourceInfo = store.info();
-        // A namespaced item needs its namespace in the path; a cluster-scoped resource
-        // has none.
-        let item = !info.name.is_empty();
-        if resource.namespaced && item && info.namespace.is_none() {
-            return Err(StatusError::path_not_found(path));
-        }
-        if !resource.namespaced && info.namespace.is_some() {
-            return Err(StatusError::path_not_found(path));
-        }
-        if resource.namespaced && info.verb == "create" && info.namespace.is_none() {
-            return Err(StatusError::method_not_allowed(method.as_str(), path));
-        }
-        match info.subresource.as_str() {
-            "" => {}
-            "status" if resource.has_status => {
-                if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
-                    return Err(StatusError::method_not_allowed(method.as_str(), path));
-                }
-            }
-            "scale" if resource.has_scale => {}
-            "token"
-                if info.api_group.is_empty()
-                    && info.resource == "serviceaccounts"
-                    && info.verb == "create"
-                    && self.service_account_tokens.is_some() => {}
-            _ => return Err(StatusError::path_not_found(path)),
-        }
-        if resource.is_create_only() && info.verb != "create" {
-            return Err(StatusError::method_not_allowed(method.as_str(), path));
-        }
-        // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
-        // their metadata (`as=PartialObjectMetadata`) in protobuf too.
-        let output = negotiate_output_options(Some(accept), store.custom_resource().is_none())?;
-        if let Some(custom) = store.custom_resource() {
-            if custom.terminating && info.verb == "create" {
-                let mut err = StatusError::method_not_allowed(method.as_str(), path);
-                err.status.message =
-                    "create not allowed while custom resource definition is terminating".into();
-                return Err(err);
-            }
-        }
-        let h = Handler {
-            scheme: &self.scheme,
-            store,
-            info,
-            query,
-            user,
-            authenticator: &*self.authenticator,
-            admission: &self.admission,
-            authorizer: &*self.authorizer,
-            output: output.media,
-            conversion: output.conversion,
-            user_agent,
-        };
-        // Go converts a write's answer after writing; one that cannot be converted is
-        // refused before anything is written (a delete of a kind answering a Status
-        // when the object goes is converted, or not, as Go does: after).
-        match info.verb.as_str() {
-            "create" | "update" | "patch" => h.check_conversion(false)?,
-            "deletecollection" => h.check_conversion(true)?,
-            "delete" if store.custom_resource().is_none() && resource.returns_deleted_object() => {
-                h.check_conversion(false)?
-            }
-            _ => {}
-        }
-        if let ("token", Some(tokens)) = (info.subresource.as_str(), &self.service_account_tokens) {
-            return tokens
-                .handle_token_request(&h, body, negotiate_input(content_type)?)
-                .await
-                .map(reply_response);
-        }
-        if info.subresource == "scale" {
-            return h
-                .scale(method.as_str(), body, content_type)
-                .await
-                .map(reply_response);
-        }
-        if let Some(custom) = store.custom_resource() {
-            if crate::apiextensions::table::wants_table(accept)
-                && info.subresource.is_empty()
-                && matches!(info.verb.as_str(), "get" | "list")
-            {
-                let reply = if info.verb == "get" {
-                    h.get().await?
-                } else {
-                    h.list().await?
-                };
-                return Ok(reply_response(table_reply(custom, info, query, reply)?));
-            }
-        }
-        let reply = match info.verb.as_str() {
-            "get" => h.get().await?,
-            "list" => h.list().await?,
-            "watch" => {
-                if let Some(custom) = store.custom_resource() {
-                    let webhook = matches!(
-                        custom.conversion,
-                        crate::apiextensions::Conversion::Webhook(_)
-                    );
-                    if webhook && info.api_version != custom.storage_version().name {
-                        return Err(StatusError::method_not_allowed(
-                            "watch",
-                            &format!(
-                                "{}: this server does not call conversion webhooks for watches; watch the storage version {}",
-                                path,
-                                custom.storage_version().name
-                            ),
-                        ));
-                    }
-                }
-                let (stream, content_type) =
-                    watch_handler::watch(&h, self.shutdown.clone()).await?;
-                let mut resp = Response::new(Body::from_stream(stream));
-                resp.headers_mut()
-                    .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-                resp.headers_mut().insert(
-                    header::TRANSFER_ENCODING,
-                    HeaderValue::from_static("chunked"),
-                );
-                return Ok(resp);
-            }
-            "create" if resource.is_create_only() => {
-                h.review(body, negotiate_input(content_type)?).await?
-            }
-            "create" => {
-                let media = negotiate_input(content_type)?;
-                check_definition(info, body, media)?;
-                h.create(body, media).await?
-            }
-            "update" => {
-                let media = negotiate_input(content_type)?;
-                check_definition(info, body, media)?;
-                h.update(body, media).await?
-            }
-            "patch" => h.patch(body, content_type).await?,
-            "delete" => {
-                if info.api_group == crate::apiextensions::controller::GROUP
-                    && info.resource == crate::apiextensions::controller::RESOURCE
-                    && query.get("dryRun").is_none()
-                {
-                    crate::apiextensions::controller::add_cleanup_finalizer(self, &info.name)
-                        .await?;
-                }
-                let reply = h.delete(body).await?;
-                if info.api_group.is_empty()
-                    && info.resource == "namespaces"
-                    // Gone (200) or terminating, held by finalizers (202): the
-                    // namespace controller empties it either way.
-                    && matches!(reply.code, 200 | 202)
-                    && query.get("dryRun").is_none()
-                {
-                    self.delete_namespace_contents(&info.name).await?;
-                }
-                reply
-            }
-            "deletecollection" => h.delete_collection(body).await?,
-            other => return Err(StatusError::method_not_allowed(other, path)),
-        };
-        Ok(reply_response(reply))
-    }
-
-    /// What the namespace controller does when a namespace goes: every object in it is
-    /// deleted (as a plain delete: objects with finalizers are marked and stay until
-    /// they are removed). kube-apiserver leaves this to the controller, which this server
-    /// does not run; without it a deleted namespace's objects would outlive it.
-    async fn delete_namespace_contents(&self, namespace: &str) -> Result<(), StatusError> {
-        let everything = crate::registry::Selection::default();
-        for store in self
-            .routes()
-            .stores
-            .values()
-            .filter(|s| s.info().namespaced)
-        {
-            for obj in store.list_all(Some(namespace), &everything).await? {
-                let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-                match store
-                    .delete(namespace, &name, &crate::registry::DeleteParams::default())
-                    .await
-                {
-                    Ok(_) => {}
-                    Err(e) if e.code() == 404 => {}
-                    Err(e) => return Err(e),
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Writes the audit event of a request answered with `response`, and tells the client
-/// its audit id (Go's `Audit-Id` response header).
-fn audit_request(
-    log: &AuditLog,
-    parts: &axum::http::request::Parts,
-    user: Option<&Info>,
-    received: apimachinery::apis::meta::v1::MicroTime,
-    response: &mut Response<Body>,
-) {
-    use crate::audit::{Event, ObjectReference, UserInfo};
-    let audit_id = header_str(
-        &parts.headers,
-        header::HeaderName::from_static(AUDIT_ID_HEADER),
-    )
-    .filter(|id| !id.is_empty())
-    .map(str::to_owned)
-    .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    let path = parts.uri.path();
-    let watch = parts.uri.query().is_some_and(|q| {
-        serde_urlencoded::from_str::<Vec<(String, String)>>(q)
-            .unwrap_or_default()
-            .iter()
-            .any(|(k, v)| k == "watch" && matches!(v.as_str(), "true" | "1"))
-    });
-    let info = RequestInfo::parse(parts.method.as_str(), path, watch).ok();
-    let verb = match &info {
-        Some(info) => info.verb.clone(),
-        None => parts.method.as_str().to_ascii_lowercase(),
-    };
-    let source_ip = parts
-        .extensions
-        .get::<tls::ConnectionInfo>()
-        .and_then(|c| c.remote)
-        .map(|a| a.ip());
-    let event = Event::new(
-        audit_id.clone(),
-        parts
-            .uri
-            .path_and_query()
-            .map_or(path, |p| p.as_str())
-            .to_owned(),
-        verb.clone(),
-        user.map(UserInfo::from).unwrap_or_default(),
-        source_ip,
-        header_str(&parts.headers, header::USER_AGENT)
-            .unwrap_or_default()
-            .to_owned(),
-        info.as_ref().map(ObjectReference::from),
-        response.status().as_u16(),
-        received,
-        verb == "watch" && response.status().is_success(),
-    );
-    log.log(&event);
-    if let Ok(v) = HeaderValue::from_str(&audit_id) {
-        response.headers_mut().insert(AUDIT_ID_HEADER, v);
-    }
-}
-
-/// `/version`: what kube-apiserver 1.36 reports, with this server's build.
-fn version_info() -> serde_json::Value {
-    serde_json::json!({
-        "major": "1",
-        "minor": KUBERNETES_MINOR,
-        "emulationMajor": "1",
-        "emulationMinor": KUBERNETES_MINOR,
-        "minCompatibilityMajor": "1",
-        "minCompatibilityMinor": "35",
-        "gitVersion": format!("v1.{KUBERNETES_MINOR}.0-kapi.{}", env!("CARGO_PKG_VERSION")),
-        "gitCommit": "",
-        "gitTreeState": "clean",
-        "buildDate": "",
-        "goVersion": "",
-        "compiler": "rustc",
-        "platform": format!("{}/{}", std::env::consts::OS, std::env::consts::ARCH),
-    })
 }

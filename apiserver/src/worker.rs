@@ -22,8 +22,6 @@ pub(crate) fn enter(index: usize) {
 
 /// The number of the connection worker running on this thread; `None` off the workers
 /// (a multi-threaded runtime, a test, a background task).
-// Only the etcd backend, a cargo feature, keeps per-worker state so far.
-#[cfg_attr(not(feature = "etcd"), allow(dead_code))]
 pub(crate) fn index() -> Option<usize> {
     CURRENT.with(Cell::get)
 }

@@ -7,8 +7,8 @@
 # its binary, and etcdctl check perf).
 #
 # Usage: benchmarks/apiserver/run.sh KAPI_BINARY [N] [CLIENTS] [SECONDS] [WATCHERS] [WATCH_EVENTS]
-# KAPI_BINARY must be built with the etcd feature for the etcd run:
-#   cargo build --release -p kapi --features etcd
+# KAPI_BINARY: cargo build --release -p kapi (before issue 40, the etcd run needed
+# --features etcd).
 # BACKENDS (default "memory redb etcd") and ENCODINGS (default "json protobuf") select.
 set -euo pipefail
 kapi="$1"; n="${2:-2000}"; clients="${3:-4}"; secs="${4:-5}"

@@ -97,6 +97,19 @@ pub struct ServeArgs {
     /// runtime. Default: one per CPU.
     #[arg(long = "connection-workers", value_name = "N")]
     pub connection_workers: Option<usize>,
+    /// After SIGTERM, keep serving this long with /readyz failing before draining and
+    /// stopping (kube-apiserver's --shutdown-delay-duration, a Go duration: 10s, 1m30s).
+    #[arg(
+        long = "shutdown-delay-duration",
+        value_name = "DURATION",
+        default_value = "0s"
+    )]
+    pub shutdown_delay_duration: apimachinery::apis::meta::v1::Duration,
+    /// More logs on standard error: -v the server's informational ones, -vv also a line
+    /// per request, -vvv everything. Without it, only warnings and errors; RUST_LOG
+    /// (`target=level,...`) chooses instead when set.
+    #[arg(short = 'v', long = "verbose", action = clap::ArgAction::Count)]
+    pub verbose: u8,
     /// TLS, authentication and audit (kube-apiserver's flags).
     #[command(flatten)]
     pub security: SecurityArgs,

@@ -8,10 +8,14 @@
 //! Options: `--input DIR` (default `$K8S_API_DIR`, else `../shared/k8s-api/v1.36` beside
 //! the workspace), `--output DIR` (default `k8s-types/src/generated`) and
 //! `--openapi-output DIR` (default `apiserver/src/openapi/generated`).
+//!
+//! `cargo xtask etcd-proto [--check]` generates apiserver's etcd gRPC client
+//! (`apiserver/src/storage/etcd/generated.rs`, see [`etcd_proto`]).
 
 mod default_markers;
 mod docs;
 mod emit;
+mod etcd_proto;
 mod features;
 mod hubs;
 mod input;
@@ -62,7 +66,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask lifecycle [--check]"
+        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -276,10 +280,23 @@ fn run(opts: &Options) -> Result<(), Error> {
     }
 }
 
+/// `cargo xtask etcd-proto [--check]`.
+fn etcd_proto(args: &[String]) -> Result<(), Error> {
+    let mut check = false;
+    for arg in args {
+        match arg.as_str() {
+            "--check" => check = true,
+            other => return Err(Error::Usage(format!("unknown option `{other}`"))),
+        }
+    }
+    etcd_proto::run(&workspace_root(), check)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("lifecycle") => lifecycle::main(&args[1..]),
+        Some("etcd-proto") => etcd_proto(&args[1..]),
         _ => parse_args(&args).and_then(|opts| run(&opts)),
     };
     match result {

@@ -17,11 +17,11 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
+use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersionKind, GroupVersionResource};
 
 use crate::authentication::user::Info;
-use crate::endpoints::StatusError;
 
 /// The operation admitted (Go's `admission.Operation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,10 +173,8 @@ impl Chain {
         resolver: Arc<dyn webhook::ServiceResolver>,
     ) -> Chain {
         let mut chain = Chain::new();
-        if let Some(namespaces) = stores.get(&(String::new(), "namespaces".to_owned())) {
-            chain = chain.with_mutating(Arc::new(plugin::NamespaceLifecycle::new(
-                namespaces.clone(),
-            )));
+        if let Some(lifecycle) = plugin::NamespaceLifecycle::for_stores(stores) {
+            chain = chain.with_mutating(Arc::new(lifecycle));
         }
         let webhooks = Arc::new(webhook::Webhooks::new(stores.clone(), storage, resolver));
         chain.mutating.extend(configured.mutating.iter().cloned());

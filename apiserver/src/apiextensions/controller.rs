@@ -3,20 +3,24 @@
 //! established CRDs, and deletes the objects of a deleted CRD before letting it go (Go's
 //! `finalizer.CRDFinalizer`).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::Scheme;
 use apimachinery::schema::GroupVersion;
 use futures_util::{FutureExt, StreamExt};
 use serde_json::Value;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::CustomResource;
-use super::status::{CLEANUP_FINALIZER, compute_statuses, is_true};
-use crate::endpoints::StatusError;
-use crate::endpoints::handlers::{convert, to_json};
-use crate::registry::{DeleteParams, Selection, Store, Subresource, from_value};
-use crate::server::Api;
+use super::status::{CLEANUP_FINALIZER, ReservedNames, compute_statuses, is_true};
+use crate::registry::{
+    DeleteParams, RestStorage, Selection, Store, Subresource, convert, from_value, to_json,
+};
+use crate::storage::Storage;
 
 /// The group of CRDs.
 pub const GROUP: &str = "apiextensions.k8s.io";
@@ -27,30 +31,48 @@ fn v1() -> GroupVersion {
     GroupVersion::new(GROUP, "v1")
 }
 
-/// The CRD store, when the server's scheme has CRDs.
-pub(crate) fn crd_store(api: &Api) -> Option<Arc<Store>> {
-    api.builtin
-        .get(&(GROUP.to_owned(), RESOURCE.to_owned()))
-        .cloned()
+/// What the controller needs of the server it serves custom resources for.
+pub(crate) trait CustomResourceServer: Send + Sync + 'static {
+    /// The scheme objects are converted with.
+    fn scheme(&self) -> &Arc<Scheme>;
+    /// The storage, which the controller watches.
+    fn storage(&self) -> &Arc<dyn Storage>;
+    /// The built-in names custom resources may not take.
+    fn reserved(&self) -> &ReservedNames;
+    /// Serves exactly `custom` besides the built-in resources from now on.
+    fn install(&self, custom: &[Arc<CustomResource>]);
+    /// The store of a resource served now.
+    fn store(&self, group: &str, resource: &str) -> Option<Arc<Store>>;
+    /// Changes to true when the server stops.
+    fn shutdown(&self) -> watch::Receiver<bool>;
 }
 
-/// Serves the CRDs already stored, then follows the CRD store until the server stops;
+/// The CRD store among a server's REST storages, when its scheme has CRDs.
+pub(crate) fn crd_store(
+    storages: &BTreeMap<(String, String), Arc<dyn RestStorage>>,
+) -> Option<Arc<Store>> {
+    storages
+        .get(&(GROUP.to_owned(), RESOURCE.to_owned()))
+        .map(|rest| rest.store().clone())
+}
+
+/// Serves the CRDs already stored in `store`, then follows it until the server stops;
 /// the task that follows it, which the server waits for when it shuts down.
-pub(crate) async fn start(api: Arc<Api>) -> Option<JoinHandle<()>> {
-    let store = crd_store(&api)?;
+pub(crate) async fn start(api: Arc<dyn CustomResourceServer>, store: Arc<Store>) -> JoinHandle<()> {
     // The CRDs stored before this server started are served when it answers its first
     // request.
-    let _ = sync(&api, &store).await;
+    resync(&*api, &store).await;
     let prefix = store.info().collection_prefix(None);
-    Some(tokio::spawn(async move {
-        let mut shutdown = api.shutdown.clone();
+    tokio::spawn(async move {
+        let mut shutdown = api.shutdown();
         let stopped = |s: &tokio::sync::watch::Receiver<bool>| *s.borrow();
         while !stopped(&shutdown) {
             // Its own storage watch, not the watch cache's: the cache's outlives the
             // server, and this must not.
-            let events = match api.storage.watch(&prefix, 0).await {
+            let events = match api.storage().watch(&prefix, 0).await {
                 Ok(events) => events,
-                Err(_) => {
+                Err(e) => {
+                    tracing::warn!(error = %e, "the CRD controller cannot watch CRDs; retrying");
                     tokio::select! {
                         _ = tokio::time::sleep(RETRY_PAUSE) => continue,
                         _ = shutdown.changed() => return,
@@ -59,22 +81,33 @@ pub(crate) async fn start(api: Arc<Api>) -> Option<JoinHandle<()>> {
             };
             let mut events = events;
             // Whatever changed before the watch started.
-            let _ = sync(&api, &store).await;
+            resync(&*api, &store).await;
             loop {
                 tokio::select! {
                     event = events.next() => match event {
                         Some(Ok(_)) => {
                             // A pass covers every CRD: queued events add nothing.
                             while let Some(Some(Ok(_))) = events.next().now_or_never() {}
-                            let _ = sync(&api, &store).await;
+                            resync(&*api, &store).await;
                         }
-                        Some(Err(_)) | None => break,
+                        Some(Err(e)) => {
+                            tracing::warn!(error = %e, "the CRD controller's watch ended; watching again");
+                            break;
+                        }
+                        None => break,
                     },
                     _ = shutdown.changed() => return,
                 }
             }
         }
-    }))
+    })
+}
+
+/// One pass, whose failure is logged (the next event brings another).
+async fn resync(api: &dyn CustomResourceServer, store: &Store) {
+    if let Err(e) = sync(api, store).await {
+        tracing::warn!(error = %e, "the CRD controller failed to sync the CRDs");
+    }
 }
 
 /// How long the controller waits before watching again when the storage refuses.
@@ -82,11 +115,11 @@ const RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// One pass over every CRD: statuses written, established CRDs served, deleted ones
 /// emptied and released.
-pub(crate) async fn sync(api: &Api, store: &Store) -> Result<(), StatusError> {
+async fn sync(api: &dyn CustomResourceServer, store: &Store) -> Result<(), StatusError> {
     let items = store.list_all(None, &Selection::default()).await?;
     let mut crds: Vec<Value> = Vec::with_capacity(items.len());
     for item in items {
-        crds.push(to_json(&*convert(&api.scheme, item, &v1())?)?);
+        crds.push(to_json(&*convert(api.scheme(), item, &v1())?)?);
     }
     let created = |v: &Value| {
         (
@@ -105,7 +138,7 @@ pub(crate) async fn sync(api: &Api, store: &Store) -> Result<(), StatusError> {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    let changed = compute_statuses(&mut crds, &api.reserved, &now);
+    let changed = compute_statuses(&mut crds, api.reserved(), &now);
     let mut served = Vec::new();
     for crd in &crds {
         if !is_true(crd, "Established") || !is_true(crd, "NamesAccepted") {
@@ -122,27 +155,32 @@ pub(crate) async fn sync(api: &Api, store: &Store) -> Result<(), StatusError> {
     for i in changed {
         let name = created(&crds[i]).1;
         let status = crds[i]["status"].clone();
-        let _ = write(api, store, &name, Subresource::Status, |v| {
+        let written = write(api.scheme(), store, &name, Subresource::Status, |v| {
             v["status"] = status.clone();
         })
         .await;
+        if let Err(e) = written {
+            tracing::warn!(crd = %name, error = %e, "the CRD controller failed to write a CRD's status");
+        }
     }
     for cr in served.iter().filter(|cr| cr.terminating) {
-        let _ = finalize(api, store, cr).await;
+        if let Err(e) = finalize(api, store, cr).await {
+            tracing::warn!(crd = %cr.name, error = %e, "the CRD controller failed to delete a deleted CRD's objects");
+        }
     }
     Ok(())
 }
 
 /// Changes the stored CRD `name` (its `status` when `subresource` says so) with `edit`
 /// on its v1 JSON.
-async fn write(
-    api: &Api,
+pub(crate) async fn write(
+    scheme: &Arc<Scheme>,
     store: &Store,
     name: &str,
     subresource: Subresource,
     edit: impl Fn(&mut Value),
 ) -> Result<(), StatusError> {
-    let scheme = api.scheme.clone();
+    let scheme = scheme.clone();
     let storage_gv = store.info().storage_version();
     store
         .update("", name, subresource, false, |current| {
@@ -157,9 +195,12 @@ async fn write(
 
 /// Go's CRD finalizer: every object of a deleted CRD is deleted; when none is left, the
 /// finalizer goes and the CRD with it.
-async fn finalize(api: &Api, crds: &Store, cr: &CustomResource) -> Result<(), StatusError> {
-    let routes = api.routes();
-    let Some(store) = routes.stores.get(&(cr.group.clone(), cr.plural.clone())) else {
+async fn finalize(
+    api: &dyn CustomResourceServer,
+    crds: &Store,
+    cr: &CustomResource,
+) -> Result<(), StatusError> {
+    let Some(store) = api.store(&cr.group, &cr.plural) else {
         return Ok(());
     };
     let everything = Selection::default();
@@ -170,7 +211,7 @@ async fn finalize(api: &Api, crds: &Store, cr: &CustomResource) -> Result<(), St
             .unwrap_or_default();
         match store.delete(&ns, &name, &DeleteParams::default()).await {
             Ok(_) => {}
-            Err(e) if e.code() == 404 => {}
+            Err(e) if errors::is_not_found(&e) => {}
             Err(e) => return Err(e),
         }
     }
@@ -178,35 +219,12 @@ async fn finalize(api: &Api, crds: &Store, cr: &CustomResource) -> Result<(), St
     if !store.list_all(None, &everything).await?.is_empty() {
         return Ok(());
     }
-    write(api, crds, &cr.name, Subresource::Main, |v| {
+    write(api.scheme(), crds, &cr.name, Subresource::Main, |v| {
         if let Some(list) = v
             .pointer_mut("/metadata/finalizers")
             .and_then(Value::as_array_mut)
         {
             list.retain(|f| f != CLEANUP_FINALIZER);
-        }
-    })
-    .await
-}
-
-/// Go's CRD `Delete`: the first delete of a CRD adds the cleanup finalizer, so the CRD
-/// stays (terminating) until its objects are deleted.
-pub(crate) async fn add_cleanup_finalizer(api: &Api, name: &str) -> Result<(), StatusError> {
-    let Some(store) = crd_store(api) else {
-        return Ok(());
-    };
-    let current = store.get("", name).await?;
-    let has = current.meta().is_some_and(|m| {
-        m.deletion_timestamp().is_some() || m.finalizers().iter().any(|f| f == CLEANUP_FINALIZER)
-    });
-    if has {
-        return Ok(());
-    }
-    write(api, &store, name, Subresource::Main, |v| {
-        let meta = &mut v["metadata"];
-        match meta.get_mut("finalizers").and_then(Value::as_array_mut) {
-            Some(list) => list.push(Value::from(CLEANUP_FINALIZER)),
-            None => meta["finalizers"] = serde_json::json!([CLEANUP_FINALIZER]),
         }
     })
     .await

@@ -3,14 +3,12 @@
 //! scope, versions with their schemas, subresources and printer columns, and the
 //! conversion strategy.
 
-use std::cmp::Ordering;
-
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::schema::{GroupKind, GroupVersionKind};
+use apimachinery::version::compare_kube_aware_versions;
 use serde_json::Value;
 
-use crate::endpoints::StatusError;
-use crate::endpoints::handlers::FieldValidation;
-use crate::registry::ResourceInfo;
+use crate::registry::{FieldValidation, ResourceInfo};
 
 /// The verbs of every custom resource, as Go's discovery lists them.
 pub const CUSTOM_RESOURCE_VERBS: [&str; 8] = [
@@ -44,7 +42,7 @@ pub enum DefinitionError {
 }
 
 /// The scale subresource's paths (Go's `CustomResourceSubresourceScale`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScaleSubresource {
     /// `.spec.replicas`, as a JSON path.
     pub spec_replicas_path: String,
@@ -299,6 +297,7 @@ impl CustomResource {
             resource: self.plural.clone(),
             singular: self.singular.clone(),
             kind: self.kind.clone(),
+            list_kind: self.list_kind.clone(),
             namespaced: self.namespaced,
             short_names: self.short_names.clone(),
             categories: self.categories.clone(),
@@ -342,7 +341,7 @@ impl CustomResource {
             .collect();
         match field_validation {
             FieldValidation::Strict if !unknown.is_empty() => {
-                return Err(StatusError::bad_request(format!(
+                return Err(errors::new_bad_request(format!(
                     "strict decoding error: {}",
                     unknown.join(", ")
                 )));
@@ -359,7 +358,8 @@ impl CustomResource {
                 .filter(|n| !n.is_empty())
                 .unwrap_or(name)
                 .to_owned();
-            return Err(StatusError::invalid(&self.group, &self.kind, &name, causes));
+            let kind = GroupKind::new(self.group.as_str(), self.kind.as_str());
+            return Err(errors::new_invalid_from_causes(&kind, &name, causes));
         }
         if super::schema::has_cel_rules(schema) {
             warnings.push(format!(
@@ -422,45 +422,6 @@ fn read_version(v: &Value) -> Version {
         } else {
             None
         },
-    }
-}
-
-/// A version string's place in Go's kube-aware order: GA, then beta, then alpha (higher
-/// numbers first), then anything else alphabetically.
-fn version_rank(v: &str) -> Option<(u8, u64, u64)> {
-    let rest = v.strip_prefix('v')?;
-    let digits_end = rest
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(rest.len());
-    if digits_end == 0 {
-        return None;
-    }
-    let major: u64 = rest[..digits_end].parse().ok()?;
-    let tail = &rest[digits_end..];
-    if tail.is_empty() {
-        return Some((3, major, 0));
-    }
-    let (level, num) = if let Some(n) = tail.strip_prefix("beta") {
-        (2, n)
-    } else if let Some(n) = tail.strip_prefix("alpha") {
-        (1, n)
-    } else {
-        return None;
-    };
-    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    Some((level, major, num.parse().ok()?))
-}
-
-/// Go's `version.CompareKubeAwareVersionStrings`, as a sort order: `v2` before `v1`
-/// before `v1beta2` before `v1beta1` before `v1alpha1` before `foo`.
-pub fn compare_kube_aware_versions(a: &str, b: &str) -> Ordering {
-    match (version_rank(a), version_rank(b)) {
-        (Some(x), Some(y)) => y.cmp(&x),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => a.cmp(b),
     }
 }
 

@@ -30,6 +30,6 @@ pub mod validation;
 
 pub use definition::{
     Conversion, CustomResource, DefinitionError, PrinterColumn, ScaleSubresource, Version,
-    WebhookClientConfig, compare_kube_aware_versions,
+    WebhookClientConfig,
 };
 pub use status::{CLEANUP_FINALIZER, ReservedNames, compute_statuses};

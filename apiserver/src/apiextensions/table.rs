@@ -8,26 +8,8 @@ use serde_json::{Map, Value, json};
 
 use super::{CustomResource, PrinterColumn};
 
-/// The `Content-Type` of a Table answer.
-pub const TABLE_CONTENT_TYPE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io";
-
 const NAME_DESCRIPTION: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
 const CREATION_TIMESTAMP_DESCRIPTION: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
-
-/// Whether an `Accept` header asks for a `meta.k8s.io` Table (`v1` or `v1beta1`) before
-/// anything else it accepts.
-pub fn wants_table(accept: &str) -> bool {
-    accept.split(',').next().is_some_and(|first| {
-        let params: Vec<String> = first
-            .split(';')
-            .skip(1)
-            .map(|p| p.trim().replace(' ', ""))
-            .collect();
-        params.iter().any(|p| p == "as=Table")
-            && params.iter().any(|p| p == "g=meta.k8s.io")
-            && params.iter().any(|p| p == "v=v1" || p == "v=v1beta1")
-    })
-}
 
 fn columns(cr: &CustomResource, version: &str) -> Vec<PrinterColumn> {
     let declared = cr
@@ -284,13 +266,5 @@ mod tests {
             assert_eq!(human_duration(s), want, "{s}");
         }
         assert_eq!(parse_rfc3339_seconds("1970-01-02T00:00:01Z"), Some(86_401));
-    }
-
-    #[test]
-    fn tables_are_asked_for_as_kubectl_asks() {
-        assert!(wants_table(
-            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
-        ));
-        assert!(!wants_table("application/json"));
     }
 }

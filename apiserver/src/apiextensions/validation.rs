@@ -3,15 +3,12 @@
 //! a schema, and every schema is structural. A CRD failing them is refused with 422
 //! Invalid, every cause in Go's words.
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::StatusCause;
-use apimachinery::serializer::Decoder;
-use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::schema::GroupKind;
 use serde_json::Value;
 
 use super::schema::structural_errors;
-use crate::endpoints::StatusError;
-use crate::endpoints::handlers::to_json;
-use crate::endpoints::negotiation::MediaType;
 
 /// Every cause a v1 CRD's JSON fails.
 pub fn definition_errors(crd: &Value) -> Vec<StatusCause> {
@@ -48,23 +45,6 @@ pub fn definition_errors(crd: &Value) -> Vec<StatusCause> {
     out
 }
 
-/// Checks the body of a CRD create or update (JSON or YAML, `apiextensions.k8s.io/v1`);
-/// a body that does not decode is left to the handler, which reports that.
-pub fn check_definition_body(body: &[u8], media: MediaType) -> Result<(), StatusError> {
-    if media == MediaType::Protobuf {
-        return Ok(());
-    }
-    let serializer = JsonSerializer::unstructured(SerializerOptions {
-        yaml: media == MediaType::Yaml,
-        pretty: false,
-        strict: false,
-    });
-    let Ok((obj, _)) = serializer.decode(body, None, None) else {
-        return Ok(());
-    };
-    check_definition(&to_json(&*obj)?)
-}
-
 /// A v1 CRD's JSON as Go's validation takes it: 422 Invalid with every cause.
 pub fn check_definition(crd: &Value) -> Result<(), StatusError> {
     let causes = definition_errors(crd);
@@ -75,9 +55,8 @@ pub fn check_definition(crd: &Value) -> Result<(), StatusError> {
         .pointer("/metadata/name")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    Err(StatusError::invalid(
-        "apiextensions.k8s.io",
-        "CustomResourceDefinition",
+    Err(errors::new_invalid_from_causes(
+        &GroupKind::new("apiextensions.k8s.io", "CustomResourceDefinition"),
         name,
         causes,
     ))

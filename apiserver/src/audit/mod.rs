@@ -168,6 +168,9 @@ pub struct Event {
     pub verb: String,
     /// Who asked (empty when the credentials were refused).
     pub user: UserInfo,
+    /// Whom they asked as (`Impersonate-User` and the like), when they did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impersonated_user: Option<UserInfo>,
     /// The client's address.
     #[serde(rename = "sourceIPs", skip_serializing_if = "Vec::is_empty")]
     pub source_ips: Vec<String>,
@@ -213,6 +216,7 @@ impl Event {
             request_uri,
             verb,
             user,
+            impersonated_user: None,
             source_ips: source_ip.map(|ip| ip.to_string()).into_iter().collect(),
             user_agent,
             object_ref,

@@ -15,7 +15,6 @@
 
 pub mod bearer_token;
 pub mod insecure;
-pub mod review;
 pub mod serviceaccount;
 pub mod token_file;
 pub mod union;

@@ -3,11 +3,10 @@
 //! any handler runs.
 //!
 //! [`rbac`] is kube-apiserver's RBAC authorizer over the Roles and bindings the server
-//! stores; [`review`] answers the access reviews (`kubectl auth can-i`) from whatever
-//! authorizer the server has.
+//! stores; the access reviews (`kubectl auth can-i`) are answered from whatever
+//! authorizer the server has by their REST storages (`registry::authorization`).
 
 pub mod rbac;
-pub mod review;
 
 use std::fmt::Debug;
 

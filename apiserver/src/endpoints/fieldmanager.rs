@@ -6,15 +6,15 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use apimachinery::apis::meta::v1::{Status, StatusCause, StatusDetails, Time, TypeMeta};
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::apis::meta::v1::{StatusCause, Time};
 use apimachinery::managedfields::{ApplyError, ParseableType, VersionConverter};
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use apimachinery::schema::{GroupKind, GroupVersion, GroupVersionKind};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
 
-use super::StatusError;
-use super::handlers::{convert, to_json};
-use crate::registry::from_value;
+use crate::registry::{convert, from_value, to_json};
 
 /// The longest `fieldManager` Go accepts (`FieldManagerMaxLength`).
 pub const FIELD_MANAGER_MAX_LENGTH: usize = 128;
@@ -109,29 +109,25 @@ pub fn manager_or_user_agent(field_manager: Option<&str>, user_agent: &str) -> S
 /// Go's `ValidateFieldManager` of a write's options (`CreateOptions`, `UpdateOptions`,
 /// `PatchOptions`): at most 128 bytes, printable characters only.
 pub fn validate_field_manager(options_kind: &str, field_manager: &str) -> Result<(), StatusError> {
-    let mut causes = Vec::new();
+    let path = Path::new("fieldManager");
+    let mut errs = ErrorList::default();
     if field_manager.len() > FIELD_MANAGER_MAX_LENGTH {
-        causes.push(StatusCause {
-            reason: "FieldValueTooLong".into(),
-            message: format!("Too long: may not be more than {FIELD_MANAGER_MAX_LENGTH} bytes"),
-            field: "fieldManager".into(),
-        });
+        errs.push(Error::too_long(&path, FIELD_MANAGER_MAX_LENGTH as i64));
     }
     if field_manager.chars().any(|c| c.is_control()) {
-        causes.push(StatusError::invalid_value(
-            "fieldManager",
+        errs.push(Error::invalid(
+            &path,
             field_manager,
             "must only contain printable characters",
         ));
     }
-    if causes.is_empty() {
+    if errs.is_empty() {
         Ok(())
     } else {
-        Err(StatusError::invalid(
-            "meta.k8s.io",
-            options_kind,
+        Err(errors::new_invalid(
+            &GroupKind::new("meta.k8s.io", options_kind),
             "",
-            causes,
+            &errs,
         ))
     }
 }
@@ -144,26 +140,22 @@ pub fn validate_patch_options(
     force: Option<&str>,
 ) -> Result<(), StatusError> {
     if apply && field_manager.is_none_or(str::is_empty) {
-        return Err(StatusError::invalid(
-            "meta.k8s.io",
-            "PatchOptions",
+        let required = Error::required(&Path::new("fieldManager"), "is required for apply patch");
+        return Err(errors::new_invalid(
+            &GroupKind::new("meta.k8s.io", "PatchOptions"),
             "",
-            vec![StatusError::required(
-                "fieldManager",
-                "is required for apply patch",
-            )],
+            &ErrorList(vec![required]),
         ));
     }
     if !apply && force.is_some() {
-        return Err(StatusError::invalid(
-            "meta.k8s.io",
-            "PatchOptions",
+        let forbidden = Error::forbidden(
+            &Path::new("force"),
+            "may not be specified for non-apply patch",
+        );
+        return Err(errors::new_invalid(
+            &GroupKind::new("meta.k8s.io", "PatchOptions"),
             "",
-            vec![StatusCause {
-                reason: "FieldValueForbidden".into(),
-                message: "Forbidden: may not be specified for non-apply patch".into(),
-                field: "force".into(),
-            }],
+            &ErrorList(vec![forbidden]),
         ));
     }
     validate_field_manager("PatchOptions", field_manager.unwrap_or_default())
@@ -175,7 +167,7 @@ pub fn parse_force(force: Option<&str>) -> Result<bool, StatusError> {
         None | Some("") => Ok(false),
         Some("true" | "1" | "t" | "T" | "TRUE" | "True") => Ok(true),
         Some("false" | "0" | "f" | "F" | "FALSE" | "False") => Ok(false),
-        Some(other) => Err(StatusError::bad_request(format!(
+        Some(other) => Err(errors::new_bad_request(format!(
             "force: invalid value {other:?}: must be true or false"
         ))),
     }
@@ -199,37 +191,12 @@ pub fn apply_error(e: ApplyError) -> StatusError {
                     field: c.path.to_string(),
                 })
                 .collect();
-            status(
-                409,
-                "Conflict",
-                e.to_string(),
-                Some(StatusDetails {
-                    causes,
-                    ..StatusDetails::default()
-                }),
-            )
+            errors::new_apply_conflict(causes, e.to_string())
         }
-        ApplyError::BadRequest(m) => StatusError::bad_request(m),
+        ApplyError::BadRequest(m) => errors::new_bad_request(m),
         // Go's field manager returns these as plain errors, which the API answers as a
         // 500 with no reason and the error's text (`ErrorToAPIStatus`).
-        other => status(500, "", other.to_string(), None),
-    }
-}
-
-fn status(code: i32, reason: &str, message: String, details: Option<StatusDetails>) -> StatusError {
-    StatusError {
-        status: Box::new(Status {
-            type_meta: TypeMeta {
-                kind: "Status".into(),
-                api_version: "v1".into(),
-            },
-            status: "Failure".into(),
-            message,
-            reason: reason.to_owned(),
-            details,
-            code,
-            ..Status::default()
-        }),
+        other => StatusError::failure(500, errors::reason::UNKNOWN, other.to_string()),
     }
 }
 

@@ -5,8 +5,5 @@ pub mod fieldmanager;
 pub mod handlers;
 pub mod negotiation;
 pub mod request_info;
-mod status_error;
+pub mod responsewriters;
 pub mod transform;
-pub mod watch;
-
-pub use status_error::StatusError;

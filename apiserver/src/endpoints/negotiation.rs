@@ -1,38 +1,18 @@
 //! Content negotiation (Go's `endpoints/handlers/negotiation`): the media type of a
 //! response from the `Accept` header, and of a request body from `Content-Type`.
 
+use apimachinery::api::errors::{StatusError, reason};
 use apimachinery::schema::GroupVersionKind;
 
-use super::StatusError;
+pub use crate::registry::MediaType;
 
-/// The formats objects are read and written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MediaType {
-    /// `application/json`.
-    Json,
-    /// `application/yaml`.
-    Yaml,
-    /// `application/vnd.kubernetes.protobuf`.
-    Protobuf,
-}
-
-impl MediaType {
-    /// The `Content-Type` of an answer in this format.
-    pub fn content_type(self) -> &'static str {
-        match self {
-            MediaType::Json => "application/json",
-            MediaType::Yaml => "application/yaml",
-            MediaType::Protobuf => "application/vnd.kubernetes.protobuf",
-        }
-    }
-
-    fn from_essence(essence: &str) -> Option<MediaType> {
-        match essence {
-            "application/json" => Some(MediaType::Json),
-            "application/yaml" => Some(MediaType::Yaml),
-            "application/vnd.kubernetes.protobuf" => Some(MediaType::Protobuf),
-            _ => None,
-        }
+/// The format of a media type's essence (`application/json`), when objects are served in it.
+fn media_type_of(essence: &str) -> Option<MediaType> {
+    match essence {
+        "application/json" => Some(MediaType::Json),
+        "application/yaml" => Some(MediaType::Yaml),
+        "application/vnd.kubernetes.protobuf" => Some(MediaType::Protobuf),
+        _ => None,
     }
 }
 
@@ -66,7 +46,7 @@ impl PatchType {
             "application/merge-patch+json" => Ok(PatchType::Merge),
             "application/strategic-merge-patch+json" => Ok(PatchType::StrategicMerge),
             "application/apply-patch+yaml" | "application/apply-patch+cbor" => Ok(PatchType::Apply),
-            _ => Err(StatusError::unsupported_media_type(format!(
+            _ => Err(unsupported_media_type(format!(
                 "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got {essence:?})"
             ))),
         }
@@ -87,7 +67,7 @@ pub fn negotiate_output(accept: Option<&str>) -> Result<MediaType, StatusError> 
             None => e.media,
             Some(_) => None,
         })
-        .ok_or_else(StatusError::not_acceptable)
+        .ok_or_else(not_acceptable)
 }
 
 /// The version of `meta.k8s.io` a conversion answers in (`v=` of the `Accept` entry).
@@ -173,7 +153,7 @@ pub fn negotiate_output_options(
             };
             Some(Output { media, conversion })
         })
-        .ok_or_else(StatusError::not_acceptable)
+        .ok_or_else(not_acceptable)
 }
 
 /// One entry of an `Accept` header.
@@ -230,7 +210,7 @@ impl<'a> AcceptEntry<'a> {
         let media = match essence.as_str() {
             // Go's first serializer, JSON, answers the wildcards.
             "*/*" | "application/*" => Some(MediaType::Json),
-            other => MediaType::from_essence(other),
+            other => media_type_of(other),
         };
         AcceptEntry { media, convert }
     }
@@ -248,16 +228,61 @@ pub fn negotiate_input(content_type: Option<&str>) -> Result<MediaType, StatusEr
         .unwrap_or_default()
         .trim()
         .to_ascii_lowercase();
-    MediaType::from_essence(&essence).ok_or_else(|| {
-        StatusError::unsupported_media_type(format!(
+    media_type_of(&essence).ok_or_else(|| {
+        unsupported_media_type(format!(
             "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got {essence:?})"
         ))
+    })
+}
+
+/// 406 `NotAcceptable`: no entry of the `Accept` header is served (Go's
+/// `errNotAcceptable`, listing the formats resources are served in).
+pub fn not_acceptable() -> StatusError {
+    not_acceptable_because(
+        "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+    )
+}
+
+/// 406 `NotAcceptable` with Go's message for why (an answer that cannot be converted as
+/// asked).
+pub fn not_acceptable_because(message: impl Into<String>) -> StatusError {
+    StatusError::failure(406, reason::NOT_ACCEPTABLE, message)
+}
+
+/// 415 `UnsupportedMediaType` (Go's `errUnsupportedMediaType`).
+pub fn unsupported_media_type(message: impl Into<String>) -> StatusError {
+    StatusError::failure(415, reason::UNSUPPORTED_MEDIA_TYPE, message)
+}
+
+/// The `Content-Type` of a Table answer.
+pub const TABLE_CONTENT_TYPE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io";
+
+/// Whether an `Accept` header asks for a `meta.k8s.io` Table (`v1` or `v1beta1`) before
+/// anything else it accepts.
+pub fn wants_table(accept: &str) -> bool {
+    accept.split(',').next().is_some_and(|first| {
+        let params: Vec<String> = first
+            .split(';')
+            .skip(1)
+            .map(|p| p.trim().replace(' ', ""))
+            .collect();
+        params.iter().any(|p| p == "as=Table")
+            && params.iter().any(|p| p == "g=meta.k8s.io")
+            && params.iter().any(|p| p == "v=v1" || p == "v=v1beta1")
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_are_asked_for_as_kubectl_asks() {
+        assert!(wants_table(
+            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+        ));
+        assert!(!wants_table("application/json"));
+    }
 
     #[test]
     fn accept_headers_choose_as_go() {

@@ -2,6 +2,8 @@
 //! `/apis/apps/v1/namespaces/default/deployments/web/scale` is the `scale` subresource
 //! of deployment `web` in `default`, read with `get` or written with `update`/`patch`.
 
+use axum::http::{HeaderMap, HeaderName};
+
 /// A parsed resource request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RequestInfo {
@@ -110,6 +112,11 @@ impl RequestInfo {
         .to_owned();
         Ok(info)
     }
+}
+
+/// A request header's value, when it is text.
+pub fn header_str(headers: &HeaderMap, name: HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 #[cfg(test)]

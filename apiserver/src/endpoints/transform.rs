@@ -3,13 +3,13 @@
 //! `PartialObjectMetadataList` of a list, and Go's 406 answers when the one asked for
 //! does not fit the answer.
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::ObjectMetaAccessor;
 use apimachinery::runtime::{Object, Scheme, Unstructured, UnstructuredList};
 use apimachinery::schema::GroupVersionKind;
 use serde_json::{Map, Value};
 
-use super::StatusError;
-use super::negotiation::{Conversion, MetaVersion};
+use super::negotiation::{Conversion, MetaVersion, not_acceptable_because};
 
 /// `obj` converted as `conversion` asks; a `Status` passes unchanged, as in Go.
 ///
@@ -51,16 +51,12 @@ pub fn transform(
 /// they write, so that an answer that cannot be given leaves nothing written.
 pub fn check_fits(conversion: Conversion, list: bool, type_name: &str) -> Result<(), StatusError> {
     match (conversion, list) {
-        (Conversion::PartialObjectMetadata(_), true) => {
-            Err(StatusError::not_acceptable_because(format!(
-                "you requested PartialObjectMetadata, but the requested object is a list ({type_name})"
-            )))
-        }
-        (Conversion::PartialObjectMetadataList(_), false) => {
-            Err(StatusError::not_acceptable_because(format!(
-                "you requested PartialObjectMetadataList, but the requested object is not a list ({type_name})"
-            )))
-        }
+        (Conversion::PartialObjectMetadata(_), true) => Err(not_acceptable_because(format!(
+            "you requested PartialObjectMetadata, but the requested object is a list ({type_name})"
+        ))),
+        (Conversion::PartialObjectMetadataList(_), false) => Err(not_acceptable_because(format!(
+            "you requested PartialObjectMetadataList, but the requested object is not a list ({type_name})"
+        ))),
         _ => Ok(()),
     }
 }
@@ -86,21 +82,24 @@ fn as_partial_object_metadata_list(
     let conversion = Conversion::PartialObjectMetadataList(version);
     check_fits(conversion, obj.as_list().is_some(), &go_type_name(obj))?;
     let Some(items) = obj.as_list() else {
-        return Err(StatusError::internal("a single object converted as a list"));
+        return Err(errors::new_internal_error(
+            "a single object converted as a list",
+        ));
     };
     let list_gvk = conversion.group_version_kind();
     let mut list = new_object(scheme, &list_gvk, true)?;
     // Go builds the list afresh: no items is `items: null`, as its encoder writes a nil
     // slice.
     let out = list.as_list_mut().ok_or_else(|| {
-        StatusError::internal(format!(
+        errors::new_internal_error(format!(
             "{list_gvk} is registered with a type that is not a list"
         ))
     })?;
     for item in items.items() {
         let partial = partial(scheme, item, version)?;
-        out.push_item(partial)
-            .map_err(|_| StatusError::internal(format!("{list_gvk} does not take its items")))?;
+        out.push_item(partial).map_err(|_| {
+            errors::new_internal_error(format!("{list_gvk} does not take its items"))
+        })?;
     }
     if let (Some(from), Some(to)) = (obj.list_meta(), list.list_meta_mut()) {
         to.set_resource_version(from.resource_version());
@@ -118,14 +117,14 @@ fn partial(
 ) -> Result<Box<dyn Object>, StatusError> {
     let gvk = Conversion::PartialObjectMetadata(version).group_version_kind();
     let from = obj.meta().ok_or_else(|| {
-        StatusError::internal(format!(
+        errors::new_internal_error(format!(
             "{} has no metadata to answer PartialObjectMetadata with",
             obj.group_version_kind()
         ))
     })?;
     let mut out = new_object(scheme, &gvk, false)?;
     let to = out.meta_mut().ok_or_else(|| {
-        StatusError::internal(format!("{gvk} is registered with a type without metadata"))
+        errors::new_internal_error(format!("{gvk} is registered with a type without metadata"))
     })?;
     copy_meta(from, to);
     Ok(out)
@@ -161,7 +160,7 @@ fn new_object(
     if scheme.recognizes(gvk) {
         let mut obj = scheme
             .new_object(gvk)
-            .map_err(|e| StatusError::internal(format!("creating {gvk}: {e}")))?;
+            .map_err(|e| errors::new_internal_error(format!("creating {gvk}: {e}")))?;
         obj.set_group_version_kind(gvk);
         return Ok(obj);
     }
@@ -176,7 +175,7 @@ fn new_object(
     map.insert("items".into(), Value::Array(Vec::new()));
     UnstructuredList::from_map(map)
         .map(|l| Box::new(l) as Box<dyn Object>)
-        .map_err(|e| StatusError::internal(format!("creating {gvk}: {e}")))
+        .map_err(|e| errors::new_internal_error(format!("creating {gvk}: {e}")))
 }
 
 /// The Go type an answer of this object's kind is before it is encoded (what Go's

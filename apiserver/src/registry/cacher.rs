@@ -10,15 +10,15 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, Weak};
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::{Object, Scheme};
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use tokio::sync::{Mutex, broadcast};
 
+use super::codec::decode_stored;
 use super::resource_info::ResourceInfo;
-use super::store::decode_stored;
-use crate::endpoints::StatusError;
-use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent};
+use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent, interpret_error};
 
 /// How many recent events the cache keeps for resuming watches (Go sizes its cache
 /// similarly, in the hundreds to thousands per resource).
@@ -277,7 +277,7 @@ impl Cacher {
             .storage
             .list(&prefix, &ListOptions::default())
             .await
-            .map_err(|e| StatusError::from_storage(e, &qualified, ""))?;
+            .map_err(|e| interpret_error(e, &qualified, ""))?;
         let objects: HashMap<String, KeyValue> = listed
             .kvs
             .into_iter()
@@ -300,14 +300,14 @@ impl Cacher {
                 // History gone: start over from the list; earlier revisions are expired.
                 let now = listed.revision;
                 if now == start {
-                    return Err(StatusError::from_storage(e, &qualified, ""));
+                    return Err(interpret_error(e, &qualified, ""));
                 }
                 st.ring.clear();
                 st.covered_from = now;
                 st.last_revision = now;
                 self.storage_watch(&prefix, now, true)
                     .await
-                    .map_err(|e| StatusError::from_storage(e, &qualified, ""))?
+                    .map_err(|e| interpret_error(e, &qualified, ""))?
             }
         };
         if st.covered_from == 0 || st.last_revision == 0 {
@@ -383,7 +383,7 @@ impl Cacher {
                         Ok(_) => continue,
                         Err(broadcast::error::RecvError::Lagged(n)) => {
                             return Some((
-                                Err(StatusError::expired(format!(
+                                Err(errors::new_resource_expired(format!(
                                     "watch of {qualified} fell {n} events behind; watch again from the last resourceVersion seen"
                                 ))),
                                 None,
@@ -404,7 +404,7 @@ impl Cacher {
             .storage
             .watch(&self.info.collection_prefix(None), from)
             .await
-            .map_err(|e| StatusError::from_storage(e, &qualified, ""))?;
+            .map_err(|e| interpret_error(e, &qualified, ""))?;
         let scheme = self.scheme.clone();
         Ok(upstream
             .map(move |item| match item {
@@ -415,7 +415,7 @@ impl Cacher {
                         None => Ok(Arc::new(event)),
                     }
                 }
-                Err(e) => Err(StatusError::from_storage(e, &qualified, "")),
+                Err(e) => Err(interpret_error(e, &qualified, "")),
             })
             .boxed())
     }
@@ -581,6 +581,7 @@ mod tests {
             resource: "widgets".into(),
             singular: "widget".into(),
             kind: "Widget".into(),
+            list_kind: "WidgetList".into(),
             namespaced: false,
             short_names: Vec::new(),
             categories: Vec::new(),

@@ -2,13 +2,13 @@
 //! Events under `/registry/events` as core `v1` Event, through the one internal type they
 //! share): the field renames between the two, as Go's `events/v1` conversion makes them.
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::unstructured::object_to_unstructured;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use apimachinery::serializer::Decoder;
+use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use serde_json::Map;
-
-use super::store::from_value;
-use crate::endpoints::StatusError;
 
 /// The group of the newer Event API.
 pub const EVENTS_GROUP: &str = "events.k8s.io";
@@ -43,7 +43,7 @@ pub fn convert_event(
 ) -> Result<Box<dyn Object>, StatusError> {
     let to_core = target.group.is_empty();
     let content = object_to_unstructured(&*obj)
-        .map_err(|e| StatusError::internal(format!("reading Event: {e}")))?;
+        .map_err(|e| errors::new_internal_error(format!("reading Event: {e}")))?;
     let mut out = Map::new();
     for (k, v) in content {
         let renamed = RENAMES.iter().find_map(|(events, core)| {
@@ -58,5 +58,13 @@ pub fn convert_event(
         out.insert(renamed.map(str::to_owned).unwrap_or(k), v);
     }
     let gvk = GroupVersionKind::new(target.group.as_str(), target.version.as_str(), "Event");
-    from_value(scheme, &gvk, serde_json::Value::Object(out))
+    let (api_version, kind) = gvk.to_api_version_and_kind();
+    out.insert("apiVersion".into(), api_version.into());
+    out.insert("kind".into(), kind.into());
+    let bytes = serde_json::to_vec(&out)
+        .map_err(|e| errors::new_internal_error(format!("writing {gvk}: {e}")))?;
+    JsonSerializer::new(scheme, SerializerOptions::default())
+        .decode(&bytes, Some(&gvk), None)
+        .map(|(obj, _)| obj)
+        .map_err(|e| errors::new_internal_error(format!("reading {gvk}: {e}")))
 }

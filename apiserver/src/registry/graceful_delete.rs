@@ -1,22 +1,18 @@
-//! Graceful deletion (Go's `rest.BeforeDelete` with the pod strategy's
-//! `CheckGracefulDelete`): which objects a delete only marks with a
+//! Graceful deletion (Go's `rest.BeforeDelete`): which objects a delete only marks with a
 //! `deletionTimestamp` in the future, for how long, and what a second delete may change.
 //!
-//! Only Pods are deleted gracefully, as in kube-apiserver; every other kind goes at once
-//! (unless finalizers hold it). A Pod's grace period is the request's
-//! `gracePeriodSeconds`, else its `spec.terminationGracePeriodSeconds` (0 when unset,
-//! which the defaulter sets to 30); a Pod that is not scheduled (`spec.nodeName` empty)
-//! or has finished (phase `Succeeded` or `Failed`) gets 0. There is no kubelet here: a
-//! Pod marked with a grace period stays until it is deleted again with a shorter one
-//! (`gracePeriodSeconds=0` deletes it), or its finalizers are gone after that.
+//! A resource's strategy says whether and for how long its objects are deleted
+//! gracefully ([`Strategy::check_graceful_delete`]); only Pods are, as in
+//! kube-apiserver (see `registry::core::pod`), and every other kind goes at once (unless
+//! finalizers hold it). There is no kubelet here: an object marked with a grace period
+//! stays until it is deleted again with a shorter one (`gracePeriodSeconds=0` deletes
+//! it), or its finalizers are gone after that.
 
+use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::Object;
-use apimachinery::runtime::unstructured::object_to_unstructured;
-use serde_json::Value;
 
-use super::resource_info::ResourceInfo;
-use crate::endpoints::StatusError;
+use super::strategy::Strategy;
 
 /// What a delete does to an object of a kind with graceful deletion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,18 +30,15 @@ pub enum GracefulOutcome {
     },
 }
 
-/// Whether deletes of `info`'s objects are graceful (Go: the strategy implements
-/// `RESTGracefulDeleteStrategy`; among the built-in kinds, only Pods).
-pub fn supports_graceful_delete(info: &ResourceInfo) -> bool {
-    info.group.is_empty() && info.resource == "pods"
-}
-
-/// Go's `BeforeDelete` for a kind with graceful deletion: decides from the object and
-/// the request's `gracePeriodSeconds` (`requested`), and marks `obj` when the outcome is
+/// Go's `BeforeDelete`: decides from the object, the resource's strategy and the
+/// request's `gracePeriodSeconds` (`requested`), and marks `obj` when the outcome is
 /// [`GracefulOutcome::Graceful`]. `now` is the time of the request, in whole seconds.
+/// A resource whose strategy has no grace period for the object (every one but Pods,
+/// among the built-in resources) goes at once.
 ///
 /// ```
-/// use apiserver::registry::{GracefulOutcome, before_delete, resources_from_scheme};
+/// use apiserver::registry::core::pod::PodStrategy;
+/// use apiserver::registry::{GracefulOutcome, before_delete, from_value, resources_from_scheme};
 /// use apimachinery::apis::meta::v1::Time;
 ///
 /// use k8s_types as _; // the built-in kinds, registered for `add_registry`
@@ -56,7 +49,7 @@ pub fn supports_graceful_delete(info: &ResourceInfo) -> bool {
 ///     .into_values()
 ///     .find(|r| r.group.is_empty() && r.resource == "pods")
 ///     .unwrap();
-/// let mut pod = apiserver::registry::from_value(
+/// let mut pod = from_value(
 ///     &scheme,
 ///     &pods.storage_gvk,
 ///     serde_json::json!({"metadata": {"name": "p"},
@@ -64,23 +57,23 @@ pub fn supports_graceful_delete(info: &ResourceInfo) -> bool {
 /// )
 /// .unwrap();
 /// let now = Time::from_unix(1_000, 0);
-/// let outcome = before_delete(&pods, &mut *pod, None, now).unwrap();
+/// let outcome = before_delete(&PodStrategy, &mut *pod, None, now).unwrap();
 /// assert_eq!(outcome, GracefulOutcome::Graceful { period: 30 });
 /// let meta = pod.meta().unwrap();
 /// assert_eq!(meta.deletion_timestamp(), Some(Time::from_unix(1_030, 0)));
 /// assert_eq!(meta.deletion_grace_period_seconds(), Some(30));
 /// ```
 pub fn before_delete(
-    info: &ResourceInfo,
+    strategy: &dyn Strategy,
     obj: &mut dyn Object,
     requested: Option<i64>,
     now: Time,
 ) -> Result<GracefulOutcome, StatusError> {
-    if !supports_graceful_delete(info) {
-        return Ok(GracefulOutcome::Immediate);
-    }
     // Negative periods are read as 1 second, on the request and on the object.
     let requested = requested.map(|p| if p < 0 { 1 } else { p });
+    let Some(period) = strategy.check_graceful_delete(obj, requested)? else {
+        return Ok(GracefulOutcome::Immediate);
+    };
     let Some(meta) = obj.meta() else {
         return Ok(GracefulOutcome::Immediate);
     };
@@ -114,7 +107,7 @@ pub fn before_delete(
         }
         return Ok(GracefulOutcome::Graceful { period });
     }
-    let period = pod_grace_period(obj, requested)?;
+    let period = if period < 0 { 1 } else { period };
     if let Some(meta) = obj.meta_mut() {
         meta.set_deletion_timestamp(Some(Time::from_unix(now.unix_seconds() + period, 0)));
         meta.set_deletion_grace_period_seconds(Some(period));
@@ -124,33 +117,6 @@ pub fn before_delete(
         }
     }
     Ok(GracefulOutcome::Graceful { period })
-}
-
-/// The pod strategy's `CheckGracefulDelete`: the grace period of a Pod's deletion.
-fn pod_grace_period(obj: &dyn Object, requested: Option<i64>) -> Result<i64, StatusError> {
-    let pod = object_to_unstructured(obj)
-        .map_err(|e| StatusError::internal(format!("reading the pod to delete: {e}")))?;
-    let spec = pod.get("spec");
-    let mut period = requested.unwrap_or_else(|| {
-        spec.and_then(|s| s.get("terminationGracePeriodSeconds"))
-            .and_then(Value::as_i64)
-            .unwrap_or(0)
-    });
-    let node = spec
-        .and_then(|s| s.get("nodeName"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    if node.is_empty() {
-        period = 0;
-    }
-    let phase = pod
-        .get("status")
-        .and_then(|s| s.get("phase"))
-        .and_then(Value::as_str);
-    if matches!(phase, Some("Succeeded" | "Failed")) {
-        period = 0;
-    }
-    Ok(if period < 0 { 1 } else { period })
 }
 
 /// Go's `markAsDeleting`, for an object held by finalizers that is not deleted
@@ -170,6 +136,3 @@ pub fn mark_as_deleting(obj: &mut dyn Object, now: Time) {
     }
     meta.set_deletion_grace_period_seconds(Some(0));
 }
-
-#[cfg(test)]
-mod tests;

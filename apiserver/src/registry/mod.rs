@@ -1,23 +1,54 @@
-//! The object layer over the storage (Go's `registry/generic/registry` and
-//! `storage/cacher`): one [`Store`] per served resource.
+//! The object layer over the storage, in two layers as Go has it.
+//!
+//! The generic registry (Go's `k8s.io/apiserver/pkg/registry`, below the endpoints):
+//! one [`Store`] per served resource over the storage, its watch [`Cacher`], the codec
+//! helpers ([`codec`]), the [`Strategy`] a store asks what is particular to its
+//! resource, and the [`RestStorage`] traits the endpoints call.
+//!
+//! The resource modules (Go's `k8s.io/kubernetes/pkg/registry`, above the endpoints,
+//! one file per resource with something of its own): [`core`] (Namespaces, Pods,
+//! Services, ServiceAccounts and their `token`, ReplicationControllers), [`apps`] (the
+//! scalable workloads), [`rbac`] (names, the escalation check), [`authentication`] and
+//! [`authorization`] (the reviews), [`storage`] (storage.k8s.io's stores),
+//! [`apiextensions`] (CRDs and custom resources); [`builtin`] gives every built-in
+//! resource its REST storage, as Go's control plane installs its storage providers.
 
 mod cacher;
+pub mod codec;
 mod continue_token;
 mod event_conversion;
 mod graceful_delete;
 mod resource_info;
+pub mod rest;
+mod scale;
 mod selection;
 mod store;
+pub mod strategy;
 pub mod validation;
 
+pub mod apiextensions;
+pub mod apps;
+pub mod authentication;
+pub mod authorization;
+pub mod batch;
+pub mod builtin;
+pub mod certificates;
+pub mod core;
+pub mod dependencies;
+pub mod events;
+pub mod rbac;
+pub mod storage;
+
 pub use cacher::{CacheEvent, CacheWatch, Cacher, EventType};
+pub use codec::{MediaType, convert, decode_stored, encode, from_value, to_json};
 pub use continue_token::{ContinueToken, ContinueTokenError};
 pub use event_conversion::{EVENTS_GROUP, convert_event, crosses_event_groups};
-pub use graceful_delete::{
-    GracefulOutcome, before_delete, mark_as_deleting, supports_graceful_delete,
-};
+pub use graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 pub use resource_info::{ResourceInfo, resources_from_scheme};
+pub use rest::{Context, Creater, Resources, RestStorage, Scaler, StandardStorage, TableConvertor};
+pub use scale::{ReplicasScale, scale_metadata};
 pub use selection::{Selection, UnsupportedFieldError};
-pub use store::{
-    DeleteParams, ListPage, ListParams, Store, Subresource, decode_stored, from_value,
+pub use store::{DeleteParams, ListPage, ListParams, Store};
+pub use strategy::{
+    FieldValidation, GenericStrategy, SelectableField, Strategy, Subresource, WebhookConverter,
 };

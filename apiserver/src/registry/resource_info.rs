@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use apimachinery::meta::APIGroupResources;
 use apimachinery::runtime::Scheme;
 use apimachinery::runtime::unstructured::object_to_unstructured;
-use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use apimachinery::schema::{GroupKind, GroupResource, GroupVersion, GroupVersionKind};
 
 /// kube-apiserver's etcd key prefixes that are not the resource's plural name, by
 /// `(group, resource)`.
@@ -59,34 +59,6 @@ const STORAGE_VERSIONS: &[(&str, &str, &str)] = &[
     ("resource.k8s.io", "devicetaintrules", "v1alpha3"),
 ];
 
-/// The resources with a `/scale` subresource (autoscaling/v1 `Scale`), by group.
-const SCALE_SUBRESOURCES: &[(&str, &str)] = &[
-    ("", "replicationcontrollers"),
-    ("apps", "deployments"),
-    ("apps", "replicasets"),
-    ("apps", "statefulsets"),
-];
-
-/// The resources whose registry store sets Go's `ReturnDeletedObject`
-/// (`pkg/registry/*/*/storage/storage.go` of kube-apiserver 1.36): a delete that
-/// removes the object answers with it, not with a `Status`. Custom resources do not
-/// (apiextensions-apiserver's `customresource/etcd.go`), nor do the kinds not listed.
-const RETURN_DELETED_OBJECT: &[(&str, &str)] = &[
-    ("", "namespaces"),
-    ("", "persistentvolumeclaims"),
-    ("", "persistentvolumes"),
-    ("", "pods"),
-    ("", "podtemplates"),
-    ("", "resourcequotas"),
-    ("", "serviceaccounts"),
-    ("", "services"),
-    ("storage.k8s.io", "csidrivers"),
-    ("storage.k8s.io", "csinodes"),
-    ("storage.k8s.io", "storageclasses"),
-    ("storage.k8s.io", "volumeattachments"),
-    ("storage.k8s.io", "volumeattributesclasses"),
-];
-
 /// One served resource (Go's `APIGroupVersion` storage entry, for all versions at
 /// once).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +71,8 @@ pub struct ResourceInfo {
     pub singular: String,
     /// The kind, such as `Deployment`.
     pub kind: String,
+    /// The kind of its lists, such as `DeploymentList`.
+    pub list_kind: String,
     /// Namespaced or cluster-scoped.
     pub namespaced: bool,
     /// Short names.
@@ -117,7 +91,8 @@ pub struct ResourceInfo {
     pub has_spec: bool,
     /// Whether it has a `/status` subresource.
     pub has_status: bool,
-    /// Whether it has a `/scale` subresource.
+    /// Whether it has a `/scale` subresource (its REST storage has a
+    /// [`Scaler`](super::rest::Scaler)).
     pub has_scale: bool,
 }
 
@@ -133,14 +108,6 @@ impl ResourceInfo {
         self.verbs.iter().all(|v| v == "create")
     }
 
-    /// Whether a delete that removes an object of this built-in resource answers with
-    /// the object (Go's `ReturnDeletedObject`) rather than a `Status`.
-    pub fn returns_deleted_object(&self) -> bool {
-        RETURN_DELETED_OBJECT
-            .iter()
-            .any(|(g, r)| *g == self.group && *r == self.resource)
-    }
-
     /// Whether `version` serves the resource.
     pub fn serves(&self, version: &str) -> bool {
         self.versions.iter().any(|v| v == version)
@@ -151,14 +118,15 @@ impl ResourceInfo {
         self.storage_gvk.group_version()
     }
 
-    /// The resource qualified by its group, as Go's messages write it
-    /// (`deployments.apps`, `pods`).
-    pub fn qualified_resource(&self) -> String {
-        if self.group.is_empty() {
-            self.resource.clone()
-        } else {
-            format!("{}.{}", self.resource, self.group)
-        }
+    /// The resource qualified by its group (Go's `qualifiedResource`), which errors
+    /// name and write as `deployments.apps`, `pods`.
+    pub fn qualified_resource(&self) -> GroupResource {
+        GroupResource::new(self.group.as_str(), self.resource.as_str())
+    }
+
+    /// The kind qualified by its group, which validation errors name (`Deployment.apps`).
+    pub fn qualified_kind(&self) -> GroupKind {
+        GroupKind::new(self.group.as_str(), self.kind.as_str())
     }
 
     /// The key of one object (`/registry/pods/default/web`).
@@ -221,14 +189,14 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                         resource: r.name.clone(),
                         singular: r.singular_name.clone(),
                         kind: r.kind.clone(),
+                        list_kind: format!("{}List", r.kind),
                         namespaced: r.namespaced,
                         short_names: r.short_names.clone(),
                         categories: r.categories.clone(),
                         verbs: r.verbs().to_vec(),
                         versions: vec![version.version.clone()],
-                        has_scale: SCALE_SUBRESOURCES
-                            .iter()
-                            .any(|(g, res)| *g == group.group.name && *res == r.name),
+                        // Set by the resource modules that serve `/scale`.
+                        has_scale: false,
                         storage_gvk,
                         key_prefix: format!("/registry/{prefix}"),
                         has_spec,
@@ -241,7 +209,10 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
     // Both Event APIs keep core v1 Events under `/registry/events`, as kube-apiserver.
     let core_event = GroupVersionKind::new("", "v1", "Event");
     if scheme.recognizes(&core_event) {
-        if let Some(info) = out.get_mut(&(super::EVENTS_GROUP.to_owned(), "events".to_owned())) {
+        if let Some(info) = out.get_mut(&(
+            super::event_conversion::EVENTS_GROUP.to_owned(),
+            "events".to_owned(),
+        )) {
             info.storage_gvk = core_event;
         }
     }
@@ -265,33 +236,4 @@ fn has_top_level_field(scheme: &Scheme, gvk: &GroupVersionKind, field: &str) -> 
     scheme.new_object(gvk).is_ok_and(|obj| {
         object_to_unstructured(&*obj).is_ok_and(|content| content.contains_key(field))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use k8s_types as _;
-
-    #[test]
-    fn every_resource_returning_its_deleted_object_is_served_and_no_other() {
-        let mut scheme = Scheme::with_name("resource-info-tests");
-        scheme.add_registry().unwrap();
-        let served = resources_from_scheme(&scheme);
-        // A name in the table that nothing serves would be a typo that silently
-        // turns Go's answer back into a Status.
-        for (group, resource) in RETURN_DELETED_OBJECT {
-            let info = served
-                .get(&((*group).to_owned(), (*resource).to_owned()))
-                .unwrap_or_else(|| panic!("{resource}.{group} is not served"));
-            assert!(info.returns_deleted_object());
-        }
-        let returning: usize = served
-            .values()
-            .filter(|i| i.returns_deleted_object())
-            .count();
-        assert_eq!(returning, RETURN_DELETED_OBJECT.len());
-        for (group, resource) in [("", "configmaps"), ("apps", "deployments"), ("", "secrets")] {
-            assert!(!served[&(group.to_owned(), resource.to_owned())].returns_deleted_object());
-        }
-    }
 }

@@ -1,8 +1,9 @@
 //! Which objects a list or watch selects: a label selector and a field selector (Go's
 //! `storage.SelectionPredicate`). Every resource exposes `metadata.name` and, when
-//! namespaced, `metadata.namespace` as fields; some kinds expose more, as their Go
-//! strategies' `ToSelectableFields` do (events by `involvedObject.*`, which `kubectl
-//! describe` asks for; pods by `spec.nodeName` and `status.phase`; ...).
+//! namespaced, `metadata.namespace` as fields; some kinds expose more, as their
+//! strategies say ([`Strategy::selectable_fields`](super::Strategy::selectable_fields):
+//! events by `involvedObject.*`, which `kubectl describe` asks for; pods by
+//! `spec.nodeName` and `status.phase`; ...).
 
 use std::collections::BTreeMap;
 
@@ -14,82 +15,7 @@ use apimachinery::runtime::Object;
 use apimachinery::runtime::unstructured::object_to_unstructured;
 
 use super::resource_info::ResourceInfo;
-
-/// Field labels with the JSON pointers of their values.
-type FieldPointers = &'static [(&'static str, &'static str)];
-
-/// The selectable fields beyond `metadata.*`, by `(group, resource)`: each field label
-/// with the JSON pointer of its value in the stored object (Go's per-kind
-/// `ToSelectableFields`). Events of both APIs are stored as core Events.
-const KIND_FIELDS: &[(&str, &str, FieldPointers)] = &[
-    ("", "events", EVENT_FIELDS),
-    ("events.k8s.io", "events", EVENT_FIELDS),
-    (
-        "",
-        "pods",
-        &[
-            ("spec.nodeName", "/spec/nodeName"),
-            ("spec.restartPolicy", "/spec/restartPolicy"),
-            ("spec.schedulerName", "/spec/schedulerName"),
-            ("spec.serviceAccountName", "/spec/serviceAccountName"),
-            ("spec.hostNetwork", "/spec/hostNetwork"),
-            ("status.phase", "/status/phase"),
-            ("status.podIP", "/status/podIP"),
-            ("status.nominatedNodeName", "/status/nominatedNodeName"),
-        ],
-    ),
-    ("", "secrets", &[("type", "/type")]),
-    ("", "namespaces", &[("status.phase", "/status/phase")]),
-    (
-        "",
-        "nodes",
-        &[("spec.unschedulable", "/spec/unschedulable")],
-    ),
-    (
-        "",
-        "replicationcontrollers",
-        &[("status.replicas", "/status/replicas")],
-    ),
-    (
-        "apps",
-        "replicasets",
-        &[("status.replicas", "/status/replicas")],
-    ),
-    (
-        "batch",
-        "jobs",
-        &[("status.successful", "/status/succeeded")],
-    ),
-    (
-        "certificates.k8s.io",
-        "certificatesigningrequests",
-        &[("spec.signerName", "/spec/signerName")],
-    ),
-];
-
-const EVENT_FIELDS: &[(&str, &str)] = &[
-    ("involvedObject.kind", "/involvedObject/kind"),
-    ("involvedObject.namespace", "/involvedObject/namespace"),
-    ("involvedObject.name", "/involvedObject/name"),
-    ("involvedObject.uid", "/involvedObject/uid"),
-    ("involvedObject.apiVersion", "/involvedObject/apiVersion"),
-    (
-        "involvedObject.resourceVersion",
-        "/involvedObject/resourceVersion",
-    ),
-    ("involvedObject.fieldPath", "/involvedObject/fieldPath"),
-    ("reason", "/reason"),
-    ("reportingComponent", "/reportingComponent"),
-    ("source", "/source/component"),
-    ("type", "/type"),
-];
-
-fn kind_fields(info: &ResourceInfo) -> FieldPointers {
-    KIND_FIELDS
-        .iter()
-        .find(|(g, r, _)| *g == info.group && *r == info.resource)
-        .map_or(&[], |(_, _, fields)| fields)
-}
+use super::strategy::SelectableField;
 
 /// A field's value as Go's selectable fields write it (booleans and numbers as text,
 /// absent as empty).
@@ -125,13 +51,17 @@ impl Selection {
         self.labels.is_empty() && self.fields.is_empty()
     }
 
-    /// Checks that the field selector only names fields of `info` (Go answers 400
-    /// `field label not supported` otherwise).
-    pub fn check_fields(&self, info: &ResourceInfo) -> Result<(), UnsupportedFieldError> {
+    /// Checks that the field selector only names fields of `info`, whose kind also
+    /// has the `extra` fields (Go answers 400 `field label not supported` otherwise).
+    pub fn check_fields(
+        &self,
+        info: &ResourceInfo,
+        extra: &[SelectableField],
+    ) -> Result<(), UnsupportedFieldError> {
         for r in self.fields.requirements() {
             let known = r.field == "metadata.name"
                 || (info.namespaced && r.field == "metadata.namespace")
-                || kind_fields(info).iter().any(|(f, _)| *f == r.field);
+                || extra.iter().any(|(f, _)| *f == r.field);
             if !known {
                 return Err(UnsupportedFieldError {
                     field: r.field.clone(),
@@ -141,8 +71,14 @@ impl Selection {
         Ok(())
     }
 
-    /// Whether `obj` of resource `info` is selected.
-    pub fn matches(&self, info: &ResourceInfo, obj: &dyn Object) -> bool {
+    /// Whether `obj` of resource `info`, whose kind also has the `extra` fields, is
+    /// selected.
+    pub fn matches(
+        &self,
+        info: &ResourceInfo,
+        extra: &[SelectableField],
+        obj: &dyn Object,
+    ) -> bool {
         if self.is_empty() {
             return true;
         }
@@ -160,7 +96,6 @@ impl Selection {
         if info.namespaced {
             fields.insert("metadata.namespace".to_owned(), meta.namespace().to_owned());
         }
-        let extra = kind_fields(info);
         if !extra.is_empty() {
             let json = object_to_unstructured(obj).map_or(Value::Null, Value::Object);
             for (label, pointer) in extra {

@@ -1,46 +1,40 @@
 //! The generic REST store of one resource over [`Storage`] (Go's
-//! `registry/generic/registry.Store` with the common parts of the built-in strategies):
-//! objects are kept at the resource's storage version, encoded as kube-apiserver stores
-//! them (the protobuf `k8s\0` envelope), under kube-apiserver's keys; `resourceVersion`
-//! is the storage revision and is never stored.
+//! `registry/generic/registry.Store`): objects are kept at the resource's storage
+//! version, encoded as kube-apiserver stores them (the protobuf `k8s\0` envelope, or JSON
+//! for custom resources), under kube-apiserver's keys; `resourceVersion` is the storage
+//! revision and is never stored. What differs between resources is asked of their
+//! [`Strategy`] at each step.
 //!
 //! Everything here works on objects of the storage version; the handlers convert from
 //! and to the request's version.
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
-use apimachinery::runtime::unstructured::object_to_unstructured;
-use apimachinery::runtime::{Object, Scheme, Unstructured};
-use apimachinery::schema::GroupVersionKind;
-use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+use apimachinery::runtime::{Object, Scheme};
+use apimachinery::schema::GroupResource;
+use apimachinery::serializer::Encoder;
 use apimachinery::serializer::protobuf::ProtobufSerializer;
-use apimachinery::serializer::{Decoder, Encoder, PROTOBUF_MAGIC};
 use apimachinery::util::json::JsonLayout;
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use bytes::Bytes;
-use serde_json::Value;
 
 use super::cacher::Cacher;
+use super::codec::decode_stored;
 use super::continue_token::ContinueToken;
 use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
-use crate::apiextensions::CustomResource;
-use crate::endpoints::StatusError;
-use crate::storage::{KeyValue, ListOptions, Revision, Storage, StorageError};
+use super::strategy::{Strategy, Subresource};
+use crate::storage::{
+    KeyValue, ListOptions, OPTIMISTIC_LOCK_ERROR_MSG, Revision, Storage, StorageError,
+    interpret_error,
+};
 
 /// How many times an update without a client `resourceVersion` is retried when another
 /// writer got there first (Go's `GuaranteedUpdate` retries until it applies).
 const UPDATE_RETRIES: usize = 16;
-
-/// Which part of an object a write may change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Subresource {
-    /// The object: `status` is kept as stored (for kinds with a status subresource).
-    Main,
-    /// `/status`: only `status` changes.
-    Status,
-}
 
 /// `DeleteOptions` as the store uses them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,40 +88,35 @@ pub struct Store {
     storage: Arc<dyn Storage>,
     info: ResourceInfo,
     cacher: Arc<Cacher>,
-    /// The definition of a custom resource, whose objects are [`Unstructured`] and
-    /// stored as JSON.
-    custom: Option<Arc<CustomResource>>,
+    strategy: Arc<dyn Strategy>,
 }
 
 impl Store {
-    /// The store of `info` in `storage`.
-    pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>, info: ResourceInfo) -> Self {
+    /// The store of `info` in `storage`, whose writes go through `strategy`.
+    pub fn new(
+        scheme: Arc<Scheme>,
+        storage: Arc<dyn Storage>,
+        info: ResourceInfo,
+        strategy: Arc<dyn Strategy>,
+    ) -> Self {
         let cacher = Arc::new(Cacher::new(scheme.clone(), storage.clone(), info.clone()));
         Store {
             scheme,
             storage,
             info,
             cacher,
-            custom: None,
+            strategy,
         }
     }
 
-    /// The store of a custom resource: objects are [`Unstructured`], stored as JSON at
-    /// the storage version under `/registry/<group>/<plural>`, as kube-apiserver stores
-    /// them.
-    pub fn custom(
-        scheme: Arc<Scheme>,
-        storage: Arc<dyn Storage>,
-        definition: Arc<CustomResource>,
-    ) -> Self {
-        let mut store = Store::new(scheme, storage, definition.resource_info());
-        store.custom = Some(definition);
-        store
+    /// The resource's strategy.
+    pub fn strategy(&self) -> &dyn Strategy {
+        &*self.strategy
     }
 
-    /// The definition of a custom resource's store.
-    pub fn custom_resource(&self) -> Option<&Arc<CustomResource>> {
-        self.custom.as_ref()
+    /// The scheme objects are decoded and converted with.
+    pub fn scheme(&self) -> &Arc<Scheme> {
+        &self.scheme
     }
 
     /// The resource.
@@ -140,24 +129,15 @@ impl Store {
         &self.cacher
     }
 
-    fn qualified(&self) -> String {
+    fn qualified(&self) -> GroupResource {
         self.info.qualified_resource()
     }
 
-    /// Decodes a stored value and sets its `resourceVersion` from the revision.
+    /// Decodes a stored value, sets its `resourceVersion` from the revision and
+    /// decorates it as the strategy says (a custom resource is defaulted).
     pub fn decode(&self, kv: &KeyValue) -> Result<Box<dyn Object>, StatusError> {
         let mut obj = decode_stored(&self.scheme, kv)?;
-        if let Some(custom) = &self.custom {
-            // Go defaults custom resources as they are read, with the storage version's
-            // schema (what was stored before a default was added gets it).
-            if let Some(u) = obj.downcast_mut::<Unstructured>() {
-                let mut value = Value::Object(std::mem::take(&mut u.object));
-                custom.default_stored(&mut value);
-                if let Value::Object(map) = value {
-                    u.object = map;
-                }
-            }
-        }
+        self.strategy.decorate(&mut *obj);
         Ok(obj)
     }
 
@@ -165,18 +145,24 @@ impl Store {
         if let Some(meta) = obj.meta_mut() {
             meta.set_resource_version("");
         }
-        if self.custom.is_some() {
+        if self.strategy.is_unstructured() {
             let mut out = Vec::new();
             obj.encode_json(&mut out, JsonLayout::Compact)
                 .map_err(|e| {
-                    StatusError::internal(format!("encoding {} for storage: {e}", self.qualified()))
+                    errors::new_internal_error(format!(
+                        "encoding {} for storage: {e}",
+                        self.qualified()
+                    ))
                 })?;
             return Ok(Bytes::from(out));
         }
         let out = ProtobufSerializer::new(&self.scheme)
             .encode_to_vec(obj)
             .map_err(|e| {
-                StatusError::internal(format!("encoding {} for storage: {e}", self.qualified()))
+                errors::new_internal_error(format!(
+                    "encoding {} for storage: {e}",
+                    self.qualified()
+                ))
             })?;
         Ok(Bytes::from(out))
     }
@@ -188,9 +174,9 @@ impl Store {
             .storage
             .current_revision()
             .await
-            .map_err(|e| StatusError::from_storage(e, &self.qualified(), ""))?;
+            .map_err(|e| interpret_error(e, &self.qualified(), ""))?;
         if revision > current {
-            return Err(StatusError::from_storage(
+            return Err(interpret_error(
                 StorageError::FutureRevision {
                     requested: revision,
                     current,
@@ -244,8 +230,8 @@ impl Store {
     async fn stored(&self, key: &str, name: &str) -> Result<KeyValue, StatusError> {
         match self.storage.get(key).await {
             Ok(Some(kv)) => Ok(kv),
-            Ok(None) => Err(StatusError::not_found(&self.qualified(), name)),
-            Err(e) => Err(StatusError::from_storage(e, &self.qualified(), name)),
+            Ok(None) => Err(errors::new_not_found(&self.qualified(), name)),
+            Err(e) => Err(interpret_error(e, &self.qualified(), name)),
         }
     }
 
@@ -281,7 +267,7 @@ impl Store {
         dry_run: bool,
     ) -> Result<Box<dyn Object>, StatusError> {
         let Some(meta) = obj.meta_mut() else {
-            return Err(StatusError::bad_request(format!(
+            return Err(errors::new_bad_request(format!(
                 "{} objects have no metadata",
                 self.info.kind
             )));
@@ -299,19 +285,19 @@ impl Store {
         meta.set_generation(if self.info.has_spec { 1 } else { 0 });
         let generate = meta.name().is_empty() && !meta.generate_name().is_empty();
         if meta.name().is_empty() && !generate {
-            return Err(StatusError::invalid(
-                &self.info.group,
-                &self.info.kind,
+            let required = Error::required(
+                &Path::new("metadata").child("name"),
+                "name or generateName is required",
+            );
+            return Err(errors::new_invalid(
+                &self.info.qualified_kind(),
                 "",
-                vec![StatusError::required(
-                    "metadata.name",
-                    "name or generateName is required",
-                )],
+                &ErrorList(vec![required]),
             ));
         }
-        if self.info.group.is_empty() && self.info.resource == "namespaces" {
-            obj = namespace_defaults(&self.scheme, &self.info.storage_gvk, obj)?;
-        }
+        obj = self
+            .strategy
+            .prepare_for_create(&self.scheme, &self.info, obj)?;
         // A generated name that is taken is retried with another suffix, as Go's
         // clients do on AlreadyExists; the store does it itself.
         for _ in 0..8 {
@@ -322,19 +308,21 @@ impl Store {
                 }
             }
             let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-            super::validation::validate(&self.scheme, &self.info, &*obj, None)?;
+            self.strategy
+                .validate(&self.scheme, &self.info, &*obj, None, Subresource::Main)?;
+            self.strategy.canonicalize(&mut *obj);
             if dry_run {
                 if self
                     .storage
                     .get(&self.info.key(namespace, &name))
                     .await
-                    .map_err(|e| StatusError::from_storage(e, &self.qualified(), &name))?
+                    .map_err(|e| interpret_error(e, &self.qualified(), &name))?
                     .is_some()
                 {
                     if generate {
                         continue;
                     }
-                    return Err(StatusError::already_exists(&self.qualified(), &name));
+                    return Err(errors::new_already_exists(&self.qualified(), &name));
                 }
                 return Ok(obj);
             }
@@ -352,10 +340,10 @@ impl Store {
                     return Ok(obj);
                 }
                 Err(StorageError::KeyExists { .. }) if generate => continue,
-                Err(e) => return Err(StatusError::from_storage(e, &self.qualified(), &name)),
+                Err(e) => return Err(interpret_error(e, &self.qualified(), &name)),
             }
         }
-        Err(StatusError::internal(format!(
+        Err(errors::new_internal_error(format!(
             "could not generate a free name for {}",
             self.qualified()
         )))
@@ -413,25 +401,35 @@ impl Store {
                 .map(|m| m.resource_version().to_owned())
                 .unwrap_or_default();
             if !asked.is_empty() && asked != kv.mod_revision.to_string() {
-                return Err(StatusError::stale(&qualified, name));
+                return Err(errors::new_conflict(
+                    &qualified,
+                    name,
+                    OPTIMISTIC_LOCK_ERROR_MSG,
+                ));
             }
             if let Some(meta) = new.meta() {
                 if meta.name() != name {
-                    return Err(StatusError::bad_request(format!(
+                    return Err(errors::new_bad_request(format!(
                         "the name of the object ({}) does not match the name on the URL ({name})",
                         meta.name()
                     )));
                 }
             }
-            new = self.prepare_for_update(&*current, new, subresource)?;
-            // A status write is checked as before (Go validates status with rules of
-            // its own, not ported); the object itself against the stored one.
-            match subresource {
-                Subresource::Main => {
-                    super::validation::validate(&self.scheme, &self.info, &*new, Some(&*current))?
-                }
-                Subresource::Status => super::validation::validate_object_meta(&self.info, &*new)?,
-            }
+            new = self.strategy.prepare_for_update(
+                &self.scheme,
+                &self.info,
+                &*current,
+                new,
+                subresource,
+            )?;
+            self.strategy.validate(
+                &self.scheme,
+                &self.info,
+                &*new,
+                Some(&*current),
+                subresource,
+            )?;
+            self.strategy.canonicalize(&mut *new);
             // The last finalizer of an object being deleted is gone: delete it now.
             let finished = new
                 .meta()
@@ -446,7 +444,7 @@ impl Store {
                         Ok(new)
                     }
                     Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
-                    Err(e) => Err(StatusError::from_storage(e, &qualified, name)),
+                    Err(e) => Err(interpret_error(e, &qualified, name)),
                 };
             }
             let value = self.encode(&mut *new)?;
@@ -457,7 +455,11 @@ impl Store {
                     if asked.is_empty() {
                         continue;
                     }
-                    return Err(StatusError::stale(&qualified, name));
+                    return Err(errors::new_conflict(
+                        &qualified,
+                        name,
+                        OPTIMISTIC_LOCK_ERROR_MSG,
+                    ));
                 }
                 return Ok(current);
             }
@@ -470,124 +472,14 @@ impl Store {
                     return Ok(new);
                 }
                 Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                Err(e) => return Err(interpret_error(e, &qualified, name)),
             }
         }
-        Err(StatusError::conflict(
+        Err(errors::new_conflict(
             &qualified,
             name,
             "too many concurrent writers; try again",
         ))
-    }
-
-    /// Go's strategies' `PrepareForUpdate`: immutable metadata is kept, `status` (or
-    /// everything but it, for `/status`) is taken from the stored object, and
-    /// `generation` grows when the spec changed.
-    fn prepare_for_update(
-        &self,
-        current: &dyn Object,
-        new: Box<dyn Object>,
-        subresource: Subresource,
-    ) -> Result<Box<dyn Object>, StatusError> {
-        // Kinds with neither spec nor status (ConfigMaps, Secrets, RBAC objects, ...):
-        // all an update keeps from the stored object is metadata, copied through the
-        // accessors instead of a JSON round trip of both objects.
-        let mut new = new;
-        if self.custom.is_none() && !self.info.has_spec && !self.info.has_status {
-            if let (Some(old), Some(meta)) = (current.meta(), new.meta_mut()) {
-                meta.set_uid(old.uid());
-                meta.set_creation_timestamp(old.creation_timestamp());
-                meta.set_namespace(old.namespace());
-                meta.set_deletion_timestamp(old.deletion_timestamp());
-                meta.set_deletion_grace_period_seconds(old.deletion_grace_period_seconds());
-                meta.set_generation(old.generation());
-                meta.set_generate_name(old.generate_name());
-                return Ok(new);
-            }
-        }
-        self.prepare_for_update_as_values(current, new, subresource)
-    }
-
-    /// [`prepare_for_update`](Self::prepare_for_update) for every kind, on the objects'
-    /// JSON values.
-    fn prepare_for_update_as_values(
-        &self,
-        current: &dyn Object,
-        new: Box<dyn Object>,
-        subresource: Subresource,
-    ) -> Result<Box<dyn Object>, StatusError> {
-        let gvk = self.info.storage_gvk.clone();
-        let to_value = |o: &dyn Object| -> Result<Value, StatusError> {
-            object_to_unstructured(o)
-                .map(Value::Object)
-                .map_err(|e| StatusError::internal(format!("reading {}: {e}", self.qualified())))
-        };
-        let old_v = to_value(current)?;
-        let mut new_v = to_value(&*new)?;
-        if self.info.has_status {
-            match subresource {
-                Subresource::Main => copy_field(&old_v, &mut new_v, "status"),
-                Subresource::Status => {
-                    let status = new_v.get("status").cloned();
-                    let metadata = new_v.get("metadata").cloned();
-                    new_v = old_v.clone();
-                    if let (Some(obj), Some(status)) = (new_v.as_object_mut(), status) {
-                        obj.insert("status".into(), status);
-                    }
-                    // Labels and annotations may change through /status, as in Go.
-                    if let (Some(meta), Some(new_meta)) = (
-                        new_v.get_mut("metadata").and_then(Value::as_object_mut),
-                        metadata.as_ref().and_then(Value::as_object),
-                    ) {
-                        // managedFields too: they record this write (Go keeps them
-                        // in `ResetObjectMetaForStatus`).
-                        for k in ["labels", "annotations", "resourceVersion", "managedFields"] {
-                            match new_meta.get(k) {
-                                Some(v) => meta.insert(k.into(), v.clone()),
-                                None => meta.remove(k),
-                            };
-                        }
-                    }
-                }
-            }
-        }
-        if let (Some(meta), Some(old_meta)) = (
-            new_v.get_mut("metadata").and_then(Value::as_object_mut),
-            old_v.get("metadata").and_then(Value::as_object),
-        ) {
-            for k in [
-                "uid",
-                "creationTimestamp",
-                "namespace",
-                "deletionTimestamp",
-                "deletionGracePeriodSeconds",
-                "generation",
-                "generateName",
-            ] {
-                match old_meta.get(k) {
-                    Some(v) => meta.insert(k.into(), v.clone()),
-                    None => meta.remove(k),
-                };
-            }
-            // An object being deleted takes no new finalizers (Go forbids adding them).
-        }
-        let changed = if self.custom.is_some() {
-            // Go's custom resource strategy: any change outside metadata is a new
-            // generation (status changes through /status are not).
-            subresource == Subresource::Main && without_metadata(&old_v) != without_metadata(&new_v)
-        } else {
-            old_v.get("spec").is_some() && old_v.get("spec") != new_v.get("spec")
-        };
-        if changed {
-            let generation = old_v
-                .pointer("/metadata/generation")
-                .and_then(Value::as_i64)
-                .unwrap_or(0);
-            if let Some(meta) = new_v.get_mut("metadata").and_then(Value::as_object_mut) {
-                meta.insert("generation".into(), Value::from(generation + 1));
-            }
-        }
-        from_value(&self.scheme, &gvk, new_v)
     }
 
     /// Deletes one object as Go's `Store.Delete` does: a Pod is marked for graceful
@@ -633,10 +525,10 @@ impl Store {
             };
             if let Some(want) = &params.precondition_uid {
                 if *want != uid {
-                    return Err(StatusError::conflict(
+                    return Err(errors::new_conflict(
                         &qualified,
                         name,
-                        &format!(
+                        format!(
                             "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
                         ),
                     ));
@@ -644,22 +536,26 @@ impl Store {
             }
             if let Some(want) = &params.precondition_resource_version {
                 if *want != rv {
-                    return Err(StatusError::conflict(
+                    return Err(errors::new_conflict(
                         &qualified,
                         name,
-                        &format!(
+                        format!(
                             "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rv}"
                         ),
                     ));
                 }
             }
-            let graceful =
-                match before_delete(&self.info, &mut *obj, params.grace_period_seconds, now)? {
-                    // Already going with no longer a period: finalizers stay as they are too.
-                    GracefulOutcome::Pending => return Ok((obj, false)),
-                    GracefulOutcome::Graceful { period } => Some(period),
-                    GracefulOutcome::Immediate => None,
-                };
+            let graceful = match before_delete(
+                &*self.strategy,
+                &mut *obj,
+                params.grace_period_seconds,
+                now,
+            )? {
+                // Already going with no longer a period: finalizers stay as they are too.
+                GracefulOutcome::Pending => return Ok((obj, false)),
+                GracefulOutcome::Graceful { period } => Some(period),
+                GracefulOutcome::Immediate => None,
+            };
             // Go records the propagation policy as a finalizer the garbage collector
             // acts on (there is no garbage collector here: they stay until removed).
             let policy_finalizer = match params.propagation_policy.as_deref() {
@@ -701,7 +597,7 @@ impl Store {
                             written = true;
                         }
                         Err(StorageError::Conflict { .. }) => continue,
-                        Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                        Err(e) => return Err(interpret_error(e, &qualified, name)),
                     }
                 }
                 if let Some(meta) = obj.meta_mut() {
@@ -725,10 +621,10 @@ impl Store {
                 // deleted it: what was asked for happened (Go ignores this NotFound too).
                 Err(StorageError::KeyNotFound { .. }) if written => return Ok((obj, true)),
                 Err(StorageError::Conflict { .. }) => continue,
-                Err(e) => return Err(StatusError::from_storage(e, &qualified, name)),
+                Err(e) => return Err(interpret_error(e, &qualified, name)),
             }
         }
-        Err(StatusError::conflict(
+        Err(errors::new_conflict(
             &qualified,
             name,
             "too many concurrent writers; try again",
@@ -746,8 +642,8 @@ impl Store {
         let mut revision = params.revision;
         let mut start_key = None;
         if let Some(token) = &params.continue_token {
-            let t = ContinueToken::decode(token)
-                .map_err(|e| StatusError::bad_request(e.to_string()))?;
+            let t =
+                ContinueToken::decode(token).map_err(|e| errors::new_bad_request(e.to_string()))?;
             revision = t.revision;
             start_key = Some(t.start_key(&prefix));
         }
@@ -770,9 +666,9 @@ impl Store {
                 .await
                 .map_err(|e| match e {
                     StorageError::Compacted { .. } if params.continue_token.is_some() => {
-                        StatusError::expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.")
+                        errors::new_resource_expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.")
                     }
-                    e => StatusError::from_storage(e, &qualified, ""),
+                    e => interpret_error(e, &qualified, ""),
                 })?;
             revision = result.revision;
             page.resource_version = result.revision;
@@ -791,7 +687,10 @@ impl Store {
                 let next = format!("{}\u{0}", kv.key);
                 let obj = self.decode(&kv)?;
                 start_key = Some(next);
-                if params.selection.matches(&self.info, &*obj) {
+                if params
+                    .selection
+                    .matches(&self.info, self.strategy.selectable_fields(), &*obj)
+                {
                     page.items.push(obj);
                 }
             }
@@ -815,88 +714,6 @@ impl Store {
     }
 }
 
-/// Decodes a value as stored (protobuf envelope, or JSON as some writers store it) and
-/// sets `resourceVersion` from the revision.
-pub fn decode_stored(scheme: &Scheme, kv: &KeyValue) -> Result<Box<dyn Object>, StatusError> {
-    let decoded = if kv.value.starts_with(PROTOBUF_MAGIC.as_slice()) {
-        ProtobufSerializer::new(scheme).decode(&kv.value, None, None)
-    } else {
-        match JsonSerializer::new(scheme, SerializerOptions::default())
-            .decode(&kv.value, None, None)
-        {
-            // A custom resource: a kind the scheme does not know, kept as it is.
-            Err(e) if e.is_not_registered() => {
-                JsonSerializer::unstructured(SerializerOptions::default())
-                    .decode(&kv.value, None, None)
-            }
-            other => other,
-        }
-    };
-    let (mut obj, _) = decoded
-        .map_err(|e| StatusError::internal(format!("decoding stored object {}: {e}", kv.key)))?;
-    if let Some(meta) = obj.meta_mut() {
-        meta.set_resource_version(&kv.mod_revision.to_string());
-    }
-    Ok(obj)
-}
-
-/// Reads a JSON value of kind `gvk` into its typed object.
-pub fn from_value(
-    scheme: &Scheme,
-    gvk: &GroupVersionKind,
-    mut value: Value,
-) -> Result<Box<dyn Object>, StatusError> {
-    if let Some(map) = value.as_object_mut() {
-        let (api_version, kind) = gvk.to_api_version_and_kind();
-        map.insert("apiVersion".into(), Value::from(api_version));
-        map.insert("kind".into(), Value::from(kind.to_owned()));
-    }
-    if !scheme.recognizes(gvk) {
-        // A custom resource's kind: the object is its JSON.
-        if let Value::Object(map) = value {
-            return Ok(Box::new(Unstructured::new(map)));
-        }
-    }
-    let bytes = serde_json::to_vec(&value)
-        .map_err(|e| StatusError::internal(format!("writing {gvk}: {e}")))?;
-    JsonSerializer::new(scheme, SerializerOptions::default())
-        .decode(&bytes, Some(gvk), None)
-        .map(|(o, _)| o)
-        .map_err(|e| StatusError::internal(format!("reading {gvk}: {e}")))
-}
-
-/// An object's fields but `metadata`, for comparing what a write changed.
-fn without_metadata(v: &Value) -> Vec<(&String, &Value)> {
-    v.as_object()
-        .map(|m| m.iter().filter(|(k, _)| k.as_str() != "metadata").collect())
-        .unwrap_or_default()
-}
-
-fn copy_field(from: &Value, to: &mut Value, field: &str) {
-    if let Some(to) = to.as_object_mut() {
-        match from.get(field) {
-            Some(v) => to.insert(field.into(), v.clone()),
-            None => to.remove(field),
-        };
-    }
-}
-
-/// Go's namespace strategy on create: the `kubernetes` finalizer and phase `Active`.
-fn namespace_defaults(
-    scheme: &Scheme,
-    gvk: &GroupVersionKind,
-    obj: Box<dyn Object>,
-) -> Result<Box<dyn Object>, StatusError> {
-    let mut map = object_to_unstructured(&*obj)
-        .map_err(|e| StatusError::internal(format!("reading namespace: {e}")))?;
-    map.insert(
-        "spec".into(),
-        serde_json::json!({"finalizers": ["kubernetes"]}),
-    );
-    map.insert("status".into(), serde_json::json!({"phase": "Active"}));
-    from_value(scheme, gvk, Value::Object(map))
-}
-
 /// Go's `utilrand.String(5)` alphabet: no vowels or look-alike characters.
 fn random_suffix() -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
@@ -906,62 +723,4 @@ fn random_suffix() -> String {
         .take(5)
         .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
         .collect()
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-    use crate::registry::resource_info::resources_from_scheme;
-    use crate::storage::MemoryStorage;
-    use k8s_types as _;
-
-    /// The metadata-only path for kinds without spec or status keeps from the stored
-    /// object exactly what the JSON path keeps: ConfigMaps whose update changes every
-    /// field the server owns, and some it does not.
-    #[tokio::test]
-    async fn metadata_only_kinds_keep_what_the_json_path_keeps() {
-        let mut scheme = Scheme::with_name("prepare-for-update-tests");
-        scheme.add_registry().unwrap();
-        let scheme = Arc::new(scheme);
-        let info = resources_from_scheme(&scheme)
-            .remove(&(String::new(), "configmaps".to_owned()))
-            .unwrap();
-        assert!(!info.has_spec && !info.has_status);
-        let store = Store::new(scheme.clone(), Arc::new(MemoryStorage::new()), info.clone());
-        let decode = |json: &str| {
-            from_value(
-                &scheme,
-                &info.storage_gvk,
-                serde_json::from_str(json).unwrap(),
-            )
-            .unwrap()
-        };
-        let current = decode(
-            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"ns",
-            "uid":"u-1","generateName":"a-","generation":3,"resourceVersion":"7",
-            "creationTimestamp":"2026-01-02T03:04:05Z","labels":{"x":"1"},
-            "deletionTimestamp":"2026-02-02T03:04:05Z","deletionGracePeriodSeconds":30},
-            "data":{"k":"v"}}"#,
-        );
-        for new in [
-            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other",
-            "uid":"u-2","generateName":"b-","generation":9,"resourceVersion":"7",
-            "creationTimestamp":"2020-01-01T00:00:00Z","labels":{"y":"2"},
-            "finalizers":["f"]},"data":{"k":"w"},"immutable":true}"#,
-            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
-        ] {
-            let fast = store
-                .prepare_for_update(&*current, decode(new), Subresource::Main)
-                .unwrap();
-            let by_values = store
-                .prepare_for_update_as_values(&*current, decode(new), Subresource::Main)
-                .unwrap();
-            assert_eq!(
-                object_to_unstructured(&*fast).unwrap(),
-                object_to_unstructured(&*by_values).unwrap()
-            );
-            assert_eq!(fast.meta().unwrap().uid(), "u-1");
-        }
-    }
 }

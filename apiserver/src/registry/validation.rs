@@ -1,16 +1,15 @@
 //! The checks every write goes through: the kind's validator registered with the
 //! Scheme (Go's strategy `Validate`/`ValidateUpdate`, see
 //! [`Scheme::validate`](apimachinery::runtime::Scheme::validate)) when it has one,
-//! else Go's `ValidateObjectMeta` essentials: names are DNS-1123 subdomains (labels for
-//! namespaces and services), and labels are valid label keys and values.
+//! else Go's `ValidateObjectMeta` essentials: names follow the resource's rule
+//! ([`NameValidation`], which its strategy names), and labels are valid label keys and
+//! values.
 
-use apimachinery::apis::meta::v1::TypeMeta;
-use apimachinery::apis::meta::v1::validation::new_invalid;
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::GroupKind;
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::resource_info::ResourceInfo;
-use crate::endpoints::StatusError;
 
 const SUBDOMAIN_MESSAGE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL_MESSAGE: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -48,79 +47,81 @@ pub fn path_segment_name_errors(name: &str) -> Vec<&'static str> {
     errors
 }
 
+/// What a resource's names must be (Go's `ValidateNameFunc` of its strategy).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NameValidation {
+    /// A DNS-1123 subdomain (most kinds).
+    #[default]
+    Subdomain,
+    /// A DNS-1123 label (Go's `ValidateNamespaceName`, `ValidateServiceName`).
+    Label,
+    /// Any path segment (Go's `ValidateRBACName`: the bootstrap roles are `system:...`).
+    PathSegment,
+}
+
 /// Validates `obj` (the storage version) of resource `info` on create, or on update
 /// when `old` is given: with the kind's validator when the Scheme has one, else its
-/// metadata only. 422 `Invalid` with every cause, in Go's words
+/// metadata only, its name by `names`. 422 `Invalid` with every cause, in Go's words
 /// (`Deployment.apps "web" is invalid: [...]`).
 pub fn validate(
     scheme: &Scheme,
     info: &ResourceInfo,
+    names: NameValidation,
     obj: &dyn Object,
     old: Option<&dyn Object>,
 ) -> Result<(), StatusError> {
     let Some(errs) = scheme.validate(obj, old) else {
-        return validate_object_meta(info, obj);
+        return validate_object_meta(info, names, obj);
     };
     if errs.is_empty() {
         return Ok(());
     }
     let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-    let kind = GroupKind::new(&info.group, &info.kind);
-    let mut status = new_invalid(&kind, &name, &errs);
-    status.type_meta = TypeMeta {
-        kind: "Status".into(),
-        api_version: "v1".into(),
-    };
-    Err(StatusError {
-        status: Box::new(status),
-    })
+    Err(errors::new_invalid(&info.qualified_kind(), &name, &errs))
 }
 
-/// Checks the metadata of `obj` for resource `info`: 422 Invalid with every cause.
-pub fn validate_object_meta(info: &ResourceInfo, obj: &dyn Object) -> Result<(), StatusError> {
+/// Checks the metadata of `obj` for resource `info`, its name by `names`: 422 Invalid
+/// with every cause.
+pub fn validate_object_meta(
+    info: &ResourceInfo,
+    names: NameValidation,
+    obj: &dyn Object,
+) -> Result<(), StatusError> {
     let Some(meta) = obj.meta() else {
         return Ok(());
     };
     let name = meta.name();
-    let mut causes = Vec::new();
-    let label_names =
-        info.group.is_empty() && matches!(info.resource.as_str(), "namespaces" | "services");
-    // Go validates RBAC names as path segments (`ValidateRBACName`): the bootstrap
-    // roles are named `system:...`.
-    let path_segment_names = info.group == "rbac.authorization.k8s.io";
-    if path_segment_names {
-        for why in path_segment_name_errors(name) {
-            causes.push(StatusError::invalid_value("metadata.name", name, why));
+    let metadata = Path::new("metadata");
+    let name_path = metadata.child("name");
+    let mut errs = ErrorList::default();
+    match names {
+        NameValidation::PathSegment => {
+            for why in path_segment_name_errors(name) {
+                errs.push(Error::invalid(&name_path, name, why));
+            }
         }
-    } else if label_names {
-        if !is_dns1123_label(name) {
-            causes.push(StatusError::invalid_value(
-                "metadata.name",
-                name,
-                LABEL_MESSAGE,
-            ));
+        NameValidation::Label if !is_dns1123_label(name) => {
+            errs.push(Error::invalid(&name_path, name, LABEL_MESSAGE));
         }
-    } else if !is_dns1123_subdomain(name) {
-        causes.push(StatusError::invalid_value(
-            "metadata.name",
-            name,
-            SUBDOMAIN_MESSAGE,
-        ));
+        NameValidation::Subdomain if !is_dns1123_subdomain(name) => {
+            errs.push(Error::invalid(&name_path, name, SUBDOMAIN_MESSAGE));
+        }
+        NameValidation::Label | NameValidation::Subdomain => {}
     }
     for (k, v) in meta.labels() {
         let selector = format!("{k}={v}");
         if let Err(e) = apimachinery::labels::Selector::parse(&selector) {
-            causes.push(StatusError::invalid_value(
-                "metadata.labels",
+            errs.push(Error::invalid(
+                &metadata.child("labels"),
                 &selector,
                 &e.message,
             ));
         }
     }
-    if causes.is_empty() {
+    if errs.is_empty() {
         Ok(())
     } else {
-        Err(StatusError::invalid(&info.group, &info.kind, name, causes))
+        Err(errors::new_invalid(&info.qualified_kind(), name, &errs))
     }
 }
 

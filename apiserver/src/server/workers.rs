@@ -19,19 +19,22 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use tokio::sync::watch;
+
 use super::tls::{ConnectionInfo, TlsListener};
-use super::{Api, serve_until_stopped, stopped};
+use super::{HandlerChain, serve_until_stopped, stopped};
 use crate::authentication::ClientCertificates;
 
 /// A connection accepted by the listener, on its way to a worker.
 type Accepted = (std::net::TcpStream, SocketAddr);
 
-/// Starts `count` workers serving `api` (over TLS with `tls`) and the task that hands
+/// Starts `count` workers serving `chain` (over TLS with `tls`) and the task that hands
 /// them the connections `listener` accepts. The task ends once the server is told to
-/// stop and every worker has finished the requests it was serving.
+/// stop (`stop`) and every worker has finished the requests it was serving.
 pub(super) fn start(
     listener: TcpListener,
-    api: Arc<Api>,
+    chain: HandlerChain,
+    stop: watch::Receiver<bool>,
     count: usize,
     tls: Option<Arc<ServerConfig>>,
 ) -> std::io::Result<JoinHandle<std::io::Result<()>>> {
@@ -43,28 +46,28 @@ pub(super) fn start(
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let (api, tls) = (api.clone(), tls.clone());
+        let (chain, stop, tls) = (chain.clone(), stop.clone(), tls.clone());
         let thread = std::thread::Builder::new()
             .name(format!("apiserver-worker-{index}"))
             .spawn(move || {
                 crate::worker::enter(index);
-                runtime.block_on(serve(api, Handoff { accepted, local }, tls));
+                runtime.block_on(serve(chain, stop, Handoff { accepted, local }, tls));
             })?;
         queues.push(queue);
         threads.push(thread);
     }
-    Ok(tokio::spawn(hand_out(listener, api, queues, threads)))
+    Ok(tokio::spawn(hand_out(listener, stop, queues, threads)))
 }
 
 /// Accepts connections and gives them to the workers in turn until the server stops,
 /// then waits for the workers.
 async fn hand_out(
     listener: TcpListener,
-    api: Arc<Api>,
+    stop: watch::Receiver<bool>,
     queues: Vec<mpsc::UnboundedSender<Accepted>>,
     threads: Vec<std::thread::JoinHandle<()>>,
 ) -> std::io::Result<()> {
-    let stop = stopped(api.shutdown.clone());
+    let stop = stopped(stop);
     tokio::pin!(stop);
     let mut next = 0usize;
     loop {
@@ -105,14 +108,19 @@ async fn hand_out(
 
 /// One worker's server: the router over the connections handed to it, until the
 /// server stops.
-async fn serve(api: Arc<Api>, handoff: Handoff, tls: Option<Arc<ServerConfig>>) {
+async fn serve(
+    chain: HandlerChain,
+    stop: watch::Receiver<bool>,
+    handoff: Handoff,
+    tls: Option<Arc<ServerConfig>>,
+) {
     // A worker's serve loop ends only with the server; its errors are the listener's,
     // which the hand-out task reports.
     let _ = match tls {
-        None => serve_until_stopped(handoff, api).await,
+        None => serve_until_stopped(handoff, chain, stop).await,
         Some(config) => {
             let local = handoff.local;
-            serve_until_stopped(TlsListener::over(handoff, local, config), api).await
+            serve_until_stopped(TlsListener::over(handoff, local, config), chain, stop).await
         }
     };
 }

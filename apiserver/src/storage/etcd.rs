@@ -24,24 +24,34 @@
 //! again once etcd is back; a watch whose connection was lost ends with `Unavailable`
 //! and the caller watches again from the last revision it saw.
 
-use std::collections::VecDeque;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::AtomicI64;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use etcd_client::{
-    Channel, Client, CompactionOptions, Compare, CompareOp, ConnectOptions, DeleteOptions,
-    EventType, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse, TxnResponse, WatchOptions,
-    WatchResponse,
-};
-use futures_core::Stream;
-use tower::util::BoxCloneSyncService;
+use futures_util::StreamExt;
+use tokio::sync::oneshot;
+use tonic::codec::Streaming;
 
 mod channel;
+// `cargo xtask etcd-proto`'s output: etcd's messages and the clients of its KV and
+// Watch services, as tonic-prost-build writes them.
+#[allow(missing_docs, clippy::all, clippy::pedantic, unreachable_pub)]
+mod generated;
+mod requests;
+mod watch;
 use channel::DirectChannel;
+use generated::compare::CompareResult;
+use generated::kv_client::KvClient;
+use generated::response_op::Response as OpResponse;
+use generated::watch_client::WatchClient;
+use generated::watch_request::RequestUnion;
+use generated::{
+    CompactionRequest, RangeRequest, TxnRequest, TxnResponse, WatchCreateRequest, WatchRequest,
+    WatchResponse,
+};
+use requests::{create_revision, delete_op, get_op, key_bytes, mod_revision_is, put_op};
+use watch::EtcdWatch;
 
 use super::validation::{check_compaction, check_key, check_list, check_revision};
 
@@ -86,7 +96,7 @@ const KEEP_ALIVE_TIMEOUT: Duration = Duration::from_secs(5);
 /// ```
 #[derive(Clone)]
 pub struct EtcdStorage {
-    client: Client,
+    channel: DirectChannel,
     /// `etcd http://127.0.0.1:2379,...`, for errors.
     backend: String,
     request_timeout: Duration,
@@ -127,45 +137,45 @@ impl EtcdStorage {
             .map_err(|error| StorageError::InvalidRequest {
             message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
         })?;
-        let client = Client::from_channel(
-            Channel::Custom(BoxCloneSyncService::new(channel)),
-            Some(ConnectOptions::new()),
-        )
-        .await
-        .map_err(|error| StorageError::InvalidRequest {
-            message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
-        })?;
         Ok(EtcdStorage {
-            client,
+            channel,
             backend,
             request_timeout,
             own_writes: Arc::default(),
         })
     }
 
-    fn kv(&self) -> etcd_client::KvClient {
-        self.client
-            .kv_client()
-            .max_decoding_message_size(MAX_RECEIVE_BYTES)
+    fn kv(&self) -> KvClient<DirectChannel> {
+        KvClient::new(self.channel.clone()).max_decoding_message_size(MAX_RECEIVE_BYTES)
     }
 
-    fn watcher(&self) -> etcd_client::WatchClient {
-        self.client
-            .watch_client()
-            .max_decoding_message_size(MAX_RECEIVE_BYTES)
-    }
-
-    fn error(&self, error: etcd_client::Error) -> StorageError {
-        classify(&self.backend, error)
+    /// Opens a watch stream with one watch, `create`. The stream's requests stay open
+    /// until the returned sender is dropped (etcd ends the watch then).
+    async fn open_watch(
+        &self,
+        create: WatchCreateRequest,
+    ) -> Result<(Streaming<WatchResponse>, oneshot::Sender<()>), StorageError> {
+        let (close, closed) = oneshot::channel::<()>();
+        let create = WatchRequest {
+            request_union: Some(RequestUnion::CreateRequest(create)),
+        };
+        let requests = futures_util::stream::once(std::future::ready(create))
+            .chain(futures_util::stream::once(closed).filter_map(|_| std::future::ready(None)));
+        let mut client =
+            WatchClient::new(self.channel.clone()).max_decoding_message_size(MAX_RECEIVE_BYTES);
+        let stream = self.call(client.watch(requests)).await?;
+        Ok((stream, close))
     }
 
     /// Runs one request with the request timeout.
     async fn call<T>(
         &self,
-        request: impl Future<Output = Result<T, etcd_client::Error>>,
+        request: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
     ) -> Result<T, StorageError> {
         match tokio::time::timeout(self.request_timeout, request).await {
-            Ok(result) => result.map_err(|error| self.error(error)),
+            Ok(result) => result
+                .map(tonic::Response::into_inner)
+                .map_err(|status| classify(&self.backend, &status)),
             Err(_) => Err(StorageError::Unavailable {
                 backend: self.backend.clone(),
                 message: format!("no answer within {:?}", self.request_timeout),
@@ -176,18 +186,23 @@ impl EtcdStorage {
     /// The revision etcd's history starts at, learnt the only way etcd tells it: a
     /// watch from revision 1 is refused with the compaction revision.
     async fn compacted_revision(&self) -> Option<Revision> {
-        let mut watch_client = self.watcher();
-        let options = WatchOptions::new().with_start_revision(1);
-        let mut stream = self
-            .call(watch_client.watch("\0", Some(options)))
+        let (mut stream, _close) = self
+            .open_watch(WatchCreateRequest {
+                key: Bytes::from_static(b"\0"),
+                start_revision: 1,
+                ..Default::default()
+            })
             .await
             .ok()?;
         for _ in 0..2 {
-            let response = self.call(stream.message()).await.ok()??;
-            if response.compact_revision() != 0 {
-                return Some(response.compact_revision());
+            let response = tokio::time::timeout(self.request_timeout, stream.message())
+                .await
+                .ok()?
+                .ok()??;
+            if response.compact_revision != 0 {
+                return Some(response.compact_revision);
             }
-            if !response.created() {
+            if !response.created {
                 break;
             }
         }
@@ -227,43 +242,32 @@ impl EtcdStorage {
 
 /// etcd's errors as ours: connection trouble is `Unavailable`, the rest `Internal` (with
 /// etcd's message, which [`EtcdStorage::revision_error`] reads).
-fn classify(backend: &str, error: etcd_client::Error) -> StorageError {
-    use etcd_client::Error;
-    let unavailable = match &error {
-        Error::TransportError(_) | Error::IoError(_) => true,
-        Error::GRpcStatus(status) => match status.code() {
-            tonic::Code::Unavailable | tonic::Code::DeadlineExceeded | tonic::Code::Cancelled => {
-                true
-            }
-            // A status etcd sent carries its own code; one tonic made up from a broken
-            // connection (a reset stream, a closed socket) is `Unknown` with the
-            // transport's error as its source.
-            tonic::Code::Unknown => std::error::Error::source(status).is_some(),
-            _ => false,
-        },
-        _ => false,
-    };
-    if let Error::GRpcStatus(status) = &error
-        && matches!(
-            status.code(),
-            tonic::Code::InvalidArgument | tonic::Code::ResourceExhausted
-        )
-    {
+fn classify(backend: &str, status: &tonic::Status) -> StorageError {
+    let unavailable = match status.code() {
+        tonic::Code::Unavailable | tonic::Code::DeadlineExceeded | tonic::Code::Cancelled => true,
+        // A status etcd sent carries its own code; one tonic made up from a broken
+        // connection (a reset stream, a closed socket) is `Unknown` with the transport's
+        // error as its source.
+        tonic::Code::Unknown => std::error::Error::source(status).is_some(),
         // etcd's own checks (a request over --max-request-bytes, too many operations)
         // and its gRPC server's message size limit.
-        return StorageError::InvalidRequest {
-            message: format!("etcd ({backend}) refused the request: {}", status.message()),
-        };
-    }
+        tonic::Code::InvalidArgument | tonic::Code::ResourceExhausted => {
+            return StorageError::InvalidRequest {
+                message: format!("etcd ({backend}) refused the request: {}", status.message()),
+            };
+        }
+        _ => false,
+    };
+    let message = format!("grpc request error: {status}");
     if unavailable {
         StorageError::Unavailable {
             backend: backend.to_owned(),
-            message: error.to_string(),
+            message,
         }
     } else {
         StorageError::Internal {
             backend: backend.to_owned(),
-            message: error.to_string(),
+            message,
         }
     }
 }
@@ -281,26 +285,26 @@ fn prefix_end(prefix: &str) -> Vec<u8> {
     vec![0]
 }
 
-fn convert(backend: &str, kv: &etcd_client::KeyValue) -> Result<KeyValue, StorageError> {
-    let key = std::str::from_utf8(kv.key()).map_err(|_| StorageError::Internal {
+fn convert(backend: &str, kv: &generated::KeyValue) -> Result<KeyValue, StorageError> {
+    let key = std::str::from_utf8(&kv.key).map_err(|_| StorageError::Internal {
         backend: backend.to_owned(),
         message: format!(
             "etcd holds a key that is not UTF-8: {:?}",
-            String::from_utf8_lossy(kv.key())
+            String::from_utf8_lossy(&kv.key)
         ),
     })?;
     Ok(KeyValue {
         key: key.to_owned(),
-        value: Bytes::copy_from_slice(kv.value()),
-        create_revision: kv.create_revision(),
-        mod_revision: kv.mod_revision(),
+        value: kv.value.clone(),
+        create_revision: kv.create_revision,
+        mod_revision: kv.mod_revision,
     })
 }
 
 fn header_revision(backend: &str, response: &TxnResponse) -> Result<Revision, StorageError> {
     response
-        .header()
-        .map(|header| header.revision())
+        .header
+        .map(|header| header.revision)
         .ok_or_else(|| unexpected(backend, "a transaction response without a header"))
 }
 
@@ -314,10 +318,10 @@ fn unexpected(backend: &str, what: &str) -> StorageError {
 impl EtcdStorage {
     /// The key as the failed branch of a transaction read it (its `get`), if it exists.
     fn read_back(&self, response: &TxnResponse) -> Result<Option<KeyValue>, StorageError> {
-        for op in response.op_responses() {
-            if let TxnOpResponse::Get(get) = op {
+        for op in &response.responses {
+            if let Some(OpResponse::ResponseRange(get)) = &op.response {
                 return get
-                    .kvs()
+                    .kvs
                     .first()
                     .map(|kv| convert(&self.backend, kv))
                     .transpose();
@@ -354,9 +358,14 @@ impl Storage for EtcdStorage {
     async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
         check_key(key)?;
         let mut kv = self.kv();
-        let response = self.call(kv.get(key, None)).await?;
+        let response = self
+            .call(kv.range(RangeRequest {
+                key: key_bytes(key),
+                ..Default::default()
+            }))
+            .await?;
         response
-            .kvs()
+            .kvs
             .first()
             .map(|kv| convert(&self.backend, kv))
             .transpose()
@@ -367,31 +376,32 @@ impl Storage for EtcdStorage {
         let limit = i64::try_from(options.limit).map_err(|_| StorageError::InvalidRequest {
             message: format!("list limit {} is too large", options.limit),
         })?;
-        let mut get = GetOptions::new()
-            .with_range(prefix_end(prefix))
-            .with_limit(limit);
-        if options.revision != 0 {
-            get = get.with_revision(options.revision);
-        }
+        let range = RangeRequest {
+            key: key_bytes(start),
+            range_end: prefix_end(prefix).into(),
+            limit,
+            revision: options.revision,
+            ..Default::default()
+        };
         let mut kv = self.kv();
-        let response = match self.call(kv.get(start, Some(get))).await {
+        let response = match self.call(kv.range(range)).await {
             Ok(response) => response,
             Err(error) => return Err(self.revision_error(options.revision, error).await),
         };
         let revision = match options.revision {
             0 => response
-                .header()
-                .map(|header| header.revision())
+                .header
+                .map(|header| header.revision)
                 .ok_or_else(|| unexpected(&self.backend, "a range response without a header"))?,
             revision => revision,
         };
         let kvs = response
-            .kvs()
+            .kvs
             .iter()
             .map(|kv| convert(&self.backend, kv))
             .collect::<Result<Vec<_>, _>>()?;
-        let remaining = if response.more() {
-            response.count() - kvs.len() as i64
+        let remaining = if response.more {
+            response.count - kvs.len() as i64
         } else {
             0
         };
@@ -404,12 +414,14 @@ impl Storage for EtcdStorage {
 
     async fn create(&self, key: &str, value: Bytes) -> Result<KeyValue, StorageError> {
         check_key(key)?;
-        let txn = Txn::new()
-            .when([Compare::create_revision(key, CompareOp::Equal, 0)])
-            .and_then([TxnOp::put(key, value.to_vec(), None)]);
+        let txn = TxnRequest {
+            compare: vec![create_revision(key, CompareResult::Equal, 0)],
+            success: vec![put_op(key, value.clone(), false)],
+            failure: Vec::new(),
+        };
         let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
-        if !response.succeeded() {
+        if !response.succeeded {
             return Err(StorageError::KeyExists {
                 key: key.to_owned(),
             });
@@ -431,29 +443,28 @@ impl Storage for EtcdStorage {
         expected: Revision,
     ) -> Result<KeyValue, StorageError> {
         check_key(key)?;
-        let txn = Txn::new()
-            .when([
-                Compare::mod_revision(key, CompareOp::Equal, expected),
+        let txn = TxnRequest {
+            compare: vec![
+                mod_revision_is(key, expected),
                 // A missing key has mod_revision 0: never let an update create it.
-                Compare::create_revision(key, CompareOp::Greater, 0),
-            ])
-            .and_then([TxnOp::put(
-                key,
-                value.to_vec(),
-                Some(PutOptions::new().with_prev_key()),
-            )])
-            .or_else([TxnOp::get(key, None)]);
+                create_revision(key, CompareResult::Greater, 0),
+            ],
+            success: vec![put_op(key, value.clone(), true)],
+            failure: vec![get_op(key)],
+        };
         let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
-        if !response.succeeded() {
+        if !response.succeeded {
             return Err(self.conflict_or_missing(key, expected, &response));
         }
         let revision = header_revision(&self.backend, &response)?;
         let create_revision = response
-            .op_responses()
+            .responses
             .iter()
-            .find_map(|op| match op {
-                TxnOpResponse::Put(put) => put.prev_key().map(|prev| prev.create_revision()),
+            .find_map(|op| match &op.response {
+                Some(OpResponse::ResponsePut(put)) => {
+                    put.prev_kv.as_ref().map(|prev| prev.create_revision)
+                }
                 _ => None,
             })
             .ok_or_else(|| unexpected(&self.backend, "an update without the previous key"))?;
@@ -468,32 +479,29 @@ impl Storage for EtcdStorage {
 
     async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<Deleted, StorageError> {
         check_key(key)?;
-        let compares: Vec<Compare> = expected
-            .map(|expected| Compare::mod_revision(key, CompareOp::Equal, expected))
-            .into_iter()
-            .collect();
-        let txn = Txn::new()
-            .when(compares)
-            .and_then([TxnOp::delete(
-                key,
-                Some(DeleteOptions::new().with_prev_key()),
-            )])
-            .or_else([TxnOp::get(key, None)]);
+        let txn = TxnRequest {
+            compare: expected
+                .map(|expected| mod_revision_is(key, expected))
+                .into_iter()
+                .collect(),
+            success: vec![delete_op(key, true)],
+            failure: vec![get_op(key)],
+        };
         let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
-        if !response.succeeded() {
+        if !response.succeeded {
             return Err(self.conflict_or_missing(key, expected.unwrap_or_default(), &response));
         }
         let revision = header_revision(&self.backend, &response)?;
-        let prev = response.op_responses().iter().find_map(|op| match op {
-            TxnOpResponse::Delete(delete) => delete.prev_kvs().first().cloned(),
+        let prev = response.responses.iter().find_map(|op| match &op.response {
+            Some(OpResponse::ResponseDeleteRange(delete)) => delete.prev_kvs.first(),
             _ => None,
         });
         match prev {
             Some(prev) => {
                 self.own_writes.record(key, revision);
                 Ok(Deleted {
-                    prev: convert(&self.backend, &prev)?,
+                    prev: convert(&self.backend, prev)?,
                     revision,
                 })
             }
@@ -510,16 +518,17 @@ impl Storage for EtcdStorage {
         expected: Revision,
     ) -> Result<Revision, StorageError> {
         check_key(key)?;
-        let txn = Txn::new()
-            .when([
-                Compare::mod_revision(key, CompareOp::Equal, expected),
-                Compare::create_revision(key, CompareOp::Greater, 0),
-            ])
-            .and_then([TxnOp::put(key, value.to_vec(), None)])
-            .or_else([TxnOp::get(key, None)]);
+        let txn = TxnRequest {
+            compare: vec![
+                mod_revision_is(key, expected),
+                create_revision(key, CompareResult::Greater, 0),
+            ],
+            success: vec![put_op(key, value, false)],
+            failure: vec![get_op(key)],
+        };
         let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
-        if !response.succeeded() {
+        if !response.succeeded {
             return Err(self.conflict_or_missing(key, expected, &response));
         }
         let revision = header_revision(&self.backend, &response)?;
@@ -529,17 +538,18 @@ impl Storage for EtcdStorage {
 
     async fn delete_at(&self, key: &str, expected: Revision) -> Result<Revision, StorageError> {
         check_key(key)?;
-        let txn = Txn::new()
-            .when([Compare::mod_revision(key, CompareOp::Equal, expected)])
-            .and_then([TxnOp::delete(key, None)])
-            .or_else([TxnOp::get(key, None)]);
+        let txn = TxnRequest {
+            compare: vec![mod_revision_is(key, expected)],
+            success: vec![delete_op(key, false)],
+            failure: vec![get_op(key)],
+        };
         let mut kv = self.kv();
         let response = self.call(kv.txn(txn)).await?;
-        if !response.succeeded() {
+        if !response.succeeded {
             return Err(self.conflict_or_missing(key, expected, &response));
         }
-        let deleted = response.op_responses().iter().any(|op| match op {
-            TxnOpResponse::Delete(delete) => delete.deleted() > 0,
+        let deleted = response.responses.iter().any(|op| match &op.response {
+            Some(OpResponse::ResponseDeleteRange(delete)) => delete.deleted > 0,
             _ => false,
         });
         // `mod_revision == 0` holds for a missing key: the compare passed, nothing went.
@@ -568,11 +578,15 @@ impl Storage for EtcdStorage {
     async fn current_revision(&self) -> Result<Revision, StorageError> {
         let mut kv = self.kv();
         let response = self
-            .call(kv.get("\0", Some(GetOptions::new().with_count_only())))
+            .call(kv.range(RangeRequest {
+                key: Bytes::from_static(b"\0"),
+                count_only: true,
+                ..Default::default()
+            }))
             .await?;
         response
-            .header()
-            .map(|header| header.revision())
+            .header
+            .map(|header| header.revision)
             .ok_or_else(|| unexpected(&self.backend, "a range response without a header"))
     }
 
@@ -583,10 +597,11 @@ impl Storage for EtcdStorage {
     async fn compact(&self, revision: Revision) -> Result<(), StorageError> {
         check_compaction(revision)?;
         let mut kv = self.kv();
-        match self
-            .call(kv.compact(revision, Some(CompactionOptions::new())))
-            .await
-        {
+        let compaction = CompactionRequest {
+            revision,
+            physical: false,
+        };
+        match self.call(kv.compact(compaction)).await {
             Ok(_) => Ok(()),
             Err(error) => Err(self.revision_error(revision, error).await),
         }
@@ -602,135 +617,27 @@ impl EtcdStorage {
         with_prev: bool,
     ) -> Result<WatchStream, StorageError> {
         check_revision("watch", from)?;
-        let mut options = WatchOptions::new().with_prefix().with_progress_notify();
-        if with_prev {
-            options = options.with_prev_key();
-        }
-        if from > 0 {
-            options = options.with_start_revision(from.saturating_add(1));
-        }
-        let mut watch_client = self.watcher();
-        let stream = self.call(watch_client.watch(prefix, Some(options))).await?;
-        Ok(Box::pin(EtcdWatch {
+        // The whole key space for an empty prefix, as etcd's `WithPrefix`.
+        let key = match prefix {
+            "" => Bytes::from_static(b"\0"),
+            prefix => key_bytes(prefix),
+        };
+        let create = WatchCreateRequest {
+            key,
+            range_end: prefix_end(prefix).into(),
+            start_revision: if from > 0 { from.saturating_add(1) } else { 0 },
+            progress_notify: true,
+            prev_kv: with_prev,
+            ..Default::default()
+        };
+        let (stream, close) = self.open_watch(create).await?;
+        Ok(Box::pin(EtcdWatch::new(
             stream,
-            pending: VecDeque::new(),
-            backend: self.backend.clone(),
+            close,
+            self.backend.clone(),
             from,
             with_prev,
-            finished: false,
-        }))
-    }
-}
-
-/// One etcd watch as a stream of our events.
-struct EtcdWatch {
-    stream: etcd_client::WatchStream,
-    /// Events of the last response not yet handed out.
-    pending: VecDeque<Result<WatchEvent, StorageError>>,
-    backend: String,
-    from: Revision,
-    /// Whether etcd was asked for the previous values.
-    with_prev: bool,
-    finished: bool,
-}
-
-impl EtcdWatch {
-    /// The events of one response; an error item ends the stream.
-    fn events_of(&mut self, response: &WatchResponse) {
-        if response.compact_revision() != 0 {
-            self.pending.push_back(Err(StorageError::Compacted {
-                requested: self.from,
-                compacted: response.compact_revision(),
-            }));
-            return;
-        }
-        if response.canceled() {
-            self.pending.push_back(Err(StorageError::Internal {
-                backend: self.backend.clone(),
-                message: format!("etcd cancelled the watch: {}", response.cancel_reason()),
-            }));
-            return;
-        }
-        if response.events().is_empty() {
-            // The creation answer says nothing about what is delivered (the history
-            // replay follows it); an empty answer after it is a progress notification.
-            if !response.created()
-                && let Some(header) = response.header()
-            {
-                self.pending.push_back(Ok(WatchEvent::Progress {
-                    revision: header.revision(),
-                }));
-            }
-            return;
-        }
-        for event in response.events() {
-            let item = self.event(event);
-            let failed = item.is_err();
-            self.pending.push_back(item);
-            if failed {
-                return;
-            }
-        }
-    }
-
-    fn event(&self, event: &etcd_client::Event) -> Result<WatchEvent, StorageError> {
-        let kv = event
-            .kv()
-            .ok_or_else(|| unexpected(&self.backend, "a watch event without its key"))?;
-        let prev = event
-            .prev_kv()
-            .map(|prev| convert(&self.backend, prev))
-            .transpose()?;
-        match event.event_type() {
-            EventType::Put => Ok(WatchEvent::Put {
-                kv: convert(&self.backend, kv)?,
-                prev,
-            }),
-            EventType::Delete if prev.is_none() && self.with_prev => Err(unexpected(
-                &self.backend,
-                "a deletion event without the previous key (compacted away)",
-            )),
-            EventType::Delete => Ok(WatchEvent::Delete {
-                // etcd's deletion event holds the key alone (no value).
-                key: convert(&self.backend, kv)?.key,
-                prev,
-                revision: kv.mod_revision(),
-            }),
-        }
-    }
-}
-
-impl Stream for EtcdWatch {
-    type Item = Result<WatchEvent, StorageError>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let this = self.get_mut();
-        loop {
-            if let Some(item) = this.pending.pop_front() {
-                if item.is_err() {
-                    this.finished = true;
-                    this.pending.clear();
-                }
-                return Poll::Ready(Some(item));
-            }
-            if this.finished {
-                return Poll::Ready(None);
-            }
-            match Pin::new(&mut this.stream).poll_next(cx) {
-                Poll::Ready(Some(Ok(response))) => this.events_of(&response),
-                Poll::Ready(Some(Err(error))) => {
-                    this.pending.push_back(Err(classify(&this.backend, error)));
-                }
-                Poll::Ready(None) => {
-                    // etcd closed the stream: the caller must know its watch is over.
-                    this.pending.push_back(Err(StorageError::Unavailable {
-                        backend: this.backend.clone(),
-                        message: "etcd closed the watch stream".to_owned(),
-                    }));
-                }
-                Poll::Pending => return Poll::Pending,
-            }
-        }
+        )))
     }
 }
 

@@ -21,7 +21,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::AtomicI64;
 
-#[cfg(feature = "etcd")]
+mod errors;
 pub mod etcd;
 mod fanout;
 pub mod memory;
@@ -32,7 +32,7 @@ pub(crate) mod testing;
 mod validation;
 
 pub use self::redb::RedbStorage;
-#[cfg(feature = "etcd")]
+pub use errors::{OPTIMISTIC_LOCK_ERROR_MSG, interpret_error};
 pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;
 pub use own_writes::OwnWrites;

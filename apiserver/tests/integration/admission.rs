@@ -6,9 +6,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
 use apiserver::admission::{self, Chain, MutationInterface, Operation, ValidationInterface};
-use apiserver::endpoints::StatusError;
 use apiserver::server::{ApiServerHandler, Config};
 use apiserver::storage::MemoryStorage;
 use axum::body::Body;
@@ -63,14 +63,13 @@ impl ValidationInterface for Locks {
 
     async fn validate(&self, a: &admission::Attributes) -> Result<(), StatusError> {
         let obj = a.object.as_ref().or(a.old_object.as_ref()).unwrap();
-        let v = apiserver::endpoints::handlers::to_json(&**obj)?;
+        let v = apiserver::registry::to_json(&**obj)?;
         let locked = v.pointer("/metadata/labels/locked") == Some(&json!("true"));
         let too_big =
             a.kind.kind == "Scale" && v.pointer("/spec/replicas").and_then(Value::as_i64) > Some(5);
         if locked || too_big {
-            return Err(StatusError::forbidden(
-                &a.resource.group,
-                &a.resource.resource,
+            return Err(errors::new_forbidden(
+                &a.resource.group_resource(),
                 &a.name,
                 "locked",
             ));

@@ -100,7 +100,6 @@ async fn connections_on_different_workers_see_one_server_which_stops_with_a_watc
     assert_eq!(ended.status, 200);
 }
 
-#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_etcd_every_workers_connection_comes_back_with_etcd() {
     use apiserver::storage::EtcdStorage;

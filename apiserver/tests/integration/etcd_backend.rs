@@ -1,6 +1,5 @@
 //! What only the etcd backend has: a server that can go away and come back, and other
 //! clients of the same keys (etcdctl, standing in for kube-apiserver).
-#![cfg(feature = "etcd")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support;
@@ -313,5 +312,53 @@ async fn nothing_listening_is_unavailable_naming_the_endpoint() {
             assert!(error.to_string().contains(&endpoint), "{error}")
         }
         other => panic!("{other:?}"),
+    }
+}
+
+/// etcd's count of its open watchers (`etcd_debugging_mvcc_watcher_total` on /metrics).
+fn etcd_watchers(etcd: &Etcd) -> u64 {
+    use std::io::{Read, Write};
+    let address = etcd.endpoint.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET /metrics HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    text.lines()
+        .find_map(|line| line.strip_prefix("etcd_debugging_mvcc_watcher_total "))
+        .and_then(|value| value.trim().parse::<f64>().ok())
+        .map(|value| value as u64)
+        .expect("etcd reports its watchers")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_watch_ends_on_etcd() {
+    let Some(etcd) = Etcd::start().await else {
+        return;
+    };
+    let store = EtcdStorage::connect_with_timeout(&[&etcd.endpoint], Duration::from_secs(3))
+        .await
+        .unwrap();
+    let before = etcd_watchers(&etcd);
+    let mut watches = Vec::new();
+    for _ in 0..10 {
+        watches.push(store.watch("/registry/pods/", 0).await.unwrap());
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while etcd_watchers(&etcd) < before + 10 {
+        assert!(Instant::now() < deadline, "etcd never saw the watches");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(watches);
+    while etcd_watchers(&etcd) > before {
+        assert!(
+            Instant::now() < deadline,
+            "etcd still has {} watchers",
+            etcd_watchers(&etcd)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -199,6 +199,70 @@ async fn kubectl_s_delete_options_a_dry_run_and_a_negative_period() {
     s.server.shutdown().await;
 }
 
+/// client-go's typed clients and Go's controller-runtime send DeleteOptions in protobuf
+/// for built-in kinds, enveloped under the client's group version (`v1` here); YAML is
+/// read too, as Go's handler reads any format of its meta codecs.
+#[tokio::test]
+async fn delete_options_in_protobuf_and_yaml_are_read_as_go_reads_them() {
+    use apimachinery::runtime::Object;
+    use apimachinery::schema::GroupVersionKind;
+    use apimachinery::serializer::protobuf::encode_object;
+
+    let s = client::start().await;
+    create(&s, PODS, pod("p", Some("node-1"), Some(30))).await;
+    create(&s, PODS, pod("q", Some("node-1"), Some(30))).await;
+    let mut options = k8s_types::meta::v1::DeleteOptions {
+        grace_period_seconds: Some(5),
+        propagation_policy: Some("Background".into()),
+        ..Default::default()
+    };
+    options.set_group_version_kind(&GroupVersionKind::new("", "v1", "DeleteOptions"));
+    let body = encode_object(&options).unwrap();
+    let r = s
+        .request(
+            "DELETE",
+            &format!("{PODS}/p"),
+            &[("Content-Type", "application/vnd.kubernetes.protobuf")],
+            &body,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(mark(&r.json()).1, 5);
+
+    let r = s
+        .request(
+            "DELETE",
+            &format!("{PODS}/q"),
+            &[("Content-Type", "application/yaml")],
+            b"kind: DeleteOptions\napiVersion: v1\ngracePeriodSeconds: 7\n",
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(mark(&r.json()).1, 7);
+
+    // An envelope of another kind is a 400 naming it.
+    let mut cm = k8s_types::core::v1::ConfigMap::default();
+    cm.set_group_version_kind(&GroupVersionKind::new("", "v1", "ConfigMap"));
+    let r = s
+        .request(
+            "DELETE",
+            &format!("{PODS}/q"),
+            &[("Content-Type", "application/vnd.kubernetes.protobuf")],
+            &encode_object(&cm).unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    assert!(
+        r.json()["message"]
+            .as_str()
+            .unwrap()
+            .contains(r#"not valid DeleteOptions: the envelope holds a "ConfigMap""#),
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    s.server.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_pod_with_finalizers_is_kept_after_a_zero_grace_period_until_they_are_gone() {
     let s = client::start().await;

@@ -4,7 +4,6 @@
 //! not hold; the access reviews answer `kubectl auth can-i`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[cfg(feature = "etcd")]
 use crate::support;
 
 use std::process::Command;
@@ -14,9 +13,9 @@ use apimachinery::runtime::Scheme;
 use apiserver::admission::Chain;
 use apiserver::authentication::user::{ALL_AUTHENTICATED, Info, SYSTEM_PRIVILEGED_GROUP};
 use apiserver::authentication::{AuthenticationError, Authenticator, Request as AuthRequest};
-use apiserver::authorization::rbac::escalation::EscalationCheck;
 use apiserver::authorization::rbac::{Rbac, bootstrap};
 use apiserver::authorization::{Authorizer, PrivilegedGroups, Union};
+use apiserver::registry::rbac::escalation::EscalationCheck;
 use apiserver::server::{ApiServerHandler, Config};
 use apiserver::storage::{MemoryStorage, Storage};
 use axum::body::Body;
@@ -24,9 +23,9 @@ use axum::http::Request;
 use serde_json::{Value, json};
 
 /// `Authorization: Bearer NAME` is user NAME in `system:authenticated`; `root` is also
-/// in `system:masters`. kubectl sends no token over plain HTTP, so for it the
-/// `Impersonate-User` header of `kubectl --as NAME` names the user the same way (a
-/// stand-in for authentication, not Go's impersonation).
+/// in `system:masters`. kubectl sends no token over plain HTTP, so a request of it with
+/// `Impersonate-User` (`kubectl --as NAME`) is from `kubectl`, in `system:masters`, which
+/// the server's impersonation then serves as NAME.
 #[derive(Debug)]
 struct NameTokens;
 
@@ -42,15 +41,13 @@ impl Authenticator for NameTokens {
                 .ok()
                 .and_then(|v| v.strip_prefix("Bearer "))
                 .ok_or_else(|| AuthenticationError("not a bearer token".into()))?
-        } else if let Some(value) = request.headers.get("impersonate-user") {
-            value
-                .to_str()
-                .map_err(|_| AuthenticationError("not text".into()))?
+        } else if request.headers.contains_key("impersonate-user") {
+            "kubectl"
         } else {
             return Ok(None);
         };
         let mut groups = vec![ALL_AUTHENTICATED.to_owned()];
-        if token == "root" {
+        if token == "root" || token == "kubectl" {
             groups.push(SYSTEM_PRIVILEGED_GROUP.to_owned());
         }
         Ok(Some(Info {
@@ -691,8 +688,15 @@ async fn kubectl_auth_can_i_answers_from_rbac() {
         let kubectl = kubectl.clone();
         let url = url.clone();
         tokio::task::spawn_blocking(move || {
+            // Impersonated, `root` keeps its own group too.
+            let groups: &[&str] = if user == "root" {
+                &["--as-group", "system:masters"]
+            } else {
+                &[]
+            };
             let out = Command::new(kubectl)
                 .args(["--server", &url, "--as", user])
+                .args(groups)
                 .args(args)
                 .output()
                 .unwrap();
@@ -776,7 +780,6 @@ async fn kubectl_auth_can_i_answers_from_rbac() {
 
 /// On etcd, whose watch is another process's: a binding is in force for the very next
 /// request all the same.
-#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_etcd_a_binding_is_in_force_for_the_next_request() {
     let Some(etcd) = support::Etcd::start().await else {

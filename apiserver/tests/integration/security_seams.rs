@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::Scheme;
 use apiserver::admission::{self, Chain, MutationInterface, Operation};
 use apiserver::authentication::user::Info;
 use apiserver::authentication::{AuthenticationError, Authenticator, Request as AuthRequest};
 use apiserver::authorization::{Attributes, Authorizer, Decision};
-use apiserver::endpoints::StatusError;
 use apiserver::server::{ApiServerHandler, Config};
 use apiserver::storage::MemoryStorage;
 use axum::body::Body;

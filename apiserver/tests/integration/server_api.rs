@@ -5,6 +5,8 @@
 
 use crate::client;
 
+use std::sync::Arc;
+
 use apimachinery::serializer::PROTOBUF_MAGIC;
 use client::{TestServer, start};
 use serde_json::{Value, json};
@@ -1454,6 +1456,50 @@ async fn protobuf_watches_are_length_delimited_watch_events() {
     assert_eq!(event_type, "ADDED");
     assert_eq!(obj.meta().unwrap().name(), "pb");
     s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn readiness_fails_while_the_server_drains() {
+    let server = apiserver::server::Config::new(
+        client::scheme(),
+        Arc::new(apiserver::storage::MemoryStorage::new()),
+    )
+    .shutdown_delay(std::time::Duration::from_secs(2))
+    .serve("127.0.0.1:0".parse().unwrap())
+    .await
+    .unwrap();
+    let addr = server.local_addr().to_string();
+    let ready = client::request(&addr, "GET", "/readyz", &[], b"").await;
+    assert_eq!(
+        (ready.status, ready.body.as_slice()),
+        (200, b"ok".as_slice())
+    );
+    let stopping = tokio::spawn(server.shutdown());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Still serving, but not ready: load balancers move away before the listener closes.
+    let ready = client::request(&addr, "GET", "/readyz", &[], b"").await;
+    assert_eq!(ready.status, 500);
+    assert!(
+        String::from_utf8_lossy(&ready.body)
+            .contains("[-]shutdown failed: reason withheld\nreadyz check failed"),
+        "{}",
+        String::from_utf8_lossy(&ready.body)
+    );
+    assert_eq!(
+        client::request(&addr, "GET", "/livez", &[], b"")
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        client::request(&addr, "GET", CM, &[], b"").await.status,
+        200
+    );
+    tokio::time::timeout(std::time::Duration::from_secs(5), stopping)
+        .await
+        .expect("the server stops after its delay")
+        .unwrap();
+    assert!(tokio::net::TcpStream::connect(&addr).await.is_err());
 }
 
 #[tokio::test]

@@ -47,7 +47,6 @@ async fn objects_outlive_the_server_in_a_redb_file() {
     s.server.shutdown().await;
 }
 
-#[cfg(feature = "etcd")]
 fn etcdctl(etcd: &support::Etcd, args: &[&str]) -> Vec<u8> {
     let out = std::process::Command::new("etcdctl")
         .env("ETCDCTL_API", "3")
@@ -63,7 +62,6 @@ fn etcdctl(etcd: &support::Etcd, args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
-#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_returns() {
     use std::time::Duration;
@@ -108,11 +106,35 @@ async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_ret
         r.json()["metadata"]["resourceVersion"]
     );
 
-    // etcd down: a 5xx Status; back: served again.
+    let ready = s.get("/readyz?verbose").await;
+    assert_eq!(ready.status, 200);
+    assert!(String::from_utf8_lossy(&ready.body).contains("[+]etcd ok\n"));
+
+    // etcd down: a 5xx Status, and the server is neither ready nor live; back: served
+    // again, and ready.
     etcd.stop();
     let r = s.get(&format!("{DEPLOY}/web")).await;
     assert!(r.status >= 500, "{}", r.status);
     assert_eq!(r.json()["kind"], "Status");
+    let ready = s.get("/readyz").await;
+    let body = String::from_utf8_lossy(&ready.body).into_owned();
+    assert_eq!(ready.status, 500, "{body}");
+    assert!(
+        body.contains("[-]etcd failed: reason withheld\n")
+            && body.contains("[-]etcd-readiness failed: reason withheld\n")
+            && body.ends_with("readyz check failed\n"),
+        "{body}"
+    );
+    let etcd_check = s.get("/readyz/etcd").await;
+    assert_eq!(etcd_check.status, 500);
+    assert!(String::from_utf8_lossy(&etcd_check.body).starts_with("internal server error: "));
+    assert_eq!(s.get("/livez").await.status, 500);
+    assert_eq!(
+        s.get("/readyz?exclude=etcd&exclude=etcd-readiness")
+            .await
+            .status,
+        200
+    );
     etcd.run().await;
     let mut last = 0;
     for _ in 0..50 {
@@ -123,10 +145,10 @@ async fn etcd_holds_kube_apiservers_layout_and_the_server_recovers_when_etcd_ret
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_eq!(last, 200);
+    assert_eq!(s.get("/readyz").await.status, 200);
     s.server.shutdown().await;
 }
 
-#[cfg(feature = "etcd")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn custom_resources_on_etcd_are_json_at_kube_apiservers_key_and_two_servers_agree() {
     use std::time::Duration;

@@ -783,5 +783,4 @@ macro_rules! backend_suite {
 
 backend_suite!(memory, support::memory().await);
 backend_suite!(redb, support::redb().await);
-#[cfg(feature = "etcd")]
 backend_suite!(etcd, support::etcd().await);

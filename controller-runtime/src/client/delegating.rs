@@ -35,14 +35,14 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
 
-use apimachinery::apis::meta::v1::{Status, StatusDetails};
+use apimachinery::api::errors;
 use apimachinery::runtime::{Object, Resource, Unstructured};
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::schema::{GroupResource, GroupVersionKind};
 use k8s_types::meta::v1::PartialObjectMetadata;
 
 use super::{
     ApiError, Client, CreateOptions, DeleteOptions, ListOptions, ObjectKey, Patch, PatchOptions,
-    SubResourceClient, UpdateOptions, reason,
+    SubResourceClient, UpdateOptions,
 };
 use crate::cache::{Cache, CacheError, ObjectForm};
 
@@ -83,22 +83,8 @@ impl Error {
 
 /// The server's NotFound for a cache miss (Go's cache answers `apierrors.NewNotFound`).
 fn not_found(group: &str, resource: &str, name: &str) -> Error {
-    let status = Status {
-        status: "Failure".into(),
-        message: format!("{resource} {name:?} not found"),
-        reason: reason::NOT_FOUND.into(),
-        details: Some(StatusDetails {
-            name: name.into(),
-            group: group.into(),
-            kind: resource.into(),
-            ..StatusDetails::default()
-        }),
-        code: 404,
-        ..Status::default()
-    };
-    Error::Client(super::Error::Api(Box::new(ApiError::from_status(
-        status, 404,
-    ))))
+    let err = errors::new_not_found(&GroupResource::new(group, resource), name);
+    Error::Client(super::Error::from(ApiError::from(err)))
 }
 
 fn from_cache(error: CacheError, group: &str, resource: &str, key: &ObjectKey) -> Error {

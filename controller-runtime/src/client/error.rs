@@ -1,7 +1,9 @@
-//! The client's errors: API errors carrying the server's `Status` (with the predicates of
-//! Go's `k8s.io/apimachinery/pkg/api/errors`), transport errors, and the local failures
-//! of encoding, decoding and mapping.
+//! The client's errors: API errors carrying the server's `Status` (asked by the
+//! predicates of [`apimachinery::api::errors`], Go's `k8s.io/apimachinery/pkg/api/errors`,
+//! the same ones the server's own errors answer), transport errors, and the local
+//! failures of encoding, decoding and mapping.
 
+use apimachinery::api::errors::{self, ApiStatus, StatusError};
 use apimachinery::apis::meta::v1::Status;
 use apimachinery::schema::GroupVersionKind;
 
@@ -102,90 +104,23 @@ fn message(status: &Status) -> &str {
 }
 
 /// The `Status` reasons Go's `metav1.StatusReason` names.
-pub mod reason {
-    /// 404.
-    pub const NOT_FOUND: &str = "NotFound";
-    /// 409 on create.
-    pub const ALREADY_EXISTS: &str = "AlreadyExists";
-    /// 409 on a stale resourceVersion or a failed precondition.
-    pub const CONFLICT: &str = "Conflict";
-    /// 422.
-    pub const INVALID: &str = "Invalid";
-    /// 403.
-    pub const FORBIDDEN: &str = "Forbidden";
-    /// 401.
-    pub const UNAUTHORIZED: &str = "Unauthorized";
-    /// 410 on a too old resourceVersion.
-    pub const GONE: &str = "Gone";
-    /// 410 on an expired continue token or resourceVersion.
-    pub const EXPIRED: &str = "Expired";
-    /// 504 / server timeout.
-    pub const TIMEOUT: &str = "Timeout";
-    /// 500 with a retry.
-    pub const SERVER_TIMEOUT: &str = "ServerTimeout";
-    /// 429.
-    pub const TOO_MANY_REQUESTS: &str = "TooManyRequests";
-    /// 400.
-    pub const BAD_REQUEST: &str = "BadRequest";
-    /// 405.
-    pub const METHOD_NOT_ALLOWED: &str = "MethodNotAllowed";
-    /// 406.
-    pub const NOT_ACCEPTABLE: &str = "NotAcceptable";
-    /// 413.
-    pub const REQUEST_ENTITY_TOO_LARGE: &str = "RequestEntityTooLarge";
-    /// 415.
-    pub const UNSUPPORTED_MEDIA_TYPE: &str = "UnsupportedMediaType";
-    /// 500.
-    pub const INTERNAL_ERROR: &str = "InternalError";
-    /// 503.
-    pub const SERVICE_UNAVAILABLE: &str = "ServiceUnavailable";
-}
+pub use apimachinery::api::errors::reason;
 
-/// The reason client-go gives a bare HTTP code (`NewGenericServerResponse`).
-fn reason_for_code(code: u16) -> &'static str {
-    match code {
-        400 => reason::BAD_REQUEST,
-        401 => reason::UNAUTHORIZED,
-        403 => reason::FORBIDDEN,
-        404 => reason::NOT_FOUND,
-        405 => reason::METHOD_NOT_ALLOWED,
-        406 => reason::NOT_ACCEPTABLE,
-        409 => reason::CONFLICT,
-        410 => reason::GONE,
-        413 => reason::REQUEST_ENTITY_TOO_LARGE,
-        415 => reason::UNSUPPORTED_MEDIA_TYPE,
-        422 => reason::INVALID,
-        429 => reason::TOO_MANY_REQUESTS,
-        500 => reason::INTERNAL_ERROR,
-        503 => reason::SERVICE_UNAVAILABLE,
-        504 => reason::TIMEOUT,
-        _ => "",
+/// An [`ApiError`] is asked what it is by apimachinery's predicates (Go's `APIStatus`),
+/// the same functions a server's errors are asked by.
+impl ApiStatus for ApiError {
+    fn status(&self) -> &Status {
+        &self.status
     }
-}
 
-/// Go's `knownReasons`: a status with one of these is judged by its reason alone.
-fn is_known_reason(r: &str) -> bool {
-    matches!(
-        r,
-        reason::NOT_FOUND
-            | reason::ALREADY_EXISTS
-            | reason::CONFLICT
-            | reason::INVALID
-            | reason::FORBIDDEN
-            | reason::UNAUTHORIZED
-            | reason::GONE
-            | reason::EXPIRED
-            | reason::TIMEOUT
-            | reason::SERVER_TIMEOUT
-            | reason::TOO_MANY_REQUESTS
-            | reason::BAD_REQUEST
-            | reason::METHOD_NOT_ALLOWED
-            | reason::NOT_ACCEPTABLE
-            | reason::REQUEST_ENTITY_TOO_LARGE
-            | reason::UNSUPPORTED_MEDIA_TYPE
-            | reason::INTERNAL_ERROR
-            | reason::SERVICE_UNAVAILABLE
-    )
+    /// The code in the status, else the HTTP code.
+    fn code(&self) -> i32 {
+        if self.status.code != 0 {
+            self.status.code
+        } else {
+            i32::from(self.code)
+        }
+    }
 }
 
 impl ApiError {
@@ -209,7 +144,8 @@ impl ApiError {
             status: Status {
                 status: "Failure".into(),
                 message,
-                reason: reason_for_code(code).into(),
+                // The method is not known here: a 409 reads as a Conflict.
+                reason: errors::reason_for_code(code, "").into(),
                 code: i32::from(code),
                 ..Status::default()
             },
@@ -219,56 +155,40 @@ impl ApiError {
 
     /// The reason, as Go's `ReasonForError`.
     pub fn reason(&self) -> &str {
-        &self.status.reason
+        errors::reason_for_error(self)
     }
 
-    /// The code in the status, else the HTTP code.
-    fn status_code(&self) -> i32 {
-        if self.status.code != 0 {
-            self.status.code
-        } else {
-            i32::from(self.code)
-        }
-    }
-
-    /// Go's rule: the reason decides; a status whose reason is not one Go knows falls
-    /// back to the code.
-    fn is(&self, reason: &str, code: i32) -> bool {
-        self.status.reason == reason
-            || (!is_known_reason(&self.status.reason) && self.status_code() == code)
-    }
-
-    /// 404 Not Found.
+    /// 404 Not Found (Go's `IsNotFound`).
     pub fn is_not_found(&self) -> bool {
-        self.is(reason::NOT_FOUND, 404)
+        errors::is_not_found(self)
     }
     /// 409 on create: the name is taken.
     pub fn is_already_exists(&self) -> bool {
-        self.status.reason == reason::ALREADY_EXISTS
+        errors::is_already_exists(self)
     }
     /// 409 Conflict: a stale resourceVersion or a failed precondition.
     pub fn is_conflict(&self) -> bool {
-        self.is(reason::CONFLICT, 409)
+        errors::is_conflict(self)
     }
     /// 422 Invalid: validation failed; the causes name the fields.
     pub fn is_invalid(&self) -> bool {
-        self.is(reason::INVALID, 422)
+        errors::is_invalid(self)
     }
     /// 403 Forbidden.
     pub fn is_forbidden(&self) -> bool {
-        self.is(reason::FORBIDDEN, 403)
+        errors::is_forbidden(self)
     }
     /// 401 Unauthorized.
     pub fn is_unauthorized(&self) -> bool {
-        self.is(reason::UNAUTHORIZED, 401)
+        errors::is_unauthorized(self)
     }
     /// 410 Gone: a watch or list from a resourceVersion the server no longer has.
     pub fn is_gone(&self) -> bool {
-        self.is(reason::GONE, 410)
+        errors::is_gone(self)
     }
     /// 410 Expired: an expired continue token or resourceVersion.
     pub fn is_resource_expired(&self) -> bool {
-        self.is(reason::EXPIRED, 410)
+        errors::is_resource_expired(self)
     }
     /// Either 410: what a reflector answers with a relist.
     pub fn is_gone_or_expired(&self) -> bool {
@@ -276,31 +196,42 @@ impl ApiError {
     }
     /// 504 Timeout.
     pub fn is_timeout(&self) -> bool {
-        self.is(reason::TIMEOUT, 504)
+        errors::is_timeout(self)
     }
     /// A server timeout (the request may be retried).
     pub fn is_server_timeout(&self) -> bool {
-        self.status.reason == reason::SERVER_TIMEOUT
+        errors::is_server_timeout(self)
     }
     /// 429 Too Many Requests.
     pub fn is_too_many_requests(&self) -> bool {
-        self.is(reason::TOO_MANY_REQUESTS, 429)
+        errors::is_too_many_requests(self)
     }
     /// 400 Bad Request.
     pub fn is_bad_request(&self) -> bool {
-        self.is(reason::BAD_REQUEST, 400)
+        errors::is_bad_request(self)
     }
     /// 405 Method Not Allowed.
     pub fn is_method_not_supported(&self) -> bool {
-        self.is(reason::METHOD_NOT_ALLOWED, 405)
+        errors::is_method_not_supported(self)
     }
     /// 500 Internal Error.
     pub fn is_internal_error(&self) -> bool {
-        self.is(reason::INTERNAL_ERROR, 500)
+        errors::is_internal_error(self)
     }
     /// 503 Service Unavailable.
     pub fn is_service_unavailable(&self) -> bool {
-        self.is(reason::SERVICE_UNAVAILABLE, 503)
+        errors::is_service_unavailable(self)
+    }
+}
+
+impl From<StatusError> for ApiError {
+    /// The error a server answered with, as the client reports it.
+    fn from(e: StatusError) -> Self {
+        let code = e.code();
+        ApiError {
+            status: *e.status,
+            code,
+        }
     }
 }
 

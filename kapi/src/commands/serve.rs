@@ -23,6 +23,7 @@ const KUBECONFIG_NAME: &str = "kapi";
 const DATA_FILE: &str = "kapi.redb";
 
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
+    init_logging(args.verbose);
     let scheme = Arc::new(scheme()?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -44,7 +45,8 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             Config::new(scheme, storage)
                 .authorizer(authorization.authorizer)
                 .admission(admission)
-                .connection_workers(connection_workers(args)),
+                .connection_workers(connection_workers(args))
+                .shutdown_delay(shutdown_delay(args)?),
         )?;
         let server = match security.tls {
             Some(tls) => config.serve_tls(args.listen, tls).await?,
@@ -74,6 +76,51 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
     Ok(ExitCode::SUCCESS)
 }
 
+/// Logs to standard error: warnings and errors only by default (nothing when all is
+/// well), more of the server's own with each `-v` (info; debug, with a line per request;
+/// trace), or whatever `RUST_LOG` (`target=level,...`) says.
+fn init_logging(verbose: u8) {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let level = match verbose {
+        0 => LevelFilter::WARN,
+        1 => LevelFilter::INFO,
+        2 => LevelFilter::DEBUG,
+        _ => LevelFilter::TRACE,
+    };
+    let ours = Targets::new()
+        .with_target("apiserver", level)
+        .with_target("kapi", level)
+        .with_default(LevelFilter::WARN);
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(spec) if !spec.trim().is_empty() => spec.parse::<Targets>().unwrap_or_else(|e| {
+            eprintln!("kapi serve: RUST_LOG {spec:?} ignored: {e}");
+            ours
+        }),
+        _ => ours,
+    };
+    // Only a second call in the same process (tests) finds one installed already.
+    let _ = tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(filter)
+        .try_init();
+}
+
+/// `--shutdown-delay-duration`.
+fn shutdown_delay(args: &ServeArgs) -> Result<std::time::Duration, CommandError> {
+    let nanos = args.shutdown_delay_duration.as_nanos();
+    u64::try_from(nanos)
+        .map(std::time::Duration::from_nanos)
+        .map_err(|_| {
+            format!(
+                "--shutdown-delay-duration {}: must not be negative",
+                args.shutdown_delay_duration
+            )
+            .into()
+        })
+}
+
 /// `--connection-workers`, by default one per CPU.
 fn connection_workers(args: &ServeArgs) -> usize {
     args.connection_workers.unwrap_or_else(|| {
@@ -97,24 +144,11 @@ async fn open_storage(args: &ServeArgs) -> Result<Arc<dyn Storage>, CommandError
 }
 
 /// The etcd backend on `servers`.
-#[cfg(feature = "etcd")]
 async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandError> {
     let etcd = apiserver::storage::EtcdStorage::connect(servers)
         .await
         .map_err(|e| format!("--etcd-servers {}: {e}", servers.join(",")))?;
     Ok(Arc::new(etcd))
-}
-
-/// Without the `etcd` feature there is no etcd backend: say how to get one.
-#[cfg(not(feature = "etcd"))]
-async fn etcd_storage(servers: &[String]) -> Result<Arc<dyn Storage>, CommandError> {
-    Err(format!(
-        "--etcd-servers {}: this kapi was built without etcd support; build it with \
-         `cargo build --release -p kapi --features etcd` (needs protoc: apt-get install \
-         protobuf-compiler)",
-        servers.join(",")
-    )
-    .into())
 }
 
 /// A kubeconfig with one cluster, user and context named `kapi`, current: the server's

@@ -7,11 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use apimachinery::api::errors;
 use apimachinery::runtime::Scheme;
 use apiserver::admission::ValidationInterface;
-use apiserver::authorization::rbac::escalation::EscalationCheck;
 use apiserver::authorization::rbac::{Rbac, bootstrap};
 use apiserver::authorization::{AlwaysAllow, AlwaysDeny, Authorizer, PrivilegedGroups, Union};
+use apiserver::registry::rbac::escalation::EscalationCheck;
 use apiserver::storage::Storage;
 
 use super::CommandError;
@@ -45,7 +46,7 @@ async fn ensure_policy(
         match bootstrap::ensure(scheme, storage).await {
             Ok(_) => return Ok(()),
             Err(e)
-                if e.status.code == 503
+                if errors::is_service_unavailable(&e)
                     && tokio::time::Instant::now() + POLICY_INTERVAL < deadline =>
             {
                 tokio::time::sleep(POLICY_INTERVAL).await;

@@ -3,17 +3,18 @@
 //! or changed in a namespace that does not exist, nothing is created in one that is
 //! being terminated, and the namespaces every cluster relies on cannot be deleted.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::StatusCause;
 use async_trait::async_trait;
 
 use super::super::{Attributes, MutationInterface, Operation};
-use crate::endpoints::StatusError;
 use crate::registry::Store;
 use crate::storage::{KeyValue, Revision};
+use apimachinery::schema::GroupResource;
 
 /// The namespaces that may not be deleted (Go's `immortalNamespaces`: `default`,
 /// `kube-system` and `kube-public`).
@@ -55,6 +56,13 @@ impl NamespaceLifecycle {
         }
     }
 
+    /// The plugin over the server's `stores` (by group and resource), when it serves
+    /// core/v1 `namespaces`.
+    pub fn for_stores(stores: &BTreeMap<(String, String), Arc<Store>>) -> Option<Self> {
+        let namespaces = stores.get(&(String::new(), "namespaces".to_owned()))?;
+        Some(NamespaceLifecycle::new(namespaces.clone()))
+    }
+
     /// Whether reads of `namespace` must go to the storage; forgets expired entries.
     fn must_look_up_live(&self, namespace: &str) -> bool {
         let Ok(mut recent) = self.force_live_lookup.lock() else {
@@ -84,7 +92,7 @@ impl NamespaceLifecycle {
         let terminating = namespace
             .meta()
             .is_some_and(|m| m.deletion_timestamp().is_some())
-            || crate::endpoints::handlers::to_json(&*namespace)?
+            || crate::registry::to_json(&*namespace)?
                 .pointer("/status/phase")
                 .and_then(serde_json::Value::as_str)
                 == Some("Terminating");
@@ -119,11 +127,8 @@ fn is_access_review(attributes: &Attributes) -> bool {
         )
 }
 
-fn qualified(attributes: &Attributes) -> (String, String) {
-    (
-        attributes.resource.group.to_string(),
-        attributes.resource.resource.to_string(),
-    )
+fn qualified(attributes: &Attributes) -> GroupResource {
+    attributes.resource.group_resource()
 }
 
 #[async_trait]
@@ -140,10 +145,8 @@ impl MutationInterface for NamespaceLifecycle {
             && is_namespace(attributes)
             && IMMORTAL_NAMESPACES.contains(&attributes.name.as_str())
         {
-            let (group, resource) = qualified(attributes);
-            return Err(StatusError::forbidden(
-                &group,
-                &resource,
+            return Err(errors::new_forbidden(
+                &qualified(attributes),
                 &attributes.name,
                 "this namespace may not be deleted",
             ));
@@ -173,13 +176,11 @@ impl MutationInterface for NamespaceLifecycle {
         if !self.terminating(&attributes.namespace, &stored)? {
             return Ok(());
         }
-        let (group, resource) = qualified(attributes);
         let ns = &attributes.namespace;
-        let mut err = StatusError::forbidden(
-            &group,
-            &resource,
+        let mut err = errors::new_forbidden(
+            &qualified(attributes),
             &attributes.name,
-            &format!(
+            format!(
                 "unable to create new content in namespace {ns} because it is being terminated"
             ),
         );

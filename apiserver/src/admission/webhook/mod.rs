@@ -45,12 +45,14 @@
 
 pub mod client;
 pub mod configuration;
+mod resolver;
 pub mod rules;
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Object;
 use apimachinery::schema::{GroupVersion, GroupVersionKind, GroupVersionResource};
 use async_trait::async_trait;
@@ -58,93 +60,14 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 use self::client::{CallError, Endpoint};
-use self::configuration::{ServiceReference, Webhook, WebhookConfiguration};
+use self::configuration::{Webhook, WebhookConfiguration};
+pub use self::resolver::{DnsServiceResolver, ServiceResolver, StaticServiceResolver};
 use super::{Attributes, MutationInterface, Operation, ValidationInterface};
-use crate::endpoints::StatusError;
-use crate::endpoints::handlers::{convert, encode, to_json};
-use crate::endpoints::negotiation::MediaType;
-use crate::registry::{Store, from_value};
-use crate::storage::{ListOptions, Revision, Storage};
+use crate::registry::{MediaType, Store, convert, encode, from_value, to_json};
+use crate::storage::{ListOptions, Revision, Storage, interpret_error};
 
 /// The API group of the webhook configurations.
 pub const GROUP: &str = "admissionregistration.k8s.io";
-
-/// Where a webhook's `clientConfig.service` is reached.
-pub trait ServiceResolver: Send + Sync + Debug {
-    /// The endpoint of `service` (its `path` and `port` already defaulted to `/` and
-    /// 443 by the caller).
-    fn resolve(
-        &self,
-        service: &ServiceReference,
-        path: &str,
-        port: u16,
-    ) -> Result<Endpoint, CallError>;
-}
-
-/// The default resolver: `https://NAME.NAMESPACE.svc:PORT/PATH`, through DNS.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DnsServiceResolver;
-
-impl ServiceResolver for DnsServiceResolver {
-    fn resolve(
-        &self,
-        service: &ServiceReference,
-        path: &str,
-        port: u16,
-    ) -> Result<Endpoint, CallError> {
-        let host = format!("{}.{}.svc", service.name, service.namespace);
-        Ok(Endpoint {
-            url: format!("https://{host}:{port}{path}"),
-            server_name: host.clone(),
-            host,
-            port,
-            path: path.to_owned(),
-        })
-    }
-}
-
-/// Services at fixed addresses: each `(namespace, name)` is reached at a socket
-/// address, its certificate still checked for `NAME.NAMESPACE.svc` (for tests and
-/// single-machine set-ups, where no DNS knows the Service).
-#[derive(Clone, Debug, Default)]
-pub struct StaticServiceResolver {
-    addresses: BTreeMap<(String, String), std::net::SocketAddr>,
-}
-
-impl StaticServiceResolver {
-    /// A resolver knowing no Service.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Reaches Service `namespace/name` at `address` (whatever the port it names).
-    pub fn with(mut self, namespace: &str, name: &str, address: std::net::SocketAddr) -> Self {
-        self.addresses
-            .insert((namespace.to_owned(), name.to_owned()), address);
-        self
-    }
-}
-
-impl ServiceResolver for StaticServiceResolver {
-    fn resolve(
-        &self,
-        service: &ServiceReference,
-        path: &str,
-        port: u16,
-    ) -> Result<Endpoint, CallError> {
-        let key = (service.namespace.clone(), service.name.clone());
-        match self.addresses.get(&key) {
-            Some(address) => Ok(Endpoint {
-                url: format!("https://{address}{path}"),
-                host: address.ip().to_string(),
-                port: address.port(),
-                path: path.to_owned(),
-                server_name: format!("{}.{}.svc", service.name, service.namespace),
-            }),
-            None => DnsServiceResolver.resolve(service, path, port),
-        }
-    }
-}
 
 /// What both webhook plugins read: the configurations, namespaces and served versions
 /// of the server's stores.
@@ -253,9 +176,7 @@ impl Webhooks {
                 self.storage
                     .list(&prefix, &ListOptions::default())
                     .await
-                    .map_err(|e| {
-                        StatusError::from_storage(e, &store.info().qualified_resource(), "")
-                    })?
+                    .map_err(|e| interpret_error(e, &store.info().qualified_resource(), ""))?
                     .kvs
             }
         };
@@ -272,7 +193,7 @@ impl Webhooks {
         for kv in &kvs {
             let obj = store.decode(kv)?;
             let config: WebhookConfiguration = serde_json::from_value(to_json(&*obj)?)
-                .map_err(|e| StatusError::internal(format!("reading {resource}: {e}")))?;
+                .map_err(|e| errors::new_internal_error(format!("reading {resource}: {e}")))?;
             hooks.extend(config.webhooks);
         }
         let webhooks = Arc::new(hooks);
@@ -358,7 +279,7 @@ impl Webhooks {
         };
         match store.get("", &attributes.namespace).await {
             Ok(ns) => Ok(Some(ns.meta().map(|m| m.labels()).unwrap_or_default())),
-            Err(e) if e.code() == 404 => Ok(Some(BTreeMap::new())),
+            Err(e) if errors::is_not_found(&e) => Ok(Some(BTreeMap::new())),
             Err(e) => Err(e),
         }
     }
@@ -411,7 +332,7 @@ impl Webhooks {
         };
         let versioned = convert(&attributes.scheme, obj.deep_copy_object(), &gv)?;
         let bytes = encode(&attributes.scheme, MediaType::Json, &*versioned)?;
-        serde_json::from_slice(&bytes).map_err(|e| StatusError::internal(e.to_string()))
+        serde_json::from_slice(&bytes).map_err(|e| errors::new_internal_error(e.to_string()))
     }
 
     fn review(
@@ -508,7 +429,7 @@ impl Webhooks {
     ) -> Result<Option<json_patch::Patch>, HookError> {
         let name = hook.name.as_str();
         if attributes.dry_run && !hook.allows_dry_run() {
-            return Err(HookError::Status(StatusError::bad_request(format!(
+            return Err(HookError::Status(errors::new_bad_request(format!(
                 "admission webhook {name:?} does not support dry run"
             ))));
         }
@@ -631,14 +552,15 @@ impl Webhooks {
             return Ok(false);
         }
         let Some(obj) = attributes.object.as_ref() else {
-            return Err(StatusError::internal(format!(
+            return Err(errors::new_internal_error(format!(
                 "admission webhook {name:?} attempted to modify the object, which is not supported for this operation"
             )));
         };
         let original_gv: GroupVersion = obj.group_version_kind().group_version();
         let before = self.versioned_json(&**obj, invocation, attributes)?;
         let mut doc = before.clone();
-        json_patch::patch(&mut doc, &patch.0).map_err(|e| StatusError::internal(e.to_string()))?;
+        json_patch::patch(&mut doc, &patch.0)
+            .map_err(|e| errors::new_internal_error(e.to_string()))?;
         let sent_gvk = {
             let kind = obj.group_version_kind();
             if kind.kind == invocation.kind.kind {
@@ -648,7 +570,7 @@ impl Webhooks {
             }
         };
         let mut patched = from_value(&attributes.scheme, &sent_gvk, doc).map_err(|e| {
-            StatusError::internal(format!(
+            errors::new_internal_error(format!(
                 "the object patched by admission webhook {name:?} could not be read: {}",
                 e.status.message
             ))
@@ -708,14 +630,18 @@ impl MutationInterface for MutatingWebhooks {
                         webhooks.apply_patch(hook, &invocation, &patch, attributes)?
                     }
                     Ok(None) => false,
-                    Err(HookError::Calling(_)) if hook.ignores_failures() => {
+                    Err(HookError::Calling(why)) if hook.ignores_failures() => {
+                        tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing open");
                         attributes.reports.add_audit_annotation(
                             &failed_open_key("mutation", round, index),
                             &hook.name,
                         );
                         false
                     }
-                    Err(HookError::Calling(why)) => return Err(StatusError::internal(why)),
+                    Err(HookError::Calling(why)) => {
+                        tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing closed");
+                        return Err(errors::new_internal_error(why));
+                    }
                     Err(HookError::Status(e)) => return Err(e),
                 };
                 if round == 0 {
@@ -761,12 +687,16 @@ impl ValidationInterface for ValidatingWebhooks {
         for (index, ((hook, _), result)) in selected.iter().zip(results).enumerate() {
             match result {
                 Ok(_) => {}
-                Err(HookError::Calling(_)) if hook.ignores_failures() => {
+                Err(HookError::Calling(why)) if hook.ignores_failures() => {
+                    tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing open");
                     attributes
                         .reports
                         .add_audit_annotation(&failed_open_key("validating", 0, index), &hook.name);
                 }
-                Err(HookError::Calling(why)) => return Err(StatusError::internal(why)),
+                Err(HookError::Calling(why)) => {
+                    tracing::warn!(webhook = %hook.name, reason = %why, "failed calling webhook, failing closed");
+                    return Err(errors::new_internal_error(why));
+                }
                 Err(HookError::Status(e)) => return Err(e),
             }
         }
@@ -807,24 +737,5 @@ mod tests {
             Some(&json!({"status": "Success", "code": 200})),
         );
         assert_eq!((e.code(), e.status.status.as_str()), (403, "Failure"));
-    }
-
-    #[test]
-    fn services_resolve_to_their_cluster_name_or_a_fixed_address() {
-        let service = ServiceReference {
-            namespace: "hooks".into(),
-            name: "pods".into(),
-            ..ServiceReference::default()
-        };
-        let e = DnsServiceResolver
-            .resolve(&service, "/mutate", 8443)
-            .unwrap();
-        assert_eq!(e.url, "https://pods.hooks.svc:8443/mutate");
-        assert_eq!(e.server_name, "pods.hooks.svc");
-        let fixed =
-            StaticServiceResolver::new().with("hooks", "pods", "127.0.0.1:9443".parse().unwrap());
-        let e = fixed.resolve(&service, "/mutate", 443).unwrap();
-        assert_eq!((e.host.as_str(), e.port), ("127.0.0.1", 9443));
-        assert_eq!(e.server_name, "pods.hooks.svc");
     }
 }

@@ -1,9 +1,12 @@
 use std::sync::Arc;
 
 use apimachinery::runtime::Scheme;
+use apimachinery::schema::GroupVersionKind;
+use jsonwebtoken::Algorithm;
 use serde_json::json;
 
 use super::*;
+use crate::registry::from_value;
 use crate::storage::MemoryStorage;
 
 const ISSUER: &str = "https://kubernetes.default.svc.cluster.local";

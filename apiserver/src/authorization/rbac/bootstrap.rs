@@ -16,14 +16,13 @@
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
 use serde_json::{Value, json};
 
 use super::policy::{GROUP, PolicyRule, Subject};
 use crate::authentication::user;
-use crate::endpoints::StatusError;
-use crate::endpoints::handlers::to_json;
-use crate::registry::{DeleteParams, Store, Subresource, from_value, resources_from_scheme};
+use crate::registry::{DeleteParams, Subresource, from_value, resources_from_scheme, to_json};
 use crate::storage::Storage;
 
 /// The label on every bootstrap role and binding.
@@ -563,7 +562,7 @@ pub async fn ensure(
         let Some(info) = resources.get(&(GROUP.to_owned(), resource.to_owned())) else {
             continue;
         };
-        let store = Store::new(scheme.clone(), storage.clone(), info.clone());
+        let store = super::store(scheme, storage, info.clone());
         match store.get("", name).await {
             Ok(existing) => {
                 let existing = to_json(&*existing)?;
@@ -593,14 +592,14 @@ pub async fn ensure(
                     continue;
                 }
             }
-            Err(e) if e.code() == 404 => {}
+            Err(e) if errors::is_not_found(&e) => {}
             Err(e) => return Err(e),
         }
         let obj = from_value(scheme, &info.storage_gvk, value)?;
         match store.create("", obj, false).await {
             Ok(_) => ensured.created.push(format!("{resource}/{name}")),
             // Another server on the same storage made it first.
-            Err(e) if e.code() == 409 => {}
+            Err(e) if errors::is_already_exists(&e) => {}
             Err(e) => return Err(e),
         }
     }

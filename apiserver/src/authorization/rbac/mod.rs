@@ -35,7 +35,6 @@
 //! ```
 
 pub mod bootstrap;
-pub mod escalation;
 pub mod index;
 pub mod policy;
 
@@ -43,8 +42,10 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
 use apimachinery::runtime::unstructured::object_to_unstructured;
+use apimachinery::schema::GroupResource;
 use futures_util::{StreamExt, stream};
 use tokio::sync::watch;
 
@@ -52,9 +53,11 @@ use self::index::{Index, Kind, Visit};
 use self::policy::{PolicyRule, RbacObject};
 use super::{Attributes, Authorizer, Decision, RulesInfo};
 use crate::authentication::user::Info;
-use crate::endpoints::StatusError;
-use crate::registry::{ResourceInfo, Store, Subresource, decode_stored, resources_from_scheme};
-use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent};
+use crate::registry::validation::NameValidation;
+use crate::registry::{
+    GenericStrategy, ResourceInfo, Store, Subresource, decode_stored, resources_from_scheme,
+};
+use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent, interpret_error};
 
 /// How long a decision waits for the index to catch up with a write before deciding on
 /// what it has (only a storage whose watch has stalled makes it wait that long).
@@ -62,6 +65,19 @@ const SYNC_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long the index waits before listing again after the storage failed.
 const RETRY_DELAY: Duration = Duration::from_millis(500);
+
+/// How RBAC objects are written, here and through the API (`registry::rbac`): Go's RBAC
+/// strategies, whose names are path segments (`ValidateRBACName`: the bootstrap roles
+/// are `system:...`).
+pub const STRATEGY: GenericStrategy = GenericStrategy {
+    names: NameValidation::PathSegment,
+    returns_deleted_object: false,
+};
+
+/// The store of RBAC resource `info`, written with [`STRATEGY`].
+pub fn store(scheme: &Arc<Scheme>, storage: &Arc<dyn Storage>, info: ResourceInfo) -> Store {
+    Store::new(scheme.clone(), storage.clone(), info, Arc::new(STRATEGY))
+}
 
 /// The RBAC authorizer (Go's `RBACAuthorizer` over the `DefaultRuleResolver`).
 #[derive(Debug)]
@@ -105,8 +121,7 @@ impl Rbac {
             (Kind::ClusterRoleBinding, "clusterrolebindings"),
         ] {
             if let Some(info) = resources.get(&(policy::GROUP.to_owned(), resource.to_owned())) {
-                let store = Store::new(scheme.clone(), storage.clone(), info.clone());
-                kinds.push((kind, Arc::new(store)));
+                kinds.push((kind, Arc::new(store(&scheme, &storage, info.clone()))));
             }
         }
         let written = kinds
@@ -281,7 +296,8 @@ impl Shared {
         'list: loop {
             let from = match self.list().await {
                 Ok(revision) => revision,
-                Err(_) => {
+                Err(e) => {
+                    tracing::warn!(error = %e, "RBAC cannot list the roles and bindings; retrying");
                     tokio::time::sleep(RETRY_DELAY).await;
                     continue;
                 }
@@ -293,9 +309,13 @@ impl Shared {
             let mut watches = Vec::with_capacity(self.kinds.len());
             for (position, (_, store)) in self.kinds.iter().enumerate() {
                 let prefix = store.info().collection_prefix(None);
-                let Ok(events) = self.storage.watch_without_prev(&prefix, from).await else {
-                    tokio::time::sleep(RETRY_DELAY).await;
-                    continue 'list;
+                let events = match self.storage.watch_without_prev(&prefix, from).await {
+                    Ok(events) => events,
+                    Err(e) => {
+                        tracing::warn!(error = %e, %prefix, "RBAC cannot watch the roles and bindings; retrying");
+                        tokio::time::sleep(RETRY_DELAY).await;
+                        continue 'list;
+                    }
                 };
                 // Each watch says when it ends, so that the end of one ends them all.
                 let ends = stream::once(std::future::ready((position, None)));
@@ -342,7 +362,7 @@ impl Shared {
             .storage
             .current_revision()
             .await
-            .map_err(|e| StatusError::from_storage(e, "rbac", ""))?;
+            .map_err(|e| interpret_error(e, &GroupResource::new("", "rbac"), ""))?;
         if revision > 0 {
             for (kind, store) in &self.kinds {
                 let prefix = store.info().collection_prefix(None);
@@ -350,9 +370,11 @@ impl Shared {
                     revision,
                     ..ListOptions::default()
                 };
-                let listed = self.storage.list(&prefix, &options).await.map_err(|e| {
-                    StatusError::from_storage(e, &store.info().qualified_resource(), "")
-                })?;
+                let listed = self
+                    .storage
+                    .list(&prefix, &options)
+                    .await
+                    .map_err(|e| interpret_error(e, &store.info().qualified_resource(), ""))?;
                 for kv in &listed.kvs {
                     if let Ok(obj) = self.decode(kv) {
                         index.load(*kind, obj);
@@ -370,9 +392,9 @@ impl Shared {
     fn decode(&self, kv: &KeyValue) -> Result<RbacObject, StatusError> {
         let obj = decode_stored(&self.scheme, kv)?;
         let map = object_to_unstructured(&*obj)
-            .map_err(|e| StatusError::internal(format!("reading {}: {e}", kv.key)))?;
+            .map_err(|e| errors::new_internal_error(format!("reading {}: {e}", kv.key)))?;
         serde_json::from_value(serde_json::Value::Object(map))
-            .map_err(|e| StatusError::internal(format!("reading {}: {e}", kv.key)))
+            .map_err(|e| errors::new_internal_error(format!("reading {}: {e}", kv.key)))
     }
 
     fn kind_of(&self, key: &str) -> Option<Kind> {
@@ -453,7 +475,7 @@ impl Shared {
                 // brings another pass.
                 let _ = store
                     .update("", &name, Subresource::Main, false, |current| {
-                        let mut v = crate::endpoints::handlers::to_json(&*current)?;
+                        let mut v = crate::registry::to_json(&*current)?;
                         if let Some(map) = v.as_object_mut() {
                             map.insert("rules".into(), rules.clone());
                         }

@@ -40,7 +40,7 @@ impl Fixture {
             .get(&(policy::GROUP.to_owned(), resource.to_owned()))
             .unwrap()
             .clone();
-        Store::new(self.scheme.clone(), self.storage.clone(), info)
+        store(&self.scheme, &self.storage, info)
     }
 
     async fn create(&self, resource: &str, namespace: &str, value: Value) {
@@ -241,7 +241,7 @@ async fn aggregated_roles_grant_at_once_and_their_stored_rules_follow() {
     let mut stored = Value::Null;
     for _ in 0..1000 {
         let obj = store.get("", "monitoring").await.unwrap();
-        stored = crate::endpoints::handlers::to_json(&*obj).unwrap();
+        stored = crate::registry::to_json(&*obj).unwrap();
         if stored
             .get("rules")
             .is_some_and(|r| r.as_array().is_some_and(|a| !a.is_empty()))

@@ -48,7 +48,6 @@ pub async fn redb() -> Option<(Arc<dyn Storage>, Guard)> {
 
 /// An etcd server of its own for one test: a free loopback port, a temporary data
 /// directory, killed and waited for when dropped (also when the test fails).
-#[cfg(feature = "etcd")]
 pub struct Etcd {
     child: Option<std::process::Child>,
     /// `http://127.0.0.1:<port>`.
@@ -58,14 +57,12 @@ pub struct Etcd {
     dir: TempDir,
 }
 
-#[cfg(feature = "etcd")]
 fn free_listener() -> std::net::TcpListener {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap()
 }
 
 /// Whether the `etcd` binary is installed; when it is not, a notice and `false`, or a
 /// failure under CI (where .ci/run installs it).
-#[cfg(feature = "etcd")]
 pub fn etcd_installed() -> bool {
     let found = std::process::Command::new("etcd")
         .arg("--version")
@@ -89,7 +86,6 @@ pub fn etcd_installed() -> bool {
     found
 }
 
-#[cfg(feature = "etcd")]
 impl Etcd {
     /// Starts etcd and waits until it answers; `None` when etcd is not installed.
     pub async fn start() -> Option<Etcd> {
@@ -164,7 +160,6 @@ impl Etcd {
     }
 }
 
-#[cfg(feature = "etcd")]
 impl Drop for Etcd {
     fn drop(&mut self) {
         self.stop();
@@ -172,7 +167,6 @@ impl Drop for Etcd {
 }
 
 /// A store on a fresh etcd of its own; `None` when etcd is not installed.
-#[cfg(feature = "etcd")]
 pub async fn etcd() -> Option<(Arc<dyn Storage>, Guard)> {
     let etcd = Etcd::start().await?;
     let store = apiserver::storage::EtcdStorage::connect(&[&etcd.endpoint])

@@ -1,4 +1,5 @@
 use super::*;
+use crate::registry::Store;
 use crate::storage::MemoryStorage;
 
 fn setup() -> (Arc<Scheme>, Arc<dyn Storage>, Store, Store) {
@@ -8,9 +9,9 @@ fn setup() -> (Arc<Scheme>, Arc<dyn Storage>, Store, Store) {
     let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
     let resources = resources_from_scheme(&scheme);
     let store = |r: &str| {
-        Store::new(
-            scheme.clone(),
-            storage.clone(),
+        super::super::store(
+            &scheme,
+            &storage,
             resources[&(GROUP.to_owned(), r.to_owned())].clone(),
         )
     };

@@ -1,0 +1,183 @@
+//! Server-side apply (`application/apply-patch+yaml`, Go's `patch.go` `applyPatcher`):
+//! the YAML configuration merged into the object by the field manager (created when
+//! missing, answered 201), with conflicts answered 409 unless `force`.
+
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::serializer::yaml::yaml_to_json;
+use serde_json::Value;
+
+use super::{Handler, Reply};
+use crate::admission;
+use crate::endpoints::fieldmanager;
+use crate::endpoints::negotiation::MediaType;
+use crate::registry::{FieldValidation, Subresource, to_json};
+
+impl Handler<'_> {
+    /// Server-side apply (`application/apply-patch+yaml`): the YAML configuration merged
+    /// into the object by the field manager (created when missing, answered 201), with
+    /// conflicts answered 409 unless `force`.
+    pub(super) async fn apply(&self, body: &[u8], dry_run: bool) -> Result<Reply, StatusError> {
+        let force = fieldmanager::parse_force(self.query.get("force").map(String::as_str))?;
+        let manager = self.manager();
+        let validation = self.field_validation()?;
+        let text = std::str::from_utf8(body)
+            .map_err(|e| errors::new_bad_request(format!("error decoding YAML: {e}")))?;
+        let doc = yaml_to_json(text)
+            .map_err(|e| errors::new_bad_request(format!("error decoding YAML: {e}")))?;
+        let mut warnings: Vec<String> = Vec::new();
+        if !doc.duplicate_keys.is_empty() {
+            let list: Vec<String> = doc
+                .duplicate_keys
+                .iter()
+                .map(|d| format!("duplicate field {:?}", d.path))
+                .collect();
+            match validation {
+                FieldValidation::Strict => {
+                    return Err(errors::new_bad_request(format!(
+                        "error strict decoding YAML: {}",
+                        list.join(", ")
+                    )));
+                }
+                FieldValidation::Warn => warnings.extend(list),
+                FieldValidation::Ignore => {}
+            }
+        }
+        let mut config = doc.value;
+        if !config.is_object() {
+            return Err(errors::new_bad_request(
+                "error decoding YAML: the applied configuration is not an object",
+            ));
+        }
+        let gvk = self.request_gvk();
+        let api_version = config
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let kind = config
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        if (group, version, kind) != (gvk.group.as_str(), gvk.version.as_str(), gvk.kind.as_str()) {
+            // Go's versionCheckManager.
+            return Err(errors::new_bad_request(format!(
+                "invalid object type: {group}/{version}, Kind={kind}"
+            )));
+        }
+        let ns = self.namespace().to_owned();
+        let name = self.info.name.clone();
+        if let Some(meta) = config.get_mut("metadata").and_then(Value::as_object_mut) {
+            let asked_ns = meta
+                .get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if self.store.info().namespaced && !asked_ns.is_empty() && asked_ns != ns {
+                return Err(errors::new_bad_request(
+                    "the namespace of the provided object does not match the namespace sent on the request",
+                ));
+            }
+            match meta.get("name").and_then(Value::as_str) {
+                None | Some("") => {
+                    meta.insert("name".into(), Value::from(name.clone()));
+                }
+                Some(n) if n != name => {
+                    return Err(errors::new_bad_request(format!(
+                        "the name of the object ({n}) does not match the name on the URL ({name})"
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        let types = fieldmanager::types_for(&gvk);
+        let converter = self.converter();
+        let fm = self.field_manager(&types, &converter);
+        let now = fieldmanager::now();
+        // An object created or deleted meanwhile is looked up again.
+        for _ in 0..4 {
+            match self.store.get(&ns, &name).await {
+                Err(e) if errors::is_not_found(&e) && self.subresource() == Subresource::Main => {
+                    let empty = fieldmanager::empty_object(self.scheme, &gvk);
+                    let merged = fm
+                        .apply(&empty, &config, &manager, force, &now)
+                        .map_err(fieldmanager::apply_error)?
+                        .unwrap_or_else(|| config.clone());
+                    let bytes = serde_json::to_vec(&merged)
+                        .map_err(|e| errors::new_internal_error(e.to_string()))?;
+                    let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
+                    warnings.extend(w);
+                    if let Some(meta) = obj.meta_mut() {
+                        if self.store.info().namespaced {
+                            meta.set_namespace(&ns);
+                        }
+                    }
+                    self.scheme.default(&mut *obj);
+                    let obj = self.to_storage_version(obj)?;
+                    let (obj, admitted) = self
+                        .run_admission(admission::Operation::Create, obj, None, dry_run)
+                        .await?;
+                    warnings.extend(admitted);
+                    match self.store.create(&ns, obj, dry_run).await {
+                        Ok(created) => {
+                            return self.reply(201, &*self.to_request_version(created)?, warnings);
+                        }
+                        Err(e) if errors::is_already_exists(&e) => continue,
+                        Err(e) => return Err(e),
+                    }
+                }
+                Err(e) => return Err(e),
+                Ok(_) => {
+                    let mut w_out = Vec::new();
+                    let updated = self
+                        .admitted_update(dry_run, |current| {
+                            let current_rv = current
+                                .meta()
+                                .map(|m| m.resource_version().to_owned())
+                                .unwrap_or_default();
+                            let live =
+                                to_json(&*self.to_request_version(current.deep_copy_object())?)?;
+                            let Some(merged) = fm
+                                .apply(&live, &config, &manager, force, &now)
+                                .map_err(fieldmanager::apply_error)?
+                            else {
+                                // Nothing changed: the object as it is, nothing written.
+                                return Ok(current);
+                            };
+                            let bytes = serde_json::to_vec(&merged)
+                                .map_err(|e| errors::new_internal_error(e.to_string()))?;
+                            let (mut obj, w) = self.decode_body(&bytes, MediaType::Json, &gvk)?;
+                            w_out = w;
+                            // A configuration that sets resourceVersion makes it a
+                            // precondition; otherwise the live one is kept.
+                            if let Some(meta) = obj.meta_mut() {
+                                if meta.resource_version() == current_rv {
+                                    meta.set_resource_version("");
+                                }
+                            }
+                            self.scheme.default(&mut *obj);
+                            self.to_storage_version(obj)
+                        })
+                        .await;
+                    match updated {
+                        Err(e)
+                            if errors::is_not_found(&e)
+                                && self.subresource() == Subresource::Main =>
+                        {
+                            continue;
+                        }
+                        Err(e) => return Err(e),
+                        Ok((updated, admitted)) => {
+                            warnings.extend(w_out);
+                            warnings.extend(admitted);
+                            return self.reply(200, &*self.to_request_version(updated)?, warnings);
+                        }
+                    }
+                }
+            }
+        }
+        Err(errors::new_conflict(
+            &self.qualified(),
+            &name,
+            "the object was created and deleted concurrently too many times; try again",
+        ))
+    }
+}

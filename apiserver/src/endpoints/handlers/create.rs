@@ -1,0 +1,55 @@
+//! POST to a collection (Go's `endpoints/handlers/create.go`): a stored object, or,
+//! for what is answered without being stored (the reviews, a ServiceAccount's `token`),
+//! the answer.
+
+use apimachinery::api::errors::StatusError;
+
+use super::decode::resets_managed_fields;
+use super::{Handler, Reply};
+use crate::admission;
+use crate::endpoints::fieldmanager;
+use crate::endpoints::negotiation::MediaType;
+use crate::registry::{Creater, from_value, to_json};
+
+impl Handler<'_> {
+    /// POST to a collection.
+    pub async fn create(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
+        let dry_run = self.dry_run()?;
+        fieldmanager::validate_field_manager(
+            "CreateOptions",
+            self.query.get("fieldManager").map_or("", String::as_str),
+        )?;
+        let (obj, mut warnings) = self.admit(body, media, None).await?;
+        let obj = self.track_managed_fields(None, obj, resets_managed_fields(body, media))?;
+        let (obj, admitted) = self
+            .run_admission(admission::Operation::Create, obj, None, dry_run)
+            .await?;
+        warnings.extend(admitted);
+        warnings.extend(self.strategy().warnings_on_create(&*obj));
+        let created = self.store.create(self.namespace(), obj, dry_run).await?;
+        self.reply(
+            201,
+            &*self.to_request_version_async(created).await?,
+            warnings,
+        )
+    }
+
+    /// POST answered without storing anything (Go's review resources, a
+    /// ServiceAccount's `token`): the body is decoded as the kind `creater` takes, and
+    /// its answer comes back, 201.
+    pub async fn answer(
+        &self,
+        creater: &dyn Creater,
+        body: &[u8],
+        media: MediaType,
+    ) -> Result<Reply, StatusError> {
+        let dry_run = self.dry_run()?;
+        let kind = creater.kind(&self.info.api_version);
+        let (obj, warnings) = self.decode_body(body, media, &kind)?;
+        let answered = creater
+            .create(&self.context(dry_run), to_json(&*obj)?)
+            .await?;
+        let answered = from_value(self.scheme, &kind, answered)?;
+        self.reply(201, &*answered, warnings)
+    }
+}

@@ -1,0 +1,129 @@
+//! GET of a collection (Go's `endpoints/handlers/get.go` `ListResource`): selectors,
+//! pages with `continue` tokens, `resourceVersion` and `resourceVersionMatch` as Go reads
+//! them.
+
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::runtime::{Object, UnstructuredList};
+use apimachinery::schema::GroupVersionKind;
+use serde_json::Value;
+
+use super::{Handler, Reply, parse_resource_version};
+use crate::registry::{ListParams, from_value};
+
+/// The largest `limit` a list accepts; Go caps nothing, but a number past any real
+/// collection is a mistake worth reporting.
+const MAX_LIMIT: i64 = 1_000_000;
+
+impl Handler<'_> {
+    /// GET of a collection.
+    pub async fn list(&self) -> Result<Reply, StatusError> {
+        let selection = self.selection()?;
+        let limit = match self.query.get("limit").map(String::as_str) {
+            None | Some("") => 0,
+            Some(l) => {
+                let n: i64 = l.parse().map_err(|_| {
+                    errors::new_bad_request(format!("invalid limit {l:?}: not an integer"))
+                })?;
+                if !(0..=MAX_LIMIT).contains(&n) {
+                    return Err(errors::new_bad_request(format!(
+                        "invalid limit {n}: must be between 0 and {MAX_LIMIT}"
+                    )));
+                }
+                usize::try_from(n).unwrap_or(0)
+            }
+        };
+        let asked = parse_resource_version(self.query.get("resourceVersion"))?;
+        // Go's rules: `Exact` reads at the revision; `NotOlderThan` (and no match with a
+        // revision) reads the current state, which must have reached the revision.
+        let revision = match self.query.get("resourceVersionMatch").map(String::as_str) {
+            None | Some("") | Some("NotOlderThan") => {
+                if asked > 0 {
+                    self.store.ensure_reached(asked).await?;
+                }
+                0
+            }
+            Some("Exact") if asked > 0 => asked,
+            Some("Exact") => {
+                return Err(errors::new_bad_request(
+                    "resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\" or unset",
+                ));
+            }
+            Some(other) => {
+                return Err(errors::new_bad_request(format!(
+                    "resourceVersionMatch {other:?} is not supported: must be Exact or NotOlderThan"
+                )));
+            }
+        };
+        let continue_token = self
+            .query
+            .get("continue")
+            .filter(|c| !c.is_empty())
+            .cloned();
+        if continue_token.is_some() && asked > 0 {
+            return Err(errors::new_bad_request(
+                "specifying resource version is not allowed when using continue",
+            ));
+        }
+        let page = self
+            .store
+            .list(
+                self.info.namespace.as_deref(),
+                &ListParams {
+                    selection,
+                    limit,
+                    continue_token,
+                    revision,
+                },
+            )
+            .await?;
+        let list_gvk = GroupVersionKind::new(
+            self.info.api_group.as_str(),
+            self.info.api_version.as_str(),
+            self.store.info().list_kind.as_str(),
+        );
+        let mut list = self.new_list(&list_gvk)?;
+        let unstructured = self.strategy().is_unstructured();
+        let converted = self.convert_all(page.items, &self.request_gv()).await?;
+        if let Some(items) = list.as_list_mut() {
+            for mut item in converted {
+                // Items of a typed list carry no kind and apiVersion, as Go writes them;
+                // a custom resource list's items keep theirs.
+                if !unstructured {
+                    item.set_group_version_kind(&GroupVersionKind::default());
+                }
+                items.push_item(item).map_err(|_| {
+                    errors::new_internal_error(format!("{list_gvk} does not take its items"))
+                })?;
+            }
+        }
+        if let Some(meta) = list.list_meta_mut() {
+            meta.set_resource_version(&page.resource_version.to_string());
+            meta.set_continue_token(page.continue_token.as_deref().unwrap_or_default());
+            meta.set_remaining_item_count(page.remaining_item_count);
+        }
+        self.reply(200, &*list, Vec::new())
+    }
+
+    /// An empty list of kind `list_gvk` whose items are `[]`, not `null`, as Go's server
+    /// writes an empty collection.
+    pub(super) fn new_list(
+        &self,
+        list_gvk: &GroupVersionKind,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        if self.strategy().is_unstructured() {
+            let (api_version, kind) = list_gvk.to_api_version_and_kind();
+            let mut map = serde_json::Map::new();
+            map.insert("apiVersion".into(), Value::from(api_version));
+            map.insert("kind".into(), Value::from(kind.to_owned()));
+            map.insert("metadata".into(), serde_json::json!({}));
+            map.insert("items".into(), Value::Array(Vec::new()));
+            return UnstructuredList::from_map(map)
+                .map(|l| Box::new(l) as Box<dyn Object>)
+                .map_err(|e| errors::new_internal_error(format!("no list kind {list_gvk}: {e}")));
+        }
+        let mut list = from_value(self.scheme, list_gvk, serde_json::json!({"items": []}))
+            .map_err(|e| errors::new_internal_error(format!("no list kind {list_gvk}: {e:?}")))?;
+        list.set_group_version_kind(list_gvk);
+        Ok(list)
+    }
+}

@@ -1,0 +1,122 @@
+//! `managedFields` on every write (Go's `UpdateNoErrors` of the field manager): the
+//! manager of a write and the fields it set, computed at the request's version.
+
+use apimachinery::api::errors::StatusError;
+use apimachinery::apis::meta::v1::ManagedFieldsEntry;
+use apimachinery::managedfields::{FieldManager, ParseableType};
+use apimachinery::runtime::Object;
+use serde_json::Value;
+
+use super::Handler;
+use crate::endpoints::fieldmanager::{self, SchemeConverter};
+use crate::registry::{Subresource, from_value, to_json};
+
+impl Handler<'_> {
+    /// The manager of this write: `fieldManager`, or the user agent's first word.
+    pub(super) fn manager(&self) -> String {
+        fieldmanager::manager_or_user_agent(
+            self.query.get("fieldManager").map(String::as_str),
+            self.user_agent,
+        )
+    }
+
+    pub(super) fn converter(&self) -> SchemeConverter<'_> {
+        SchemeConverter {
+            scheme: self.scheme,
+            gvk: self.request_gvk(),
+            served: self.store.info().versions.clone(),
+        }
+    }
+
+    /// The field manager of the request's kind, version and subresource; a kind's
+    /// status is reset on main-resource writes and its spec on `/status` writes, as
+    /// Go's strategies do, so neither is owned through the other.
+    pub(super) fn field_manager<'b>(
+        &self,
+        types: &'b ParseableType,
+        converter: &'b SchemeConverter<'b>,
+    ) -> FieldManager<'b> {
+        let status = self.info.subresource == "status";
+        let fm = FieldManager::new(
+            types,
+            &self.request_gv().to_string(),
+            if status { "status" } else { "" },
+            converter,
+        );
+        let subresource = if status {
+            Subresource::Status
+        } else {
+            Subresource::Main
+        };
+        let reset = self.strategy().reset_fields(self.store.info(), subresource);
+        if reset.is_empty() {
+            fm
+        } else {
+            fm.with_reset_fields(reset)
+        }
+    }
+
+    /// Records a create, update or patch of `new` (storage version) over `live` in
+    /// `new`'s `managedFields` (Go's `UpdateNoErrors`), computed at the request's version.
+    /// `reset`: the request set `managedFields` to an empty list (Go's way of clearing
+    /// them), which the typed object cannot tell from leaving them out.
+    pub(super) fn track_managed_fields(
+        &self,
+        live: Option<&dyn Object>,
+        new: Box<dyn Object>,
+        reset: bool,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        // The field sets are computed at the request's version; a custom resource whose
+        // CRD converts through a webhook cannot be converted here without awaiting it,
+        // so its writes in another version than the storage one are not tracked (left
+        // out; the storage version's writes are).
+        if self.webhook().is_some() && self.request_gv() != self.store.info().storage_version() {
+            return Ok(new);
+        }
+        let gvk = self.request_gvk();
+        let types = fieldmanager::types_for(&gvk);
+        let converter = self.converter();
+        let fm = self.field_manager(&types, &converter);
+        let live_json = match live {
+            Some(l) => Some(to_json(&*self.to_request_version(l.deep_copy_object())?)?),
+            None => None,
+        };
+        let empty = fieldmanager::empty_object(self.scheme, &gvk);
+        let mut new_json = to_json(&*self.to_request_version(new.deep_copy_object())?)?;
+        if reset {
+            if let Some(meta) = new_json.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.insert("managedFields".into(), Value::Array(Vec::new()));
+            }
+        }
+        fm.update(
+            live_json.as_ref(),
+            &empty,
+            &mut new_json,
+            &self.manager(),
+            &fieldmanager::now(),
+        );
+        // managedFields read the same in every version: they go on the stored object,
+        // set through its metadata (a whole-object JSON round trip otherwise).
+        // Taken, not cloned: `new_json` is not read again.
+        let entries = new_json
+            .pointer_mut("/metadata/managedFields")
+            .map(Value::take);
+        let typed = match &entries {
+            Some(e) => <Vec<ManagedFieldsEntry> as serde::Deserialize>::deserialize(e).ok(),
+            None => Some(Vec::new()),
+        };
+        let mut new = new;
+        if let (Some(typed), Some(meta)) = (typed, new.meta_mut()) {
+            meta.set_managed_fields(typed);
+            return Ok(new);
+        }
+        let mut stored = to_json(&*new)?;
+        if let Some(meta) = stored.get_mut("metadata").and_then(Value::as_object_mut) {
+            match entries {
+                Some(e) => meta.insert("managedFields".into(), e),
+                None => meta.remove("managedFields"),
+            };
+        }
+        from_value(self.scheme, &self.store.info().storage_gvk, stored)
+    }
+}

@@ -1,0 +1,34 @@
+//! PUT of an object or its `/status` (Go's `endpoints/handlers/update.go`).
+
+use apimachinery::api::errors::StatusError;
+
+use super::decode::resets_managed_fields;
+use super::{Handler, Reply};
+use crate::endpoints::fieldmanager;
+use crate::endpoints::negotiation::MediaType;
+
+impl Handler<'_> {
+    /// PUT of an object or its `/status`.
+    pub async fn update(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
+        let dry_run = self.dry_run()?;
+        fieldmanager::validate_field_manager(
+            "UpdateOptions",
+            self.query.get("fieldManager").map_or("", String::as_str),
+        )?;
+        let (obj, mut warnings) = self.admit(body, media, Some(&self.info.name)).await?;
+        let reset = resets_managed_fields(body, media);
+        // PUT replaces: the new object does not depend on the current one, so a retry
+        // (possible only without a resourceVersion) writes the same body again.
+        let (updated, admitted) = self
+            .admitted_update(dry_run, |current| {
+                self.track_managed_fields(Some(&*current), obj.deep_copy_object(), reset)
+            })
+            .await?;
+        warnings.extend(admitted);
+        self.reply(
+            200,
+            &*self.to_request_version_async(updated).await?,
+            warnings,
+        )
+    }
+}

@@ -1,0 +1,370 @@
+//! The watch handler (Go's `endpoints/handlers/watch.go` over the cacher): a stream of
+//! newline-delimited `{"type": ..., "object": ...}` events in the request's version,
+//! filtered by namespace and selectors, with initial events, bookmarks and a timeout.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::runtime::Object;
+use apimachinery::schema::{GroupKind, GroupVersionKind};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use bytes::Bytes;
+use futures_util::StreamExt;
+use futures_util::stream::{self, BoxStream};
+use tokio::sync::watch as signal;
+
+use super::{Handler, parse_resource_version};
+use crate::endpoints::negotiation::{Conversion, MediaType};
+use crate::endpoints::responsewriters::status_json;
+use crate::endpoints::transform::transform;
+use crate::registry::{CacheEvent, EventType, ListParams, Selection, Store, convert, encode};
+
+/// The annotation of the bookmark that ends the initial events of a
+/// `sendInitialEvents=true` watch.
+pub const INITIAL_EVENTS_END_ANNOTATION: &str = "k8s.io/initial-events-end";
+
+/// A watch without `timeoutSeconds` lasts this long (Go's default minimum request
+/// timeout); clients re-watch after it.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
+/// The longest `timeoutSeconds` accepted: a day, past which a client has surely made a
+/// mistake.
+const MAX_TIMEOUT_SECONDS: i64 = 86_400;
+/// How often a watch with `allowWatchBookmarks` gets a bookmark when nothing happens.
+const BOOKMARK_INTERVAL: Duration = Duration::from_secs(10);
+
+/// The body stream of a watch answer.
+pub type WatchBody = BoxStream<'static, Result<Bytes, std::io::Error>>;
+
+struct WatchState {
+    handler_scheme: Arc<apimachinery::runtime::Scheme>,
+    info: crate::registry::ResourceInfo,
+    namespace: Option<String>,
+    selection: Selection,
+    request_gv: apimachinery::schema::GroupVersion,
+    request_gvk: GroupVersionKind,
+    bookmarks: bool,
+    last_sent: i64,
+    /// JSON lines, or protobuf frames.
+    output: MediaType,
+    /// What each event's object is converted to (`as=PartialObjectMetadata`).
+    conversion: Option<Conversion>,
+    /// The resource's store, whose strategy decorates objects as they are read (a
+    /// custom resource's are defaulted).
+    store: Arc<Store>,
+}
+
+impl WatchState {
+    fn selected(&self, obj: &dyn Object) -> bool {
+        let in_namespace = match &self.namespace {
+            Some(ns) => obj.meta().is_some_and(|m| m.namespace() == ns),
+            None => true,
+        };
+        in_namespace
+            && self
+                .selection
+                .matches(&self.info, self.store.strategy().selectable_fields(), obj)
+    }
+
+    fn line(&self, event_type: &str, obj: &dyn Object) -> Result<Bytes, StatusError> {
+        let mut obj = obj.deep_copy_object();
+        self.store.strategy().decorate(&mut *obj);
+        let converted = convert(&self.handler_scheme, obj, &self.request_gv)?;
+        self.event(event_type, &*converted)
+    }
+
+    /// One event in the stream's format.
+    fn event(&self, event_type: &str, obj: &dyn Object) -> Result<Bytes, StatusError> {
+        let converted;
+        let obj = match self.conversion {
+            // An object that cannot be converted as asked (a watch asking for
+            // PartialObjectMetadataList) is sent as it is, as Go's watch encoder does.
+            Some(conversion) => match transform(&self.handler_scheme, obj, conversion) {
+                Ok(c) => {
+                    converted = c;
+                    &*converted
+                }
+                Err(_) => obj,
+            },
+            None => obj,
+        };
+        let encoded = encode(&self.handler_scheme, self.output, obj)?;
+        Ok(match self.output {
+            MediaType::Protobuf => protobuf_frame(event_type, &encoded),
+            _ => frame(event_type, &encoded),
+        })
+    }
+
+    fn bookmark(&mut self, revision: i64, initial_end: bool) -> Result<Bytes, StatusError> {
+        let mut obj: Box<dyn Object> = if self.handler_scheme.recognizes(&self.request_gvk) {
+            self.handler_scheme
+                .new_object(&self.request_gvk)
+                .map_err(|e| errors::new_internal_error(e.to_string()))?
+        } else {
+            // A custom resource's bookmark: an object with only its kind and metadata.
+            Box::new(apimachinery::runtime::Unstructured::new(
+                serde_json::Map::from_iter([("metadata".to_owned(), serde_json::json!({}))]),
+            ))
+        };
+        obj.set_group_version_kind(&self.request_gvk);
+        if let Some(meta) = obj.meta_mut() {
+            meta.set_resource_version(&revision.to_string());
+            if initial_end {
+                let mut a = BTreeMap::new();
+                a.insert(INITIAL_EVENTS_END_ANNOTATION.to_owned(), "true".to_owned());
+                meta.set_annotations(a);
+            }
+        }
+        self.last_sent = self.last_sent.max(revision);
+        self.event("BOOKMARK", &*obj)
+    }
+
+    /// The lines one cache event makes for this client: a modification that moves an
+    /// object into or out of the selection is an ADDED or DELETED, as in Go.
+    fn lines(&mut self, event: &CacheEvent) -> Result<Vec<Bytes>, StatusError> {
+        let mut out = Vec::new();
+        match (event.event_type, event.object()) {
+            (EventType::Progress, _) => {
+                if self.bookmarks && event.revision > self.last_sent {
+                    out.push(self.bookmark(event.revision, false)?);
+                }
+                return Ok(out);
+            }
+            (_, None) => return Ok(out),
+            (kind, Some(obj)) => {
+                let now = self.selected(&**obj);
+                let before = event.prev().is_some_and(|p| self.selected(&**p));
+                let event_type = match kind {
+                    EventType::Added if now => Some("ADDED"),
+                    EventType::Modified if now && before => Some("MODIFIED"),
+                    EventType::Modified if now => Some("ADDED"),
+                    EventType::Modified if before => Some("DELETED"),
+                    EventType::Deleted if before => Some("DELETED"),
+                    _ => None,
+                };
+                if let Some(t) = event_type {
+                    out.push(self.line(t, &**obj)?);
+                }
+            }
+        }
+        self.last_sent = self.last_sent.max(event.revision);
+        Ok(out)
+    }
+}
+
+fn frame(event_type: &str, object_json: &[u8]) -> Bytes {
+    let object = object_json.strip_suffix(b"\n").unwrap_or(object_json);
+    let mut line = Vec::with_capacity(object.len() + 32);
+    line.extend_from_slice(b"{\"type\":\"");
+    line.extend_from_slice(event_type.as_bytes());
+    line.extend_from_slice(b"\",\"object\":");
+    line.extend_from_slice(object);
+    line.extend_from_slice(b"}\n");
+    Bytes::from(line)
+}
+
+/// A protobuf watch frame (Go's protobuf stream serializer): a four-byte big-endian
+/// length, then a bare `metav1.WatchEvent` message whose `object` holds the object in its
+/// `k8s\0` envelope.
+fn protobuf_frame(event_type: &str, enveloped: &[u8]) -> Bytes {
+    let mut event = apimachinery::proto::WireEncoder::new();
+    event.bytes_field(1, event_type.as_bytes());
+    event.message(2, |raw| raw.bytes_field(1, enveloped));
+    let event = event.into_bytes();
+    let mut out = Vec::with_capacity(event.len() + 4);
+    // A frame over 4 GiB cannot be written; watch events are far below Go's 3 MiB limit.
+    let len = u32::try_from(event.len()).unwrap_or(u32::MAX);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(&event);
+    Bytes::from(out)
+}
+
+fn error_line(
+    err: &StatusError,
+    output: MediaType,
+    scheme: &apimachinery::runtime::Scheme,
+) -> Bytes {
+    match output {
+        MediaType::Protobuf => match encode(scheme, output, &*err.status) {
+            Ok(bytes) => protobuf_frame("ERROR", &bytes),
+            Err(_) => frame("ERROR", &status_json(&err.status)),
+        },
+        _ => frame("ERROR", &status_json(&err.status)),
+    }
+}
+
+fn flag(h: &Handler<'_>, name: &str) -> Result<bool, StatusError> {
+    match h.query.get(name).map(String::as_str) {
+        None | Some("") | Some("false") | Some("0") => Ok(false),
+        Some("true") | Some("1") => Ok(true),
+        Some(other) => Err(errors::new_bad_request(format!(
+            "invalid {name} {other:?}: must be true or false"
+        ))),
+    }
+}
+
+/// Starts a watch: checks the parameters, subscribes to the cache and returns the body
+/// stream, which ends at the timeout, when the server shuts down, or on an error (sent as
+/// an ERROR event first).
+pub async fn watch(
+    h: &Handler<'_>,
+    shutdown: signal::Receiver<bool>,
+) -> Result<(WatchBody, &'static str), StatusError> {
+    let mut selection = h.selection()?;
+    if !h.info.name.is_empty() {
+        // `/watch/namespaces/ns/pods/name` watches one object.
+        let named = format!("metadata.name={}", h.info.name);
+        let mut fields = apimachinery::fields::Selector::parse(&named)
+            .map_err(|e| errors::new_bad_request(e.to_string()))?;
+        if !selection.fields.is_empty() {
+            fields = apimachinery::fields::Selector::parse(&format!(
+                "{named},{}",
+                h.query.get("fieldSelector").cloned().unwrap_or_default()
+            ))
+            .map_err(|e| errors::new_bad_request(e.to_string()))?;
+        }
+        selection.fields = fields;
+    }
+    let timeout = match h.query.get("timeoutSeconds").map(String::as_str) {
+        None | Some("") => DEFAULT_TIMEOUT,
+        Some(t) => {
+            let n: i64 = t.parse().map_err(|_| {
+                errors::new_bad_request(format!("invalid timeoutSeconds {t:?}: not an integer"))
+            })?;
+            if !(0..=MAX_TIMEOUT_SECONDS).contains(&n) {
+                return Err(errors::new_bad_request(format!(
+                    "invalid timeoutSeconds {n}: must be between 0 and {MAX_TIMEOUT_SECONDS}"
+                )));
+            }
+            Duration::from_secs(n.unsigned_abs())
+        }
+    };
+    let bookmarks = flag(h, "allowWatchBookmarks")?;
+    // Watches stream JSON or protobuf; YAML has no stream form (Go answers JSON then).
+    let output = match h.output {
+        MediaType::Protobuf => MediaType::Protobuf,
+        _ => MediaType::Json,
+    };
+    let send_initial = flag(h, "sendInitialEvents")?;
+    let rv_param = h.query.get("resourceVersion");
+    let revision = parse_resource_version(rv_param)?;
+    if send_initial && !bookmarks {
+        return Err(errors::new_invalid(
+            &GroupKind::new("meta.k8s.io", "ListOptions"),
+            "",
+            &ErrorList(vec![Error::invalid(
+                &Path::new("allowWatchBookmarks"),
+                "false",
+                "sendInitialEvents requires setting allowWatchBookmarks to true",
+            )]),
+        ));
+    }
+    // Initial events: with sendInitialEvents, or (Go's legacy rule) when no
+    // resourceVersion (or "0") is given.
+    let initial = send_initial || revision == 0;
+    if !initial {
+        // A revision the store has not reached: Go's 504 "Too large resource version".
+        h.store.ensure_reached(revision).await?;
+    }
+    let cacher = h.store.cacher().clone();
+    let (from, events) = cacher.watch(if initial { 0 } else { revision }).await?;
+    let mut state = WatchState {
+        handler_scheme: h.scheme.clone(),
+        info: h.store.info().clone(),
+        namespace: h.info.namespace.clone(),
+        selection: selection.clone(),
+        request_gv: apimachinery::schema::GroupVersion::new(
+            h.info.api_group.as_str(),
+            h.info.api_version.as_str(),
+        ),
+        request_gvk: h.store.info().gvk(&h.info.api_version),
+        bookmarks,
+        last_sent: from,
+        output,
+        conversion: h.conversion,
+        store: h.store.clone(),
+    };
+    let mut first: Vec<Bytes> = Vec::new();
+    if initial {
+        let page = h
+            .store
+            .list(
+                h.info.namespace.as_deref(),
+                &ListParams {
+                    selection,
+                    revision: from,
+                    ..ListParams::default()
+                },
+            )
+            .await?;
+        for obj in page.items {
+            first.push(state.line("ADDED", &*obj)?);
+        }
+        if send_initial {
+            first.push(state.bookmark(from, true)?);
+        }
+    }
+    let state = Arc::new(tokio::sync::Mutex::new(state));
+    let deadline = tokio::time::Instant::now() + timeout;
+    let live_state = state.clone();
+    let scheme = h.scheme.clone();
+    let live = stream::unfold(
+        (events, shutdown, false, live_state),
+        move |(mut events, mut shutdown, done, state)| {
+            let cacher = cacher.clone();
+            let scheme = scheme.clone();
+            async move {
+            if done {
+                return None;
+            }
+            let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + BOOKMARK_INTERVAL, BOOKMARK_INTERVAL);
+            loop {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(deadline) => return None,
+                    changed = shutdown.changed() => {
+                        if changed.is_err() || *shutdown.borrow() {
+                            return None;
+                        }
+                    }
+                    _ = ticker.tick() => {
+                        let mut st = state.lock().await;
+                        if st.bookmarks {
+                            let rev = cacher.last_revision().await.max(st.last_sent);
+                            let line = st.bookmark(rev, false);
+                            drop(st);
+                            return match line {
+                                Ok(l) => Some((vec![l], (events, shutdown, false, state))),
+                                Err(e) => Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
+                            };
+                        }
+                    }
+                    next = events.next() => {
+                        match next {
+                            None => return None,
+                            Some(Err(e)) => return Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
+                            Some(Ok(event)) => {
+                                let lines = state.lock().await.lines(&event);
+                                match lines {
+                                    Ok(lines) if lines.is_empty() => continue,
+                                    Ok(lines) => return Some((lines, (events, shutdown, false, state))),
+                                    Err(e) => return Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            }
+        },
+    )
+    .flat_map(|lines| stream::iter(lines.into_iter().map(Ok)));
+    let content_type = match output {
+        MediaType::Protobuf => "application/vnd.kubernetes.protobuf;stream=watch",
+        _ => "application/json",
+    };
+    Ok((
+        stream::iter(first.into_iter().map(Ok)).chain(live).boxed(),
+        content_type,
+    ))
+}

@@ -1,0 +1,21 @@
+//! The apps group's resources with something of their own (Go's `pkg/registry/apps`):
+//! the scalable workloads' `/scale`.
+
+pub mod replicaset;
+
+use std::sync::Arc;
+
+use super::ResourceInfo;
+use super::dependencies::Dependencies;
+use super::rest::RestStorage;
+use super::strategy::GenericStrategy;
+
+/// The REST storage of apps resource `info` (Go's `apps/rest/storage_apps.go`).
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    match info.resource.as_str() {
+        // Go's `ScaleREST` of each: `spec.replicas`, `status.replicas`, `spec.selector`.
+        "deployments" | "statefulsets" => deps.scalable(info, GenericStrategy::default()),
+        "replicasets" => replicaset::storage(info, deps),
+        _ => deps.standard(info, GenericStrategy::default()),
+    }
+}

@@ -1,0 +1,51 @@
+//! `SelfSubjectReview` (Go's `pkg/registry/authentication/selfsubjectreview`): who the
+//! caller is, as the server authenticated it (`kubectl auth whoami`).
+
+use apimachinery::api::errors::StatusError;
+use apimachinery::schema::GroupVersionKind;
+use serde_json::{Value, json};
+
+use super::user_info;
+use crate::registry::rest::{Context, Creater, with_status};
+
+/// Answers `SelfSubjectReview`s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SelfSubjectReview;
+
+#[async_trait::async_trait]
+impl Creater for SelfSubjectReview {
+    fn kind(&self, version: &str) -> GroupVersionKind {
+        GroupVersionKind::new("authentication.k8s.io", version, "SelfSubjectReview")
+    }
+
+    async fn create(&self, ctx: &Context<'_>, review: Value) -> Result<Value, StatusError> {
+        Ok(with_status(
+            review,
+            json!({ "userInfo": user_info(ctx.user) }),
+        ))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::authentication::user::Info;
+
+    #[tokio::test]
+    async fn self_subject_review_leaves_out_empty_fields() {
+        let user = Info::anonymous();
+        let ctx = Context {
+            user: &user,
+            namespace: "",
+            name: "",
+            version: "v1",
+            dry_run: false,
+        };
+        let answered = SelfSubjectReview.create(&ctx, json!({})).await.unwrap();
+        assert_eq!(
+            answered["status"],
+            json!({"userInfo": {"username": "system:anonymous", "groups": ["system:unauthenticated"]}})
+        );
+    }
+}

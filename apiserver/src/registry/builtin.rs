@@ -1,0 +1,134 @@
+//! The REST storage of every built-in resource (Go's control plane installing each
+//! group's `RESTStorageProvider`): each group's module says which of its resources have
+//! something of their own; the others are served with the [`GenericStrategy`] over a
+//! plain store.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::dependencies::Dependencies;
+use super::rest::RestStorage;
+use super::strategy::GenericStrategy;
+use super::{ResourceInfo, resources_from_scheme};
+
+/// The REST storage of every resource `deps.scheme` serves, by `(group, resource)`.
+pub fn rest_storages(deps: &Dependencies) -> BTreeMap<(String, String), Arc<dyn RestStorage>> {
+    resources_from_scheme(&deps.scheme)
+        .into_iter()
+        .map(|(key, info)| (key, rest_storage(info, deps)))
+        .collect()
+}
+
+/// The REST storage of one built-in resource, from its group's module.
+fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    match info.group.as_str() {
+        "" => super::core::storage(info, deps),
+        "apps" => super::apps::storage(info, deps),
+        "apiextensions.k8s.io" => super::apiextensions::storage(info, deps),
+        "authentication.k8s.io" => super::authentication::storage(info, deps),
+        "authorization.k8s.io" => super::authorization::storage(info, deps),
+        "batch" => super::batch::storage(info, deps),
+        "certificates.k8s.io" => super::certificates::storage(info, deps),
+        "events.k8s.io" => super::events::storage(info, deps),
+        "rbac.authorization.k8s.io" => super::rbac::storage(info, deps),
+        "storage.k8s.io" => super::storage::storage(info, deps),
+        _ => deps.standard(info, GenericStrategy::default()),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::authentication::Anonymous;
+    use crate::authorization::AlwaysAllow;
+    use crate::storage::MemoryStorage;
+    use apimachinery::runtime::Scheme;
+    use k8s_types as _;
+
+    fn storages() -> BTreeMap<(String, String), Arc<dyn RestStorage>> {
+        let mut scheme = Scheme::with_name("builtin-tests");
+        scheme.add_registry().unwrap();
+        rest_storages(&Dependencies {
+            scheme: Arc::new(scheme),
+            storage: Arc::new(MemoryStorage::new()),
+            authenticator: Arc::new(Anonymous),
+            authorizer: Arc::new(AlwaysAllow),
+            service_account_tokens: None,
+        })
+    }
+
+    /// kube-apiserver 1.36's stores that set `ReturnDeletedObject`
+    /// (`pkg/registry/*/*/storage/storage.go`): a name here that nothing serves would be
+    /// a typo silently turning Go's answer back into a Status.
+    #[test]
+    fn exactly_gos_stores_return_deleted_objects() {
+        let returning = [
+            ("", "namespaces"),
+            ("", "persistentvolumeclaims"),
+            ("", "persistentvolumes"),
+            ("", "pods"),
+            ("", "podtemplates"),
+            ("", "resourcequotas"),
+            ("", "serviceaccounts"),
+            ("", "services"),
+            ("storage.k8s.io", "csidrivers"),
+            ("storage.k8s.io", "csinodes"),
+            ("storage.k8s.io", "storageclasses"),
+            ("storage.k8s.io", "volumeattachments"),
+            ("storage.k8s.io", "volumeattributesclasses"),
+        ];
+        let storages = storages();
+        for ((group, resource), rest) in &storages {
+            let expected = returning.contains(&(group.as_str(), resource.as_str()));
+            assert_eq!(
+                rest.store().strategy().returns_deleted_object(),
+                expected,
+                "{resource}.{group}"
+            );
+        }
+        for (group, resource) in returning {
+            assert!(storages.contains_key(&(group.to_owned(), resource.to_owned())));
+        }
+    }
+
+    #[test]
+    fn the_scalable_workloads_serve_scale_and_only_pods_are_deleted_gracefully() {
+        let storages = storages();
+        let scalable: Vec<String> = storages
+            .iter()
+            .filter(|(_, rest)| rest.scaler().is_some())
+            .map(|((group, resource), rest)| {
+                assert!(rest.store().info().has_scale);
+                format!("{resource}.{group}")
+            })
+            .collect();
+        assert_eq!(
+            scalable,
+            [
+                "replicationcontrollers.",
+                "deployments.apps",
+                "replicasets.apps",
+                "statefulsets.apps"
+            ]
+        );
+        let graceful: Vec<&str> = storages
+            .iter()
+            .filter(|(_, rest)| {
+                let pod = serde_json::json!({"metadata": {"name": "p"}, "spec": {"nodeName": "n"}});
+                let info = rest.store().info();
+                let obj =
+                    crate::registry::from_value(rest.store().scheme(), &info.storage_gvk, pod);
+                obj.is_ok_and(|o| {
+                    rest.store()
+                        .strategy()
+                        .check_graceful_delete(&*o, Some(5))
+                        .unwrap()
+                        .is_some()
+                })
+            })
+            .map(|((_, resource), _)| resource.as_str())
+            .collect();
+        assert_eq!(graceful, ["pods"]);
+    }
+}

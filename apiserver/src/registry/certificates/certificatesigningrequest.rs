@@ -1,0 +1,24 @@
+//! CertificateSigningRequests (Go's `pkg/registry/certificates/certificates`):
+//! selectable by `spec.signerName`.
+
+use std::sync::Arc;
+
+use crate::registry::ResourceInfo;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::rest::RestStorage;
+use crate::registry::strategy::{SelectableField, Strategy};
+
+/// Go's certificate signing request strategy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CertificateSigningRequestStrategy;
+
+impl Strategy for CertificateSigningRequestStrategy {
+    fn selectable_fields(&self) -> &'static [SelectableField] {
+        &[("spec.signerName", "/spec/signerName")]
+    }
+}
+
+/// The CertificateSigningRequests' REST storage over `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    deps.standard(info, CertificateSigningRequestStrategy)
+}

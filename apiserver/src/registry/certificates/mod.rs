@@ -1,0 +1,19 @@
+//! The certificates.k8s.io group's resources with something of their own (Go's
+//! `pkg/registry/certificates`).
+
+pub mod certificatesigningrequest;
+
+use std::sync::Arc;
+
+use super::ResourceInfo;
+use super::dependencies::Dependencies;
+use super::rest::RestStorage;
+use super::strategy::GenericStrategy;
+
+/// The REST storage of certificates.k8s.io resource `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    match info.resource.as_str() {
+        "certificatesigningrequests" => certificatesigningrequest::storage(info, deps),
+        _ => deps.standard(info, GenericStrategy::default()),
+    }
+}

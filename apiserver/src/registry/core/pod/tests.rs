@@ -1,0 +1,196 @@
+use std::sync::Arc;
+
+use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::{Object, Scheme};
+use k8s_types as _;
+use serde_json::{Value, json};
+
+use super::*;
+use crate::registry::{
+    GenericStrategy, GracefulOutcome, ResourceInfo, before_delete, from_value, mark_as_deleting,
+    resources_from_scheme,
+};
+
+fn scheme() -> Arc<Scheme> {
+    let mut scheme = Scheme::with_name("graceful-delete-tests");
+    scheme.add_registry().unwrap();
+    Arc::new(scheme)
+}
+
+fn info(scheme: &Scheme, group: &str, resource: &str) -> ResourceInfo {
+    resources_from_scheme(scheme)
+        .into_values()
+        .find(|r| r.group == group && r.resource == resource)
+        .unwrap()
+}
+
+fn pod(scheme: &Scheme, v: Value) -> Box<dyn Object> {
+    let info = info(scheme, "", "pods");
+    from_value(scheme, &info.storage_gvk, v).unwrap()
+}
+
+const NOW: i64 = 1_000_000;
+
+fn now() -> Time {
+    Time::from_unix(NOW, 0)
+}
+
+fn scheduled(grace: Option<i64>) -> Value {
+    let mut spec = json!({"nodeName": "node-1", "containers": [{"name": "c", "image": "i"}]});
+    if let Some(g) = grace {
+        spec["terminationGracePeriodSeconds"] = json!(g);
+    }
+    json!({"metadata": {"name": "p", "generation": 1}, "spec": spec})
+}
+
+fn marks(obj: &dyn Object) -> (Option<i64>, Option<i64>, i64) {
+    let m = obj.meta().unwrap();
+    (
+        m.deletion_timestamp().map(|t| t.unix_seconds() - NOW),
+        m.deletion_grace_period_seconds(),
+        m.generation(),
+    )
+}
+
+#[test]
+fn what_is_not_deleted_gracefully_goes_at_once() {
+    let s = scheme();
+    let cms = info(&s, "", "configmaps");
+    let mut cm = from_value(&s, &cms.storage_gvk, json!({"metadata": {"name": "c"}})).unwrap();
+    assert_eq!(
+        before_delete(&GenericStrategy::default(), &mut *cm, Some(30), now()).unwrap(),
+        GracefulOutcome::Immediate
+    );
+    assert_eq!(cm.meta().unwrap().deletion_timestamp(), None);
+}
+
+#[test]
+fn a_scheduled_pod_takes_its_termination_grace_period_or_the_requested_one() {
+    let s = scheme();
+    let mut p = pod(&s, scheduled(Some(30)));
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
+        GracefulOutcome::Graceful { period: 30 }
+    );
+    assert_eq!(marks(&*p), (Some(30), Some(30), 2));
+
+    let mut p = pod(&s, scheduled(Some(30)));
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *p, Some(5), now()).unwrap(),
+        GracefulOutcome::Graceful { period: 5 }
+    );
+    assert_eq!(marks(&*p), (Some(5), Some(5), 2));
+
+    // No terminationGracePeriodSeconds (the defaulter sets 30): 0.
+    let mut p = pod(&s, scheduled(None));
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
+        GracefulOutcome::Graceful { period: 0 }
+    );
+    // A negative period is one second.
+    let mut p = pod(&s, scheduled(Some(30)));
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *p, Some(-7), now()).unwrap(),
+        GracefulOutcome::Graceful { period: 1 }
+    );
+}
+
+#[test]
+fn an_unscheduled_or_finished_pod_goes_at_once() {
+    let s = scheme();
+    let mut unscheduled = scheduled(Some(30));
+    unscheduled["spec"]["nodeName"] = json!("");
+    let mut p = pod(&s, unscheduled);
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *p, Some(60), now()).unwrap(),
+        GracefulOutcome::Graceful { period: 0 }
+    );
+    assert_eq!(marks(&*p), (Some(0), Some(0), 2));
+    for phase in ["Succeeded", "Failed"] {
+        let mut done = scheduled(Some(30));
+        done["status"] = json!({"phase": phase});
+        let mut p = pod(&s, done);
+        assert_eq!(
+            before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
+            GracefulOutcome::Graceful { period: 0 },
+            "{phase}"
+        );
+    }
+    let mut running = scheduled(Some(30));
+    running["status"] = json!({"phase": "Running"});
+    let mut p = pod(&s, running);
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *p, None, now()).unwrap(),
+        GracefulOutcome::Graceful { period: 30 }
+    );
+}
+
+#[test]
+fn a_second_delete_may_only_shorten_the_grace_period() {
+    let s = scheme();
+    let mut p = pod(&s, scheduled(Some(30)));
+    before_delete(&PodStrategy, &mut *p, None, now()).unwrap();
+    // Ten seconds later: as long or longer, or no period, changes nothing.
+    let later = Time::from_unix(NOW + 10, 0);
+    for asked in [None, Some(30), Some(300)] {
+        let mut again = p.deep_copy_object();
+        assert_eq!(
+            before_delete(&PodStrategy, &mut *again, asked, later).unwrap(),
+            GracefulOutcome::Pending,
+            "{asked:?}"
+        );
+        assert_eq!(marks(&*again), (Some(30), Some(30), 2));
+    }
+    // Shorter: the deadline moves back by the difference; the generation stays.
+    let mut again = p.deep_copy_object();
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *again, Some(20), later).unwrap(),
+        GracefulOutcome::Graceful { period: 20 }
+    );
+    assert_eq!(marks(&*again), (Some(20), Some(20), 2));
+    // A deadline that would be in the past is now, and stays graceful (1 second).
+    let mut again = p.deep_copy_object();
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *again, Some(5), later).unwrap(),
+        GracefulOutcome::Graceful { period: 1 }
+    );
+    assert_eq!(marks(&*again), (Some(10), Some(1), 2));
+    // 0: now, and delete.
+    let mut again = p.deep_copy_object();
+    assert_eq!(
+        before_delete(&PodStrategy, &mut *again, Some(0), later).unwrap(),
+        GracefulOutcome::Graceful { period: 0 }
+    );
+    assert_eq!(marks(&*again), (Some(10), Some(0), 2));
+}
+
+#[test]
+fn a_mark_without_a_period_finishes_at_once() {
+    let s = scheme();
+    for period in [None, Some(0)] {
+        let mut p = pod(&s, scheduled(Some(30)));
+        let meta = p.meta_mut().unwrap();
+        meta.set_deletion_timestamp(Some(now()));
+        meta.set_deletion_grace_period_seconds(period);
+        assert_eq!(
+            before_delete(&PodStrategy, &mut *p, Some(10), now()).unwrap(),
+            GracefulOutcome::Immediate,
+            "{period:?}"
+        );
+    }
+}
+
+#[test]
+fn marking_for_finalizers_keeps_an_earlier_timestamp_and_bumps_the_generation_once() {
+    let s = scheme();
+    let mut p = pod(&s, scheduled(Some(30)));
+    mark_as_deleting(&mut *p, now());
+    assert_eq!(marks(&*p), (Some(0), Some(0), 2));
+    mark_as_deleting(&mut *p, Time::from_unix(NOW + 50, 0));
+    assert_eq!(marks(&*p), (Some(0), Some(0), 2));
+    // A later mark (a graceful one) is brought forward.
+    let meta = p.meta_mut().unwrap();
+    meta.set_deletion_timestamp(Some(Time::from_unix(NOW + 100, 0)));
+    mark_as_deleting(&mut *p, Time::from_unix(NOW + 50, 0));
+    assert_eq!(marks(&*p), (Some(50), Some(0), 2));
+}

@@ -1,0 +1,65 @@
+//! ServiceAccounts (Go's `pkg/registry/core/serviceaccount`): a deleted one answers with
+//! itself, and its `token` subresource issues tokens (`authentication.k8s.io/v1`
+//! `TokenRequest`, Go's `TokenREST`) when the server has a token issuer.
+
+use std::sync::Arc;
+
+use apimachinery::api::errors::StatusError;
+use apimachinery::schema::GroupVersionKind;
+use serde_json::Value;
+
+use crate::authentication::serviceaccount::ServiceAccountTokens;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::rest::{Context, Creater, RestStorage};
+use crate::registry::{GenericStrategy, ResourceInfo, Store};
+
+/// The REST storage of ServiceAccounts.
+#[derive(Debug)]
+pub struct ServiceAccountStorage {
+    store: Arc<Store>,
+    token: Option<TokenRest>,
+}
+
+/// The ServiceAccounts' REST storage over `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    Arc::new(ServiceAccountStorage {
+        store: deps.store(info, GenericStrategy::returning_deleted_object()),
+        token: deps
+            .service_account_tokens
+            .clone()
+            .map(|tokens| TokenRest { tokens }),
+    })
+}
+
+impl RestStorage for ServiceAccountStorage {
+    fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    fn subresource(&self, name: &str) -> Option<&dyn Creater> {
+        match (name, &self.token) {
+            ("token", Some(token)) => Some(token),
+            _ => None,
+        }
+    }
+}
+
+/// `POST .../serviceaccounts/NAME/token` (Go's `TokenREST`): a token for the
+/// ServiceAccount, which must exist.
+#[derive(Debug)]
+pub struct TokenRest {
+    tokens: Arc<ServiceAccountTokens>,
+}
+
+#[async_trait::async_trait]
+impl Creater for TokenRest {
+    fn kind(&self, _version: &str) -> GroupVersionKind {
+        GroupVersionKind::new("authentication.k8s.io", "v1", "TokenRequest")
+    }
+
+    async fn create(&self, ctx: &Context<'_>, obj: Value) -> Result<Value, StatusError> {
+        self.tokens
+            .request_token(ctx.namespace, ctx.name, obj)
+            .await
+    }
+}

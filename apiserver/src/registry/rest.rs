@@ -1,0 +1,206 @@
+//! What the endpoints call for one resource (Go's `registry/rest`): a [`RestStorage`]
+//! per served resource, its [`Store`] with the resource's
+//! [`Strategy`](super::Strategy), and whatever the resource adds to the generic verbs:
+//! objects answered without being stored (the reviews: [`Creater`]), subresources
+//! beside `/status` (a ServiceAccount's `token`), the `/scale` view ([`Scaler`]), the
+//! table of `kubectl get` ([`TableConvertor`]), and hooks around creates and deletes.
+//! The REST storages of the built-in resources are in the resource modules beside this
+//! one; the endpoints see only these traits.
+
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use apimachinery::api::errors::StatusError;
+use apimachinery::schema::GroupVersionKind;
+use serde_json::{Map, Value};
+
+use super::store::Store;
+use crate::authentication::user::Info;
+
+/// What a REST storage's verbs see of a request (what Go keeps in its request context).
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// Who asks.
+    pub user: &'a Info,
+    /// The namespace of the request's path, empty for cluster-scoped resources.
+    pub namespace: &'a str,
+    /// The object's name on the path (the parent's, for a subresource), empty for a
+    /// collection.
+    pub name: &'a str,
+    /// The API version of the request's path.
+    pub version: &'a str,
+    /// Whether nothing is to be written (`dryRun=All`).
+    pub dry_run: bool,
+}
+
+/// A create answered without storing anything (Go's `rest.Creater` of the review
+/// resources and of `serviceaccounts/token`): the object posted comes back with what the
+/// server has to say filled in, 201.
+#[async_trait::async_trait]
+pub trait Creater: Send + Sync + Debug {
+    /// The kind posted (and answered) at `version` of the request's path.
+    fn kind(&self, version: &str) -> GroupVersionKind;
+
+    /// The answer to `obj` (the JSON of the decoded body, of [`kind`](Self::kind)).
+    async fn create(&self, ctx: &Context<'_>, obj: Value) -> Result<Value, StatusError>;
+}
+
+/// A review as a [`Creater`] answers it: the object posted, with its `status` set.
+pub fn with_status(mut review: Value, status: Value) -> Value {
+    if let Some(map) = review.as_object_mut() {
+        map.insert("status".into(), status);
+    }
+    review
+}
+
+/// The `kubectl get` table of a resource (Go's `rest.TableConvertor`).
+pub trait TableConvertor: Send + Sync + Debug {
+    /// The `meta.k8s.io/v1` Table of `objects` (their JSON at `version`), with the
+    /// list's `resourceVersion` and `continue` in `list_meta`; `include_object` is the
+    /// request's `includeObject` (`None`, `Metadata` or `Object`).
+    fn convert_to_table(
+        &self,
+        version: &str,
+        objects: &[Value],
+        list_meta: Map<String, Value>,
+        include_object: &str,
+    ) -> Value;
+}
+
+/// A resource's `/scale` view (Go's `ScaleREST`): the autoscaling/v1 `Scale` of an
+/// object, and the object with the replicas a `Scale` asks for.
+pub trait Scaler: Send + Sync + Debug {
+    /// The `Scale` (its JSON) of `obj` (its JSON, at the storage version) as served at
+    /// `version`.
+    fn scale_of(&self, version: &str, obj: &Value) -> Value;
+
+    /// Sets the replicas of `obj` (its JSON, at the storage version).
+    fn set_replicas(&self, version: &str, obj: &mut Value, replicas: i64);
+}
+
+/// Every store the server serves now, for the hooks that reach beyond their own
+/// resource (a Namespace's deletion empties it).
+pub trait Resources: Send + Sync {
+    /// The stores.
+    fn stores(&self) -> Vec<Arc<Store>>;
+}
+
+/// One served resource (Go's `rest.Storage` and the optional interfaces its handlers
+/// look for). Only [`store`](RestStorage::store) is required: everything else says where
+/// the resource differs from a plain stored one.
+#[async_trait::async_trait]
+pub trait RestStorage: Send + Sync + Debug {
+    /// The store of the resource's objects.
+    fn store(&self) -> &Arc<Store>;
+
+    /// Creates answered without storing (the review resources).
+    fn creater(&self) -> Option<&dyn Creater> {
+        None
+    }
+
+    /// A subresource besides `status` and `scale` (Go's `storage.go` map entries such as
+    /// `serviceaccounts/token`), taking creates.
+    fn subresource(&self, _name: &str) -> Option<&dyn Creater> {
+        None
+    }
+
+    /// The `/scale` subresource.
+    fn scaler(&self) -> Option<&dyn Scaler> {
+        None
+    }
+
+    /// The `kubectl get` table, when the resource answers `as=Table`.
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        None
+    }
+
+    /// Refuses a create before the body is read (a terminating CRD's objects).
+    fn check_create(&self) -> Result<(), StatusError> {
+        Ok(())
+    }
+
+    /// Refuses a watch at `version` (the request's `path` for messages).
+    fn check_watch(&self, _version: &str, _path: &str) -> Result<(), StatusError> {
+        Ok(())
+    }
+
+    /// What happens before an object is deleted (a CRD's cleanup finalizer is added).
+    async fn before_delete(&self, _ctx: &Context<'_>) -> Result<(), StatusError> {
+        Ok(())
+    }
+
+    /// What a delete of an object brings about beside it, once it is deleted or marked
+    /// (a Namespace's objects are deleted too, as Go's namespace controller does).
+    async fn after_delete(
+        &self,
+        _ctx: &Context<'_>,
+        _resources: &dyn Resources,
+    ) -> Result<(), StatusError> {
+        Ok(())
+    }
+
+    /// What the resource needs once the server starts (Go's post-start hooks: the
+    /// default Namespaces).
+    async fn post_start(&self) -> Result<(), StatusError> {
+        Ok(())
+    }
+}
+
+/// The REST storage of a resource that adds nothing to its store (Go's generic
+/// `registry.Store`), with the `/scale` view when it has one.
+#[derive(Debug)]
+pub struct StandardStorage {
+    store: Arc<Store>,
+    scaler: Option<Arc<dyn Scaler>>,
+}
+
+impl StandardStorage {
+    /// The storage of `store`'s resource.
+    pub fn new(store: Arc<Store>) -> Self {
+        StandardStorage {
+            store,
+            scaler: None,
+        }
+    }
+
+    /// With a `/scale` subresource.
+    pub fn with_scaler(mut self, scaler: Arc<dyn Scaler>) -> Self {
+        self.scaler = Some(scaler);
+        self
+    }
+}
+
+impl RestStorage for StandardStorage {
+    fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    fn scaler(&self) -> Option<&dyn Scaler> {
+        self.scaler.as_deref()
+    }
+}
+
+/// The REST storage of a resource whose creates are answered, never stored (Go's review
+/// resources): its store serves nothing but its resource's facts.
+#[derive(Debug)]
+pub struct AnsweringStorage {
+    store: Arc<Store>,
+    creater: Arc<dyn Creater>,
+}
+
+impl AnsweringStorage {
+    /// The storage of `store`'s resource, whose creates `creater` answers.
+    pub fn new(store: Arc<Store>, creater: Arc<dyn Creater>) -> Self {
+        AnsweringStorage { store, creater }
+    }
+}
+
+impl RestStorage for AnsweringStorage {
+    fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    fn creater(&self) -> Option<&dyn Creater> {
+        Some(&*self.creater)
+    }
+}

@@ -1,0 +1,403 @@
+//! What is particular to each resource in a write (Go's strategies: `RESTCreateStrategy`,
+//! `RESTUpdateStrategy`, `RESTDeleteStrategy`, `RESTGracefulDeleteStrategy`,
+//! `ResetFieldsStrategy`): the generic [`Store`](super::Store) asks its resource's
+//! [`Strategy`] at each step of a create, update or delete, and the handlers ask it how
+//! bodies are decoded and converted. The strategies of the built-in resources are in
+//! the resource modules beside this one (`registry::core::pod`, ...); a resource without
+//! one is served with [`GenericStrategy`], the shape most of Go's strategies share.
+
+use std::fmt::Debug;
+
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
+use serde_json::Value;
+
+use super::codec::{from_value, to_json};
+use super::resource_info::ResourceInfo;
+use super::validation::{self, NameValidation};
+
+/// Which part of an object a write may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subresource {
+    /// The object: `status` is kept as stored (for kinds with a status subresource).
+    Main,
+    /// `/status`: only `status` changes.
+    Status,
+}
+
+/// The `fieldValidation` directive of a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// Unknown and duplicate fields fail the request.
+    Strict,
+    /// They are reported as warnings.
+    Warn,
+    /// They are dropped silently.
+    Ignore,
+}
+
+/// A field label a resource's objects can be selected by (beyond `metadata.name` and
+/// `metadata.namespace`), and the JSON pointer of its value in the stored object.
+pub type SelectableField = (&'static str, &'static str);
+
+/// Converts objects of a custom resource between versions through its CRD's conversion
+/// webhook (apiextensions' `webhookConverter`).
+#[async_trait::async_trait]
+pub trait WebhookConverter: Send + Sync + Debug {
+    /// `objects` (their JSON) converted to `api_version`, in one review.
+    async fn convert(
+        &self,
+        objects: Vec<Value>,
+        api_version: &str,
+    ) -> Result<Vec<Value>, StatusError>;
+}
+
+/// The steps of a write particular to one resource. Every method has the default most of
+/// Go's strategies share, so a strategy says only where its resource differs.
+pub trait Strategy: Send + Sync + Debug {
+    /// Go's `PrepareForCreate`: what the server sets or clears on an object before it
+    /// is created (a Namespace's finalizer and phase), at the storage version.
+    fn prepare_for_create(
+        &self,
+        _scheme: &Scheme,
+        _info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        Ok(obj)
+    }
+
+    /// Go's `PrepareForUpdate`: the new object as it may be written over `old`. By
+    /// default ([`prepare_for_update`]) the status is kept on a write of the object and
+    /// everything but the status on a write of `/status`, and `metadata.generation` grows
+    /// when the spec changed.
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        prepare_for_update(scheme, info, old, new, subresource, spec_changed)
+    }
+
+    /// Go's `AllowCreateOnUpdate`: whether a PUT of a missing object creates it.
+    fn allow_create_on_update(&self) -> bool {
+        false
+    }
+
+    /// What names of the resource must be (used when the scheme has no validator).
+    fn names(&self) -> NameValidation {
+        NameValidation::Subdomain
+    }
+
+    /// Go's `Validate` (no `old`) and `ValidateUpdate`: the kind's validator when the
+    /// scheme has one, else its metadata; a `/status` write's metadata only.
+    fn validate(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: &dyn Object,
+        old: Option<&dyn Object>,
+        subresource: Subresource,
+    ) -> Result<(), StatusError> {
+        match subresource {
+            Subresource::Main => validation::validate(scheme, info, self.names(), obj, old),
+            Subresource::Status => validation::validate_object_meta(info, self.names(), obj),
+        }
+    }
+
+    /// Go's `WarningsOnCreate`: warnings for the client about an object it creates.
+    fn warnings_on_create(&self, _obj: &dyn Object) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Go's `WarningsOnUpdate`.
+    fn warnings_on_update(&self, _obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Go's `Canonicalize`: the object's canonical form, once it is valid.
+    fn canonicalize(&self, _obj: &mut dyn Object) {}
+
+    /// Go's `GetResetFields`: the top-level fields a write of `subresource` cannot
+    /// change, which server-side apply leaves unowned. By default the status on the
+    /// object and the spec on `/status`, for kinds with a status subresource.
+    fn reset_fields(
+        &self,
+        info: &ResourceInfo,
+        subresource: Subresource,
+    ) -> &'static [&'static str] {
+        match (info.has_status, subresource) {
+            (true, Subresource::Main) => &["status"],
+            (true, Subresource::Status) => &["spec"],
+            (false, _) => &[],
+        }
+    }
+
+    /// Go's `GetAttrs`/`ToSelectableFields`: the fields a field selector may name besides
+    /// `metadata.name` and `metadata.namespace`.
+    fn selectable_fields(&self) -> &'static [SelectableField] {
+        &[]
+    }
+
+    /// Go's `CheckGracefulDelete`: the grace period of a delete of `obj` asking for
+    /// `requested` seconds, or `None` when the resource is not deleted gracefully (the
+    /// default: only Pods are, among the built-in resources).
+    fn check_graceful_delete(
+        &self,
+        _obj: &dyn Object,
+        _requested: Option<i64>,
+    ) -> Result<Option<i64>, StatusError> {
+        Ok(None)
+    }
+
+    /// Go's `Store.ReturnDeletedObject`: a delete that removes an object answers with it
+    /// rather than with a `Status`.
+    fn returns_deleted_object(&self) -> bool {
+        false
+    }
+
+    /// Whether objects are [`Unstructured`](apimachinery::runtime::Unstructured) and
+    /// stored as JSON (custom resources): they have no protobuf form, and list items keep
+    /// their kind.
+    fn is_unstructured(&self) -> bool {
+        false
+    }
+
+    /// Go's `Store.Decorator`: what is done to an object as it is read from storage (a
+    /// custom resource is defaulted with its storage version's schema).
+    fn decorate(&self, _obj: &mut dyn Object) {}
+
+    /// What the resource's codec does to a decoded body of `version` (its JSON) before
+    /// it is defaulted and converted: a custom resource's unknown fields pruned and its
+    /// schema's defaults and validation applied. `name` is the object's name on the URL.
+    /// Returns the warnings for the client.
+    fn admit_decoded(
+        &self,
+        _version: &str,
+        _obj: &mut Value,
+        _name: &str,
+        _validation: FieldValidation,
+    ) -> Result<Vec<String>, StatusError> {
+        Ok(Vec::new())
+    }
+
+    /// The conversion webhook objects change versions through, when the resource has one.
+    fn webhook_converter(&self) -> Option<&dyn WebhookConverter> {
+        None
+    }
+}
+
+/// The strategy of a resource with nothing of its own: Go's common strategy shape, with
+/// the name rule and store options a resource module may set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GenericStrategy {
+    /// What its names must be.
+    pub names: NameValidation,
+    /// Go's `ReturnDeletedObject`.
+    pub returns_deleted_object: bool,
+}
+
+impl GenericStrategy {
+    /// The strategy of a resource whose store returns deleted objects.
+    pub fn returning_deleted_object() -> Self {
+        GenericStrategy {
+            returns_deleted_object: true,
+            ..GenericStrategy::default()
+        }
+    }
+}
+
+impl Strategy for GenericStrategy {
+    fn names(&self) -> NameValidation {
+        self.names
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.returns_deleted_object
+    }
+}
+
+/// Whether a write changed what makes a new generation, in Go's built-in strategies:
+/// the spec (of a kind that has one).
+pub fn spec_changed(old: &Value, new: &Value, _subresource: Subresource) -> bool {
+    old.get("spec").is_some() && old.get("spec") != new.get("spec")
+}
+
+/// What every update keeps from the stored object (Go's `BeforeUpdate` and its
+/// strategies' `PrepareForUpdate`): the metadata only the server sets, the status on a
+/// write of the object, everything but the status on a write of `/status` (labels,
+/// annotations and managed fields may change there too, as in Go), and a new
+/// `metadata.generation` when `changed` says the write changed what makes one.
+pub fn prepare_for_update(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    old: &dyn Object,
+    new: Box<dyn Object>,
+    subresource: Subresource,
+    changed: fn(&Value, &Value, Subresource) -> bool,
+) -> Result<Box<dyn Object>, StatusError> {
+    // Kinds with neither spec nor status (ConfigMaps, Secrets, RBAC objects, ...): all an
+    // update keeps from the stored object is metadata, copied through the accessors
+    // instead of a JSON round trip of both objects.
+    let mut new = new;
+    if !info.has_spec && !info.has_status {
+        if let (Some(old), Some(meta)) = (old.meta(), new.meta_mut()) {
+            meta.set_uid(old.uid());
+            meta.set_creation_timestamp(old.creation_timestamp());
+            meta.set_namespace(old.namespace());
+            meta.set_deletion_timestamp(old.deletion_timestamp());
+            meta.set_deletion_grace_period_seconds(old.deletion_grace_period_seconds());
+            meta.set_generation(old.generation());
+            meta.set_generate_name(old.generate_name());
+            return Ok(new);
+        }
+    }
+    prepare_for_update_as_values(scheme, info, old, new, subresource, changed)
+}
+
+/// [`prepare_for_update`] for every kind, on the objects' JSON values.
+fn prepare_for_update_as_values(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    old: &dyn Object,
+    new: Box<dyn Object>,
+    subresource: Subresource,
+    changed: fn(&Value, &Value, Subresource) -> bool,
+) -> Result<Box<dyn Object>, StatusError> {
+    let old_v = to_json(old)?;
+    let mut new_v = to_json(&*new)?;
+    if info.has_status {
+        match subresource {
+            Subresource::Main => copy_field(&old_v, &mut new_v, "status"),
+            Subresource::Status => {
+                let status = new_v.get("status").cloned();
+                let metadata = new_v.get("metadata").cloned();
+                new_v = old_v.clone();
+                if let (Some(obj), Some(status)) = (new_v.as_object_mut(), status) {
+                    obj.insert("status".into(), status);
+                }
+                if let (Some(meta), Some(new_meta)) = (
+                    new_v.get_mut("metadata").and_then(Value::as_object_mut),
+                    metadata.as_ref().and_then(Value::as_object),
+                ) {
+                    // managedFields too: they record this write (Go keeps them in
+                    // `ResetObjectMetaForStatus`).
+                    for k in ["labels", "annotations", "resourceVersion", "managedFields"] {
+                        match new_meta.get(k) {
+                            Some(v) => meta.insert(k.into(), v.clone()),
+                            None => meta.remove(k),
+                        };
+                    }
+                }
+            }
+        }
+    }
+    if let (Some(meta), Some(old_meta)) = (
+        new_v.get_mut("metadata").and_then(Value::as_object_mut),
+        old_v.get("metadata").and_then(Value::as_object),
+    ) {
+        for k in [
+            "uid",
+            "creationTimestamp",
+            "namespace",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "generation",
+            "generateName",
+        ] {
+            match old_meta.get(k) {
+                Some(v) => meta.insert(k.into(), v.clone()),
+                None => meta.remove(k),
+            };
+        }
+    }
+    if changed(&old_v, &new_v, subresource) {
+        let generation = old_v
+            .pointer("/metadata/generation")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        if let Some(meta) = new_v.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.insert("generation".into(), Value::from(generation + 1));
+        }
+    }
+    from_value(scheme, &info.storage_gvk, new_v)
+}
+
+fn copy_field(from: &Value, to: &mut Value, field: &str) {
+    if let Some(to) = to.as_object_mut() {
+        match from.get(field) {
+            Some(v) => to.insert(field.into(), v.clone()),
+            None => to.remove(field),
+        };
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::registry::resource_info::resources_from_scheme;
+    use apimachinery::runtime::unstructured::object_to_unstructured;
+    use k8s_types as _;
+
+    /// The metadata-only path for kinds without spec or status keeps from the stored
+    /// object exactly what the JSON path keeps: ConfigMaps whose update changes every
+    /// field the server owns, and some it does not.
+    #[test]
+    fn metadata_only_kinds_keep_what_the_json_path_keeps() {
+        let mut scheme = Scheme::with_name("prepare-for-update-tests");
+        scheme.add_registry().unwrap();
+        let info = resources_from_scheme(&scheme)
+            .remove(&(String::new(), "configmaps".to_owned()))
+            .unwrap();
+        assert!(!info.has_spec && !info.has_status);
+        let decode = |json: &str| {
+            from_value(
+                &scheme,
+                &info.storage_gvk,
+                serde_json::from_str(json).unwrap(),
+            )
+            .unwrap()
+        };
+        let current = decode(
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"ns",
+            "uid":"u-1","generateName":"a-","generation":3,"resourceVersion":"7",
+            "creationTimestamp":"2026-01-02T03:04:05Z","labels":{"x":"1"},
+            "deletionTimestamp":"2026-02-02T03:04:05Z","deletionGracePeriodSeconds":30},
+            "data":{"k":"v"}}"#,
+        );
+        for new in [
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other",
+            "uid":"u-2","generateName":"b-","generation":9,"resourceVersion":"7",
+            "creationTimestamp":"2020-01-01T00:00:00Z","labels":{"y":"2"},
+            "finalizers":["f"]},"data":{"k":"w"},"immutable":true}"#,
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
+        ] {
+            let fast = prepare_for_update(
+                &scheme,
+                &info,
+                &*current,
+                decode(new),
+                Subresource::Main,
+                spec_changed,
+            )
+            .unwrap();
+            let by_values = prepare_for_update_as_values(
+                &scheme,
+                &info,
+                &*current,
+                decode(new),
+                Subresource::Main,
+                spec_changed,
+            )
+            .unwrap();
+            assert_eq!(
+                object_to_unstructured(&*fast).unwrap(),
+                object_to_unstructured(&*by_values).unwrap()
+            );
+            assert_eq!(fast.meta().unwrap().uid(), "u-1");
+        }
+    }
+}

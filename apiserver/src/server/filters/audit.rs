@@ -1,0 +1,100 @@
+//! Go's `WithAudit` (and its failed-authentication twin): one `audit.k8s.io/v1` event
+//! per request, accepted or refused, written when the response is ready, and the
+//! request's audit id in the `Audit-Id` response header.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use apimachinery::apis::meta::v1::MicroTime;
+use axum::body::Body;
+use axum::http::{HeaderValue, Request, Response, header};
+use tower::Service;
+
+use super::authentication::AuthenticatedUser;
+use super::impersonation::ImpersonatedUser;
+use super::{Filter, Next, RequestScope};
+use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
+use crate::endpoints::request_info::header_str;
+use crate::server::tls::ConnectionInfo;
+
+/// The filter; without a log it only passes requests on.
+#[derive(Clone, Debug)]
+pub(crate) struct WithAudit {
+    log: Option<Arc<AuditLog>>,
+}
+
+impl WithAudit {
+    /// Writes events to `log`, when there is one.
+    pub(crate) fn new(log: Option<Arc<AuditLog>>) -> Self {
+        WithAudit { log }
+    }
+}
+
+impl Filter for WithAudit {
+    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    where
+        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
+        S::Future: Send,
+    {
+        let Some(log) = self.log else {
+            return next.run(req).await;
+        };
+        let received = MicroTime::now();
+        let audit_id = header_str(
+            req.headers(),
+            header::HeaderName::from_static(AUDIT_ID_HEADER),
+        )
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let info = req
+            .extensions()
+            .get::<RequestScope>()
+            .and_then(|s| s.resource().cloned());
+        let verb = match &info {
+            Some(info) => info.verb.clone(),
+            None => req.method().as_str().to_ascii_lowercase(),
+        };
+        let source_ip = req
+            .extensions()
+            .get::<ConnectionInfo>()
+            .and_then(|c| c.remote)
+            .map(|a| a.ip());
+        let uri = req
+            .uri()
+            .path_and_query()
+            .map_or(req.uri().path(), |p| p.as_str())
+            .to_owned();
+        let user_agent = header_str(req.headers(), header::USER_AGENT)
+            .unwrap_or_default()
+            .to_owned();
+        let mut response = next.run(req).await;
+        let user = response
+            .extensions()
+            .get::<AuthenticatedUser>()
+            .map(|u| UserInfo::from(&u.0))
+            .unwrap_or_default();
+        let impersonated = response
+            .extensions()
+            .get::<ImpersonatedUser>()
+            .map(|u| UserInfo::from(&u.0));
+        let mut event = Event::new(
+            audit_id.clone(),
+            uri,
+            verb.clone(),
+            user,
+            source_ip,
+            user_agent,
+            info.as_ref().map(ObjectReference::from),
+            response.status().as_u16(),
+            received,
+            verb == "watch" && response.status().is_success(),
+        );
+        event.impersonated_user = impersonated;
+        log.log(&event);
+        if let Ok(v) = HeaderValue::from_str(&audit_id) {
+            response.headers_mut().insert(AUDIT_ID_HEADER, v);
+        }
+        response
+    }
+}

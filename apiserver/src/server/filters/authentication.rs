@@ -1,0 +1,76 @@
+//! Go's `WithAuthentication`: who asks. The authenticator's user, or the anonymous one
+//! when the request carries no credentials and anonymous requests are allowed; 401
+//! otherwise (the reason stays in the server's log, as Go never tells a client why).
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use apimachinery::api::errors;
+use axum::body::Body;
+use axum::http::{Request, Response};
+use tower::Service;
+
+use super::{Filter, Next};
+use crate::authentication::user::Info;
+use crate::authentication::{self, Authenticator, ClientCertificates};
+use crate::endpoints::responsewriters::error_response;
+
+/// The user the authentication filter found, set on the response for the audit filter
+/// (which is outside it, to record refused requests too).
+#[derive(Clone, Debug)]
+pub(crate) struct AuthenticatedUser(pub(crate) Info);
+
+/// The filter.
+#[derive(Clone, Debug)]
+pub(crate) struct WithAuthentication {
+    authenticator: Arc<dyn Authenticator>,
+    anonymous_auth: bool,
+}
+
+impl WithAuthentication {
+    /// Authenticates with `authenticator`; requests without credentials are anonymous
+    /// when `anonymous_auth`, refused otherwise.
+    pub(crate) fn new(authenticator: Arc<dyn Authenticator>, anonymous_auth: bool) -> Self {
+        WithAuthentication {
+            authenticator,
+            anonymous_auth,
+        }
+    }
+}
+
+impl Filter for WithAuthentication {
+    async fn filter<S>(self, mut req: Request<Body>, next: Next<S>) -> Response<Body>
+    where
+        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
+        S::Future: Send,
+    {
+        let answer = {
+            let certificates = req
+                .extensions()
+                .get::<ClientCertificates>()
+                .map(|c| c.0.as_slice())
+                .unwrap_or_default();
+            let request = authentication::Request {
+                headers: req.headers(),
+                client_certificates: certificates,
+            };
+            self.authenticator.authenticate(&request).await
+        };
+        let user = match answer {
+            Ok(Some(user)) => user,
+            Ok(None) if self.anonymous_auth => Info::anonymous(),
+            Ok(None) => {
+                tracing::debug!(uri = %req.uri(), "unauthorized: no credentials, and anonymous requests are not allowed");
+                return error_response(&errors::new_unauthorized("Unauthorized"));
+            }
+            Err(reason) => {
+                tracing::warn!(uri = %req.uri(), %reason, "unable to authenticate the request");
+                return error_response(&errors::new_unauthorized("Unauthorized"));
+            }
+        };
+        req.extensions_mut().insert(user.clone());
+        let mut response = next.run(req).await;
+        response.extensions_mut().insert(AuthenticatedUser(user));
+        response
+    }
+}

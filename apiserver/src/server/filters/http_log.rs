@@ -1,0 +1,51 @@
+//! Go's `httplog.WithLogging`: one line per request at debug level (the method, path,
+//! status, how long it took, the user agent and the client's address); nothing is
+//! measured when debug logs are off.
+
+use std::convert::Infallible;
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::http::{Request, Response, header};
+use tower::Service;
+
+use super::{Filter, Next};
+use crate::endpoints::request_info::header_str;
+use crate::server::tls::ConnectionInfo;
+
+/// The filter.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WithLogging;
+
+impl Filter for WithLogging {
+    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    where
+        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
+        S::Future: Send,
+    {
+        if !tracing::enabled!(tracing::Level::DEBUG) {
+            return next.run(req).await;
+        }
+        let started = Instant::now();
+        let method = req.method().clone();
+        let uri = req.uri().clone();
+        let user_agent = header_str(req.headers(), header::USER_AGENT)
+            .unwrap_or_default()
+            .to_owned();
+        let source = req
+            .extensions()
+            .get::<ConnectionInfo>()
+            .and_then(|c| c.remote);
+        let response = next.run(req).await;
+        tracing::debug!(
+            verb = %method,
+            uri = %uri,
+            status = response.status().as_u16(),
+            latency = ?started.elapsed(),
+            user_agent = %user_agent,
+            source = ?source,
+            "HTTP"
+        );
+        response
+    }
+}

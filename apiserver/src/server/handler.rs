@@ -1,0 +1,397 @@
+//! The handler at the end of the filter chain (Go's `APIServerHandler` with its
+//! installed routes): health checks, `/version`, discovery, the OpenAPI documents, and
+//! every resource through its REST storage and the endpoints' handlers.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use apimachinery::api::errors::{self, StatusError};
+use axum::body::Body;
+use axum::http::{HeaderValue, Method, Request, Response, header};
+use futures_util::future::BoxFuture;
+
+use super::api::Api;
+use super::filters::RequestScope;
+use super::routes::Routes;
+use crate::authentication::user::Info;
+use crate::discovery::{AGGREGATED_CONTENT_TYPE, wants_aggregated};
+use crate::endpoints::handlers::watch as watch_handler;
+use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply};
+use crate::endpoints::negotiation::{
+    TABLE_CONTENT_TYPE, negotiate_input, negotiate_output_options, wants_table,
+};
+use crate::endpoints::request_info::{RequestInfo, RequestInfoError, header_str};
+use crate::endpoints::responsewriters::{
+    error_response, json_response, method_not_allowed, path_not_found, value_response,
+};
+use crate::registry::{ResourceInfo, TableConvertor};
+
+/// The Kubernetes version the server reports at `/version`.
+const KUBERNETES_MINOR: &str = "36";
+
+/// The innermost service of the chain: the server's routes.
+#[derive(Clone, Debug)]
+pub(crate) struct ApiHandler(pub(crate) Arc<Api>);
+
+impl tower::Service<Request<Body>> for ApiHandler {
+    type Response = Response<Body>;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Response<Body>, Infallible>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: Request<Body>) -> Self::Future {
+        let api = self.0.clone();
+        Box::pin(async move { Ok(api.serve(req).await) })
+    }
+}
+
+impl Api {
+    /// Answers a request the filters let through: its path, method and query parsed
+    /// (the request info filter), its user authenticated (and impersonated), and what it
+    /// asks authorized.
+    pub(super) async fn serve(&self, req: Request<Body>) -> Response<Body> {
+        let (mut parts, body) = req.into_parts();
+        let Some(RequestScope {
+            info: parsed,
+            query,
+        }) = parts.extensions.remove::<RequestScope>()
+        else {
+            return error_response(&errors::new_internal_error(
+                "no request info for the request: the handler chain is wrong",
+            ));
+        };
+        let Some(user) = parts.extensions.remove::<Info>() else {
+            return error_response(&errors::new_internal_error(
+                "no user for the request: the handler chain is wrong",
+            ));
+        };
+        let user = &user;
+        let path = parts.uri.path().to_owned();
+        let accept = header_str(&parts.headers, header::ACCEPT)
+            .unwrap_or_default()
+            .to_owned();
+        let routes = self.routes();
+        if let Some(response) = self.health.serve(&path, parts.uri.query()).await {
+            return response;
+        }
+        match path.trim_end_matches('/') {
+            "/version" => return value_response(&version_info(), "application/json"),
+            "/api" => {
+                return if wants_aggregated(&accept) {
+                    value_response(&routes.discovery.aggregated_core, AGGREGATED_CONTENT_TYPE)
+                } else {
+                    value_response(&routes.discovery.core_versions, "application/json")
+                };
+            }
+            "/apis" => {
+                return if wants_aggregated(&accept) {
+                    value_response(&routes.discovery.aggregated_groups, AGGREGATED_CONTENT_TYPE)
+                } else {
+                    value_response(&routes.discovery.groups, "application/json")
+                };
+            }
+            _ => {}
+        }
+        if path.starts_with("/openapi/") {
+            let path_and_query = parts
+                .uri
+                .path_and_query()
+                .map(|p| p.as_str())
+                .unwrap_or(&path);
+            return match routes
+                .openapi
+                .serve(&parts.method, path_and_query, &parts.headers)
+            {
+                Some(r) => {
+                    let mut resp = Response::new(Body::from(r.body));
+                    *resp.status_mut() = r.status;
+                    *resp.headers_mut() = r.headers;
+                    resp
+                }
+                None => error_response(&path_not_found(&path)),
+            };
+        }
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        match segments.as_slice() {
+            ["api", version] => {
+                return resource_list(&routes, version);
+            }
+            ["apis", group] => {
+                return match routes.discovery.group.get(*group) {
+                    Some(v) => value_response(v, "application/json"),
+                    None => error_response(&path_not_found(&path)),
+                };
+            }
+            ["apis", group, version] => {
+                return resource_list(&routes, &format!("{group}/{version}"));
+            }
+            _ => {}
+        }
+        let info = match parsed {
+            Ok(info) => info,
+            Err(RequestInfoError::MethodNotAllowed { method, path }) => {
+                return error_response(&method_not_allowed(&method, &path));
+            }
+            Err(RequestInfoError::NotFound { path }) => {
+                return error_response(&path_not_found(&path));
+            }
+        };
+        let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES).await {
+            Ok(b) => b,
+            Err(_) => {
+                return error_response(&errors::new_request_entity_too_large_error(&format!(
+                    "limit is {MAX_REQUEST_BODY_BYTES}"
+                )));
+            }
+        };
+        let content_type = header_str(&parts.headers, header::CONTENT_TYPE).map(str::to_owned);
+        let user_agent = header_str(&parts.headers, header::USER_AGENT).unwrap_or_default();
+        match self
+            .resource(
+                &parts.method,
+                &path,
+                &info,
+                &query,
+                user,
+                &accept,
+                &body,
+                content_type.as_deref(),
+                user_agent,
+            )
+            .await
+        {
+            Ok(resp) => resp,
+            Err(e) => error_response(&e),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn resource(
+        &self,
+        method: &Method,
+        path: &str,
+        info: &RequestInfo,
+        query: &Query,
+        user: &Info,
+        accept: &str,
+        body: &[u8],
+        content_type: Option<&str>,
+        user_agent: &str,
+    ) -> Result<Response<Body>, StatusError> {
+        let routes = self.routes();
+        let rest = routes
+            .storages
+            .get(&(info.api_group.clone(), info.resource.clone()))
+            .filter(|s| s.store().info().serves(&info.api_version))
+            .ok_or_else(|| path_not_found(path))?;
+        let store = rest.store();
+        let resource: &ResourceInfo = store.info();
+        // A namespaced item needs its namespace in the path; a cluster-scoped resource
+        // has none.
+        let item = !info.name.is_empty();
+        if resource.namespaced && item && info.namespace.is_none() {
+            return Err(path_not_found(path));
+        }
+        if !resource.namespaced && info.namespace.is_some() {
+            return Err(path_not_found(path));
+        }
+        if resource.namespaced && info.verb == "create" && info.namespace.is_none() {
+            return Err(method_not_allowed(method.as_str(), path));
+        }
+        let subresource = match info.subresource.as_str() {
+            "" => None,
+            "status" if resource.has_status => {
+                if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
+                    return Err(method_not_allowed(method.as_str(), path));
+                }
+                None
+            }
+            "scale" if resource.has_scale => None,
+            name => match rest.subresource(name) {
+                Some(creater) if info.verb == "create" => Some(creater),
+                _ => return Err(path_not_found(path)),
+            },
+        };
+        if resource.is_create_only() && info.verb != "create" {
+            return Err(method_not_allowed(method.as_str(), path));
+        }
+        // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
+        // their metadata (`as=PartialObjectMetadata`) in protobuf too.
+        let unstructured = store.strategy().is_unstructured();
+        let output = negotiate_output_options(Some(accept), !unstructured)?;
+        if info.verb == "create" && subresource.is_none() {
+            rest.check_create()?;
+        }
+        let h = Handler {
+            scheme: &self.scheme,
+            rest: &**rest,
+            store,
+            info,
+            query,
+            user,
+            admission: &self.admission,
+            output: output.media,
+            conversion: output.conversion,
+            user_agent,
+        };
+        // Go converts a write's answer after writing; one that cannot be converted is
+        // refused before anything is written (a delete of a kind answering a Status
+        // when the object goes is converted, or not, as Go does: after).
+        match info.verb.as_str() {
+            "create" | "update" | "patch" => h.check_conversion(false)?,
+            "deletecollection" => h.check_conversion(true)?,
+            "delete" if store.strategy().returns_deleted_object() => h.check_conversion(false)?,
+            _ => {}
+        }
+        if let Some(creater) = subresource {
+            return h
+                .answer(creater, body, negotiate_input(content_type)?)
+                .await
+                .map(reply_response);
+        }
+        if info.subresource == "scale" {
+            return h
+                .scale(method.as_str(), body, content_type)
+                .await
+                .map(reply_response);
+        }
+        if let Some(convertor) = rest.table_convertor() {
+            if wants_table(accept)
+                && info.subresource.is_empty()
+                && matches!(info.verb.as_str(), "get" | "list")
+            {
+                let reply = if info.verb == "get" {
+                    h.get().await?
+                } else {
+                    h.list().await?
+                };
+                return Ok(reply_response(table_reply(convertor, info, query, reply)?));
+            }
+        }
+        let reply = match info.verb.as_str() {
+            "get" => h.get().await?,
+            "list" => h.list().await?,
+            "watch" => {
+                rest.check_watch(&info.api_version, path)?;
+                let (stream, content_type) =
+                    watch_handler::watch(&h, self.shutdown.clone()).await?;
+                let mut resp = Response::new(Body::from_stream(stream));
+                resp.headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+                resp.headers_mut().insert(
+                    header::TRANSFER_ENCODING,
+                    HeaderValue::from_static("chunked"),
+                );
+                return Ok(resp);
+            }
+            "create" => match rest.creater() {
+                Some(creater) => {
+                    h.answer(creater, body, negotiate_input(content_type)?)
+                        .await?
+                }
+                None if resource.is_create_only() => {
+                    return Err(method_not_allowed(
+                        "POST",
+                        &format!(
+                            "{}: this server has no scheduler or admission to act on it",
+                            resource.resource
+                        ),
+                    ));
+                }
+                None => h.create(body, negotiate_input(content_type)?).await?,
+            },
+            "update" => h.update(body, negotiate_input(content_type)?).await?,
+            "patch" => h.patch(body, content_type).await?,
+            "delete" => h.delete(body, negotiate_input(content_type)?, self).await?,
+            "deletecollection" => {
+                h.delete_collection(body, negotiate_input(content_type)?)
+                    .await?
+            }
+            other => return Err(method_not_allowed(other, path)),
+        };
+        Ok(reply_response(reply))
+    }
+}
+
+fn reply_response(reply: Reply) -> Response<Body> {
+    let mut resp = json_response(reply.code, reply.content_type, reply.body);
+    for w in reply.warnings {
+        let text = format!("299 - {:?}", w);
+        if let Ok(v) = HeaderValue::from_str(&text) {
+            resp.headers_mut().append(header::WARNING, v);
+        }
+    }
+    resp
+}
+
+fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {
+    match routes.discovery.resource_lists.get(group_version) {
+        Some(v) => value_response(v, "application/json"),
+        None => error_response(&path_not_found(group_version)),
+    }
+}
+
+/// A get or list answer as the `meta.k8s.io/v1` Table `kubectl get` asks for, made by
+/// the resource's table convertor.
+fn table_reply(
+    convertor: &dyn TableConvertor,
+    info: &RequestInfo,
+    query: &Query,
+    reply: Reply,
+) -> Result<Reply, StatusError> {
+    let body: serde_json::Value = serde_json::from_slice(&reply.body).map_err(|e| {
+        errors::new_internal_error(format!("reading the answer for its table: {e}"))
+    })?;
+    let (objects, mut list_meta) = if info.verb == "list" {
+        let items = body
+            .get("items")
+            .and_then(serde_json::Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let meta = body
+            .get("metadata")
+            .and_then(serde_json::Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        (items, meta)
+    } else {
+        (vec![body], serde_json::Map::new())
+    };
+    list_meta.retain(|k, _| k == "resourceVersion" || k == "continue");
+    let include = query
+        .get("includeObject")
+        .map_or("Metadata", String::as_str);
+    let table = convertor.convert_to_table(&info.api_version, &objects, list_meta, include);
+    let mut body = serde_json::to_vec(&table)
+        .map_err(|e| errors::new_internal_error(format!("writing the table: {e}")))?;
+    body.push(b'\n');
+    Ok(Reply {
+        code: 200,
+        content_type: TABLE_CONTENT_TYPE,
+        body,
+        warnings: reply.warnings,
+    })
+}
+
+/// `/version`: what kube-apiserver 1.36 reports, with this server's build.
+fn version_info() -> serde_json::Value {
+    serde_json::json!({
+        "major": "1",
+        "minor": KUBERNETES_MINOR,
+        "emulationMajor": "1",
+        "emulationMinor": KUBERNETES_MINOR,
+        "minCompatibilityMajor": "1",
+        "minCompatibilityMinor": "35",
+        "gitVersion": format!("v1.{KUBERNETES_MINOR}.0-kapi.{}", env!("CARGO_PKG_VERSION")),
+        "gitCommit": "",
+        "gitTreeState": "clean",
+        "buildDate": "",
+        "goVersion": "",
+        "compiler": "rustc",
+        "platform": format!("{}/{}", std::env::consts::OS, std::env::consts::ARCH),
+    })
+}
