@@ -12,14 +12,12 @@
 //! (`K8S_API_TESTDATA` names Go's fixtures; `K8S_ORACLE` the oracle's binary).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Command;
 
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder};
-use benchmarks::{Suite, fixture, format_duration, testdata_dir};
+use benchmarks::{Suite, fixture, format_duration, go_oracle_lines, testdata_dir};
 use k8s_types::core::v1 as core;
 
 type Error = Box<dyn std::error::Error>;
@@ -29,33 +27,18 @@ const POD_LIST_SIZE: usize = 1000;
 
 /// Go's figures, by (input, op): nanoseconds per op.
 fn go_figures() -> Result<Option<BTreeMap<(String, String), f64>>, Error> {
-    let bin = std::env::var_os("K8S_ORACLE").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin/k8s-oracle"),
-        PathBuf::from,
-    );
-    if !bin.is_file() {
-        eprintln!(
-            "note: {} is not built (oracle/build.sh): Go is not measured",
-            bin.display()
-        );
+    let dir = testdata_dir()?;
+    let Some(lines) = go_oracle_lines(&["bench".as_ref(), dir.as_os_str()])? else {
         return Ok(None);
-    }
-    let out = Command::new(&bin)
-        .arg("bench")
-        .arg(testdata_dir()?)
-        .output()?;
-    if !out.status.success() {
-        return Err(format!("k8s-oracle bench: {}", String::from_utf8_lossy(&out.stderr)).into());
-    }
+    };
     let mut figures = BTreeMap::new();
-    for line in String::from_utf8(out.stdout)?.lines() {
-        let r: serde_json::Value = serde_json::from_str(line)?;
+    for r in lines {
         let (Some(input), Some(op), Some(ns)) = (
             r["input"].as_str(),
             r["op"].as_str(),
             r["ns_per_op"].as_f64(),
         ) else {
-            return Err(format!("k8s-oracle bench: {line}").into());
+            return Err(format!("k8s-oracle bench: {r}").into());
         };
         figures.insert((input.to_owned(), op.to_owned()), ns);
     }

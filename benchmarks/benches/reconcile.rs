@@ -11,15 +11,22 @@
 //!   reflector store holding the 10,000 ConfigMaps (the applier looks each one up and
 //!   hands the reconcile an `Arc` of it; it skips references the store lacks).
 //!
-//! The setup (queue filled, store built) is outside the timed region. Both run on the
-//! same two-thread tokio runtime. Usage: `cargo bench --bench reconcile` (from
+//! - `Go controller-runtime`: v0.24.1's controller (`oracle/bin/k8s-oracle
+//!   bench-reconcile`, run first, alone): its queue filled by a source that reports itself
+//!   synced once full, so that no worker starts before; a `reconcile.Func` that returns
+//!   at once. Go's figure is the median of 10 runs; without the oracle built, the table
+//!   says Go was not measured.
+//!
+//! The setup (queue filled, store built) is outside the timed region. Ours and
+//! kube-runtime's run on the same two-thread tokio runtime (Go on as many threads as the
+//! machine has cores: two here). Usage: `cargo bench --bench reconcile` (from
 //! `benchmarks/`).
 
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use benchmarks::{Comparison, Suite};
+use benchmarks::{Comparison, Suite, format_duration, go_oracle_lines};
 use controller_runtime::controller::{Controller, Options};
 use controller_runtime::reconcile::{self, Action, Reconciler, Request};
 use futures_util::{StreamExt, stream};
@@ -129,7 +136,25 @@ async fn drain_kube(
     Ok(())
 }
 
+/// Go's median time per run, by workers, in nanoseconds.
+fn go_figures() -> Result<Option<Vec<(usize, f64)>>, Error> {
+    let objects = OBJECTS.to_string();
+    let Some(lines) = go_oracle_lines(&["bench-reconcile".as_ref(), objects.as_ref()])? else {
+        return Ok(None);
+    };
+    let mut figures = Vec::new();
+    for r in lines {
+        let (Some(workers), Some(ns)) = (r["workers"].as_u64(), r["ns_per_op"].as_f64()) else {
+            return Err(format!("k8s-oracle bench-reconcile: {r}").into());
+        };
+        figures.push((usize::try_from(workers)?, ns));
+    }
+    Ok(Some(figures))
+}
+
 fn main() -> Result<(), Error> {
+    // Go first, alone on the machine.
+    let go = go_figures()?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -174,5 +199,29 @@ fn main() -> Result<(), Error> {
         })
         .collect();
     suite.print_summary("Reconcile loop: ours vs kube-runtime", &comparisons);
+
+    println!("## Reconcile loop: Go's controller-runtime against ours, same run");
+    println!();
+    println!("| group | Go controller-runtime | ours | ours / Go | target |");
+    println!("|---|---:|---:|---:|---|");
+    for (workers, group) in &groups {
+        let Some(ours) = suite.get(group, "ours") else {
+            continue;
+        };
+        let go_ns = go
+            .as_ref()
+            .and_then(|g| g.iter().find(|(w, _)| w == workers).map(|(_, ns)| *ns));
+        let (go_text, ratio) = match go_ns {
+            Some(ns) => (
+                format_duration(std::time::Duration::from_nanos(ns as u64)),
+                format!("{:.2}×", ours.median.as_nanos() as f64 / ns),
+            ),
+            None => ("not measured".to_owned(), "—".to_owned()),
+        };
+        println!(
+            "| {group} | {go_text} | {} | {ratio} | ≤ 0.5× |",
+            format_duration(ours.median)
+        );
+    }
     Ok(())
 }

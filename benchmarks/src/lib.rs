@@ -25,6 +25,39 @@ pub fn testdata_dir() -> Result<PathBuf, InputError> {
     Err(InputError::NoTestdata { tried: beside })
 }
 
+/// What Go measured: `oracle/bin/k8s-oracle` (or `$K8S_ORACLE`) run with `args`, one JSON
+/// object per line of its output. `None`, with a note, when the oracle is not built
+/// (`oracle/build.sh` needs Go): the benchmark then measures the Rust side only.
+pub fn go_oracle_lines(
+    args: &[&std::ffi::OsStr],
+) -> Result<Option<Vec<serde_json::Value>>, Box<dyn std::error::Error>> {
+    let bin = std::env::var_os("K8S_ORACLE").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin/k8s-oracle"),
+        PathBuf::from,
+    );
+    if !bin.is_file() {
+        eprintln!(
+            "note: {} is not built (oracle/build.sh): Go is not measured",
+            bin.display()
+        );
+        return Ok(None);
+    }
+    let out = std::process::Command::new(&bin).args(args).output()?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} {args:?}: {}",
+            bin.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let mut lines = Vec::new();
+    for line in String::from_utf8(out.stdout)?.lines() {
+        lines.push(serde_json::from_str(line)?);
+    }
+    Ok(Some(lines))
+}
+
 /// A fixture file read from [`testdata_dir`], e.g. `core.v1.Pod.json`.
 pub fn fixture(name: &str) -> Result<Vec<u8>, InputError> {
     let path = testdata_dir()?.join(name);

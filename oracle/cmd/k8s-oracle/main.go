@@ -9,6 +9,9 @@
 //	k8s-oracle serve          requests on standard input, one JSON object a line;
 //	                          one answer a line on standard output, in order
 //	k8s-oracle bench DIR      Go's codec speeds on the fixtures in DIR (JSON lines)
+//	k8s-oracle bench-reconcile [OBJECTS [RUNS]]
+//	                          controller-runtime's reconcile loop: OBJECTS (10000)
+//	                          no-op reconciles from a full queue, median of RUNS (10)
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/bench"
 	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/cases"
@@ -45,6 +49,17 @@ func main() {
 			usage()
 		}
 		err = bench.Run(os.Args[2], enc)
+	case "bench-reconcile":
+		objects, runs := 10000, 10
+		if len(os.Args) > 2 {
+			objects, err = strconv.Atoi(os.Args[2])
+		}
+		if err == nil && len(os.Args) > 3 {
+			runs, err = strconv.Atoi(os.Args[3])
+		}
+		if err == nil {
+			err = bench.Reconcile(objects, runs, enc)
+		}
 	default:
 		usage()
 	}
@@ -56,6 +71,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR")
+	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR | bench-reconcile [OBJECTS [RUNS]]")
 	os.Exit(2)
 }
