@@ -1,14 +1,13 @@
 //! DaemonSet (Go's `ValidateDaemonSet`, `ValidateDaemonSetUpdate` and the `daemonset`
 //! strategy). Its `spec.templateGeneration` lives in the internal form's annotation.
 
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, validate_object_meta_update,
-};
+use apimachinery::apis::meta::v1::validation::validate_object_meta_update;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::{
     int_or_percent_value, int_or_string_value, int_or_zero, non_negative_opt,
-    not_more_than_100_percent, positive_int_or_percent, restarted_always, subdomain_metadata,
+    not_more_than_100_percent, positive_int_or_percent, restarted_always, selector_unchanged,
+    subdomain_metadata,
 };
 use crate::apps::v1::{DaemonSet, DaemonSetUpdateStrategy, RollingUpdateDaemonSet};
 use crate::conversions::internal::apps_v1::DEPRECATED_TEMPLATE_GENERATION;
@@ -54,13 +53,7 @@ pub fn validate_daemon_set_update(new: &DaemonSet, old: &DaemonSet) -> ErrorList
             "must not be incremented without template update",
         ));
     }
-    if new.spec.selector != old.spec.selector {
-        errs.push(Error::invalid(
-            &fld.child("selector"),
-            json_value(&new.spec.selector),
-            FIELD_IMMUTABLE_ERROR_MSG,
-        ));
-    }
+    selector_unchanged(&new.spec.selector, &old.spec.selector, &mut errs);
     let tolerate = affinity_selector_invalid(&old.spec.template.spec)
         || has_invalid_label_value(old.spec.selector.as_ref());
     spec(new, tolerate, &mut errs);

@@ -1,15 +1,13 @@
 //! Deployment (Go's `ValidateDeployment`, `ValidateDeploymentUpdate` and the
 //! `deployment` strategy).
 
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, validate_object_meta_update,
-};
+use apimachinery::apis::meta::v1::validation::validate_object_meta_update;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::{
     int_or_percent_value, int_or_string_value, int_or_zero, non_negative_opt,
-    not_more_than_100_percent, positive_int_or_percent, selector_required, subdomain_metadata,
-    template_for_replica_set,
+    not_more_than_100_percent, positive_int_or_percent, selector_required, selector_unchanged,
+    subdomain_metadata, template_for_replica_set,
 };
 use crate::apps::v1::{Deployment, DeploymentSpec, DeploymentStrategy, RollingUpdateDeployment};
 use crate::conversions::internal::apps_v1::DEPRECATED_ROLLBACK_TO;
@@ -30,13 +28,7 @@ pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> ErrorLi
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
     spec(new, &mut errs);
-    if new.spec.selector != old.spec.selector {
-        errs.push(Error::invalid(
-            &Path::new("spec").child("selector"),
-            json_value(&new.spec.selector),
-            FIELD_IMMUTABLE_ERROR_MSG,
-        ));
-    }
+    selector_unchanged(&new.spec.selector, &old.spec.selector, &mut errs);
     errs
 }
 

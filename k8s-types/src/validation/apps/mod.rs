@@ -36,6 +36,22 @@ use super::label_selector::{Selected, mismatch};
 use super::{json_value, non_negative, validate_pod_template_spec};
 use crate::core::v1::PodTemplateSpec;
 
+/// Go's `ValidateImmutableField` for a workload's `spec.selector`: an update may not
+/// change it.
+fn selector_unchanged(
+    new: &Option<LabelSelector>,
+    old: &Option<LabelSelector>,
+    errs: &mut ErrorList,
+) {
+    if new != old {
+        errs.push(Error::invalid(
+            &Path::new("spec").child("selector"),
+            json_value(new),
+            apimachinery::apis::meta::v1::validation::FIELD_IMMUTABLE_ERROR_MSG,
+        ));
+    }
+}
+
 /// Go's `ValidateObjectMeta` for the apps kinds: namespaced, `name_fn` for the name,
 /// without the annotation `hidden` (the internal form's home of a field Go's internal
 /// object holds elsewhere).

@@ -1,12 +1,10 @@
 //! ReplicaSet (Go's `ValidateReplicaSet`, `ValidateReplicaSetUpdate` and the
 //! `replicaset` strategy).
 
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, validate_object_meta_update,
-};
+use apimachinery::apis::meta::v1::validation::validate_object_meta_update;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
-use super::{selector_required, subdomain_metadata, template_for_replica_set};
+use super::{selector_required, selector_unchanged, subdomain_metadata, template_for_replica_set};
 use crate::apps::v1::{ReplicaSet, ReplicaSetSpec};
 use crate::validation::label_selector::as_selector;
 use crate::validation::{json_value, non_negative};
@@ -24,13 +22,7 @@ pub fn validate_replica_set_update(new: &ReplicaSet, old: &ReplicaSet) -> ErrorL
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
     spec(&new.spec, &mut errs);
-    if new.spec.selector != old.spec.selector {
-        errs.push(Error::invalid(
-            &Path::new("spec").child("selector"),
-            json_value(&new.spec.selector),
-            FIELD_IMMUTABLE_ERROR_MSG,
-        ));
-    }
+    selector_unchanged(&new.spec.selector, &old.spec.selector, &mut errs);
     errs
 }
 
