@@ -71,12 +71,20 @@
 
 #[cfg(feature = "apps")]
 mod apps;
+#[cfg(feature = "autoscaling")]
+mod autoscaling;
 #[cfg(feature = "batch")]
 mod batch;
 #[cfg(feature = "coordination")]
 mod coordination;
 #[cfg(feature = "core")]
 mod core;
+#[cfg(any(feature = "apps", feature = "batch", feature = "policy"))]
+mod go_internal;
+#[cfg(any(feature = "apps", feature = "policy"))]
+mod int_or_percent;
+#[cfg(any(feature = "apps", feature = "batch", feature = "policy"))]
+mod label_selector;
 #[cfg(feature = "networking")]
 mod networking;
 #[cfg(feature = "core")]
@@ -91,9 +99,13 @@ mod policy;
 mod rbac;
 #[cfg(feature = "scheduling")]
 mod scheduling;
+#[cfg(any(feature = "apps", feature = "batch"))]
+mod semantic;
 
 #[cfg(feature = "apps")]
 pub use apps::*;
+#[cfg(feature = "autoscaling")]
+pub use autoscaling::*;
 #[cfg(feature = "batch")]
 pub use batch::*;
 #[cfg(feature = "coordination")]
@@ -270,12 +282,21 @@ fn register(v: &mut Validators) {
         v.add::<a::ReplicaSet, _>(pair!(validate_replica_set, validate_replica_set_update));
         v.add::<a::DaemonSet, _>(pair!(validate_daemon_set, validate_daemon_set_update));
         v.add::<a::StatefulSet, _>(pair!(validate_stateful_set, validate_stateful_set_update));
+        v.add::<a::ControllerRevision, _>(pair!(
+            validate_controller_revision,
+            validate_controller_revision_update
+        ));
     }
+    #[cfg(feature = "autoscaling")]
+    v.add::<crate::autoscaling::v2::HorizontalPodAutoscaler, _>(pair!(
+        validate_horizontal_pod_autoscaler,
+        validate_horizontal_pod_autoscaler_update
+    ));
     #[cfg(feature = "batch")]
     {
         use crate::batch::v1 as b;
         v.add::<b::Job, _>(pair!(validate_job, validate_job_update));
-        v.add::<b::CronJob, _>(create_only!(validate_cron_job));
+        v.add::<b::CronJob, _>(pair!(validate_cron_job, validate_cron_job_update));
     }
     #[cfg(feature = "rbac")]
     {
@@ -295,8 +316,9 @@ fn register(v: &mut Validators) {
         v.add::<n::NetworkPolicy, _>(create_only!(validate_network_policy));
     }
     #[cfg(feature = "policy")]
-    v.add::<crate::policy::v1::PodDisruptionBudget, _>(create_only!(
-        validate_pod_disruption_budget
+    v.add::<crate::policy::v1::PodDisruptionBudget, _>(pair!(
+        validate_pod_disruption_budget,
+        validate_pod_disruption_budget_update
     ));
     #[cfg(feature = "coordination")]
     v.add::<crate::coordination::v1::Lease, _>(create_only!(validate_lease));

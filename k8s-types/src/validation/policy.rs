@@ -1,48 +1,79 @@
-//! The policy group's validation (Go's `pkg/apis/policy/validation`):
-//! PodDisruptionBudget.
+//! The policy group's validation (Go's `pkg/apis/policy/validation` and the
+//! `poddisruptionbudget` strategy): PodDisruptionBudget.
+//!
+//! Go's strategy validates the spec only: the metadata is checked by the generic
+//! checks every object gets after its strategy's own (names as path segments), and an
+//! update has no rules of its own beyond tolerating the invalid selector an old budget
+//! already had.
 
-use apimachinery::apis::meta::v1::validation::{
-    name_is_dns_subdomain, validate_label_selector, validate_object_meta,
-};
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
-use super::{int_or_percent, int_or_string_value};
-use crate::policy::v1::PodDisruptionBudget;
+use super::go_internal::GoStruct;
+use super::int_or_percent::{not_more_than_100_percent, positive_int_or_percent};
+use super::label_selector::validate_label_selector_with;
+use crate::policy::v1::{PodDisruptionBudget, PodDisruptionBudgetSpec};
+
+const EVICTION_POLICIES: [&str; 2] = ["AlwaysAllow", "IfHealthyBudget"];
 
 /// Go's `ValidatePodDisruptionBudget`: one of minAvailable and maxUnavailable, each a
 /// non-negative integer or a percentage up to 100%; the selector; the eviction policy.
 pub fn validate_pod_disruption_budget(pdb: &PodDisruptionBudget) -> ErrorList {
-    let mut errs = validate_object_meta(
-        &pdb.metadata,
-        true,
-        name_is_dns_subdomain,
-        &Path::new("metadata"),
-    );
-    let spec = &pdb.spec;
+    spec(&pdb.spec, false)
+}
+
+/// Go's strategy `ValidateUpdate`: the new budget as on create, its selector's invalid
+/// values tolerated when the old one's selector was invalid.
+pub fn validate_pod_disruption_budget_update(
+    new: &PodDisruptionBudget,
+    old: &PodDisruptionBudget,
+) -> ErrorList {
+    let tolerate = old.spec.selector.as_ref().is_some_and(|sel| {
+        !apimachinery::apis::meta::v1::validation::validate_label_selector(sel, &Path::root())
+            .is_empty()
+    });
+    spec(&new.spec, tolerate)
+}
+
+/// Go's `ValidatePodDisruptionBudgetSpec`.
+fn spec(spec: &PodDisruptionBudgetSpec, allow_invalid_label_value: bool) -> ErrorList {
+    let mut errs = ErrorList::default();
     let fld = Path::new("spec");
-    if let (Some(min), Some(_)) = (&spec.min_available, &spec.max_unavailable) {
+    if spec.min_available.is_some() && spec.max_unavailable.is_some() {
+        let internal = GoStruct::new()
+            .field("MinAvailable", &spec.min_available)
+            .field("Selector", &spec.selector)
+            .field("MaxUnavailable", &spec.max_unavailable)
+            .field(
+                "UnhealthyPodEvictionPolicy",
+                &spec.unhealthy_pod_eviction_policy,
+            );
         errs.push(Error::invalid(
-            &fld.child("minAvailable"),
-            int_or_string_value(min),
+            &fld,
+            internal.value(),
             "minAvailable and maxUnavailable cannot be both set",
         ));
     }
-    if let Some(v) = &spec.min_available {
-        int_or_percent(v, &fld.child("minAvailable"), &mut errs);
+    for (name, v) in [
+        ("minAvailable", &spec.min_available),
+        ("maxUnavailable", &spec.max_unavailable),
+    ] {
+        if let Some(v) = v {
+            let path = fld.child(name);
+            positive_int_or_percent(v, &path, &mut errs);
+            not_more_than_100_percent(v, &path, &mut errs);
+        }
     }
-    if let Some(v) = &spec.max_unavailable {
-        int_or_percent(v, &fld.child("maxUnavailable"), &mut errs);
-    }
-    if let Some(sel) = &spec.selector {
-        errs.extend(validate_label_selector(sel, &fld.child("selector")));
-    }
+    errs.extend(validate_label_selector_with(
+        spec.selector.as_ref(),
+        allow_invalid_label_value,
+        &fld.child("selector"),
+    ));
     if let Some(p) = &spec.unhealthy_pod_eviction_policy {
-        const POLICIES: &[&str] = &["AlwaysAllow", "IfHealthyBudget"];
-        if !POLICIES.contains(&p.as_str()) {
+        if !EVICTION_POLICIES.contains(&p.as_str()) {
             errs.push(Error::not_supported(
                 &fld.child("unhealthyPodEvictionPolicy"),
-                p,
-                POLICIES,
+                super::json_value(p),
+                &EVICTION_POLICIES,
             ));
         }
     }

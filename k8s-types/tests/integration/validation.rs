@@ -100,8 +100,14 @@ fn valid_objects_of_every_validated_kind_pass() {
     );
     let job_spec =
         json!({"template": {"spec": with(&pod_spec(), json!({"restartPolicy": "Never"}))}});
+    // A Job judged as given carries the selector Go's strategy would have generated.
+    let job = with(
+        &job_spec,
+        json!({"manualSelector": true, "selector": {"matchLabels": {"app": "j"}},
+            "template": {"metadata": {"labels": {"app": "j"}}}}),
+    );
     assert_eq!(
-        errors::<batch::v1::Job>(json!({"metadata": ns, "spec": job_spec})),
+        errors::<batch::v1::Job>(json!({"metadata": ns, "spec": job})),
         Vec::<String>::new()
     );
     assert_eq!(
@@ -361,7 +367,7 @@ fn deployment_rules_and_immutable_selector() {
     assert_eq!(
         errors::<Deployment>(surge),
         [
-            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 101%: must not be greater than 100%"
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"101%\": must not be greater than 100%"
         ]
     );
     let moved = with(
@@ -426,11 +432,18 @@ fn jobs_and_cron_schedules() {
         [
             "spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0",
             "spec.completions: Required value: when completion mode is Indexed",
-            "spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\"",
+            // Defaulted to Always, which Go reports as missing.
+            "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\"",
+            // Go's strategy generates the selector before it validates; an object
+            // judged as given has none.
+            "spec.selector: Required value",
+            "spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`",
         ]
     );
     let ok_job = json!({"metadata": {"name": "j", "namespace": "default"},
-        "spec": {"template": {"spec": with(&pod_spec(), json!({"restartPolicy": "Never"}))}}});
+        "spec": {"manualSelector": true, "selector": {"matchLabels": {"app": "j"}},
+            "template": {"metadata": {"labels": {"app": "j"}},
+                "spec": with(&pod_spec(), json!({"restartPolicy": "Never"}))}}});
     let mut changed = ok_job.clone();
     changed["spec"]["template"]["spec"]["containers"][0]["image"] = json!("nginx:2");
     let errs = update_errors::<Job>(ok_job, changed);
@@ -671,9 +684,9 @@ fn pdb_lease_and_priority_class() {
         errors::<PodDisruptionBudget>(json!({"metadata": {"name": "p", "namespace": "default"},
             "spec": {"minAvailable": "150%", "maxUnavailable": "x", "unhealthyPodEvictionPolicy": "Never"}})),
         [
-            "spec.minAvailable: Invalid value: 150%: minAvailable and maxUnavailable cannot be both set",
-            "spec.minAvailable: Invalid value: 150%: must not be greater than 100%",
-            "spec.maxUnavailable: Invalid value: x: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+            "spec: Invalid value: {\"MinAvailable\":\"150%\",\"Selector\":null,\"MaxUnavailable\":\"x\",\"UnhealthyPodEvictionPolicy\":\"Never\"}: minAvailable and maxUnavailable cannot be both set",
+            "spec.minAvailable: Invalid value: \"150%\": must not be greater than 100%",
+            "spec.maxUnavailable: Invalid value: \"x\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
             "spec.unhealthyPodEvictionPolicy: Unsupported value: \"Never\": supported values: \"AlwaysAllow\", \"IfHealthyBudget\"",
         ]
     );
