@@ -97,10 +97,20 @@ mod pod_security;
 mod policy;
 #[cfg(feature = "rbac")]
 mod rbac;
+#[cfg(feature = "resource")]
+mod resource;
 #[cfg(feature = "scheduling")]
 mod scheduling;
 #[cfg(any(feature = "apps", feature = "batch"))]
 mod semantic;
+
+#[cfg(feature = "resource")]
+mod template_meta;
+
+#[cfg(feature = "resource")]
+mod cel;
+#[cfg(feature = "resource")]
+mod go_struct;
 
 #[cfg(feature = "apps")]
 pub use apps::*;
@@ -122,6 +132,8 @@ pub use pod_placement::*;
 pub use policy::*;
 #[cfg(feature = "rbac")]
 pub use rbac::*;
+#[cfg(feature = "resource")]
+pub use resource::*;
 #[cfg(feature = "scheduling")]
 pub use scheduling::*;
 
@@ -327,6 +339,31 @@ fn register(v: &mut Validators) {
         validate_priority_class,
         validate_priority_class_update
     ));
+    #[cfg(feature = "resource")]
+    {
+        use crate::resource::{v1 as r, v1alpha3, v1beta2};
+        v.add::<r::DeviceClass, _>(pair!(validate_device_class, validate_device_class_update));
+        v.add::<r::ResourceClaim, _>(pair!(
+            validate_resource_claim,
+            validate_resource_claim_update
+        ));
+        v.add::<r::ResourceClaimTemplate, _>(pair!(
+            validate_resource_claim_template,
+            validate_resource_claim_template_update
+        ));
+        v.add::<r::ResourceSlice, _>(pair!(
+            validate_resource_slice,
+            validate_resource_slice_update
+        ));
+        v.add::<v1beta2::DeviceTaintRule, _>(pair!(
+            validate_device_taint_rule,
+            validate_device_taint_rule_update
+        ));
+        v.add::<v1alpha3::ResourcePoolStatusRequest, _>(pair!(
+            validate_resource_pool_status_request,
+            validate_resource_pool_status_request_update
+        ));
+    }
     let _ = v;
 }
 

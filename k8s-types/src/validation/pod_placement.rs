@@ -91,7 +91,11 @@ fn validate_node_affinity(na: &NodeAffinity, path: &Path<'_>, errs: &mut ErrorLi
 }
 
 /// Go's `ValidateNodeSelector`: at least one term, each valid.
-fn validate_node_selector(selector: &NodeSelector, path: &Path<'_>, errs: &mut ErrorList) {
+pub(crate) fn validate_node_selector(
+    selector: &NodeSelector,
+    path: &Path<'_>,
+    errs: &mut ErrorList,
+) {
     let tp = path.child("nodeSelectorTerms");
     let terms = selector.node_selector_terms.as_deref().unwrap_or_default();
     if terms.is_empty() {

@@ -1,0 +1,782 @@
+//! ResourceSlice: what a driver publishes (its pool, devices, counters).
+
+use std::collections::BTreeMap;
+
+use apimachinery::apis::meta::v1::validation::{
+    FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain, validate_object_meta,
+    validate_object_meta_update,
+};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+
+use super::super::go_struct::{GoStruct, json_text, list};
+use super::super::json_value;
+use super::super::pod_placement::validate_node_selector;
+use super::{
+    ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH, dns1123_label, duplicates, too_many,
+    truncate_if_too_long, validate_binding_parameters, validate_device_taint, validate_driver_name,
+    validate_pool_name, validate_qualified_name,
+};
+use crate::core::v1::NodeSelector;
+use crate::resource::v1::{
+    CapacityRequestPolicy, CounterSet, Device, DeviceAttribute, DeviceCapacity,
+    DeviceCounterConsumption, NodeAllocatableResourceMapping, ResourceSlice, ResourceSliceSpec,
+};
+use crate::value::Quantity;
+
+/// Go's `ResourceSliceMaxDevices` and, with taints, counters or list attributes,
+/// `ResourceSliceMaxDevicesWithAdvancedFeatures`.
+const MAX_DEVICES: usize = 128;
+const MAX_DEVICES_ADVANCED: usize = 64;
+/// Go's `ResourceSliceMaxCounterSets`.
+const MAX_COUNTER_SETS: usize = 8;
+/// Go's `ResourceSliceMaxCountersPerCounterSet` (and per device counter consumption).
+const MAX_COUNTERS: usize = 32;
+/// Go's `ResourceSliceMaxDeviceCounterConsumptionsPerDevice`.
+const MAX_COUNTER_CONSUMPTIONS: usize = 2;
+/// Go's `ResourceSliceMaxAttributesAndCapacitiesPerDevice`.
+const MAX_ATTRIBUTES_AND_CAPACITIES: usize = 32;
+/// Go's `ResourceSliceMaxAttributeValuesPerDevice`.
+const MAX_ATTRIBUTE_VALUES: usize = 48;
+/// Go's `DeviceAttributeMaxValueLength`.
+const ATTRIBUTE_MAX_VALUE_LENGTH: usize = 64;
+/// Go's `DeviceTaintsMaxLength`.
+const MAX_TAINTS: usize = 16;
+/// Go's `CapacityRequestPolicyDiscreteMaxOptions`.
+const MAX_VALID_VALUES: usize = 10;
+
+/// Go's `ValidateResourceSlice`.
+pub fn validate_resource_slice(slice: &ResourceSlice) -> ErrorList {
+    let mp = Path::new("metadata");
+    let mut errs = validate_object_meta(&slice.metadata, false, name_is_dns_subdomain, &mp);
+    validate_spec(&slice.spec, None, &Path::new("spec"), &mut errs);
+    errs
+}
+
+/// Go's `ValidateResourceSliceUpdate`: metadata kept, the spec valid with pool name,
+/// driver and node name unchanged.
+pub fn validate_resource_slice_update(new: &ResourceSlice, old: &ResourceSlice) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    validate_spec(&new.spec, Some(&old.spec), &Path::new("spec"), &mut errs);
+    errs
+}
+
+fn validate_spec(
+    spec: &ResourceSliceSpec,
+    old: Option<&ResourceSliceSpec>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    validate_driver_name(&spec.driver, &path.child("driver"), errs);
+    let pp = path.child("pool");
+    validate_pool_name(&spec.pool.name, &pp.child("name"), errs);
+    if spec.pool.resource_slice_count <= 0 {
+        errs.push(Error::invalid(
+            &pp.child("resourceSliceCount"),
+            spec.pool.resource_slice_count,
+            "must be greater than zero",
+        ));
+    }
+    if spec.pool.generation < 0 {
+        errs.push(Error::invalid(
+            &pp.child("generation"),
+            spec.pool.generation,
+            "must be greater than or equal to zero",
+        ));
+    }
+    if let Some(old) = old {
+        if spec.pool.name != old.pool.name {
+            errs.push(Error::invalid(
+                &pp.child("name"),
+                spec.pool.name.as_str(),
+                FIELD_IMMUTABLE_ERROR_MSG,
+            ));
+        }
+        if spec.driver != old.driver {
+            errs.push(Error::invalid(
+                &path.child("driver"),
+                spec.driver.as_str(),
+                FIELD_IMMUTABLE_ERROR_MSG,
+            ));
+        }
+        if spec.node_name != old.node_name {
+            // A *string, which Go prints with json.Marshal: the JSON string, or null.
+            let v = json_value(&spec.node_name);
+            errs.push(Error::invalid(
+                &path.child("nodeName"),
+                v,
+                FIELD_IMMUTABLE_ERROR_MSG,
+            ));
+        }
+    }
+
+    let mut set = Vec::new();
+    if let Some(name) = &spec.node_name {
+        let p = path.child("nodeName");
+        if name.is_empty() {
+            errs.push(Error::invalid(
+                &p,
+                "",
+                "must be either unset or set to a non-empty string",
+            ));
+        } else {
+            set.push("`nodeName`");
+            validate_node_name(name, &p, errs);
+        }
+    }
+    if let Some(sel) = &spec.node_selector {
+        set.push("`nodeSelector`");
+        let p = path.child("nodeSelector");
+        validate_node_selector(sel, &p, errs);
+        let terms = sel.node_selector_terms.as_deref().unwrap_or_default();
+        if terms.len() != 1 {
+            errs.push(Error::invalid(
+                &p.child("nodeSelectorTerms"),
+                node_selector_terms_value(sel),
+                "must have exactly one node selector term",
+            ));
+        }
+    }
+    true_or_unset(
+        spec.all_nodes,
+        "`allNodes`",
+        &path.child("allNodes"),
+        &mut set,
+        errs,
+    );
+    true_or_unset(
+        spec.per_device_node_selection,
+        "`perDeviceNodeSelection`",
+        &path.child("perDeviceNodeSelection"),
+        &mut set,
+        errs,
+    );
+    const ONE_OF: &str = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required";
+    match set.len() {
+        0 => errs.push(Error::required(path, ONE_OF)),
+        1 => {}
+        _ => errs.push(Error::invalid(
+            path,
+            format!("{{{}}}", set.join(", ")),
+            format!("{ONE_OF}, but multiple fields are set"),
+        )),
+    }
+
+    // Go tests the lists for nil; ours reads a missing list and an empty one alike.
+    if !spec.shared_counters.is_empty() && !spec.devices.is_empty() {
+        errs.push(Error::invalid(
+            path,
+            "",
+            "only one of `sharedCounters` or `devices` is allowed",
+        ));
+    }
+
+    let advanced = spec
+        .devices
+        .iter()
+        .any(|d| !d.taints.is_empty() || !d.consumes_counters.is_empty() || has_list_attributes(d));
+    let max = if advanced {
+        MAX_DEVICES_ADVANCED
+    } else {
+        MAX_DEVICES
+    };
+    let dp = path.child("devices");
+    if !too_many(spec.devices.len(), max, &dp, errs) {
+        let per_device = spec.per_device_node_selection == Some(true);
+        for (i, d) in spec.devices.iter().enumerate() {
+            let old_device = old.and_then(|o| o.devices.iter().find(|od| od.name == d.name));
+            validate_device(d, old_device, per_device, &dp.index(i), errs);
+        }
+        duplicates(spec.devices.iter().map(|d| d.name.as_str()), &dp, errs);
+    }
+
+    let cp = path.child("sharedCounters");
+    if !too_many(spec.shared_counters.len(), MAX_COUNTER_SETS, &cp, errs) {
+        for (i, c) in spec.shared_counters.iter().enumerate() {
+            validate_counter_set(c, &cp.index(i), errs);
+        }
+        duplicates(
+            spec.shared_counters.iter().map(|c| c.name.as_str()),
+            &cp,
+            errs,
+        );
+    }
+}
+
+/// A `*bool` that must be unset or true; true counts as one of the set fields.
+fn true_or_unset(
+    v: Option<bool>,
+    name: &'static str,
+    path: &Path,
+    set: &mut Vec<&'static str>,
+    errs: &mut ErrorList,
+) {
+    match v {
+        Some(true) => set.push(name),
+        Some(false) => errs.push(Error::invalid(
+            path,
+            false,
+            "must be either unset or set to true",
+        )),
+        None => {}
+    }
+}
+
+/// Go's `corevalidation.ValidateNodeName` (a DNS subdomain), one error per message.
+fn validate_node_name(name: &str, path: &Path, errs: &mut ErrorList) {
+    for msg in name_is_dns_subdomain(name, false) {
+        errs.push(Error::invalid(path, name, msg));
+    }
+}
+
+/// The node selector's terms as Go prints them: its internal `[]NodeSelectorTerm`.
+fn node_selector_terms_value(sel: &NodeSelector) -> BadValue {
+    let requirement = |r: &crate::core::v1::NodeSelectorRequirement| {
+        GoStruct::new()
+            .field("Key", json_text(&r.key))
+            .field("Operator", json_text(&r.operator))
+            .field("Values", list(&r.values, json_text))
+            .finish()
+    };
+    let terms = match &sel.node_selector_terms {
+        // Go's decoder makes `[]` an empty, non-nil slice.
+        Some(t) if t.is_empty() => return BadValue::Json("[]".to_owned()),
+        t => t.as_deref().unwrap_or_default(),
+    };
+    BadValue::Json(list(terms, |t| {
+        GoStruct::new()
+            .field("MatchExpressions", list(&t.match_expressions, requirement))
+            .field("MatchFields", list(&t.match_fields, requirement))
+            .finish()
+    }))
+}
+
+fn has_list_attributes(d: &Device) -> bool {
+    d.attributes.values().any(|a| {
+        !a.bools.is_empty() || !a.ints.is_empty() || !a.strings.is_empty() || !a.versions.is_empty()
+    })
+}
+
+/// Go's `validateDevice`.
+fn validate_device(
+    d: &Device,
+    old: Option<&Device>,
+    per_device_node_selection: bool,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    dns1123_label(&d.name, &path.child("name"), errs);
+    let count = d.attributes.len() + d.capacity.len();
+    if count > MAX_ATTRIBUTES_AND_CAPACITIES {
+        errs.push(Error::invalid(
+            path,
+            count,
+            format!(
+                "the total number of attributes and capacities must not exceed {MAX_ATTRIBUTES_AND_CAPACITIES}"
+            ),
+        ));
+    }
+    let values: usize = d
+        .attributes
+        .values()
+        .map(|a| {
+            let n = a.bools.len() + a.ints.len() + a.strings.len() + a.versions.len();
+            n.max(1)
+        })
+        .sum();
+    if values > MAX_ATTRIBUTE_VALUES {
+        errs.push(Error::invalid(
+            path,
+            values,
+            format!("the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES}"),
+        ));
+    }
+    let ap = path.child("attributes");
+    for (key, a) in &d.attributes {
+        validate_qualified_name(key, &ap, errs);
+        let k = truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH);
+        validate_device_attribute(a, &ap.key(&k), errs);
+    }
+    let multiple = d.allow_multiple_allocations == Some(true);
+    let cp = path.child("capacity");
+    for (key, c) in &d.capacity {
+        validate_qualified_name(key, &cp, errs);
+        let k = truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH);
+        validate_capacity(c, multiple, &cp.key(&k), errs);
+    }
+    if old.is_none_or(|o| o.taints != d.taints) {
+        let tp = path.child("taints");
+        if !too_many(d.taints.len(), MAX_TAINTS, &tp, errs) {
+            for (i, t) in d.taints.iter().enumerate() {
+                validate_device_taint(t, None, &tp.index(i), errs);
+            }
+        }
+    }
+    let ccp = path.child("consumesCounters");
+    if !too_many(
+        d.consumes_counters.len(),
+        MAX_COUNTER_CONSUMPTIONS,
+        &ccp,
+        errs,
+    ) {
+        for (i, c) in d.consumes_counters.iter().enumerate() {
+            validate_counter_consumption(c, &ccp.index(i), errs);
+        }
+        duplicates(
+            d.consumes_counters.iter().map(|c| c.counter_set.as_str()),
+            &ccp,
+            errs,
+        );
+    }
+    validate_device_node_selection(d, per_device_node_selection, path, errs);
+    validate_binding_parameters(
+        &d.binding_conditions,
+        &d.binding_failure_conditions,
+        path,
+        errs,
+    );
+    validate_node_allocatable_resource_mappings(
+        &d.node_allocatable_resource_mappings,
+        &d.capacity,
+        &path.child("nodeAllocatableResourceMappings"),
+        errs,
+    );
+}
+
+/// A device's own node selection: exactly one of its fields when the slice selects
+/// per device, none otherwise.
+fn validate_device_node_selection(d: &Device, per_device: bool, path: &Path, errs: &mut ErrorList) {
+    if !per_device {
+        if d.node_name.is_some() || d.node_selector.is_some() || d.all_nodes.is_some() {
+            errs.push(Error::invalid(
+                path,
+                BadValue::Json("null".to_owned()),
+                "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec",
+            ));
+        }
+        return;
+    }
+    let mut set = Vec::new();
+    if let Some(name) = &d.node_name {
+        let p = path.child("nodeName");
+        if name.is_empty() {
+            errs.push(Error::invalid(&p, "", "must not be empty"));
+        } else {
+            set.push("`nodeName`");
+            validate_node_name(name, &p, errs);
+        }
+    }
+    if let Some(sel) = &d.node_selector {
+        set.push("`nodeSelector`");
+        validate_node_selector(sel, &path.child("nodeSelector"), errs);
+    }
+    true_or_unset(
+        d.all_nodes,
+        "`allNodes`",
+        &path.child("allNodes"),
+        &mut set,
+        errs,
+    );
+    const ONE_OF: &str = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec";
+    match set.len() {
+        0 => errs.push(Error::required(path, ONE_OF)),
+        1 => {}
+        _ => errs.push(Error::invalid(
+            path,
+            format!("{{{}}}", set.join(", ")),
+            ONE_OF,
+        )),
+    }
+}
+
+/// Go's `validateDeviceAttribute`: exactly one value; strings at most 64 bytes,
+/// versions semantic versions.
+fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorList) {
+    let mut fields = 0;
+    if a.bool.is_some() {
+        fields += 1;
+    }
+    if a.int.is_some() {
+        fields += 1;
+    }
+    if let Some(s) = &a.string {
+        fields += 1;
+        attribute_string(s, &path.child("string"), errs);
+    }
+    if let Some(v) = &a.version {
+        fields += 1;
+        attribute_version(v, &path.child("version"), errs);
+    }
+    // Go tests the lists for nil; an empty list is one ours cannot tell from a missing
+    // one, so it is not counted (Go's "must not be empty if specified" cannot show).
+    fields += usize::from(!a.bools.is_empty()) + usize::from(!a.ints.is_empty());
+    if !a.strings.is_empty() {
+        fields += 1;
+        let p = path.child("strings");
+        for (i, s) in a.strings.iter().enumerate() {
+            attribute_string(s, &p.index(i), errs);
+        }
+    }
+    if !a.versions.is_empty() {
+        fields += 1;
+        let p = path.child("versions");
+        for (i, v) in a.versions.iter().enumerate() {
+            attribute_version(v, &p.index(i), errs);
+        }
+    }
+    match fields {
+        0 => errs.push(Error::invalid(
+            path,
+            "",
+            "exactly one value must be specified",
+        )),
+        1 => {}
+        _ => errs.push(Error::invalid(
+            path,
+            attribute_value(a),
+            "exactly one value must be specified",
+        )),
+    }
+}
+
+/// The attribute as Go prints it: its internal `DeviceAttribute`.
+fn attribute_value(a: &DeviceAttribute) -> BadValue {
+    GoStruct::new()
+        .field("IntValue", json_text(&a.int))
+        .field("BoolValue", json_text(&a.bool))
+        .field("StringValue", json_text(&a.string))
+        .field("VersionValue", json_text(&a.version))
+        .field("IntValues", list(&a.ints, |v| v.to_string()))
+        .field("BoolValues", list(&a.bools, |v| v.to_string()))
+        .field("StringValues", list(&a.strings, json_text))
+        .field("VersionValues", list(&a.versions, json_text))
+        .bad_value()
+}
+
+fn attribute_string(s: &str, path: &Path, errs: &mut ErrorList) {
+    if s.len() > ATTRIBUTE_MAX_VALUE_LENGTH {
+        errs.push(Error::too_long(path, ATTRIBUTE_MAX_VALUE_LENGTH as i64));
+    }
+}
+
+fn attribute_version(v: &str, path: &Path, errs: &mut ErrorList) {
+    if !is_semver(v) {
+        errs.push(Error::invalid(
+            path,
+            v,
+            "must be a string compatible with semver.org spec 2.0.0",
+        ));
+    }
+    attribute_string(v, path, errs);
+}
+
+/// Go's `semverRe`: `MAJOR.MINOR.PATCH`, numbers without leading zeros, then optional
+/// `-` pre-release identifiers and `+` build identifiers, dot-separated.
+fn is_semver(v: &str) -> bool {
+    let numeric = |s: &str| {
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'))
+    };
+    let ident_char = |b: u8| b.is_ascii_alphanumeric() || b == b'-';
+    let (rest, build) = match v.split_once('+') {
+        Some((r, b)) => (r, Some(b)),
+        None => (v, None),
+    };
+    if let Some(b) = build {
+        if !b
+            .split('.')
+            .all(|id| !id.is_empty() && id.bytes().all(ident_char))
+        {
+            return false;
+        }
+    }
+    let (core, pre) = match rest.split_once('-') {
+        Some((c, p)) => (c, Some(p)),
+        None => (rest, None),
+    };
+    if let Some(p) = pre {
+        let pre_ok = |id: &str| {
+            numeric(id)
+                || (!id.is_empty()
+                    && id.bytes().all(ident_char)
+                    && id.bytes().any(|b| b.is_ascii_alphabetic() || b == b'-'))
+        };
+        if !p.split('.').all(pre_ok) {
+            return false;
+        }
+    }
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3 && parts.iter().all(|p| numeric(p))
+}
+
+/// Go's `validateMultiAllocatableDeviceCapacity` and
+/// `validateSingleAllocatableDeviceCapacity`.
+fn validate_capacity(c: &DeviceCapacity, multiple: bool, path: &Path, errs: &mut ErrorList) {
+    let Some(policy) = &c.request_policy else {
+        return;
+    };
+    let p = path.child("requestPolicy");
+    if !multiple {
+        errs.push(Error::forbidden(
+            &p,
+            "allowMultipleAllocations must be true",
+        ));
+        return;
+    }
+    validate_request_policy(&c.value, policy, &p, errs);
+}
+
+/// Go's `validateRequestPolicy`.
+fn validate_request_policy(
+    max: &Quantity,
+    policy: &CapacityRequestPolicy,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    if !policy.valid_values.is_empty() && policy.valid_range.is_some() {
+        errs.push(Error::forbidden(
+            path,
+            "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at the same time",
+        ));
+        return;
+    }
+    if !policy.valid_values.is_empty() {
+        match &policy.default {
+            None => errs.push(Error::required(
+                &path.child("default"),
+                "required when validValues is defined",
+            )),
+            Some(d) => validate_valid_values(
+                d,
+                max,
+                &policy.valid_values,
+                &path.child("validValues"),
+                errs,
+            ),
+        }
+    } else if let Some(range) = &policy.valid_range {
+        match &policy.default {
+            None => errs.push(Error::required(
+                &path.child("default"),
+                "required when validRange is defined",
+            )),
+            Some(d) => validate_range(d, max, range, &path.child("validRange"), errs),
+        }
+    }
+}
+
+/// Go's `validateRequestPolicyValidValues`: ascending, at most 10, unique by value, none
+/// over the capacity, and the default among them.
+fn validate_valid_values(
+    default: &Quantity,
+    max: &Quantity,
+    values: &[Quantity],
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    for i in 0..values.len().saturating_sub(1) {
+        if values[i] > values[i + 1] {
+            errs.push(Error::invalid(
+                &path.index(i + 1),
+                values[i + 1].to_string(),
+                "values must be sorted in ascending order",
+            ));
+        }
+    }
+    let mut found = false;
+    if !too_many(values.len(), MAX_VALID_VALUES, path, errs) {
+        for (i, v) in values.iter().enumerate() {
+            if v > max {
+                errs.push(Error::invalid(
+                    &path.index(i),
+                    v.to_string(),
+                    format!("option is larger than capacity value: {max}"),
+                ));
+            }
+            if v == default {
+                found = true;
+            }
+        }
+        let keys: Vec<String> = values.iter().map(|v| v.value().to_string()).collect();
+        duplicates(keys.iter().map(String::as_str), path, errs);
+    }
+    if !found {
+        errs.push(Error::invalid(
+            path,
+            default.to_string(),
+            "default value is not valid according to the requestPolicy",
+        ));
+    }
+}
+
+/// Go's `validateRequestPolicyRange`.
+fn validate_range(
+    default: &Quantity,
+    max: &Quantity,
+    range: &crate::resource::v1::CapacityRequestPolicyRange,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let Some(min) = &range.min else {
+        errs.push(Error::required(
+            &path.child("min"),
+            "required when validRange is defined",
+        ));
+        return;
+    };
+    let mp = path.child("min");
+    if min > max {
+        errs.push(Error::invalid(
+            &mp,
+            min.to_string(),
+            format!("min is larger than capacity value: {max}"),
+        ));
+    }
+    if default < min {
+        errs.push(Error::invalid(
+            &mp,
+            default.to_string(),
+            format!("default is less than min: {min}"),
+        ));
+    }
+    let xp = path.child("max");
+    if let Some(upper) = &range.max {
+        if min > upper {
+            errs.push(Error::invalid(
+                &xp,
+                min.to_string(),
+                format!("min is larger than max: {upper}"),
+            ));
+        }
+        if upper > max {
+            errs.push(Error::invalid(
+                &xp,
+                upper.to_string(),
+                format!("max is larger than capacity value: {max}"),
+            ));
+        }
+        if default > upper {
+            errs.push(Error::invalid(
+                &xp,
+                default.to_string(),
+                format!("default is more than max: {upper}"),
+            ));
+        }
+    }
+    if let Some(step) = &range.step {
+        let sp = path.child("step");
+        let mut added = min.clone();
+        if added.add(step).is_ok() && &added > max {
+            errs.push(Error::invalid(
+                &sp,
+                step.to_string(),
+                format!("one step {added} is larger than capacity value: {max}"),
+            ));
+        }
+        step_multiple(default, min, step, &sp, errs);
+        if let Some(upper) = &range.max {
+            step_multiple(upper, min, step, &sp, errs);
+        }
+    }
+}
+
+/// Go's `validateRequestPolicyRangeStep`: `value - min` a multiple of `step` (in whole
+/// units, as Go's `Value()` rounds them).
+fn step_multiple(
+    value: &Quantity,
+    min: &Quantity,
+    step: &Quantity,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let step_val = step.value();
+    let added = value.value().wrapping_sub(min.value());
+    // Go divides by zero here and panics; a zero step is not a multiple of anything.
+    if step_val == 0 || added.wrapping_rem(step_val) != 0 {
+        errs.push(Error::invalid(
+            path,
+            value.to_string(),
+            format!("value is not a multiple of a given step ({step}) from ({min})"),
+        ));
+    }
+}
+
+/// Go's `validateCounterSet`: a DNS-label name and 1 to 32 counters with DNS-label names.
+fn validate_counter_set(c: &CounterSet, path: &Path, errs: &mut ErrorList) {
+    let np = path.child("name");
+    if c.name.is_empty() {
+        errs.push(Error::required(&np, ""));
+    } else {
+        dns1123_label(&c.name, &np, errs);
+    }
+    validate_counters(&c.counters, &path.child("counters"), errs);
+}
+
+/// Go's `validateDeviceCounterConsumption`.
+fn validate_counter_consumption(c: &DeviceCounterConsumption, path: &Path, errs: &mut ErrorList) {
+    let np = path.child("counterSet");
+    if c.counter_set.is_empty() {
+        errs.push(Error::required(&np, ""));
+    } else {
+        dns1123_label(&c.counter_set, &np, errs);
+    }
+    validate_counters(&c.counters, &path.child("counters"), errs);
+}
+
+fn validate_counters<T>(counters: &BTreeMap<String, T>, path: &Path, errs: &mut ErrorList) {
+    if counters.is_empty() {
+        errs.push(Error::required(path, ""));
+    } else if !too_many(counters.len(), MAX_COUNTERS, path, errs) {
+        for key in counters.keys() {
+            dns1123_label(key, path, errs);
+        }
+    }
+}
+
+/// Go's `validateNodeAllocatableResourceMappings`.
+fn validate_node_allocatable_resource_mappings(
+    mappings: &BTreeMap<String, NodeAllocatableResourceMapping>,
+    capacity: &BTreeMap<String, DeviceCapacity>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    for (name, m) in mappings {
+        let kp = path.key(name);
+        let native = !name.contains('/') || name.contains("kubernetes.io/");
+        if !native {
+            errs.push(Error::invalid(
+                &kp,
+                json_value(name),
+                "must be a node allocatable resource name",
+            ));
+        }
+        if m.allocation_multiplier.is_none() && m.capacity_key.is_none() {
+            errs.push(Error::invalid(
+                &kp,
+                "",
+                "at least one of allocationMultiplier or capacityKey must be set",
+            ));
+            continue;
+        }
+        if let Some(mult) = &m.allocation_multiplier {
+            if mult.sign() <= 0 {
+                errs.push(Error::invalid(
+                    &kp.child("allocationMultiplier"),
+                    mult.to_string(),
+                    "must be positive",
+                ));
+            }
+        }
+        if let Some(key) = &m.capacity_key {
+            let cp = kp.child("capacityKey");
+            if key.is_empty() {
+                errs.push(Error::invalid(
+                    &cp,
+                    "",
+                    "capacityKey must not be an empty string",
+                ));
+            } else if !capacity.contains_key(key) {
+                errs.push(Error::not_found(&cp, json_value(key)));
+            }
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! DeviceTaintRule (an administrator's taint on devices) and ResourcePoolStatusRequest
+//! (a request for a pool's status, validated declaratively only).
+
+use apimachinery::apis::meta::v1::validation::{
+    name_is_dns_subdomain, validate_object_meta, validate_object_meta_update,
+};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+
+use super::super::json_value;
+use super::{dns1123_label, validate_device_taint, validate_driver_name, validate_pool_name};
+use crate::resource::v1alpha3::{
+    PoolStatus, ResourcePoolStatusRequest, ResourcePoolStatusRequestSpec,
+    ResourcePoolStatusRequestStatus,
+};
+use crate::resource::v1beta2::{DeviceTaintRule, DeviceTaintRuleSpec};
+
+/// Go's `ValidateDeviceTaintRule`.
+pub fn validate_device_taint_rule(rule: &DeviceTaintRule) -> ErrorList {
+    let mp = Path::new("metadata");
+    let mut errs = validate_object_meta(&rule.metadata, false, name_is_dns_subdomain, &mp);
+    validate_device_taint_rule_spec(&rule.spec, None, &mut errs);
+    errs
+}
+
+/// Go's `ValidateDeviceTaintRuleUpdate`: metadata kept, the spec valid (an unchanged
+/// effect is not checked again).
+pub fn validate_device_taint_rule_update(
+    new: &DeviceTaintRule,
+    old: &DeviceTaintRule,
+) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    validate_device_taint_rule_spec(&new.spec, Some(&old.spec), &mut errs);
+    errs
+}
+
+fn validate_device_taint_rule_spec(
+    spec: &DeviceTaintRuleSpec,
+    old: Option<&DeviceTaintRuleSpec>,
+    errs: &mut ErrorList,
+) {
+    let path = Path::new("spec");
+    if let Some(sel) = &spec.device_selector {
+        let sp = path.child("deviceSelector");
+        if let Some(d) = &sel.driver {
+            validate_driver_name(d, &sp.child("driver"), errs);
+        }
+        if let Some(p) = &sel.pool {
+            validate_pool_name(p, &sp.child("pool"), errs);
+        }
+        if let Some(d) = &sel.device {
+            dns1123_label(d, &sp.child("device"), errs);
+        }
+    }
+    validate_device_taint(
+        &spec.taint,
+        old.map(|o| &o.taint),
+        &path.child("taint"),
+        errs,
+    );
+}
+
+/// Go's `ValidateResourcePoolStatusRequest` (the metadata) and the declarative rules
+/// of `resource.k8s.io/v1alpha3`, which its strategy enforces
+/// (`WithDeclarativeEnforcement`): spec and status.
+pub fn validate_resource_pool_status_request(r: &ResourcePoolStatusRequest) -> ErrorList {
+    let mp = Path::new("metadata");
+    let mut errs = validate_object_meta(&r.metadata, false, name_is_dns_subdomain, &mp);
+    validate_request_spec(&r.spec, &mut errs);
+    if let Some(status) = &r.status {
+        validate_request_status(status, None, &mut errs);
+    }
+    errs
+}
+
+/// The update: metadata kept; the spec immutable; a changed status valid (the
+/// declarative rules check only what changed).
+pub fn validate_resource_pool_status_request_update(
+    new: &ResourcePoolStatusRequest,
+    old: &ResourcePoolStatusRequest,
+) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    if new.spec != old.spec {
+        errs.push(Error::invalid(
+            &Path::new("spec"),
+            BadValue::Json("null".to_owned()),
+            "field is immutable",
+        ));
+    }
+    if new.status != old.status {
+        if let Some(status) = &new.status {
+            validate_request_status(status, old.status.as_ref(), &mut errs);
+        }
+    }
+    errs
+}
+
+/// `validate.LongNameCaseless`: a DNS subdomain, either case.
+fn long_name_caseless(value: &str, path: &Path, errs: &mut ErrorList) {
+    const MSG: &str = "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+    let mut msgs = Vec::new();
+    if value.len() > 253 {
+        msgs.push(apimachinery::util::validation::max_len_error(253));
+    }
+    // Go matches `(?i)`: a letter that folds to an ASCII letter matches too (the
+    // Kelvin sign, the long s).
+    let fold = |c: char| match c {
+        '\u{212A}' => 'k',
+        '\u{17F}' => 's',
+        c => c.to_ascii_lowercase(),
+    };
+    let lowered: String = value.chars().map(fold).collect();
+    let valid = lowered.split('.').all(|label| {
+        let b = label.as_bytes();
+        let edge = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+        matches!((b.first(), b.last()), (Some(&f), Some(&l)) if edge(f) && edge(l))
+            && b.iter().all(|&c| edge(c) || c == b'-')
+    });
+    if !valid {
+        msgs.push(apimachinery::util::validation::regex_error(
+            MSG,
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*",
+            &["Example.com"],
+        ));
+    }
+    for m in msgs {
+        errs.push(Error::invalid(path, value, m));
+    }
+}
+
+/// `validate.ResourcePoolName`: at most 253 bytes, non-empty DNS-subdomain segments.
+fn resource_pool_name(value: &str, path: &Path, errs: &mut ErrorList) {
+    if value.len() > 253 {
+        errs.push(Error::too_long(path, 253));
+    }
+    for (i, part) in value.split('/').enumerate() {
+        if part.is_empty() {
+            errs.push(Error::invalid(
+                path,
+                value,
+                format!("segment {i}: must not be empty"),
+            ));
+            continue;
+        }
+        for m in apimachinery::util::validation::is_dns1123_subdomain(part) {
+            errs.push(Error::invalid(path, part, format!("segment {i}: {m}")));
+        }
+    }
+}
+
+/// `validate.Minimum` and `validate.Maximum`.
+fn in_range(value: i64, min: Option<i64>, max: Option<i64>, path: &Path, errs: &mut ErrorList) {
+    if let Some(min) = min.filter(|m| value < *m) {
+        errs.push(Error::invalid(
+            path,
+            value,
+            format!("must be greater than or equal to {min}"),
+        ));
+    }
+    if let Some(max) = max.filter(|m| value > *m) {
+        errs.push(Error::invalid(
+            path,
+            value,
+            format!("must be less than or equal to {max}"),
+        ));
+    }
+}
+
+fn validate_request_spec(spec: &ResourcePoolStatusRequestSpec, errs: &mut ErrorList) {
+    let path = Path::new("spec");
+    let dp = path.child("driver");
+    if spec.driver.is_empty() {
+        errs.push(Error::required(&dp, ""));
+    } else {
+        long_name_caseless(&spec.driver, &dp, errs);
+    }
+    if let Some(p) = &spec.pool_name {
+        resource_pool_name(p, &path.child("poolName"), errs);
+    }
+    let lp = path.child("limit");
+    match spec.limit {
+        None => errs.push(Error::required(&lp, "")),
+        Some(l) => in_range(i64::from(l), Some(1), Some(1000), &lp, errs),
+    }
+}
+
+/// The status's declarative rules; on update only the fields that changed.
+fn validate_request_status(
+    status: &ResourcePoolStatusRequestStatus,
+    old: Option<&ResourcePoolStatusRequestStatus>,
+    errs: &mut ErrorList,
+) {
+    let path = Path::new("status");
+    if old.is_none_or(|o| o.pool_count != status.pool_count) {
+        let p = path.child("poolCount");
+        match status.pool_count {
+            None => errs.push(Error::required(&p, "")),
+            Some(n) => in_range(i64::from(n), Some(0), None, &p, errs),
+        }
+    }
+    if old.is_none_or(|o| o.pools != status.pools) {
+        let p = path.child("pools");
+        if status.pools.len() > 1000 {
+            errs.push(Error::too_many(&p, status.pools.len() as i64, 1000));
+        } else {
+            for (i, pool) in status.pools.iter().enumerate() {
+                validate_pool_status(pool, &p.index(i), errs);
+            }
+        }
+    }
+    if old.is_none_or(|o| o.conditions != status.conditions) {
+        let p = path.child("conditions");
+        let conditions = &status.conditions;
+        if conditions.len() > 10 {
+            errs.push(Error::too_many(&p, conditions.len() as i64, 10));
+        } else {
+            for (i, c) in conditions.iter().enumerate() {
+                if conditions[..i].iter().any(|o| o.r#type == c.r#type) {
+                    errs.push(Error::duplicate(&p.index(i), json_value(c)));
+                }
+            }
+        }
+    }
+}
+
+fn validate_pool_status(pool: &PoolStatus, path: &Path, errs: &mut ErrorList) {
+    let dp = path.child("driver");
+    if pool.driver.is_empty() {
+        errs.push(Error::required(&dp, ""));
+    } else {
+        long_name_caseless(&pool.driver, &dp, errs);
+    }
+    let pp = path.child("poolName");
+    if pool.pool_name.is_empty() {
+        errs.push(Error::required(&pp, ""));
+    } else {
+        resource_pool_name(&pool.pool_name, &pp, errs);
+    }
+    let gp = path.child("generation");
+    if pool.generation == 0 {
+        errs.push(Error::required(&gp, ""));
+    } else {
+        in_range(pool.generation, Some(0), None, &gp, errs);
+    }
+    for (name, value, min) in [
+        ("resourceSliceCount", pool.resource_slice_count, 1),
+        ("totalDevices", pool.total_devices, 0),
+        ("allocatedDevices", pool.allocated_devices, 0),
+        ("availableDevices", pool.available_devices, 0),
+        ("unavailableDevices", pool.unavailable_devices, 0),
+    ] {
+        if let Some(v) = value {
+            in_range(i64::from(v), Some(min), None, &path.child(name), errs);
+        }
+    }
+    if let Some(n) = &pool.node_name {
+        for m in apimachinery::util::validation::is_dns1123_subdomain(n) {
+            errs.push(Error::invalid(&path.child("nodeName"), n.as_str(), m));
+        }
+    }
+    if let Some(e) = &pool.validation_error {
+        if e.len() > 256 {
+            errs.push(Error::too_long(&path.child("validationError"), 256));
+        }
+    }
+}
