@@ -33,15 +33,15 @@ impl GoStruct {
         self.raw(name, &text)
     }
 
-    /// A field whose JSON text is given (a nested internal struct).
-    pub(crate) fn raw(mut self, name: &str, json: &str) -> Self {
+    /// A field whose JSON text is given (a nested internal struct, a [`list`]).
+    pub(crate) fn raw(mut self, name: &str, json: impl AsRef<str>) -> Self {
         if self.0.len() > 1 {
             self.0.push(',');
         }
         self.0.push('"');
         self.0.push_str(name);
         self.0.push_str("\":");
-        self.0.push_str(json);
+        self.0.push_str(json.as_ref());
         self
     }
 
@@ -57,7 +57,39 @@ impl GoStruct {
     }
 }
 
+/// A slice as Go writes it: `null` when nil (ours cannot tell nil from empty: a list
+/// Go's JSON left out is both), else each element's text.
+pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
+    if items.is_empty() {
+        return "null".to_owned();
+    }
+    let mut out = String::from("[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&each(item));
+    }
+    out.push(']');
+    out
+}
+
 /// An optional internal struct: its JSON, or `null` for Go's nil pointer.
 pub(crate) fn or_null<T>(value: Option<&T>, write: impl FnOnce(&T) -> String) -> String {
     value.map_or_else(|| "null".to_owned(), write)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_in_order_with_go_escapes() {
+        let s = GoStruct::new()
+            .field("Key", "a<b")
+            .raw("Values", list::<String>(&[], |v| json_text(v)))
+            .raw("N", or_null(Some(&3i64), |n| n.to_string()))
+            .text();
+        assert_eq!(s, r#"{"Key":"a\u003cb","Values":null,"N":3}"#);
+    }
 }

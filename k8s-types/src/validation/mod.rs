@@ -79,7 +79,12 @@ mod batch;
 mod coordination;
 #[cfg(feature = "core")]
 mod core;
-#[cfg(any(feature = "apps", feature = "batch", feature = "policy"))]
+#[cfg(any(
+    feature = "apps",
+    feature = "batch",
+    feature = "policy",
+    feature = "resource"
+))]
 mod go_internal;
 #[cfg(any(feature = "apps", feature = "policy"))]
 mod int_or_percent;
@@ -109,8 +114,6 @@ mod template_meta;
 
 #[cfg(feature = "resource")]
 mod cel;
-#[cfg(feature = "resource")]
-mod go_struct;
 
 #[cfg(feature = "apps")]
 pub use apps::*;

@@ -1,10 +1,10 @@
 //! A claim's spec as Go prints it in "field is immutable": `json.Marshal` of the
 //! internal `ResourceClaimSpec` (Go's field names, every field, `null` for nil; see
-//! [`super::super::go_struct`]).
+//! [`super::super::go_internal`]).
 
 use apimachinery::util::validation::field::BadValue;
 
-use super::super::go_struct::{GoStruct, json_text, list, opt};
+use super::super::go_internal::{GoStruct, json_text, list, or_null};
 use crate::resource::v1::{
     CapacityRequirements, DeviceClaim, DeviceConstraint, DeviceRequest, DeviceSelector,
     DeviceSubRequest, DeviceToleration, ExactDeviceRequest, OpaqueDeviceConfiguration,
@@ -17,9 +17,7 @@ pub(super) fn claim_spec(devices: &DeviceClaim) -> BadValue {
 }
 
 fn claim_spec_text(devices: &DeviceClaim) -> String {
-    GoStruct::new()
-        .field("Devices", device_claim(devices))
-        .finish()
+    GoStruct::new().raw("Devices", device_claim(devices)).text()
 }
 
 /// The template's spec: its embedded ObjectMeta's fields (JSON-tagged), then `Spec`.
@@ -42,7 +40,7 @@ pub(super) fn template_spec(spec: &ResourceClaimTemplateSpec) -> BadValue {
 
 fn device_claim(c: &DeviceClaim) -> String {
     GoStruct::new()
-        .field(
+        .raw(
             "Requests",
             match &c.requests {
                 // Go's decoder makes `[]` an empty, non-nil slice.
@@ -50,72 +48,72 @@ fn device_claim(c: &DeviceClaim) -> String {
                 r => list(r.as_deref().unwrap_or_default(), request),
             },
         )
-        .field("Constraints", list(&c.constraints, constraint))
-        .field(
+        .raw("Constraints", list(&c.constraints, constraint))
+        .raw(
             "Config",
             list(&c.config, |cfg| {
                 GoStruct::new()
-                    .field("Requests", list(&cfg.requests, json_text))
-                    .field("Opaque", opt(cfg.opaque.as_ref(), opaque))
-                    .finish()
+                    .raw("Requests", list(&cfg.requests, json_text))
+                    .raw("Opaque", or_null(cfg.opaque.as_ref(), opaque))
+                    .text()
             }),
         )
-        .finish()
+        .text()
 }
 
 fn request(r: &DeviceRequest) -> String {
     GoStruct::new()
-        .field("Name", json_text(&r.name))
-        .field("Exactly", opt(r.exactly.as_ref(), exact))
-        .field("FirstAvailable", list(&r.first_available, sub_request))
-        .finish()
+        .raw("Name", json_text(&r.name))
+        .raw("Exactly", or_null(r.exactly.as_ref(), exact))
+        .raw("FirstAvailable", list(&r.first_available, sub_request))
+        .text()
 }
 
 fn exact(e: &ExactDeviceRequest) -> String {
     GoStruct::new()
-        .field("DeviceClassName", json_text(&e.device_class_name))
-        .field("Selectors", list(&e.selectors, selector))
-        .field("AllocationMode", json_text(&e.allocation_mode))
-        .field("Count", e.count.to_string())
-        .field("AdminAccess", json_text(&e.admin_access))
-        .field("Tolerations", list(&e.tolerations, toleration))
-        .field("Capacity", opt(e.capacity.as_ref(), capacity))
-        .finish()
+        .raw("DeviceClassName", json_text(&e.device_class_name))
+        .raw("Selectors", list(&e.selectors, selector))
+        .raw("AllocationMode", json_text(&e.allocation_mode))
+        .raw("Count", e.count.to_string())
+        .raw("AdminAccess", json_text(&e.admin_access))
+        .raw("Tolerations", list(&e.tolerations, toleration))
+        .raw("Capacity", or_null(e.capacity.as_ref(), capacity))
+        .text()
 }
 
 fn sub_request(s: &DeviceSubRequest) -> String {
     GoStruct::new()
-        .field("Name", json_text(&s.name))
-        .field("DeviceClassName", json_text(&s.device_class_name))
-        .field("Selectors", list(&s.selectors, selector))
-        .field("AllocationMode", json_text(&s.allocation_mode))
-        .field("Count", s.count.to_string())
-        .field("Tolerations", list(&s.tolerations, toleration))
-        .field("Capacity", opt(s.capacity.as_ref(), capacity))
-        .finish()
+        .raw("Name", json_text(&s.name))
+        .raw("DeviceClassName", json_text(&s.device_class_name))
+        .raw("Selectors", list(&s.selectors, selector))
+        .raw("AllocationMode", json_text(&s.allocation_mode))
+        .raw("Count", s.count.to_string())
+        .raw("Tolerations", list(&s.tolerations, toleration))
+        .raw("Capacity", or_null(s.capacity.as_ref(), capacity))
+        .text()
 }
 
 fn selector(s: &DeviceSelector) -> String {
     GoStruct::new()
-        .field(
+        .raw(
             "CEL",
-            opt(s.cel.as_ref(), |c| {
+            or_null(s.cel.as_ref(), |c| {
                 GoStruct::new()
-                    .field("Expression", json_text(&c.expression))
-                    .finish()
+                    .raw("Expression", json_text(&c.expression))
+                    .text()
             }),
         )
-        .finish()
+        .text()
 }
 
 fn toleration(t: &DeviceToleration) -> String {
     GoStruct::new()
-        .field("Key", json_text(&t.key))
-        .field("Operator", json_text(&t.operator))
-        .field("Value", json_text(&t.value))
-        .field("Effect", json_text(&t.effect))
-        .field("TolerationSeconds", json_text(&t.toleration_seconds))
-        .finish()
+        .raw("Key", json_text(&t.key))
+        .raw("Operator", json_text(&t.operator))
+        .raw("Value", json_text(&t.value))
+        .raw("Effect", json_text(&t.effect))
+        .raw("TolerationSeconds", json_text(&t.toleration_seconds))
+        .text()
 }
 
 fn capacity(c: &CapacityRequirements) -> String {
@@ -125,22 +123,22 @@ fn capacity(c: &CapacityRequirements) -> String {
     } else {
         json_text(&c.requests)
     };
-    GoStruct::new().field("Requests", requests).finish()
+    GoStruct::new().raw("Requests", requests).text()
 }
 
 fn constraint(c: &DeviceConstraint) -> String {
     GoStruct::new()
-        .field("Requests", list(&c.requests, json_text))
-        .field("MatchAttribute", json_text(&c.match_attribute))
-        .field("DistinctAttribute", json_text(&c.distinct_attribute))
-        .finish()
+        .raw("Requests", list(&c.requests, json_text))
+        .raw("MatchAttribute", json_text(&c.match_attribute))
+        .raw("DistinctAttribute", json_text(&c.distinct_attribute))
+        .text()
 }
 
 fn opaque(o: &OpaqueDeviceConfiguration) -> String {
     GoStruct::new()
-        .field("Driver", json_text(&o.driver))
-        .field("Parameters", raw_json(&o.parameters.raw))
-        .finish()
+        .raw("Driver", json_text(&o.driver))
+        .raw("Parameters", raw_json(&o.parameters.raw))
+        .text()
 }
 
 /// A RawExtension's bytes as `json.Marshal` writes a `Marshaler`'s output: `null` when

@@ -8,7 +8,7 @@ use apimachinery::apis::meta::v1::validation::{
 };
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
-use super::super::go_struct::{GoStruct, json_text, list};
+use super::super::go_internal::{GoStruct, json_text, list};
 use super::super::json_value;
 use super::super::pod_placement::validate_node_selector;
 use super::{
@@ -233,10 +233,10 @@ fn validate_node_name(name: &str, path: &Path, errs: &mut ErrorList) {
 fn node_selector_terms_value(sel: &NodeSelector) -> BadValue {
     let requirement = |r: &crate::core::v1::NodeSelectorRequirement| {
         GoStruct::new()
-            .field("Key", json_text(&r.key))
-            .field("Operator", json_text(&r.operator))
-            .field("Values", list(&r.values, json_text))
-            .finish()
+            .raw("Key", json_text(&r.key))
+            .raw("Operator", json_text(&r.operator))
+            .raw("Values", list(&r.values, json_text))
+            .text()
     };
     let terms = match &sel.node_selector_terms {
         // Go's decoder makes `[]` an empty, non-nil slice.
@@ -245,9 +245,9 @@ fn node_selector_terms_value(sel: &NodeSelector) -> BadValue {
     };
     BadValue::Json(list(terms, |t| {
         GoStruct::new()
-            .field("MatchExpressions", list(&t.match_expressions, requirement))
-            .field("MatchFields", list(&t.match_fields, requirement))
-            .finish()
+            .raw("MatchExpressions", list(&t.match_expressions, requirement))
+            .raw("MatchFields", list(&t.match_fields, requirement))
+            .text()
     }))
 }
 
@@ -442,15 +442,15 @@ fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorL
 /// The attribute as Go prints it: its internal `DeviceAttribute`.
 fn attribute_value(a: &DeviceAttribute) -> BadValue {
     GoStruct::new()
-        .field("IntValue", json_text(&a.int))
-        .field("BoolValue", json_text(&a.bool))
-        .field("StringValue", json_text(&a.string))
-        .field("VersionValue", json_text(&a.version))
-        .field("IntValues", list(&a.ints, |v| v.to_string()))
-        .field("BoolValues", list(&a.bools, |v| v.to_string()))
-        .field("StringValues", list(&a.strings, json_text))
-        .field("VersionValues", list(&a.versions, json_text))
-        .bad_value()
+        .raw("IntValue", json_text(&a.int))
+        .raw("BoolValue", json_text(&a.bool))
+        .raw("StringValue", json_text(&a.string))
+        .raw("VersionValue", json_text(&a.version))
+        .raw("IntValues", list(&a.ints, |v| v.to_string()))
+        .raw("BoolValues", list(&a.bools, |v| v.to_string()))
+        .raw("StringValues", list(&a.strings, json_text))
+        .raw("VersionValues", list(&a.versions, json_text))
+        .value()
 }
 
 fn attribute_string(s: &str, path: &Path, errs: &mut ErrorList) {
