@@ -13,7 +13,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::Error;
-use crate::emit::HEADER;
 use crate::features;
 use crate::input::Input;
 use crate::model::{Model, package_module};
@@ -150,7 +149,7 @@ pub fn default_markers(input: &Input, model: &Model) -> Result<String, Error> {
                 .push(statement);
         }
     }
-    let mut text = String::from(HEADER);
+    let mut text = crate::emit::header(&model.release);
     text.push_str(
         "//! The defaults of the API types' `+default=` markers, one function per type that has\n//! markers with an effect; `crate::defaults` calls them where Go's generated defaulters do.\n\n",
     );

@@ -402,6 +402,8 @@ pub struct Module {
 /// The whole generated API.
 #[derive(Debug, Default)]
 pub struct Model {
+    /// The Kubernetes release (`1.37`).
+    pub release: String,
     /// Modules by (group module, version).
     pub modules: BTreeMap<(String, String), Module>,
     /// The fields of the meta/v1 structs `apimachinery` defines by hand, by name, for
