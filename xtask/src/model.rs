@@ -738,7 +738,7 @@ impl<'a> Builder<'a> {
         let embeds = |fields: &[GoField]| {
             fields
                 .iter()
-                .any(|f| f.embedded && f.inline && f.protobuf.is_none() && f.is_type_meta())
+                .any(|f| f.is_inlined() && f.protobuf.is_none() && f.is_type_meta())
         };
         let Some(s) = self.input.go.get(key) else {
             return false;
