@@ -4,7 +4,7 @@
 //! to the recorded checksums. A line without a checksum takes the one Go reports, which
 //! is how a release is added; under `--check` it is an error.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::Error;
@@ -152,6 +152,18 @@ pub fn download(module: &mut Module, check: bool, file: &str) -> Result<PathBuf,
     field("Dir")
         .map(PathBuf::from)
         .ok_or_else(|| Error::Model(format!("go mod download {target}: no directory")))
+}
+
+/// The entries of a directory of a fetched module, sorted, so that what is read from it
+/// comes in the same order on every machine.
+pub fn read_dir_sorted(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    Ok(paths)
 }
 
 #[cfg(test)]

@@ -14,24 +14,24 @@ const PER_FILE: usize = 20;
 
 /// The differences between the data in `ours` and in `theirs`.
 pub fn dirs(ours: &Path, theirs: &Path) -> Result<Vec<String>, Error> {
-    let (a, b) = (files(ours), files(theirs));
+    // Both whole: the data is tens of megabytes. An unreadable file counts as absent.
+    let (a, b) = (crate::read_tree(ours), crate::read_tree(theirs));
     let mut out = only_in(&a, &b, "only here");
     out.extend(only_in(&b, &a, &format!("only in {}", theirs.display())));
-    for (rel, path) in &a {
-        let Some(other) = b.get(rel) else { continue };
-        let (x, y) = (read(path)?, read(other)?);
+    for (rel, x) in &a {
+        let Some(y) = b.get(rel) else { continue };
         if x == y {
             continue;
         }
         if rel.extension().is_some_and(|e| e == "json") {
-            let parse = |bytes: &[u8], path: &Path| {
+            let parse = |bytes: &[u8], dir: &Path| {
                 serde_json::from_slice::<Value>(bytes).map_err(|source| Error::Parse {
-                    path: path.to_path_buf(),
+                    path: dir.join(rel),
                     source,
                 })
             };
             let mut found = Vec::new();
-            values(&parse(&x, path)?, &parse(&y, other)?, "", &mut found);
+            values(&parse(x, ours)?, &parse(y, theirs)?, "", &mut found);
             let total = found.len();
             out.extend(
                 found
@@ -55,11 +55,7 @@ pub fn dirs(ours: &Path, theirs: &Path) -> Result<Vec<String>, Error> {
 
 /// The files of `x` that `y` lacks, one line each under `label`; a directory `y` lacks
 /// altogether (such as an older release's fixtures) is one line with its file count.
-fn only_in(
-    x: &BTreeMap<PathBuf, PathBuf>,
-    y: &BTreeMap<PathBuf, PathBuf>,
-    label: &str,
-) -> Vec<String> {
+fn only_in<V>(x: &BTreeMap<PathBuf, V>, y: &BTreeMap<PathBuf, V>, label: &str) -> Vec<String> {
     let top = |rel: &Path| {
         rel.components()
             .next()
@@ -82,30 +78,6 @@ fn only_in(
     }
     for (dir, n) in whole {
         out.push(format!("{label}: {}/ ({n} files)", dir.display()));
-    }
-    out
-}
-
-fn read(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|source| Error::Read {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// Every file below `dir`, by relative path.
-fn files(dir: &Path) -> BTreeMap<PathBuf, PathBuf> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Ok(rel) = path.strip_prefix(dir) {
-                out.insert(rel.to_path_buf(), path.clone());
-            }
-        }
     }
     out
 }

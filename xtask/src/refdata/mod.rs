@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::Error;
-use crate::gomod::{self, Module};
+use crate::gomod::{self, Module, read_dir_sorted};
 
 /// The modules a release's data is read from, in the order pin files list them.
 pub const MODULES: [&str; 5] = [
@@ -282,16 +282,6 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-fn read_dir_sorted(dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    Ok(paths)
 }
 
 fn create_dir(dir: &Path) -> Result<(), Error> {
