@@ -82,6 +82,14 @@ pub struct GoField {
 }
 
 impl GoField {
+    /// Whether Go's JSON writes the fields of this embedded struct as the outer struct's:
+    /// an embedded field without a JSON name is inlined whatever its tag's options
+    /// (`,inline` is no option of `encoding/json`; `k8s.io/api` 1.37 dropped it from the
+    /// tags of `TypeMeta`, now `json:""`).
+    pub fn is_inlined(&self) -> bool {
+        self.embedded && (self.inline || self.json.is_empty())
+    }
+
     /// Whether this is the `metav1.TypeMeta` a kind embeds.
     pub fn is_type_meta(&self) -> bool {
         matches!(
@@ -169,5 +177,37 @@ impl Input {
             go: read_json(dir.join("go-fields.json"))?,
             extras: read_json(dir.join("discovery-extras.json"))?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go_field(json: &str) -> Result<GoField, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    #[test]
+    fn an_embedded_field_without_a_json_name_is_inlined() -> Result<(), serde_json::Error> {
+        let base = r#""pointer":false,"omitempty":false,"omitzero":false,"type":"v1.TypeMeta""#;
+        // 1.36's `json:",inline"` and 1.37's `json:""` alike.
+        let old = go_field(&format!(
+            r#"{{"embedded":true,"inline":true,"json":"",{base}}}"#
+        ))?;
+        let new = go_field(&format!(
+            r#"{{"embedded":true,"inline":false,"json":"",{base}}}"#
+        ))?;
+        assert!(old.is_inlined() && new.is_inlined());
+        // A named embedded field (`ObjectMeta` as `metadata`) is not.
+        let named = go_field(&format!(
+            r#"{{"embedded":true,"inline":false,"json":"metadata",{base}}}"#
+        ))?;
+        assert!(!named.is_inlined());
+        let plain = go_field(&format!(
+            r#"{{"embedded":false,"inline":false,"json":"",{base}}}"#
+        ))?;
+        assert!(!plain.is_inlined());
+        Ok(())
     }
 }

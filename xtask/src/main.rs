@@ -1,13 +1,17 @@
 //! Workspace tasks. `cargo xtask lifecycle [--check]` writes the API lifecycle table of
 //! `k8s-types` from `k8s.io/api`'s own lifecycle methods (see [`lifecycle`]).
-//! `cargo xtask codegen` generates `k8s-types/src/generated` and the
-//! OpenAPI documents of `apiserver/src/openapi/generated` from the Kubernetes API
-//! reference data; `cargo xtask codegen --check` regenerates into a temporary directory
+//! `cargo xtask refdata --release X.Y` writes a release's API reference data from
+//! Kubernetes' Go modules (see [`refdata`]). `cargo xtask codegen --release X.Y`
+//! generates `k8s-types/src/generated` and the OpenAPI documents of
+//! `apiserver/src/openapi/generated` from that data (written first when it is missing,
+//! which needs Go); `cargo xtask codegen --check` regenerates into a temporary directory
 //! and fails when the committed files differ.
 //!
-//! Options: `--input DIR` (default `$K8S_API_DIR`, else `../shared/k8s-api/v1.36` beside
-//! the workspace), `--output DIR` (default `k8s-types/src/generated`) and
-//! `--openapi-output DIR` (default `apiserver/src/openapi/generated`).
+//! Options: `--release X.Y` (default: [`refdata::DEFAULT_RELEASE`], the release the
+//! committed code is generated for), `--input DIR` (default `$K8S_API_DIR`: the data read
+//! from DIR instead, such as `../shared/k8s-api/v1.36`, with no Go needed), `--output DIR`
+//! (default `k8s-types/src/generated`) and `--openapi-output DIR` (default
+//! `apiserver/src/openapi/generated`).
 //!
 //! `cargo xtask etcd-proto [--check]` generates apiserver's etcd gRPC client
 //! (`apiserver/src/storage/etcd/generated.rs`, see [`etcd_proto`]).
@@ -17,6 +21,7 @@ mod docs;
 mod emit;
 mod etcd_proto;
 mod features;
+mod gomod;
 mod hubs;
 mod input;
 mod internal_forms;
@@ -24,6 +29,7 @@ mod lifecycle;
 mod model;
 mod naming;
 mod openapi;
+mod refdata;
 mod shapes;
 mod sharing;
 mod type_list;
@@ -66,7 +72,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]"
+        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -82,7 +88,9 @@ fn workspace_root() -> PathBuf {
 
 struct Options {
     check: bool,
-    input: PathBuf,
+    release: refdata::Release,
+    /// The reference data's directory; `None`: the release's, written when missing.
+    input: Option<PathBuf>,
     output: PathBuf,
     openapi_output: PathBuf,
 }
@@ -91,8 +99,8 @@ fn parse_args(args: &[String]) -> Result<Options, Error> {
     let root = workspace_root();
     let mut opts = Options {
         check: false,
-        input: std::env::var_os("K8S_API_DIR")
-            .map_or_else(|| root.join("../shared/k8s-api/v1.36"), PathBuf::from),
+        release: refdata::DEFAULT_RELEASE,
+        input: std::env::var_os("K8S_API_DIR").map(PathBuf::from),
         output: root.join("k8s-types/src/generated"),
         openapi_output: root.join("apiserver/src/openapi/generated"),
     };
@@ -105,16 +113,16 @@ fn parse_args(args: &[String]) -> Result<Options, Error> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--check" => opts.check = true,
-            "--input" | "--output" | "--openapi-output" => {
+            "--release" | "--input" | "--output" | "--openapi-output" => {
                 let value = it
                     .next()
-                    .ok_or_else(|| Error::Usage(format!("{arg} needs a directory")))?;
-                let target = match arg.as_str() {
-                    "--input" => &mut opts.input,
-                    "--output" => &mut opts.output,
-                    _ => &mut opts.openapi_output,
-                };
-                *target = PathBuf::from(value);
+                    .ok_or_else(|| Error::Usage(format!("{arg} needs a value")))?;
+                match arg.as_str() {
+                    "--release" => opts.release = refdata::Release::parse(value)?,
+                    "--input" => opts.input = Some(PathBuf::from(value)),
+                    "--output" => opts.output = PathBuf::from(value),
+                    _ => opts.openapi_output = PathBuf::from(value),
+                }
             }
             other => return Err(Error::Usage(format!("unknown option `{other}`"))),
         }
@@ -197,8 +205,10 @@ fn tree_diffs(fresh: &Path, committed_dir: &Path) -> Vec<String> {
 }
 
 fn run(opts: &Options) -> Result<(), Error> {
-    let input = input::Input::read(&opts.input)?;
+    let input_dir = refdata::ensure(&workspace_root(), opts.release, opts.input.as_deref())?;
+    let input = input::Input::read(&input_dir)?;
     let mut model = model::build(&input)?;
+    model.release = opts.release.to_string();
     let shared = sharing::share(&mut model);
     let mut conversions = hubs::plan(&model);
     conversions.report.push_str(&sharing::report(&shared));
@@ -223,7 +233,7 @@ fn run(opts: &Options) -> Result<(), Error> {
         source,
     })?;
     let fresh_manifest = features::with_features(&manifest, &table);
-    let openapi_files = openapi::generate(&opts.input)?;
+    let openapi_files = openapi::generate(&input_dir, &model.release)?;
     if !opts.check {
         write_all(&opts.output, &files)?;
         write_all(&opts.openapi_output, &openapi_files)?;
@@ -297,6 +307,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("lifecycle") => lifecycle::main(&args[1..]),
         Some("etcd-proto") => etcd_proto(&args[1..]),
+        Some("refdata") => refdata::main(&args[1..]),
         _ => parse_args(&args).and_then(|opts| run(&opts)),
     };
     match result {

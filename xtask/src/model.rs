@@ -402,6 +402,8 @@ pub struct Module {
 /// The whole generated API.
 #[derive(Debug, Default)]
 pub struct Model {
+    /// The Kubernetes release (`1.37`).
+    pub release: String,
     /// Modules by (group module, version).
     pub modules: BTreeMap<(String, String), Module>,
     /// The fields of the meta/v1 structs `apimachinery` defines by hand, by name, for
@@ -736,7 +738,7 @@ impl<'a> Builder<'a> {
         let embeds = |fields: &[GoField]| {
             fields
                 .iter()
-                .any(|f| f.embedded && f.inline && f.protobuf.is_none() && f.is_type_meta())
+                .any(|f| f.is_inlined() && f.protobuf.is_none() && f.is_type_meta())
         };
         let Some(s) = self.input.go.get(key) else {
             return false;

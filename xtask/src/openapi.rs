@@ -1,5 +1,5 @@
 //! The OpenAPI documents `apiserver` serves, built from `swagger.json` (the OpenAPI v2
-//! document of a 1.36 kube-apiserver).
+//! document of the release's kube-apiserver).
 //!
 //! kube-apiserver builds one OpenAPI 3.0 document per web service (`api/v1`,
 //! `apis/apps/v1`, `apis/apps`, `apis`, `version`, ...) from its routes (kube-openapi's
@@ -53,9 +53,9 @@ const ONE_OF_TYPES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Reads `swagger.json` from `dir` and returns the generated files, relative to the
-/// output directory.
-pub fn generate(dir: &Path) -> Result<BTreeMap<String, String>, Error> {
+/// Reads `swagger.json` from `dir` (the reference data of Kubernetes `release`) and
+/// returns the generated files, relative to the output directory.
+pub fn generate(dir: &Path, release: &str) -> Result<BTreeMap<String, String>, Error> {
     let path = dir.join("swagger.json");
     let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
         path: path.clone(),
@@ -63,7 +63,9 @@ pub fn generate(dir: &Path) -> Result<BTreeMap<String, String>, Error> {
     })?;
     let swagger: Value =
         serde_json::from_str(&text).map_err(|source| Error::Parse { path, source })?;
-    build(&swagger)
+    let mut files = build(&swagger)?;
+    files.insert("README.md".to_owned(), readme(release));
+    Ok(files)
 }
 
 /// Builds every file from the parsed v2 document.
@@ -122,18 +124,22 @@ pub fn build(swagger: &Value) -> Result<BTreeMap<String, String>, Error> {
         "documents.rs".to_owned(),
         documents_rs(&table, &v2_hash, &homes, &kinds),
     );
-    files.insert("README.md".to_owned(), README.to_owned());
     Ok(files)
 }
 
-const README: &str = "# Generated OpenAPI documents\n\n\
-Written by `cargo xtask codegen` from `../shared/k8s-api/v1.36/swagger.json` (see\n\
-`xtask/src/openapi.rs`); `cargo xtask codegen --check` fails when they are out of date.\n\
-Do not edit.\n\n\
+/// The generated directory's README.
+fn readme(release: &str) -> String {
+    format!(
+        "# Generated OpenAPI documents\n\n\
+Written by `cargo xtask codegen --release {release}` from the `swagger.json` of Kubernetes {release}\n\
+(`cargo xtask refdata`; see `xtask/src/openapi.rs`); `cargo xtask codegen --check` fails\n\
+when they are out of date. Do not edit.\n\n\
 - `<web service>.json`: the OpenAPI 3.0 document kube-apiserver serves at\n  \
 `/openapi/v3/<web service>` (`/` written `__`: `apis__apps__v1.json`), compact JSON.\n\
 - `v2.json`: the OpenAPI v2 document served at `/openapi/v2`.\n\
-- `documents.rs`: the table embedding them, with each document's SHA-512.\n";
+- `documents.rs`: the table embedding them, with each document's SHA-512.\n"
+    )
+}
 
 fn object<'a>(value: &'a Value, key: &str) -> Result<&'a Map<String, Value>, Error> {
     value

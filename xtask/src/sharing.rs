@@ -381,6 +381,7 @@ mod tests {
 
     fn model(versions: Vec<((String, String), Module)>) -> Model {
         Model {
+            release: "1.36".to_owned(),
             modules: versions.into_iter().collect(),
             external_meta: BTreeMap::new(),
         }

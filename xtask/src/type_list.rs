@@ -1,8 +1,8 @@
-//! `go_types.rs`: the list of every Go type of the Kubernetes 1.36 API by API group,
+//! `go_types.rs`: the list of every Go type of the release's Kubernetes API by API group,
 //! version and name, data only.
 //!
-//! The generated structs say what this crate implements; this list says what Kubernetes
-//! 1.36 defines, so that a tool can tell a kind 1.36 no longer has (Go's compatibility
+//! The generated structs say what this crate implements; this list says what the release
+//! defines, so that a tool can tell a kind the release no longer has (Go's compatibility
 //! test skips old fixtures of such kinds) from one it has and the Scheme lacks (a bug).
 //! It is every message of the reference data whose package is an API group version,
 //! whether or not the generator makes a struct of it (`ObjectMeta` is hand-written in
@@ -12,7 +12,6 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::Error;
-use crate::emit::HEADER;
 use crate::input::Input;
 use crate::model::{Model, package_module};
 
@@ -25,7 +24,7 @@ type Entry = (String, String, String);
 /// The text of [`FILE`] for `input`, with API groups as `model` maps them.
 pub fn go_types(input: &Input, model: &Model) -> Result<String, Error> {
     let entries = entries(input.messages.keys().map(String::as_str), model)?;
-    Ok(render(&entries))
+    Ok(render(&entries, &model.release))
 }
 
 /// The entries for the messages named `keys` (`io.k8s.api.apps.v1.Deployment`); messages
@@ -61,13 +60,15 @@ fn entries<'a>(
 
 /// The Rust source of the list, sorted as Rust compares the tuples, which the binary
 /// search of `k8s_types::defines_type` relies on.
-fn render(entries: &BTreeSet<Entry>) -> String {
-    let mut out = String::from(HEADER);
-    out.push_str(
-        "//! Every Go type of the Kubernetes 1.36 API, by API group, version and name.\n\n",
+fn render(entries: &BTreeSet<Entry>, release: &str) -> String {
+    let mut out = crate::emit::header(release);
+    let _ = writeln!(
+        out,
+        "//! Every Go type of the Kubernetes {release} API, by API group, version and name.\n"
     );
-    out.push_str(
-        "/// Every Go type of the Kubernetes 1.36 API (each message of `k8s.io/api`,\n/// `apimachinery` meta, `apiextensions-apiserver` and `kube-aggregator`, served\n/// versions and unserved ones alike) as `(API group, version, type name)`; the core\n/// group is `\"\"`, meta's types are in `meta.k8s.io`. Sorted.\n",
+    let _ = writeln!(
+        out,
+        "/// Every Go type of the Kubernetes {release} API (each message of `k8s.io/api`,\n/// `apimachinery` meta, `apiextensions-apiserver` and `kube-aggregator`, served\n/// versions and unserved ones alike) as `(API group, version, type name)`; the core\n/// group is `\"\"`, meta's types are in `meta.k8s.io`. Sorted."
     );
     out.push_str("pub static GO_TYPES: &[(&str, &str, &str)] = &[\n");
     for (group, version, name) in entries {
@@ -142,8 +143,8 @@ mod tests {
             ("apps".to_owned(), "v1".to_owned(), "Deployment".to_owned()),
             (String::new(), "v1".to_owned(), "Pod".to_owned()),
         ]);
-        let text = render(&entries);
-        assert!(text.starts_with(HEADER));
+        let text = render(&entries, "1.37");
+        assert!(text.starts_with(&crate::emit::header("1.37")));
         assert!(
             text.ends_with(
                 "pub static GO_TYPES: &[(&str, &str, &str)] = &[\n    (\"\", \"v1\", \"Pod\"),\n    (\"apps\", \"v1\", \"Deployment\"),\n];\n"

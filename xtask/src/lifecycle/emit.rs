@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{Entry, MODULES, Module, Release};
+use super::{Entry, MODULES, Release};
+use crate::gomod::Module;
 
 /// `k8s-types/src/lifecycle/table.rs` for `table`, read from `modules`.
 pub fn table(modules: &[Module], table: &BTreeMap<(String, String, String), Entry>) -> String {

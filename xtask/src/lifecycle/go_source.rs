@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Entry, Kind, Release};
 use crate::Error;
+use crate::gomod::read_dir_sorted;
 
 /// The generated file of a package with lifecycle methods.
 const GENERATED: &str = "zz_generated.prerelease-lifecycle.go";
@@ -62,16 +63,6 @@ fn packages(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     }
     out.sort();
     Ok(out)
-}
-
-fn read_dir_sorted(dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    Ok(paths)
 }
 
 fn read(path: &Path) -> Result<String, Error> {
