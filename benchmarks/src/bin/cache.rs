@@ -5,7 +5,12 @@
 //!    reflector store, measured as the live heap bytes a counting global allocator sees
 //!    after the initial sync, minus those before it;
 //! 2. watch-event decode throughput, protobuf vs JSON: a watch replaying every creation
-//!    event, objects per second through our client.
+//!    event, objects per second through our client;
+//! 3. Go beside both, against the same server in the same run (issue 42):
+//!    controller-runtime v0.24.1's cache (as shipped, and with its
+//!    `TransformStripManagedFields`), heap bytes per object after two collections, and
+//!    client-go v0.36.3's watch decode rate (`oracle/bin/k8s-oracle bench-cache`, run
+//!    first; without the oracle built, the Go table says it was not measured).
 //!
 //! The API server runs in a child process (the same binary, `--serve`), so that only
 //! the caches are counted.
@@ -20,6 +25,7 @@ use std::time::{Duration, Instant};
 use apimachinery::runtime::{Scheme, Unstructured};
 use apimachinery::serializer::Encoder;
 use apiserver::storage::Storage;
+use benchmarks::go_oracle_lines;
 use controller_runtime::cache::{Cache, CacheOptions};
 use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
 use controller_runtime::config::Config;
@@ -237,6 +243,60 @@ async fn watch_throughput<T: apimachinery::runtime::Resource>(
 /// server's watch buffers and encoding caches would otherwise be counted, and not all
 /// of them are released between measurements). Prints `URL REVISION` and serves until
 /// its standard input closes.
+/// Go's figure for `kind` and `op` from `k8s-oracle bench-cache`'s lines.
+fn go_value(go: Option<&[serde_json::Value]>, kind: &str, op: &str) -> Option<f64> {
+    go?.iter()
+        .find(|r| r["kind"] == kind && r["op"] == op)
+        .and_then(|r| r["value"].as_f64())
+}
+
+/// The tables against Go: bytes per cached object (ours and Go's, each with and without
+/// stripping managedFields) and watch events decoded per second.
+fn print_go_tables(
+    go: Option<&[serde_json::Value]>,
+    ours: &[(&str, usize, f64, f64)],
+    rates: &[(&str, f64, f64)],
+) {
+    let cell = |v: Option<f64>, unit: &str| {
+        v.map_or("not measured".to_owned(), |v| format!("{v:.0}{unit}"))
+    };
+    let ratio = |a: f64, b: Option<f64>| b.map_or("—".to_owned(), |b| format!("{:.2}x", a / b));
+    println!();
+    println!("## Against Go: controller-runtime v0.24.1's cache, client-go v0.36.3's watch");
+    println!();
+    println!(
+        "| objects | Go cache (as shipped) | Go (TransformStripManagedFields) | ours (strip, default) | ours (no transform) | ours / Go, both stripping | ours / Go, as shipped | target |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    for (kind, n, strip, raw) in ours {
+        let go_raw = go_value(go, kind, "cache_bytes");
+        let go_strip = go_value(go, kind, "cache_bytes_strip_managed_fields");
+        println!(
+            "| {n} {kind}s | {} | {} | {strip:.0} B | {raw:.0} B | {} | {} | ≤ 0.5x |",
+            cell(go_raw, " B"),
+            cell(go_strip, " B"),
+            ratio(*strip, go_strip),
+            ratio(*strip, go_raw)
+        );
+    }
+    println!();
+    println!(
+        "| watch events | client-go protobuf/s | ours protobuf/s | ours / Go | client-go JSON/s | ours JSON/s | ours / Go | target |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    for (kind, pb, js) in rates {
+        let go_pb = go_value(go, kind, "watch_protobuf_per_s");
+        let go_js = go_value(go, kind, "watch_json_per_s");
+        println!(
+            "| {kind} | {} | {pb:.0} | {} | {} | {js:.0} | {} | ≥ 3x |",
+            cell(go_pb, ""),
+            ratio(*pb, go_pb),
+            cell(go_js, ""),
+            ratio(*js, go_js)
+        );
+    }
+}
+
 async fn serve(configmaps: usize, pods: usize) -> Result<(), Error> {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
@@ -321,6 +381,18 @@ async fn main() -> Result<(), Error> {
     ours_bytes_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, true, pods).await?;
     kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, false, pods).await?;
 
+    // Go first, alone: the Rust side waits.
+    let go = go_oracle_lines(&[
+        "bench-cache".as_ref(),
+        url.as_ref(),
+        from.as_ref(),
+        configmaps.to_string().as_ref(),
+        pods.to_string().as_ref(),
+    ])
+    .map_err(|e| e.to_string())?;
+    let mut ours_figures = Vec::new();
+    let mut ours_rates = Vec::new();
+
     println!(
         "| objects | ours (strip managedFields, default) | ours (no transform) | kube-runtime store (default) | kube-runtime (managedFields cleared) | ours, JSON wire (default transform) | ours / kube default |"
     );
@@ -351,6 +423,7 @@ async fn main() -> Result<(), Error> {
             "| {configmaps} ConfigMaps | {ours:.0} B | {ours_raw:.0} B | {kube:.0} B | {kube_strip:.0} B | {ours_json:.0} B | {:.2}x |",
             ours / kube
         );
+        ours_figures.push(("ConfigMap", configmaps, ours, ours_raw));
     }
     {
         let ours =
@@ -369,6 +442,7 @@ async fn main() -> Result<(), Error> {
             "| {pods} Pods (Go's fixture) | {ours:.0} B | {ours_raw:.0} B | {kube:.0} B | {kube_strip:.0} B | {ours_json:.0} B | {:.2}x |",
             ours / kube
         );
+        ours_figures.push(("Pod", pods, ours, ours_raw));
     }
 
     println!();
@@ -396,6 +470,7 @@ async fn main() -> Result<(), Error> {
         "| {configmaps} ConfigMap events | {pb:.0} | {js:.0} | {:.2}x |",
         pb / js
     );
+    ours_rates.push(("ConfigMap", pb, js));
     let pb = watch_throughput::<k8s_types::core::v1::Pod>(
         &url,
         &scheme,
@@ -411,6 +486,8 @@ async fn main() -> Result<(), Error> {
         "| {pods} Pod events | {pb:.0} | {js:.0} | {:.2}x |",
         pb / js
     );
+    ours_rates.push(("Pod", pb, js));
+    print_go_tables(go.as_deref(), &ours_figures, &ours_rates);
     // Closing its standard input ends the server half.
     drop(server.stdin.take());
     server.wait()?;

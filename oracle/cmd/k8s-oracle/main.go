@@ -12,6 +12,9 @@
 //	k8s-oracle bench-reconcile [OBJECTS [RUNS]]
 //	                          controller-runtime's reconcile loop: OBJECTS (10000)
 //	                          no-op reconciles from a full queue, median of RUNS (10)
+//	k8s-oracle bench-cache URL FROM CONFIGMAPS PODS
+//	                          controller-runtime's cache bytes per object and
+//	                          client-go's watch decode rate against the server at URL
 package main
 
 import (
@@ -49,6 +52,18 @@ func main() {
 			usage()
 		}
 		err = bench.Run(os.Args[2], enc)
+	case "bench-cache":
+		if len(os.Args) != 6 {
+			usage()
+		}
+		var configmaps, pods int
+		configmaps, err = strconv.Atoi(os.Args[4])
+		if err == nil {
+			pods, err = strconv.Atoi(os.Args[5])
+		}
+		if err == nil {
+			err = bench.Cache(os.Args[2], os.Args[3], configmaps, pods, enc)
+		}
 	case "bench-reconcile":
 		objects, runs := 10000, 10
 		if len(os.Args) > 2 {
@@ -71,6 +86,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR | bench-reconcile [OBJECTS [RUNS]]")
+	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR | bench-reconcile [OBJECTS [RUNS]] | bench-cache URL FROM CONFIGMAPS PODS")
 	os.Exit(2)
 }
