@@ -349,7 +349,7 @@ async fn failure_policy_decides_when_the_webhook_is_down_slow_or_talks_garbage()
             "garbage",
             format!("https://{garbage}/"),
             certs.ca.clone(),
-            "received invalid webhook response",
+            "failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal string",
         ),
         (
             "untrusted",
