@@ -7,6 +7,8 @@
 #   bin/client-check      client-go v0.36.3 against a server (cmd/client-check)
 #   bin/manager-check     controller-runtime v0.24.1 against a server (cmd/manager-check)
 #   bin/kube-apiserver    the real kube-apiserver v1.36.3 (k8s.io/kubernetes/cmd/kube-apiserver)
+#   bin/etcd              etcd v3.6.8, kube-apiserver's own release line (cmd/etcd; Debian's
+#                         3.4.23 lacks the watch progress requests kube-apiserver 1.36 needs)
 #   bin/kubectl-convert   the real kubectl-convert plugin v1.36.3
 #
 # Usage: oracle/build.sh [--only k8s-oracle]   (from anywhere)
@@ -42,5 +44,8 @@ if [ -z "$only" ] || [ "$only" = "kubectl-convert" ]; then
 fi
 if [ -z "$only" ] || [ "$only" = "kube-apiserver" ]; then
     go build "${flags[@]}" -o bin/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
+fi
+if [ -z "$only" ] || [ "$only" = "etcd" ]; then
+    go build "${flags[@]}" -o bin/etcd ./cmd/etcd
 fi
 echo "oracle/build.sh: built $(ls bin | tr '\n' ' ')in $(( $(date +%s) - start )) s" >&2

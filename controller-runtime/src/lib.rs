@@ -15,7 +15,7 @@
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
 //! | `client::fake` (feature `envtest`) | `pkg/client/fake` | a fake client that is the in-process server, so it cannot diverge |
 //! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, namespace sets, `Arc` reads |
-//! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests |
+//! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests, or the real kube-apiserver and etcd from binaries |
 //! | [`workqueue`] | client-go `util/workqueue` | [`WorkQueue`](workqueue::WorkQueue): de-duplicating, delaying, rate-limited |
 //! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler) |
 //! | [`event`], [`predicate`], [`handler`], [`source`] | `pkg/event`, `pkg/predicate`, `pkg/handler`, `pkg/source` | events, their filters, what they enqueue, where they come from |

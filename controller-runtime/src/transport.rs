@@ -201,6 +201,7 @@ impl fmt::Debug for Transport {
 }
 
 /// An outgoing request, before credentials.
+#[derive(Clone)]
 pub(crate) struct Outgoing<'a> {
     pub(crate) method: Method,
     /// Path and query, starting with `/`.
@@ -604,20 +605,38 @@ impl Transport {
     pub(crate) async fn fetch(&self, req: Outgoing<'_>) -> Result<Answer, TransportError> {
         let mut attempt = 0;
         loop {
-            let again = Outgoing {
-                method: req.method.clone(),
-                path: req.path,
-                accept: req.accept,
-                body: req.body.clone(),
-                streaming: req.streaming,
-            };
-            let (answer, wait) = self.fetch_once(again).await?;
+            let (answer, wait) = self.fetch_once(req.clone()).await?;
             match wait {
                 Some(wait) if attempt < MAX_RETRIES => {
                     attempt += 1;
                     tokio::time::sleep(wait).await;
                 }
                 _ => return Ok(answer),
+            }
+        }
+    }
+
+    /// Sends a request whose answer is read as a stream (a watch), sending it again
+    /// while the server answers "retry after" (at most [`MAX_RETRIES`] times), as
+    /// client-go's `Request.Watch` does: kube-apiserver answers a watch 429 with
+    /// `Retry-After` while the resource's watch cache is not ready, and under API
+    /// priority and fairness.
+    pub(crate) async fn open(
+        &self,
+        req: Outgoing<'_>,
+    ) -> Result<Response<Incoming>, TransportError> {
+        use http_body_util::BodyExt as _;
+        let mut attempt = 0;
+        loop {
+            let response = self.send(req.clone()).await?;
+            match retry_after(&response) {
+                Some(wait) if attempt < MAX_RETRIES => {
+                    attempt += 1;
+                    // Read the (short) refusal so the connection goes back to the pool.
+                    let _ = response.into_body().collect().await;
+                    tokio::time::sleep(wait).await;
+                }
+                _ => return Ok(response),
             }
         }
     }

@@ -563,7 +563,7 @@ impl Client {
         let response = self
             .inner
             .transport
-            .send(Outgoing {
+            .open(Outgoing {
                 method: Method::GET,
                 path: &path,
                 accept,

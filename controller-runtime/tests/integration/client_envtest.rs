@@ -82,12 +82,14 @@ async fn crud(client: &Client) {
     assert!(err.is_not_found(), "{err}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn typed_crud_over_protobuf() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    typed_crud_over_protobuf
+);
+async fn typed_crud_over_protobuf(env: Environment) {
     let client = Client::new(env.config(), env.scheme()).unwrap();
     crud(&client).await;
-    // The in-process server offers aggregated discovery; the mapper used it.
+    // The server (either) offers aggregated discovery; the mapper used it.
     assert_eq!(
         client.rest_mapper().uses_aggregated_discovery().await,
         Some(true)
@@ -95,9 +97,11 @@ async fn typed_crud_over_protobuf() {
     env.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn typed_crud_over_json() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    typed_crud_over_json
+);
+async fn typed_crud_over_json(env: Environment) {
     let client = Client::with_options(
         env.config(),
         env.scheme(),
@@ -152,9 +156,11 @@ async fn watch_events(client: &Client) {
     assert_eq!(seen[1].1.get("k").map(String::as_str), Some("2"));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn watch_over_protobuf_and_json() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    watch_over_protobuf_and_json
+);
+async fn watch_over_protobuf_and_json(env: Environment) {
     let client = Client::new(env.config(), env.scheme()).unwrap();
     watch_events(&client).await;
     let json = Client::with_options(
@@ -196,9 +202,11 @@ async fn unreachable_server_is_a_transport_error() {
     env.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_watch_ends_cleanly_when_the_server_stops() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    a_watch_ends_cleanly_when_the_server_stops
+);
+async fn a_watch_ends_cleanly_when_the_server_stops(env: Environment) {
     let client = Client::new(env.config(), env.scheme()).unwrap();
     let mut stream = client
         .watch::<ConfigMap>(&ListOptions::in_namespace("default"))
@@ -236,10 +244,12 @@ async fn a_watch_ends_cleanly_when_the_server_stops() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn by_kind_calls_give_the_schemes_types() {
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    by_kind_calls_give_the_schemes_types
+);
+async fn by_kind_calls_give_the_schemes_types(env: Environment) {
     use apimachinery::schema::GroupVersionKind;
-    let env = Environment::start().await.unwrap();
     let gvk = GroupVersionKind::new("", "v1", "ConfigMap");
     for wire_format in [WireFormat::Protobuf, WireFormat::Json] {
         let client =
@@ -281,13 +291,15 @@ async fn by_kind_calls_give_the_schemes_types() {
     env.stop().await;
 }
 
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    deletes_take_the_object_or_the_status_answer
+);
 /// A delete is answered with the removed object for the kinds whose kube-apiserver
 /// store sets `ReturnDeletedObject` (Pods, ServiceAccounts) and with a `Status` for the
 /// others (ConfigMaps): the client takes either, over both wire formats.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deletes_take_the_object_or_the_status_answer() {
+async fn deletes_take_the_object_or_the_status_answer(env: Environment) {
     use k8s_types::core::v1::{Container, Pod, ServiceAccount};
-    let env = Environment::start().await.unwrap();
     for wire_format in [WireFormat::Protobuf, WireFormat::Json] {
         let client =
             Client::with_options(env.config(), env.scheme(), ClientOptions { wire_format })

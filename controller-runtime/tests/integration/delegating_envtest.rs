@@ -33,9 +33,9 @@ async fn value_of(reader: &impl Reader, name: &str) -> Result<String, Error> {
 }
 
 async fn setup(
+    env: Environment,
     options: DelegatingClientOptions,
 ) -> (Environment, Client, DelegatingClient, CancellationToken) {
-    let env = Environment::start().await.unwrap();
     let client = Client::new(env.config(), env.scheme()).unwrap();
     let cache = Cache::new(client.clone(), env.scheme(), CacheOptions::default());
     let stop = CancellationToken::new();
@@ -44,9 +44,12 @@ async fn setup(
     (env, client, delegating, stop)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reads_come_from_the_cache_and_writes_go_to_the_server() {
-    let (env, client, delegating, stop) = setup(DelegatingClientOptions::default()).await;
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    reads_come_from_the_cache_and_writes_go_to_the_server
+);
+async fn reads_come_from_the_cache_and_writes_go_to_the_server(env: Environment) {
+    let (env, client, delegating, stop) = setup(env, DelegatingClientOptions::default()).await;
     delegating
         .create(&config_map("a", "1"), &Default::default())
         .await
@@ -140,14 +143,17 @@ async fn reads_come_from_the_cache_and_writes_go_to_the_server() {
     env.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn disabled_and_not_yet_watched_kinds_are_read_from_the_server() {
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    disabled_and_not_yet_watched_kinds_are_read_from_the_server
+);
+async fn disabled_and_not_yet_watched_kinds_are_read_from_the_server(env: Environment) {
     let options = DelegatingClientOptions {
         disable_for: [Secret::gvk()].into(),
         uncached_until_watched: true,
         ..DelegatingClientOptions::default()
     };
-    let (env, _client, delegating, stop) = setup(options).await;
+    let (env, _client, delegating, stop) = setup(env, options).await;
     let mut secret = Secret::default();
     secret.metadata.name = "s".into();
     secret.metadata.namespace = "default".into();

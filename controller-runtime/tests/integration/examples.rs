@@ -172,9 +172,11 @@ async fn configmap_mirror_scenario(client: &Client) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn configmap_mirror_against_envtest() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    configmap_mirror_against_envtest
+);
+async fn configmap_mirror_against_envtest(env: Environment) {
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = dir.path().join("kubeconfig");
     std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
@@ -299,9 +301,11 @@ async fn replicaset_lite_scenario(client: &Client) {
     assert_eq!(owned(list().await, &uid).len(), 1);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn replicaset_lite_against_envtest() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    replicaset_lite_against_envtest
+);
+async fn replicaset_lite_against_envtest(env: Environment) {
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = dir.path().join("kubeconfig");
     std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
@@ -389,16 +393,27 @@ async fn pod_defaulter_gone(client: &Client) {
     assert!(created.metadata.labels.is_empty());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pod_defaulter_against_envtest() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    pod_defaulter_against_envtest
+);
+async fn pod_defaulter_against_envtest(env: Environment) {
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = dir.path().join("kubeconfig");
     std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();
     let running = example_with("pod-defaulter", &kubeconfig, &["--listen", "127.0.0.1:0"]);
+    // The real kube-apiserver reads webhook configurations through an informer: the
+    // example's registration, and its removal, apply a moment after the write.
+    let settle = || async {
+        if env.is_external() {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    };
+    settle().await;
     let client = Client::new(env.config(), env.scheme()).unwrap();
     pod_defaulter_scenario(&client).await;
     stop(running);
+    settle().await;
     pod_defaulter_gone(&client).await;
     env.stop().await;
 }
@@ -652,9 +667,11 @@ async fn widget_operator_gone(client: &Client) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn widget_operator_against_envtest() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    widget_operator_against_envtest
+);
+async fn widget_operator_against_envtest(env: Environment) {
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = dir.path().join("kubeconfig");
     std::fs::write(&kubeconfig, env.kubeconfig()).unwrap();

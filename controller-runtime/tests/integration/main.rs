@@ -2,6 +2,14 @@
 //! test binary: every binary links the whole of k8s-types, so one per file cost a link and
 //! some hundred megabytes each. Run one concern with `cargo test -p controller-runtime
 //! --test integration <module>::`.
+//!
+//! The `*_envtest` modules and the examples' `*_against_envtest` tests run each test
+//! twice (`against_both!`, in `servers`): on the in-process server and on the real
+//! kube-apiserver with etcd, where the oracle built them; `NAME::kube_apiserver` runs
+//! the second alone.
+
+#[macro_use]
+mod servers;
 
 mod cache_envtest;
 mod client_envtest;

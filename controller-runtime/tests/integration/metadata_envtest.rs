@@ -1,7 +1,7 @@
-//! Metadata-only reads against the in-process API server: it answers the `Accept`
-//! headers the client sends for them with `PartialObjectMetadata` (the metadata alone,
-//! as kube-apiserver does), and the client, its metadata watches and the cache's
-//! metadata informers read those answers.
+//! Metadata-only reads against the in-process API server and the real kube-apiserver:
+//! each answers the `Accept` headers the client sends for them with
+//! `PartialObjectMetadata` (the metadata alone), and the client, its metadata watches and
+//! the cache's metadata informers read those answers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
@@ -29,17 +29,55 @@ fn config_map(name: &str) -> ConfigMap {
     cm
 }
 
-/// One GET with this `Accept` header, straight over HTTP/1.1: the status, the
-/// `Content-Type` and the body the server wrote.
-async fn raw_get_bytes(url: &str, path: &str, accept: &str) -> (u16, String, Vec<u8>) {
-    let addr = url.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+/// One GET with this `Accept` header, straight over HTTP/1.1 (in TLS, with the token,
+/// to the real kube-apiserver): the status, the `Content-Type` and the body the server
+/// wrote.
+async fn raw_get_bytes(env: &Environment, path: &str, accept: &str) -> (u16, String, Vec<u8>) {
+    let config = env.config();
+    let addr = config
+        .host
+        .trim_start_matches("http://")
+        .trim_start_matches("https://")
+        .to_owned();
+    let authorization = match &config.auth {
+        controller_runtime::config::Auth::BearerToken(token) => {
+            format!("Authorization: Bearer {token}\r\n")
+        }
+        _ => String::new(),
+    };
     let head = format!(
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: {accept}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: {accept}\r\n{authorization}Connection: close\r\n\r\n"
     );
-    stream.write_all(head.as_bytes()).await.unwrap();
+    let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
+    match &config.tls.ca_data {
+        None => {
+            let mut stream = tcp;
+            stream.write_all(head.as_bytes()).await.unwrap();
+            stream.read_to_end(&mut raw).await.unwrap();
+        }
+        Some(ca) => {
+            use rustls::pki_types::pem::PemObject;
+            let mut roots = rustls::RootCertStore::empty();
+            for cert in rustls::pki_types::CertificateDer::pem_slice_iter(ca) {
+                roots.add(cert.unwrap()).unwrap();
+            }
+            let tls = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+                rustls::crypto::ring::default_provider(),
+            ))
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+            let name = rustls::pki_types::ServerName::try_from("127.0.0.1").unwrap();
+            let mut stream = tokio_rustls::TlsConnector::from(std::sync::Arc::new(tls))
+                .connect(name, tcp)
+                .await
+                .unwrap();
+            stream.write_all(head.as_bytes()).await.unwrap();
+            stream.read_to_end(&mut raw).await.unwrap();
+        }
+    }
     let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     assert!(
@@ -61,15 +99,17 @@ async fn raw_get_bytes(url: &str, path: &str, accept: &str) -> (u16, String, Vec
 }
 
 /// [`raw_get_bytes`] of a JSON answer.
-async fn raw_get(url: &str, path: &str, accept: &str) -> (u16, Value) {
-    let (status, content_type, body) = raw_get_bytes(url, path, accept).await;
+async fn raw_get(env: &Environment, path: &str, accept: &str) -> (u16, Value) {
+    let (status, content_type, body) = raw_get_bytes(env, path, accept).await;
     assert_eq!(content_type, "application/json");
     (status, serde_json::from_slice(&body).unwrap())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn metadata_reads_receive_partial_object_metadata() {
-    let env = Environment::start().await.unwrap();
+against_both!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    metadata_reads_receive_partial_object_metadata
+);
+async fn metadata_reads_receive_partial_object_metadata(env: Environment) {
     let client = Client::new(env.config(), env.scheme()).unwrap();
     client
         .create(&config_map("a"), &Default::default())
@@ -80,7 +120,7 @@ async fn metadata_reads_receive_partial_object_metadata() {
     // protobuf when the client takes it.
     let path = "/api/v1/namespaces/default/configmaps";
     let (status, content_type, body) =
-        raw_get_bytes(&env.url(), &format!("{path}/a"), ACCEPT_METADATA).await;
+        raw_get_bytes(&env, &format!("{path}/a"), ACCEPT_METADATA).await;
     assert_eq!(status, 200);
     assert_eq!(content_type, "application/vnd.kubernetes.protobuf");
     let envelope = apimachinery::proto::decode_envelope(&body).unwrap();
@@ -88,12 +128,12 @@ async fn metadata_reads_receive_partial_object_metadata() {
         (envelope.api_version.as_str(), envelope.kind.as_str()),
         ("meta.k8s.io/v1", "PartialObjectMetadata")
     );
-    let (status, one) = raw_get(&env.url(), &format!("{path}/a"), ACCEPT_METADATA_JSON).await;
+    let (status, one) = raw_get(&env, &format!("{path}/a"), ACCEPT_METADATA_JSON).await;
     assert_eq!(status, 200);
     assert_eq!(one["kind"], "PartialObjectMetadata");
     assert_eq!(one["apiVersion"], "meta.k8s.io/v1");
     assert!(one.get("data").is_none(), "{one}");
-    let (status, list) = raw_get(&env.url(), path, ACCEPT_METADATA_LIST_JSON).await;
+    let (status, list) = raw_get(&env, path, ACCEPT_METADATA_LIST_JSON).await;
     assert_eq!(status, 200);
     assert_eq!(list["kind"], "PartialObjectMetadataList");
     assert_eq!(list["items"][0]["kind"], "PartialObjectMetadata");

@@ -42,7 +42,7 @@ fn answer(path: &str) -> (u16, String) {
         "/apis" => (200, r#"{"kind":"APIGroupList","apiVersion":"v1","groups":[]}"#.into()),
         "/api/v1" => (
             200,
-            r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["get","list"]}]}"#.into(),
+            r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["get","list","watch"]}]}"#.into(),
         ),
         "/api/v1/namespaces/team" | "/api/v1/namespaces/busy" => (
             200,
@@ -124,9 +124,12 @@ async fn serve(server_cert: &Cert, client_ca: Option<&Cert>) -> Server {
                         .unwrap_or("/")
                         .to_string();
                     let refused = head.contains("Bearer refused");
+                    let watch = path == "/api/v1/namespaces" && head.contains("watch=true");
                     log.lock().unwrap().push(head);
-                    // `busy` answers 429 twice, then the namespace.
-                    if path == "/api/v1/namespaces/busy"
+                    // `busy` answers 429 twice, then the namespace; a watch of
+                    // namespaces answers 429 twice (kube-apiserver's answer while the
+                    // watch cache initializes), then one event.
+                    if (path == "/api/v1/namespaces/busy" || watch)
                         && busy.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 2
                     {
                         let body = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","code":429}"#;
@@ -139,7 +142,12 @@ async fn serve(server_cert: &Cert, client_ca: Option<&Cert>) -> Server {
                         }
                         continue;
                     }
-                    let (code, body) = if refused {
+                    let (code, body) = if watch {
+                        (
+                            200,
+                            r#"{"type":"ADDED","object":{"kind":"Namespace","apiVersion":"v1","metadata":{"name":"team","resourceVersion":"7"}}}"#.to_string() + "\n",
+                        )
+                    } else if refused {
                         (
                             401,
                             r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#.to_string(),
@@ -437,20 +445,46 @@ async fn exec_plugins_can_give_client_certificates() {
 async fn retry_after_answers_are_retried() {
     let server_cert = cert(&["127.0.0.1"]);
     let server = serve(&server_cert, None).await;
-    let mut config = Config::new(&server.url);
-    config.tls.ca_data = Some(server_cert.pem.clone().into_bytes());
-    let client = Client::new(&config, scheme()).unwrap();
+    let client = trusting_client(&server, &server_cert);
     let ns = client
         .get::<Namespace>(&ObjectKey::cluster("busy"))
         .await
         .unwrap();
     assert_eq!(ns.metadata.name, "team");
-    let tries = server
-        .heads
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|h| h.starts_with("GET /api/v1/namespaces/busy "))
-        .count();
-    assert_eq!(tries, 3);
+    assert_eq!(requests(&server, "GET /api/v1/namespaces/busy "), 3);
+}
+
+/// A client of `server` trusting its certificate.
+fn trusting_client(server: &Server, server_cert: &Cert) -> Client {
+    let mut config = Config::new(&server.url);
+    config.tls.ca_data = Some(server_cert.pem.clone().into_bytes());
+    Client::new(&config, scheme()).unwrap()
+}
+
+/// How many requests `server` had whose head starts with `start`.
+fn requests(server: &Server, start: &str) -> usize {
+    let heads = server.heads.lock().unwrap();
+    heads.iter().filter(|h| h.starts_with(start)).count()
+}
+
+/// A watch the server answers "retry after" is opened again, as client-go's
+/// `Request.Watch` does (kube-apiserver answers a watch 429 with `Retry-After` while the
+/// resource's watch cache is not ready, and under API priority and fairness).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_after_answers_to_a_watch_are_retried() {
+    use futures_util::StreamExt;
+    let server_cert = cert(&["127.0.0.1"]);
+    let server = serve(&server_cert, None).await;
+    let client = trusting_client(&server, &server_cert);
+    let mut watch = client
+        .watch::<Namespace>(&Default::default())
+        .await
+        .unwrap();
+    match watch.next().await {
+        Some(Ok(controller_runtime::client::WatchEvent::Added(ns))) => {
+            assert_eq!(ns.metadata.name, "team");
+        }
+        other => panic!("first event: {other:?}"),
+    }
+    assert_eq!(requests(&server, "GET /api/v1/namespaces?"), 3);
 }

@@ -459,8 +459,7 @@ impl Webhooks {
             .map_err(|e| calling_error(name, e))?;
         let invalid =
             |why: String| calling_error(name, format!("received invalid webhook response: {why}"));
-        let answer: Value = serde_json::from_slice(&answer)
-            .map_err(|e| invalid(format!("the answer is not JSON: {e}")))?;
+        let answer = read_answer(&answer).map_err(|why| calling_error(name, why))?;
         let (api_version, kind) = (
             answer
                 .get("apiVersion")
@@ -704,9 +703,48 @@ impl ValidationInterface for ValidatingWebhooks {
     }
 }
 
+/// The webhook's answer as Go's webhook client reads it: a decoder that takes YAML as
+/// well as JSON finds `apiVersion` and `kind` in a JSON object first, so an answer that
+/// is not an object fails the call itself ("failed to call webhook"), before the review
+/// is looked at. A body that is not JSON (an HTML or text error page) reads as a YAML
+/// string there. Left out: a body that is YAML but not JSON (read as YAML by Go; here a
+/// string).
+fn read_answer(body: &[u8]) -> Result<Value, String> {
+    let answer: Value =
+        serde_json::from_slice(body).unwrap_or_else(|_| Value::String(String::new()));
+    let kind = match &answer {
+        Value::Object(_) | Value::Null => return Ok(answer),
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Array(_) => "array",
+        Value::Bool(_) => "bool",
+    };
+    Err(format!(
+        "failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal {kind} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_that_is_no_object_fails_the_call_as_gos_decoder_does() {
+        let go = |kind: &str| {
+            format!(
+                "failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal {kind} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}"
+            )
+        };
+        // kube-apiserver's words for an HTML page (seen with v1.36.3).
+        assert_eq!(
+            read_answer(b"<html>surely not JSON</html>"),
+            Err(go("string"))
+        );
+        assert_eq!(read_answer(b"[1]"), Err(go("array")));
+        assert_eq!(read_answer(b"7"), Err(go("number")));
+        assert_eq!(read_answer(b"true"), Err(go("bool")));
+        assert!(read_answer(br#"{"kind":"AdmissionReview"}"#).is_ok());
+    }
 
     #[test]
     fn refusals_are_worded_and_coded_as_gos_to_status_err() {
