@@ -424,6 +424,13 @@ impl Store {
                 }
             }
             new = self.prepare_for_update(&*current, new, subresource)?;
+            // An update without a resourceVersion is unconditional: Go's store gives it
+            // the stored one before validation (which requires one on every update).
+            if asked.is_empty() {
+                if let Some(meta) = new.meta_mut() {
+                    meta.set_resource_version(&kv.mod_revision.to_string());
+                }
+            }
             // A status write is checked as before (Go validates status with rules of
             // its own, not ported); the object itself against the stored one.
             match subresource {

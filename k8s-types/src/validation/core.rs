@@ -4,13 +4,13 @@
 //! restart and DNS policies, hostname/subdomain, tolerations, node affinity), Service,
 //! ConfigMap, Secret, Namespace and ServiceAccount.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use apimachinery::apis::meta::v1::validation::{
     FIELD_IMMUTABLE_ERROR_MSG, IS_NEGATIVE_ERROR_MSG, name_is_dns_label, name_is_dns_subdomain,
-    name_is_dns1035_label, validate_labels, validate_object_meta, validate_object_meta_update,
+    name_is_dns1035_label, validate_labels,
 };
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{
     inclusive_range_error, is_config_map_key, is_dns1123_label, is_dns1123_subdomain,
     is_qualified_name, is_relaxed_env_var_name, is_valid_ip, is_valid_port_name, is_valid_port_num,
@@ -25,7 +25,9 @@ use super::pod_security::{
     validate_local_descending_path, validate_os, validate_pod_security_context,
     validate_security_context,
 };
-use super::{invalid_each, json_value, non_negative};
+use super::{
+    invalid_each, json_value, non_negative, validate_object_meta, validate_object_meta_update,
+};
 use crate::core::v1::{
     ConfigMap, Container, ContainerPort, ContainerResizePolicy, EnvFromSource, EnvVar,
     EphemeralContainer, HTTPGetAction, LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSpec,
@@ -1513,22 +1515,22 @@ pub fn validate_config_map(cm: &ConfigMap) -> ErrorList {
         &Path::new("metadata"),
     );
     let mut total = 0usize;
+    let data = Path::new("data");
     for (k, v) in &cm.data {
-        invalid_each(
-            &mut errs,
-            &Path::new("data").key(k),
-            k,
-            is_config_map_key(k),
-        );
+        let p = data.key(k);
+        invalid_each(&mut errs, &p, k, is_config_map_key(k));
+        if cm.binary_data.contains_key(k) {
+            errs.push(Error::invalid(
+                &p,
+                k,
+                "duplicate of key present in binaryData",
+            ));
+        }
         total += v.len();
     }
     let binary_data = Path::new("binaryData");
     for (k, v) in &cm.binary_data {
-        let p = binary_data.key(k);
-        invalid_each(&mut errs, &p, k, is_config_map_key(k));
-        if cm.data.contains_key(k) {
-            errs.push(Error::invalid(&p, k, "duplicate of key present in data"));
-        }
+        invalid_each(&mut errs, &binary_data.key(k), k, is_config_map_key(k));
         total += v.len();
     }
     if total > MAX_SECRET_SIZE {
@@ -1618,20 +1620,22 @@ pub fn validate_secret(s: &Secret) -> ErrorList {
                 ".dockerconfigjson"
             };
             match s.data.get(key) {
-                Some(v) if !v.is_empty() => {
-                    if let Err(e) = serde_json::from_slice::<BTreeMap<String, serde_json::Value>>(v)
-                    {
+                // Go's json.Unmarshal into a map, and its message.
+                Some(v) => {
+                    if let Some(msg) = apimachinery::util::json::unmarshal_into_map_error(v) {
                         errs.push(Error::invalid(
                             &dp.key(key),
                             "<secret contents redacted>",
-                            e.to_string(),
+                            msg,
                         ));
                     }
                 }
-                _ => errs.push(Error::required(&dp.key(key), "")),
+                None => errs.push(Error::required(&dp.key(key), "")),
             }
         }
-        "kubernetes.io/basic-auth" if !has("username") && !has("password") => {
+        "kubernetes.io/basic-auth"
+            if !s.data.contains_key("username") && !s.data.contains_key("password") =>
+        {
             errs.push(Error::required(&dp.key("username"), ""));
             errs.push(Error::required(&dp.key("password"), ""));
         }
@@ -1639,7 +1643,7 @@ pub fn validate_secret(s: &Secret) -> ErrorList {
             errs.push(Error::required(&dp.key("ssh-privatekey"), ""));
         }
         "kubernetes.io/tls" => {
-            for key in ["tls.key", "tls.crt"] {
+            for key in ["tls.crt", "tls.key"] {
                 if !s.data.contains_key(key) {
                     errs.push(Error::required(&dp.key(key), ""));
                 }
@@ -1657,7 +1661,7 @@ pub fn validate_secret_update(new: &Secret, old: &Secret) -> ErrorList {
     if new.r#type != old.r#type {
         errs.push(Error::invalid(
             &Path::new("type"),
-            &new.r#type,
+            BadValue::json_string(&new.r#type),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }

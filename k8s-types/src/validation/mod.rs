@@ -79,6 +79,7 @@ mod coordination;
 mod core;
 #[cfg(feature = "networking")]
 mod networking;
+mod object_meta;
 #[cfg(feature = "core")]
 mod pod_dns;
 #[cfg(feature = "core")]
@@ -102,6 +103,7 @@ pub use coordination::*;
 pub use core::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
+pub use object_meta::*;
 #[cfg(feature = "core")]
 pub use pod_dns::*;
 #[cfg(feature = "core")]
@@ -123,16 +125,7 @@ use apimachinery::util::validation::field::{BadValue, ErrorList};
 /// `WriteJson`).
 #[allow(dead_code)]
 fn json_value<T: apimachinery::util::json::WriteJson + ?Sized>(v: &T) -> BadValue {
-    let mut out = Vec::new();
-    let written = apimachinery::util::json::encode_write_json(
-        &v,
-        &mut out,
-        apimachinery::util::json::JsonLayout::Compact,
-    );
-    BadValue::Json(match written {
-        Ok(()) => String::from_utf8(out).unwrap_or_default(),
-        Err(_) => String::new(),
-    })
+    apimachinery::util::validation::field::json_of(v)
 }
 
 /// One `Invalid` error per message of a name or format check.
@@ -238,13 +231,11 @@ macro_rules! create_only {
         |new, old| {
             let mut errs = $create(new);
             if let Some(old) = old {
-                errs.extend(
-                    apimachinery::apis::meta::v1::validation::validate_object_meta_update(
-                        &new.metadata,
-                        &old.metadata,
-                        &apimachinery::util::validation::field::Path::new("metadata"),
-                    ),
-                );
+                errs.extend($crate::validation::validate_object_meta_update(
+                    &new.metadata,
+                    &old.metadata,
+                    &apimachinery::util::validation::field::Path::new("metadata"),
+                ));
             }
             errs
         }

@@ -31,8 +31,14 @@ fn errors<T: Object + DeserializeOwned>(json: Value) -> Vec<String> {
     errs.iter().map(ToString::to_string).collect()
 }
 
-/// The errors of updating `old` to `new`.
-fn update_errors<T: Object + DeserializeOwned>(old: Value, new: Value) -> Vec<String> {
+/// The errors of updating `old` to `new`; both carry a resourceVersion, as an update
+/// read from the server does, unless they give their own.
+fn update_errors<T: Object + DeserializeOwned>(mut old: Value, mut new: Value) -> Vec<String> {
+    for obj in [&mut old, &mut new] {
+        if obj["metadata"]["resourceVersion"].is_null() {
+            obj["metadata"]["resourceVersion"] = json!("1");
+        }
+    }
     let old: T = decode(&old);
     let new: T = decode(&new);
     let errs = scheme().validate(&new, Some(&old)).expect("a validator");
@@ -207,8 +213,11 @@ fn object_meta_names_per_kind() {
         errors::<Pod>(p),
         [
             "metadata.generateName: Invalid value: \"Web-\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            // The name is generated before validation: a generateName is not enough.
+            "metadata.name: Required value: name or generateName is required",
             "metadata.labels: Invalid value: \"bad key!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-            "metadata.finalizers: Duplicate value: \"example.com/a\"",
+            // Repeated finalizers are allowed; one without a domain must be standard.
+            "metadata.finalizers[0]: Invalid value: \"noslash\": name is neither a standard finalizer name nor is it fully qualified",
         ]
     );
 }
@@ -537,7 +546,7 @@ fn config_maps_and_secrets() {
         errors::<ConfigMap>(cm),
         [
             "data[a b]: Invalid value: \"a b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-            "binaryData[k]: Invalid value: \"k\": duplicate of key present in data",
+            "data[k]: Invalid value: \"k\": duplicate of key present in binaryData",
         ]
     );
     let frozen = json!({"metadata": {"name": "c", "namespace": "default"}, "immutable": true, "data": {"k": "1"}});
@@ -556,8 +565,16 @@ fn config_maps_and_secrets() {
             json!({"metadata": {"name": "s", "namespace": "default"}, "type": "kubernetes.io/tls", "data": {}})
         ),
         [
-            "data[tls.key]: Required value",
-            "data[tls.crt]: Required value"
+            "data[tls.crt]: Required value",
+            "data[tls.key]: Required value"
+        ]
+    );
+    // Go's own JSON syntax error, the contents redacted.
+    assert_eq!(
+        errors::<Secret>(json!({"metadata": {"name": "s", "namespace": "default"},
+            "type": "kubernetes.io/dockerconfigjson", "data": {".dockerconfigjson": "bm90IGpzb24="}})),
+        [
+            "data[.dockerconfigjson]: Invalid value: \"<secret contents redacted>\": invalid character 'o' in literal null (expecting 'u')"
         ]
     );
     assert_eq!(
