@@ -11,7 +11,9 @@
 //! assert!(is_qualified_name("example.com/MyName").is_empty());
 //! ```
 
+pub mod domain;
 pub mod field;
+pub mod ip;
 
 /// Longest DNS-1123 label (and label value, qualified name part).
 pub const DNS1123_LABEL_MAX_LENGTH: usize = 63;
