@@ -406,6 +406,8 @@ fn validate_pod_resource_claims(claims: &[PodResourceClaim], path: &Path, errs: 
 
 /// Go's `ValidateTolerations`.
 pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorList {
+    // Operators and effects are named string types: Go prints them as JSON.
+    let named = BadValue::json_string;
     let mut errs = ErrorList::default();
     for (i, t) in tolerations.iter().enumerate() {
         let p = path.index(i);
@@ -417,36 +419,48 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorLis
         if t.key.is_empty() && t.operator != "Exists" {
             errs.push(Error::invalid(
                 &p.child("operator"),
-                &t.operator,
+                named(&t.operator),
                 "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             ));
         }
         if t.toleration_seconds.is_some() && t.effect != "NoExecute" {
             errs.push(Error::invalid(
                 &p.child("effect"),
-                &t.effect,
+                named(&t.effect),
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
         }
         match t.operator.as_str() {
             "" | "Equal" => {
-                for msg in apimachinery::util::validation::is_valid_label_value(&t.value) {
-                    errs.push(Error::invalid(&p.child("operator"), &t.value, msg));
+                let msgs = apimachinery::util::validation::is_valid_label_value(&t.value);
+                if !msgs.is_empty() {
+                    errs.push(Error::invalid(
+                        &p.child("operator"),
+                        &t.value,
+                        msgs.join(";"),
+                    ));
                 }
             }
             "Exists" => {
                 if !t.value.is_empty() {
                     errs.push(Error::invalid(
                         &p.child("operator"),
-                        json_value(t),
+                        &t.value,
                         "value must be empty when `operator` is 'Exists'",
                     ));
                 }
             }
-            "Lt" | "Gt" => {}
-            other => errs.push(Error::not_supported(
+            // The comparison operators need the TaintTolerationComparisonOperators
+            // feature gate, off by default in 1.36 (Go then lists them as supported,
+            // and refuses them).
+            "Lt" | "Gt" => errs.push(Error::not_supported(
                 &p.child("operator"),
-                other,
+                named(&t.operator),
+                &["Equal", "Exists", "Lt", "Gt"],
+            )),
+            _ => errs.push(Error::not_supported(
+                &p.child("operator"),
+                named(&t.operator),
                 &["Equal", "Exists"],
             )),
         }
@@ -455,7 +469,7 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorLis
         {
             errs.push(Error::not_supported(
                 &p.child("effect"),
-                &t.effect,
+                named(&t.effect),
                 &["NoSchedule", "PreferNoSchedule", "NoExecute"],
             ));
         }
@@ -1316,21 +1330,81 @@ fn overcommit_allowed(name: &str) -> bool {
     native && !name.starts_with("hugepages-")
 }
 
-fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
+/// Go's `standardResources` (`helper.IsStandardResourceName`, with the hugepages of
+/// quota names).
+const STANDARD_RESOURCES: &[&str] = &[
+    "cpu",
+    "memory",
+    "ephemeral-storage",
+    "requests.cpu",
+    "requests.memory",
+    "requests.ephemeral-storage",
+    "limits.cpu",
+    "limits.memory",
+    "limits.ephemeral-storage",
+    "pods",
+    "resourcequotas",
+    "services",
+    "replicationcontrollers",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "storage",
+    "requests.storage",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+
+/// Go's `validateResourceName`: a qualified name, and a standard one when it has no
+/// domain. A `ResourceName` is a named string type: Go prints it as JSON.
+fn validate_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
     let msgs = is_qualified_name(name);
     if !msgs.is_empty() {
-        invalid_each(errs, path, name, msgs);
+        for msg in msgs {
+            errs.push(Error::invalid(path, BadValue::json_string(name), msg));
+        }
         return;
     }
-    let standard =
-        matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-");
+    let standard = STANDARD_RESOURCES.contains(&name)
+        || name.starts_with("hugepages-")
+        || name.starts_with("requests.hugepages-");
     if !name.contains('/') && !standard {
         errs.push(Error::invalid(
             path,
-            name,
-            "must be a standard resource for containers",
+            BadValue::json_string(name),
+            "must be a standard resource type or fully qualified",
         ));
     }
+}
+
+/// Go's `validateContainerResourceName`: [`validate_resource_name`], then, whatever it
+/// found, a name without a domain must be a container's standard resource, and one
+/// outside `kubernetes.io/` an extended resource name.
+fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
+    validate_resource_name(name, path, errs);
+    if !name.contains('/') {
+        if !matches!(name, "cpu" | "memory" | "ephemeral-storage")
+            && !name.starts_with("hugepages-")
+        {
+            errs.push(Error::invalid(
+                path,
+                BadValue::json_string(name),
+                "must be a standard resource for containers",
+            ));
+        }
+    } else if !name.contains("kubernetes.io/") && !is_extended_resource_name(name) {
+        errs.push(Error::invalid(
+            path,
+            BadValue::json_string(name),
+            "doesn't follow extended resource name standard",
+        ));
+    }
+}
+
+/// Go's `helper.IsExtendedResourceName` for a name with a domain outside
+/// `kubernetes.io/`: not a quota name, and a qualified name once `requests.` precedes it.
+fn is_extended_resource_name(name: &str) -> bool {
+    !name.starts_with("requests.") && is_qualified_name(&format!("requests.{name}")).is_empty()
 }
 
 fn quantity_value(q: &Quantity, path: &Path, errs: &mut ErrorList) {
