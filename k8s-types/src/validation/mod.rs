@@ -69,6 +69,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "apiregistration")]
+mod apiregistration;
+#[cfg(feature = "apiserverinternal")]
+mod apiserverinternal;
 #[cfg(feature = "apps")]
 mod apps;
 #[cfg(feature = "batch")]
@@ -77,8 +81,16 @@ mod batch;
 mod coordination;
 #[cfg(feature = "core")]
 mod core;
+#[allow(dead_code)]
+mod go_value;
+#[allow(dead_code)]
+mod label_selector;
+#[allow(dead_code)]
+mod name_rule;
 #[cfg(feature = "networking")]
 mod networking;
+#[cfg(feature = "node")]
+mod node;
 mod object_meta;
 #[cfg(feature = "core")]
 mod pod_dns;
@@ -92,7 +104,17 @@ mod policy;
 mod rbac;
 #[cfg(feature = "scheduling")]
 mod scheduling;
+#[cfg(feature = "coordination")]
+mod semver;
+#[cfg(feature = "storage")]
+mod storage;
+#[cfg(feature = "storagemigration")]
+mod storagemigration;
 
+#[cfg(feature = "apiregistration")]
+pub use apiregistration::*;
+#[cfg(feature = "apiserverinternal")]
+pub use apiserverinternal::*;
 #[cfg(feature = "apps")]
 pub use apps::*;
 #[cfg(feature = "batch")]
@@ -103,6 +125,8 @@ pub use coordination::*;
 pub use core::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
+#[cfg(feature = "node")]
+pub use node::*;
 pub use object_meta::*;
 #[cfg(feature = "core")]
 pub use pod_dns::*;
@@ -114,6 +138,10 @@ pub use policy::*;
 pub use rbac::*;
 #[cfg(feature = "scheduling")]
 pub use scheduling::*;
+#[cfg(feature = "storage")]
+pub use storage::*;
+#[cfg(feature = "storagemigration")]
+pub use storagemigration::*;
 
 #[cfg(feature = "scheme")]
 use apimachinery::runtime::{ValidatorRegistration, Validators};
@@ -272,7 +300,7 @@ fn register(v: &mut Validators) {
     {
         use crate::rbac::v1 as r;
         v.add::<r::Role, _>(create_only!(validate_role));
-        v.add::<r::ClusterRole, _>(create_only!(validate_cluster_role));
+        v.add::<r::ClusterRole, _>(pair!(validate_cluster_role, validate_cluster_role_update));
         v.add::<r::RoleBinding, _>(pair!(validate_role_binding, validate_role_binding_update));
         v.add::<r::ClusterRoleBinding, _>(pair!(
             validate_cluster_role_binding,
@@ -282,15 +310,66 @@ fn register(v: &mut Validators) {
     #[cfg(feature = "networking")]
     {
         use crate::networking::v1 as n;
-        v.add::<n::Ingress, _>(create_only!(validate_ingress));
-        v.add::<n::NetworkPolicy, _>(create_only!(validate_network_policy));
+        v.add::<n::Ingress, _>(pair!(validate_ingress, validate_ingress_update));
+        v.add::<n::IngressClass, _>(pair!(validate_ingress_class, validate_ingress_class_update));
+        v.add::<n::NetworkPolicy, _>(pair!(
+            validate_network_policy,
+            validate_network_policy_update
+        ));
+        v.add::<n::IPAddress, _>(pair!(validate_ip_address, validate_ip_address_update));
+        v.add::<n::ServiceCIDR, _>(pair!(validate_service_cidr, validate_service_cidr_update));
     }
     #[cfg(feature = "policy")]
     v.add::<crate::policy::v1::PodDisruptionBudget, _>(create_only!(
         validate_pod_disruption_budget
     ));
     #[cfg(feature = "coordination")]
-    v.add::<crate::coordination::v1::Lease, _>(create_only!(validate_lease));
+    {
+        v.add::<crate::coordination::v1::Lease, _>(pair!(validate_lease, validate_lease_update));
+        v.add::<crate::coordination::v1beta1::LeaseCandidate, _>(pair!(
+            validate_lease_candidate,
+            validate_lease_candidate_update
+        ));
+    }
+    #[cfg(feature = "node")]
+    v.add::<crate::node::v1::RuntimeClass, _>(pair!(
+        validate_runtime_class,
+        validate_runtime_class_update
+    ));
+    #[cfg(feature = "apiregistration")]
+    v.add::<crate::apiregistration::v1::APIService, _>(pair!(
+        validate_api_service,
+        validate_api_service_update
+    ));
+    #[cfg(feature = "apiserverinternal")]
+    v.add::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(pair!(
+        validate_storage_version,
+        validate_storage_version_update
+    ));
+    #[cfg(feature = "storage")]
+    {
+        use crate::storage::v1 as s;
+        v.add::<s::StorageClass, _>(pair!(validate_storage_class, validate_storage_class_update));
+        v.add::<s::VolumeAttributesClass, _>(pair!(
+            validate_volume_attributes_class,
+            validate_volume_attributes_class_update
+        ));
+        v.add::<s::CSIDriver, _>(pair!(validate_csi_driver, validate_csi_driver_update));
+        v.add::<s::CSINode, _>(pair!(validate_csi_node, validate_csi_node_update));
+        v.add::<s::CSIStorageCapacity, _>(pair!(
+            validate_csi_storage_capacity,
+            validate_csi_storage_capacity_update
+        ));
+        v.add::<s::VolumeAttachment, _>(pair!(
+            validate_volume_attachment,
+            validate_volume_attachment_update
+        ));
+    }
+    #[cfg(feature = "storagemigration")]
+    v.add::<crate::storagemigration::v1beta1::StorageVersionMigration, _>(pair!(
+        validate_storage_version_migration,
+        validate_storage_version_migration_update
+    ));
     #[cfg(feature = "scheduling")]
     v.add::<crate::scheduling::v1::PriorityClass, _>(pair!(
         validate_priority_class,

@@ -635,7 +635,7 @@ fn rbac_rules_refs_and_subjects() {
     assert_eq!(
         update_errors::<RoleBinding>(ok.clone(), with(&ok, json!({"roleRef": {"name": "b"}}))),
         [
-            "roleRef: Invalid value: {\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"b\"}: cannot change roleRef"
+            "roleRef: Invalid value: {\"APIGroup\":\"rbac.authorization.k8s.io\",\"Kind\":\"Role\",\"Name\":\"b\"}: cannot change roleRef"
         ]
     );
 }
