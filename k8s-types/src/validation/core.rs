@@ -1756,19 +1756,11 @@ pub fn validate_namespace(ns: &Namespace) -> ErrorList {
         name_is_dns_label,
         &Path::new("metadata"),
     );
-    let spec_path = Path::new("spec");
-    let finalizers = spec_path.child("finalizers");
-    for (i, f) in ns.spec.finalizers.iter().enumerate() {
-        let p = finalizers.index(i);
-        if !f.contains('/') && f != "kubernetes" {
-            errs.push(Error::invalid(
-                &p,
-                f,
-                "name is neither a standard finalizer name nor is it fully qualified",
-            ));
-        } else {
-            invalid_each(&mut errs, &p, f, is_qualified_name(f));
-        }
+    // Go checks each spec finalizer against the list's path, without an index.
+    let spec = Path::new("spec");
+    let finalizers = spec.child("finalizers");
+    for f in &ns.spec.finalizers {
+        errs.extend(super::object_meta::validate_finalizer_name(f, &finalizers));
     }
     errs
 }

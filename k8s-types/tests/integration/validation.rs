@@ -858,7 +858,7 @@ fn huge_label_sets_and_annotations_are_errors_with_paths() {
         errs[0]
     );
     assert!(
-        errs[0].ends_with("must be no more than 63 characters"),
+        errs[0].ends_with("must be no more than 63 bytes"),
         "{}",
         errs[0]
     );
@@ -983,7 +983,7 @@ fn topology_spread_constraints_follow_go() {
                 "{t}[1].nodeAffinityPolicy: Unsupported value: \"Maybe\": supported values: \"Honor\", \"Ignore\""
             ),
             format!(
-                "{t}[1].matchLabelKeys[0]: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+                "{t}[1].matchLabelKeys[0]: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
             ),
             format!(
                 "{t}[2].labelSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
@@ -1060,7 +1060,7 @@ fn gates_claims_and_pod_level_names_follow_go() {
             "spec.resourceClaims[3].name: Required value".to_string(),
             "spec.resourceClaims[3]: Invalid value: {\"name\":\"\",\"resourceClaimName\":\"a\",\"resourceClaimTemplateName\":\"Bad_Name\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified".to_string(),
             format!("spec.resourceClaims[3].resourceClaimTemplateName: Invalid value: \"Bad_Name\": {subdomain}"),
-            "spec.readinessGates[1].conditionType: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".to_string(),
+            "spec.readinessGates[1].conditionType: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".to_string(),
             format!("spec.schedulingGates[1]: Invalid value: \"-x\": {name_part}"),
             "spec.schedulingGates[2]: Duplicate value: \"example.com/wait\"".to_string(),
             format!("spec.runtimeClassName: Invalid value: \"Kata\": {subdomain}"),
