@@ -7,7 +7,9 @@ use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
 
+use crate::apis::meta::v1::validation::validate_generic_object_meta;
 use crate::fx_hash::FxHashMap;
+use crate::runtime::{Resource, ResourceScope};
 use crate::util::validation::field::ErrorList;
 
 type ValidateFn = dyn Fn(&dyn Any, Option<&dyn Any>) -> ErrorList + Send + Sync;
@@ -27,13 +29,25 @@ impl Validators {
 
     /// Sets the validation function of `T`: `f(obj, None)` validates a new object (Go's
     /// `Validate`), `f(obj, Some(old))` an update (Go's `ValidateUpdate`).
+    ///
+    /// When `f` finds nothing, the object's metadata is then checked as kube-apiserver
+    /// checks every object's after its strategy's own validation (`rest.BeforeCreate`:
+    /// Go's `ValidateObjectMetaAccessor` with names as path segments, the namespace by
+    /// the kind's scope), so that a kind's own, more specific, messages come first.
     pub fn add<T, F>(&mut self, f: F)
     where
-        T: 'static,
+        T: Resource,
         F: Fn(&T, Option<&T>) -> ErrorList + Send + Sync + 'static,
     {
+        let namespaced = matches!(T::SCOPE, ResourceScope::Namespaced);
         let erased = move |obj: &dyn Any, old: Option<&dyn Any>| match obj.downcast_ref::<T>() {
-            Some(t) => f(t, old.and_then(|o| o.downcast_ref::<T>())),
+            Some(t) => {
+                let errs = f(t, old.and_then(|o| o.downcast_ref::<T>()));
+                match t.meta() {
+                    Some(meta) if errs.is_empty() => validate_generic_object_meta(meta, namespaced),
+                    _ => errs,
+                }
+            }
             None => ErrorList::default(),
         };
         self.funcs.insert(

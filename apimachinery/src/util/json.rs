@@ -2,16 +2,18 @@
 //! [`GoJsonWriter`], the serializer that writes what Go writes (below the object model:
 //! every type's `Object::encode_json` writes through it), [`GoFormatter`], a
 //! `serde_json` formatter that writes the same text through `serde_json`'s serializer,
-//! and Go's float formatting.
+//! Go's float formatting, and Go's syntax errors ([`check_valid`]).
 
 use std::io;
 
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 
+mod scanner;
 mod writer;
 #[cfg(test)]
 mod writer_tests;
 
+pub use scanner::{SyntaxError, check_valid, unmarshal_into_map_error};
 pub use writer::{
     Compound, GoJsonWriter, StructWriter, WriteField, WriteFieldBySerde, WriteFieldDirect,
     WriteJson, encode_write_json,

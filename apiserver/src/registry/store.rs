@@ -422,6 +422,13 @@ impl Store {
                 new,
                 subresource,
             )?;
+            // An update without a resourceVersion is unconditional: Go's store gives it
+            // the stored one before validation (which requires one on every update).
+            if asked.is_empty() {
+                if let Some(meta) = new.meta_mut() {
+                    meta.set_resource_version(&kv.mod_revision.to_string());
+                }
+            }
             self.strategy.validate(
                 &self.scheme,
                 &self.info,

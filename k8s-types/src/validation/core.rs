@@ -4,13 +4,13 @@
 //! restart and DNS policies, hostname/subdomain, tolerations, node affinity), Service,
 //! ConfigMap, Secret, Namespace and ServiceAccount.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use apimachinery::apis::meta::v1::validation::{
     FIELD_IMMUTABLE_ERROR_MSG, IS_NEGATIVE_ERROR_MSG, name_is_dns_label, name_is_dns_subdomain,
-    name_is_dns1035_label, validate_labels, validate_object_meta, validate_object_meta_update,
+    name_is_dns1035_label, validate_labels,
 };
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{
     inclusive_range_error, is_config_map_key, is_dns1123_label, is_dns1123_subdomain,
     is_qualified_name, is_relaxed_env_var_name, is_valid_ip, is_valid_port_name, is_valid_port_num,
@@ -25,7 +25,9 @@ use super::pod_security::{
     validate_local_descending_path, validate_os, validate_pod_security_context,
     validate_security_context,
 };
-use super::{invalid_each, json_value, non_negative};
+use super::{
+    invalid_each, json_value, non_negative, validate_object_meta, validate_object_meta_update,
+};
 use crate::core::v1::{
     ConfigMap, Container, ContainerPort, ContainerResizePolicy, EnvFromSource, EnvVar,
     EphemeralContainer, HTTPGetAction, LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSpec,
@@ -404,6 +406,8 @@ fn validate_pod_resource_claims(claims: &[PodResourceClaim], path: &Path, errs: 
 
 /// Go's `ValidateTolerations`.
 pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorList {
+    // Operators and effects are named string types: Go prints them as JSON.
+    let named = BadValue::json_string;
     let mut errs = ErrorList::default();
     for (i, t) in tolerations.iter().enumerate() {
         let p = path.index(i);
@@ -415,36 +419,48 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorLis
         if t.key.is_empty() && t.operator != "Exists" {
             errs.push(Error::invalid(
                 &p.child("operator"),
-                &t.operator,
+                named(&t.operator),
                 "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             ));
         }
         if t.toleration_seconds.is_some() && t.effect != "NoExecute" {
             errs.push(Error::invalid(
                 &p.child("effect"),
-                &t.effect,
+                named(&t.effect),
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
         }
         match t.operator.as_str() {
             "" | "Equal" => {
-                for msg in apimachinery::util::validation::is_valid_label_value(&t.value) {
-                    errs.push(Error::invalid(&p.child("operator"), &t.value, msg));
+                let msgs = apimachinery::util::validation::is_valid_label_value(&t.value);
+                if !msgs.is_empty() {
+                    errs.push(Error::invalid(
+                        &p.child("operator"),
+                        &t.value,
+                        msgs.join(";"),
+                    ));
                 }
             }
             "Exists" => {
                 if !t.value.is_empty() {
                     errs.push(Error::invalid(
                         &p.child("operator"),
-                        json_value(t),
+                        &t.value,
                         "value must be empty when `operator` is 'Exists'",
                     ));
                 }
             }
-            "Lt" | "Gt" => {}
-            other => errs.push(Error::not_supported(
+            // The comparison operators need the TaintTolerationComparisonOperators
+            // feature gate, off by default in 1.36 (Go then lists them as supported,
+            // and refuses them).
+            "Lt" | "Gt" => errs.push(Error::not_supported(
                 &p.child("operator"),
-                other,
+                named(&t.operator),
+                &["Equal", "Exists", "Lt", "Gt"],
+            )),
+            _ => errs.push(Error::not_supported(
+                &p.child("operator"),
+                named(&t.operator),
                 &["Equal", "Exists"],
             )),
         }
@@ -453,7 +469,7 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> ErrorLis
         {
             errs.push(Error::not_supported(
                 &p.child("effect"),
-                &t.effect,
+                named(&t.effect),
                 &["NoSchedule", "PreferNoSchedule", "NoExecute"],
             ));
         }
@@ -1314,21 +1330,81 @@ fn overcommit_allowed(name: &str) -> bool {
     native && !name.starts_with("hugepages-")
 }
 
-fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
+/// Go's `standardResources` (`helper.IsStandardResourceName`, with the hugepages of
+/// quota names).
+const STANDARD_RESOURCES: &[&str] = &[
+    "cpu",
+    "memory",
+    "ephemeral-storage",
+    "requests.cpu",
+    "requests.memory",
+    "requests.ephemeral-storage",
+    "limits.cpu",
+    "limits.memory",
+    "limits.ephemeral-storage",
+    "pods",
+    "resourcequotas",
+    "services",
+    "replicationcontrollers",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "storage",
+    "requests.storage",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+
+/// Go's `validateResourceName`: a qualified name, and a standard one when it has no
+/// domain. A `ResourceName` is a named string type: Go prints it as JSON.
+fn validate_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
     let msgs = is_qualified_name(name);
     if !msgs.is_empty() {
-        invalid_each(errs, path, name, msgs);
+        for msg in msgs {
+            errs.push(Error::invalid(path, BadValue::json_string(name), msg));
+        }
         return;
     }
-    let standard =
-        matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-");
+    let standard = STANDARD_RESOURCES.contains(&name)
+        || name.starts_with("hugepages-")
+        || name.starts_with("requests.hugepages-");
     if !name.contains('/') && !standard {
         errs.push(Error::invalid(
             path,
-            name,
-            "must be a standard resource for containers",
+            BadValue::json_string(name),
+            "must be a standard resource type or fully qualified",
         ));
     }
+}
+
+/// Go's `validateContainerResourceName`: [`validate_resource_name`], then, whatever it
+/// found, a name without a domain must be a container's standard resource, and one
+/// outside `kubernetes.io/` an extended resource name.
+fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
+    validate_resource_name(name, path, errs);
+    if !name.contains('/') {
+        if !matches!(name, "cpu" | "memory" | "ephemeral-storage")
+            && !name.starts_with("hugepages-")
+        {
+            errs.push(Error::invalid(
+                path,
+                BadValue::json_string(name),
+                "must be a standard resource for containers",
+            ));
+        }
+    } else if !name.contains("kubernetes.io/") && !is_extended_resource_name(name) {
+        errs.push(Error::invalid(
+            path,
+            BadValue::json_string(name),
+            "doesn't follow extended resource name standard",
+        ));
+    }
+}
+
+/// Go's `helper.IsExtendedResourceName` for a name with a domain outside
+/// `kubernetes.io/`: not a quota name, and a qualified name once `requests.` precedes it.
+fn is_extended_resource_name(name: &str) -> bool {
+    !name.starts_with("requests.") && is_qualified_name(&format!("requests.{name}")).is_empty()
 }
 
 fn quantity_value(q: &Quantity, path: &Path, errs: &mut ErrorList) {
@@ -1513,22 +1589,22 @@ pub fn validate_config_map(cm: &ConfigMap) -> ErrorList {
         &Path::new("metadata"),
     );
     let mut total = 0usize;
+    let data = Path::new("data");
     for (k, v) in &cm.data {
-        invalid_each(
-            &mut errs,
-            &Path::new("data").key(k),
-            k,
-            is_config_map_key(k),
-        );
+        let p = data.key(k);
+        invalid_each(&mut errs, &p, k, is_config_map_key(k));
+        if cm.binary_data.contains_key(k) {
+            errs.push(Error::invalid(
+                &p,
+                k,
+                "duplicate of key present in binaryData",
+            ));
+        }
         total += v.len();
     }
     let binary_data = Path::new("binaryData");
     for (k, v) in &cm.binary_data {
-        let p = binary_data.key(k);
-        invalid_each(&mut errs, &p, k, is_config_map_key(k));
-        if cm.data.contains_key(k) {
-            errs.push(Error::invalid(&p, k, "duplicate of key present in data"));
-        }
+        invalid_each(&mut errs, &binary_data.key(k), k, is_config_map_key(k));
         total += v.len();
     }
     if total > MAX_SECRET_SIZE {
@@ -1618,20 +1694,22 @@ pub fn validate_secret(s: &Secret) -> ErrorList {
                 ".dockerconfigjson"
             };
             match s.data.get(key) {
-                Some(v) if !v.is_empty() => {
-                    if let Err(e) = serde_json::from_slice::<BTreeMap<String, serde_json::Value>>(v)
-                    {
+                // Go's json.Unmarshal into a map, and its message.
+                Some(v) => {
+                    if let Some(msg) = apimachinery::util::json::unmarshal_into_map_error(v) {
                         errs.push(Error::invalid(
                             &dp.key(key),
                             "<secret contents redacted>",
-                            e.to_string(),
+                            msg,
                         ));
                     }
                 }
-                _ => errs.push(Error::required(&dp.key(key), "")),
+                None => errs.push(Error::required(&dp.key(key), "")),
             }
         }
-        "kubernetes.io/basic-auth" if !has("username") && !has("password") => {
+        "kubernetes.io/basic-auth"
+            if !s.data.contains_key("username") && !s.data.contains_key("password") =>
+        {
             errs.push(Error::required(&dp.key("username"), ""));
             errs.push(Error::required(&dp.key("password"), ""));
         }
@@ -1639,7 +1717,7 @@ pub fn validate_secret(s: &Secret) -> ErrorList {
             errs.push(Error::required(&dp.key("ssh-privatekey"), ""));
         }
         "kubernetes.io/tls" => {
-            for key in ["tls.key", "tls.crt"] {
+            for key in ["tls.crt", "tls.key"] {
                 if !s.data.contains_key(key) {
                     errs.push(Error::required(&dp.key(key), ""));
                 }
@@ -1657,7 +1735,7 @@ pub fn validate_secret_update(new: &Secret, old: &Secret) -> ErrorList {
     if new.r#type != old.r#type {
         errs.push(Error::invalid(
             &Path::new("type"),
-            &new.r#type,
+            BadValue::json_string(&new.r#type),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }
@@ -1678,19 +1756,11 @@ pub fn validate_namespace(ns: &Namespace) -> ErrorList {
         name_is_dns_label,
         &Path::new("metadata"),
     );
-    let spec_path = Path::new("spec");
-    let finalizers = spec_path.child("finalizers");
-    for (i, f) in ns.spec.finalizers.iter().enumerate() {
-        let p = finalizers.index(i);
-        if !f.contains('/') && f != "kubernetes" {
-            errs.push(Error::invalid(
-                &p,
-                f,
-                "name is neither a standard finalizer name nor is it fully qualified",
-            ));
-        } else {
-            invalid_each(&mut errs, &p, f, is_qualified_name(f));
-        }
+    // Go checks each spec finalizer against the list's path, without an index.
+    let spec = Path::new("spec");
+    let finalizers = spec.child("finalizers");
+    for f in &ns.spec.finalizers {
+        errs.extend(super::object_meta::validate_finalizer_name(f, &finalizers));
     }
     errs
 }

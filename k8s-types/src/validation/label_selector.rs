@@ -2,7 +2,8 @@
 //! `metav1.LabelSelectorAsSelector` (a missing selector selects nothing, an empty one
 //! everything, and one Go's `labels.NewRequirement` refuses is an error) and
 //! `ValidateLabelSelector` with its option to tolerate the invalid label values an old
-//! object already stored.
+//! object already stored, and whether an old object's selector is valid at all (which
+//! decides how strictly an update of it is judged).
 
 use apimachinery::apis::meta::v1::validation::{validate_label_name, validate_labels};
 use apimachinery::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
@@ -10,7 +11,9 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{is_qualified_name, is_valid_label_value};
 use std::collections::BTreeMap;
 
-/// What Go's `LabelSelectorAsSelector` makes of a selector it accepts.
+/// What Go's `LabelSelectorAsSelector` makes of a selector it accepts (the workload
+/// controllers match with it; rbac only asks whether there is one).
+#[cfg_attr(not(any(feature = "apps", feature = "batch")), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Selected<'a> {
     /// No selector: selects nothing (Go's `labels.Nothing()`, which is not "empty").
@@ -21,6 +24,7 @@ pub(crate) enum Selected<'a> {
     Requirements(&'a LabelSelector),
 }
 
+#[cfg_attr(not(any(feature = "apps", feature = "batch")), allow(dead_code))]
 impl Selected<'_> {
     /// Go's `Selector.Empty()`.
     pub(crate) fn is_empty(self) -> bool {
@@ -170,4 +174,11 @@ pub(crate) fn mismatch(labels: &BTreeMap<String, String>, template_path: &Path) 
         labels_value(labels),
         "`selector` does not match template `labels`",
     )
+}
+
+/// Whether `validate_label_selector` finds anything in `selector` (Go's check of an
+/// old object's selector before it relaxes the rules for the new one).
+pub(crate) fn has_invalid_label_selector(selector: &LabelSelector) -> bool {
+    !apimachinery::apis::meta::v1::validation::validate_label_selector(selector, &Path::root())
+        .is_empty()
 }

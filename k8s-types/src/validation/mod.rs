@@ -69,6 +69,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "apiregistration")]
+mod apiregistration;
+#[cfg(feature = "apiserverinternal")]
+mod apiserverinternal;
 #[cfg(feature = "apps")]
 mod apps;
 #[cfg(feature = "autoscaling")]
@@ -86,12 +90,26 @@ mod core;
     feature = "resource"
 ))]
 mod go_internal;
+#[allow(dead_code)]
+mod go_value;
 #[cfg(any(feature = "apps", feature = "policy"))]
 mod int_or_percent;
-#[cfg(any(feature = "apps", feature = "batch", feature = "policy"))]
+#[cfg(any(
+    feature = "apps",
+    feature = "batch",
+    feature = "policy",
+    feature = "networking",
+    feature = "rbac",
+    feature = "storage"
+))]
 mod label_selector;
+#[allow(dead_code)]
+mod name_rule;
 #[cfg(feature = "networking")]
 mod networking;
+#[cfg(feature = "node")]
+mod node;
+mod object_meta;
 #[cfg(feature = "core")]
 mod pod_dns;
 #[cfg(feature = "core")]
@@ -108,6 +126,12 @@ mod resource;
 mod scheduling;
 #[cfg(any(feature = "apps", feature = "batch"))]
 mod semantic;
+#[cfg(feature = "coordination")]
+mod semver;
+#[cfg(feature = "storage")]
+mod storage;
+#[cfg(feature = "storagemigration")]
+mod storagemigration;
 
 #[cfg(feature = "resource")]
 mod template_meta;
@@ -115,6 +139,10 @@ mod template_meta;
 #[cfg(feature = "resource")]
 mod cel;
 
+#[cfg(feature = "apiregistration")]
+pub use apiregistration::*;
+#[cfg(feature = "apiserverinternal")]
+pub use apiserverinternal::*;
 #[cfg(feature = "apps")]
 pub use apps::*;
 #[cfg(feature = "autoscaling")]
@@ -127,6 +155,9 @@ pub use coordination::*;
 pub use core::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
+#[cfg(feature = "node")]
+pub use node::*;
+pub use object_meta::*;
 #[cfg(feature = "core")]
 pub use pod_dns::*;
 #[cfg(feature = "core")]
@@ -139,6 +170,10 @@ pub use rbac::*;
 pub use resource::*;
 #[cfg(feature = "scheduling")]
 pub use scheduling::*;
+#[cfg(feature = "storage")]
+pub use storage::*;
+#[cfg(feature = "storagemigration")]
+pub use storagemigration::*;
 
 #[cfg(feature = "scheme")]
 use apimachinery::runtime::{ValidatorRegistration, Validators};
@@ -150,16 +185,7 @@ use apimachinery::util::validation::field::{BadValue, ErrorList};
 /// `WriteJson`).
 #[allow(dead_code)]
 fn json_value<T: apimachinery::util::json::WriteJson + ?Sized>(v: &T) -> BadValue {
-    let mut out = Vec::new();
-    let written = apimachinery::util::json::encode_write_json(
-        &v,
-        &mut out,
-        apimachinery::util::json::JsonLayout::Compact,
-    );
-    BadValue::Json(match written {
-        Ok(()) => String::from_utf8(out).unwrap_or_default(),
-        Err(_) => String::new(),
-    })
+    apimachinery::util::validation::field::json_of(v)
 }
 
 /// One `Invalid` error per message of a name or format check.
@@ -265,13 +291,11 @@ macro_rules! create_only {
         |new, old| {
             let mut errs = $create(new);
             if let Some(old) = old {
-                errs.extend(
-                    apimachinery::apis::meta::v1::validation::validate_object_meta_update(
-                        &new.metadata,
-                        &old.metadata,
-                        &apimachinery::util::validation::field::Path::new("metadata"),
-                    ),
-                );
+                errs.extend($crate::validation::validate_object_meta_update(
+                    &new.metadata,
+                    &old.metadata,
+                    &apimachinery::util::validation::field::Path::new("metadata"),
+                ));
             }
             errs
         }
@@ -317,7 +341,7 @@ fn register(v: &mut Validators) {
     {
         use crate::rbac::v1 as r;
         v.add::<r::Role, _>(create_only!(validate_role));
-        v.add::<r::ClusterRole, _>(create_only!(validate_cluster_role));
+        v.add::<r::ClusterRole, _>(pair!(validate_cluster_role, validate_cluster_role_update));
         v.add::<r::RoleBinding, _>(pair!(validate_role_binding, validate_role_binding_update));
         v.add::<r::ClusterRoleBinding, _>(pair!(
             validate_cluster_role_binding,
@@ -327,8 +351,14 @@ fn register(v: &mut Validators) {
     #[cfg(feature = "networking")]
     {
         use crate::networking::v1 as n;
-        v.add::<n::Ingress, _>(create_only!(validate_ingress));
-        v.add::<n::NetworkPolicy, _>(create_only!(validate_network_policy));
+        v.add::<n::Ingress, _>(pair!(validate_ingress, validate_ingress_update));
+        v.add::<n::IngressClass, _>(pair!(validate_ingress_class, validate_ingress_class_update));
+        v.add::<n::NetworkPolicy, _>(pair!(
+            validate_network_policy,
+            validate_network_policy_update
+        ));
+        v.add::<n::IPAddress, _>(pair!(validate_ip_address, validate_ip_address_update));
+        v.add::<n::ServiceCIDR, _>(pair!(validate_service_cidr, validate_service_cidr_update));
     }
     #[cfg(feature = "policy")]
     v.add::<crate::policy::v1::PodDisruptionBudget, _>(pair!(
@@ -336,7 +366,52 @@ fn register(v: &mut Validators) {
         validate_pod_disruption_budget_update
     ));
     #[cfg(feature = "coordination")]
-    v.add::<crate::coordination::v1::Lease, _>(create_only!(validate_lease));
+    {
+        v.add::<crate::coordination::v1::Lease, _>(pair!(validate_lease, validate_lease_update));
+        v.add::<crate::coordination::v1beta1::LeaseCandidate, _>(pair!(
+            validate_lease_candidate,
+            validate_lease_candidate_update
+        ));
+    }
+    #[cfg(feature = "node")]
+    v.add::<crate::node::v1::RuntimeClass, _>(pair!(
+        validate_runtime_class,
+        validate_runtime_class_update
+    ));
+    #[cfg(feature = "apiregistration")]
+    v.add::<crate::apiregistration::v1::APIService, _>(pair!(
+        validate_api_service,
+        validate_api_service_update
+    ));
+    #[cfg(feature = "apiserverinternal")]
+    v.add::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(pair!(
+        validate_storage_version,
+        validate_storage_version_update
+    ));
+    #[cfg(feature = "storage")]
+    {
+        use crate::storage::v1 as s;
+        v.add::<s::StorageClass, _>(pair!(validate_storage_class, validate_storage_class_update));
+        v.add::<s::VolumeAttributesClass, _>(pair!(
+            validate_volume_attributes_class,
+            validate_volume_attributes_class_update
+        ));
+        v.add::<s::CSIDriver, _>(pair!(validate_csi_driver, validate_csi_driver_update));
+        v.add::<s::CSINode, _>(pair!(validate_csi_node, validate_csi_node_update));
+        v.add::<s::CSIStorageCapacity, _>(pair!(
+            validate_csi_storage_capacity,
+            validate_csi_storage_capacity_update
+        ));
+        v.add::<s::VolumeAttachment, _>(pair!(
+            validate_volume_attachment,
+            validate_volume_attachment_update
+        ));
+    }
+    #[cfg(feature = "storagemigration")]
+    v.add::<crate::storagemigration::v1beta1::StorageVersionMigration, _>(pair!(
+        validate_storage_version_migration,
+        validate_storage_version_migration_update
+    ));
     #[cfg(feature = "scheduling")]
     v.add::<crate::scheduling::v1::PriorityClass, _>(pair!(
         validate_priority_class,

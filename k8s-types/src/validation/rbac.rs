@@ -1,16 +1,18 @@
 //! The RBAC group's validation (Go's `pkg/apis/rbac/validation`): Role, ClusterRole,
 //! RoleBinding and ClusterRoleBinding, whose names need only be path segments.
 
-use apimachinery::apis::meta::v1::validation::{
-    name_is_dns_subdomain, validate_label_selector, validate_object_meta,
-    validate_object_meta_update, validate_path_segment_name,
-};
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::apis::meta::v1::validation::{name_is_dns_subdomain, validate_path_segment_name};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
+use super::go_value::go_json;
+use super::label_selector::{
+    as_selector, has_invalid_label_selector, validate_label_selector_with,
+};
 use super::{invalid_each, json_value};
 use crate::rbac::v1::{
     ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject,
 };
+use crate::validation::{validate_object_meta, validate_object_meta_update};
 
 const GROUP: &str = "rbac.authorization.k8s.io";
 
@@ -89,6 +91,27 @@ pub fn validate_role(role: &Role) -> ErrorList {
 
 /// Go's `ValidateClusterRole`: rules and the aggregation rule's selectors.
 pub fn validate_cluster_role(role: &ClusterRole) -> ErrorList {
+    validate_cluster_role_with(role, false)
+}
+
+/// Go's `ValidateClusterRoleUpdate` as the strategy calls it: the selectors' invalid
+/// label values are tolerated when the old role's selectors had any problem.
+pub fn validate_cluster_role_update(new: &ClusterRole, old: &ClusterRole) -> ErrorList {
+    let allow = old.aggregation_rule.as_ref().is_some_and(|a| {
+        a.cluster_role_selectors
+            .iter()
+            .any(has_invalid_label_selector)
+    });
+    let mut errs = validate_cluster_role_with(new, allow);
+    errs.extend(validate_object_meta_update(
+        &new.metadata,
+        &old.metadata,
+        &Path::new("metadata"),
+    ));
+    errs
+}
+
+fn validate_cluster_role_with(role: &ClusterRole, allow_invalid_values: bool) -> ErrorList {
     let mut errs = validate_object_meta(
         &role.metadata,
         false,
@@ -106,7 +129,20 @@ pub fn validate_cluster_role(role: &ClusterRole) -> ErrorList {
             ));
         }
         for (i, s) in agg.cluster_role_selectors.iter().enumerate() {
-            errs.extend(validate_label_selector(s, &p.index(i)));
+            let sp = p.index(i);
+            errs.extend(validate_label_selector_with(
+                Some(s),
+                allow_invalid_values,
+                &sp,
+            ));
+            if as_selector(Some(s)).is_none() {
+                // Go prints the nil selector LabelSelectorAsSelector returns.
+                errs.push(Error::invalid(
+                    &sp,
+                    BadValue::Json("null".into()),
+                    "invalid label selector.",
+                ));
+            }
         }
     }
     errs
@@ -200,11 +236,26 @@ pub fn validate_role_binding(b: &RoleBinding) -> ErrorList {
     errs
 }
 
+/// Go's internal `rbac.RoleRef`, as an error prints it.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct GoRoleRef<'a> {
+    #[serde(rename = "APIGroup")]
+    api_group: &'a str,
+    kind: &'a str,
+    name: &'a str,
+}
+
 fn role_ref_kept(new: &RoleRef, old: &RoleRef, errs: &mut ErrorList) {
     if new != old {
+        let value = GoRoleRef {
+            api_group: &new.api_group,
+            kind: &new.kind,
+            name: &new.name,
+        };
         errs.push(Error::invalid(
             &Path::new("roleRef"),
-            json_value(new),
+            go_json(&value),
             "cannot change roleRef",
         ));
     }

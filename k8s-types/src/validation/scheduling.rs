@@ -1,14 +1,12 @@
 //! The scheduling group's validation (Go's `pkg/apis/scheduling/validation`):
 //! PriorityClass.
 
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain, validate_object_meta,
-    validate_object_meta_update,
-};
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::json_value;
 use crate::scheduling::v1::PriorityClass;
+use crate::validation::{validate_object_meta, validate_object_meta_update};
 
 /// Go's `HighestUserDefinablePriority`.
 pub const HIGHEST_USER_DEFINABLE_PRIORITY: i32 = 1_000_000_000;
@@ -59,7 +57,7 @@ pub fn validate_priority_class(pc: &PriorityClass) -> ErrorList {
         } else if !POLICIES.contains(&p.as_str()) {
             errs.push(Error::not_supported(
                 &Path::new("preemptionPolicy"),
-                p,
+                BadValue::json_string(p),
                 POLICIES,
             ));
         }
@@ -67,11 +65,11 @@ pub fn validate_priority_class(pc: &PriorityClass) -> ErrorList {
     errs
 }
 
-/// Go's `ValidatePriorityClassUpdate`: value and preemption policy kept.
+/// Go's `ValidatePriorityClassUpdate`: value and preemption policy kept (the new
+/// object's other fields are not checked again).
 pub fn validate_priority_class_update(new: &PriorityClass, old: &PriorityClass) -> ErrorList {
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    errs.extend(validate_priority_class(new));
     if new.value != old.value {
         errs.push(Error::forbidden(
             &Path::new("value"),

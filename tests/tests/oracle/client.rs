@@ -63,8 +63,13 @@ impl Oracle {
         })
     }
 
-    /// Every external kind Go's scheme knows (`k8s-oracle kinds`).
+    /// Every external kind Go's scheme knows (`k8s-oracle kinds`), or those of them
+    /// `$K8S_ORACLE_KINDS` names (a comma-separated list of whole names, `v1 Pod`, or of
+    /// parts without a space, `apps/`), to look at a few kinds at a time.
     pub fn kinds() -> Vec<GoKind> {
+        let only: Vec<String> = std::env::var("K8S_ORACLE_KINDS")
+            .map(|v| v.split(',').map(|s| s.trim().to_owned()).collect())
+            .unwrap_or_default();
         let out = Command::new(binary())
             .arg("kinds")
             .output()
@@ -72,7 +77,14 @@ impl Oracle {
         assert!(out.status.success(), "k8s-oracle kinds failed");
         String::from_utf8_lossy(&out.stdout)
             .lines()
-            .map(|l| serde_json::from_str(l).expect("a kind"))
+            .map(|l| serde_json::from_str::<GoKind>(l).expect("a kind"))
+            .filter(|k| {
+                let name = format!("{} {}", k.api_version(), k.kind);
+                only.is_empty()
+                    || only
+                        .iter()
+                        .any(|o| name == *o || (!o.contains(' ') && name.contains(o.as_str())))
+            })
             .collect()
     }
 

@@ -127,13 +127,23 @@ fn judge(oracle: &mut Oracle, scheme: &Scheme, input: &[u8], old: Option<&[u8]>)
                     },
                 )
             };
-            Judged::Different(format!(
+            let mut text = format!(
                 "{} errors in Go, {} in ours; first difference at #{at}: Go {}; ours {}",
                 go.len(),
                 ours.len(),
                 show(go.get(at)),
                 show(ours.get(at))
-            ))
+            );
+            // `K8S_ORACLE_VERBOSE`: every error only one side reports, to see a case's
+            // differences at once.
+            if std::env::var_os("K8S_ORACLE_VERBOSE").is_some() {
+                for (side, mine, theirs) in [("Go", &go, &ours), ("ours", &ours, &go)] {
+                    for c in mine.iter().filter(|c| !theirs.contains(c)) {
+                        text.push_str(&format!("\n    only {side}: {} {}: {}", c.0, c.1, c.2));
+                    }
+                }
+            }
+            Judged::Different(text)
         }
     }
 }

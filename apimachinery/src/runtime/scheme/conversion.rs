@@ -435,7 +435,7 @@ impl Scheme {
     /// Sets the validation function of `T` (see [`Validators::add`](crate::runtime::Validators::add)).
     pub fn add_validation_func<T, F>(&mut self, f: F)
     where
-        T: 'static,
+        T: crate::runtime::Resource,
         F: Fn(&T, Option<&T>) -> crate::util::validation::field::ErrorList + Send + Sync + 'static,
     {
         self.validators.add(f);

@@ -17,7 +17,13 @@
 //! );
 //! ```
 
-use std::fmt::{self, Write as _};
+use std::fmt;
+
+mod go_print;
+mod go_printable;
+
+use go_print::go_float;
+pub use go_print::{go_is_print, go_json_string, go_quote, go_quote_bytes, go_unicode_verb};
 
 /// One step of a [`Path`]: nothing (the root), a field name, a list index or a map key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,7 +264,7 @@ impl fmt::Display for ErrorType {
 pub enum BadValue {
     /// No value is shown (Go's `omitValue`).
     Omit,
-    /// A string, printed quoted as Go's `%q`.
+    /// A string, printed quoted as Go's `%q` (`strconv.Quote`).
     String(String),
     /// An integer, printed bare.
     Int(i64),
@@ -270,6 +276,64 @@ pub enum BadValue {
     /// renders (Go calls `json.Marshal`).
     Json(String),
 }
+
+/// A value Go prints through `json.Marshal` (a struct, list or map, a time, a pointer):
+/// its JSON text as Go's encoder writes it.
+pub fn json_of<T: crate::util::json::WriteJson + ?Sized>(value: &T) -> BadValue {
+    let mut out = Vec::new();
+    let written = crate::util::json::encode_write_json(
+        &value,
+        &mut out,
+        crate::util::json::JsonLayout::Compact,
+    );
+    BadValue::Json(match written {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        // Go's fallback when json.Marshal fails (a NaN, say) is another rendering of
+        // the value; nothing of ours fails to write but a float Go could not write
+        // either.
+        Err(_) => String::new(),
+    })
+}
+
+impl BadValue {
+    /// A string Go prints through `json.Marshal` rather than `%q`: a value of a named
+    /// string type (`RestartPolicy`, `Protocol`, any enum) or a `*string`.
+    pub fn json_string(s: &str) -> Self {
+        BadValue::Json(go_json_string(s))
+    }
+
+    /// A nil pointer, printed as Go's `json.Marshal` writes it: `null`.
+    pub fn null() -> Self {
+        BadValue::Json("null".to_owned())
+    }
+
+    /// A list of strings as Go's `json.Marshal` writes a `[]string`.
+    pub fn json_strings<S: AsRef<str>>(items: &[S]) -> Self {
+        let mut out = String::from("[");
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&go_json_string(item.as_ref()));
+        }
+        out.push(']');
+        BadValue::Json(out)
+    }
+}
+
+/// Pointers to numbers and booleans: the value, or `null` when nil (Go prints a
+/// pointer bad value through `json.Marshal`). A `*string` is not among them: it is
+/// JSON-quoted ([`BadValue::json_string`]), not `%q`-quoted.
+macro_rules! from_pointer {
+    ($($ty:ty),*) => {$(
+        impl From<Option<$ty>> for BadValue {
+            fn from(v: Option<$ty>) -> Self {
+                v.map_or_else(BadValue::null, BadValue::from)
+            }
+        }
+    )*};
+}
+from_pointer!(i64, i32, bool);
 
 impl From<&str> for BadValue {
     fn from(v: &str) -> Self {
@@ -323,63 +387,6 @@ impl fmt::Display for BadValue {
             BadValue::Json(j) => f.write_str(j),
         }
     }
-}
-
-/// A string quoted as Go's `strconv.Quote` quotes it (`\x01` for control bytes, where
-/// Rust's `Debug` would write `\u{1}`).
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A float as Go's `%v` writes it: the shortest form, exponent from 1e21 on.
-fn go_float(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 {
-            "+Inf".into()
-        } else {
-            "-Inf".into()
-        };
-    }
-    let abs = x.abs();
-    if abs != 0.0 && !(1e-4..1e21).contains(&abs) {
-        let s = format!("{x:e}");
-        // Rust writes `1e21` and `1e-5`; Go writes `1e+21` and `1e-05`.
-        if let Some((mantissa, exp)) = s.split_once('e') {
-            let (sign, digits) = match exp.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', exp),
-            };
-            return format!("{mantissa}e{sign}{digits:0>2}");
-        }
-        return s;
-    }
-    format!("{x}")
 }
 
 /// One field-level validation error, as Go's `field.Error`.
@@ -773,18 +780,26 @@ mod tests {
             Error::invalid(&p, 1e21, "x").error_body(),
             "Invalid value: 1e+21: x"
         );
+        assert_eq!(
+            Error::invalid(&p, "a\u{ad}", "x").error_body(),
+            "Invalid value: \"a\\u00ad\": x"
+        );
+        assert_eq!(
+            Error::invalid(&p, BadValue::json_string("a\u{ad}<"), "x").error_body(),
+            "Invalid value: \"a\u{ad}\\u003c\": x"
+        );
+        assert_eq!(
+            Error::invalid(&p, None::<i64>, "x").error_body(),
+            "Invalid value: null: x"
+        );
+        assert_eq!(
+            Error::invalid(&p, Some(3i64), "x").error_body(),
+            "Invalid value: 3: x"
+        );
         let io = std::io::Error::other("boom");
         assert_eq!(
             Error::internal_error(&p, &io).error_body(),
             "Internal error: boom"
-        );
-    }
-
-    #[test]
-    fn strings_are_quoted_as_go_quotes() {
-        assert_eq!(
-            go_quote("a\"b\\c\n\u{1}\u{7f}é"),
-            "\"a\\\"b\\\\c\\n\\x01\\x7fé\""
         );
     }
 

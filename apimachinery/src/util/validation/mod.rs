@@ -11,7 +11,9 @@
 //! assert!(is_qualified_name("example.com/MyName").is_empty());
 //! ```
 
+pub mod domain;
 pub mod field;
+pub mod ip;
 
 /// Longest DNS-1123 label (and label value, qualified name part).
 pub const DNS1123_LABEL_MAX_LENGTH: usize = 63;
@@ -57,6 +59,23 @@ pub fn empty_error() -> String {
 /// Go's `MaxLenError`.
 pub fn max_len_error(length: usize) -> String {
     format!("must be no more than {length} characters")
+}
+
+/// Go's `content.MaxLenError`, which the label checks of `api/validate/content` use
+/// (`IsLabelKey`, `IsLabelValue`, and the DNS subdomain of a key's prefix): in bytes.
+fn content_max_len_error(length: usize) -> String {
+    format!("must be no more than {length} bytes")
+}
+
+/// `content.IsDNS1123Subdomain`: [`is_dns1123_subdomain`] with its length in bytes.
+fn content_is_dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errs = is_dns1123_subdomain(value);
+    if value.len() > DNS1123_SUBDOMAIN_MAX_LENGTH {
+        if let Some(first) = errs.first_mut() {
+            *first = content_max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH);
+        }
+    }
+    errs
 }
 
 /// Go's `InclusiveRangeError`.
@@ -130,8 +149,9 @@ fn matches_dns1123_label_with_underscore(v: &str) -> bool {
     }
 }
 
-/// Go's `IsQualifiedName`: an optional DNS subdomain prefix and `/`, then a name of at
-/// most 63 alphanumerics, `-`, `_`, `.` (label keys, annotation keys, finalizers).
+/// Go's `IsQualifiedName`, which is `content.IsLabelKey` since 1.36: an optional DNS
+/// subdomain prefix and `/`, then a name of at most 63 bytes of alphanumerics, `-`, `_`,
+/// `.` (label keys, annotation keys, finalizers).
 pub fn is_qualified_name(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     // Split without collecting: label keys are checked by the hundred per object.
@@ -141,7 +161,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
             if prefix.is_empty() {
                 errs.push(format!("prefix part {}", empty_error()));
             } else {
-                for m in is_dns1123_subdomain(prefix) {
+                for m in content_is_dns1123_subdomain(prefix) {
                     errs.push(format!("prefix part {m}"));
                 }
             }
@@ -149,7 +169,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
         }
         Some(_) => {
             return vec![format!(
-                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                 regex_error(
                     QUALIFIED_NAME_ERR_MSG,
                     QUALIFIED_NAME_FMT,
@@ -163,7 +183,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
     } else if name.len() > QUALIFIED_NAME_MAX_LENGTH {
         errs.push(format!(
             "name part {}",
-            max_len_error(QUALIFIED_NAME_MAX_LENGTH)
+            content_max_len_error(QUALIFIED_NAME_MAX_LENGTH)
         ));
     }
     if !matches_qualified_name(name) {
@@ -184,7 +204,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
 pub fn is_valid_label_value(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > LABEL_VALUE_MAX_LENGTH {
-        errs.push(max_len_error(LABEL_VALUE_MAX_LENGTH));
+        errs.push(content_max_len_error(LABEL_VALUE_MAX_LENGTH));
     }
     if !value.is_empty() && !matches_qualified_name(value) {
         errs.push(regex_error(
@@ -518,13 +538,18 @@ mod tests {
                 "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')".to_string()
             ]
         );
-        assert!(is_qualified_name("a/b/c")[0].starts_with("a qualified name must consist"));
+        assert!(is_qualified_name("a/b/c")[0].starts_with("a valid label key must consist"));
+        // Label checks count bytes (Go's `content` package), DNS names characters.
+        assert_eq!(
+            is_qualified_name(&format!("{}/a", "b".repeat(254))),
+            vec!["prefix part must be no more than 253 bytes"]
+        );
         assert!(is_valid_label_value("").is_empty());
         assert!(is_valid_label_value("v1.2_x").is_empty());
         assert_eq!(is_valid_label_value("-x").len(), 1);
         assert_eq!(
             is_valid_label_value(&"x".repeat(64)),
-            vec!["must be no more than 63 characters"]
+            vec!["must be no more than 63 bytes"]
         );
     }
 

@@ -15,6 +15,11 @@ use super::{ManagedFieldsEntry, OwnerReference, Time};
 ///
 /// [`ObjectMeta`]: super::ObjectMeta
 pub trait ObjectMetaAccessor {
+    /// The metadata as an [`ObjectMeta`](super::ObjectMeta) when that is what holds it
+    /// (a typed object), so that readers of every field need not copy them.
+    fn as_object_meta(&self) -> Option<&super::ObjectMeta> {
+        None
+    }
     /// The name.
     fn name(&self) -> &str;
     /// Sets the name.

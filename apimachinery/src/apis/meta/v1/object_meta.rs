@@ -166,6 +166,9 @@ pub struct FieldsV1(pub serde_json::Value);
 crate::write_json_by_serde!(FieldsV1);
 
 impl ObjectMetaAccessor for ObjectMeta {
+    fn as_object_meta(&self) -> Option<&ObjectMeta> {
+        Some(self)
+    }
     fn name(&self) -> &str {
         &self.name
     }

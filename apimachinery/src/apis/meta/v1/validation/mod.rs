@@ -13,84 +13,26 @@
 //! assert_eq!(errs.len(), 2); // a bad name, and no namespace
 //! ```
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+mod object_meta;
+
+pub use object_meta::*;
 
 use super::{
-    LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference, Status, StatusCause,
-    StatusDetails,
+    LabelSelector, LabelSelectorRequirement, ManagedFieldsEntry, Status, StatusCause, StatusDetails,
 };
 use crate::schema::GroupKind;
-use crate::util::validation::field::{Error, ErrorList, Path};
-use crate::util::validation::{
-    is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
-    is_valid_label_value,
+use crate::util::validation::field::{
+    BadValue, Error, ErrorList, Path, go_is_print, go_unicode_verb,
 };
+use crate::util::validation::{is_qualified_name, is_valid_label_value};
 
 /// The most bytes all annotation keys and values of one object may hold together.
 pub const TOTAL_ANNOTATION_SIZE_LIMIT_B: i64 = 256 * 1024;
 
-/// Go's `FieldImmutableErrorMsg`.
-pub const FIELD_IMMUTABLE_ERROR_MSG: &str = "field is immutable";
-
 /// Go's `IsNegativeErrorMsg`.
 pub const IS_NEGATIVE_ERROR_MSG: &str = "must be greater than or equal to 0";
-
-/// A kind's rule for names: the messages for `name`, where `prefix` says the value is a
-/// `generateName` (a trailing `-` is then allowed).
-pub type ValidateNameFunc = fn(name: &str, prefix: bool) -> Vec<String>;
-
-fn mask_trailing_dash(name: &str) -> String {
-    match name.strip_suffix('-') {
-        Some(rest) if !rest.is_empty() => format!("{rest}a"),
-        _ => name.to_owned(),
-    }
-}
-
-/// Names that are DNS-1123 subdomains (most kinds).
-pub fn name_is_dns_subdomain(name: &str, prefix: bool) -> Vec<String> {
-    if prefix {
-        is_dns1123_subdomain(&mask_trailing_dash(name))
-    } else {
-        is_dns1123_subdomain(name)
-    }
-}
-
-/// Names that are DNS-1123 labels (namespaces, services' ports...).
-pub fn name_is_dns_label(name: &str, prefix: bool) -> Vec<String> {
-    if prefix {
-        is_dns1123_label(&mask_trailing_dash(name))
-    } else {
-        is_dns1123_label(name)
-    }
-}
-
-/// Names that are DNS-1035 labels (services).
-pub fn name_is_dns1035_label(name: &str, prefix: bool) -> Vec<String> {
-    if prefix {
-        is_dns1035_label(&mask_trailing_dash(name))
-    } else {
-        is_dns1035_label(name)
-    }
-}
-
-/// Names that need only be a path segment (RBAC roles and the like): not `.` or `..`,
-/// no `/` or `%`.
-pub fn validate_path_segment_name(name: &str, prefix: bool) -> Vec<String> {
-    let mut errs = Vec::new();
-    if !prefix {
-        for bad in [".", ".."] {
-            if name == bad {
-                errs.push(format!("may not be '{bad}'"));
-            }
-        }
-    }
-    for bad in ["/", "%"] {
-        if name.contains(bad) {
-            errs.push(format!("may not contain '{bad}'"));
-        }
-    }
-    errs
-}
 
 /// Go's `ValidateLabelName`: a label key is a qualified name.
 pub fn validate_label_name(name: &str, fld_path: &Path) -> ErrorList {
@@ -180,179 +122,58 @@ pub fn validate_label_selector_requirement(
     errs
 }
 
-fn validate_owner_reference(r: &OwnerReference, fld_path: &Path) -> ErrorList {
-    let mut errs = ErrorList::default();
-    // Go reads the version with ParseGroupVersion: `v1`, `group/v1`; more slashes or
-    // none at all leave it empty.
-    let version = match r.api_version.split('/').collect::<Vec<_>>().as_slice() {
-        [v] => *v,
-        [_, v] => *v,
-        _ => "",
-    };
-    if version.is_empty() {
-        errs.push(Error::invalid(
-            &fld_path.child("apiVersion"),
-            &r.api_version,
-            "version must not be empty",
-        ));
-    }
-    if r.kind.is_empty() {
-        errs.push(Error::invalid(
-            &fld_path.child("kind"),
-            &r.kind,
-            "must not be empty",
-        ));
-    }
-    if r.name.is_empty() {
-        errs.push(Error::invalid(
-            &fld_path.child("name"),
-            &r.name,
-            "must not be empty",
-        ));
-    }
-    if r.uid.is_empty() {
-        errs.push(Error::invalid(
-            &fld_path.child("uid"),
-            &r.uid,
-            "must not be empty",
-        ));
-    }
-    errs
-}
+/// Go's `FieldManagerMaxLength`.
+pub const FIELD_MANAGER_MAX_LENGTH: usize = 128;
 
-/// Go's `ValidateOwnerReferences`: each reference complete (errors name the list's
-/// path, as Go's do).
-pub fn validate_owner_references(refs: &[OwnerReference], fld_path: &Path) -> ErrorList {
-    let mut errs = ErrorList::default();
-    for r in refs {
-        errs.extend(validate_owner_reference(r, fld_path));
-    }
-    errs
-}
+/// Go's `MaxSubresourceNameLength`.
+pub const MAX_SUBRESOURCE_NAME_LENGTH: usize = 256;
 
-/// Go's `ValidateFinalizers`: qualified names, no duplicates.
-pub fn validate_finalizers(finalizers: &[String], fld_path: &Path) -> ErrorList {
+/// Go's `ValidateFieldManager`: at most 128 bytes, every character printable.
+pub fn validate_field_manager(manager: &str, fld_path: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
-    let mut seen = HashSet::new();
-    for f in finalizers {
-        for msg in is_qualified_name(f) {
-            errs.push(Error::invalid(fld_path, f, msg));
-        }
-        if !seen.insert(f.as_str()) {
-            errs.push(Error::duplicate(fld_path, f));
-        }
+    if manager.len() > FIELD_MANAGER_MAX_LENGTH {
+        errs.push(Error::too_long(fld_path, FIELD_MANAGER_MAX_LENGTH as i64));
     }
-    errs
-}
-
-/// Go's `ValidateObjectMeta`: name or generateName by the kind's `name_fn`, namespace
-/// present exactly when the kind is namespaced, generation not negative, labels,
-/// annotations, owner references and finalizers.
-pub fn validate_object_meta(
-    meta: &ObjectMeta,
-    requires_namespace: bool,
-    name_fn: ValidateNameFunc,
-    fld_path: &Path,
-) -> ErrorList {
-    let mut errs = ErrorList::default();
-    if !meta.generate_name.is_empty() {
-        for msg in name_fn(&meta.generate_name, true) {
+    for (i, c) in manager.char_indices() {
+        if !go_is_print(c) {
             errs.push(Error::invalid(
-                &fld_path.child("generateName"),
-                &meta.generate_name,
-                msg,
+                fld_path,
+                manager,
+                format!("invalid character {} (at position {i})", go_unicode_verb(c)),
             ));
         }
     }
-    if meta.name.is_empty() {
-        if meta.generate_name.is_empty() {
-            errs.push(Error::required(
-                &fld_path.child("name"),
-                "name or generateName is required",
-            ));
-        }
-    } else {
-        for msg in name_fn(&meta.name, false) {
-            errs.push(Error::invalid(&fld_path.child("name"), &meta.name, msg));
-        }
-    }
-    let ns = fld_path.child("namespace");
-    if requires_namespace {
-        if meta.namespace.is_empty() {
-            errs.push(Error::required(&ns, ""));
-        } else {
-            for msg in is_dns1123_label(&meta.namespace) {
-                errs.push(Error::invalid(&ns, &meta.namespace, msg));
-            }
-        }
-    } else if !meta.namespace.is_empty() {
-        errs.push(Error::forbidden(&ns, "not allowed on this type"));
-    }
-    if meta.generation < 0 {
-        errs.push(Error::invalid(
-            &fld_path.child("generation"),
-            meta.generation,
-            IS_NEGATIVE_ERROR_MSG,
-        ));
-    }
-    errs.extend(validate_labels(&meta.labels, &fld_path.child("labels")));
-    errs.extend(validate_annotations(
-        &meta.annotations,
-        &fld_path.child("annotations"),
-    ));
-    errs.extend(validate_owner_references(
-        &meta.owner_references,
-        &fld_path.child("ownerReferences"),
-    ));
-    errs.extend(validate_finalizers(
-        &meta.finalizers,
-        &fld_path.child("finalizers"),
-    ));
     errs
 }
 
-/// Go's `ValidateObjectMetaUpdate`: the new metadata valid on its own terms (labels,
-/// annotations, owner references, finalizers, generation), and name, namespace and uid
-/// unchanged.
-pub fn validate_object_meta_update(
-    new: &ObjectMeta,
-    old: &ObjectMeta,
-    fld_path: &Path,
-) -> ErrorList {
+/// Go's `ValidateManagedFields`: each entry's operation `Apply` or `Update`, its
+/// fieldsType `FieldsV1` when given, its manager and its subresource's length.
+pub fn validate_managed_fields(entries: &[ManagedFieldsEntry], fld_path: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
-    for (field, n, o) in [
-        ("name", &new.name, &old.name),
-        ("namespace", &new.namespace, &old.namespace),
-        ("uid", &new.uid, &old.uid),
-    ] {
-        if n != o {
+    for (i, entry) in entries.iter().enumerate() {
+        let p = fld_path.index(i);
+        if !matches!(entry.operation.as_str(), "Apply" | "Update") {
             errs.push(Error::invalid(
-                &fld_path.child(field),
-                n,
-                FIELD_IMMUTABLE_ERROR_MSG,
+                &p.child("operation"),
+                BadValue::json_string(&entry.operation),
+                "must be `Apply` or `Update`",
+            ));
+        }
+        if !entry.fields_type.is_empty() && entry.fields_type != "FieldsV1" {
+            errs.push(Error::invalid(
+                &p.child("fieldsType"),
+                &entry.fields_type,
+                "must be `FieldsV1`",
+            ));
+        }
+        errs.extend(validate_field_manager(&entry.manager, &p.child("manager")));
+        if entry.subresource.len() > MAX_SUBRESOURCE_NAME_LENGTH {
+            errs.push(Error::too_long(
+                &p.child("subresource"),
+                MAX_SUBRESOURCE_NAME_LENGTH as i64,
             ));
         }
     }
-    if new.generation < 0 {
-        errs.push(Error::invalid(
-            &fld_path.child("generation"),
-            new.generation,
-            IS_NEGATIVE_ERROR_MSG,
-        ));
-    }
-    errs.extend(validate_labels(&new.labels, &fld_path.child("labels")));
-    errs.extend(validate_annotations(
-        &new.annotations,
-        &fld_path.child("annotations"),
-    ));
-    errs.extend(validate_owner_references(
-        &new.owner_references,
-        &fld_path.child("ownerReferences"),
-    ));
-    errs.extend(validate_finalizers(
-        &new.finalizers,
-        &fld_path.child("finalizers"),
-    ));
     errs
 }
 
@@ -388,6 +209,7 @@ pub fn new_invalid(qualified_kind: &GroupKind, name: &str, errs: &ErrorList) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apis::meta::v1::{ObjectMeta, OwnerReference};
 
     fn meta(name: &str, ns: &str) -> ObjectMeta {
         ObjectMeta {
@@ -414,8 +236,14 @@ mod tests {
             errs.to_string(),
             "metadata.namespace: Forbidden: not allowed on this type"
         );
+        // The name is generated before validation: a generateName alone is not enough.
         let mut m = meta("", "default");
         m.generate_name = "web-".into();
+        assert_eq!(
+            validate_object_meta(&m, true, name_is_dns_subdomain, &p).to_string(),
+            "metadata.name: Required value: name or generateName is required"
+        );
+        m.name = "web-x5q7z".into();
         assert!(validate_object_meta(&m, true, name_is_dns_subdomain, &p).is_empty());
         let errs = validate_object_meta(&meta("a.b", "default"), true, name_is_dns_label, &p);
         assert_eq!(
@@ -438,7 +266,13 @@ mod tests {
         let mut m = meta("a", "");
         m.labels.insert("app".into(), "-bad".into());
         m.annotations.insert("x".into(), "y".repeat(300 * 1024));
-        m.finalizers = vec!["example.com/f".into(), "example.com/f".into()];
+        m.finalizers = vec!["example.com/f".into(), "example.com/f".into(), "a b".into()];
+        m.managed_fields = vec![ManagedFieldsEntry {
+            manager: "k\u{1}".into(),
+            operation: "Patch".into(),
+            fields_type: "FieldsV2".into(),
+            ..Default::default()
+        }];
         m.owner_references = vec![OwnerReference::default()];
         m.generation = -1;
         let errs = validate_object_meta(&m, false, name_is_dns_subdomain, &p);
@@ -456,9 +290,20 @@ mod tests {
         assert!(text.contains(
             &"metadata.annotations: Too long: may not be more than 262144 bytes".to_string()
         ));
-        assert!(
-            text.contains(&"metadata.finalizers: Duplicate value: \"example.com/f\"".to_string())
-        );
+        // Duplicate finalizers are allowed, as in Go.
+        assert!(!text.iter().any(|t| t.contains("Duplicate")));
+        assert!(text.iter().any(|t| t.starts_with(
+            "metadata.finalizers: Invalid value: \"a b\": name part must consist of"
+        )));
+        assert!(text.contains(
+            &"metadata.managedFields[0].operation: Invalid value: \"Patch\": must be `Apply` or `Update`".to_string()
+        ));
+        assert!(text.contains(
+            &"metadata.managedFields[0].fieldsType: Invalid value: \"FieldsV2\": must be `FieldsV1`".to_string()
+        ));
+        assert!(text.contains(
+            &"metadata.managedFields[0].manager: Invalid value: \"k\\x01\": invalid character U+0001 (at position 1)".to_string()
+        ));
         assert!(text.contains(&"metadata.ownerReferences.apiVersion: Invalid value: \"\": version must not be empty".to_string()));
         assert!(text.contains(
             &"metadata.ownerReferences.uid: Invalid value: \"\": must not be empty".to_string()
@@ -470,13 +315,23 @@ mod tests {
         let p = Path::new("metadata");
         let mut old = meta("a", "ns");
         old.uid = "u1".into();
+        old.resource_version = "1".into();
+        old.generation = 2;
+        old.deletion_grace_period_seconds = Some(30);
         let mut new = old.clone();
         assert!(validate_object_meta_update(&new, &old, &p).is_empty());
         new.name = "b".into();
         new.uid = "u2".into();
+        new.generation = 1;
+        new.resource_version = String::new();
+        new.deletion_grace_period_seconds = None;
         assert_eq!(
             validate_object_meta_update(&new, &old, &p).to_string(),
-            "[metadata.name: Invalid value: \"b\": field is immutable, metadata.uid: Invalid value: \"u2\": field is immutable]"
+            "[metadata.resourceVersion: Invalid value: \"\": must be specified for an update, \
+             metadata.generation: Invalid value: 1: must not be decremented, \
+             metadata.name: Invalid value: \"b\": field is immutable, \
+             metadata.uid: Invalid value: \"u2\": field is immutable, \
+             metadata.deletionGracePeriodSeconds: Invalid value: null: field is immutable]"
         );
     }
 

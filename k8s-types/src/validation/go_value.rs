@@ -1,0 +1,29 @@
+//! Bad values that Go prints from its internal types. A struct of
+//! `k8s.io/kubernetes/pkg/apis/<group>` has no `json` tags, so `json.Marshal` (which
+//! `field.Error` uses for a composite value) writes its Go field names (`APIGroup`,
+//! `Kind`), in declaration order; the validators that print such a struct describe it
+//! with a small `Serialize` type of the same shape.
+
+use apimachinery::util::json::{JsonLayout, encode_go_json};
+use apimachinery::util::validation::field::BadValue;
+
+/// `value` as Go's `json.Marshal` writes it (Go's escapes and number format).
+pub(crate) fn go_json<T: serde::Serialize + ?Sized>(value: &T) -> BadValue {
+    let mut out = Vec::new();
+    match encode_go_json(value, &mut out, JsonLayout::Compact) {
+        Ok(()) => BadValue::Json(String::from_utf8(out).unwrap_or_default()),
+        Err(_) => BadValue::Json(String::new()),
+    }
+}
+
+/// A list as Go prints it: `null` when empty, since a list read from JSON without
+/// the field (every empty list is written without it) is Go's nil slice. (A list sent
+/// as an explicit `[]` is an empty, non-nil slice Go prints as `[]`; the types here
+/// read both alike.)
+pub(crate) fn go_list<T: serde::Serialize>(items: &[T]) -> BadValue {
+    if items.is_empty() {
+        BadValue::Json("null".into())
+    } else {
+        go_json(items)
+    }
+}

@@ -1,0 +1,161 @@
+//! VolumeAttachment (Go's `ValidateVolumeAttachment` and
+//! `ValidateVolumeAttachmentUpdate`).
+
+use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::inclusive_range_error;
+
+use super::validate_csi_driver_name;
+use crate::storage::v1::{VolumeAttachment, VolumeAttachmentSpec, VolumeError};
+use crate::validation::go_value::go_json;
+use crate::validation::invalid_each;
+use crate::validation::validate_object_meta;
+
+/// Go's `maxAttachedVolumeMetadataSize`.
+const MAX_METADATA_SIZE: i64 = 256 * 1024;
+/// Go's `maxVolumeErrorMessageSize`.
+const MAX_ERROR_MESSAGE_SIZE: usize = 1024;
+
+/// Go's `ValidateVolumeAttachment`: an attacher (a CSI driver name), exactly one source,
+/// a node name, and the status's metadata size and errors.
+///
+/// An inline volume spec is not checked further here: Go checks it as a
+/// PersistentVolume's spec (`ValidatePersistentVolumeSpec`), which this crate does
+/// not validate yet.
+pub fn validate_volume_attachment(va: &VolumeAttachment) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &va.metadata,
+        false,
+        name_is_dns_subdomain,
+        &Path::new("metadata"),
+    );
+    let sp = Path::new("spec");
+    let spec = &va.spec;
+    errs.extend(validate_csi_driver_name(
+        &spec.attacher,
+        &sp.child("attacher"),
+    ));
+    let src = sp.child("source");
+    match (
+        &spec.source.inline_volume_spec,
+        &spec.source.persistent_volume_name,
+    ) {
+        (None, None) => errs.push(Error::required(
+            &src,
+            "must specify exactly one of inlineVolumeSpec and persistentVolumeName",
+        )),
+        (Some(_), Some(_)) => errs.push(Error::forbidden(
+            &src,
+            "must specify exactly one of inlineVolumeSpec and persistentVolumeName",
+        )),
+        (None, Some(pv)) => {
+            if pv.is_empty() {
+                errs.push(Error::required(
+                    &src.child("persistentVolumeName"),
+                    "must specify non empty persistentVolumeName",
+                ));
+            }
+        }
+        (Some(_), None) => {}
+    }
+    invalid_each(
+        &mut errs,
+        &sp.child("nodeName"),
+        &spec.node_name,
+        name_is_dns_subdomain(&spec.node_name, false),
+    );
+    let st = Path::new("status");
+    let status = &va.status;
+    let size: usize = status
+        .attachment_metadata
+        .iter()
+        .map(|(k, v)| k.len() + v.len())
+        .sum();
+    if size as i64 > MAX_METADATA_SIZE {
+        errs.push(Error::too_long(
+            &st.child("attachmentMetadata"),
+            MAX_METADATA_SIZE,
+        ));
+    }
+    volume_error(
+        status.attach_error.as_ref(),
+        &st.child("attachError"),
+        &mut errs,
+    );
+    volume_error(
+        status.detach_error.as_ref(),
+        &st.child("detachError"),
+        &mut errs,
+    );
+    if let Some(pv) = &spec.source.persistent_volume_name {
+        invalid_each(
+            &mut errs,
+            &Path::new("spec.source.persistentVolumeName"),
+            pv,
+            name_is_dns_subdomain(pv, false),
+        );
+    }
+    errs
+}
+
+/// Go's `validateVolumeError`: a message of at most 1,024 bytes (Go reports the
+/// metadata's limit, 262,144), a non-negative code.
+fn volume_error(e: Option<&VolumeError>, path: &Path, errs: &mut ErrorList) {
+    let Some(e) = e else {
+        return;
+    };
+    if e.message.len() > MAX_ERROR_MESSAGE_SIZE {
+        errs.push(Error::too_long(&path.child("message"), MAX_METADATA_SIZE));
+    }
+    if let Some(code) = e.error_code.filter(|c| *c < 0) {
+        errs.push(Error::invalid(
+            &path.child("errorCode"),
+            code,
+            inclusive_range_error(0, i64::from(i32::MAX)),
+        ));
+    }
+}
+
+/// Go's `ValidateVolumeAttachmentUpdate`: the object as on create, and its spec kept.
+///
+/// Go prints a changed spec as its internal struct; one with an inline volume spec is
+/// printed here with that spec as `null` (its internal form is not written here).
+pub fn validate_volume_attachment_update(
+    new: &VolumeAttachment,
+    old: &VolumeAttachment,
+) -> ErrorList {
+    let mut errs = validate_volume_attachment(new);
+    if new.spec != old.spec {
+        errs.push(Error::invalid(
+            &Path::new("spec"),
+            go_spec(&new.spec),
+            FIELD_IMMUTABLE_ERROR_MSG,
+        ));
+    }
+    errs
+}
+
+/// Go's internal `storage.VolumeAttachmentSpec`, as an error prints it.
+fn go_spec(spec: &VolumeAttachmentSpec) -> apimachinery::util::validation::field::BadValue {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "PascalCase")]
+    struct GoSpec<'a> {
+        attacher: &'a str,
+        source: GoSource<'a>,
+        node_name: &'a str,
+    }
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "PascalCase")]
+    struct GoSource<'a> {
+        persistent_volume_name: Option<&'a str>,
+        inline_volume_spec: Option<()>,
+    }
+    go_json(&GoSpec {
+        attacher: &spec.attacher,
+        source: GoSource {
+            persistent_volume_name: spec.source.persistent_volume_name.as_deref(),
+            inline_volume_spec: None,
+        },
+        node_name: &spec.node_name,
+    })
+}
