@@ -87,7 +87,7 @@ mod tests {
     fn fields_in_order_with_go_escapes() {
         let s = GoStruct::new()
             .field("Key", "a<b")
-            .raw("Values", list::<String>(&[], |v| json_text(v)))
+            .raw("Values", list::<String>(&[], json_text))
             .raw("N", or_null(Some(&3i64), |n| n.to_string()))
             .text();
         assert_eq!(s, r#"{"Key":"a\u003cb","Values":null,"N":3}"#);

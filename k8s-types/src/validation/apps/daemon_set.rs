@@ -158,7 +158,7 @@ fn rolling_update(ru: &RollingUpdateDaemonSet, path: &Path, errs: &mut ErrorList
 fn internal_strategy(s: &DaemonSetUpdateStrategy) -> GoStruct {
     GoStruct::new().field("Type", &s.r#type).raw(
         "RollingUpdate",
-        &or_null(s.rolling_update.as_ref(), |ru| {
+        or_null(s.rolling_update.as_ref(), |ru| {
             GoStruct::new()
                 .field("MaxUnavailable", &int_or_zero(ru.max_unavailable.as_ref()))
                 .field("MaxSurge", &int_or_zero(ru.max_surge.as_ref()))

@@ -131,7 +131,7 @@ fn rolling_update(ru: &RollingUpdateDeployment, path: &Path, errs: &mut ErrorLis
 fn internal_strategy(s: &DeploymentStrategy) -> GoStruct {
     GoStruct::new().field("Type", &s.r#type).raw(
         "RollingUpdate",
-        &or_null(s.rolling_update.as_ref(), |ru| {
+        or_null(s.rolling_update.as_ref(), |ru| {
             GoStruct::new()
                 .field("MaxUnavailable", &int_or_zero(ru.max_unavailable.as_ref()))
                 .field("MaxSurge", &int_or_zero(ru.max_surge.as_ref()))

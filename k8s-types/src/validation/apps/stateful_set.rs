@@ -204,7 +204,7 @@ fn update_strategy(s: &StatefulSetUpdateStrategy, path: &Path, errs: &mut ErrorL
         _ => {
             let value = GoStruct::new().field("Type", &s.r#type).raw(
                 "RollingUpdate",
-                &or_null(s.rolling_update.as_ref(), |ru| {
+                or_null(s.rolling_update.as_ref(), |ru| {
                     internal_rolling_update(ru).text()
                 }),
             );
