@@ -2,9 +2,7 @@
 //! installed routes): health checks, `/version`, discovery, the OpenAPI documents, and
 //! every resource through its REST storage and the endpoints' handlers.
 
-use std::convert::Infallible;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use apimachinery::api::errors::{self, StatusError};
 use axum::body::Body;
@@ -12,7 +10,7 @@ use axum::http::{HeaderValue, Method, Request, Response, header};
 use futures_util::future::BoxFuture;
 
 use super::api::Api;
-use super::filters::RequestScope;
+use super::filters::{Handle, RequestScope};
 use super::routes::Routes;
 use crate::authentication::user::Info;
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, wants_aggregated};
@@ -34,18 +32,10 @@ const KUBERNETES_MINOR: &str = "36";
 #[derive(Clone, Debug)]
 pub(crate) struct ApiHandler(pub(crate) Arc<Api>);
 
-impl tower::Service<Request<Body>> for ApiHandler {
-    type Response = Response<Body>;
-    type Error = Infallible;
-    type Future = BoxFuture<'static, Result<Response<Body>, Infallible>>;
-
-    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, req: Request<Body>) -> Self::Future {
+impl Handle for ApiHandler {
+    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
         let api = self.0.clone();
-        Box::pin(async move { Ok(api.serve(req).await) })
+        Box::pin(async move { api.serve(req).await })
     }
 }
 

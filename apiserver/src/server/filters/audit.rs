@@ -2,17 +2,15 @@
 //! per request, accepted or refused, written when the response is ready, and the
 //! request's audit id in the `Audit-Id` response header.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::MicroTime;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, header};
-use tower::Service;
 
 use super::authentication::AuthenticatedUser;
 use super::impersonation::ImpersonatedUser;
-use super::{Filter, Next, RequestScope};
+use super::{Filter, Handle, Next, RequestScope};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
@@ -33,8 +31,7 @@ impl WithAudit {
 impl Filter for WithAudit {
     async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let Some(log) = self.log else {
             return next.run(req).await;

@@ -2,15 +2,13 @@
 //! when the request carries no credentials and anonymous requests are allowed; 401
 //! otherwise (the reason stays in the server's log, as Go never tells a client why).
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use apimachinery::api::errors;
 use axum::body::Body;
 use axum::http::{Request, Response};
-use tower::Service;
 
-use super::{Filter, Next};
+use super::{Filter, Handle, Next};
 use crate::authentication::user::Info;
 use crate::authentication::{self, Authenticator, ClientCertificates};
 use crate::endpoints::responsewriters::error_response;
@@ -41,8 +39,7 @@ impl WithAuthentication {
 impl Filter for WithAuthentication {
     async fn filter<S>(self, mut req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let answer = {
             let certificates = req

@@ -1,16 +1,14 @@
 //! Go's `WithAuthorization`: may the user do what the request asks? 403 naming the
 //! user, verb, resource and namespace otherwise, with the authorizer's reason.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::schema::GroupResource;
 use axum::body::Body;
 use axum::http::{Request, Response};
-use tower::Service;
 
-use super::{Filter, Next, RequestScope};
+use super::{Filter, Handle, Next, RequestScope};
 use crate::authentication::user::Info;
 use crate::authorization::{self, Attributes, Authorizer, Decision};
 use crate::endpoints::request_info::RequestInfo;
@@ -59,8 +57,7 @@ pub(crate) fn forbidden(attributes: &Attributes, reason: &str) -> StatusError {
 impl Filter for WithAuthorization {
     async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let attributes = {
             let (Some(user), Some(scope)) = (

@@ -2,14 +2,12 @@
 //! status, how long it took, the user agent and the client's address); nothing is
 //! measured when debug logs are off.
 
-use std::convert::Infallible;
 use std::time::Instant;
 
 use axum::body::Body;
 use axum::http::{Request, Response, header};
-use tower::Service;
 
-use super::{Filter, Next};
+use super::{Filter, Handle, Next};
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
 
@@ -20,8 +18,7 @@ pub(crate) struct WithLogging;
 impl Filter for WithLogging {
     async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         if !tracing::enabled!(tracing::Level::DEBUG) {
             return next.run(req).await;

@@ -6,16 +6,14 @@
 //! off the request.
 
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, Response};
-use tower::Service;
 
 use super::authorization::forbidden;
-use super::{Filter, Next};
+use super::{Filter, Handle, Next};
 use crate::authentication::serviceaccount::{make_groups, make_username, split_username};
 use crate::authentication::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, Info};
 use crate::authorization::{Attributes, Authorizer, Decision};
@@ -248,8 +246,7 @@ impl WithImpersonation {
 impl Filter for WithImpersonation {
     async fn filter<S>(self, mut req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let requests = match requested(req.headers()) {
             Ok(requests) if requests.is_empty() => return next.run(req).await,

@@ -3,15 +3,13 @@
 //! `--max-requests-inflight` 400 by default); past that, 429 with `Retry-After: 1`,
 //! except for members of `system:masters`. Watches are not counted.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, header};
-use tower::Service;
 
-use super::{Filter, Next, RequestScope};
+use super::{Filter, Handle, Next, RequestScope};
 use crate::authentication::user::{Info, SYSTEM_PRIVILEGED_GROUP};
 use crate::endpoints::responsewriters::http_error;
 
@@ -81,8 +79,7 @@ impl WithMaxInFlightLimit {
 impl Filter for WithMaxInFlightLimit {
     async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let Some(scope) = req.extensions().get::<RequestScope>() else {
             return next.run(req).await;

@@ -28,6 +28,7 @@ pub(crate) mod timeout;
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::Body;
@@ -37,26 +38,28 @@ use tower::{Layer, Service};
 
 pub(crate) use request_info::RequestScope;
 
+/// A service of the chain (a filter with the rest of the chain behind it, or the
+/// handler), answering through a shared reference: none holds per-call state, so a
+/// filter hands the rest of the chain on as one `Arc` rather than cloning every service
+/// below it on every request.
+pub(crate) trait Handle: Send + Sync + 'static {
+    /// The answer to `req`.
+    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>>;
+}
+
 /// The rest of the chain, as a filter calls it.
 #[derive(Debug)]
-pub(crate) struct Next<S>(S);
+pub(crate) struct Next<S>(Arc<S>);
 
-impl<S> Next<S>
-where
-    S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-    S::Future: Send,
-{
+impl<S: Handle> Next<S> {
     /// The answer of the rest of the chain to `req`.
-    pub(crate) async fn run(mut self, req: Request<Body>) -> Response<Body> {
-        // The services of the chain are always ready (none holds back capacity).
-        match self.0.call(req).await {
-            Ok(response) => response,
-            Err(never) => match never {},
-        }
+    pub(crate) async fn run(self, req: Request<Body>) -> Response<Body> {
+        self.0.handle(req).await
     }
 }
 
-/// One step of the chain: what it does with a request, given the rest of the chain.
+/// One step of the chain: given the request and the rest of the chain, it answers
+/// itself (401, 403, 429, 504, ...) or passes the request on, perhaps changed.
 pub(crate) trait Filter: Clone + Send + Sync + 'static {
     /// The answer to `req`, by this filter or by `next`.
     fn filter<S>(
@@ -65,8 +68,7 @@ pub(crate) trait Filter: Clone + Send + Sync + 'static {
         next: Next<S>,
     ) -> impl Future<Output = Response<Body>> + Send
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send;
+        S: Handle;
 }
 
 /// A [`Filter`] as a tower layer.
@@ -79,38 +81,51 @@ impl<F: Filter, S> Layer<S> for FilterLayer<F> {
     fn layer(&self, inner: S) -> Self::Service {
         FilterService {
             filter: self.0.clone(),
-            inner,
+            inner: Arc::new(inner),
         }
     }
 }
 
 /// The service a [`FilterLayer`] makes of the rest of the chain.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct FilterService<F, S> {
     filter: F,
-    inner: S,
+    inner: Arc<S>,
 }
 
-impl<F, S> Service<Request<Body>> for FilterService<F, S>
-where
-    F: Filter,
-    S: Service<Request<Body>, Response = Response<Body>, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send,
-{
+// Not derived: a clone shares the rest of the chain (`S` need not be `Clone`).
+impl<F: Clone, S> Clone for FilterService<F, S> {
+    fn clone(&self) -> Self {
+        FilterService {
+            filter: self.filter.clone(),
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl<F: Filter, S: Handle> Handle for FilterService<F, S> {
+    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
+        let filter = self.filter.clone();
+        let next = Next(Arc::clone(&self.inner));
+        Box::pin(filter.filter(req, next))
+    }
+}
+
+impl<F: Filter, S: Handle> Service<Request<Body>> for FilterService<F, S> {
     type Response = Response<Body>;
     type Error = Infallible;
-    type Future = BoxFuture<'static, Result<Response<Body>, Infallible>>;
+    type Future = futures_util::future::Map<
+        BoxFuture<'static, Response<Body>>,
+        fn(Response<Body>) -> Result<Response<Body>, Infallible>,
+    >;
 
     fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        // The chain is always ready: no service of it holds back capacity (the
+        // max-in-flight filter answers 429 instead).
         Poll::Ready(Ok(()))
     }
 
     fn call(&mut self, req: Request<Body>) -> Self::Future {
-        let filter = self.filter.clone();
-        let next = Next(self.inner.clone());
-        Box::pin(async move { Ok(filter.filter(req, next).await) })
+        futures_util::FutureExt::map(self.handle(req), Ok)
     }
 }

@@ -1,15 +1,13 @@
 //! Go's `WithPanicRecovery`: a handler that panics answers 500, and the server goes on
 //! serving.
 
-use std::convert::Infallible;
 use std::panic::AssertUnwindSafe;
 
 use axum::body::Body;
 use axum::http::{Request, Response};
 use futures_util::FutureExt;
-use tower::Service;
 
-use super::{Filter, Next};
+use super::{Filter, Handle, Next};
 use crate::endpoints::responsewriters::http_error;
 
 /// The filter.
@@ -19,8 +17,7 @@ pub(crate) struct WithPanicRecovery;
 impl Filter for WithPanicRecovery {
     async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let method = req.method().clone();
         let uri = req.uri().clone();

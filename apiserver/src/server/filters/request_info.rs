@@ -1,13 +1,10 @@
 //! Go's `WithRequestInfo`: what the request asks for, parsed once from its path, method
 //! and query, for the filters and the handler after it.
 
-use std::convert::Infallible;
-
 use axum::body::Body;
 use axum::http::{Request, Response};
-use tower::Service;
 
-use super::{Filter, Next};
+use super::{Filter, Handle, Next};
 use crate::endpoints::handlers::Query;
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
 
@@ -55,8 +52,7 @@ pub(crate) struct WithRequestInfo;
 impl Filter for WithRequestInfo {
     async fn filter<S>(self, mut req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let scope = RequestScope::of(&req);
         req.extensions_mut().insert(scope);

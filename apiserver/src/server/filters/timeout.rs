@@ -2,15 +2,13 @@
 //! 504 `Timeout` once it has taken longer than the request timeout (Go's
 //! `--request-timeout`, one minute by default); what it was doing is dropped.
 
-use std::convert::Infallible;
 use std::time::Duration;
 
 use apimachinery::api::errors;
 use axum::body::Body;
 use axum::http::{Request, Response};
-use tower::Service;
 
-use super::{Filter, Next, RequestScope};
+use super::{Filter, Handle, Next, RequestScope};
 use crate::endpoints::responsewriters::error_response;
 
 /// Go's default `--request-timeout`.
@@ -32,8 +30,7 @@ impl WithTimeout {
 impl Filter for WithTimeout {
     async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
     where
-        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
-        S::Future: Send,
+        S: Handle,
     {
         let long_running = req
             .extensions()
