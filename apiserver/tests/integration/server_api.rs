@@ -402,7 +402,7 @@ async fn versions_convert_through_the_storage_version() {
     // The other way: created as v1, read as v2.
     create(&s, "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers", json!({
         "apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "old"},
-        "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "old"}, "maxReplicas": 3, "targetCPUUtilizationPercentage": 70}})).await;
+        "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "old"}, "maxReplicas": 3, "targetCPUUtilizationPercentage": 70}})).await;
     let v2 = s
         .get("/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/old")
         .await

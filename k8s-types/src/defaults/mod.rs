@@ -47,10 +47,11 @@
 //! | discovery.k8s.io | v1, v1beta1 | EndpointSlice |
 //! | resource.k8s.io | v1, v1beta2, v1beta1, v1alpha3 | ResourceClaim, ResourceClaimTemplate, ResourcePoolStatusRequest |
 //! | certificates.k8s.io | v1beta1 | PodCertificateRequest |
+//! | apiregistration.k8s.io | v1, v1beta1 | APIService (its service's port) |
 //! | flowcontrol.apiserver.k8s.io | v1, v1beta3 | FlowSchema, PriorityLevelConfiguration |
 //!
 //! Groups without defaulters in Go have none here (coordination, events, node,
-//! policy, certificates/v1, apiregistration, storagemigration, ...). Feature-gated
+//! policy, certificates/v1, storagemigration, ...). Feature-gated
 //! defaults follow the 1.36 default gates: ImageVolume, MaxUnavailableStatefulSet,
 //! StatefulSetAutoDeletePVC, JobPodReplacementPolicy, SELinuxMountReadWriteOncePod on.
 //!
@@ -75,6 +76,8 @@
 mod admissionregistration;
 #[cfg(feature = "apiextensions")]
 pub mod apiextensions;
+#[cfg(feature = "apiregistration")]
+mod apiregistration;
 #[cfg(feature = "apps")]
 pub mod apps;
 #[cfg(feature = "autoscaling")]
@@ -140,6 +143,8 @@ fn register(d: &mut Defaulters) {
     resource::register(d);
     #[cfg(feature = "certificates")]
     certificates::register(d);
+    #[cfg(feature = "apiregistration")]
+    apiregistration::register(d);
     #[cfg(feature = "flowcontrol")]
     flowcontrol::register(d);
     let _ = d;

@@ -792,6 +792,15 @@ fn discovery_resource_and_certificates() {
     let pcr =
         defaulted::<k8s_types::certificates::v1beta1::PodCertificateRequest>(json!({"spec": {}}));
     assert_at(&pcr, &[("/spec/maxExpirationSeconds", json!(86400))]);
+    // kube-aggregator's SetDefaults_ServiceReference: port 443 unless given.
+    let api = defaulted::<k8s_types::apiregistration::v1::APIService>(json!({"spec": {
+        "group": "metrics.k8s.io", "version": "v1beta1", "groupPriorityMinimum": 100,
+        "versionPriority": 100, "service": {"namespace": "kube-system", "name": "metrics"}}}));
+    assert_at(&api, &[("/spec/service/port", json!(443))]);
+    let given = defaulted::<k8s_types::apiregistration::v1beta1::APIService>(json!({"spec": {
+        "groupPriorityMinimum": 100, "versionPriority": 100,
+        "service": {"namespace": "kube-system", "name": "metrics", "port": 8443}}}));
+    assert_at(&given, &[("/spec/service/port", json!(8443))]);
 }
 
 #[test]
