@@ -1639,7 +1639,7 @@ pub fn validate_secret(s: &Secret) -> ErrorList {
             errs.push(Error::required(&dp.key("ssh-privatekey"), ""));
         }
         "kubernetes.io/tls" => {
-            for key in ["tls.key", "tls.crt"] {
+            for key in ["tls.crt", "tls.key"] {
                 if !s.data.contains_key(key) {
                     errs.push(Error::required(&dp.key(key), ""));
                 }

@@ -556,8 +556,8 @@ fn config_maps_and_secrets() {
             json!({"metadata": {"name": "s", "namespace": "default"}, "type": "kubernetes.io/tls", "data": {}})
         ),
         [
-            "data[tls.key]: Required value",
-            "data[tls.crt]: Required value"
+            "data[tls.crt]: Required value",
+            "data[tls.key]: Required value"
         ]
     );
     assert_eq!(

@@ -17,7 +17,7 @@ use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
 
-/// The filter; without a log it only passes requests on.
+/// The filter; without a log it only gives answers their audit id.
 #[derive(Clone, Debug)]
 pub(crate) struct WithAudit {
     log: Option<Arc<AuditLog>>,
@@ -36,10 +36,6 @@ impl Filter for WithAudit {
         S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Send + 'static,
         S::Future: Send,
     {
-        let Some(log) = self.log else {
-            return next.run(req).await;
-        };
-        let received = MicroTime::now();
         let audit_id = header_str(
             req.headers(),
             header::HeaderName::from_static(AUDIT_ID_HEADER),
@@ -47,6 +43,16 @@ impl Filter for WithAudit {
         .filter(|id| !id.is_empty())
         .map(str::to_owned)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        // Every answer carries its audit id, logged or not, as Go's `WithAuditInit`
+        // gives it.
+        let Some(log) = self.log else {
+            let mut response = next.run(req).await;
+            if let Ok(v) = HeaderValue::from_str(&audit_id) {
+                response.headers_mut().insert(AUDIT_ID_HEADER, v);
+            }
+            return response;
+        };
+        let received = MicroTime::now();
         let info = req
             .extensions()
             .get::<RequestScope>()
