@@ -68,6 +68,7 @@ use crate::authentication::{Anonymous, Authenticator};
 use crate::authorization::{AlwaysAllow, Authorizer};
 use crate::registry::Store;
 use crate::registry::builtin::rest_storages;
+use crate::registry::core::service::allocator::ServiceNetwork;
 use crate::registry::dependencies::Dependencies;
 use crate::storage::Storage;
 
@@ -118,6 +119,7 @@ pub struct Config {
     admission: Chain,
     webhook_services: Arc<dyn ServiceResolver>,
     service_account_tokens: Option<Arc<ServiceAccountTokens>>,
+    service_network: ServiceNetwork,
     audit: Option<Arc<AuditLog>>,
     connection_workers: usize,
     request_timeout: Duration,
@@ -140,6 +142,7 @@ impl Config {
             admission: Chain::new(),
             webhook_services: Arc::new(DnsServiceResolver),
             service_account_tokens: None,
+            service_network: ServiceNetwork::default(),
             audit: None,
             connection_workers: 0,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
@@ -168,6 +171,14 @@ impl Config {
     /// accept its tokens, put it in the authenticator too.)
     pub fn service_account_tokens(mut self, tokens: Arc<ServiceAccountTokens>) -> Self {
         self.service_account_tokens = Some(tokens);
+        self
+    }
+
+    /// The ranges Services' cluster IPs and node ports are allocated from (Go's
+    /// `--service-cluster-ip-range` and `--service-node-port-range`; by default
+    /// 10.0.0.0/24 and 30000-32767, as kube-apiserver's).
+    pub fn service_network(mut self, network: ServiceNetwork) -> Self {
+        self.service_network = network;
         self
     }
 
@@ -363,6 +374,7 @@ impl Config {
             authenticator: self.authenticator.clone(),
             authorizer: self.authorizer.clone(),
             service_account_tokens: self.service_account_tokens.clone(),
+            service_network: self.service_network,
         });
         let reserved = reserved_names(builtin.values().map(|rest| rest.store().info()));
         let routes = Routes::build(&self.scheme, &self.storage, &builtin, address, &[], None);

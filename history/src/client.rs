@@ -7,7 +7,8 @@
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use http::{Method, Request, StatusCode};
+pub use http::Method;
+use http::{Request, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper_rustls::HttpsConnector;
@@ -60,6 +61,17 @@ pub enum Answer {
     Lost(String),
     /// No complete answer within the client's timeout.
     TimedOut,
+}
+
+/// A whole answer: status, headers and body.
+#[derive(Debug)]
+pub struct Response {
+    /// The status code.
+    pub status: StatusCode,
+    /// The headers.
+    pub headers: http::HeaderMap,
+    /// The body.
+    pub body: Bytes,
 }
 
 /// Why a client could not be built.
@@ -189,6 +201,50 @@ impl Client {
         tokio::time::timeout(self.timeout, exchange)
             .await
             .unwrap_or(Answer::TimedOut)
+    }
+
+    /// Sends one request with `headers` besides the token (`accept` is JSON unless they
+    /// say otherwise) and reads the whole answer with its headers: what a test comparing
+    /// two servers' answers needs beyond the status and body.
+    pub async fn exchange(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(String, String)],
+        body: Option<Vec<u8>>,
+    ) -> Result<Response, Answer> {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.target.url))
+            .header("authorization", format!("Bearer {}", self.target.token))
+            .header("user-agent", "history-recorder");
+        if !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("accept"))
+        {
+            request = request.header("accept", "application/json");
+        }
+        for (name, value) in headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let request = request
+            .body(Full::new(Bytes::from(body.unwrap_or_default())))
+            .map_err(|e| Answer::NotSent(format!("bad request: {e}")))?;
+        let exchange = async {
+            let response = self.send(request).await?;
+            let (parts, body) = response.into_parts();
+            match body.collect().await {
+                Ok(body) => Ok(Response {
+                    status: parts.status,
+                    headers: parts.headers,
+                    body: body.to_bytes(),
+                }),
+                Err(e) => Err(Answer::Lost(chain(&e))),
+            }
+        };
+        tokio::time::timeout(self.timeout, exchange)
+            .await
+            .unwrap_or(Err(Answer::TimedOut))
     }
 
     /// Starts a watch: the stream of a 200, or the answer otherwise.

@@ -105,6 +105,22 @@ pub struct ServeArgs {
         default_value = "0s"
     )]
     pub shutdown_delay_duration: apimachinery::apis::meta::v1::Duration,
+    /// The IPv4 range Services' cluster IPs are allocated from (kube-apiserver's
+    /// --service-cluster-ip-range).
+    #[arg(
+        long = "service-cluster-ip-range",
+        value_name = "CIDR",
+        default_value = "10.0.0.0/24"
+    )]
+    pub service_cluster_ip_range: String,
+    /// The ports NodePort and LoadBalancer Services' node ports are allocated from
+    /// (kube-apiserver's --service-node-port-range).
+    #[arg(
+        long = "service-node-port-range",
+        value_name = "LOW-HIGH",
+        default_value = "30000-32767"
+    )]
+    pub service_node_port_range: String,
     /// More logs on standard error: -v the server's informational ones, -vv also a line
     /// per request, -vvv everything. Without it, only warnings and errors; RUST_LOG
     /// (`target=level,...`) chooses instead when set.

@@ -7,6 +7,7 @@ use apimachinery::apis::meta::v1::Time;
 use serde_json::{Map, Value, json};
 
 use super::{CustomResource, PrinterColumn};
+use crate::registry::printers::{self, Row, human_duration};
 
 const NAME_DESCRIPTION: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
 const CREATION_TIMESTAMP_DESCRIPTION: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
@@ -51,9 +52,13 @@ pub fn table(
         }));
     }
     let now = Time::now();
-    let rows: Vec<Value> = objects
-        .iter()
-        .map(|obj| {
+    printers::table(
+        definitions,
+        None,
+        objects,
+        list_meta,
+        include_object,
+        |obj| {
             let mut cells = vec![
                 obj.pointer("/metadata/name")
                     .cloned()
@@ -62,28 +67,9 @@ pub fn table(
             for c in &cols {
                 cells.push(cell(c, find(obj, &c.json_path), &now));
             }
-            let mut row = json!({"cells": cells});
-            match include_object {
-                "None" => {}
-                "Object" => row["object"] = obj.clone(),
-                _ => {
-                    row["object"] = json!({
-                        "kind": "PartialObjectMetadata",
-                        "apiVersion": "meta.k8s.io/v1",
-                        "metadata": obj.get("metadata").cloned().unwrap_or(json!({})),
-                    })
-                }
-            }
-            row
-        })
-        .collect();
-    json!({
-        "kind": "Table",
-        "apiVersion": "meta.k8s.io/v1",
-        "metadata": list_meta,
-        "columnDefinitions": definitions,
-        "rows": rows,
-    })
+            Row::from(cells)
+        },
+    )
 }
 
 /// Go's `cellForJSONValue`, and the string printing of `string` columns.
@@ -141,61 +127,6 @@ fn parse_rfc3339_seconds(s: &str) -> Option<i64> {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
     Some(days * 86_400 + h * 3600 + min * 60 + sec)
-}
-
-/// Go's `duration.HumanDuration`: how kubectl shows an age.
-pub fn human_duration(seconds: i64) -> String {
-    if seconds < -1 {
-        return "<invalid>".into();
-    }
-    let s = seconds.max(0);
-    if s < 60 * 2 {
-        return format!("{s}s");
-    }
-    let minutes = s / 60;
-    if minutes < 10 {
-        let rest = s % 60;
-        return if rest == 0 {
-            format!("{minutes}m")
-        } else {
-            format!("{minutes}m{rest}s")
-        };
-    }
-    if minutes < 60 * 3 {
-        return format!("{minutes}m");
-    }
-    let hours = minutes / 60;
-    if hours < 8 {
-        let rest = minutes % 60;
-        return if rest == 0 {
-            format!("{hours}h")
-        } else {
-            format!("{hours}h{rest}m")
-        };
-    }
-    if hours < 48 {
-        return format!("{hours}h");
-    }
-    if hours < 24 * 8 {
-        let rest = hours % 24;
-        return if rest == 0 {
-            format!("{}d", hours / 24)
-        } else {
-            format!("{}d{rest}h", hours / 24)
-        };
-    }
-    if hours < 24 * 365 * 2 {
-        return format!("{}d", hours / 24);
-    }
-    if hours < 24 * 365 * 8 {
-        let days = (hours / 24) % 365;
-        return if days == 0 {
-            format!("{}y", hours / 24 / 365)
-        } else {
-            format!("{}y{days}d", hours / 24 / 365)
-        };
-    }
-    format!("{}y", hours / 24 / 365)
 }
 
 /// The value at a printer column's JSON path: `.a.b`, `.a[0].b`, and

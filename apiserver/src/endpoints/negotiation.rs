@@ -254,8 +254,9 @@ pub fn unsupported_media_type(message: impl Into<String>) -> StatusError {
     StatusError::failure(415, reason::UNSUPPORTED_MEDIA_TYPE, message)
 }
 
-/// The `Content-Type` of a Table answer.
-pub const TABLE_CONTENT_TYPE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io";
+/// The `Content-Type` of a Table answer: plain JSON, as kube-apiserver labels it (the
+/// kind says it is a Table).
+pub const TABLE_CONTENT_TYPE: &str = "application/json";
 
 /// Whether an `Accept` header asks for a `meta.k8s.io` Table (`v1` or `v1beta1`) before
 /// anything else it accepts.

@@ -3,29 +3,48 @@
 //! a `Status`.
 
 use apimachinery::api::errors::{StatusError, reason};
-use apimachinery::apis::meta::v1::Status;
+use apimachinery::apis::meta::v1::{Status, StatusDetails};
 use apimachinery::util::json::JsonLayout;
 use axum::body::Body;
 use axum::http::{HeaderValue, Response, StatusCode, header};
 
-/// 404 for a path that names nothing the server serves.
-pub fn path_not_found(path: &str) -> StatusError {
+/// 404 for a path that names nothing the server serves: Go's
+/// `NewGenericServerResponse` answer, the same for every path (`path` is not in it).
+pub fn path_not_found(_path: &str) -> StatusError {
     StatusError::failure(
         404,
         reason::NOT_FOUND,
-        format!("the server could not find the requested resource ({path})"),
+        "the server could not find the requested resource",
     )
+    .with_details(StatusDetails::default())
 }
 
-/// 405 for a method the resource does not take (`what` names the path, or why).
-pub fn method_not_allowed(method: &str, what: &str) -> StatusError {
+/// 405 for a method the resource does not take: Go's `NewMethodNotSupported`-style
+/// generic answer, the same whatever the method and path (`what`, the path or why, is
+/// for the server's own log lines, not the client).
+pub fn method_not_allowed(_method: &str, _what: &str) -> StatusError {
     StatusError::failure(
         405,
         reason::METHOD_NOT_ALLOWED,
-        format!(
-            "the server does not allow this method on the requested resource ({method} {what})"
-        ),
+        "the server does not allow this method on the requested resource",
     )
+    .with_details(StatusDetails::default())
+}
+
+/// Go's mux answer to a path outside every API group it serves: plain text, no
+/// `Status` (`http.NotFound`).
+pub fn plain_not_found() -> Response<Body> {
+    let mut resp = Response::new(Body::from("404 page not found\n"));
+    *resp.status_mut() = StatusCode::NOT_FOUND;
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    resp.headers_mut().insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
 }
 
 /// The JSON body of a `Status`, newline-terminated.
@@ -87,8 +106,10 @@ mod tests {
         assert!(errors::is_method_not_supported(&refused));
         assert_eq!(
             refused.to_string(),
-            "the server does not allow this method on the requested resource (PUT /api/v1/pods)"
+            "the server does not allow this method on the requested resource"
         );
+        // Go's generic answers carry empty details (`"details":{}`).
+        assert_eq!(refused.status.details, Some(StatusDetails::default()));
         assert!(status_json(&refused.status).ends_with(b"\n"));
     }
 }

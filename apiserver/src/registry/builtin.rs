@@ -55,6 +55,7 @@ mod tests {
             authenticator: Arc::new(Anonymous),
             authorizer: Arc::new(AlwaysAllow),
             service_account_tokens: None,
+            service_network: Default::default(),
         })
     }
 

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use apimachinery::runtime::Scheme;
 
 use super::ResourceInfo;
-use super::rest::{AnsweringStorage, Creater, RestStorage, StandardStorage};
+use super::core::service::allocator::ServiceNetwork;
+use super::rest::{AnsweringStorage, Creater, RestStorage, StandardStorage, TableConvertor};
 use super::scale::ReplicasScale;
 use super::store::Store;
 use super::strategy::{GenericStrategy, Strategy};
@@ -29,6 +30,8 @@ pub struct Dependencies {
     pub authorizer: Arc<dyn Authorizer>,
     /// The issuer of service-account tokens, when the server has one.
     pub service_account_tokens: Option<Arc<ServiceAccountTokens>>,
+    /// The ranges Services' cluster IPs and node ports are allocated from.
+    pub service_network: ServiceNetwork,
 }
 
 impl Dependencies {
@@ -68,5 +71,21 @@ impl Dependencies {
         info.has_scale = true;
         let store = self.store(info, strategy);
         Arc::new(StandardStorage::new(store).with_scaler(Arc::new(ReplicasScale)))
+    }
+
+    /// [`scalable`](Self::scalable), with the `kubectl get` table of its kind.
+    pub fn scalable_with_table(
+        &self,
+        mut info: ResourceInfo,
+        strategy: impl Strategy + 'static,
+        table: Arc<dyn TableConvertor>,
+    ) -> Arc<dyn RestStorage> {
+        info.has_scale = true;
+        let store = self.store(info, strategy);
+        Arc::new(
+            StandardStorage::new(store)
+                .with_scaler(Arc::new(ReplicasScale))
+                .with_table_convertor(table),
+        )
     }
 }

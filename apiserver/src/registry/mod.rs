@@ -18,6 +18,7 @@ pub mod codec;
 mod continue_token;
 mod event_conversion;
 mod graceful_delete;
+pub mod printers;
 mod resource_info;
 pub mod rest;
 mod scale;

@@ -11,6 +11,7 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::{Map, Value};
 
@@ -114,6 +115,17 @@ pub trait RestStorage: Send + Sync + Debug {
         None
     }
 
+    /// What the resource's storage does to a new object (at the storage version) before
+    /// the store prepares, validates and writes it (Go's `Store.BeginCreate`: a Service's
+    /// cluster IPs and node ports are allocated).
+    async fn begin_create(
+        &self,
+        _ctx: &Context<'_>,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        Ok(obj)
+    }
+
     /// Refuses a create before the body is read (a terminating CRD's objects).
     fn check_create(&self) -> Result<(), StatusError> {
         Ok(())
@@ -152,6 +164,7 @@ pub trait RestStorage: Send + Sync + Debug {
 pub struct StandardStorage {
     store: Arc<Store>,
     scaler: Option<Arc<dyn Scaler>>,
+    table: Option<Arc<dyn TableConvertor>>,
 }
 
 impl StandardStorage {
@@ -160,7 +173,14 @@ impl StandardStorage {
         StandardStorage {
             store,
             scaler: None,
+            table: None,
         }
+    }
+
+    /// With the `kubectl get` table of its kind.
+    pub fn with_table_convertor(mut self, table: Arc<dyn TableConvertor>) -> Self {
+        self.table = Some(table);
+        self
     }
 
     /// With a `/scale` subresource.
@@ -177,6 +197,10 @@ impl RestStorage for StandardStorage {
 
     fn scaler(&self) -> Option<&dyn Scaler> {
         self.scaler.as_deref()
+    }
+
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        self.table.as_deref()
     }
 }
 

@@ -282,7 +282,8 @@ impl Store {
         meta.set_deletion_timestamp(None);
         meta.set_deletion_grace_period_seconds(None);
         meta.set_resource_version("");
-        meta.set_generation(if self.info.has_spec { 1 } else { 0 });
+        let generation = self.info.has_spec && self.strategy.tracks_generation();
+        meta.set_generation(i64::from(generation));
         let generate = meta.name().is_empty() && !meta.generate_name().is_empty();
         if meta.name().is_empty() && !generate {
             let required = Error::required(

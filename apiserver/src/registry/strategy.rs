@@ -66,10 +66,17 @@ pub trait Strategy: Send + Sync + Debug {
         Ok(obj)
     }
 
+    /// Whether the resource's objects keep a `metadata.generation`: 1 on create, one
+    /// more on each update that changes the spec (what most of Go's strategies with a
+    /// spec do; Namespaces' and Services' do not).
+    fn tracks_generation(&self) -> bool {
+        true
+    }
+
     /// Go's `PrepareForUpdate`: the new object as it may be written over `old`. By
     /// default ([`prepare_for_update`]) the status is kept on a write of the object and
     /// everything but the status on a write of `/status`, and `metadata.generation` grows
-    /// when the spec changed.
+    /// when the spec changed (for a resource that [tracks](Self::tracks_generation) it).
     fn prepare_for_update(
         &self,
         scheme: &Scheme,
@@ -78,7 +85,12 @@ pub trait Strategy: Send + Sync + Debug {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        prepare_for_update(scheme, info, old, new, subresource, spec_changed)
+        let changed: fn(&Value, &Value, Subresource) -> bool = if self.tracks_generation() {
+            spec_changed
+        } else {
+            |_, _, _| false
+        };
+        prepare_for_update(scheme, info, old, new, subresource, changed)
     }
 
     /// Go's `AllowCreateOnUpdate`: whether a PUT of a missing object creates it.

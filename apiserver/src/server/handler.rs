@@ -17,11 +17,12 @@ use crate::discovery::{AGGREGATED_CONTENT_TYPE, wants_aggregated};
 use crate::endpoints::handlers::watch as watch_handler;
 use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply};
 use crate::endpoints::negotiation::{
-    TABLE_CONTENT_TYPE, negotiate_input, negotiate_output_options, wants_table,
+    MediaType, Output, TABLE_CONTENT_TYPE, negotiate_input, negotiate_output_options, wants_table,
 };
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError, header_str};
 use crate::endpoints::responsewriters::{
-    error_response, json_response, method_not_allowed, path_not_found, value_response,
+    error_response, json_response, method_not_allowed, path_not_found, plain_not_found,
+    value_response,
 };
 use crate::registry::{ResourceInfo, TableConvertor};
 
@@ -68,6 +69,15 @@ impl Api {
         if let Some(response) = self.health.serve(&path, parts.uri.query()).await {
             return response;
         }
+        // Discovery documents are read only: Go routes nothing else to them.
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        let discovery = matches!(
+            segments.as_slice(),
+            ["api"] | ["apis"] | ["api", _] | ["apis", _] | ["apis", _, _]
+        );
+        if discovery && parts.method != Method::GET {
+            return error_response(&method_not_allowed(parts.method.as_str(), &path));
+        }
         match path.trim_end_matches('/') {
             "/version" => return value_response(&version_info(), "application/json"),
             "/api" => {
@@ -105,7 +115,6 @@ impl Api {
                 None => error_response(&path_not_found(&path)),
             };
         }
-        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
         match segments.as_slice() {
             ["api", version] => {
                 return resource_list(&routes, version);
@@ -127,9 +136,17 @@ impl Api {
                 return error_response(&method_not_allowed(&method, &path));
             }
             Err(RequestInfoError::NotFound { path }) => {
-                return error_response(&path_not_found(&path));
+                return if path.starts_with("/api/") || path.starts_with("/apis/") {
+                    error_response(&path_not_found(&path))
+                } else {
+                    plain_not_found()
+                };
             }
         };
+        // A group no API serves is left to Go's mux, which answers in plain text.
+        if !info.api_group.is_empty() && !routes.discovery.group.contains_key(&info.api_group) {
+            return plain_not_found();
+        }
         let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY_BYTES).await {
             Ok(b) => b,
             Err(_) => {
@@ -183,6 +200,15 @@ impl Api {
         // A namespaced item needs its namespace in the path; a cluster-scoped resource
         // has none.
         let item = !info.name.is_empty();
+        // Go routes POST to collections (and to subresources), PUT and PATCH to objects.
+        let wrong_target = match info.verb.as_str() {
+            "create" => item && info.subresource.is_empty(),
+            "update" | "patch" => !item,
+            _ => false,
+        };
+        if wrong_target {
+            return Err(method_not_allowed(method.as_str(), path));
+        }
         if resource.namespaced && item && info.namespace.is_none() {
             return Err(path_not_found(path));
         }
@@ -212,7 +238,21 @@ impl Api {
         // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
         // their metadata (`as=PartialObjectMetadata`) in protobuf too.
         let unstructured = store.strategy().is_unstructured();
-        let output = negotiate_output_options(Some(accept), !unstructured)?;
+        // A table is answered in JSON even when the Accept header offers nothing else,
+        // as Go's table negotiation does.
+        let table = rest.table_convertor().filter(|_| {
+            wants_table(accept)
+                && info.subresource.is_empty()
+                && matches!(info.verb.as_str(), "get" | "list")
+        });
+        let output = match negotiate_output_options(Some(accept), !unstructured) {
+            Ok(output) => output,
+            Err(_) if table.is_some() => Output {
+                media: MediaType::Json,
+                conversion: None,
+            },
+            Err(e) => return Err(e),
+        };
         if info.verb == "create" && subresource.is_none() {
             rest.check_create()?;
         }
@@ -249,18 +289,13 @@ impl Api {
                 .await
                 .map(reply_response);
         }
-        if let Some(convertor) = rest.table_convertor() {
-            if wants_table(accept)
-                && info.subresource.is_empty()
-                && matches!(info.verb.as_str(), "get" | "list")
-            {
-                let reply = if info.verb == "get" {
-                    h.get().await?
-                } else {
-                    h.list().await?
-                };
-                return Ok(reply_response(table_reply(convertor, info, query, reply)?));
-            }
+        if let Some(convertor) = table {
+            let reply = if info.verb == "get" {
+                h.get().await?
+            } else {
+                h.list().await?
+            };
+            return Ok(reply_response(table_reply(convertor, info, query, reply)?));
         }
         let reply = match info.verb.as_str() {
             "get" => h.get().await?,
@@ -349,7 +384,12 @@ fn table_reply(
             .unwrap_or_default();
         (items, meta)
     } else {
-        (vec![body], serde_json::Map::new())
+        // A single object's table carries its resourceVersion, as Go's does.
+        let mut meta = serde_json::Map::new();
+        if let Some(rv) = body.pointer("/metadata/resourceVersion") {
+            meta.insert("resourceVersion".into(), rv.clone());
+        }
+        (vec![body], meta)
     };
     list_meta.retain(|k, _| k == "resourceVersion" || k == "continue");
     let include = query

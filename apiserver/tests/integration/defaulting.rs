@@ -123,7 +123,22 @@ async fn created_deployments_and_services_come_back_defaulted() {
             ("/spec/ports/0/targetPort", json!(80)),
         ],
     );
-    // Allocation is kube-apiserver's registry's work, not a defaulter's.
-    assert_eq!(v.pointer("/spec/clusterIP"), None, "{v:#}");
-    assert_eq!(v.pointer("/spec/ipFamilyPolicy"), None, "{v:#}");
+    // Allocation is the Service storage's work (from the default 10.0.0.0/24), as in
+    // kube-apiserver's registry.
+    let ip = v
+        .pointer("/spec/clusterIP")
+        .and_then(|ip| ip.as_str())
+        .unwrap_or_default();
+    assert!(ip.starts_with("10.0.0."), "{v:#}");
+    assert_eq!(v.pointer("/spec/clusterIPs"), Some(&json!([ip])), "{v:#}");
+    assert_eq!(
+        v.pointer("/spec/ipFamilyPolicy"),
+        Some(&json!("SingleStack")),
+        "{v:#}"
+    );
+    assert_eq!(
+        v.pointer("/spec/ipFamilies"),
+        Some(&json!(["IPv4"])),
+        "{v:#}"
+    );
 }

@@ -1107,19 +1107,24 @@ async fn content_negotiation_and_field_validation() {
         Some("application/vnd.kubernetes.protobuf")
     );
     assert!(r.body.starts_with(PROTOBUF_MAGIC.as_slice()));
-    // kubectl's table request falls back to the plain object.
+    // kubectl's table request: ConfigMaps have Go's printer (NAME DATA AGE).
+    let table_accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+    let r = s
+        .request("GET", &format!("{CM}/n"), &[("Accept", table_accept)], b"")
+        .await;
+    assert_eq!(r.json()["kind"], "Table");
+    assert_eq!(r.json()["rows"][0]["cells"][0], "n");
+    assert!(r.json()["rows"][0]["cells"][1].is_i64());
+    // A kind without a printer here falls back to the plain object.
     let r = s
         .request(
             "GET",
-            &format!("{CM}/n"),
-            &[(
-                "Accept",
-                "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
-            )],
+            "/api/v1/namespaces/default/serviceaccounts",
+            &[("Accept", table_accept)],
             b"",
         )
         .await;
-    assert_eq!(r.json()["kind"], "ConfigMap");
+    assert_eq!(r.json()["kind"], "ServiceAccountList");
     assert_eq!(
         s.request("GET", &format!("{CM}/n"), &[("Accept", "text/html")], b"")
             .await

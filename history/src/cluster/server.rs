@@ -12,6 +12,9 @@ use super::pki::Pki;
 use crate::client::{Answer, Client, Target};
 use crate::error::Error;
 
+/// The range both servers allocate Services' cluster IPs from.
+pub const SERVICE_CLUSTER_IP_RANGE: &str = "10.96.0.0/24";
+
 /// Which API server runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Implementation {
@@ -85,6 +88,8 @@ impl Server {
                     format!("--tls-cert-file={}", path(&pki.cert_file)),
                     format!("--tls-private-key-file={}", path(&pki.key_file)),
                     format!("--token-auth-file={}", path(&pki.token_file)),
+                    // kube-apiserver's below: both allocate Service IPs from one range.
+                    format!("--service-cluster-ip-range={SERVICE_CLUSTER_IP_RANGE}"),
                 ],
             ),
             Implementation::KubeApiserver(bin) => {
@@ -114,7 +119,7 @@ impl Server {
                         ),
                         // A range for Service IPs is required; no address in it is ever
                         // contacted.
-                        "--service-cluster-ip-range=10.96.0.0/24".to_owned(),
+                        format!("--service-cluster-ip-range={SERVICE_CLUSTER_IP_RANGE}"),
                     ],
                 )
             }

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use apiserver::admission::Chain;
+use apiserver::registry::core::service::ServiceNetwork;
 use apiserver::server::Config;
 use apiserver::storage::{MemoryStorage, RedbStorage, Storage};
 
@@ -46,7 +47,8 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
                 .authorizer(authorization.authorizer)
                 .admission(admission)
                 .connection_workers(connection_workers(args))
-                .shutdown_delay(shutdown_delay(args)?),
+                .shutdown_delay(shutdown_delay(args)?)
+                .service_network(service_network(args)?),
         )?;
         let server = match security.tls {
             Some(tls) => config.serve_tls(args.listen, tls).await?,
@@ -119,6 +121,15 @@ fn shutdown_delay(args: &ServeArgs) -> Result<std::time::Duration, CommandError>
             )
             .into()
         })
+}
+
+/// `--service-cluster-ip-range` and `--service-node-port-range`.
+fn service_network(args: &ServeArgs) -> Result<ServiceNetwork, CommandError> {
+    ServiceNetwork::new(
+        &args.service_cluster_ip_range,
+        &args.service_node_port_range,
+    )
+    .map_err(|e| format!("--service-cluster-ip-range, --service-node-port-range: {e}").into())
 }
 
 /// `--connection-workers`, by default one per CPU.

@@ -24,7 +24,7 @@ use crate::common::{TestResult, kapi};
 
 /// The oracle's binary `name`, or `None` (with a note, or a failure under CI) when it is
 /// not built.
-fn oracle_binary(name: &str) -> Option<PathBuf> {
+pub(crate) fn oracle_binary(name: &str) -> Option<PathBuf> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../oracle/bin")
         .join(name);

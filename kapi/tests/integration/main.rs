@@ -7,6 +7,7 @@ mod common;
 mod cli;
 mod convert;
 mod convert_corpus;
+mod differential;
 mod go_clients;
 mod plugin;
 mod serve_etcd;

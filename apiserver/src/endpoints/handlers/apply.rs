@@ -116,6 +116,7 @@ impl Handler<'_> {
                         .run_admission(admission::Operation::Create, obj, None, dry_run)
                         .await?;
                     warnings.extend(admitted);
+                    let obj = self.rest.begin_create(&self.context(dry_run), obj).await?;
                     match self.store.create(&ns, obj, dry_run).await {
                         Ok(created) => {
                             return self.reply(201, &*self.to_request_version(created)?, warnings);

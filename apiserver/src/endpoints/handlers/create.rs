@@ -26,6 +26,7 @@ impl Handler<'_> {
             .await?;
         warnings.extend(admitted);
         warnings.extend(self.strategy().warnings_on_create(&*obj));
+        let obj = self.rest.begin_create(&self.context(dry_run), obj).await?;
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
         self.reply(
             201,

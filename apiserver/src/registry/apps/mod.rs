@@ -1,6 +1,7 @@
 //! The apps group's resources with something of their own (Go's `pkg/registry/apps`):
-//! the scalable workloads' `/scale`.
+//! the scalable workloads' `/scale`, the Deployments' table.
 
+pub mod deployment;
 pub mod replicaset;
 
 use std::sync::Arc;
@@ -14,7 +15,8 @@ use super::strategy::GenericStrategy;
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
         // Go's `ScaleREST` of each: `spec.replicas`, `status.replicas`, `spec.selector`.
-        "deployments" | "statefulsets" => deps.scalable(info, GenericStrategy::default()),
+        "deployments" => deployment::storage(info, deps),
+        "statefulsets" => deps.scalable(info, GenericStrategy::default()),
         "replicasets" => replicaset::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }

@@ -1,5 +1,6 @@
 //! The core group's resources with something of their own (Go's `pkg/registry/core`).
 
+pub mod configmap;
 pub mod event;
 pub mod namespace;
 pub mod node;
@@ -19,6 +20,7 @@ use super::strategy::GenericStrategy;
 /// The REST storage of core resource `info` (Go's `core/rest/storage_core.go`).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
+        "configmaps" => configmap::storage(info, deps),
         "events" => event::storage(info, deps),
         "namespaces" => namespace::storage(info, deps),
         "nodes" => node::storage(info, deps),

@@ -1,5 +1,5 @@
 //! Namespaces (Go's `pkg/registry/core/namespace`): names are DNS labels, a new
-//! Namespace gets the `kubernetes` finalizer and phase `Active`, a deleted one answers
+//! Namespace gets the `kubernetes` finalizer and phase `Active` (and no generation), a deleted one answers
 //! with itself, and what Go's controllers do around Namespaces is done here: the
 //! default Namespaces exist from the start (the system namespaces controller), and a
 //! Namespace's objects are deleted with it (the namespace controller).
@@ -10,7 +10,8 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::{Object, Scheme};
 
 use crate::registry::dependencies::Dependencies;
-use crate::registry::rest::{Context, Resources, RestStorage};
+use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
+use crate::registry::rest::{Context, Resources, RestStorage, TableConvertor};
 use crate::registry::strategy::{SelectableField, Strategy};
 use crate::registry::validation::NameValidation;
 use crate::registry::{DeleteParams, ResourceInfo, Selection, Store, from_value, to_json};
@@ -42,6 +43,11 @@ impl Strategy for NamespaceStrategy {
         from_value(scheme, &info.storage_gvk, value)
     }
 
+    /// Go's namespace strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
     fn names(&self) -> NameValidation {
         NameValidation::Label
     }
@@ -68,10 +74,38 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     })
 }
 
+/// Go's `namespaceColumnDefinitions`.
+pub const COLUMNS: [Column; 3] = [
+    NAME,
+    string_column("Status", "The status of the namespace", 0),
+    AGE,
+];
+
+/// The Namespaces' table convertor.
+pub static NAMESPACE_TABLE: Printer = Printer {
+    api_version: "v1",
+    kind: "Namespace",
+    columns: &COLUMNS,
+    print: print_namespace,
+};
+
+/// Go's `printNamespace`: name, phase, age.
+pub fn print_namespace(ns: &serde_json::Value) -> Row {
+    Row::from(vec![
+        ns.pointer("/metadata/name").cloned().unwrap_or_default(),
+        serde_json::Value::from(printers::text(ns, "/status/phase")),
+        printers::age(ns),
+    ])
+}
+
 #[async_trait::async_trait]
 impl RestStorage for NamespaceStorage {
     fn store(&self) -> &Arc<Store> {
         &self.store
+    }
+
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        Some(&NAMESPACE_TABLE)
     }
 
     /// What the namespace controller does when a Namespace goes: every object in it is

@@ -1,5 +1,6 @@
-//! Pods (Go's `pkg/registry/core/pod`): selectable by node, phase and more, deleted
-//! gracefully, and a deleted Pod answers with itself.
+//! Pods (Go's `pkg/registry/core/pod`): created `Pending` with their QoS class (and
+//! `PodScheduled=False` while scheduling gates hold them), selectable by node, phase and
+//! more, deleted gracefully, and a deleted Pod answers with itself.
 //!
 //! A Pod's grace period is the request's `gracePeriodSeconds`, else its
 //! `spec.terminationGracePeriodSeconds` (0 when unset, which the defaulter sets to 30);
@@ -11,19 +12,64 @@
 use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
-use apimachinery::runtime::Object;
-use serde_json::Value;
+use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::{Object, Scheme};
+use serde_json::{Value, json};
 
 use crate::registry::dependencies::Dependencies;
-use crate::registry::rest::RestStorage;
+use crate::registry::rest::{RestStorage, StandardStorage};
 use crate::registry::strategy::{SelectableField, Strategy};
-use crate::registry::{ResourceInfo, to_json};
+use crate::registry::{ResourceInfo, from_value, to_json};
+
+mod qos;
+mod table;
+pub use qos::compute_pod_qos;
+pub use table::{POD_TABLE, print_pod};
 
 /// Go's pod strategy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PodStrategy;
 
 impl Strategy for PodStrategy {
+    /// Go's `PrepareForCreate`: generation 1, and a status of the server's own: phase
+    /// `Pending` and the QoS class (a class the client set is kept, as Go's `GetPodQOS`
+    /// reads it before the status is replaced), with `PodScheduled=False` while
+    /// scheduling gates hold the Pod.
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut pod = to_json(&*obj)?;
+        let qos = match pod.pointer("/status/qosClass").and_then(Value::as_str) {
+            Some(class) if !class.is_empty() => class.to_owned(),
+            _ => compute_pod_qos(&pod).to_owned(),
+        };
+        let gated = pod
+            .pointer("/spec/schedulingGates")
+            .and_then(Value::as_array)
+            .is_some_and(|g| !g.is_empty());
+        let mut status = json!({"phase": "Pending", "qosClass": qos});
+        if gated {
+            status["conditions"] = json!([{
+                "type": "PodScheduled",
+                "status": "False",
+                "lastProbeTime": null,
+                "lastTransitionTime": Time::now().truncate_to_seconds().to_rfc3339(),
+                "reason": "SchedulingGated",
+                "message": "Scheduling is blocked due to non-empty scheduling gates",
+            }]);
+        }
+        if let Some(map) = pod.as_object_mut() {
+            map.insert("status".into(), status);
+        }
+        if let Some(meta) = pod.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.insert("generation".into(), Value::from(1));
+        }
+        from_value(scheme, &info.storage_gvk, pod)
+    }
+
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[
             ("spec.nodeName", "/spec/nodeName"),
@@ -71,7 +117,10 @@ impl Strategy for PodStrategy {
 
 /// The Pods' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard(info, PodStrategy)
+    Arc::new(
+        StandardStorage::new(deps.store(info, PodStrategy))
+            .with_table_convertor(Arc::new(POD_TABLE)),
+    )
 }
 
 #[cfg(test)]

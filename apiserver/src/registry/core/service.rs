@@ -1,20 +1,34 @@
-//! Services (Go's `pkg/registry/core/service`): names are DNS labels and a deleted
-//! Service answers with itself. (Go's Service storage also allocates cluster IPs and
-//! node ports; its REST storage is where their allocators would be held.)
+//! Services (Go's `pkg/registry/core/service`): names are DNS labels, a new Service gets
+//! its cluster IP and node ports from the service network ([`allocator`]), a deleted
+//! Service answers with itself (and its address and ports are free again), and
+//! `kubectl get services` prints Go's columns ([`SERVICE_TABLE`]).
 
 use std::sync::Arc;
 
-use crate::registry::ResourceInfo;
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::Object;
+
 use crate::registry::dependencies::Dependencies;
-use crate::registry::rest::RestStorage;
+use crate::registry::rest::{Context, RestStorage, TableConvertor};
 use crate::registry::strategy::Strategy;
 use crate::registry::validation::NameValidation;
+use crate::registry::{ResourceInfo, Selection, Store, from_value, to_json};
+
+pub mod allocator;
+mod table;
+pub use allocator::ServiceNetwork;
+pub use table::{SERVICE_TABLE, print_service};
 
 /// Go's service strategy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ServiceStrategy;
 
 impl Strategy for ServiceStrategy {
+    /// Go's service strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
     fn names(&self) -> NameValidation {
         NameValidation::Label
     }
@@ -24,7 +38,45 @@ impl Strategy for ServiceStrategy {
     }
 }
 
-/// The Services' REST storage over `info`.
+/// The REST storage of Services (Go's `service/storage.REST` with its allocators).
+#[derive(Debug)]
+pub struct ServiceStorage {
+    store: Arc<Store>,
+    network: ServiceNetwork,
+}
+
+/// The Services' REST storage over `info`, allocating from `deps.service_network`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard(info, ServiceStrategy)
+    Arc::new(ServiceStorage {
+        store: deps.store(info, ServiceStrategy),
+        network: deps.service_network,
+    })
+}
+
+#[async_trait::async_trait]
+impl RestStorage for ServiceStorage {
+    fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        Some(&SERVICE_TABLE)
+    }
+
+    /// Go's `beginCreate`: the cluster IPs and node ports, given what the stored
+    /// Services hold (a dry run allocates too, and keeps nothing).
+    async fn begin_create(
+        &self,
+        _ctx: &Context<'_>,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let services = self.store.list_all(None, &Selection::default()).await?;
+        let services = services
+            .iter()
+            .map(|s| to_json(&**s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut svc = to_json(&*obj)?;
+        allocator::allocate_create(&self.network, &allocator::Taken::of(&services), &mut svc)?;
+        from_value(self.store.scheme(), &self.store.info().storage_gvk, svc)
+    }
 }

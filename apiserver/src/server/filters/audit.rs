@@ -15,7 +15,7 @@ use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
 
-/// The filter; without a log it only passes requests on.
+/// The filter; without a log it only gives answers their audit id.
 #[derive(Clone, Debug)]
 pub(crate) struct WithAudit {
     log: Option<Arc<AuditLog>>,
@@ -33,10 +33,6 @@ impl Filter for WithAudit {
     where
         S: Handle,
     {
-        let Some(log) = self.log else {
-            return next.run(req).await;
-        };
-        let received = MicroTime::now();
         let audit_id = header_str(
             req.headers(),
             header::HeaderName::from_static(AUDIT_ID_HEADER),
@@ -44,6 +40,16 @@ impl Filter for WithAudit {
         .filter(|id| !id.is_empty())
         .map(str::to_owned)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        // Every answer carries its audit id, logged or not, as Go's `WithAuditInit`
+        // gives it.
+        let Some(log) = self.log else {
+            let mut response = next.run(req).await;
+            if let Ok(v) = HeaderValue::from_str(&audit_id) {
+                response.headers_mut().insert(AUDIT_ID_HEADER, v);
+            }
+            return response;
+        };
+        let received = MicroTime::now();
         let info = req
             .extensions()
             .get::<RequestScope>()

@@ -1,0 +1,148 @@
+//! Deployments (Go's `pkg/registry/apps/deployment`): `/scale` over `spec.replicas`, and
+//! the table `kubectl get deployments` prints (Go's `printDeployment`).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::registry::ResourceInfo;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{
+    self, AGE, Column, NAME, Printer, Row, int, items, string_column, text,
+};
+use crate::registry::rest::RestStorage;
+use crate::registry::strategy::GenericStrategy;
+
+/// Go's `deploymentColumnDefinitions`.
+pub const COLUMNS: [Column; 8] = [
+    NAME,
+    string_column("Ready", "Number of the pod with ready state", 0),
+    string_column(
+        "Up-to-date",
+        "Total number of non-terminating pods targeted by this deployment that have the desired template spec.",
+        0,
+    ),
+    string_column(
+        "Available",
+        "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.",
+        0,
+    ),
+    AGE,
+    string_column("Containers", "Names of each container in the template.", 1),
+    string_column(
+        "Images",
+        "Images referenced by each container in the template.",
+        1,
+    ),
+    string_column(
+        "Selector",
+        "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.",
+        1,
+    ),
+];
+
+/// The Deployments' table convertor.
+pub static DEPLOYMENT_TABLE: Printer = Printer {
+    api_version: "apps/v1",
+    kind: "Deployment",
+    columns: &COLUMNS,
+    print: print_deployment,
+};
+
+/// Go's `printDeployment`.
+pub fn print_deployment(obj: &Value) -> Row {
+    let containers = items(obj, "/spec/template/spec/containers");
+    let join = |key: &str| {
+        containers
+            .iter()
+            .map(|c| text(c, key))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let replicas = obj
+        .pointer("/spec/replicas")
+        .and_then(Value::as_i64)
+        .unwrap_or(1);
+    Row::from(vec![
+        obj.pointer("/metadata/name")
+            .cloned()
+            .unwrap_or(Value::from("")),
+        Value::from(format!("{}/{replicas}", int(obj, "/status/readyReplicas"))),
+        Value::from(int(obj, "/status/updatedReplicas")),
+        Value::from(int(obj, "/status/availableReplicas")),
+        printers::age(obj),
+        Value::from(join("/name")),
+        Value::from(join("/image")),
+        Value::from(selector_string(obj.pointer("/spec/selector"))),
+    ])
+}
+
+/// Go's `metav1.LabelSelectorAsSelector(s).String()`: each requirement, sorted by key.
+pub fn selector_string(selector: Option<&Value>) -> String {
+    let Some(selector) = selector.filter(|s| !s.is_null()) else {
+        return String::new();
+    };
+    let mut requirements: Vec<(String, String)> = Vec::new();
+    if let Some(labels) = selector.get("matchLabels").and_then(Value::as_object) {
+        for (k, v) in labels {
+            requirements.push((k.clone(), format!("{k}={}", v.as_str().unwrap_or_default())));
+        }
+    }
+    for e in items(selector, "/matchExpressions") {
+        let key = text(e, "/key");
+        let mut values: Vec<&str> = items(e, "/values")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        values.sort_unstable();
+        let values = values.join(",");
+        let requirement = match text(e, "/operator") {
+            "In" => format!("{key} in ({values})"),
+            "NotIn" => format!("{key} notin ({values})"),
+            "Exists" => key.to_owned(),
+            "DoesNotExist" => format!("!{key}"),
+            _ => return "<invalid>".to_owned(),
+        };
+        requirements.push((key.to_owned(), requirement));
+    }
+    requirements.sort();
+    requirements
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The Deployments' REST storage over `info`: `/scale` and the table.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    deps.scalable_with_table(info, GenericStrategy::default(), Arc::new(DEPLOYMENT_TABLE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn deployments_print_as_kubectl_shows_them() {
+        let d = json!({"metadata": {"name": "web"},
+            "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"},
+                "matchExpressions": [{"key": "tier", "operator": "In", "values": ["b", "a"]}]},
+                "template": {"spec": {"containers": [{"name": "c", "image": "nginx"}, {"name": "s", "image": "envoy"}]}}},
+            "status": {"readyReplicas": 1, "updatedReplicas": 2}});
+        let mut cells = print_deployment(&d).cells;
+        cells.remove(4);
+        assert_eq!(
+            Value::from(cells),
+            json!([
+                "web",
+                "1/2",
+                2,
+                0,
+                "c,s",
+                "nginx,envoy",
+                "app=web,tier in (a,b)"
+            ])
+        );
+    }
+}

@@ -1,0 +1,272 @@
+//! What must differ between two servers, made equal, and nothing else: uids, times,
+//! resourceVersion values (each value becomes `<rv N>`, N counting the distinct values
+//! one server showed in the area in the order it showed them, so that which answers
+//! share a version, and which are newer, still compares), a list's or table's own
+//! resourceVersion and continue token (they count every write to etcd, the other
+//! server's own objects' too), generated names' suffixes, allocated cluster IPs and node
+//! ports, table ages, and the addresses a server gives for itself.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+/// A server's resourceVersions seen so far in one area.
+#[derive(Debug, Default)]
+pub struct Versions(HashMap<String, usize>);
+
+impl Versions {
+    fn token(&mut self, rv: &str) -> String {
+        let next = self.0.len() + 1;
+        let n = *self.0.entry(rv.to_owned()).or_insert(next);
+        format!("<rv {n}>")
+    }
+}
+
+const TIMES: &[&str] = &[
+    "creationTimestamp",
+    "deletionTimestamp",
+    "time",
+    "lastTransitionTime",
+    "lastUpdateTime",
+    "lastProbeTime",
+    "startTime",
+    "renewTime",
+    "acquireTime",
+    "eventTime",
+    "firstTimestamp",
+    "lastTimestamp",
+];
+
+/// `body` normalized.
+pub fn normalize(body: &mut Value, versions: &mut Versions) {
+    let is_collection = body.get("items").is_some()
+        || body
+            .get("kind")
+            .and_then(Value::as_str)
+            .is_some_and(|k| k.ends_with("List") || k == "Table");
+    if is_collection && let Some(meta) = body.get_mut("metadata").and_then(Value::as_object_mut) {
+        for key in ["resourceVersion", "continue"] {
+            if meta
+                .get(key)
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty())
+            {
+                meta.insert(key.into(), Value::from(format!("<{key}>")));
+            }
+        }
+    }
+    if body.get("kind").and_then(Value::as_str) == Some("Table") {
+        table(body);
+    }
+    walk(body, versions);
+}
+
+fn walk(value: &mut Value, versions: &mut Versions) {
+    match value {
+        Value::Object(map) => {
+            generated_name(map);
+            for (key, v) in map.iter_mut() {
+                match (key.as_str(), &*v) {
+                    ("uid", Value::String(_)) => *v = Value::from("<uid>"),
+                    (k, Value::String(_)) if TIMES.contains(&k) => *v = Value::from("<time>"),
+                    ("resourceVersion", Value::String(rv)) if !rv.starts_with('<') => {
+                        *v = Value::from(versions.token(rv));
+                    }
+                    ("clusterIP", Value::String(ip)) => *v = Value::from(cluster_ip(ip)),
+                    ("nodePort", Value::Number(_)) => *v = Value::from("<node port>"),
+                    ("serverAddress", Value::String(_)) => *v = Value::from("<address>"),
+                    _ => walk(v, versions),
+                }
+            }
+            if let Some(Value::Array(ips)) = map.get_mut("clusterIPs") {
+                for ip in ips {
+                    if let Value::String(s) = ip {
+                        *ip = Value::from(cluster_ip(s));
+                    }
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| walk(v, versions)),
+        _ => {}
+    }
+}
+
+/// A name made from `generateName`: its suffix is random.
+fn generated_name(map: &mut Map<String, Value>) {
+    let Some(prefix) = map.get("generateName").and_then(Value::as_str) else {
+        return;
+    };
+    let prefix = prefix.to_owned();
+    if let Some(Value::String(name)) = map.get_mut("name")
+        && name.starts_with(&prefix)
+        && name.len() > prefix.len()
+    {
+        *name = format!("{prefix}<suffix>");
+    }
+}
+
+/// An address allocated from the service range (both servers are given 10.96.0.0/24),
+/// picked at random.
+fn cluster_ip(ip: &str) -> String {
+    if ip.starts_with("10.96.0.") {
+        "<cluster ip>".to_owned()
+    } else {
+        ip.to_owned()
+    }
+}
+
+/// A table's cells that hold ages, allocated addresses or node ports.
+fn table(body: &mut Value) {
+    let names: Vec<String> = body
+        .get("columnDefinitions")
+        .and_then(Value::as_array)
+        .map(|c| {
+            c.iter()
+                .map(|d| d["name"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let Some(rows) = body.get_mut("rows").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for row in rows {
+        let Some(cells) = row.get_mut("cells").and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for (cell, name) in cells.iter_mut().zip(&names) {
+            let Value::String(text) = cell else { continue };
+            let normalized = match name.as_str() {
+                "Age" => "<age>".to_owned(),
+                "Cluster-IP" => text
+                    .split(',')
+                    .map(cluster_ip)
+                    .collect::<Vec<_>>()
+                    .join(","),
+                "Port(s)" => node_ports(text),
+                _ => continue,
+            };
+            *cell = Value::from(normalized);
+        }
+    }
+}
+
+/// `80:31234/TCP,443:30001/TCP` with the node ports made `<node port>`.
+fn node_ports(text: &str) -> String {
+    text.split(',')
+        .map(|port| match (port.find(':'), port.find('/')) {
+            (Some(colon), Some(slash)) if colon < slash => {
+                format!("{}:<node port>{}", &port[..colon], &port[slash..])
+            }
+            _ => port.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The JSON paths where `a` and `b` differ (at most `limit`), each with both values.
+pub fn differences(a: &Value, b: &Value, limit: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    diff("", a, b, &mut out, limit);
+    out
+}
+
+fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<String>, limit: usize) {
+    if out.len() >= limit || a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let null = Value::Null;
+                let p = format!("{path}/{k}");
+                diff(
+                    &p,
+                    x.get(k).unwrap_or(&null),
+                    y.get(k).unwrap_or(&null),
+                    out,
+                    limit,
+                );
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (a, b)) in x.iter().zip(y).enumerate() {
+                diff(&format!("{path}/{i}"), a, b, out, limit);
+            }
+        }
+        _ => out.push(format!(
+            "{}: kapi {} / kube-apiserver {}",
+            if path.is_empty() { "/" } else { path },
+            short(a),
+            short(b)
+        )),
+    }
+}
+
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    if text.len() > 300 {
+        let mut end = 300;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}...", &text[..end])
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_what_must_differ_is_normalized() {
+        let mut versions = Versions::default();
+        let mut a = json!({"kind": "Service", "metadata": {"name": "web-x7k2p", "generateName": "web-",
+            "uid": "1-2", "resourceVersion": "17", "creationTimestamp": "2026-01-01T00:00:00Z",
+            "managedFields": [{"manager": "m", "time": "2026-01-01T00:00:00Z"}]},
+            "spec": {"clusterIP": "10.96.0.7", "clusterIPs": ["10.96.0.7"],
+            "ports": [{"port": 80, "nodePort": 31000}]}});
+        normalize(&mut a, &mut versions);
+        assert_eq!(
+            a,
+            json!({"kind": "Service", "metadata": {"name": "web-<suffix>", "generateName": "web-",
+            "uid": "<uid>", "resourceVersion": "<rv 1>", "creationTimestamp": "<time>",
+            "managedFields": [{"manager": "m", "time": "<time>"}]},
+            "spec": {"clusterIP": "<cluster ip>", "clusterIPs": ["<cluster ip>"],
+            "ports": [{"port": 80, "nodePort": "<node port>"}]}})
+        );
+        let mut list = json!({"kind": "PodList", "metadata": {"resourceVersion": "30", "continue": ""},
+            "items": [{"metadata": {"resourceVersion": "17"}}, {"metadata": {"resourceVersion": "20"}}]});
+        normalize(&mut list, &mut versions);
+        assert_eq!(
+            list,
+            json!({"kind": "PodList", "metadata": {"resourceVersion": "<resourceVersion>", "continue": ""},
+            "items": [{"metadata": {"resourceVersion": "<rv 1>"}}, {"metadata": {"resourceVersion": "<rv 2>"}}]})
+        );
+        assert_eq!(
+            node_ports("80:31234/TCP,443/TCP"),
+            "80:<node port>/TCP,443/TCP"
+        );
+    }
+
+    #[test]
+    fn differences_name_their_paths() {
+        let d = differences(
+            &json!({"a": [1, {"b": 2}]}),
+            &json!({"a": [1, {"b": 3}], "c": 1}),
+            10,
+        );
+        assert_eq!(
+            d,
+            [
+                "/a/1/b: kapi 2 / kube-apiserver 3",
+                "/c: kapi null / kube-apiserver 1"
+            ]
+        );
+    }
+}
