@@ -2,6 +2,7 @@
 //! installed routes): health checks, `/version`, discovery, the OpenAPI documents, and
 //! every resource through its REST storage and the endpoints' handlers.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
@@ -34,9 +35,13 @@ const KUBERNETES_MINOR: &str = "36";
 pub(crate) struct ApiHandler(pub(crate) Arc<Api>);
 
 impl Handle for ApiHandler {
-    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
+    // Boxed: the routes' future is large, and the filters' futures around it move by
+    // value until the chain boxes them.
+    fn handle(&self, req: Request<Body>) -> impl Future<Output = Response<Body>> + Send + 'static {
         let api = self.0.clone();
-        Box::pin(async move { api.serve(req).await })
+        let answer: BoxFuture<'static, Response<Body>> =
+            Box::pin(async move { api.serve(req).await });
+        answer
     }
 }
 

@@ -42,9 +42,12 @@ pub(crate) use request_info::RequestScope;
 /// handler), answering through a shared reference: none holds per-call state, so a
 /// filter hands the rest of the chain on as one `Arc` rather than cloning every service
 /// below it on every request.
+///
+/// The futures nest: a request's trip through every filter is one future, boxed once
+/// where the chain meets tower ([`FilterService`]'s `call`), not once per filter.
 pub(crate) trait Handle: Send + Sync + 'static {
     /// The answer to `req`.
-    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>>;
+    fn handle(&self, req: Request<Body>) -> impl Future<Output = Response<Body>> + Send + 'static;
 }
 
 /// The rest of the chain, as a filter calls it.
@@ -66,7 +69,7 @@ pub(crate) trait Filter: Clone + Send + Sync + 'static {
         self,
         req: Request<Body>,
         next: Next<S>,
-    ) -> impl Future<Output = Response<Body>> + Send
+    ) -> impl Future<Output = Response<Body>> + Send + 'static
     where
         S: Handle;
 }
@@ -104,10 +107,10 @@ impl<F: Clone, S> Clone for FilterService<F, S> {
 }
 
 impl<F: Filter, S: Handle> Handle for FilterService<F, S> {
-    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
+    fn handle(&self, req: Request<Body>) -> impl Future<Output = Response<Body>> + Send + 'static {
         let filter = self.filter.clone();
         let next = Next(Arc::clone(&self.inner));
-        Box::pin(filter.filter(req, next))
+        filter.filter(req, next)
     }
 }
 
@@ -126,6 +129,6 @@ impl<F: Filter, S: Handle> Service<Request<Body>> for FilterService<F, S> {
     }
 
     fn call(&mut self, req: Request<Body>) -> Self::Future {
-        futures_util::FutureExt::map(self.handle(req), Ok)
+        futures_util::FutureExt::map(Box::pin(self.handle(req)), Ok)
     }
 }
