@@ -2,7 +2,6 @@
 //! installed routes): health checks, `/version`, discovery, the OpenAPI documents, and
 //! every resource through its REST storage and the endpoints' handlers.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
@@ -35,13 +34,9 @@ const KUBERNETES_MINOR: &str = "36";
 pub(crate) struct ApiHandler(pub(crate) Arc<Api>);
 
 impl Handle for ApiHandler {
-    // Boxed: the routes' future is large, and the filters' futures around it move by
-    // value until the chain boxes them.
-    fn handle(&self, req: Request<Body>) -> impl Future<Output = Response<Body>> + Send + 'static {
+    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
         let api = self.0.clone();
-        let answer: BoxFuture<'static, Response<Body>> =
-            Box::pin(async move { api.serve(req).await });
-        answer
+        Box::pin(async move { api.serve(req).await })
     }
 }
 

@@ -42,12 +42,9 @@ pub(crate) use request_info::RequestScope;
 /// handler), answering through a shared reference: none holds per-call state, so a
 /// filter hands the rest of the chain on as one `Arc` rather than cloning every service
 /// below it on every request.
-///
-/// The futures nest: a request's trip through every filter is one future, boxed once
-/// where the chain meets tower ([`FilterService`]'s `call`), not once per filter.
 pub(crate) trait Handle: Send + Sync + 'static {
     /// The answer to `req`.
-    fn handle(&self, req: Request<Body>) -> impl Future<Output = Response<Body>> + Send + 'static;
+    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>>;
 }
 
 /// The rest of the chain, as a filter calls it.
@@ -69,7 +66,7 @@ pub(crate) trait Filter: Clone + Send + Sync + 'static {
         self,
         req: Request<Body>,
         next: Next<S>,
-    ) -> impl Future<Output = Response<Body>> + Send + 'static
+    ) -> impl Future<Output = Response<Body>> + Send
     where
         S: Handle;
 }
@@ -107,10 +104,10 @@ impl<F: Clone, S> Clone for FilterService<F, S> {
 }
 
 impl<F: Filter, S: Handle> Handle for FilterService<F, S> {
-    fn handle(&self, req: Request<Body>) -> impl Future<Output = Response<Body>> + Send + 'static {
+    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
         let filter = self.filter.clone();
         let next = Next(Arc::clone(&self.inner));
-        filter.filter(req, next)
+        Box::pin(filter.filter(req, next))
     }
 }
 
@@ -129,6 +126,6 @@ impl<F: Filter, S: Handle> Service<Request<Body>> for FilterService<F, S> {
     }
 
     fn call(&mut self, req: Request<Body>) -> Self::Future {
-        futures_util::FutureExt::map(Box::pin(self.handle(req)), Ok)
+        futures_util::FutureExt::map(self.handle(req), Ok)
     }
 }
