@@ -10,7 +10,7 @@ import (
 )
 
 func applyChecks() []Check {
-	return []Check{{"server-side apply with apply configurations", serverSideApply}}
+	return []Check{{Name: "server-side apply with apply configurations", Run: serverSideApply}}
 }
 
 // serverSideApply: kubectl's server-side apply through client-go's typed apply

@@ -7,7 +7,6 @@ package clientcheck
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -16,6 +15,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/report"
 )
 
 // Env is what every check gets: the server's config, clientsets in both content types,
@@ -28,18 +29,7 @@ type Env struct {
 }
 
 // Check is one named check.
-type Check struct {
-	Name string
-	Run  func(ctx context.Context, env *Env) error
-}
-
-// Result is one line of the report.
-type Result struct {
-	Check  string  `json:"check"`
-	OK     bool    `json:"ok"`
-	Detail string  `json:"detail,omitempty"`
-	Secs   float64 `json:"seconds"`
-}
+type Check = report.Check[*Env]
 
 // All is every check, in the order they run.
 func All() []Check {
@@ -77,28 +67,7 @@ func NewEnv(ctx context.Context, config *rest.Config, namespace string) (*Env, e
 // Run runs the checks whose names `want` accepts and writes one JSON line per check to
 // out; it returns how many failed.
 func Run(ctx context.Context, env *Env, checks []Check, out io.Writer) int {
-	failed := 0
-	enc := json.NewEncoder(out)
-	for _, c := range checks {
-		start := time.Now()
-		cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-		err := func() (err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("panic: %v", r)
-				}
-			}()
-			return c.Run(cctx, env)
-		}()
-		cancel()
-		r := Result{Check: c.Name, OK: err == nil, Secs: time.Since(start).Seconds()}
-		if err != nil {
-			r.Detail = err.Error()
-			failed++
-		}
-		_ = enc.Encode(r)
-	}
-	return failed
+	return report.Run(ctx, env, checks, 60*time.Second, out)
 }
 
 // expect fails with a message naming what differed.

@@ -12,7 +12,7 @@ import (
 )
 
 func discoveryChecks() []Check {
-	return []Check{{"aggregated discovery, memcache, deferred RESTMapper", discoveryAndMapper}}
+	return []Check{{Name: "aggregated discovery, memcache, deferred RESTMapper", Run: discoveryAndMapper}}
 }
 
 // discoveryAndMapper: client-go's discovery (which asks for the aggregated documents

@@ -15,8 +15,8 @@ var deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Reso
 
 func dynamicChecks() []Check {
 	return []Check{
-		{"dynamic client", dynamicClient},
-		{"metadata client", metadataClient},
+		{Name: "dynamic client", Run: dynamicClient},
+		{Name: "metadata client", Run: metadataClient},
 	}
 }
 

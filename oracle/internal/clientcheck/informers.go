@@ -16,7 +16,7 @@ import (
 )
 
 func informerChecks() []Check {
-	return []Check{{"shared informers, an indexer, a work queue controller", informersAndQueue}}
+	return []Check{{Name: "shared informers, an indexer, a work queue controller", Run: informersAndQueue}}
 }
 
 // informersAndQueue: a SharedInformerFactory with ConfigMap and Secret informers, an

@@ -22,9 +22,9 @@ func typedChecks() []Check {
 			return env.Protobuf
 		}
 		out = append(out,
-			Check{"typed CRUD (" + ct + ")", func(ctx context.Context, env *Env) error { return typedCRUD(ctx, client(env), env.Namespace, ct) }},
-			Check{"typed errors (" + ct + ")", func(ctx context.Context, env *Env) error { return typedErrors(ctx, client(env), env.Namespace, ct) }},
-			Check{"list paging (" + ct + ")", func(ctx context.Context, env *Env) error { return listPaging(ctx, client(env), env.Namespace, ct) }},
+			Check{Name: "typed CRUD (" + ct + ")", Run: func(ctx context.Context, env *Env) error { return typedCRUD(ctx, client(env), env.Namespace, ct) }},
+			Check{Name: "typed errors (" + ct + ")", Run: func(ctx context.Context, env *Env) error { return typedErrors(ctx, client(env), env.Namespace, ct) }},
+			Check{Name: "list paging (" + ct + ")", Run: func(ctx context.Context, env *Env) error { return listPaging(ctx, client(env), env.Namespace, ct) }},
 		)
 	}
 	return out

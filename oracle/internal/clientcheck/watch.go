@@ -14,11 +14,11 @@ import (
 
 func watchChecks() []Check {
 	return []Check{
-		{"watch from a list's resourceVersion (protobuf)", func(ctx context.Context, env *Env) error {
+		{Name: "watch from a list's resourceVersion (protobuf)", Run: func(ctx context.Context, env *Env) error {
 			return watchSequence(ctx, env.Protobuf, env.Namespace, "protobuf")
 		}},
-		{"watch from a list's resourceVersion (json)", func(ctx context.Context, env *Env) error { return watchSequence(ctx, env.JSON, env.Namespace, "json") }},
-		{"watch bookmarks", watchBookmarks},
+		{Name: "watch from a list's resourceVersion (json)", Run: func(ctx context.Context, env *Env) error { return watchSequence(ctx, env.JSON, env.Namespace, "json") }},
+		{Name: "watch bookmarks", Run: watchBookmarks},
 	}
 }
 

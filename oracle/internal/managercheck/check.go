@@ -7,7 +7,6 @@ package managercheck
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -22,6 +21,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/report"
 )
 
 // Env is what every check gets.
@@ -34,27 +35,16 @@ type Env struct {
 }
 
 // Check is one named check.
-type Check struct {
-	Name string
-	Run  func(ctx context.Context, env *Env) error
-}
-
-// Result is one line of the report.
-type Result struct {
-	Check  string  `json:"check"`
-	OK     bool    `json:"ok"`
-	Detail string  `json:"detail,omitempty"`
-	Secs   float64 `json:"seconds"`
-}
+type Check = report.Check[*Env]
 
 // All is every check, in the order they run.
 func All() []Check {
 	return []Check{
-		{"a reconciler that mirrors ConfigMaps behind a finalizer", mirror},
-		{"the cache with a field index", fieldIndex},
-		{"leader election: the second manager takes over when the first stops", leaderElection},
-		{"validating and mutating webhooks served by the manager", admissionWebhooks},
-		{"a conversion webhook for a two-version custom resource", conversionWebhook},
+		{Name: "a reconciler that mirrors ConfigMaps behind a finalizer", Run: mirror},
+		{Name: "the cache with a field index", Run: fieldIndex},
+		{Name: "leader election: the second manager takes over when the first stops", Run: leaderElection},
+		{Name: "validating and mutating webhooks served by the manager", Run: admissionWebhooks},
+		{Name: "a conversion webhook for a two-version custom resource", Run: conversionWebhook},
 	}
 }
 
@@ -89,28 +79,7 @@ func newManager(env *Env, opts manager.Options) (manager.Manager, error) {
 
 // Run runs the checks and writes one JSON line per check; it returns how many failed.
 func Run(ctx context.Context, env *Env, checks []Check, out io.Writer) int {
-	failed := 0
-	enc := json.NewEncoder(out)
-	for _, c := range checks {
-		start := time.Now()
-		cctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-		err := func() (err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("panic: %v", r)
-				}
-			}()
-			return c.Run(cctx, env)
-		}()
-		cancel()
-		r := Result{Check: c.Name, OK: err == nil, Secs: time.Since(start).Seconds()}
-		if err != nil {
-			r.Detail = err.Error()
-			failed++
-		}
-		_ = enc.Encode(r)
-	}
-	return failed
+	return report.Run(ctx, env, checks, 90*time.Second, out)
 }
 
 // poll calls cond until it is true, the error it returns non-nil, or 30 s pass.
