@@ -42,6 +42,10 @@ pub(crate) use request_info::RequestScope;
 /// handler), answering through a shared reference: none holds per-call state, so a
 /// filter hands the rest of the chain on as one `Arc` rather than cloning every service
 /// below it on every request.
+///
+/// Each answer is boxed, so each filter's future holds a pointer to the next one's. Nested
+/// by value, every future was copied into its caller's as the chain built them: 8,000
+/// more instructions per GET in callgrind (`benchmarks/apiserver/instructions_per_get.sh`).
 pub(crate) trait Handle: Send + Sync + 'static {
     /// The answer to `req`.
     fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>>;
