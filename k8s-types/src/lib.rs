@@ -141,6 +141,7 @@ pub mod conversions;
 pub mod custom;
 #[cfg(feature = "scheme")]
 pub mod defaults;
+pub mod deprecated_fields;
 // The docs are the API reference's prose, line breaks included; list items in it continue
 // on unindented lines.
 #[allow(clippy::doc_lazy_continuation)]

@@ -8,9 +8,7 @@
 
 use apimachinery::conversion::{AutoConvert, ConversionError, Scope};
 
-/// The annotation of an `apps/v1` DaemonSet that holds `extensions/v1beta1`'s
-/// `templateGeneration`.
-pub const DEPRECATED_TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
+pub use crate::deprecated_fields::DEPRECATED_TEMPLATE_GENERATION;
 
 /// `extensions/v1beta1` DaemonSet ⇄ `apps/v1`.
 pub mod extensions_v1beta1 {

@@ -9,8 +9,7 @@
 use apimachinery::apis::meta::v1::ObjectMeta;
 use apimachinery::conversion::{AutoConvert, ConversionError, Scope};
 
-/// The annotation of an `apps/v1` Deployment that holds the old versions' `rollbackTo`.
-pub const DEPRECATED_ROLLBACK_TO: &str = "deprecated.deployment.rollback.to";
+pub use crate::deprecated_fields::DEPRECATED_ROLLBACK_TO;
 
 fn revision_to_annotation(revision: Option<i64>, meta: &mut ObjectMeta) {
     match revision {

@@ -10,10 +10,7 @@ use apimachinery::conversion::ConversionError;
 use crate::apps::v1::{DaemonSet, Deployment, StatefulSetSpec};
 use crate::core::v1::PersistentVolumeClaim;
 
-/// Where `apps/v1` keeps a Deployment's deprecated `spec.rollbackTo.revision`.
-pub const DEPRECATED_ROLLBACK_TO: &str = "deprecated.deployment.rollback.to";
-/// Where `apps/v1` keeps a DaemonSet's deprecated `spec.templateGeneration`.
-pub const DEPRECATED_TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
+pub use crate::deprecated_fields::{DEPRECATED_ROLLBACK_TO, DEPRECATED_TEMPLATE_GENERATION};
 
 /// The revision of the rollback annotation, in Go's format; an empty annotation is no
 /// rollback (and is gone on the way back); one that is not an int64 fails, as in Go.

@@ -10,7 +10,7 @@ use super::{
     subdomain_metadata,
 };
 use crate::apps::v1::{DaemonSet, DaemonSetUpdateStrategy, RollingUpdateDaemonSet};
-use crate::conversions::internal::apps_v1::DEPRECATED_TEMPLATE_GENERATION;
+use crate::deprecated_fields::DEPRECATED_TEMPLATE_GENERATION;
 use crate::validation::go_internal::{GoStruct, or_null};
 use crate::validation::label_selector::{
     affinity_selector_invalid, as_selector, has_invalid_label_value, mismatch,

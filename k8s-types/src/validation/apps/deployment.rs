@@ -10,7 +10,7 @@ use super::{
     subdomain_metadata, template_for_replica_set,
 };
 use crate::apps::v1::{Deployment, DeploymentSpec, DeploymentStrategy, RollingUpdateDeployment};
-use crate::conversions::internal::apps_v1::DEPRECATED_ROLLBACK_TO;
+use crate::deprecated_fields::DEPRECATED_ROLLBACK_TO;
 use crate::validation::go_internal::{GoStruct, or_null};
 use crate::validation::label_selector::as_selector;
 use crate::validation::{json_value, non_negative};
