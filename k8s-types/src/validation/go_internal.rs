@@ -28,6 +28,10 @@ impl GoStruct {
     /// A field whose value writes as the external type's JSON does (strings, numbers,
     /// `IntOrString`, metav1 types, which keep their JSON tags internally too; `None` is
     /// Go's nil pointer, `null`).
+    #[cfg_attr(
+        not(any(feature = "apps", feature = "batch", feature = "policy")),
+        allow(dead_code)
+    )]
     pub(crate) fn field<T: WriteJson + ?Sized>(self, name: &str, value: &T) -> Self {
         let text = json_text(value);
         self.raw(name, &text)
@@ -52,6 +56,10 @@ impl GoStruct {
     }
 
     /// The struct as a field error's bad value.
+    #[cfg_attr(
+        not(any(feature = "apps", feature = "policy", feature = "resource")),
+        allow(dead_code)
+    )]
     pub(crate) fn value(self) -> BadValue {
         BadValue::Json(self.text())
     }
@@ -59,6 +67,7 @@ impl GoStruct {
 
 /// A slice as Go writes it: `null` when nil (ours cannot tell nil from empty: a list
 /// Go's JSON left out is both), else each element's text.
+#[cfg_attr(not(feature = "resource"), allow(dead_code))]
 pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
     if items.is_empty() {
         return "null".to_owned();
@@ -75,6 +84,7 @@ pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
 }
 
 /// An optional internal struct: its JSON, or `null` for Go's nil pointer.
+#[cfg_attr(not(any(feature = "apps", feature = "resource")), allow(dead_code))]
 pub(crate) fn or_null<T>(value: Option<&T>, write: impl FnOnce(&T) -> String) -> String {
     value.map_or_else(|| "null".to_owned(), write)
 }

@@ -7,8 +7,9 @@ use apimachinery::apis::meta::v1::validation::{
     FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain, validate_object_meta,
     validate_object_meta_update,
 };
+use apimachinery::util::validation::domain::is_domain_prefixed_path;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::{is_dns1123_label, is_dns1123_subdomain, regex_error};
+use apimachinery::util::validation::is_dns1123_label;
 
 use super::job_policies::{
     internal_pod_failure_policy, internal_success_policy, pod_failure_policy,
@@ -543,37 +544,4 @@ fn scheduling_directives_from(new: &PodTemplateSpec, old: &mut PodTemplateSpec) 
     old.spec
         .scheduling_gates
         .clone_from(&new.spec.scheduling_gates);
-}
-
-/// Go's `IsDomainPrefixedPath` (`util/validation`): a DNS-1123 subdomain, `/`, and a
-/// non-empty HTTP path (`acme.io/foo`).
-fn is_domain_prefixed_path(path: &Path, value: &str) -> ErrorList {
-    let mut errs = ErrorList::default();
-    if value.is_empty() {
-        errs.push(Error::required(path, ""));
-        return errs;
-    }
-    let Some((host, rest)) = value
-        .split_once('/')
-        .filter(|(host, rest)| !host.is_empty() && !rest.is_empty())
-    else {
-        errs.push(Error::invalid(
-            path,
-            value,
-            "must be a domain-prefixed path (such as \"acme.io/foo\")",
-        ));
-        return errs;
-    };
-    for msg in is_dns1123_subdomain(host) {
-        errs.push(Error::invalid(path, host, msg));
-    }
-    let http_path_char = |c: char| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c);
-    if !rest.chars().all(http_path_char) {
-        errs.push(Error::invalid(
-            path,
-            rest,
-            regex_error("Invalid path", r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+", &[]),
-        ));
-    }
-    errs
 }
