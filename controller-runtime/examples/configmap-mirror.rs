@@ -35,7 +35,7 @@ enum MirrorError {
     #[error(transparent)]
     Client(#[from] client::Error),
     #[error(transparent)]
-    Cache(#[from] client::delegating::Error),
+    Cache(#[from] controller_runtime::Error),
     #[error(transparent)]
     Util(#[from] ControllerUtilError),
 }

@@ -36,7 +36,7 @@ enum RsError {
     #[error(transparent)]
     Client(#[from] client::Error),
     #[error(transparent)]
-    Cache(#[from] client::delegating::Error),
+    Cache(#[from] controller_runtime::Error),
     #[error(transparent)]
     Util(#[from] ControllerUtilError),
     #[error("field selector: {0}")]

@@ -261,7 +261,7 @@ enum WidgetError {
     #[error(transparent)]
     Client(#[from] client::Error),
     #[error(transparent)]
-    Cache(#[from] client::delegating::Error),
+    Cache(#[from] controller_runtime::Error),
     #[error(transparent)]
     Util(#[from] ControllerUtilError),
 }

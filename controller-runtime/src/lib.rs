@@ -10,6 +10,7 @@
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
 //! | [`config`] | `pkg/client/config`, client-go `rest`, `clientcmd` | [`Config`](config::Config): kubeconfig, `KUBECONFIG` merging, in-cluster, exec plugins, impersonation |
+//! | [`Error`] | `k8s.io/apimachinery/pkg/api/errors` | the one error of the client, the cache, the delegating client and `controllerutil`, asked Go's questions (`is_not_found`, `is_conflict`, ...) |
 //! | [`client`] | `pkg/client` | [`Client`](client::Client): typed, unstructured and metadata calls, watch, typed API errors |
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
@@ -62,6 +63,7 @@ pub mod controllerutil;
 pub mod crd;
 #[cfg(feature = "envtest")]
 pub mod envtest;
+pub mod error;
 pub mod event;
 pub mod handler;
 pub mod healthz;
@@ -76,3 +78,5 @@ pub mod source;
 pub mod transport;
 pub mod webhook;
 pub mod workqueue;
+
+pub use error::{Error, Result};
