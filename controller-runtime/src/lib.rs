@@ -26,6 +26,7 @@
 //! | [`metrics`] | `pkg/metrics`, `pkg/metrics/server` | the controllers' metrics in Prometheus' text format, served at `/metrics` |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
+//! | [`signals`] | `pkg/manager/signals` | [`setup_signal_handler`](signals::setup_signal_handler): SIGINT/SIGTERM to a shutdown future, a second one exits |
 //! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
 //! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder): `events.k8s.io/v1` Events, repeats counted in series |
 //! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission`, `pkg/webhook/conversion` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects, the CRD [`ConversionHandler`](webhook::ConversionHandler) and [`check_round_trips`](webhook::check_round_trips) |
@@ -74,6 +75,7 @@ pub mod metrics;
 pub mod predicate;
 pub mod reconcile;
 pub mod record;
+pub mod signals;
 pub mod source;
 pub mod transport;
 pub mod webhook;
