@@ -25,7 +25,8 @@ use crate::cache::CacheError;
 use crate::client::{self, ApiError};
 use crate::controllerutil::ControllerUtilError;
 
-/// What a call of this crate fails with; a reconciler can return it as is.
+/// What a call of this crate fails with; a reconciler can return it as is (the typed
+/// [`ObjectReconciler`](crate::reconcile::ObjectReconciler) does).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -18,7 +18,7 @@
 //! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, namespace sets, `Arc` reads |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests, or the real kube-apiserver and etcd from binaries |
 //! | [`workqueue`] | client-go `util/workqueue` | [`WorkQueue`](workqueue::WorkQueue): de-duplicating, delaying, rate-limited |
-//! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler) |
+//! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler), and [`ObjectReconciler`](reconcile::ObjectReconciler), handed the object from the cache |
 //! | [`event`], [`predicate`], [`handler`], [`source`] | `pkg/event`, `pkg/predicate`, `pkg/handler`, `pkg/source` | events, their filters, what they enqueue, where they come from |
 //! | [`controller`], [`builder`] | `pkg/controller`, `pkg/builder` | [`Controller`](controller::Controller) and [`ControllerBuilder`](builder::ControllerBuilder) (`for_kind`, `owns`, `watches`) |
 //! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown, health probes, metrics, event recorders |
