@@ -41,8 +41,8 @@ use apimachinery::schema::{GroupResource, GroupVersionKind};
 use k8s_types::meta::v1::PartialObjectMetadata;
 
 use super::{
-    ApiError, Client, CreateOptions, DeleteOptions, ListOptions, ObjectKey, Patch, PatchOptions,
-    SubResourceClient, UpdateOptions,
+    ApiError, ApplyOptions, Client, CreateOptions, DeleteOptions, ListOptions, ObjectKey, Patch,
+    PatchOptions, SubResourceClient, UpdateOptions,
 };
 use crate::cache::{Cache, CacheError, ObjectForm};
 
@@ -270,6 +270,11 @@ impl DelegatingClient {
         opts: &PatchOptions,
     ) -> Result<T, crate::Error> {
         Ok(self.client.patch(obj, patch, opts).await?)
+    }
+
+    /// Applies an object server-side ([`Client::apply`]).
+    pub async fn apply<T: Object>(&self, obj: &T, opts: &ApplyOptions) -> Result<T, crate::Error> {
+        Ok(self.client.apply(obj, opts).await?)
     }
 
     /// Deletes an object on the server ([`Client::delete`]).
