@@ -26,7 +26,8 @@ use crate::client::{self, ApiError};
 use crate::controllerutil::ControllerUtilError;
 
 /// What a call of this crate fails with; a reconciler can return it as is (the typed
-/// [`ObjectReconciler`](crate::reconcile::ObjectReconciler) does).
+/// [`ObjectReconciler`](crate::reconcile::ObjectReconciler) and
+/// [`finalizer`](crate::finalizer::finalizer) do).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -26,6 +26,7 @@
 //! | [`metrics`] | `pkg/metrics`, `pkg/metrics/server` | the controllers' metrics in Prometheus' text format, served at `/metrics` |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
+//! | [`finalizer`] | (Go's finalizer pattern, kube-rs's `runtime::finalizer`) | [`finalizer()`](finalizer::finalizer): add the finalizer, clean up on deletion, remove it, with Events |
 //! | [`signals`] | `pkg/manager/signals` | [`setup_signal_handler`](signals::setup_signal_handler): SIGINT/SIGTERM to a shutdown future, a second one exits |
 //! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
 //! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder): `events.k8s.io/v1` Events, repeats counted in series |
@@ -66,6 +67,7 @@ pub mod crd;
 pub mod envtest;
 pub mod error;
 pub mod event;
+pub mod finalizer;
 pub mod handler;
 pub mod healthz;
 mod http_server;

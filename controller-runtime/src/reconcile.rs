@@ -248,7 +248,7 @@ pub trait ObjectReconciler<K: Resource>: Send + Sync + 'static {
 
     /// The object `request` names is gone from the cache (deleted, or never seen).
     /// Default: nothing to do, as Go's `AsReconciler` (cleaning up after a deletion is what
-    /// owner references and finalizers are for).
+    /// owner references and [`finalizer`](crate::finalizer::finalizer) are for).
     fn deleted(&self, request: Request) -> impl Future<Output = crate::Result<Action>> + Send {
         let _ = request;
         std::future::ready(Ok(Action::done()))
