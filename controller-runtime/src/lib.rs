@@ -33,8 +33,46 @@
 //! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission`, `pkg/webhook/conversion` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects, the CRD [`ConversionHandler`](webhook::ConversionHandler) and [`check_round_trips`](webhook::check_round_trips) |
 //!
 //! Examples: `configmap-mirror`, `replicaset-lite`, the webhook `pod-defaulter` and the
-//! custom-resource operator `widget-operator` (`cargo run -p controller-runtime
-//! --example configmap-mirror -- --kubeconfig FILE`).
+//! custom-resource operator `widget-operator` (`KUBECONFIG=FILE cargo run -p
+//! controller-runtime --example configmap-mirror`).
+//!
+//! # Writing a controller: the examples beside kube-rs's
+//!
+//! A controller is a type implementing [`ObjectReconciler`](reconcile::ObjectReconciler)
+//! (handed the object from the cache, or told it is gone) or
+//! [`Reconciler`](reconcile::Reconciler) (Go's shape, handed a name), returning
+//! [`Result`]: every call of the client, the cache and
+//! [`controllerutil`] fails with the one [`Error`], so `?` works throughout and Go's
+//! questions (`is_not_found`, `is_conflict`, ...) are asked of it. Cleanup before
+//! deletion is one [`finalizer()`](finalizer::finalizer) call; shutdown on SIGINT/SIGTERM
+//! is [`signals::setup_signal_handler`]; writes go through
+//! [`Manager::client`](manager::Manager::client), server-side apply included.
+//!
+//! The four examples against kube-rs's nearest (kube-rs at commit `ac95b19`, July
+//! 2026). **Lines**: non-blank lines that are not `//` comments (doc comments included
+//! in "comments"). **Concepts**: the distinct names taken from the library — each name a
+//! `use controller_runtime::…` (`use kube::…`) brings in, a module imported whole
+//! counting once, and each item named by a full path in the code (its first capitalised
+//! segment, else its last: `controller_runtime::Error::other` is `Error`); Kubernetes'
+//! types (`k8s_types`, `k8s_openapi`), `std` and other crates are not counted. The
+//! integration test `examples::the_crate_docs_count_the_examples_right` recounts ours.
+//!
+//! | controller | ours | lines | concepts | kube-rs | lines | concepts |
+//! | --- | --- | --- | --- | --- | --- | --- |
+//! | copy with finalizer | `configmap-mirror` | 73 | 13 | `secret_syncer.rs` | 98 | 13 |
+//! | owner and owned | `replicaset-lite` | 154 | 12 | `configmapgen_controller.rs` | 107 | 12 |
+//! | defaulting webhook | `pod-defaulter` | 157 | 12 | `admission_controller.rs` (+ `admission_setup.sh`, `admission_controller.yaml.tpl`) | 76 (+ 37) | 6 |
+//! | CRD operator with status | `widget-operator` | 282 | 18 | `crd_derive_multi.rs` + `configmapgen_controller.rs` | 218 | 17 |
+//!
+//! Only the first row compares the same job. `replicaset-lite` keeps `spec.replicas` Pods
+//! (expectations, a field index, the status subresource, and deleting the Pods itself
+//! where there is no garbage collector) where `configmapgen_controller` applies one
+//! ConfigMap. `pod-defaulter` is a mutating and a validating webhook that makes its own
+//! CA and registers and unregisters itself; kube-rs's example leaves that to an openssl
+//! and kubectl script and a YAML template, whose non-blank lines that are not `#`
+//! comments are in parentheses. `widget-operator` serves a conversion webhook between
+//! two versions and writes status from its reconciler, which no kube-rs example does;
+//! its nearest pair is counted.
 //!
 //! # Left out
 //!
