@@ -2,14 +2,14 @@
 //! `widgets.example.com` CRD serves `Widget` in `v1alpha1` and `v1` (the storage
 //! version); between them one field is renamed and one restructured:
 //!
-//! What it shows: a CRD generated from Rust types in two versions, its conversion
-//! webhook, an [`ObjectReconciler`] writing an owned ConfigMap and the status
-//! subresource through the manager's client, and shutdown on SIGINT/SIGTERM.
-//!
 //! ```text
 //! v1alpha1  spec.size: int       spec.colour: string
 //! v1        spec.replicas: int   spec.style.colour: string   (+ spec.style.finish, v1 only)
 //! ```
+//!
+//! What it shows: a CRD generated from Rust types in two versions, its conversion
+//! webhook, an [`ObjectReconciler`] writing an owned ConfigMap and the status
+//! subresource through the manager's client, and shutdown on SIGINT/SIGTERM.
 //!
 //! ```text
 //! KUBECONFIG=FILE cargo run -p controller-runtime --example widget-operator -- [--listen 127.0.0.1:9443]
@@ -18,14 +18,14 @@
 //! It makes a CA and a serving certificate for `127.0.0.1` and `localhost` (in memory),
 //! serves the conversion webhook at `/convert` over HTTPS (a
 //! [`ConversionHandler`] over the Scheme holding both versions and their conversions,
-//! v1 being the hub), creates or updates the CRD (generated from the two types by
+//! v1 being the hub), applies the CRD server-side (generated from the two types by
 //! [`CrdBuilder`], their schemas from `#[derive(StructuralSchema)]`) with
 //! `conversion.strategy: Webhook` pointing at itself (URL and `caBundle` its own),
 //! waits for it to be `Established`,
 //! and runs a controller: each Widget gets a ConfigMap of the same name that it
 //! controls (`replicas`, `colour`, `finish`), and `status.observedGeneration` and
-//! `status.configMap`. The CRD stays when it stops (SIGINT or SIGTERM): the Widgets are kept, and
-//! reading them in `v1alpha1` waits for the webhook to be back.
+//! `status.configMap`. The CRD stays when it stops (SIGINT or SIGTERM): the Widgets are
+//! kept, and reading them in `v1alpha1` waits for the webhook to be back.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
