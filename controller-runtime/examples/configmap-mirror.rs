@@ -76,6 +76,8 @@ impl ObjectReconciler<ConfigMap> for Mirror {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // First, so that a signal from here on asks for shutdown instead of killing.
+    let shutdown = setup_signal_handler()?;
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
     let options = ManagerOptions::new(Arc::new(scheme));
@@ -93,6 +95,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             mgr: Arc::clone(&mgr),
         })?;
     println!("configmap-mirror: running");
-    mgr.start(setup_signal_handler()?).await?;
+    mgr.start(shutdown).await?;
     Ok(())
 }

@@ -163,6 +163,8 @@ impl ObjectReconciler<ReplicaSet> for ReplicaSetLite {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // First, so that a signal from here on asks for shutdown instead of killing.
+    let shutdown = setup_signal_handler()?;
     let config = Config::load()?;
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
@@ -188,6 +190,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             expectations: Mutex::default(),
         })?;
     println!("replicaset-lite: running");
-    mgr.start(setup_signal_handler()?).await?;
+    mgr.start(shutdown).await?;
     Ok(())
 }

@@ -59,8 +59,8 @@
 //!
 //! | controller | ours | lines | concepts | kube-rs | lines | concepts |
 //! | --- | --- | --- | --- | --- | --- | --- |
-//! | copy with finalizer | `configmap-mirror` | 73 | 13 | `secret_syncer.rs` | 98 | 13 |
-//! | owner and owned | `replicaset-lite` | 154 | 12 | `configmapgen_controller.rs` | 107 | 12 |
+//! | copy with finalizer | `configmap-mirror` | 74 | 13 | `secret_syncer.rs` | 98 | 13 |
+//! | owner and owned | `replicaset-lite` | 155 | 12 | `configmapgen_controller.rs` | 107 | 12 |
 //! | defaulting webhook | `pod-defaulter` | 157 | 12 | `admission_controller.rs` (+ `admission_setup.sh`, `admission_controller.yaml.tpl`) | 76 (+ 37) | 6 |
 //! | CRD operator with status | `widget-operator` | 282 | 18 | `crd_derive_multi.rs` + `configmapgen_controller.rs` | 218 | 17 |
 //!
