@@ -7,10 +7,9 @@ use std::sync::Arc;
 use apimachinery::api::errors::{self, StatusError};
 use axum::body::Body;
 use axum::http::{HeaderValue, Method, Request, Response, header};
-use futures_util::future::BoxFuture;
 
 use super::api::Api;
-use super::filters::{Handle, RequestScope};
+use super::filters::{Answer, Handle, RequestScope};
 use super::routes::Routes;
 use crate::authentication::user::Info;
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, wants_aggregated};
@@ -34,7 +33,7 @@ const KUBERNETES_MINOR: &str = "36";
 pub(crate) struct ApiHandler(pub(crate) Arc<Api>);
 
 impl Handle for ApiHandler {
-    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
+    fn handle(&self, req: Request<Body>) -> Answer {
         let api = self.0.clone();
         Box::pin(async move { api.serve(req).await })
     }

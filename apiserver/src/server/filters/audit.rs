@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::MicroTime;
 use axum::body::Body;
-use axum::http::{HeaderValue, Request, Response, header};
+use axum::http::{HeaderValue, Request, header};
 
 use super::authentication::AuthenticatedUser;
 use super::impersonation::ImpersonatedUser;
-use super::{Filter, Handle, Next, RequestScope};
+use super::{Answer, Filter, Handle, Next, RequestScope};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
@@ -29,7 +29,7 @@ impl WithAudit {
 }
 
 impl Filter for WithAudit {
-    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
@@ -42,12 +42,15 @@ impl Filter for WithAudit {
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
         // Every answer carries its audit id, logged or not, as Go's `WithAuditInit`
         // gives it.
-        let Some(log) = self.log else {
-            let mut response = next.run(req).await;
-            if let Ok(v) = HeaderValue::from_str(&audit_id) {
-                response.headers_mut().insert(AUDIT_ID_HEADER, v);
-            }
-            return response;
+        let Some(log) = self.log.clone() else {
+            let answer = next.run(req);
+            return Box::pin(async move {
+                let mut response = answer.await;
+                if let Ok(v) = HeaderValue::from_str(&audit_id) {
+                    response.headers_mut().insert(AUDIT_ID_HEADER, v);
+                }
+                response
+            });
         };
         let received = MicroTime::now();
         let info = req
@@ -71,33 +74,36 @@ impl Filter for WithAudit {
         let user_agent = header_str(req.headers(), header::USER_AGENT)
             .unwrap_or_default()
             .to_owned();
-        let mut response = next.run(req).await;
-        let user = response
-            .extensions()
-            .get::<AuthenticatedUser>()
-            .map(|u| UserInfo::from(&u.0))
-            .unwrap_or_default();
-        let impersonated = response
-            .extensions()
-            .get::<ImpersonatedUser>()
-            .map(|u| UserInfo::from(&u.0));
-        let mut event = Event::new(
-            audit_id.clone(),
-            uri,
-            verb.clone(),
-            user,
-            source_ip,
-            user_agent,
-            info.as_ref().map(ObjectReference::from),
-            response.status().as_u16(),
-            received,
-            verb == "watch" && response.status().is_success(),
-        );
-        event.impersonated_user = impersonated;
-        log.log(&event);
-        if let Ok(v) = HeaderValue::from_str(&audit_id) {
-            response.headers_mut().insert(AUDIT_ID_HEADER, v);
-        }
-        response
+        let answer = next.run(req);
+        Box::pin(async move {
+            let mut response = answer.await;
+            let user = response
+                .extensions()
+                .get::<AuthenticatedUser>()
+                .map(|u| UserInfo::from(&u.0))
+                .unwrap_or_default();
+            let impersonated = response
+                .extensions()
+                .get::<ImpersonatedUser>()
+                .map(|u| UserInfo::from(&u.0));
+            let mut event = Event::new(
+                audit_id.clone(),
+                uri,
+                verb.clone(),
+                user,
+                source_ip,
+                user_agent,
+                info.as_ref().map(ObjectReference::from),
+                response.status().as_u16(),
+                received,
+                verb == "watch" && response.status().is_success(),
+            );
+            event.impersonated_user = impersonated;
+            log.log(&event);
+            if let Ok(v) = HeaderValue::from_str(&audit_id) {
+                response.headers_mut().insert(AUDIT_ID_HEADER, v);
+            }
+            response
+        })
     }
 }
