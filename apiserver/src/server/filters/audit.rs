@@ -2,18 +2,50 @@
 //! per request, accepted or refused, written when the response is ready, and the
 //! request's audit id in the `Audit-Id` response header.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use apimachinery::apis::meta::v1::MicroTime;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, header};
 
-use super::authentication::AuthenticatedUser;
-use super::impersonation::ImpersonatedUser;
 use super::{Answer, Filter, Handle, Next, RequestScope};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
+use crate::authentication::user::Info;
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
+
+/// Who a request is served for, recorded in its extensions by the authentication and
+/// impersonation filters when an audit log is written (as Go's filters record them in
+/// the request's audit event), and read by the audit filter once the request is
+/// answered. Without an audit log there is none, and nothing is copied for it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AuditedUsers(Arc<Mutex<Users>>);
+
+/// The users of an [`AuditedUsers`].
+#[derive(Debug, Default)]
+struct Users {
+    /// The authenticated user.
+    user: Option<UserInfo>,
+    /// The user it acted as.
+    impersonated: Option<UserInfo>,
+}
+
+impl AuditedUsers {
+    /// Records `user` as the one the request is authenticated as.
+    pub(crate) fn authenticated(&self, user: &Info) {
+        self.users().user = Some(UserInfo::from(user));
+    }
+
+    /// Records `user` as the one the request acts as.
+    pub(crate) fn impersonated(&self, user: &Info) {
+        self.users().impersonated = Some(UserInfo::from(user));
+    }
+
+    fn users(&self) -> std::sync::MutexGuard<'_, Users> {
+        // Recording only sets a field: a panic elsewhere leaves nothing half written.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 /// The filter; without a log it only gives answers their audit id.
 #[derive(Clone, Debug)]
@@ -29,7 +61,7 @@ impl WithAudit {
 }
 
 impl Filter for WithAudit {
-    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
+    fn filter<S>(&self, mut req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
@@ -74,18 +106,13 @@ impl Filter for WithAudit {
         let user_agent = header_str(req.headers(), header::USER_AGENT)
             .unwrap_or_default()
             .to_owned();
+        let users = AuditedUsers::default();
+        req.extensions_mut().insert(users.clone());
         let answer = next.run(req);
         Box::pin(async move {
             let mut response = answer.await;
-            let user = response
-                .extensions()
-                .get::<AuthenticatedUser>()
-                .map(|u| UserInfo::from(&u.0))
-                .unwrap_or_default();
-            let impersonated = response
-                .extensions()
-                .get::<ImpersonatedUser>()
-                .map(|u| UserInfo::from(&u.0));
+            let Users { user, impersonated } = std::mem::take(&mut *users.users());
+            let user = user.unwrap_or_default();
             let mut event = Event::new(
                 audit_id.clone(),
                 uri,

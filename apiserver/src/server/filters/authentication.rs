@@ -8,15 +8,11 @@ use apimachinery::api::errors;
 use axum::body::Body;
 use axum::http::Request;
 
+use super::audit::AuditedUsers;
 use super::{Answer, Filter, Handle, Next};
 use crate::authentication::user::Info;
 use crate::authentication::{self, Authenticator, ClientCertificates};
 use crate::endpoints::responsewriters::error_response;
-
-/// The user the authentication filter found, set on the response for the audit filter
-/// (which is outside it, to record refused requests too).
-#[derive(Clone, Debug)]
-pub(crate) struct AuthenticatedUser(pub(crate) Info);
 
 /// The filter.
 #[derive(Clone, Debug)]
@@ -68,10 +64,13 @@ impl Filter for WithAuthentication {
                     return error_response(&errors::new_unauthorized("Unauthorized"));
                 }
             };
-            req.extensions_mut().insert(user.clone());
-            let mut response = next.run(req).await;
-            response.extensions_mut().insert(AuthenticatedUser(user));
-            response
+            // For the audit filter, which is outside this one to record refused
+            // requests too.
+            if let Some(audited) = req.extensions().get::<AuditedUsers>() {
+                audited.authenticated(&user);
+            }
+            req.extensions_mut().insert(user);
+            next.run(req).await
         })
     }
 }

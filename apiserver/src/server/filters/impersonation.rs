@@ -12,6 +12,7 @@ use apimachinery::api::errors::{self, StatusError};
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, Response};
 
+use super::audit::AuditedUsers;
 use super::authorization::forbidden;
 use super::{Answer, Filter, Handle, Next};
 use crate::authentication::serviceaccount::{make_groups, make_username, split_username};
@@ -228,10 +229,6 @@ fn impersonated_user(requests: &[Impersonation], groups_named: bool) -> Info {
     user
 }
 
-/// The user a request acted as, set on the response for the audit filter.
-#[derive(Clone, Debug)]
-pub(crate) struct ImpersonatedUser(pub(crate) Info);
-
 /// The filter.
 #[derive(Clone, Debug)]
 pub(crate) struct WithImpersonation {
@@ -301,10 +298,11 @@ async fn impersonate<S: Handle>(
     for name in extras {
         headers.remove(name);
     }
-    req.extensions_mut().insert(user.clone());
-    let mut response = next.run(req).await;
-    response.extensions_mut().insert(ImpersonatedUser(user));
-    response
+    if let Some(audited) = req.extensions().get::<AuditedUsers>() {
+        audited.impersonated(&user);
+    }
+    req.extensions_mut().insert(user);
+    next.run(req).await
 }
 
 #[cfg(test)]
