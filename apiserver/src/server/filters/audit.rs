@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use apimachinery::apis::meta::v1::MicroTime;
 use axum::body::Body;
-use axum::http::{HeaderValue, Request, header};
+use axum::http::{HeaderName, HeaderValue, Request, header};
 
 use super::{Answer, Filter, Handle, Next, RequestScope};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
@@ -65,21 +65,25 @@ impl Filter for WithAudit {
     where
         S: Handle,
     {
-        let audit_id = header_str(
-            req.headers(),
-            header::HeaderName::from_static(AUDIT_ID_HEADER),
-        )
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned)
-        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let name = HeaderName::from_static(AUDIT_ID_HEADER);
+        // The client's id when it sent one, as Go takes it; a new one otherwise, written
+        // into a header value directly (no text of it made first).
+        let audit_id = match req.headers().get(&name) {
+            Some(id) if !id.is_empty() && id.to_str().is_ok() => Some(id.clone()),
+            _ => {
+                let mut text = uuid::Uuid::encode_buffer();
+                let id = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+                HeaderValue::from_str(id).ok()
+            }
+        };
         // Every answer carries its audit id, logged or not, as Go's `WithAuditInit`
         // gives it.
         let Some(log) = self.log.clone() else {
             let answer = next.run(req);
             return Box::pin(async move {
                 let mut response = answer.await;
-                if let Ok(v) = HeaderValue::from_str(&audit_id) {
-                    response.headers_mut().insert(AUDIT_ID_HEADER, v);
+                if let Some(id) = audit_id {
+                    response.headers_mut().insert(name, id);
                 }
                 response
             });
@@ -113,8 +117,9 @@ impl Filter for WithAudit {
             let mut response = answer.await;
             let Users { user, impersonated } = std::mem::take(&mut *users.users());
             let user = user.unwrap_or_default();
+            let id = audit_id.as_ref().and_then(|id| id.to_str().ok());
             let mut event = Event::new(
-                audit_id.clone(),
+                id.unwrap_or_default().to_owned(),
                 uri,
                 verb.clone(),
                 user,
@@ -127,8 +132,8 @@ impl Filter for WithAudit {
             );
             event.impersonated_user = impersonated;
             log.log(&event);
-            if let Ok(v) = HeaderValue::from_str(&audit_id) {
-                response.headers_mut().insert(AUDIT_ID_HEADER, v);
+            if let Some(id) = audit_id {
+                response.headers_mut().insert(name, id);
             }
             response
         })
