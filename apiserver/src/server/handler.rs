@@ -68,8 +68,16 @@ impl Api {
         if let Some(response) = self.health.serve(&path, parts.uri.query()).await {
             return response;
         }
-        // Discovery documents are read only: Go routes nothing else to them.
-        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        // Discovery documents are read only: Go routes nothing else to them. Their paths
+        // have at most three segments; longer ones (every resource request) are not split
+        // (splitting costs a GET about 1,200 instructions, in callgrind).
+        let trimmed = path.trim_matches('/');
+        let short = trimmed.bytes().filter(|&b| b == b'/').nth(2).is_none();
+        let segments: Vec<&str> = if short {
+            trimmed.split('/').collect()
+        } else {
+            Vec::new()
+        };
         let discovery = matches!(
             segments.as_slice(),
             ["api"] | ["apis"] | ["api", _] | ["apis", _] | ["apis", _, _]
