@@ -14,6 +14,10 @@ use crate::authentication::user::Info;
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
 
+/// The `Audit-Id` header's name, checked once (`from_static` checks it each time it
+/// runs, unless it runs here, at compile time).
+static AUDIT_ID: HeaderName = HeaderName::from_static(AUDIT_ID_HEADER);
+
 /// Who a request is served for, recorded in its extensions by the authentication and
 /// impersonation filters when an audit log is written (as Go's filters record them in
 /// the request's audit event), and read by the audit filter once the request is
@@ -65,7 +69,7 @@ impl Filter for WithAudit {
     where
         S: Handle,
     {
-        let name = HeaderName::from_static(AUDIT_ID_HEADER);
+        let name = AUDIT_ID.clone();
         // The client's id when it sent one, as Go takes it; a new one otherwise, written
         // into a header value directly (no text of it made first).
         let audit_id = match req.headers().get(&name) {
