@@ -101,9 +101,7 @@ impl Filter for WithAudit {
             Some(info) => info.verb.clone(),
             None => req.method().as_str().to_ascii_lowercase(),
         };
-        let source_ip = req
-            .extensions()
-            .get::<ConnectionInfo>()
+        let source_ip = ConnectionInfo::of(&req)
             .and_then(|c| c.remote)
             .map(|a| a.ip());
         let uri = req

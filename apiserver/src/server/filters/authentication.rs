@@ -11,8 +11,9 @@ use axum::http::Request;
 use super::audit::AuditedUsers;
 use super::{Answer, Filter, Handle, Next};
 use crate::authentication::user::Info;
-use crate::authentication::{self, Authenticator, ClientCertificates};
+use crate::authentication::{self, Authenticator};
 use crate::endpoints::responsewriters::error_response;
+use crate::server::tls::ConnectionInfo;
 
 /// The filter.
 #[derive(Clone, Debug)]
@@ -41,10 +42,8 @@ impl Filter for WithAuthentication {
         let anonymous_auth = self.anonymous_auth;
         Box::pin(async move {
             let answer = {
-                let certificates = req
-                    .extensions()
-                    .get::<ClientCertificates>()
-                    .map(|c| c.0.as_slice())
+                let certificates = ConnectionInfo::of(&req)
+                    .map(|c| c.client_certificates.0.as_slice())
                     .unwrap_or_default();
                 let request = authentication::Request {
                     headers: req.headers(),

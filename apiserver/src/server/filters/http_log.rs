@@ -29,10 +29,7 @@ impl Filter for WithLogging {
         let user_agent = header_str(req.headers(), header::USER_AGENT)
             .unwrap_or_default()
             .to_owned();
-        let source = req
-            .extensions()
-            .get::<ConnectionInfo>()
-            .and_then(|c| c.remote);
+        let source = ConnectionInfo::of(&req).and_then(|c| c.remote);
         let answer = next.run(req);
         Box::pin(async move {
             let response = answer.await;
