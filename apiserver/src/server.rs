@@ -472,12 +472,6 @@ pub(crate) type HandlerChain = FilterService<
     >,
 >;
 
-/// The router of a listener: every request goes through the chain, with its
-/// connection ([`tls::ConnectionInfo`], in axum's `ConnectInfo`) in its extensions.
-fn router(chain: HandlerChain) -> axum::Router {
-    axum::Router::new().fallback_service(chain)
-}
-
 /// Serves `chain` on the connections of `listener` until the server is told to stop
 /// (`stop`), then lets the requests in flight finish.
 async fn serve_until_stopped<L>(
@@ -491,7 +485,12 @@ where
     tls::ConnectionInfo:
         for<'a> axum::extract::connect_info::Connected<axum::serve::IncomingStream<'a, L>>,
 {
-    let app = router(chain).into_make_service_with_connect_info::<tls::ConnectionInfo>();
+    // Every request goes through the chain, with its connection ([`tls::ConnectionInfo`],
+    // as axum's `ConnectInfo`) in its extensions. No router in front: it would look up a
+    // path nothing is routed by and make a route of its fallback for every request.
+    let app = axum::ServiceExt::<Request<Body>>::into_make_service_with_connect_info::<
+        tls::ConnectionInfo,
+    >(chain);
     axum::serve(listener, app)
         .with_graceful_shutdown(stopped(stop))
         .await
