@@ -31,7 +31,6 @@ pub mod tls;
 mod workers;
 
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -44,7 +43,7 @@ use axum::http::{Request, Response};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
-use tower::{Service, ServiceBuilder};
+use tower::ServiceBuilder;
 
 use self::api::Api;
 use self::filters::audit::WithAudit;
@@ -56,7 +55,7 @@ use self::filters::max_in_flight::WithMaxInFlightLimit;
 use self::filters::panic_recovery::WithPanicRecovery;
 use self::filters::request_info::WithRequestInfo;
 use self::filters::timeout::WithTimeout;
-use self::filters::{FilterLayer, FilterService};
+use self::filters::{FilterLayer, FilterService, Handle};
 use self::handler::ApiHandler;
 use self::healthz::HealthChecks;
 use self::routes::{Routes, reserved_names};
@@ -473,35 +472,6 @@ pub(crate) type HandlerChain = FilterService<
     >,
 >;
 
-/// The router of a listener: every request goes through the chain, with its
-/// connection's client certificates in its extensions.
-fn router(chain: HandlerChain) -> axum::Router {
-    axum::Router::new().fallback(move |mut req: Request<Body>| {
-        let mut chain = chain.clone();
-        async move {
-            let connection = req
-                .extensions()
-                .get::<axum::extract::ConnectInfo<tls::ConnectionInfo>>()
-                .map(|c| c.0.clone());
-            if let Some(connection) = connection {
-                req.extensions_mut()
-                    .insert(connection.client_certificates.clone());
-                req.extensions_mut().insert(connection);
-            }
-            answer(&mut chain, req).await
-        }
-    })
-}
-
-/// The chain's answer to `req` (it never fails: failures are answers).
-async fn answer(chain: &mut HandlerChain, req: Request<Body>) -> Response<Body> {
-    let answered: Result<Response<Body>, Infallible> = chain.call(req).await;
-    match answered {
-        Ok(response) => response,
-        Err(never) => match never {},
-    }
-}
-
 /// Serves `chain` on the connections of `listener` until the server is told to stop
 /// (`stop`), then lets the requests in flight finish.
 async fn serve_until_stopped<L>(
@@ -515,7 +485,12 @@ where
     tls::ConnectionInfo:
         for<'a> axum::extract::connect_info::Connected<axum::serve::IncomingStream<'a, L>>,
 {
-    let app = router(chain).into_make_service_with_connect_info::<tls::ConnectionInfo>();
+    // Every request goes through the chain, with its connection ([`tls::ConnectionInfo`],
+    // as axum's `ConnectInfo`) in its extensions. No router in front: it would look up a
+    // path nothing is routed by and make a route of its fallback for every request.
+    let app = axum::ServiceExt::<Request<Body>>::into_make_service_with_connect_info::<
+        tls::ConnectionInfo,
+    >(chain);
     axum::serve(listener, app)
         .with_graceful_shutdown(stopped(stop))
         .await
@@ -548,7 +523,7 @@ impl ApiServerHandler {
     /// Answers one request (Go's `ServeHTTP`). A watch's response body streams events
     /// until the handler is dropped or the watch times out.
     pub async fn serve_http(&self, request: Request<Body>) -> Response<Body> {
-        answer(&mut self.chain.clone(), request).await
+        self.chain.handle(request).await
     }
 }
 

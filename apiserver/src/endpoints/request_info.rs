@@ -51,7 +51,7 @@ impl RequestInfo {
         let not_found = || RequestInfoError::NotFound {
             path: path.to_owned(),
         };
-        let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+        let parts = split_path(path);
         let (api_group, api_version, mut rest) = match parts.as_slice() {
             ["api", version, rest @ ..] => (String::new(), (*version).to_owned(), rest),
             ["apis", group, version, rest @ ..] => {
@@ -114,6 +114,24 @@ impl RequestInfo {
     }
 }
 
+/// The segments of `path` between its slashes, leading and trailing ones trimmed (Go's
+/// `splitPath`). Found byte by byte: `str::split` looks for each slash with `memchr`,
+/// whose setup costs more than a whole short segment (about 130 instructions a segment,
+/// in callgrind, against 4 a byte here).
+fn split_path(path: &str) -> Vec<&str> {
+    let trimmed = path.trim_matches('/');
+    let mut segments = Vec::with_capacity(8);
+    let mut start = 0;
+    for (i, byte) in trimmed.bytes().enumerate() {
+        if byte == b'/' {
+            segments.push(&trimmed[start..i]);
+            start = i + 1;
+        }
+    }
+    segments.push(&trimmed[start..]);
+    segments
+}
+
 /// A request header's value, when it is text.
 pub fn header_str(headers: &HeaderMap, name: HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
@@ -125,6 +143,24 @@ mod tests {
 
     fn parse(method: &str, path: &str) -> RequestInfo {
         RequestInfo::parse(method, path, false).unwrap_or_default()
+    }
+
+    #[test]
+    fn paths_split_as_str_split_does() {
+        for path in [
+            "",
+            "/",
+            "//",
+            "/api",
+            "/api/",
+            "api/v1",
+            "/api//v1/",
+            "/apis/apps/v1/namespaces/default/deployments/web/scale",
+            "/api/v1/namespaces/é/configmaps/ü",
+        ] {
+            let want: Vec<&str> = path.trim_matches('/').split('/').collect();
+            assert_eq!(split_path(path), want, "{path}");
+        }
     }
 
     #[test]

@@ -126,6 +126,17 @@ pub struct ConnectionInfo {
     pub client_certificates: ClientCertificates,
 }
 
+impl ConnectionInfo {
+    /// The connection `req` came on, which the listeners put in its extensions (as
+    /// axum's `ConnectInfo`, read where needed rather than copied into extensions of
+    /// its own on every request).
+    pub(crate) fn of<B>(req: &axum::http::Request<B>) -> Option<&ConnectionInfo> {
+        req.extensions()
+            .get::<axum::extract::ConnectInfo<ConnectionInfo>>()
+            .map(|c| &c.0)
+    }
+}
+
 impl Connected<IncomingStream<'_, TcpListener>> for ConnectionInfo {
     fn connect_info(stream: IncomingStream<'_, TcpListener>) -> Self {
         ConnectionInfo {

@@ -106,7 +106,7 @@ async fn hand_out(
     Ok(())
 }
 
-/// One worker's server: the router over the connections handed to it, until the
+/// One worker's server: the filter chain over the connections handed to it, until the
 /// server stops.
 async fn serve(
     chain: HandlerChain,

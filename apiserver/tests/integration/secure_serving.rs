@@ -158,6 +158,8 @@ async fn start_on(anonymous: bool, workers: usize) -> Secure {
 enum As<'a> {
     Nobody,
     Certificate(&'a (String, String)),
+    /// A client certificate's user asking to act as another (`Impersonate-User`).
+    Impersonating(&'a (String, String), &'a str),
     Token(&'a str),
 }
 
@@ -179,7 +181,7 @@ async fn request(
     .unwrap()
     .with_root_certificates(roots);
     let config = match who {
-        As::Certificate((cert, key)) => builder
+        As::Certificate((cert, key)) | As::Impersonating((cert, key), _) => builder
             .with_client_auth_cert(
                 vec![CertificateDer::from_pem_slice(cert.as_bytes()).unwrap()],
                 PrivateKeyDer::from_pem_slice(key.as_bytes()).unwrap(),
@@ -198,8 +200,10 @@ async fn request(
         "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nUser-Agent: secure-serving-test\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
         body.len()
     );
-    if let As::Token(token) = who {
-        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    match who {
+        As::Token(token) => head.push_str(&format!("Authorization: Bearer {token}\r\n")),
+        As::Impersonating(_, user) => head.push_str(&format!("Impersonate-User: {user}\r\n")),
+        As::Nobody | As::Certificate(_) => {}
     }
     head.push_str("\r\n");
     tls.write_all(head.as_bytes()).await?;
@@ -528,8 +532,16 @@ async fn every_request_accepted_or_refused_is_audited() {
         None,
     )
     .await;
+    ok(
+        &s,
+        As::Impersonating(&admin, "bob"),
+        "GET",
+        "/api/v1/namespaces/default",
+        None,
+    )
+    .await;
     let events = s.audit.events();
-    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events.len(), 3, "{events:?}");
     let accepted = &events[0];
     assert_eq!(accepted["level"], "Metadata");
     assert_eq!(accepted["stage"], "ResponseComplete");
@@ -548,6 +560,12 @@ async fn every_request_accepted_or_refused_is_audited() {
     assert_eq!(refused["objectRef"]["resource"], "secrets");
     assert_eq!(refused["responseStatus"]["code"], 401);
     assert_ne!(accepted["auditID"], refused["auditID"]);
+    assert!(accepted.get("impersonatedUser").is_none(), "{accepted}");
+    // Who asked, and whom for: the authentication and impersonation filters record
+    // both for the audit filter.
+    let impersonating = &events[2];
+    assert_eq!(impersonating["user"]["username"], "kubernetes-admin");
+    assert_eq!(impersonating["impersonatedUser"]["username"], "bob");
     for e in &events {
         assert!(
             e["requestReceivedTimestamp"].as_str().unwrap()

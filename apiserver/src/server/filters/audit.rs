@@ -2,18 +2,54 @@
 //! per request, accepted or refused, written when the response is ready, and the
 //! request's audit id in the `Audit-Id` response header.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use apimachinery::apis::meta::v1::MicroTime;
 use axum::body::Body;
-use axum::http::{HeaderValue, Request, Response, header};
+use axum::http::{HeaderName, HeaderValue, Request, header};
 
-use super::authentication::AuthenticatedUser;
-use super::impersonation::ImpersonatedUser;
-use super::{Filter, Handle, Next, RequestScope};
+use super::{Answer, Filter, Handle, Next, RequestScope};
 use crate::audit::{AUDIT_ID_HEADER, AuditLog, Event, ObjectReference, UserInfo};
+use crate::authentication::user::Info;
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
+
+/// The `Audit-Id` header's name, checked once (`from_static` checks it each time it
+/// runs, unless it runs here, at compile time).
+static AUDIT_ID: HeaderName = HeaderName::from_static(AUDIT_ID_HEADER);
+
+/// Who a request is served for, recorded in its extensions by the authentication and
+/// impersonation filters when an audit log is written (as Go's filters record them in
+/// the request's audit event), and read by the audit filter once the request is
+/// answered. Without an audit log there is none, and nothing is copied for it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AuditedUsers(Arc<Mutex<Users>>);
+
+/// The users of an [`AuditedUsers`].
+#[derive(Debug, Default)]
+struct Users {
+    /// The authenticated user.
+    user: Option<UserInfo>,
+    /// The user it acted as.
+    impersonated: Option<UserInfo>,
+}
+
+impl AuditedUsers {
+    /// Records `user` as the one the request is authenticated as.
+    pub(crate) fn authenticated(&self, user: &Info) {
+        self.users().user = Some(UserInfo::from(user));
+    }
+
+    /// Records `user` as the one the request acts as.
+    pub(crate) fn impersonated(&self, user: &Info) {
+        self.users().impersonated = Some(UserInfo::from(user));
+    }
+
+    fn users(&self) -> std::sync::MutexGuard<'_, Users> {
+        // Recording only sets a field: a panic elsewhere leaves nothing half written.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 /// The filter; without a log it only gives answers their audit id.
 #[derive(Clone, Debug)]
@@ -29,25 +65,32 @@ impl WithAudit {
 }
 
 impl Filter for WithAudit {
-    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, mut req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
-        let audit_id = header_str(
-            req.headers(),
-            header::HeaderName::from_static(AUDIT_ID_HEADER),
-        )
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned)
-        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let name = AUDIT_ID.clone();
+        // The client's id when it sent one, as Go takes it; a new one otherwise, written
+        // into a header value directly (no text of it made first).
+        let audit_id = match req.headers().get(&name) {
+            Some(id) if !id.is_empty() && id.to_str().is_ok() => Some(id.clone()),
+            _ => {
+                let mut text = uuid::Uuid::encode_buffer();
+                let id = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+                HeaderValue::from_str(id).ok()
+            }
+        };
         // Every answer carries its audit id, logged or not, as Go's `WithAuditInit`
         // gives it.
-        let Some(log) = self.log else {
-            let mut response = next.run(req).await;
-            if let Ok(v) = HeaderValue::from_str(&audit_id) {
-                response.headers_mut().insert(AUDIT_ID_HEADER, v);
-            }
-            return response;
+        let Some(log) = self.log.clone() else {
+            let answer = next.run(req);
+            return Box::pin(async move {
+                let mut response = answer.await;
+                if let Some(id) = audit_id {
+                    response.headers_mut().insert(name, id);
+                }
+                response
+            });
         };
         let received = MicroTime::now();
         let info = req
@@ -58,9 +101,7 @@ impl Filter for WithAudit {
             Some(info) => info.verb.clone(),
             None => req.method().as_str().to_ascii_lowercase(),
         };
-        let source_ip = req
-            .extensions()
-            .get::<ConnectionInfo>()
+        let source_ip = ConnectionInfo::of(&req)
             .and_then(|c| c.remote)
             .map(|a| a.ip());
         let uri = req
@@ -71,33 +112,32 @@ impl Filter for WithAudit {
         let user_agent = header_str(req.headers(), header::USER_AGENT)
             .unwrap_or_default()
             .to_owned();
-        let mut response = next.run(req).await;
-        let user = response
-            .extensions()
-            .get::<AuthenticatedUser>()
-            .map(|u| UserInfo::from(&u.0))
-            .unwrap_or_default();
-        let impersonated = response
-            .extensions()
-            .get::<ImpersonatedUser>()
-            .map(|u| UserInfo::from(&u.0));
-        let mut event = Event::new(
-            audit_id.clone(),
-            uri,
-            verb.clone(),
-            user,
-            source_ip,
-            user_agent,
-            info.as_ref().map(ObjectReference::from),
-            response.status().as_u16(),
-            received,
-            verb == "watch" && response.status().is_success(),
-        );
-        event.impersonated_user = impersonated;
-        log.log(&event);
-        if let Ok(v) = HeaderValue::from_str(&audit_id) {
-            response.headers_mut().insert(AUDIT_ID_HEADER, v);
-        }
-        response
+        let users = AuditedUsers::default();
+        req.extensions_mut().insert(users.clone());
+        let answer = next.run(req);
+        Box::pin(async move {
+            let mut response = answer.await;
+            let Users { user, impersonated } = std::mem::take(&mut *users.users());
+            let user = user.unwrap_or_default();
+            let id = audit_id.as_ref().and_then(|id| id.to_str().ok());
+            let mut event = Event::new(
+                id.unwrap_or_default().to_owned(),
+                uri,
+                verb.clone(),
+                user,
+                source_ip,
+                user_agent,
+                info.as_ref().map(ObjectReference::from),
+                response.status().as_u16(),
+                received,
+                verb == "watch" && response.status().is_success(),
+            );
+            event.impersonated_user = impersonated;
+            log.log(&event);
+            if let Some(id) = audit_id {
+                response.headers_mut().insert(name, id);
+            }
+            response
+        })
     }
 }

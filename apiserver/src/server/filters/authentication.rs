@@ -6,17 +6,14 @@ use std::sync::Arc;
 
 use apimachinery::api::errors;
 use axum::body::Body;
-use axum::http::{Request, Response};
+use axum::http::Request;
 
-use super::{Filter, Handle, Next};
+use super::audit::AuditedUsers;
+use super::{Answer, Filter, Handle, Next};
 use crate::authentication::user::Info;
-use crate::authentication::{self, Authenticator, ClientCertificates};
+use crate::authentication::{self, Authenticator};
 use crate::endpoints::responsewriters::error_response;
-
-/// The user the authentication filter found, set on the response for the audit filter
-/// (which is outside it, to record refused requests too).
-#[derive(Clone, Debug)]
-pub(crate) struct AuthenticatedUser(pub(crate) Info);
+use crate::server::tls::ConnectionInfo;
 
 /// The filter.
 #[derive(Clone, Debug)]
@@ -37,37 +34,42 @@ impl WithAuthentication {
 }
 
 impl Filter for WithAuthentication {
-    async fn filter<S>(self, mut req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, mut req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
-        let answer = {
-            let certificates = req
-                .extensions()
-                .get::<ClientCertificates>()
-                .map(|c| c.0.as_slice())
-                .unwrap_or_default();
-            let request = authentication::Request {
-                headers: req.headers(),
-                client_certificates: certificates,
+        let authenticator = Arc::clone(&self.authenticator);
+        let anonymous_auth = self.anonymous_auth;
+        Box::pin(async move {
+            let answer = {
+                let certificates = ConnectionInfo::of(&req)
+                    .map(|c| c.client_certificates.0.as_slice())
+                    .unwrap_or_default();
+                let request = authentication::Request {
+                    headers: req.headers(),
+                    client_certificates: certificates,
+                };
+                authenticator.authenticate(&request).await
             };
-            self.authenticator.authenticate(&request).await
-        };
-        let user = match answer {
-            Ok(Some(user)) => user,
-            Ok(None) if self.anonymous_auth => Info::anonymous(),
-            Ok(None) => {
-                tracing::debug!(uri = %req.uri(), "unauthorized: no credentials, and anonymous requests are not allowed");
-                return error_response(&errors::new_unauthorized("Unauthorized"));
+            let user = match answer {
+                Ok(Some(user)) => user,
+                Ok(None) if anonymous_auth => Info::anonymous(),
+                Ok(None) => {
+                    tracing::debug!(uri = %req.uri(), "unauthorized: no credentials, and anonymous requests are not allowed");
+                    return error_response(&errors::new_unauthorized("Unauthorized"));
+                }
+                Err(reason) => {
+                    tracing::warn!(uri = %req.uri(), %reason, "unable to authenticate the request");
+                    return error_response(&errors::new_unauthorized("Unauthorized"));
+                }
+            };
+            // For the audit filter, which is outside this one to record refused
+            // requests too.
+            if let Some(audited) = req.extensions().get::<AuditedUsers>() {
+                audited.authenticated(&user);
             }
-            Err(reason) => {
-                tracing::warn!(uri = %req.uri(), %reason, "unable to authenticate the request");
-                return error_response(&errors::new_unauthorized("Unauthorized"));
-            }
-        };
-        req.extensions_mut().insert(user.clone());
-        let mut response = next.run(req).await;
-        response.extensions_mut().insert(AuthenticatedUser(user));
-        response
+            req.extensions_mut().insert(user);
+            next.run(req).await
+        })
     }
 }

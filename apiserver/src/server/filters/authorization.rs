@@ -6,9 +6,9 @@ use std::sync::Arc;
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::schema::GroupResource;
 use axum::body::Body;
-use axum::http::{Request, Response};
+use axum::http::Request;
 
-use super::{Filter, Handle, Next, RequestScope};
+use super::{Answer, Filter, Handle, Next, RequestScope};
 use crate::authentication::user::Info;
 use crate::authorization::{self, Attributes, Authorizer, Decision};
 use crate::endpoints::request_info::RequestInfo;
@@ -55,30 +55,33 @@ pub(crate) fn forbidden(attributes: &Attributes, reason: &str) -> StatusError {
 }
 
 impl Filter for WithAuthorization {
-    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
-        let attributes = {
-            let (Some(user), Some(scope)) = (
-                req.extensions().get::<Info>(),
-                req.extensions().get::<RequestScope>(),
-            ) else {
-                return error_response(&errors::new_internal_error(
+        let (Some(user), Some(scope)) = (
+            req.extensions().get::<Info>(),
+            req.extensions().get::<RequestScope>(),
+        ) else {
+            return Box::pin(std::future::ready(error_response(
+                &errors::new_internal_error(
                     "no user or request info for the request: the handler chain is wrong",
-                ));
-            };
-            attributes_of(
-                user,
-                req.method().as_str(),
-                req.uri().path(),
-                scope.resource(),
-            )
+                ),
+            )));
         };
-        let (decision, reason) = self.authorizer.authorize(&attributes).await;
-        if decision != Decision::Allow {
-            return error_response(&forbidden(&attributes, &reason));
-        }
-        next.run(req).await
+        let attributes = attributes_of(
+            user,
+            req.method().as_str(),
+            req.uri().path(),
+            scope.resource(),
+        );
+        let authorizer = Arc::clone(&self.authorizer);
+        Box::pin(async move {
+            let (decision, reason) = authorizer.authorize(&attributes).await;
+            if decision != Decision::Allow {
+                return error_response(&forbidden(&attributes, &reason));
+            }
+            next.run(req).await
+        })
     }
 }

@@ -5,9 +5,9 @@
 use std::time::Instant;
 
 use axum::body::Body;
-use axum::http::{Request, Response, header};
+use axum::http::{Request, header};
 
-use super::{Filter, Handle, Next};
+use super::{Answer, Filter, Handle, Next};
 use crate::endpoints::request_info::header_str;
 use crate::server::tls::ConnectionInfo;
 
@@ -16,12 +16,12 @@ use crate::server::tls::ConnectionInfo;
 pub(crate) struct WithLogging;
 
 impl Filter for WithLogging {
-    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
         if !tracing::enabled!(tracing::Level::DEBUG) {
-            return next.run(req).await;
+            return next.run(req);
         }
         let started = Instant::now();
         let method = req.method().clone();
@@ -29,20 +29,20 @@ impl Filter for WithLogging {
         let user_agent = header_str(req.headers(), header::USER_AGENT)
             .unwrap_or_default()
             .to_owned();
-        let source = req
-            .extensions()
-            .get::<ConnectionInfo>()
-            .and_then(|c| c.remote);
-        let response = next.run(req).await;
-        tracing::debug!(
-            verb = %method,
-            uri = %uri,
-            status = response.status().as_u16(),
-            latency = ?started.elapsed(),
-            user_agent = %user_agent,
-            source = ?source,
-            "HTTP"
-        );
-        response
+        let source = ConnectionInfo::of(&req).and_then(|c| c.remote);
+        let answer = next.run(req);
+        Box::pin(async move {
+            let response = answer.await;
+            tracing::debug!(
+                verb = %method,
+                uri = %uri,
+                status = response.status().as_u16(),
+                latency = ?started.elapsed(),
+                user_agent = %user_agent,
+                source = ?source,
+                "HTTP"
+            );
+            response
+        })
     }
 }

@@ -12,8 +12,9 @@ use apimachinery::api::errors::{self, StatusError};
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, Response};
 
+use super::audit::AuditedUsers;
 use super::authorization::forbidden;
-use super::{Filter, Handle, Next};
+use super::{Answer, Filter, Handle, Next};
 use crate::authentication::serviceaccount::{make_groups, make_username, split_username};
 use crate::authentication::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, Info};
 use crate::authorization::{Attributes, Authorizer, Decision};
@@ -28,6 +29,8 @@ pub const IMPERSONATE_UID_HEADER: &str = "impersonate-uid";
 /// The prefix of the headers naming extra values to act with (`Impersonate-Extra-<key>`,
 /// the key percent-encoded).
 pub const IMPERSONATE_EXTRA_HEADER_PREFIX: &str = "impersonate-extra-";
+/// What the names of all the headers above begin with.
+const IMPERSONATE_HEADER_PREFIX: &str = "impersonate-";
 
 /// The group of the `uids` and `userextras` the impersonation of a uid or extra value is
 /// authorized on.
@@ -226,10 +229,6 @@ fn impersonated_user(requests: &[Impersonation], groups_named: bool) -> Info {
     user
 }
 
-/// The user a request acted as, set on the response for the audit filter.
-#[derive(Clone, Debug)]
-pub(crate) struct ImpersonatedUser(pub(crate) Info);
-
 /// The filter.
 #[derive(Clone, Debug)]
 pub(crate) struct WithImpersonation {
@@ -244,46 +243,66 @@ impl WithImpersonation {
 }
 
 impl Filter for WithImpersonation {
-    async fn filter<S>(self, mut req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
-        let requests = match requested(req.headers()) {
-            Ok(requests) if requests.is_empty() => return next.run(req).await,
-            Ok(requests) => requests,
-            Err(e) => return error_response(&e),
-        };
-        let Some(requestor) = req.extensions().get::<Info>().cloned() else {
-            return error_response(&errors::new_internal_error("no user found for request"));
-        };
-        for request in &requests {
-            let attributes = request.attributes(&requestor);
-            let (decision, reason) = self.authorizer.authorize(&attributes).await;
-            if decision != Decision::Allow {
-                tracing::debug!(user = %requestor.name, ?request, %reason, "impersonation refused");
-                return error_response(&forbidden(&attributes, &reason));
-            }
-        }
-        let groups_named = req.headers().contains_key(IMPERSONATE_GROUP_HEADER);
-        let user = impersonated_user(&requests, groups_named);
-        tracing::debug!(user = %requestor.name, impersonated = %user.name, groups = ?user.groups, "impersonating");
-        let headers = req.headers_mut();
-        headers.remove(IMPERSONATE_USER_HEADER);
-        headers.remove(IMPERSONATE_GROUP_HEADER);
-        headers.remove(IMPERSONATE_UID_HEADER);
-        let extras: Vec<_> = headers
+        // Most requests ask for no one: they pass on as they are, with no future of this
+        // filter's.
+        let asks = req
+            .headers()
             .keys()
-            .filter(|name| name.as_str().starts_with(IMPERSONATE_EXTRA_HEADER_PREFIX))
-            .cloned()
-            .collect();
-        for name in extras {
-            headers.remove(name);
+            .any(|name| name.as_str().starts_with(IMPERSONATE_HEADER_PREFIX));
+        if !asks {
+            return next.run(req);
         }
-        req.extensions_mut().insert(user.clone());
-        let mut response = next.run(req).await;
-        response.extensions_mut().insert(ImpersonatedUser(user));
-        response
+        Box::pin(impersonate(Arc::clone(&self.authorizer), req, next))
     }
+}
+
+/// The answer to `req`, which asks to act as someone: as them when its user may, by
+/// `next`; or a refusal.
+async fn impersonate<S: Handle>(
+    authorizer: Arc<dyn Authorizer>,
+    mut req: Request<Body>,
+    next: Next<S>,
+) -> Response<Body> {
+    let requests = match requested(req.headers()) {
+        Ok(requests) if requests.is_empty() => return next.run(req).await,
+        Ok(requests) => requests,
+        Err(e) => return error_response(&e),
+    };
+    let Some(requestor) = req.extensions().get::<Info>().cloned() else {
+        return error_response(&errors::new_internal_error("no user found for request"));
+    };
+    for request in &requests {
+        let attributes = request.attributes(&requestor);
+        let (decision, reason) = authorizer.authorize(&attributes).await;
+        if decision != Decision::Allow {
+            tracing::debug!(user = %requestor.name, ?request, %reason, "impersonation refused");
+            return error_response(&forbidden(&attributes, &reason));
+        }
+    }
+    let groups_named = req.headers().contains_key(IMPERSONATE_GROUP_HEADER);
+    let user = impersonated_user(&requests, groups_named);
+    tracing::debug!(user = %requestor.name, impersonated = %user.name, groups = ?user.groups, "impersonating");
+    let headers = req.headers_mut();
+    headers.remove(IMPERSONATE_USER_HEADER);
+    headers.remove(IMPERSONATE_GROUP_HEADER);
+    headers.remove(IMPERSONATE_UID_HEADER);
+    let extras: Vec<_> = headers
+        .keys()
+        .filter(|name| name.as_str().starts_with(IMPERSONATE_EXTRA_HEADER_PREFIX))
+        .cloned()
+        .collect();
+    for name in extras {
+        headers.remove(name);
+    }
+    if let Some(audited) = req.extensions().get::<AuditedUsers>() {
+        audited.impersonated(&user);
+    }
+    req.extensions_mut().insert(user);
+    next.run(req).await
 }
 
 #[cfg(test)]

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::body::Body;
-use axum::http::{HeaderValue, Request, Response, header};
+use axum::http::{HeaderValue, Request, header};
 
-use super::{Filter, Handle, Next, RequestScope};
+use super::{Answer, Filter, Handle, Next, RequestScope};
 use crate::authentication::user::{Info, SYSTEM_PRIVILEGED_GROUP};
 use crate::endpoints::responsewriters::http_error;
 
@@ -77,42 +77,62 @@ impl WithMaxInFlightLimit {
 }
 
 impl Filter for WithMaxInFlightLimit {
-    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
         let Some(scope) = req.extensions().get::<RequestScope>() else {
-            return next.run(req).await;
+            return next.run(req);
         };
         if scope.is_long_running() {
-            return next.run(req).await;
+            return next.run(req);
         }
         // Requests for other paths are read with their lowercased method, as Go's
         // request info does.
-        let verb = match scope.resource() {
-            Some(info) => info.verb.clone(),
-            None => req.method().as_str().to_ascii_lowercase(),
+        let read_only = match scope.resource() {
+            Some(info) => NON_MUTATING_VERBS.contains(&info.verb.as_str()),
+            None => NON_MUTATING_VERBS
+                .iter()
+                .any(|verb| req.method().as_str().eq_ignore_ascii_case(verb)),
         };
-        let slots = if NON_MUTATING_VERBS.contains(&verb.as_str()) {
+        let slots = if read_only {
             &self.read_only
         } else {
             &self.mutating
         };
-        let Ok(_slot) = slots.take() else {
-            let privileged = req
-                .extensions()
-                .get::<Info>()
-                .is_some_and(|user| user.in_group(SYSTEM_PRIVILEGED_GROUP));
-            if privileged {
-                return next.run(req).await;
+        match slots.take() {
+            Ok(None) => next.run(req),
+            Ok(Some(slot)) => {
+                let answer = next.run(req);
+                Box::pin(async move {
+                    let response = answer.await;
+                    drop(slot);
+                    response
+                })
             }
-            tracing::warn!(uri = %req.uri(), %verb, "too many requests in flight");
-            let mut response = http_error(429, "Too many requests, please try again later.");
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            return response;
-        };
-        next.run(req).await
+            Err(()) => {
+                let privileged = req
+                    .extensions()
+                    .get::<Info>()
+                    .is_some_and(|user| user.in_group(SYSTEM_PRIVILEGED_GROUP));
+                if privileged {
+                    return next.run(req);
+                }
+                let verb = match req
+                    .extensions()
+                    .get::<RequestScope>()
+                    .and_then(RequestScope::resource)
+                {
+                    Some(info) => info.verb.clone(),
+                    None => req.method().as_str().to_ascii_lowercase(),
+                };
+                tracing::warn!(uri = %req.uri(), %verb, "too many requests in flight");
+                let mut response = http_error(429, "Too many requests, please try again later.");
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                Box::pin(std::future::ready(response))
+            }
+        }
     }
 }

@@ -13,8 +13,10 @@
 //!    429.
 //! 9. [`authorization`]: may they, or 403.
 //!
-//! Each filter is a [`Filter`]: an async step given the request and the rest of the
-//! chain ([`Next`]), made a tower [`Layer`] by [`FilterLayer`].
+//! Each filter is a [`Filter`]: a step given the request and the rest of the chain
+//! ([`Next`]), answering with a future ([`Answer`]), made a tower [`Layer`] by
+//! [`FilterLayer`]. A filter that has nothing to do after the rest of the chain answers,
+//! nor anything to wait for before it, answers with the rest of the chain's own future.
 
 pub(crate) mod audit;
 pub(crate) mod authentication;
@@ -27,7 +29,6 @@ pub(crate) mod request_info;
 pub(crate) mod timeout;
 
 use std::convert::Infallible;
-use std::future::Future;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -38,17 +39,23 @@ use tower::{Layer, Service};
 
 pub(crate) use request_info::RequestScope;
 
+/// The answer of a filter, or of the handler, to a request.
+///
+/// Boxed, so each filter's future holds a pointer to the next one's. Nested by value,
+/// every future was copied into its caller's as the chain built them: 8,000 more
+/// instructions per GET in callgrind (`benchmarks/apiserver/instructions_per_get.sh`).
+/// A filter with nothing to do after the rest of the chain answers (request info,
+/// impersonation without its headers, ...) hands that answer on as it is: no box of its
+/// own, and the request is never moved into a future of its.
+pub(crate) type Answer = BoxFuture<'static, Response<Body>>;
+
 /// A service of the chain (a filter with the rest of the chain behind it, or the
 /// handler), answering through a shared reference: none holds per-call state, so a
 /// filter hands the rest of the chain on as one `Arc` rather than cloning every service
 /// below it on every request.
-///
-/// Each answer is boxed, so each filter's future holds a pointer to the next one's. Nested
-/// by value, every future was copied into its caller's as the chain built them: 8,000
-/// more instructions per GET in callgrind (`benchmarks/apiserver/instructions_per_get.sh`).
 pub(crate) trait Handle: Send + Sync + 'static {
     /// The answer to `req`.
-    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>>;
+    fn handle(&self, req: Request<Body>) -> Answer;
 }
 
 /// The rest of the chain, as a filter calls it.
@@ -56,21 +63,19 @@ pub(crate) trait Handle: Send + Sync + 'static {
 pub(crate) struct Next<S>(Arc<S>);
 
 impl<S: Handle> Next<S> {
-    /// The answer of the rest of the chain to `req`.
-    pub(crate) async fn run(self, req: Request<Body>) -> Response<Body> {
-        self.0.handle(req).await
+    /// The answer of the rest of the chain to `req`. The filters after this one do
+    /// their work before their first wait now, as the answer is made; the rest when it
+    /// is awaited.
+    pub(crate) fn run(self, req: Request<Body>) -> Answer {
+        self.0.handle(req)
     }
 }
 
 /// One step of the chain: given the request and the rest of the chain, it answers
 /// itself (401, 403, 429, 504, ...) or passes the request on, perhaps changed.
-pub(crate) trait Filter: Clone + Send + Sync + 'static {
+pub(crate) trait Filter: Send + Sync + 'static {
     /// The answer to `req`, by this filter or by `next`.
-    fn filter<S>(
-        self,
-        req: Request<Body>,
-        next: Next<S>,
-    ) -> impl Future<Output = Response<Body>> + Send
+    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle;
 }
@@ -79,7 +84,7 @@ pub(crate) trait Filter: Clone + Send + Sync + 'static {
 #[derive(Clone, Debug)]
 pub(crate) struct FilterLayer<F>(pub(crate) F);
 
-impl<F: Filter, S> Layer<S> for FilterLayer<F> {
+impl<F: Filter + Clone, S> Layer<S> for FilterLayer<F> {
     type Service = FilterService<F, S>;
 
     fn layer(&self, inner: S) -> Self::Service {
@@ -108,20 +113,16 @@ impl<F: Clone, S> Clone for FilterService<F, S> {
 }
 
 impl<F: Filter, S: Handle> Handle for FilterService<F, S> {
-    fn handle(&self, req: Request<Body>) -> BoxFuture<'static, Response<Body>> {
-        let filter = self.filter.clone();
-        let next = Next(Arc::clone(&self.inner));
-        Box::pin(filter.filter(req, next))
+    fn handle(&self, req: Request<Body>) -> Answer {
+        self.filter.filter(req, Next(Arc::clone(&self.inner)))
     }
 }
 
 impl<F: Filter, S: Handle> Service<Request<Body>> for FilterService<F, S> {
     type Response = Response<Body>;
     type Error = Infallible;
-    type Future = futures_util::future::Map<
-        BoxFuture<'static, Response<Body>>,
-        fn(Response<Body>) -> Result<Response<Body>, Infallible>,
-    >;
+    type Future =
+        futures_util::future::Map<Answer, fn(Response<Body>) -> Result<Response<Body>, Infallible>>;
 
     fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         // The chain is always ready: no service of it holds back capacity (the

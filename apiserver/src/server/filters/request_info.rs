@@ -2,9 +2,9 @@
 //! and query, for the filters and the handler after it.
 
 use axum::body::Body;
-use axum::http::{Request, Response};
+use axum::http::Request;
 
-use super::{Filter, Handle, Next};
+use super::{Answer, Filter, Handle, Next};
 use crate::endpoints::handlers::Query;
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError};
 
@@ -50,12 +50,12 @@ impl RequestScope {
 pub(crate) struct WithRequestInfo;
 
 impl Filter for WithRequestInfo {
-    async fn filter<S>(self, mut req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, mut req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
         let scope = RequestScope::of(&req);
         req.extensions_mut().insert(scope);
-        next.run(req).await
+        next.run(req)
     }
 }

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use apimachinery::api::errors;
 use axum::body::Body;
-use axum::http::{Request, Response};
+use axum::http::Request;
 
-use super::{Filter, Handle, Next, RequestScope};
+use super::{Answer, Filter, Handle, Next, RequestScope};
 use crate::endpoints::responsewriters::error_response;
 
 /// Go's default `--request-timeout`.
@@ -28,7 +28,7 @@ impl WithTimeout {
 }
 
 impl Filter for WithTimeout {
-    async fn filter<S>(self, req: Request<Body>, next: Next<S>) -> Response<Body>
+    fn filter<S>(&self, req: Request<Body>, next: Next<S>) -> Answer
     where
         S: Handle,
     {
@@ -37,18 +37,22 @@ impl Filter for WithTimeout {
             .get::<RequestScope>()
             .is_some_and(RequestScope::is_long_running);
         if long_running {
-            return next.run(req).await;
+            return next.run(req);
         }
         let uri = req.uri().clone();
-        match tokio::time::timeout(self.timeout, next.run(req)).await {
-            Ok(response) => response,
-            Err(_) => {
-                tracing::warn!(%uri, timeout = ?self.timeout, "request timed out");
-                error_response(&errors::new_timeout_error(
-                    "request did not complete within the allotted timeout",
-                    0,
-                ))
+        let timeout = self.timeout;
+        let answer = tokio::time::timeout(timeout, next.run(req));
+        Box::pin(async move {
+            match answer.await {
+                Ok(response) => response,
+                Err(_) => {
+                    tracing::warn!(%uri, ?timeout, "request timed out");
+                    error_response(&errors::new_timeout_error(
+                        "request did not complete within the allotted timeout",
+                        0,
+                    ))
+                }
             }
-        }
+        })
     }
 }
