@@ -11,7 +11,7 @@ if ! git -C "$results_root" diff --quiet HEAD -- 2>/dev/null; then
     results_commit="$results_commit+dirty"
 fi
 results_source="$(realpath --relative-to="$results_root" "$0" 2>/dev/null || echo "${0##*/}")"
-results_machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(( $(awk '/MemTotal/ { print $2 }' /proc/meminfo) / 1048576 )) GiB, $(rustc --version 2>/dev/null | cut -d' ' -f1-2)"
+results_machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(( $(awk '/MemTotal/ { print $2 }' /proc/meminfo) / 1048576 )) GiB, $(rustc --version 2>/dev/null | cut -d' ' -f1-2), cargo jobs ${CARGO_BUILD_JOBS:-$(nproc)}"
 
 # json_string TEXT: TEXT as a JSON string (the scripts' own texts: quotes and backslashes
 # escaped, control characters dropped).
