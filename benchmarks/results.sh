@@ -3,11 +3,12 @@
 # from which `cargo xtask bench-report` writes the table at the top of BENCHMARKS.md.
 # RESULTS_DIR sends the rows elsewhere (a trial run that should not be recorded:
 # RESULTS_DIR=/tmp/scratch). The commit and the machine are taken once, when sourced, so
-# that edits made while a long run goes on do not mark its rows.
+# that edits made while a long run goes on do not mark its rows; "+dirty" means changes
+# to tracked files other than the results and the report, which runs themselves change.
 results_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 results_dir="${RESULTS_DIR:-$results_root/benchmarks/results}"
 results_commit="$(git -C "$results_root" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-if ! git -C "$results_root" diff --quiet HEAD -- 2>/dev/null; then
+if ! git -C "$results_root" diff --quiet HEAD -- . ':(exclude)benchmarks/results' ':(exclude)BENCHMARKS.md' 2>/dev/null; then
     results_commit="$results_commit+dirty"
 fi
 results_source="$(realpath --relative-to="$results_root" "$0" 2>/dev/null || echo "${0##*/}")"
