@@ -15,7 +15,12 @@
 //!
 //! `cargo xtask etcd-proto [--check]` generates apiserver's etcd gRPC client
 //! (`apiserver/src/storage/etcd/generated.rs`, see [`etcd_proto`]).
+//!
+//! `cargo xtask bench-report [--check]` writes the table of current figures at the top of
+//! `BENCHMARKS.md` from the rows the benchmark scripts append to `benchmarks/results`
+//! (see [`bench_report`]).
 
+mod bench_report;
 mod default_markers;
 mod docs;
 mod emit;
@@ -72,7 +77,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]"
+        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]\n       cargo xtask bench-report [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -308,6 +313,7 @@ fn main() -> ExitCode {
         Some("lifecycle") => lifecycle::main(&args[1..]),
         Some("etcd-proto") => etcd_proto(&args[1..]),
         Some("refdata") => refdata::main(&args[1..]),
+        Some("bench-report") => bench_report::main(&args[1..]),
         _ => parse_args(&args).and_then(|opts| run(&opts)),
     };
     match result {
