@@ -8,8 +8,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use apimachinery::apis::meta::v1::Time;
 use serde::Serialize;
 
 /// One measured figure. `ratio` is `ours / peer_value`; `target` is a condition on the
@@ -189,34 +189,9 @@ fn machine() -> String {
     }
 }
 
-/// Now, in UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+/// Now, in UTC, as `YYYY-MM-DDTHH:MM:SSZ` (Go's RFC 3339 form, as `metav1.Time` writes it).
 pub fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    utc(secs)
-}
-
-/// Seconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (the proleptic Gregorian
-/// calendar, days to civil date as in Howard Hinnant's `civil_from_days`).
-fn utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    Time::now().to_rfc3339()
 }
 
 #[cfg(test)]
@@ -224,10 +199,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn utc_dates_are_civil() {
-        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
-        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(utc(1_795_935_600), "2026-11-29T07:00:00Z");
+    fn dates_are_utc_to_the_second() {
+        let now = utc_now();
+        assert_eq!(now.len(), "2026-11-29T07:00:00Z".len(), "{now}");
+        assert!(now.ends_with('Z') && now.as_bytes()[10] == b'T', "{now}");
     }
 
     #[test]
