@@ -26,7 +26,10 @@ type Error = Box<dyn std::error::Error>;
 const POD_LIST_SIZE: usize = 1000;
 
 /// Go's figures, by (input, op): nanoseconds per op.
-fn go_figures() -> Result<Option<BTreeMap<(String, String), f64>>, Error> {
+type GoFigures = BTreeMap<(String, String), f64>;
+
+/// Go's figures, or `None` when the oracle is not built.
+fn go_figures() -> Result<Option<GoFigures>, Error> {
     let dir = testdata_dir()?;
     let Some(lines) = go_oracle_lines(&["bench".as_ref(), dir.as_os_str()])? else {
         return Ok(None);
