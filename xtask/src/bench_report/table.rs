@@ -35,8 +35,8 @@ pub fn newest(rows: &[Row]) -> Vec<&Row> {
     order.iter().filter_map(|m| best.get(m).copied()).collect()
 }
 
-/// The table and its notes (one per distinct source and machine), between nothing: the
-/// caller puts it between the markers.
+/// The table, one row per metric, and its numbered notes (one per distinct source and
+/// machine); the caller puts it between the markers.
 pub fn render(areas: &[Area]) -> String {
     let mut out = String::new();
     let mut notes: Vec<String> = Vec::new();
