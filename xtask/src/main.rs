@@ -297,14 +297,23 @@ fn run(opts: &Options) -> Result<(), Error> {
 
 /// `cargo xtask etcd-proto [--check]`.
 fn etcd_proto(args: &[String]) -> Result<(), Error> {
+    let check = check_flag(args, "cargo xtask etcd-proto [--check]")?;
+    etcd_proto::run(&workspace_root(), check)
+}
+
+/// The arguments of a task whose one option is `--check`: whether it was given; anything
+/// else is a usage error quoting `usage`.
+fn check_flag(args: &[String], usage: &str) -> Result<bool, Error> {
     let mut check = false;
     for arg in args {
         match arg.as_str() {
             "--check" => check = true,
-            other => return Err(Error::Usage(format!("unknown option `{other}`"))),
+            other => {
+                return Err(Error::Usage(format!("unknown option `{other}` ({usage})")));
+            }
         }
     }
-    etcd_proto::run(&workspace_root(), check)
+    Ok(check)
 }
 
 fn main() -> ExitCode {

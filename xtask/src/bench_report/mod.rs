@@ -45,17 +45,7 @@ const AREA_ORDER: [&str; 11] = [
 
 /// `cargo xtask bench-report [--check]`.
 pub fn main(args: &[String]) -> Result<(), Error> {
-    let mut check = false;
-    for arg in args {
-        match arg.as_str() {
-            "--check" => check = true,
-            other => {
-                return Err(Error::Usage(format!(
-                    "unknown option `{other}` (cargo xtask bench-report [--check])"
-                )));
-            }
-        }
-    }
+    let check = crate::check_flag(args, "cargo xtask bench-report [--check]")?;
     let root = crate::workspace_root();
     let areas = read_areas(&root.join(RESULTS))?;
     let path = root.join(REPORT);
