@@ -4,23 +4,26 @@
 //! `mirror.example.com/cleanup` instead: deleting the source deletes the copy, and only
 //! then is the finalizer removed.
 //!
-//! ```text
-//! cargo run -p controller-runtime --example configmap-mirror -- --kubeconfig FILE
-//! ```
+//! What it shows: an `ObjectReconciler` handed the cached object, the `finalizer` helper,
+//! typed server-side apply through the manager's client, a typed watch mapping copies
+//! back to their source, one error type for every call (`?` throughout), and shutdown on
+//! SIGINT/SIGTERM.
 //!
-//! It runs until interrupted (Ctrl-C) or, with `--stop-on-stdin-eof` (for tests), until
-//! its standard input closes.
+//! ```text
+//! KUBECONFIG=FILE cargo run -p controller-runtime --example configmap-mirror
+//! ```
 
 use std::sync::Arc;
 
-use apimachinery::runtime::{Object, Scheme};
+use apimachinery::runtime::Scheme;
 use controller_runtime::builder::ControllerBuilder;
-use controller_runtime::client::{self, ObjectKey};
+use controller_runtime::client::ApplyOptions;
 use controller_runtime::config::Config;
-use controller_runtime::controllerutil::{self, ControllerUtilError};
+use controller_runtime::finalizer::{Event, finalizer};
 use controller_runtime::handler::EnqueueRequestsFromMapFunc;
 use controller_runtime::manager::{Manager, ManagerOptions};
-use controller_runtime::reconcile::{Action, Reconciler, Request};
+use controller_runtime::reconcile::{Action, ObjectReconciler, Request};
+use controller_runtime::signals::setup_signal_handler;
 use k8s_types::core::v1::ConfigMap;
 
 /// The label naming the namespace to mirror into.
@@ -30,161 +33,68 @@ const MIRROR_FROM: &str = "mirror.example.com/from";
 /// The finalizer on sources.
 const FINALIZER: &str = "mirror.example.com/cleanup";
 
-#[derive(Debug, thiserror::Error)]
-enum MirrorError {
-    #[error(transparent)]
-    Client(#[from] client::Error),
-    #[error(transparent)]
-    Cache(#[from] client::delegating::Error),
-    #[error(transparent)]
-    Util(#[from] ControllerUtilError),
-}
-
 struct Mirror {
     mgr: Arc<Manager>,
 }
 
-impl Mirror {
-    async fn delete_copy(&self, namespace: &str, name: &str) -> Result<(), MirrorError> {
+impl ObjectReconciler<ConfigMap> for Mirror {
+    async fn reconcile(&self, source: Arc<ConfigMap>) -> controller_runtime::Result<Action> {
+        let (meta, client) = (&source.metadata, self.mgr.client());
+        let target = meta.labels.get(MIRROR_TO).cloned().unwrap_or_default();
+        let ours = !target.is_empty() || meta.finalizers.iter().any(|f| f == FINALIZER);
+        if !ours || target == meta.namespace {
+            return Ok(Action::done()); // not mirrored; a ConfigMap cannot be its own copy
+        }
         let mut copy = ConfigMap::default();
-        copy.metadata.namespace = namespace.to_owned();
-        copy.metadata.name = name.to_owned();
-        match self
-            .mgr
-            .api_reader()
-            .delete(&copy, &Default::default())
-            .await
-        {
-            Err(e) if !e.is_not_found() => Err(e.into()),
-            _ => Ok(()),
-        }
-    }
-}
-
-impl Reconciler for Mirror {
-    type Error = MirrorError;
-
-    async fn reconcile(&self, req: Request) -> Result<Action, MirrorError> {
-        let source: Arc<ConfigMap> = match self
-            .mgr
-            .client()
-            .get(&ObjectKey::new(&req.namespace, &req.name))
-            .await
-        {
-            Ok(s) => s,
-            // Gone: its copy went before its finalizer did.
-            Err(e) if e.is_not_found() => return Ok(Action::done()),
-            Err(e) => return Err(e.into()),
-        };
-        let target = source.metadata.labels.get(MIRROR_TO).cloned();
-        let has_finalizer = controllerutil::contains_finalizer(&*source, FINALIZER);
-        let api = self.mgr.api_reader();
-
-        if source.metadata.deletion_timestamp.is_some() || target.is_none() {
-            if !has_finalizer {
-                return Ok(Action::done());
+        (copy.metadata.namespace, copy.metadata.name) = (target, meta.name.clone());
+        copy.metadata
+            .labels
+            .insert(MIRROR_FROM.into(), meta.namespace.clone());
+        (copy.data, copy.binary_data) = (source.data.clone(), source.binary_data.clone());
+        finalizer(client, None, FINALIZER, source, |event| async move {
+            match event {
+                // No longer labelled: the copy stays, the finalizer goes with the source.
+                _ if copy.metadata.namespace.is_empty() => {}
+                Event::Apply(_) => {
+                    let manager = ApplyOptions::new("configmap-mirror").force();
+                    client.apply(&copy, &manager).await?;
+                    println!(
+                        "mirrored {} to {}",
+                        copy.metadata.name, copy.metadata.namespace
+                    );
+                }
+                Event::Cleanup(_) => match client.delete(&copy, &Default::default()).await {
+                    Err(e) if !e.is_not_found() => return Err(e),
+                    _ => {}
+                },
             }
-            // Being deleted, or no longer mirrored: the copy goes, then the finalizer.
-            if let Some(target) = &target {
-                self.delete_copy(target, &req.name).await?;
-            }
-            let mut updated = (*source).clone();
-            controllerutil::remove_finalizer(&mut updated, FINALIZER);
-            api.update(&updated, &Default::default()).await?;
-            return Ok(Action::done());
-        }
-        let Some(target) = target else {
-            return Ok(Action::done());
-        };
-        if target == req.namespace {
-            // A ConfigMap cannot be its own copy.
-            return Ok(Action::done());
-        }
-        if !has_finalizer {
-            let mut updated = (*source).clone();
-            controllerutil::add_finalizer(&mut updated, FINALIZER);
-            // The update's event brings the next reconcile, which makes the copy.
-            api.update(&updated, &Default::default()).await?;
-            return Ok(Action::done());
-        }
-
-        let mut copy = ConfigMap::default();
-        copy.metadata.namespace = target.clone();
-        copy.metadata.name = req.name.clone();
-        let result = controllerutil::create_or_update(api, &mut copy, |c: &mut ConfigMap| {
-            c.metadata
-                .labels
-                .insert(MIRROR_FROM.into(), req.namespace.clone());
-            c.data = source.data.clone();
-            c.binary_data = source.binary_data.clone();
-            Ok::<_, std::convert::Infallible>(())
+            Ok(Action::done())
         })
-        .await?;
-        println!("mirrored {req} to {target}: {result:?}");
-        Ok(Action::done())
+        .await
     }
-}
-
-fn usage() -> ! {
-    eprintln!("usage: configmap-mirror [--kubeconfig FILE] [--stop-on-stdin-eof]");
-    std::process::exit(2)
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let (mut kubeconfig, mut stop_on_eof) = (None, false);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--kubeconfig" => kubeconfig = Some(args.next().unwrap_or_else(|| usage())),
-            "--stop-on-stdin-eof" => stop_on_eof = true,
-            _ => usage(),
-        }
-    }
-    let config = match kubeconfig {
-        Some(path) => Config::from_kubeconfig(path)?,
-        None => Config::load()?,
-    };
+    // First, so that a signal from here on asks for shutdown instead of killing.
+    let shutdown = setup_signal_handler()?;
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
-    let mgr = Arc::new(Manager::new(
-        &config,
-        ManagerOptions::new(Arc::new(scheme)),
-    )?);
+    let options = ManagerOptions::new(Arc::new(scheme));
+    let mgr = Arc::new(Manager::new(&Config::load()?, options)?);
     ControllerBuilder::new(&mgr)
         .for_kind::<ConfigMap>()
         // A copy changed or deleted by hand brings its source back in line.
-        .watches_kind::<ConfigMap>(EnqueueRequestsFromMapFunc::new(|obj: &dyn Object| {
-            obj.meta()
-                .and_then(|m| {
-                    let labels = m.labels();
-                    labels
-                        .get(MIRROR_FROM)
-                        .map(|ns| Request::new(ns.clone(), m.name()))
-                })
+        .watches_kind::<ConfigMap>(EnqueueRequestsFromMapFunc::typed(|copy: &ConfigMap| {
+            let from = copy.metadata.labels.get(MIRROR_FROM);
+            from.map(|ns| Request::new(ns, &copy.metadata.name))
                 .into_iter()
                 .collect()
         }))
-        .complete(Mirror {
+        .complete_object(Mirror {
             mgr: Arc::clone(&mgr),
         })?;
     println!("configmap-mirror: running");
-    mgr.start(async {
-        let stdin_closed = async move {
-            if !stop_on_eof {
-                return std::future::pending().await;
-            }
-            let _ = tokio::task::spawn_blocking(|| {
-                let mut sink = String::new();
-                while std::io::stdin().read_line(&mut sink).is_ok_and(|n| n > 0) {}
-            })
-            .await;
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            () = stdin_closed => {}
-        }
-    })
-    .await?;
+    mgr.start(shutdown).await?;
     Ok(())
 }

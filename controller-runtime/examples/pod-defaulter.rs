@@ -4,16 +4,20 @@
 //! webhook); Pods whose containers use an image without a pinned tag (`nginx`,
 //! `nginx:latest`) are refused (a validating webhook).
 //!
+//! What it shows: a [`Defaulter`] and a [`Validator`] on typed Pods behind the HTTPS
+//! webhook server, their registration with the API server, and shutdown on
+//! SIGINT/SIGTERM.
+//!
 //! ```text
-//! cargo run -p controller-runtime --example pod-defaulter -- --kubeconfig FILE [--listen 127.0.0.1:9443]
+//! KUBECONFIG=FILE cargo run -p controller-runtime --example pod-defaulter -- [--listen 127.0.0.1:9443]
 //! ```
 //!
 //! It makes a CA and a serving certificate for `127.0.0.1` and `localhost` (in memory),
 //! serves `/mutate-v1-pod` and `/validate-v1-pod` over HTTPS, and registers itself with
 //! the API server of the kubeconfig as the `MutatingWebhookConfiguration` and
 //! `ValidatingWebhookConfiguration` `pod-defaulter` (URL and `caBundle` its own,
-//! `failurePolicy: Fail`). It removes them when it stops: on Ctrl-C or, with
-//! `--stop-on-stdin-eof` (for tests), when its standard input closes.
+//! `failurePolicy: Fail`). It removes them when it stops, on SIGINT or SIGTERM
+//! (`signals::setup_signal_handler`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -21,6 +25,7 @@ use std::sync::Arc;
 use apimachinery::runtime::Scheme;
 use controller_runtime::client::{Client, ObjectKey};
 use controller_runtime::config::Config;
+use controller_runtime::signals::setup_signal_handler;
 use controller_runtime::webhook::{
     AdmissionRequest, Defaulter, DefaultingHandler, Denied, Server, ValidatingHandler, Validator,
     Warnings,
@@ -153,28 +158,18 @@ async fn unregister(client: &Client) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn usage() -> ! {
-    eprintln!("usage: pod-defaulter [--kubeconfig FILE] [--listen ADDRESS] [--stop-on-stdin-eof]");
-    std::process::exit(2)
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let (mut kubeconfig, mut listen, mut stop_on_eof) = (None, None, false);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--kubeconfig" => kubeconfig = Some(args.next().unwrap_or_else(|| usage())),
-            "--listen" => listen = Some(args.next().unwrap_or_else(|| usage())),
-            "--stop-on-stdin-eof" => stop_on_eof = true,
-            _ => usage(),
+    let shutdown = setup_signal_handler()?;
+    let listen: SocketAddr = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
+        [] => "127.0.0.1:9443".parse()?,
+        [flag, address] if flag == "--listen" => address.parse()?,
+        _ => {
+            eprintln!("usage: pod-defaulter [--listen ADDRESS]");
+            std::process::exit(2)
         }
-    }
-    let config = match kubeconfig {
-        Some(path) => Config::from_kubeconfig(path)?,
-        None => Config::load()?,
     };
-    let listen: SocketAddr = listen.as_deref().unwrap_or("127.0.0.1:9443").parse()?;
+    let config = Config::load()?;
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
     let scheme = Arc::new(scheme);
@@ -200,20 +195,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     client.create(&validating, &Default::default()).await?;
     println!("pod-defaulter: running at {base}");
 
-    let stdin_closed = async move {
-        if !stop_on_eof {
-            return std::future::pending().await;
-        }
-        let _ = tokio::task::spawn_blocking(|| {
-            let mut sink = String::new();
-            while std::io::stdin().read_line(&mut sink).is_ok_and(|n| n > 0) {}
-        })
-        .await;
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = stdin_closed => {}
-    }
+    shutdown.await;
     unregister(&client).await?;
     server.stop().await;
     Ok(())

@@ -4,8 +4,13 @@
 //! through a field index on the controller owner's name, and reports `status.replicas`
 //! and `status.observedGeneration` through the status subresource.
 //!
+//! What it shows: an owner and what it owns (`owns`, controller references), an
+//! [`ObjectReconciler`] handed the cached ReplicaSet and told when it is gone, a field
+//! index read through the manager's client, writes and the status subresource through
+//! the same client, one error type (`?` throughout), and shutdown on SIGINT/SIGTERM.
+//!
 //! ```text
-//! cargo run -p controller-runtime --example replicaset-lite -- --kubeconfig FILE
+//! KUBECONFIG=FILE cargo run -p controller-runtime --example replicaset-lite
 //! ```
 //!
 //! Pods it created but the cache has not shown yet are remembered (client-go's
@@ -20,28 +25,17 @@ use std::time::Duration;
 use apimachinery::fields;
 use apimachinery::runtime::Scheme;
 use controller_runtime::builder::ControllerBuilder;
-use controller_runtime::client::{self, ListOptions, ObjectKey};
+use controller_runtime::client::ListOptions;
 use controller_runtime::config::Config;
-use controller_runtime::controllerutil::{self, ControllerUtilError};
+use controller_runtime::controllerutil;
 use controller_runtime::manager::{Manager, ManagerOptions};
-use controller_runtime::reconcile::{Action, Reconciler, Request};
+use controller_runtime::reconcile::{Action, ObjectReconciler, Request};
+use controller_runtime::signals::setup_signal_handler;
 use k8s_types::apps::v1::ReplicaSet;
 use k8s_types::core::v1::Pod;
 
 /// The field index of a Pod's controller owner (a ReplicaSet's name).
 const OWNER_INDEX: &str = ".metadata.controller";
-
-#[derive(Debug, thiserror::Error)]
-enum RsError {
-    #[error(transparent)]
-    Client(#[from] client::Error),
-    #[error(transparent)]
-    Cache(#[from] client::delegating::Error),
-    #[error(transparent)]
-    Util(#[from] ControllerUtilError),
-    #[error("field selector: {0}")]
-    Selector(String),
-}
 
 /// Pods created or deleted and not yet seen so in the cache.
 #[derive(Default)]
@@ -56,11 +50,11 @@ struct ReplicaSetLite {
 }
 
 impl ReplicaSetLite {
-    async fn owned_pods(&self, req: &Request) -> Result<Vec<Arc<Pod>>, RsError> {
+    async fn owned_pods(&self, req: &Request) -> controller_runtime::Result<Vec<Arc<Pod>>> {
         let selector = fields::Selector::parse(&format!("{OWNER_INDEX}={}", req.name))
-            .map_err(|e| RsError::Selector(e.to_string()))?;
+            .map_err(|e| controller_runtime::Error::other(e.to_string()))?;
         let opts = ListOptions::in_namespace(&req.namespace).with_fields(selector);
-        Ok(self.mgr.client().list::<Pod>(&opts).await?)
+        self.mgr.client().list::<Pod>(&opts).await
     }
 
     /// Whether earlier creations and deletions have all reached the cache.
@@ -89,34 +83,13 @@ impl ReplicaSetLite {
     }
 }
 
-impl Reconciler for ReplicaSetLite {
-    type Error = RsError;
-
-    async fn reconcile(&self, req: Request) -> Result<Action, RsError> {
-        let api = self.mgr.api_reader();
+impl ObjectReconciler<ReplicaSet> for ReplicaSetLite {
+    async fn reconcile(&self, rs: Arc<ReplicaSet>) -> controller_runtime::Result<Action> {
+        let (api, req) = (
+            self.mgr.client(),
+            Request::new(&rs.metadata.namespace, &rs.metadata.name),
+        );
         let pods = self.owned_pods(&req).await?;
-        let rs: Arc<ReplicaSet> = match self
-            .mgr
-            .client()
-            .get(&ObjectKey::new(&req.namespace, &req.name))
-            .await
-        {
-            Ok(rs) => rs,
-            Err(e) if e.is_not_found() => {
-                for pod in pods
-                    .iter()
-                    .filter(|p| p.metadata.deletion_timestamp.is_none())
-                {
-                    if let Err(e) = api.delete(&**pod, &Default::default()).await {
-                        if !e.is_not_found() {
-                            return Err(e.into());
-                        }
-                    }
-                }
-                return Ok(Action::done());
-            }
-            Err(e) => return Err(e.into()),
-        };
         if rs.metadata.deletion_timestamp.is_some() {
             return Ok(Action::done());
         }
@@ -164,36 +137,35 @@ impl Reconciler for ReplicaSetLite {
             match api.status().update(&updated, &Default::default()).await {
                 // A newer ReplicaSet is on its way through the cache: reconcile that one.
                 Err(e) if e.is_conflict() => return Ok(Action::requeue()),
-                other => {
-                    other?;
-                }
-            }
+                other => other?,
+            };
         }
         println!("reconciled {req}: {have} -> {want} pods");
         Ok(Action::done())
     }
-}
 
-fn usage() -> ! {
-    eprintln!("usage: replicaset-lite [--kubeconfig FILE] [--stop-on-stdin-eof]");
-    std::process::exit(2)
+    /// The ReplicaSet is gone: its Pods go too (a server without a garbage collector, as
+    /// `kapi serve`, would keep them).
+    async fn deleted(&self, req: Request) -> controller_runtime::Result<Action> {
+        let pods = self.owned_pods(&req).await?;
+        for pod in pods
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+        {
+            match self.mgr.client().delete(&**pod, &Default::default()).await {
+                Err(e) if !e.is_not_found() => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(Action::done())
+    }
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let (mut kubeconfig, mut stop_on_eof) = (None, false);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--kubeconfig" => kubeconfig = Some(args.next().unwrap_or_else(|| usage())),
-            "--stop-on-stdin-eof" => stop_on_eof = true,
-            _ => usage(),
-        }
-    }
-    let config = match kubeconfig {
-        Some(path) => Config::from_kubeconfig(path)?,
-        None => Config::load()?,
-    };
+    // First, so that a signal from here on asks for shutdown instead of killing.
+    let shutdown = setup_signal_handler()?;
+    let config = Config::load()?;
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
     let mgr = Arc::new(Manager::new(
@@ -213,27 +185,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     ControllerBuilder::new(&mgr)
         .for_kind::<ReplicaSet>()
         .owns::<Pod>()
-        .complete(ReplicaSetLite {
+        .complete_object(ReplicaSetLite {
             mgr: Arc::clone(&mgr),
             expectations: Mutex::default(),
         })?;
     println!("replicaset-lite: running");
-    mgr.start(async {
-        let stdin_closed = async move {
-            if !stop_on_eof {
-                return std::future::pending().await;
-            }
-            let _ = tokio::task::spawn_blocking(|| {
-                let mut sink = String::new();
-                while std::io::stdin().read_line(&mut sink).is_ok_and(|n| n > 0) {}
-            })
-            .await;
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            () = stdin_closed => {}
-        }
-    })
-    .await?;
+    mgr.start(shutdown).await?;
     Ok(())
 }

@@ -7,22 +7,25 @@
 //! v1        spec.replicas: int   spec.style.colour: string   (+ spec.style.finish, v1 only)
 //! ```
 //!
+//! What it shows: a CRD generated from Rust types in two versions, its conversion
+//! webhook, an [`ObjectReconciler`] writing an owned ConfigMap and the status
+//! subresource through the manager's client, and shutdown on SIGINT/SIGTERM.
+//!
 //! ```text
-//! cargo run -p controller-runtime --example widget-operator -- --kubeconfig FILE [--listen 127.0.0.1:9443]
+//! KUBECONFIG=FILE cargo run -p controller-runtime --example widget-operator -- [--listen 127.0.0.1:9443]
 //! ```
 //!
 //! It makes a CA and a serving certificate for `127.0.0.1` and `localhost` (in memory),
 //! serves the conversion webhook at `/convert` over HTTPS (a
 //! [`ConversionHandler`] over the Scheme holding both versions and their conversions,
-//! v1 being the hub), creates or updates the CRD (generated from the two types by
+//! v1 being the hub), applies the CRD server-side (generated from the two types by
 //! [`CrdBuilder`], their schemas from `#[derive(StructuralSchema)]`) with
 //! `conversion.strategy: Webhook` pointing at itself (URL and `caBundle` its own),
 //! waits for it to be `Established`,
 //! and runs a controller: each Widget gets a ConfigMap of the same name that it
 //! controls (`replicas`, `colour`, `finish`), and `status.observedGeneration` and
-//! `status.configMap`. The CRD stays when it stops (Ctrl-C or, with
-//! `--stop-on-stdin-eof`, when its standard input closes): the Widgets are kept, and
-//! reading them in `v1alpha1` waits for the webhook to be back.
+//! `status.configMap`. The CRD stays when it stops (SIGINT or SIGTERM): the Widgets are
+//! kept, and reading them in `v1alpha1` waits for the webhook to be back.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -31,12 +34,13 @@ use std::time::Duration;
 use apimachinery::conversion::{AutoConvert, ConversionError, Convert, Scope};
 use apimachinery::runtime::{Resource, Scheme};
 use controller_runtime::builder::ControllerBuilder;
-use controller_runtime::client::{self, Client, ObjectKey};
+use controller_runtime::client::{ApplyOptions, Client, ObjectKey};
 use controller_runtime::config::Config;
 use controller_runtime::controllerutil::{self, ControllerUtilError};
 use controller_runtime::crd::{CrdBuilder, CrdError};
 use controller_runtime::manager::{Manager, ManagerOptions};
-use controller_runtime::reconcile::{Action, Reconciler, Request};
+use controller_runtime::reconcile::{Action, ObjectReconciler, Request};
+use controller_runtime::signals::setup_signal_handler;
 use controller_runtime::webhook::{ConversionHandler, Server, check_round_trips};
 use k8s_types::apiextensions::v1::CustomResourceDefinition;
 use k8s_types::core::v1::ConfigMap;
@@ -227,20 +231,12 @@ fn crd(url: &str, ca: &str) -> Result<CustomResourceDefinition, CrdError> {
         .build()
 }
 
-/// Creates the CRD, or updates the one there (a restart has a new CA), and waits until
-/// it is established.
-async fn install(client: &Client, crd: CustomResourceDefinition) -> Result<(), client::Error> {
+/// Applies the CRD (a restart has a new CA) and waits until it is established.
+async fn install(client: &Client, crd: CustomResourceDefinition) -> controller_runtime::Result<()> {
     let key = ObjectKey::new("", &crd.metadata.name);
-    match client.get::<CustomResourceDefinition>(&key).await {
-        Ok(mut existing) => {
-            existing.spec = crd.spec;
-            client.update(&existing, &Default::default()).await?;
-        }
-        Err(e) if e.is_not_found() => {
-            client.create(&crd, &Default::default()).await?;
-        }
-        Err(e) => return Err(e),
-    }
+    client
+        .apply(&crd, &ApplyOptions::new("widget-operator").force())
+        .await?;
     loop {
         let current: CustomResourceDefinition = client.get(&key).await?;
         let established = current
@@ -256,56 +252,21 @@ async fn install(client: &Client, crd: CustomResourceDefinition) -> Result<(), c
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-enum WidgetError {
-    #[error(transparent)]
-    Client(#[from] client::Error),
-    #[error(transparent)]
-    Cache(#[from] client::delegating::Error),
-    #[error(transparent)]
-    Util(#[from] ControllerUtilError),
-}
-
 struct WidgetReconciler {
     mgr: Arc<Manager>,
 }
 
-impl Reconciler for WidgetReconciler {
-    type Error = WidgetError;
-
-    async fn reconcile(&self, req: Request) -> Result<Action, WidgetError> {
-        let api = self.mgr.api_reader();
-        let key = ObjectKey::new(&req.namespace, &req.name);
-        let widget: Arc<v1::Widget> = match self.mgr.client().get(&key).await {
-            Ok(w) => w,
-            Err(e) if e.is_not_found() => {
-                // A server without a garbage collector (`kapi serve`) keeps what a
-                // deleted Widget owned: remove its ConfigMap here.
-                match api.get::<ConfigMap>(&key).await {
-                    Ok(cm) if is_owned_by_a_widget(&cm) => {
-                        match api.delete(&cm, &Default::default()).await {
-                            Err(e) if !e.is_not_found() => return Err(e.into()),
-                            _ => {}
-                        }
-                    }
-                    Ok(_) => {}
-                    Err(e) if e.is_not_found() => {}
-                    Err(e) => return Err(e.into()),
-                }
-                return Ok(Action::done());
-            }
-            Err(e) => return Err(e.into()),
-        };
+impl ObjectReconciler<v1::Widget> for WidgetReconciler {
+    async fn reconcile(&self, widget: Arc<v1::Widget>) -> controller_runtime::Result<Action> {
         if widget.metadata.deletion_timestamp.is_some() {
             return Ok(Action::done());
         }
-
+        let client = self.mgr.client();
         let mut cm = ConfigMap::default();
-        cm.metadata.namespace = req.namespace.clone();
-        cm.metadata.name = req.name.clone();
-        let scheme = self.mgr.scheme();
-        let spec = &widget.spec;
-        controllerutil::create_or_update(api, &mut cm, |cm: &mut ConfigMap| {
+        cm.metadata.namespace = widget.metadata.namespace.clone();
+        cm.metadata.name = widget.metadata.name.clone();
+        let (scheme, spec) = (self.mgr.scheme(), &widget.spec);
+        controllerutil::create_or_update(client.direct(), &mut cm, |cm: &mut ConfigMap| {
             controllerutil::set_controller_reference(&*widget, cm, scheme)?;
             cm.data = [
                 ("replicas".to_owned(), spec.replicas.to_string()),
@@ -327,15 +288,36 @@ impl Reconciler for WidgetReconciler {
         if widget.status.as_ref() != Some(&status) {
             let mut updated = (*widget).clone();
             updated.status = Some(status);
-            match api.status().update(&updated, &Default::default()).await {
+            match client.status().update(&updated, &Default::default()).await {
                 // A newer Widget is on its way through the cache: reconcile that one.
                 Err(e) if e.is_conflict() => return Ok(Action::requeue()),
-                other => {
-                    other?;
+                other => other?,
+            };
+        }
+        println!(
+            "reconciled {}/{}",
+            widget.metadata.namespace, widget.metadata.name
+        );
+        Ok(Action::done())
+    }
+
+    /// A server without a garbage collector (`kapi serve`) keeps what a deleted Widget
+    /// owned: remove its ConfigMap here.
+    async fn deleted(&self, req: Request) -> controller_runtime::Result<Action> {
+        let api = self.mgr.client();
+        match api
+            .get::<ConfigMap>(&ObjectKey::new(&req.namespace, &req.name))
+            .await
+        {
+            Ok(cm) if is_owned_by_a_widget(&cm) => {
+                match api.delete(&*cm, &Default::default()).await {
+                    Err(e) if !e.is_not_found() => return Err(e),
+                    _ => {}
                 }
             }
+            Err(e) if !e.is_not_found() => return Err(e),
+            _ => {}
         }
-        println!("reconciled {req}");
         Ok(Action::done())
     }
 }
@@ -363,30 +345,18 @@ fn certificates() -> Result<(String, String, String), rcgen::Error> {
     Ok((ca.pem(), cert.pem(), key.serialize_pem()))
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: widget-operator [--kubeconfig FILE] [--listen ADDRESS] [--stop-on-stdin-eof]"
-    );
-    std::process::exit(2)
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let (mut kubeconfig, mut listen, mut stop_on_eof) = (None, None, false);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--kubeconfig" => kubeconfig = Some(args.next().unwrap_or_else(|| usage())),
-            "--listen" => listen = Some(args.next().unwrap_or_else(|| usage())),
-            "--stop-on-stdin-eof" => stop_on_eof = true,
-            _ => usage(),
+    let shutdown = setup_signal_handler()?;
+    let listen: SocketAddr = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
+        [] => "127.0.0.1:9443".parse()?,
+        [flag, address] if flag == "--listen" => address.parse()?,
+        _ => {
+            eprintln!("usage: widget-operator [--listen ADDRESS]");
+            std::process::exit(2)
         }
-    }
-    let config = match kubeconfig {
-        Some(path) => Config::from_kubeconfig(path)?,
-        None => Config::load()?,
     };
-    let listen: SocketAddr = listen.as_deref().unwrap_or("127.0.0.1:9443").parse()?;
+    let config = Config::load()?;
     let scheme = Arc::new(scheme()?);
     // The conversions are checked before anything is served: a Widget with every field
     // set goes through v1alpha1 and back unchanged.
@@ -405,27 +375,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     ControllerBuilder::new(&mgr)
         .for_kind::<v1::Widget>()
         .owns::<ConfigMap>()
-        .complete(WidgetReconciler {
+        .complete_object(WidgetReconciler {
             mgr: Arc::clone(&mgr),
         })?;
     println!("widget-operator: running, converting at {url}");
-    mgr.start(async {
-        let stdin_closed = async move {
-            if !stop_on_eof {
-                return std::future::pending().await;
-            }
-            let _ = tokio::task::spawn_blocking(|| {
-                let mut sink = String::new();
-                while std::io::stdin().read_line(&mut sink).is_ok_and(|n| n > 0) {}
-            })
-            .await;
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            () = stdin_closed => {}
-        }
-    })
-    .await?;
+    mgr.start(shutdown).await?;
     server.stop().await;
     Ok(())
 }

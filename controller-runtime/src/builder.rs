@@ -13,13 +13,13 @@
 use std::sync::Arc;
 
 use apimachinery::runtime::{Resource, ResourceScope};
-use apimachinery::schema::GroupKind;
+use apimachinery::schema::{GroupKind, GroupVersionKind};
 
 use crate::controller::{Controller, Options};
 use crate::handler::{EnqueueRequestForObject, EnqueueRequestForOwner, EventHandler};
 use crate::manager::Manager;
 use crate::predicate::Predicate;
-use crate::reconcile::Reconciler;
+use crate::reconcile::{AsReconciler, ObjectReconciler, Reconciler};
 use crate::source::{self, Source};
 
 /// Where the builder puts a watch: the controller, whatever its reconciler type.
@@ -54,7 +54,8 @@ type PendingWatch = (
 pub struct ControllerBuilder<'m> {
     manager: &'m Manager,
     name: Option<String>,
-    for_kind: Option<String>,
+    /// The reconciled kind, as given (its name names the controller).
+    for_kind: Option<GroupVersionKind>,
     watches: Vec<PendingWatch>,
     global_predicates: Vec<Arc<dyn Predicate>>,
     owner: Option<(GroupKind, ResourceScope)>,
@@ -86,6 +87,15 @@ pub enum BuilderError {
         /// The second kind.
         second: String,
     },
+    /// [`complete_object`](ControllerBuilder::complete_object)'s reconciler is for
+    /// another kind than `for_kind`'s.
+    #[error("controller builder: the reconciler is for {reconciler}, for_kind is {for_kind}")]
+    ObjectKindMismatch {
+        /// The kind `for_kind` was given.
+        for_kind: String,
+        /// The kind the object reconciler takes.
+        reconciler: String,
+    },
     /// `owns` was called before `for_kind`, so the owner kind is unknown.
     #[error("controller builder: owns::<{owned}>() needs for_kind::<Owner>() first")]
     OwnsBeforeFor {
@@ -116,11 +126,11 @@ impl<'m> ControllerBuilder<'m> {
 
     /// [`for_kind`](Self::for_kind) with predicates on `T`'s events only.
     pub fn for_kind_with<T: Resource>(mut self, predicates: Vec<Arc<dyn Predicate>>) -> Self {
-        let kind = T::gvk().to_string();
+        let kind = T::gvk();
         if let Some(first) = &self.for_kind {
             self.error.get_or_insert(BuilderError::ForTwice {
-                first: first.clone(),
-                second: kind,
+                first: first.to_string(),
+                second: kind.to_string(),
             });
             return self;
         }
@@ -198,10 +208,7 @@ impl<'m> ControllerBuilder<'m> {
         }
         let name = match (self.name, &self.for_kind) {
             (Some(n), _) => n,
-            (None, Some(kind)) => kind
-                .rsplit_once('=')
-                .map_or(kind.as_str(), |(_, k)| k)
-                .to_lowercase(),
+            (None, Some(gvk)) => gvk.kind.to_lowercase(),
             (None, None) => return Err(BuilderError::NoName),
         };
         let controller = Arc::new(Controller::new(name, reconciler, self.options));
@@ -211,5 +218,22 @@ impl<'m> ControllerBuilder<'m> {
         }
         self.manager.add_controller(Arc::clone(&controller));
         Ok(controller)
+    }
+
+    /// Builds the controller around an [`ObjectReconciler`] of the reconciled kind, handed
+    /// each object from the cache (Go's `Complete(reconcile.AsReconciler(client, r))`);
+    /// fails when `K` is not the kind given to [`for_kind`](Self::for_kind).
+    pub fn complete_object<K: Resource, R: ObjectReconciler<K>>(
+        self,
+        reconciler: R,
+    ) -> Result<Arc<Controller<AsReconciler<K, R>>>, BuilderError> {
+        if let Some(for_kind) = self.for_kind.as_ref().filter(|k| **k != K::gvk()) {
+            return Err(BuilderError::ObjectKindMismatch {
+                for_kind: for_kind.to_string(),
+                reconciler: K::gvk().to_string(),
+            });
+        }
+        let client = self.manager.client().clone();
+        self.complete(AsReconciler::new(client, reconciler))
     }
 }

@@ -159,6 +159,27 @@ impl EnqueueRequestsFromMapFunc {
         Self(Box::new(map))
     }
 
+    /// Enqueues `map(object)` for objects of type `T` (Go's
+    /// `TypedEnqueueRequestsFromMapFunc`); other objects enqueue nothing. For a watch of
+    /// `T` ([`watches_kind::<T>`](crate::builder::ControllerBuilder::watches_kind)),
+    /// every object is a `T`.
+    ///
+    /// ```
+    /// use controller_runtime::handler::EnqueueRequestsFromMapFunc;
+    /// use controller_runtime::reconcile::Request;
+    /// use k8s_types::core::v1::ConfigMap;
+    ///
+    /// // A ConfigMap enqueues the object its `app` label names, in its namespace.
+    /// let handler = EnqueueRequestsFromMapFunc::typed(|cm: &ConfigMap| {
+    ///     let app = cm.metadata.labels.get("app");
+    ///     app.map(|app| Request::new(&cm.metadata.namespace, app)).into_iter().collect()
+    /// });
+    /// # let _ = handler;
+    /// ```
+    pub fn typed<T: Object>(map: impl Fn(&T) -> Vec<Request> + Send + Sync + 'static) -> Self {
+        Self::new(move |obj: &dyn Object| obj.downcast_ref::<T>().map_or_else(Vec::new, &map))
+    }
+
     fn enqueue(&self, obj: &dyn Object, queue: &WorkQueue<Request>) {
         for r in (self.0)(obj) {
             queue.add(r);
@@ -258,6 +279,29 @@ mod tests {
         };
         EnqueueRequestForOwner::new::<Namespace>(true).delete(&e, &q);
         assert_eq!(drain(&q).await, vec![Request::new("", "team")]);
+    }
+
+    #[tokio::test]
+    async fn a_typed_map_sees_its_type_and_skips_others() {
+        let q = WorkQueue::new();
+        let handler = EnqueueRequestsFromMapFunc::typed(|p: &Pod| {
+            p.metadata
+                .owner_references
+                .iter()
+                .map(|r| Request::new(&p.metadata.namespace, &r.name))
+                .collect()
+        });
+        let e = CreateEvent {
+            object: pod(vec![owner("apps/v1", "ReplicaSet", "rs", true)]),
+            is_in_initial_list: false,
+        };
+        handler.create(&e, &q);
+        assert_eq!(drain(&q).await, vec![Request::new("ns", "rs")]);
+        let other = GenericEvent {
+            object: Arc::new(Namespace::default()),
+        };
+        handler.generic(&other, &q);
+        assert!(drain(&q).await.is_empty());
     }
 
     #[tokio::test]

@@ -10,6 +10,7 @@
 //! | module | Go package | what it holds |
 //! | --- | --- | --- |
 //! | [`config`] | `pkg/client/config`, client-go `rest`, `clientcmd` | [`Config`](config::Config): kubeconfig, `KUBECONFIG` merging, in-cluster, exec plugins, impersonation |
+//! | [`Error`] | `k8s.io/apimachinery/pkg/api/errors` | the one error of the client, the cache, the delegating client and `controllerutil`, asked Go's questions (`is_not_found`, `is_conflict`, ...) |
 //! | [`client`] | `pkg/client` | [`Client`](client::Client): typed, unstructured and metadata calls, watch, typed API errors |
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
@@ -17,7 +18,7 @@
 //! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, namespace sets, `Arc` reads |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests, or the real kube-apiserver and etcd from binaries |
 //! | [`workqueue`] | client-go `util/workqueue` | [`WorkQueue`](workqueue::WorkQueue): de-duplicating, delaying, rate-limited |
-//! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler) |
+//! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler), and [`ObjectReconciler`](reconcile::ObjectReconciler), handed the object from the cache |
 //! | [`event`], [`predicate`], [`handler`], [`source`] | `pkg/event`, `pkg/predicate`, `pkg/handler`, `pkg/source` | events, their filters, what they enqueue, where they come from |
 //! | [`controller`], [`builder`] | `pkg/controller`, `pkg/builder` | [`Controller`](controller::Controller) and [`ControllerBuilder`](builder::ControllerBuilder) (`for_kind`, `owns`, `watches`) |
 //! | [`manager`] | `pkg/manager` | [`Manager`](manager::Manager): client, cache, runnables, graceful shutdown, health probes, metrics, event recorders |
@@ -25,13 +26,53 @@
 //! | [`metrics`] | `pkg/metrics`, `pkg/metrics/server` | the controllers' metrics in Prometheus' text format, served at `/metrics` |
 //! | [`leaderelection`] | client-go `tools/leaderelection` | Lease-based leader election |
 //! | [`controllerutil`] | `pkg/controller/controllerutil` | owner references, finalizers, `create_or_update` |
+//! | [`finalizer`] | (Go's finalizer pattern, kube-rs's `runtime::finalizer`) | [`finalizer()`](finalizer::finalizer): add the finalizer, clean up on deletion, remove it, with Events |
+//! | [`signals`] | `pkg/manager/signals` | [`setup_signal_handler`](signals::setup_signal_handler): SIGINT/SIGTERM to a shutdown future, a second one exits |
 //! | [`crd`] | controller-tools' CRD generator | [`CrdBuilder`](crd::CrdBuilder): a `CustomResourceDefinition` from the Rust types of its versions, schemas from `#[derive(StructuralSchema)]` |
 //! | [`record`] | client-go `tools/events` | [`EventRecorder`](record::EventRecorder): `events.k8s.io/v1` Events, repeats counted in series |
 //! | [`webhook`] | `pkg/webhook`, `pkg/webhook/admission`, `pkg/webhook/conversion` | [`Server`](webhook::Server) (HTTPS), [`Defaulter`](webhook::Defaulter) and [`Validator`](webhook::Validator) handlers on typed objects, the CRD [`ConversionHandler`](webhook::ConversionHandler) and [`check_round_trips`](webhook::check_round_trips) |
 //!
 //! Examples: `configmap-mirror`, `replicaset-lite`, the webhook `pod-defaulter` and the
-//! custom-resource operator `widget-operator` (`cargo run -p controller-runtime
-//! --example configmap-mirror -- --kubeconfig FILE`).
+//! custom-resource operator `widget-operator` (`KUBECONFIG=FILE cargo run -p
+//! controller-runtime --example configmap-mirror`).
+//!
+//! # Writing a controller: the examples beside kube-rs's
+//!
+//! A controller is a type implementing [`ObjectReconciler`](reconcile::ObjectReconciler)
+//! (handed the object from the cache, or told it is gone) or
+//! [`Reconciler`](reconcile::Reconciler) (Go's shape, handed a name), returning
+//! [`Result`]: every call of the client, the cache and
+//! [`controllerutil`] fails with the one [`Error`], so `?` works throughout and Go's
+//! questions (`is_not_found`, `is_conflict`, ...) are asked of it. Cleanup before
+//! deletion is one [`finalizer()`](finalizer::finalizer) call; shutdown on SIGINT/SIGTERM
+//! is [`signals::setup_signal_handler`]; writes go through
+//! [`Manager::client`](manager::Manager::client), server-side apply included.
+//!
+//! The four examples against kube-rs's nearest (kube-rs at commit `ac95b19`, July
+//! 2026). **Lines**: non-blank lines that are not `//` comments (doc comments included
+//! in "comments"). **Concepts**: the distinct names taken from the library — each name a
+//! `use controller_runtime::…` (`use kube::…`) brings in, a module imported whole
+//! counting once, and each item named by a full path in the code (its first capitalised
+//! segment, else its last: `controller_runtime::Error::other` is `Error`); Kubernetes'
+//! types (`k8s_types`, `k8s_openapi`), `std` and other crates are not counted. The
+//! integration test `examples::the_crate_docs_count_the_examples_right` recounts ours.
+//!
+//! | controller | ours | lines | concepts | kube-rs | lines | concepts |
+//! | --- | --- | --- | --- | --- | --- | --- |
+//! | copy with finalizer | `configmap-mirror` | 74 | 13 | `secret_syncer.rs` | 98 | 13 |
+//! | owner and owned | `replicaset-lite` | 155 | 12 | `configmapgen_controller.rs` | 107 | 12 |
+//! | defaulting webhook | `pod-defaulter` | 157 | 12 | `admission_controller.rs` (+ `admission_setup.sh`, `admission_controller.yaml.tpl`) | 76 (+ 37) | 6 |
+//! | CRD operator with status | `widget-operator` | 282 | 18 | `crd_derive_multi.rs` + `configmapgen_controller.rs` | 218 | 17 |
+//!
+//! Only the first row compares the same job. `replicaset-lite` keeps `spec.replicas` Pods
+//! (expectations, a field index, the status subresource, and deleting the Pods itself
+//! where there is no garbage collector) where `configmapgen_controller` applies one
+//! ConfigMap. `pod-defaulter` is a mutating and a validating webhook that makes its own
+//! CA and registers and unregisters itself; kube-rs's example leaves that to an openssl
+//! and kubectl script and a YAML template, whose non-blank lines that are not `#`
+//! comments are in parentheses. `widget-operator` serves a conversion webhook between
+//! two versions and writes status from its reconciler, which no kube-rs example does;
+//! its nearest pair is counted.
 //!
 //! # Left out
 //!
@@ -62,7 +103,9 @@ pub mod controllerutil;
 pub mod crd;
 #[cfg(feature = "envtest")]
 pub mod envtest;
+pub mod error;
 pub mod event;
+pub mod finalizer;
 pub mod handler;
 pub mod healthz;
 mod http_server;
@@ -72,7 +115,10 @@ pub mod metrics;
 pub mod predicate;
 pub mod reconcile;
 pub mod record;
+pub mod signals;
 pub mod source;
 pub mod transport;
 pub mod webhook;
 pub mod workqueue;
+
+pub use error::{Error, Result};

@@ -482,6 +482,12 @@ impl Manager {
 
         tokio::pin!(shutdown);
         self.cache.start(cache_cancel.clone());
+        // The elector is kept, not detached: shutdown awaits it, so that `start` returns
+        // only after the lease is released and another replica can take over at once.
+        // It has its own token, cancelled once the runnables have stopped (Go's order too):
+        // a leader's controllers never run after its lease is given up.
+        let mut elector_task: Option<tokio::task::JoinHandle<()>> = None;
+        let elector_cancel = CancellationToken::new();
         let outcome: Result<(), ManagerError> = async {
             tokio::select! {
                 synced = self.cache.wait_for_cache_sync(&cache_cancel) => {
@@ -492,7 +498,6 @@ impl Manager {
             for r in other {
                 spawn(&mut tasks, r);
             }
-            let mut elector_task = None;
             match &self.leader_election {
                 None => {
                     self.elected.send_replace(true);
@@ -500,7 +505,7 @@ impl Manager {
                 Some(config) => {
                     let elector = LeaderElector::new(self.client.clone(), config.clone());
                     let (lead_tx, mut lead_rx) = tokio::sync::watch::channel(false);
-                    let cancel = run_cancel.clone();
+                    let cancel = elector_cancel.clone();
                     let err_tx = err_tx.clone();
                     elector_task = Some(tokio::spawn(async move {
                         if let Err(e) = elector.run(cancel, lead_tx).await {
@@ -520,7 +525,6 @@ impl Manager {
                     }
                 }
             }
-            let _ = elector_task;
             tokio::select! {
                 () = &mut shutdown => Ok(()),
                 e = err_rx.recv() => e.map_or(Ok(()), Err),
@@ -528,12 +532,17 @@ impl Manager {
         }
         .await;
 
-        // Stop the runnables (and the elector, which releases the lease), then the cache.
+        // Stop the runnables, then the elector, which releases the lease (awaited within
+        // the same grace period), then the cache.
         run_cancel.cancel();
         let drained = tokio::time::timeout(self.graceful_shutdown_timeout, async {
             while tasks.join_next().await.is_some() {}
         })
         .await;
+        elector_cancel.cancel();
+        if let Some(elector) = elector_task.take() {
+            let _ = tokio::time::timeout(self.graceful_shutdown_timeout, elector).await;
+        }
         cache_cancel.cancel();
         self.elected.send_replace(false);
         endpoints_cancel.cancel();

@@ -20,7 +20,14 @@
 
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
+use std::sync::Arc;
 use std::time::Duration;
+
+use apimachinery::runtime::Resource;
+
+use crate::client::ObjectKey;
+use crate::client::delegating::DelegatingClient;
 
 /// The object a reconcile is for: its namespace (empty for cluster-scoped objects) and
 /// name (controller-runtime's `reconcile.Request` around `types.NamespacedName`).
@@ -161,6 +168,13 @@ impl TerminalError {
     }
 }
 
+impl From<TerminalError> for crate::Error {
+    /// Kept whole as the source, so that a reconcile failing with it is not retried.
+    fn from(e: TerminalError) -> Self {
+        crate::Error::Other(Box::new(e))
+    }
+}
+
 /// Whether `error` is a [`TerminalError`] or has one in its
 /// [`source`](std::error::Error::source) chain (Go's
 /// `errors.Is(err, reconcile.TerminalError(nil))`).
@@ -208,6 +222,87 @@ where
     }
 }
 
+/// A reconciler handed the object itself rather than its name (controller-runtime's
+/// `reconcile.ObjectReconciler`): the object comes from the cache, so the get and its
+/// not-found branch every [`Reconciler`] starts with are done once, here. Build a
+/// controller with it by [`ControllerBuilder::complete_object`](crate::builder::ControllerBuilder::complete_object),
+/// or wrap it with [`AsReconciler`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use controller_runtime::reconcile::{Action, ObjectReconciler};
+/// use k8s_types::core::v1::ConfigMap;
+///
+/// struct CountKeys;
+/// impl ObjectReconciler<ConfigMap> for CountKeys {
+///     async fn reconcile(&self, cm: Arc<ConfigMap>) -> controller_runtime::Result<Action> {
+///         println!("{} has {} keys", cm.metadata.name, cm.data.len());
+///         Ok(Action::done())
+///     }
+/// }
+/// ```
+pub trait ObjectReconciler<K: Resource>: Send + Sync + 'static {
+    /// Brings the cluster in line with `object`, as the cache has it (shared: clone it to
+    /// change it).
+    fn reconcile(&self, object: Arc<K>) -> impl Future<Output = crate::Result<Action>> + Send;
+
+    /// The object `request` names is gone from the cache (deleted, or never seen).
+    /// Default: nothing to do, as Go's `AsReconciler` (cleaning up after a deletion is what
+    /// owner references and [`finalizer`](crate::finalizer::finalizer) are for).
+    fn deleted(&self, request: Request) -> impl Future<Output = crate::Result<Action>> + Send {
+        let _ = request;
+        std::future::ready(Ok(Action::done()))
+    }
+}
+
+/// A [`Reconciler`] around an [`ObjectReconciler`] (controller-runtime's
+/// `reconcile.AsReconciler`): reads the requested object through a client (the
+/// manager's, so from the cache), calls [`ObjectReconciler::reconcile`] with it, or
+/// [`ObjectReconciler::deleted`] when it is not found; other read failures are the
+/// reconcile's error (retried with backoff).
+pub struct AsReconciler<K, R> {
+    client: DelegatingClient,
+    inner: R,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<K, R> fmt::Debug for AsReconciler<K, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AsReconciler")
+            .field("kind", &std::any::type_name::<K>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<K: Resource, R: ObjectReconciler<K>> AsReconciler<K, R> {
+    /// Wraps `inner`, reading objects through `client`.
+    pub fn new(client: DelegatingClient, inner: R) -> Self {
+        Self {
+            client,
+            inner,
+            kind: PhantomData,
+        }
+    }
+
+    /// The wrapped reconciler.
+    pub fn inner(&self) -> &R {
+        &self.inner
+    }
+}
+
+impl<K: Resource, R: ObjectReconciler<K>> Reconciler for AsReconciler<K, R> {
+    type Error = crate::Error;
+
+    async fn reconcile(&self, request: Request) -> crate::Result<Action> {
+        let key = ObjectKey::new(&request.namespace, &request.name);
+        match self.client.get::<K>(&key).await {
+            Ok(object) => self.inner.reconcile(object).await,
+            Err(e) if e.is_not_found() => self.inner.deleted(request).await,
+            Err(e) => Err(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +324,13 @@ mod tests {
         let terminal = TerminalError::new("bad spec");
         assert_eq!(terminal.inner().to_string(), "bad spec");
         assert!(!is_terminal(terminal.inner()));
+    }
+
+    #[test]
+    fn a_terminal_error_stays_terminal_in_the_crate_error() {
+        let e = crate::Error::from(TerminalError::new("bad spec"));
+        assert!(is_terminal(&e));
+        assert!(!is_terminal(&crate::Error::other("connection reset")));
     }
 
     #[test]

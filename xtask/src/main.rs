@@ -13,6 +13,9 @@
 //! (default `k8s-types/src/generated`) and `--openapi-output DIR` (default
 //! `apiserver/src/openapi/generated`).
 //!
+//! `cargo xtask release-diff --from X.Y --to X.Z` lists what changed between two pinned
+//! releases in the Go code we port by hand (see [`release_diff`]).
+//!
 //! `cargo xtask etcd-proto [--check]` generates apiserver's etcd gRPC client
 //! (`apiserver/src/storage/etcd/generated.rs`, see [`etcd_proto`]).
 //!
@@ -35,6 +38,7 @@ mod model;
 mod naming;
 mod openapi;
 mod refdata;
+mod release_diff;
 mod shapes;
 mod sharing;
 mod type_list;
@@ -77,7 +81,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]\n       cargo xtask bench-report [--check]"
+        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask release-diff --from X.Y --to X.Z [--out FILE]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]\n       cargo xtask bench-report [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -322,6 +326,7 @@ fn main() -> ExitCode {
         Some("lifecycle") => lifecycle::main(&args[1..]),
         Some("etcd-proto") => etcd_proto(&args[1..]),
         Some("refdata") => refdata::main(&args[1..]),
+        Some("release-diff") => release_diff::main(&args[1..]),
         Some("bench-report") => bench_report::main(&args[1..]),
         _ => parse_args(&args).and_then(|opts| run(&opts)),
     };

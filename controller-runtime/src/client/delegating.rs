@@ -41,56 +41,26 @@ use apimachinery::schema::{GroupResource, GroupVersionKind};
 use k8s_types::meta::v1::PartialObjectMetadata;
 
 use super::{
-    ApiError, Client, CreateOptions, DeleteOptions, ListOptions, ObjectKey, Patch, PatchOptions,
-    SubResourceClient, UpdateOptions,
+    ApiError, ApplyOptions, Client, CreateOptions, DeleteOptions, ListOptions, ObjectKey, Patch,
+    PatchOptions, SubResourceClient, UpdateOptions,
 };
 use crate::cache::{Cache, CacheError, ObjectForm};
 
-/// What a delegating client's call fails with.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The server (or the client talking to it) failed. A cache miss is reported here
-    /// too, as the 404 NotFound the server would answer, so `is_not_found` holds for
-    /// both.
-    #[error(transparent)]
-    Client(#[from] super::Error),
-    /// The cache cannot answer (a field selector on an unindexed field, ...).
-    #[error(transparent)]
-    Cache(CacheError),
-}
-
-impl Error {
-    /// The client error, when the server (or a cache miss) answered.
-    pub fn client(&self) -> Option<&super::Error> {
-        match self {
-            Error::Client(e) => Some(e),
-            Error::Cache(_) => None,
-        }
-    }
-    /// 404 NotFound, from the server or the cache.
-    pub fn is_not_found(&self) -> bool {
-        self.client().is_some_and(super::Error::is_not_found)
-    }
-    /// 409 Conflict.
-    pub fn is_conflict(&self) -> bool {
-        self.client().is_some_and(super::Error::is_conflict)
-    }
-    /// 409 AlreadyExists.
-    pub fn is_already_exists(&self) -> bool {
-        self.client().is_some_and(super::Error::is_already_exists)
-    }
-}
+/// What a delegating client's call fails with: the crate's one error type, whose
+/// variants `Client` and `Cache` this enum had.
+#[deprecated(note = "use controller_runtime::Error, which this is an alias of")]
+pub type Error = crate::Error;
 
 /// The server's NotFound for a cache miss (Go's cache answers `apierrors.NewNotFound`).
-fn not_found(group: &str, resource: &str, name: &str) -> Error {
+fn not_found(group: &str, resource: &str, name: &str) -> crate::Error {
     let err = errors::new_not_found(&GroupResource::new(group, resource), name);
-    Error::Client(super::Error::from(ApiError::from(err)))
+    crate::Error::Client(super::Error::from(ApiError::from(err)))
 }
 
-fn from_cache(error: CacheError, group: &str, resource: &str, key: &ObjectKey) -> Error {
+fn from_cache(error: CacheError, group: &str, resource: &str, key: &ObjectKey) -> crate::Error {
     match error {
         CacheError::NotFound { .. } => not_found(group, resource, &key.name),
-        other => Error::Cache(other),
+        other => crate::Error::Cache(other),
     }
 }
 
@@ -101,19 +71,19 @@ pub trait Reader: Send + Sync {
     fn get<T: Resource>(
         &self,
         key: &ObjectKey,
-    ) -> impl Future<Output = Result<Arc<T>, Error>> + Send;
+    ) -> impl Future<Output = Result<Arc<T>, crate::Error>> + Send;
     /// The objects `opts` select.
     fn list<T: Resource>(
         &self,
         opts: &ListOptions,
-    ) -> impl Future<Output = Result<Vec<Arc<T>>, Error>> + Send;
+    ) -> impl Future<Output = Result<Vec<Arc<T>>, crate::Error>> + Send;
 }
 
 impl Reader for Client {
-    async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, Error> {
+    async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, crate::Error> {
         Ok(Arc::new(Client::get::<T>(self, key).await?))
     }
-    async fn list<T: Resource>(&self, opts: &ListOptions) -> Result<Vec<Arc<T>>, Error> {
+    async fn list<T: Resource>(&self, opts: &ListOptions) -> Result<Vec<Arc<T>>, crate::Error> {
         Ok(Client::list::<T>(self, opts)
             .await?
             .items
@@ -185,7 +155,7 @@ impl DelegatingClient {
     }
 
     /// The object `key` names: from the cache when `T` is cached.
-    pub async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, Error> {
+    pub async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, crate::Error> {
         if !self.cached(&T::gvk(), ObjectForm::Typed) {
             return Reader::get::<T>(&self.client, key).await;
         }
@@ -197,11 +167,14 @@ impl DelegatingClient {
 
     /// The objects `opts` select: from the cache when `T` is cached (field selectors
     /// need field indexes there).
-    pub async fn list<T: Resource>(&self, opts: &ListOptions) -> Result<Vec<Arc<T>>, Error> {
+    pub async fn list<T: Resource>(&self, opts: &ListOptions) -> Result<Vec<Arc<T>>, crate::Error> {
         if !self.cached(&T::gvk(), ObjectForm::Typed) {
             return Reader::list::<T>(&self.client, opts).await;
         }
-        self.cache.list::<T>(opts).await.map_err(Error::Cache)
+        self.cache
+            .list::<T>(opts)
+            .await
+            .map_err(crate::Error::Cache)
     }
 
     /// An object of any kind as [`Unstructured`].
@@ -209,7 +182,7 @@ impl DelegatingClient {
         &self,
         gvk: &GroupVersionKind,
         key: &ObjectKey,
-    ) -> Result<Arc<Unstructured>, Error> {
+    ) -> Result<Arc<Unstructured>, crate::Error> {
         if !self.cached(gvk, ObjectForm::Unstructured) {
             return Ok(Arc::new(self.client.get_unstructured(gvk, key).await?));
         }
@@ -224,7 +197,7 @@ impl DelegatingClient {
         &self,
         gvk: &GroupVersionKind,
         opts: &ListOptions,
-    ) -> Result<Vec<Arc<Unstructured>>, Error> {
+    ) -> Result<Vec<Arc<Unstructured>>, crate::Error> {
         if !self.cached(gvk, ObjectForm::Unstructured) {
             let list = self.client.list_unstructured(gvk, opts).await?;
             return Ok(list.items.into_iter().map(Arc::new).collect());
@@ -232,7 +205,7 @@ impl DelegatingClient {
         self.cache
             .list_unstructured(gvk, opts)
             .await
-            .map_err(Error::Cache)
+            .map_err(crate::Error::Cache)
     }
 
     /// An object's metadata alone.
@@ -240,7 +213,7 @@ impl DelegatingClient {
         &self,
         gvk: &GroupVersionKind,
         key: &ObjectKey,
-    ) -> Result<Arc<PartialObjectMetadata>, Error> {
+    ) -> Result<Arc<PartialObjectMetadata>, crate::Error> {
         if !self.cached(gvk, ObjectForm::Metadata) {
             return Ok(Arc::new(self.client.get_metadata(gvk, key).await?));
         }
@@ -255,7 +228,7 @@ impl DelegatingClient {
         &self,
         gvk: &GroupVersionKind,
         opts: &ListOptions,
-    ) -> Result<Vec<Arc<PartialObjectMetadata>>, Error> {
+    ) -> Result<Vec<Arc<PartialObjectMetadata>>, crate::Error> {
         if !self.cached(gvk, ObjectForm::Metadata) {
             let list = self.client.list_metadata(gvk, opts).await?;
             return Ok(list
@@ -268,16 +241,24 @@ impl DelegatingClient {
         self.cache
             .list_metadata(gvk, opts)
             .await
-            .map_err(Error::Cache)
+            .map_err(crate::Error::Cache)
     }
 
     /// Creates an object on the server ([`Client::create`]).
-    pub async fn create<T: Object>(&self, obj: &T, opts: &CreateOptions) -> Result<T, Error> {
+    pub async fn create<T: Object>(
+        &self,
+        obj: &T,
+        opts: &CreateOptions,
+    ) -> Result<T, crate::Error> {
         Ok(self.client.create(obj, opts).await?)
     }
 
     /// Replaces an object on the server ([`Client::update`]).
-    pub async fn update<T: Object>(&self, obj: &T, opts: &UpdateOptions) -> Result<T, Error> {
+    pub async fn update<T: Object>(
+        &self,
+        obj: &T,
+        opts: &UpdateOptions,
+    ) -> Result<T, crate::Error> {
         Ok(self.client.update(obj, opts).await?)
     }
 
@@ -287,12 +268,21 @@ impl DelegatingClient {
         obj: &T,
         patch: &Patch,
         opts: &PatchOptions,
-    ) -> Result<T, Error> {
+    ) -> Result<T, crate::Error> {
         Ok(self.client.patch(obj, patch, opts).await?)
     }
 
+    /// Applies an object server-side ([`Client::apply`]).
+    pub async fn apply<T: Object>(&self, obj: &T, opts: &ApplyOptions) -> Result<T, crate::Error> {
+        Ok(self.client.apply(obj, opts).await?)
+    }
+
     /// Deletes an object on the server ([`Client::delete`]).
-    pub async fn delete<T: Object>(&self, obj: &T, opts: &DeleteOptions) -> Result<(), Error> {
+    pub async fn delete<T: Object>(
+        &self,
+        obj: &T,
+        opts: &DeleteOptions,
+    ) -> Result<(), crate::Error> {
         Ok(self.client.delete(obj, opts).await?)
     }
 
@@ -302,7 +292,7 @@ impl DelegatingClient {
         &self,
         list: &ListOptions,
         opts: &DeleteOptions,
-    ) -> Result<(), Error> {
+    ) -> Result<(), crate::Error> {
         Ok(self.client.delete_all_of::<T>(list, opts).await?)
     }
 
@@ -318,10 +308,10 @@ impl DelegatingClient {
 }
 
 impl Reader for DelegatingClient {
-    async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, Error> {
+    async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, crate::Error> {
         DelegatingClient::get::<T>(self, key).await
     }
-    async fn list<T: Resource>(&self, opts: &ListOptions) -> Result<Vec<Arc<T>>, Error> {
+    async fn list<T: Resource>(&self, opts: &ListOptions) -> Result<Vec<Arc<T>>, crate::Error> {
         DelegatingClient::list::<T>(self, opts).await
     }
 }

@@ -40,6 +40,7 @@
 //! ```
 
 pub mod apiutil;
+mod apply;
 mod codec;
 pub mod delegating;
 mod error;
@@ -58,6 +59,7 @@ use futures_util::StreamExt as _;
 use http::Method;
 use k8s_types::meta::v1::{PartialObjectMetadata, PartialObjectMetadataList};
 
+pub use apply::ApplyOptions;
 pub use codec::WireFormat;
 pub use error::{ApiError, Error, reason};
 pub use options::{

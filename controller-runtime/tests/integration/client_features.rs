@@ -364,6 +364,47 @@ async fn patches_selectors_and_delete_options() {
     env.stop().await;
 }
 
+/// Typed server-side apply (`Client::apply`): the typed object is the intent, sent with
+/// its kind; a second manager's different value conflicts unless it forces; fields a
+/// manager no longer states are removed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_apply_conflicts_and_force() {
+    use controller_runtime::client::ApplyOptions;
+    let env = Environment::start().await.unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    let mut intent = config_map("default", "typed", &[]);
+    intent.data.insert("gone".into(), "soon".into());
+    let created = client
+        .apply(&intent, &ApplyOptions::new("alice"))
+        .await
+        .unwrap();
+    assert_eq!(created.data.len(), 2);
+
+    let mut other = config_map("default", "typed", &[]);
+    other.data = [("k".to_string(), "bob's".to_string())].into();
+    let err = client
+        .apply(&other, &ApplyOptions::new("bob"))
+        .await
+        .unwrap_err();
+    assert!(err.is_conflict(), "{err}");
+    let forced = client
+        .apply(&other, &ApplyOptions::new("bob").force())
+        .await
+        .unwrap();
+    assert_eq!(forced.data.get("k").map(String::as_str), Some("bob's"));
+
+    // alice states `k` no more and drops `gone`: hers is removed, bob's `k` stays.
+    let mut less = config_map("default", "typed", &[]);
+    less.data.clear();
+    let after = client
+        .apply(&less, &ApplyOptions::new("alice"))
+        .await
+        .unwrap();
+    assert_eq!(after.data.get("k").map(String::as_str), Some("bob's"));
+    assert!(!after.data.contains_key("gone"));
+    env.stop().await;
+}
+
 /// Server-side apply through `Patch::Apply`: apply creates the object and records its
 /// manager; another manager's different value for an owned field is a conflict unless it
 /// forces, and then the field is its own; the same value is shared without conflict; an

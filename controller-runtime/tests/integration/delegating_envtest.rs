@@ -8,9 +8,7 @@ use std::time::Duration;
 use apimachinery::fields;
 use apimachinery::runtime::Resource;
 use controller_runtime::cache::{Cache, CacheOptions, ObjectForm};
-use controller_runtime::client::delegating::{
-    DelegatingClient, DelegatingClientOptions, Error, Reader,
-};
+use controller_runtime::client::delegating::{DelegatingClient, DelegatingClientOptions, Reader};
 use controller_runtime::client::{Client, ListOptions, ObjectKey};
 use controller_runtime::envtest::Environment;
 use k8s_types::core::v1::{ConfigMap, Secret};
@@ -25,7 +23,7 @@ fn config_map(name: &str, value: &str) -> ConfigMap {
 }
 
 /// Generic over the read interface: works with the direct and the delegating client.
-async fn value_of(reader: &impl Reader, name: &str) -> Result<String, Error> {
+async fn value_of(reader: &impl Reader, name: &str) -> Result<String, controller_runtime::Error> {
     let cm = reader
         .get::<ConfigMap>(&ObjectKey::new("default", name))
         .await?;
@@ -110,7 +108,7 @@ async fn reads_come_from_the_cache_and_writes_go_to_the_server(env: Environment)
     let by_field = ListOptions::default().with_fields(fields::Selector::parse("data.k=2").unwrap());
     assert!(matches!(
         delegating.list::<ConfigMap>(&by_field).await,
-        Err(Error::Cache(
+        Err(controller_runtime::Error::Cache(
             controller_runtime::cache::CacheError::FieldNotIndexed { .. }
         ))
     ));

@@ -19,6 +19,7 @@ mod conversion_webhook;
 mod delegating_envtest;
 mod examples;
 mod fake_client;
+mod finalizer_envtest;
 mod manager_envtest;
 mod metadata_envtest;
 mod tls_and_auth;

@@ -47,6 +47,26 @@ fn started(
     (stop, run)
 }
 
+/// Runs `mgr` as a program's `main` does: on a runtime of its own, dropped as soon as
+/// `start` returns, so that whatever `start` left running in the background dies with it.
+fn started_as_main(
+    mgr: &Arc<Manager>,
+) -> (
+    tokio_util::sync::CancellationToken,
+    std::thread::JoinHandle<Result<(), controller_runtime::manager::ManagerError>>,
+) {
+    let stop = tokio_util::sync::CancellationToken::new();
+    let (m, s) = (mgr.clone(), stop.clone());
+    let thread = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move { m.start(async move { s.cancelled().await }).await })
+    });
+    (stop, thread)
+}
+
 against_both!(
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     controller_reconciles_created_and_updated_objects
@@ -129,7 +149,7 @@ async fn leader_election_hands_over_between_two_managers(env: Environment) {
         Arc::new(Manager::new(env.config(), options).unwrap())
     };
     let (a, b) = (make("a"), make("b"));
-    let (stop_a, run_a) = started(&a);
+    let (stop_a, run_a) = started_as_main(&a);
     let mut a_elected = a.elected();
     tokio::time::timeout(Duration::from_secs(10), a_elected.wait_for(|l| *l))
         .await
@@ -149,13 +169,29 @@ async fn leader_election_hands_over_between_two_managers(env: Environment) {
     assert_eq!(lease.spec.holder_identity.as_deref(), Some("a"));
     assert_eq!(lease.spec.lease_transitions, Some(0));
 
-    // a stops and releases: b takes over without waiting out the lease.
+    // a stops and its runtime goes: `start` returns only once the lease is released, so
+    // its holder is already cleared (unless b, retrying every 200 ms, took it since).
     stop_a.cancel();
-    run_a.await.unwrap().unwrap();
-    let mut b_elected = b.elected();
-    tokio::time::timeout(Duration::from_secs(3), b_elected.wait_for(|l| *l))
+    tokio::task::spawn_blocking(move || run_a.join())
         .await
         .unwrap()
+        .unwrap()
+        .unwrap();
+    let lease: Lease = client
+        .get(&ObjectKey::new("default", "test-lock"))
+        .await
+        .unwrap();
+    assert_ne!(
+        lease.spec.holder_identity.as_deref(),
+        Some("a"),
+        "a's start returned before its lease was released"
+    );
+    // b takes over without waiting out the lease: well within half its duration.
+    let mut b_elected = b.elected();
+    let lease_duration = election("b").lease_duration;
+    tokio::time::timeout(lease_duration / 2, b_elected.wait_for(|l| *l))
+        .await
+        .unwrap_or_else(|_| panic!("b did not take over within half the lease duration"))
         .unwrap();
     let lease: Lease = client
         .get(&ObjectKey::new("default", "test-lock"))

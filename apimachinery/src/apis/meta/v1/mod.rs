@@ -4,6 +4,7 @@
 mod accessor;
 mod discovery;
 mod duration;
+mod fields_v1;
 mod label_selector;
 mod list_meta;
 mod micro_time;
@@ -19,10 +20,11 @@ pub use discovery::{
     ServerAddressByClientCIDR,
 };
 pub use duration::{Duration, DurationParseError, NegativeDurationError};
+pub use fields_v1::FieldsV1;
 pub use label_selector::{LabelSelector, LabelSelectorRequirement};
 pub use list_meta::{ListMeta, ShardInfo};
 pub use micro_time::MicroTime;
-pub use object_meta::{FieldsV1, ManagedFieldsEntry, ObjectMeta, OwnerReference};
+pub use object_meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
 pub use status::{Status, StatusCause, StatusDetails};
 pub use time::{SystemTimeRangeError, Time, TimeParseError};
 pub use type_meta::TypeMeta;

@@ -2,9 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use super::{ObjectMetaAccessor, Time};
+use super::{FieldsV1, ObjectMetaAccessor, Time};
 
 /// The metadata of every persisted object: name, namespace, labels, ownership, ...
 /// (Go's `metav1.ObjectMeta`).
@@ -156,14 +154,6 @@ pub struct ManagedFieldsEntry {
     #[api(skip_serializing_if = "String::is_empty")]
     pub subresource: String,
 }
-
-/// A set of fields in the `FieldsV1` trie format, kept as the JSON it is.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct FieldsV1(pub serde_json::Value);
-
-// Written by its serde impl, compiled once here rather than per struct using it.
-crate::write_json_by_serde!(FieldsV1);
 
 impl ObjectMetaAccessor for ObjectMeta {
     fn as_object_meta(&self) -> Option<&ObjectMeta> {

@@ -6,7 +6,7 @@ use crate::proto::{Field, Message, ProtobufError, WireDecoder, WireEncoder, Wire
 use crate::proto_message;
 
 use super::{
-    APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions, Duration, FieldsV1,
+    APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions, Duration,
     GroupVersionForDiscovery, LabelSelector, LabelSelectorRequirement, ListMeta,
     ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, ServerAddressByClientCIDR,
     ShardInfo, Status, StatusCause, StatusDetails, Time, TypeMeta,
@@ -193,52 +193,6 @@ impl Message for Duration {
             .merge_from(wire, d)
             .map_err(|e| e.in_field("duration"))?;
         *self = Duration::from_nanos(nanos);
-        Ok(true)
-    }
-}
-
-/// `FieldsV1` holds JSON; on the wire its `Raw` bytes (field 1) are that JSON, compact.
-impl Message for FieldsV1 {
-    fn encode_fields(&self, e: &mut WireEncoder) {
-        // Go leaves a nil `Raw` out; serializing a `serde_json::Value` cannot fail.
-        if !self.0.is_null() {
-            let raw = serde_json::to_vec(&self.0).unwrap_or_default();
-            e.bytes_field(1, &raw);
-        }
-    }
-
-    fn merge_field(
-        &mut self,
-        number: u32,
-        wire: WireType,
-        d: &mut WireDecoder<'_>,
-    ) -> Result<bool, ProtobufError> {
-        if number != 1 {
-            return Ok(false);
-        }
-        if wire != WireType::LengthDelimited {
-            return Err(d
-                .error(crate::proto::ProtobufErrorKind::UnexpectedWireType {
-                    found: wire,
-                    expected: "bytes",
-                })
-                .in_field("Raw"));
-        }
-        let at = d.offset();
-        let raw = d.length_delimited()?;
-        self.0 = if raw.is_empty() {
-            serde_json::Value::Null
-        } else {
-            serde_json::from_slice(raw).map_err(|err| {
-                ProtobufError::new(
-                    at,
-                    crate::proto::ProtobufErrorKind::Invalid(format!(
-                        "fieldsV1 is not JSON: {err}"
-                    )),
-                )
-                .in_field("Raw")
-            })?
-        };
         Ok(true)
     }
 }
