@@ -11,8 +11,12 @@
 # every group (`all-groups`), then `apps` (with `core`) alone.
 # The scratch directory (default: a fresh temporary one) holds the other target
 # directories and is deleted at the end, since the build of k8s-types takes gigabytes.
+# Each build's wall and CPU time, beside k8s-openapi's, is appended to
+# benchmarks/results/compile_time.jsonl (see benchmarks/results/README.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=results.sh
+source "$root/benchmarks/results.sh"
 scratch="${1:-$(mktemp -d)}"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
@@ -50,16 +54,22 @@ fi
 cpu_of() { awk '{ printf "%.1f", $1 + $2; found = 1 } END { if (!found) printf "?" }' "$1"; }
 
 # time_build NAME CRATE MANIFEST TARGET_DIR: prints the build times in seconds, wall and
-# CPU (the CPU time moves less with the load of a shared machine).
+# CPU (the CPU time moves less with the load of a shared machine), and keeps them with the
+# load average before and after in wall[NAME], cpu[NAME] and load[NAME] for the results.
+declare -A wall cpu load
 time_build() {
-    local name="$1" crate="$2" manifest="$3" target="$4" t0 t1 t2 t3
-    echo "$name: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    local name="$1" crate="$2" manifest="$3" target="$4" t0 t1 t2 t3 load_before
+    load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "$name: load average before: $load_before"
     : > "$scratch/cpu"
     t0="$(now)"
     "${cpu_timer[@]}" \
         cargo build --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
     t1="$(now)"
-    printf '%-12s  clean release build with dependencies %7ss (CPU %ss)\n' "$name" "$(elapsed "$t0" "$t1")" "$(cpu_of "$scratch/cpu")"
+    wall[$name]="$(elapsed "$t0" "$t1")"
+    cpu[$name]="$(cpu_of "$scratch/cpu")"
+    load[$name]="load average $load_before before the build, $(cut -d' ' -f1-3 /proc/loadavg) after"
+    printf '%-12s  clean release build with dependencies %7ss (CPU %ss)\n' "$name" "${wall[$name]}" "${cpu[$name]}"
     if [ "${CRATE_ALONE:-0}" = 1 ]; then
         cargo clean --quiet --release --manifest-path "$manifest" -p "$crate" --target-dir "$target"
         t2="$(now)"
@@ -104,4 +114,21 @@ time_build "k8s-openapi" k8s-openapi "$peer/Cargo.toml" "$scratch/target-peer"
 if [ "${TYPED_ONLY:-0}" = 1 ]; then
     through_crate "typed-only" "{ path = \"$root/k8s-types\", default-features = false, features = [\"all-groups\"] }"
     through_crate "typed-apps" "{ path = \"$root/k8s-types\", default-features = false, features = [\"apps\"] }"
+fi
+
+# record NAME TITLE TARGET: NAME's wall and CPU times beside k8s-openapi's, as results.
+peer_name="k8s-openapi $openapi_version (latest)"
+record() {
+    local name="$1" title="$2" target="$3"
+    record_result compile_time "compile_time.$name.release.wall" "Clean release build, $title (wall)" \
+        "${wall[$name]}" s "$peer_name" "${wall[k8s-openapi]}" "$target" \
+        "${load[$name]}; peer's ${load[k8s-openapi]}"
+    record_result compile_time "compile_time.$name.release.cpu" "Clean release build, $title (CPU)" \
+        "${cpu[$name]}" s "$peer_name" "${cpu[k8s-openapi]}" "$target" \
+        "${load[$name]}; peer's ${load[k8s-openapi]}"
+}
+record k8s-types "k8s-types, default features" "ratio <= 1.0"
+if [ "${TYPED_ONLY:-0}" = 1 ]; then
+    record typed-only "k8s-types typed only, every group" "ratio <= 0.7"
+    record typed-apps "k8s-types typed only, apps + core" "ratio <= 0.4"
 fi

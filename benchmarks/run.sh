@@ -11,10 +11,19 @@
 # serializer, the YAML text layer) run alone: `cargo bench -p apimachinery --bench
 # NAME`; the suite's conversion figures come from `clone`.
 #
+# Every figure with a peer or a target is also appended, one JSON line each, to
+# benchmarks/results/AREA.jsonl (compile_time, json, yaml, protobuf, clone, scheme,
+# reconcile, cache, suite; see benchmarks/results/README.md); `cargo xtask bench-report`
+# then writes the current table at the top of BENCHMARKS.md.
+#
 # Usage: benchmarks/run.sh [log-file]     (Go's fixtures: set K8S_API_TESTDATA)
 # COMPILE_TIME=0 skips the clean builds and reuses what is built.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=results.sh
+source "$root/benchmarks/results.sh"
+# The benches' rows name the commit as it was when the run started, and this machine.
+export RESULTS_COMMIT="$results_commit" RESULTS_MACHINE="$results_machine"
 log="${1:-$root/target/benchmarks.log}"
 mkdir -p "$(dirname "$log")"
 export CARGO_INCREMENTAL=0
@@ -44,6 +53,11 @@ step() { echo "step: $1 done at +$(( $(date +%s) - start )) s"; }
     cargo bench --manifest-path "$root/Cargo.toml" -p apimachinery --bench rest_mapper "${short[@]}"
     step "bench rest_mapper"
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    if [ "${COMPILE_TIME:-1}" = 1 ]; then
+        record_result suite suite.duration "Whole suite, clean builds included (run.sh)" \
+            "$(( $(date +%s) - start ))" s "" "" "ours <= 900" \
+            "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+    fi
 } 2>&1 | tee -a "$log"
 echo
 echo "Summaries (Markdown):"

@@ -49,7 +49,7 @@
 //!
 //! All three on by default; a program that reads and writes only typed JSON or protobuf
 //! can turn them off (`default-features = false`), which cuts about half of this
-//! crate's release build (`BENCHMARKS.md`):
+//! crate's release build (`benchmarks/HISTORY.md`, "`apimachinery`'s cargo features"):
 //!
 //! - `yaml`: the YAML text layer ([`serializer::yaml`], with the `saphyr-parser`
 //!   dependency), the JSON serializer's `yaml` option, YAML streams and the codec

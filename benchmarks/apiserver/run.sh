@@ -10,11 +10,41 @@
 # KAPI_BINARY: cargo build --release -p kapi (before issue 40, the etcd run needed
 # --features etcd).
 # BACKENDS (default "memory redb etcd") and ENCODINGS (default "json protobuf") select.
+# Each rate is also appended to benchmarks/results/apiserver.jsonl (see
+# benchmarks/results/README.md), beside Rusternetes' rate on etcd from issue 17 where
+# there is one (a fixed figure, not measured in the run; targets ≥ 2× on etcd, ≥ 10× in
+# memory).
 set -euo pipefail
 kapi="$1"; n="${2:-2000}"; clients="${3:-4}"; secs="${4:-5}"
 watchers="${5:-100}"; watch_events="${6:-500}"
 backends="${BACKENDS:-memory redb etcd}"; encodings="${ENCODINGS:-json protobuf}"
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=../results.sh
+source "$here/../results.sh"
+
+# record_rate OP RATE P50 P99: the rate as a results row; OP's name as the history's
+# tables give it, and Rusternetes' rate for it (issue 17: create, get, list, patch and
+# delete on Debian's etcd 3.4, 2,000 ConfigMaps, 4 clients).
+record_rate() {
+  local name peer_value="" target=""
+  case "$1" in
+    create) name="create"; peer_value=875 ;;
+    get) name="get (quorum)"; peer_value=3228 ;;
+    get0) name="get resourceVersion=0" ;;
+    list) name="list of 500"; peer_value=79 ;;
+    patch) name="merge patch"; peer_value=906 ;;
+    delete) name="delete"; peer_value=1832 ;;
+  esac
+  local wire; wire="$([ "$enc" = json ] && echo JSON || echo protobuf)"
+  case "$backend" in
+    etcd) [ -n "$peer_value" ] && target="ratio >= 2" ;;
+    memory) [ -n "$peer_value" ] && target="ratio >= 10" ;;
+  esac
+  record_result apiserver "apiserver.$backend/$name $wire${peer_value:+ vs Rusternetes}" \
+    "kapi serve on $backend: $name, $wire, requests per second" "$2" req/s \
+    "$([ -n "$peer_value" ] && echo "Rusternetes on etcd")" "$peer_value" "$target" \
+    "run.sh $n objects, $clients clients, $secs s; p50 $3, p99 $4; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
 work="$(mktemp -d)"
 pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -39,6 +69,7 @@ phase() { # url op
   p99="$(awk '$1 == "99%" {print $2}' <<<"$out")"
   errors="$(awk '/Non-2xx/ {print $5}' <<<"$out")"
   printf '| %s | %s | %s | %s/s | %s | %s | %s |\n' "$backend" "$enc" "$2" "$rate" "$p50" "$p99" "${errors:-0}"
+  if [ "${errors:-0}" = 0 ]; then record_rate "$2" "$rate" "$p50" "$p99"; fi
 }
 
 serve() { # backend-flags...

@@ -106,7 +106,7 @@ fn main() -> Result<(), Error> {
         "Deployment kubectl",
         "Pod kubectl",
     ];
-    let mut suite = Suite::new();
+    let mut suite = Suite::new("clone");
     bench_clone::<apps::Deployment, peer_apps::Deployment>(
         &mut suite,
         names[0],

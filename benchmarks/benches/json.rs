@@ -103,7 +103,7 @@ fn main() -> Result<(), Error> {
         ),
     ];
 
-    let mut suite = Suite::new();
+    let mut suite = Suite::new("json");
     for (name, bytes) in &inputs {
         match *name {
             n if n.starts_with("Pod ") => {

@@ -25,7 +25,7 @@ fn main() -> Result<(), Error> {
     let json = JsonSerializer::new(&scheme, SerializerOptions::default());
     let protobuf = ProtobufSerializer::new(&scheme);
 
-    let mut suite = Suite::new();
+    let mut suite = Suite::new("protobuf");
     let mut groups = Vec::new();
     for (name, stem) in [
         ("Pod fixture", "core.v1.Pod"),

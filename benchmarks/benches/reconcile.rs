@@ -164,7 +164,7 @@ fn main() -> Result<(), Error> {
     rt.block_on(drain_ours(ours(1)))?;
     rt.block_on(drain_kube(store.clone(), refs.clone(), 1))?;
 
-    let mut suite = Suite::new();
+    let mut suite = Suite::new("reconcile");
     let groups: Vec<(usize, String)> = [1usize, 4]
         .into_iter()
         .map(|w| (w, format!("reconcile {OBJECTS} no-op/{w} at a time")))
@@ -204,6 +204,7 @@ fn main() -> Result<(), Error> {
     println!();
     println!("| group | Go controller-runtime | ours | ours / Go | target |");
     println!("|---|---:|---:|---:|---|");
+    let mut rows = Vec::new();
     for (workers, group) in &groups {
         let Some(ours) = suite.get(group, "ours") else {
             continue;
@@ -222,6 +223,19 @@ fn main() -> Result<(), Error> {
             "| {group} | {go_text} | {} | {ratio} | ≤ 0.5× |",
             format_duration(ours.median)
         );
+        if let Some(ns) = go_ns {
+            rows.push(
+                suite
+                    .row(
+                        &format!("{group}/ours vs Go"),
+                        &format!("Reconcile loop: {group}, ours vs Go"),
+                        ours,
+                    )
+                    .against("Go controller-runtime", ns)
+                    .target("ratio <= 0.5".to_owned()),
+            );
+        }
     }
+    suite.save(&rows);
     Ok(())
 }

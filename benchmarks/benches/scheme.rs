@@ -32,7 +32,7 @@ fn main() -> Result<(), Error> {
         .collect();
 
     let group = format!("scheme ({kinds} kinds)");
-    let mut suite = Suite::new();
+    let mut suite = Suite::new("scheme");
     suite.bench(&group, "HashMap::get", None, || {
         map.get(&deployment).copied()
     });
@@ -61,10 +61,13 @@ fn main() -> Result<(), Error> {
         .collect();
     suite.print_summary("Scheme", &comparisons);
     let limit = Duration::from_nanos(50);
-    suite.print_limits(&[
-        (&group, "recognizes", limit),
-        (&group, "new_object", limit),
-        (&group, "object_kinds", limit),
-    ]);
+    suite.print_limits(
+        "Scheme",
+        &[
+            (&group, "recognizes", limit),
+            (&group, "new_object", limit),
+            (&group, "object_kinds", limit),
+        ],
+    );
     Ok(())
 }

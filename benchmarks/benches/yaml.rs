@@ -103,7 +103,7 @@ fn main() -> Result<(), Error> {
         ("PodList 1000 kubectl pods", yaml.encode_to_vec(&list)?),
     ];
 
-    let mut suite = Suite::new();
+    let mut suite = Suite::new("yaml");
     for (name, bytes) in &inputs {
         match *name {
             n if n.starts_with("Pod ") => {

@@ -3,7 +3,12 @@
 //! median of each measurement so that a run ends with a table of ratios against the
 //! alternative a user would pick, each beside its target.
 //!
-//! Run everything: `benchmarks/run.sh` (see `BENCHMARKS.md`).
+//! Run everything: `benchmarks/run.sh` (see `BENCHMARKS.md`). Under `cargo bench`, each
+//! summary's comparisons and limits are appended as [`results`] rows to
+//! `benchmarks/results/AREA.jsonl`, from which `cargo xtask bench-report` writes the
+//! current table at the top of `BENCHMARKS.md`.
+
+pub mod results;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -161,18 +166,14 @@ pub struct Suite {
     criterion: Criterion,
     sample_size: usize,
     results: BTreeMap<(String, String), Measurement>,
-}
-
-impl Default for Suite {
-    fn default() -> Self {
-        Self::new()
-    }
+    area: String,
 }
 
 impl Suite {
     /// 20 samples after 0.5 s of warm-up over 1.5 s; command-line arguments (a filter,
-    /// `--measurement-time`...) override these.
-    pub fn new() -> Self {
+    /// `--measurement-time`...) override these. `area` names the results file the
+    /// summaries append to (`benchmarks/results/AREA.jsonl`): the bench's name.
+    pub fn new(area: &str) -> Self {
         let criterion = Criterion::default()
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_millis(1500))
@@ -191,6 +192,7 @@ impl Suite {
             criterion,
             sample_size,
             results: BTreeMap::new(),
+            area: area.to_owned(),
         }
     }
 
@@ -303,6 +305,7 @@ impl Suite {
         if comparisons.is_empty() {
             return;
         }
+        let mut rows = Vec::new();
         println!("\n| group | ours | peer | ours / peer | target | met |");
         println!("|---|---|---|---:|---:|---|");
         for c in comparisons {
@@ -323,12 +326,52 @@ impl Suite {
                 c.peer,
                 format_duration(peer.median),
             );
+            let row = self
+                .row(
+                    &format!("{}/{} vs {}", c.group, c.ours, c.peer),
+                    &format!("{title}: {}, {} vs {}", c.group, c.ours, c.peer),
+                    ours,
+                )
+                .against(c.peer, nanos(peer.median));
+            rows.push(match c.target {
+                Some(t) => row.target(format!("ratio <= {t:.2}")),
+                None => row,
+            });
+        }
+        self.save(&rows);
+    }
+
+    /// A results row for `ours`'s median in nanoseconds, named `AREA.METRIC`.
+    pub fn row(&self, metric: &str, title: &str, ours: &Measurement) -> results::Row {
+        results::Row::new(
+            format!("{}.{metric}", self.area),
+            title.to_owned(),
+            nanos(ours.median),
+            "ns",
+            &format!("benchmarks/benches/{}.rs", self.area),
+        )
+    }
+
+    /// Appends `rows` to this bench's results file under `cargo bench`; a file that cannot
+    /// be written is reported, not fatal (the printed tables are the run's output too).
+    pub fn save(&self, rows: &[results::Row]) {
+        if rows.is_empty() || !results::recording() {
+            return;
+        }
+        match results::append(&self.area, rows) {
+            Ok(path) => println!(
+                "\n{} results rows appended to {}",
+                rows.len(),
+                path.display()
+            ),
+            Err(e) => eprintln!("warning: results not recorded: {e}"),
         }
     }
 
     /// Prints measurements against absolute limits as a Markdown table: `(group, name,
     /// limit)`, met when the median is at most the limit.
-    pub fn print_limits(&self, limits: &[(&str, &str, Duration)]) {
+    pub fn print_limits(&self, title: &str, limits: &[(&str, &str, Duration)]) {
+        let mut rows = Vec::new();
         println!("\n| group | benchmark | median | target | met |");
         println!("|---|---|---:|---:|---|");
         for &(group, name, limit) in limits {
@@ -341,13 +384,27 @@ impl Suite {
                 format_duration(m.median),
                 format_duration(limit)
             );
+            rows.push(
+                self.row(
+                    &format!("{group}/{name}"),
+                    &format!("{title}: {group}, {name}"),
+                    m,
+                )
+                .target(format!("ours <= {}", nanos(limit))),
+            );
         }
+        self.save(&rows);
     }
 
     /// Criterion's own closing output.
     pub fn final_summary(&mut self) {
         self.criterion.final_summary();
     }
+}
+
+/// A duration in nanoseconds, the unit of the benches' results rows.
+pub fn nanos(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e9
 }
 
 /// A duration with a unit that keeps three significant digits.

@@ -18,7 +18,12 @@
 //!
 //! `cargo xtask etcd-proto [--check]` generates apiserver's etcd gRPC client
 //! (`apiserver/src/storage/etcd/generated.rs`, see [`etcd_proto`]).
+//!
+//! `cargo xtask bench-report [--check]` writes the table of current figures at the top of
+//! `BENCHMARKS.md` from the rows the benchmark scripts append to `benchmarks/results`
+//! (see [`bench_report`]).
 
+mod bench_report;
 mod default_markers;
 mod docs;
 mod emit;
@@ -76,7 +81,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask release-diff --from X.Y --to X.Z [--out FILE]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]"
+        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask release-diff --from X.Y --to X.Z [--out FILE]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]\n       cargo xtask bench-report [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -296,14 +301,23 @@ fn run(opts: &Options) -> Result<(), Error> {
 
 /// `cargo xtask etcd-proto [--check]`.
 fn etcd_proto(args: &[String]) -> Result<(), Error> {
+    let check = check_flag(args, "cargo xtask etcd-proto [--check]")?;
+    etcd_proto::run(&workspace_root(), check)
+}
+
+/// The arguments of a task whose one option is `--check`: whether it was given; anything
+/// else is a usage error quoting `usage`.
+fn check_flag(args: &[String], usage: &str) -> Result<bool, Error> {
     let mut check = false;
     for arg in args {
         match arg.as_str() {
             "--check" => check = true,
-            other => return Err(Error::Usage(format!("unknown option `{other}`"))),
+            other => {
+                return Err(Error::Usage(format!("unknown option `{other}` ({usage})")));
+            }
         }
     }
-    etcd_proto::run(&workspace_root(), check)
+    Ok(check)
 }
 
 fn main() -> ExitCode {
@@ -313,6 +327,7 @@ fn main() -> ExitCode {
         Some("etcd-proto") => etcd_proto(&args[1..]),
         Some("refdata") => refdata::main(&args[1..]),
         Some("release-diff") => release_diff::main(&args[1..]),
+        Some("bench-report") => bench_report::main(&args[1..]),
         _ => parse_args(&args).and_then(|opts| run(&opts)),
     };
     match result {

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use apimachinery::runtime::{Scheme, Unstructured};
 use apimachinery::serializer::Encoder;
 use apiserver::storage::Storage;
-use benchmarks::go_oracle_lines;
+use benchmarks::{go_oracle_lines, results};
 use controller_runtime::cache::{Cache, CacheOptions};
 use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
 use controller_runtime::config::Config;
@@ -297,6 +297,70 @@ fn print_go_tables(
     }
 }
 
+/// The figures as results rows (`benchmarks/results/cache.jsonl`): bytes per cached
+/// object beside kube-runtime's store, and, when Go was measured, beside Go's cache (both
+/// stripping managedFields; target ≤ 0.5×) and watch events per second beside client-go's
+/// (target ≥ 3×).
+fn results_rows(
+    go: Option<&[serde_json::Value]>,
+    kube: &[(&str, usize, f64, f64)],
+    ours: &[(&str, usize, f64, f64)],
+    rates: &[(&str, f64, f64)],
+) -> Vec<results::Row> {
+    const SOURCE: &str = "benchmarks/src/bin/cache.rs";
+    let mut rows = Vec::new();
+    for &(kind, n, strip, kube) in kube {
+        rows.push(
+            results::Row::new(
+                format!("cache.{kind}/bytes per object vs kube-runtime"),
+                format!("Cache: bytes per cached {kind} ({n}), ours vs kube-runtime's store"),
+                strip,
+                "B",
+                SOURCE,
+            )
+            .against("kube-runtime store", kube),
+        );
+    }
+    for &(kind, n, strip, _) in ours {
+        if let Some(go_strip) = go_value(go, kind, "cache_bytes_strip_managed_fields") {
+            rows.push(
+                results::Row::new(
+                    format!("cache.{kind}/bytes per object vs Go"),
+                    format!("Cache: bytes per cached {kind} ({n}), ours vs Go, both stripping managedFields"),
+                    strip,
+                    "B",
+                    SOURCE,
+                )
+                .against("Go controller-runtime cache", go_strip)
+                .target("ratio <= 0.5".to_owned()),
+            );
+        }
+    }
+    for &(kind, pb, js) in rates {
+        for (wire, ours, op) in [
+            ("protobuf", pb, "watch_protobuf_per_s"),
+            ("JSON", js, "watch_json_per_s"),
+        ] {
+            if let Some(go_rate) = go_value(go, kind, op) {
+                rows.push(
+                    results::Row::new(
+                        format!("cache.{kind}/watch {wire} events per second vs Go"),
+                        format!(
+                            "Watch replay: {kind} events per second, {wire}, ours vs client-go"
+                        ),
+                        ours,
+                        "events/s",
+                        SOURCE,
+                    )
+                    .against("client-go watch", go_rate)
+                    .target("ratio >= 3".to_owned()),
+                );
+            }
+        }
+    }
+    rows
+}
+
 async fn serve(configmaps: usize, pods: usize) -> Result<(), Error> {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
@@ -392,6 +456,7 @@ async fn main() -> Result<(), Error> {
     .map_err(|e| e.to_string())?;
     let mut ours_figures = Vec::new();
     let mut ours_rates = Vec::new();
+    let mut kube_figures = Vec::new();
 
     println!(
         "| objects | ours (strip managedFields, default) | ours (no transform) | kube-runtime store (default) | kube-runtime (managedFields cleared) | ours, JSON wire (default transform) | ours / kube default |"
@@ -424,6 +489,7 @@ async fn main() -> Result<(), Error> {
             ours / kube
         );
         ours_figures.push(("ConfigMap", configmaps, ours, ours_raw));
+        kube_figures.push(("ConfigMap", configmaps, ours, kube));
     }
     {
         let ours =
@@ -443,6 +509,7 @@ async fn main() -> Result<(), Error> {
             ours / kube
         );
         ours_figures.push(("Pod", pods, ours, ours_raw));
+        kube_figures.push(("Pod", pods, ours, kube));
     }
 
     println!();
@@ -488,6 +555,15 @@ async fn main() -> Result<(), Error> {
     );
     ours_rates.push(("Pod", pb, js));
     print_go_tables(go.as_deref(), &ours_figures, &ours_rates);
+    let rows = results_rows(go.as_deref(), &kube_figures, &ours_figures, &ours_rates);
+    match results::append("cache", &rows) {
+        Ok(path) => println!(
+            "\n{} results rows appended to {}",
+            rows.len(),
+            path.display()
+        ),
+        Err(e) => eprintln!("warning: results not recorded: {e}"),
+    }
     // Closing its standard input ends the server half.
     drop(server.stdin.take());
     server.wait()?;

@@ -65,17 +65,7 @@ pub struct Entry {
 
 /// Runs the task with its arguments (those after `lifecycle`).
 pub fn main(args: &[String]) -> Result<(), Error> {
-    let mut check = false;
-    for arg in args {
-        match arg.as_str() {
-            "--check" => check = true,
-            other => {
-                return Err(Error::Usage(format!(
-                    "unknown option `{other}` (cargo xtask lifecycle [--check])"
-                )));
-            }
-        }
-    }
+    let check = crate::check_flag(args, "cargo xtask lifecycle [--check]")?;
     let root = crate::workspace_root();
     let sums_path = root.join(SUMS);
     let sums_text = std::fs::read_to_string(&sums_path).map_err(|source| Error::Read {

@@ -3,7 +3,7 @@
 //!
 //! tonic's balanced channel hands every call to a buffer task through a queue, and that
 //! task to the connection's; each hand-over can wake a parked worker thread. Here the
-//! caller's task sends on the HTTP/2 connection itself (`BENCHMARKS.md`, "the etcd
+//! caller's task sends on the HTTP/2 connection itself (`benchmarks/HISTORY.md`, "the etcd
 //! client's own channel"). And a unary call's headers and message go out together:
 //! hyper's client (tonic's transport) waits for the connection to grant send capacity
 //! before it hands over the body, so every call reached etcd as two writes, headers then
