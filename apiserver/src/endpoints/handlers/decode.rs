@@ -26,7 +26,7 @@ impl Handler<'_> {
         media: MediaType,
         expected: &GroupVersionKind,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
-        let validation = self.field_validation()?;
+        let validation = self.field_validation(self.options_kind())?;
         if self.strategy().is_unstructured() {
             return self.decode_custom_body(body, media, expected, validation);
         }

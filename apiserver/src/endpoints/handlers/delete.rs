@@ -88,7 +88,7 @@ impl Handler<'_> {
         media: MediaType,
     ) -> Result<DeleteParams, StatusError> {
         let mut params = DeleteParams {
-            dry_run: self.dry_run()?,
+            dry_run: self.delete_dry_run()?,
             propagation_policy: self.query.get("propagationPolicy").cloned(),
             ..DeleteParams::default()
         };

@@ -7,58 +7,32 @@ use apimachinery::runtime::{Object, UnstructuredList};
 use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
-use super::{Handler, Reply, parse_resource_version};
+use super::options::ListOptions;
+use super::{Handler, Reply};
 use crate::registry::{ListParams, from_value};
-
-/// The largest `limit` a list accepts; Go caps nothing, but a number past any real
-/// collection is a mistake worth reporting.
-const MAX_LIMIT: i64 = 1_000_000;
 
 impl Handler<'_> {
     /// GET of a collection.
     pub async fn list(&self) -> Result<Reply, StatusError> {
+        let options = self.list_options(false)?;
         let selection = self.selection()?;
-        let limit = match self.query.get("limit").map(String::as_str) {
-            None | Some("") => 0,
-            Some(l) => {
-                let n: i64 = l.parse().map_err(|_| {
-                    errors::new_bad_request(format!("invalid limit {l:?}: not an integer"))
-                })?;
-                if !(0..=MAX_LIMIT).contains(&n) {
-                    return Err(errors::new_bad_request(format!(
-                        "invalid limit {n}: must be between 0 and {MAX_LIMIT}"
-                    )));
-                }
-                usize::try_from(n).unwrap_or(0)
-            }
-        };
-        let asked = parse_resource_version(self.query.get("resourceVersion"))?;
+        let asked = options.resource_version;
         // Go's rules: `Exact` reads at the revision; `NotOlderThan` (and no match with a
         // revision) reads the current state, which must have reached the revision.
-        let revision = match self.query.get("resourceVersionMatch").map(String::as_str) {
-            None | Some("") | Some("NotOlderThan") => {
-                if asked > 0 {
-                    self.store.ensure_reached(asked).await?;
-                }
-                0
+        // `Exact` without a revision, or with another value, failed validation.
+        let revision = if options.resource_version_match == "Exact" {
+            asked
+        } else {
+            if asked > 0 {
+                self.store.ensure_reached(asked).await?;
             }
-            Some("Exact") if asked > 0 => asked,
-            Some("Exact") => {
-                return Err(errors::new_bad_request(
-                    "resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\" or unset",
-                ));
-            }
-            Some(other) => {
-                return Err(errors::new_bad_request(format!(
-                    "resourceVersionMatch {other:?} is not supported: must be Exact or NotOlderThan"
-                )));
-            }
+            0
         };
-        let continue_token = self
-            .query
-            .get("continue")
-            .filter(|c| !c.is_empty())
-            .cloned();
+        let ListOptions {
+            limit,
+            continue_token,
+            ..
+        } = options;
         if continue_token.is_some() && asked > 0 {
             return Err(errors::new_bad_request(
                 "specifying resource version is not allowed when using continue",

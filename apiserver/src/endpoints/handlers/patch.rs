@@ -23,12 +23,14 @@ impl Handler<'_> {
         body: &[u8],
         content_type: Option<&str>,
     ) -> Result<Reply, StatusError> {
-        let dry_run = self.dry_run()?;
         let patch_type = PatchType::from_content_type(content_type)?;
-        fieldmanager::validate_patch_options(
-            patch_type == PatchType::Apply,
-            self.query.get("fieldManager").map(String::as_str),
-            self.query.get("force").map(String::as_str),
+        let dry_run = self.write_options(
+            "PatchOptions",
+            fieldmanager::validate_patch_options(
+                patch_type == PatchType::Apply,
+                self.query.get("fieldManager").map(String::as_str),
+                self.query.get("force").map(String::as_str),
+            ),
         )?;
         if patch_type == PatchType::Apply {
             return self.apply(body, dry_run).await;
