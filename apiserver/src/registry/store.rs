@@ -650,9 +650,11 @@ impl Store {
         let mut revision = params.revision;
         let mut start_key = None;
         if let Some(token) = &params.continue_token {
-            let t =
-                ContinueToken::decode(token).map_err(|e| errors::new_bad_request(e.to_string()))?;
-            revision = t.revision;
+            let t = ContinueToken::decode(token)
+                .map_err(|e| errors::new_bad_request(format!("invalid continue token: {e}")))?;
+            // A negative revision continues at the latest (Go's tokens of lists that
+            // were not consistent).
+            revision = t.revision.max(0);
             start_key = Some(t.start_key(&prefix));
         }
         let filtered = !params.selection.is_empty();

@@ -257,7 +257,11 @@ impl Handler<'_> {
                 .map_err(|e| errors::new_bad_request(e.to_string()))?,
         };
         selection
-            .check_fields(self.store.info(), self.strategy().selectable_fields())
+            .check_fields(
+                self.store.info(),
+                self.strategy().selectable_fields(),
+                self.strategy().is_unstructured(),
+            )
             .map_err(|e| errors::new_bad_request(e.to_string()))?;
         Ok(selection)
     }
