@@ -135,8 +135,17 @@ impl Handler<'_> {
             validate_list_options(&options, raw_rv)
         };
         invalid_options("ListOptions", errs)?;
+        let resource_version = parse_resource_version(raw_rv).map_err(|error| {
+            if watch {
+                // Go's watch cache returns the storage error as it is, which the
+                // handler answers as an internal error with its text.
+                StatusError::failure(500, errors::reason::UNKNOWN, error.to_string())
+            } else {
+                errors::new_bad_request(format!("invalid resource version: {error}"))
+            }
+        })?;
         Ok(ListOptions {
-            resource_version: parse_resource_version(raw_rv)?,
+            resource_version,
             ..options
         })
     }
@@ -269,8 +278,8 @@ pub(super) fn parse_bool(s: &str) -> bool {
 
 /// A `resourceVersion` parameter as Go's storage reads it (`ParseResourceVersion`):
 /// `""` and `"0"` are 0 (any / most recent), anything else an unsigned revision; what
-/// does not parse is Go's 400 `invalid resource version: ...`.
-pub fn parse_resource_version(rv: &str) -> Result<i64, StatusError> {
+/// does not parse is Go's field error.
+pub fn parse_resource_version(rv: &str) -> Result<i64, Error> {
     if rv.is_empty() || rv == "0" {
         return Ok(0);
     }
@@ -285,10 +294,7 @@ pub fn parse_resource_version(rv: &str) -> Result<i64, StatusError> {
         Ok(n) => Ok(i64::try_from(n).unwrap_or(i64::MAX)),
         Err(why) => {
             let detail = format!("strconv.ParseUint: parsing {}: {why}", go_quote(rv));
-            let error = Error::invalid(&Path::new("resourceVersion"), rv, detail);
-            Err(errors::new_bad_request(format!(
-                "invalid resource version: {error}"
-            )))
+            Err(Error::invalid(&Path::new("resourceVersion"), rv, detail))
         }
     }
 }
@@ -307,13 +313,11 @@ mod tests {
         );
         assert_eq!(parse_resource_version("").ok(), Some(0));
         assert_eq!(parse_resource_version("12").ok(), Some(12));
-        let e = parse_resource_version("abc")
-            .err()
-            .map(|e| e.status.message.clone());
+        let e = parse_resource_version("abc").err().map(|e| e.to_string());
         assert_eq!(
             e.as_deref(),
             Some(
-                "invalid resource version: resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax"
+                "resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax"
             )
         );
         assert!(parse_resource_version("-3").is_err());

@@ -200,18 +200,17 @@ pub async fn watch(
     let options = h.list_options(true)?;
     let mut selection = h.selection()?;
     if !h.info.name.is_empty() {
-        // `/watch/namespaces/ns/pods/name` watches one object.
-        let named = format!("metadata.name={}", h.info.name);
-        let mut fields = apimachinery::fields::Selector::parse(&named)
-            .map_err(|e| errors::new_bad_request(e.to_string()))?;
-        if !selection.fields.is_empty() {
-            fields = apimachinery::fields::Selector::parse(&format!(
-                "{named},{}",
-                h.query.get("fieldSelector").cloned().unwrap_or_default()
-            ))
-            .map_err(|e| errors::new_bad_request(e.to_string()))?;
+        // `/watch/namespaces/ns/pods/name` watches one object: a field selector, if
+        // any, must select exactly that name (Go's `listOpts`).
+        if selection.fields.is_empty() {
+            selection.fields =
+                apimachinery::fields::Selector::parse(&format!("metadata.name={}", h.info.name))
+                    .map_err(|e| errors::new_bad_request(e.to_string()))?;
+        } else if selection.fields.requires_exact_match("metadata.name") != Some(&h.info.name) {
+            return Err(errors::new_bad_request(
+                "fieldSelector metadata.name doesn't match requested name",
+            ));
         }
-        selection.fields = fields;
     }
     // No timeout, or 0, is the server's (Go: the minimum request timeout, randomized);
     // a negative one has passed already.
