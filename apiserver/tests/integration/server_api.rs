@@ -1042,7 +1042,7 @@ async fn deletion_with_finalizers_preconditions_and_collections() {
         r.json()["message"]
             .as_str()
             .unwrap()
-            .contains("Precondition failed: UID in precondition")
+            .contains("the UID in the precondition (")
     );
     let body = serde_json::to_vec(&json!({"preconditions": {"resourceVersion": c["metadata"]["resourceVersion"]}, "propagationPolicy": "Background"})).unwrap();
     let r = s
