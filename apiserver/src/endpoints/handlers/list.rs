@@ -50,6 +50,21 @@ impl Handler<'_> {
                 },
             )
             .await?;
+        let mut list = self.list_of(page.items).await?;
+        if let Some(meta) = list.list_meta_mut() {
+            meta.set_resource_version(&page.resource_version.to_string());
+            meta.set_continue_token(page.continue_token.as_deref().unwrap_or_default());
+            meta.set_remaining_item_count(page.remaining_item_count);
+        }
+        self.reply(200, &*list, Vec::new())
+    }
+
+    /// The list of `items` (as stored) in the request's version, as Go writes one; its
+    /// metadata is the caller's.
+    pub(super) async fn list_of(
+        &self,
+        items: Vec<Box<dyn Object>>,
+    ) -> Result<Box<dyn Object>, StatusError> {
         let list_gvk = GroupVersionKind::new(
             self.info.api_group.as_str(),
             self.info.api_version.as_str(),
@@ -57,7 +72,7 @@ impl Handler<'_> {
         );
         let mut list = self.new_list(&list_gvk)?;
         let unstructured = self.strategy().is_unstructured();
-        let converted = self.convert_all(page.items, &self.request_gv()).await?;
+        let converted = self.convert_all(items, &self.request_gv()).await?;
         if let Some(items) = list.as_list_mut() {
             for mut item in converted {
                 // Items of a typed list carry no kind and apiVersion, as Go writes them;
@@ -70,12 +85,7 @@ impl Handler<'_> {
                 })?;
             }
         }
-        if let Some(meta) = list.list_meta_mut() {
-            meta.set_resource_version(&page.resource_version.to_string());
-            meta.set_continue_token(page.continue_token.as_deref().unwrap_or_default());
-            meta.set_remaining_item_count(page.remaining_item_count);
-        }
-        self.reply(200, &*list, Vec::new())
+        Ok(list)
     }
 
     /// An empty list of kind `list_gvk` whose items are `[]`, not `null`, as Go's server
