@@ -81,6 +81,15 @@ impl Selector {
         self.requirements.is_empty()
     }
 
+    /// The value `field` must equal for the selector to match, when one of its terms
+    /// says `field=value` (Go's `RequiresExactMatch`).
+    pub fn requires_exact_match(&self, field: &str) -> Option<&String> {
+        self.requirements
+            .iter()
+            .find(|r| r.field == field && !r.negated)
+            .map(|r| &r.value)
+    }
+
     /// Whether an object with these selectable `fields` matches. A field the object does
     /// not expose compares as the empty string.
     pub fn matches(&self, fields: &BTreeMap<String, String>) -> bool {
@@ -152,6 +161,17 @@ fn unescape(s: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exact_match_is_a_positive_term() -> Result<(), ParseError> {
+        let s = Selector::parse("status.phase!=x,metadata.name=web")?;
+        assert_eq!(
+            s.requires_exact_match("metadata.name").map(String::as_str),
+            Some("web")
+        );
+        assert_eq!(s.requires_exact_match("status.phase"), None);
+        Ok(())
+    }
 
     #[test]
     fn selects_by_equality_and_inequality() -> Result<(), ParseError> {

@@ -7,9 +7,19 @@ use apimachinery::schema::GroupVersionKind;
 // Linked for the types it registers.
 use k8s_types as _;
 
+/// The name kube-apiserver's scheme (Go's `legacyscheme.Scheme`) has, which its errors
+/// quote (`no kind "ConfigMap" is registered for version "v2" in scheme "..."`): Go
+/// names a scheme after the file and line that made it.
+pub const KUBE_APISERVER_SCHEME_NAME: &str = "pkg/runtime/scheme.go:111";
+
 /// The scheme of every type linked into the binary.
 pub fn scheme() -> Result<Scheme, SchemeError> {
-    let mut scheme = Scheme::with_name("kapi");
+    scheme_named("kapi")
+}
+
+/// The same scheme under another name, the one its errors quote.
+pub fn scheme_named(name: &str) -> Result<Scheme, SchemeError> {
+    let mut scheme = Scheme::with_name(name);
     scheme.add_registry()?;
     Ok(scheme)
 }

@@ -340,10 +340,13 @@ impl CustomResource {
             .map(|p| format!("unknown field {p:?}"))
             .collect();
         match field_validation {
+            // Go's decoder finds them, and its handler names the kind as it names a
+            // built-in kind's decoding errors.
             FieldValidation::Strict if !unknown.is_empty() => {
                 return Err(errors::new_bad_request(format!(
-                    "strict decoding error: {}",
-                    unknown.join(", ")
+                    "{kind} in version {version:?} cannot be handled as a {kind}: strict decoding error: {}",
+                    unknown.join(", "),
+                    kind = self.kind
                 )));
             }
             FieldValidation::Warn => warnings.extend(unknown),

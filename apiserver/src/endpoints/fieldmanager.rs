@@ -10,14 +10,11 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::{StatusCause, Time};
 use apimachinery::managedfields::{ApplyError, ParseableType, VersionConverter};
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::{GroupKind, GroupVersion, GroupVersionKind};
+use apimachinery::schema::{GroupVersion, GroupVersionKind};
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
 
 use crate::registry::{convert, from_value, to_json};
-
-/// The longest `fieldManager` Go accepts (`FieldManagerMaxLength`).
-pub const FIELD_MANAGER_MAX_LENGTH: usize = 128;
 
 fn cache() -> &'static Mutex<HashMap<GroupVersionKind, ParseableType>> {
     static CACHE: OnceLock<Mutex<HashMap<GroupVersionKind, ParseableType>>> = OnceLock::new();
@@ -106,59 +103,28 @@ pub fn manager_or_user_agent(field_manager: Option<&str>, user_agent: &str) -> S
     }
 }
 
-/// Go's `ValidateFieldManager` of a write's options (`CreateOptions`, `UpdateOptions`,
-/// `PatchOptions`): at most 128 bytes, printable characters only.
-pub fn validate_field_manager(options_kind: &str, field_manager: &str) -> Result<(), StatusError> {
-    let path = Path::new("fieldManager");
-    let mut errs = ErrorList::default();
-    if field_manager.len() > FIELD_MANAGER_MAX_LENGTH {
-        errs.push(Error::too_long(&path, FIELD_MANAGER_MAX_LENGTH as i64));
-    }
-    if field_manager.chars().any(|c| c.is_control()) {
-        errs.push(Error::invalid(
-            &path,
-            field_manager,
-            "must only contain printable characters",
-        ));
-    }
-    if errs.is_empty() {
-        Ok(())
-    } else {
-        Err(errors::new_invalid(
-            &GroupKind::new("meta.k8s.io", options_kind),
-            "",
-            &errs,
-        ))
-    }
-}
-
-/// Go's `PatchOptions` validation: apply needs a `fieldManager`, `force` is for apply
-/// only.
+/// The errors of Go's `ValidatePatchOptions` that are a patch's own: apply needs a
+/// `fieldManager`, `force` is for apply only (the fields every write has are checked
+/// with them, by the handler).
 pub fn validate_patch_options(
     apply: bool,
     field_manager: Option<&str>,
     force: Option<&str>,
-) -> Result<(), StatusError> {
+) -> ErrorList {
+    let mut errs = ErrorList::default();
     if apply && field_manager.is_none_or(str::is_empty) {
-        let required = Error::required(&Path::new("fieldManager"), "is required for apply patch");
-        return Err(errors::new_invalid(
-            &GroupKind::new("meta.k8s.io", "PatchOptions"),
-            "",
-            &ErrorList(vec![required]),
+        errs.push(Error::required(
+            &Path::new("fieldManager"),
+            "is required for apply patch",
         ));
     }
     if !apply && force.is_some() {
-        let forbidden = Error::forbidden(
+        errs.push(Error::forbidden(
             &Path::new("force"),
             "may not be specified for non-apply patch",
-        );
-        return Err(errors::new_invalid(
-            &GroupKind::new("meta.k8s.io", "PatchOptions"),
-            "",
-            &ErrorList(vec![forbidden]),
         ));
     }
-    validate_field_manager("PatchOptions", field_manager.unwrap_or_default())
+    errs
 }
 
 /// The `force` query parameter (Go's boolean parsing).
@@ -243,27 +209,16 @@ mod tests {
 
     #[test]
     fn patch_options_are_validated_with_gos_messages() {
-        let e = validate_patch_options(true, None, None).unwrap_err();
-        assert_eq!(e.code(), 422);
+        let texts = |errs: ErrorList| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            e.status.message,
-            "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"
+            texts(validate_patch_options(true, None, None)),
+            ["fieldManager: Required value: is required for apply patch"]
         );
-        let e = validate_patch_options(false, None, Some("true")).unwrap_err();
         assert_eq!(
-            e.status.message,
-            "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"
+            texts(validate_patch_options(false, None, Some("true"))),
+            ["force: Forbidden: may not be specified for non-apply patch"]
         );
-        let long = "m".repeat(129);
-        let e = validate_patch_options(true, Some(&long), None).unwrap_err();
-        assert!(
-            e.status
-                .message
-                .ends_with("fieldManager: Too long: may not be more than 128 bytes"),
-            "{}",
-            e.status.message
-        );
-        assert!(validate_patch_options(true, Some("kubectl"), Some("true")).is_ok());
+        assert!(validate_patch_options(true, Some("kubectl"), Some("true")).is_empty());
         assert_eq!(parse_force(Some("true")), Ok(true));
         assert!(parse_force(Some("yes")).is_err());
     }

@@ -2,6 +2,7 @@
 //! response from the `Accept` header, and of a request body from `Content-Type`.
 
 use apimachinery::api::errors::{StatusError, reason};
+use apimachinery::apis::meta::v1::StatusDetails;
 use apimachinery::schema::GroupVersionKind;
 
 pub use crate::registry::MediaType;
@@ -46,9 +47,9 @@ impl PatchType {
             "application/merge-patch+json" => Ok(PatchType::Merge),
             "application/strategic-merge-patch+json" => Ok(PatchType::StrategicMerge),
             "application/apply-patch+yaml" | "application/apply-patch+cbor" => Ok(PatchType::Apply),
-            _ => Err(unsupported_media_type(format!(
-                "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got {essence:?})"
-            ))),
+            // Go's PATCH routes consume the patch types only: go-restful refuses the
+            // rest before any handler runs.
+            _ => Err(route_unsupported_media_type()),
         }
     }
 }
@@ -230,7 +231,7 @@ pub fn negotiate_input(content_type: Option<&str>) -> Result<MediaType, StatusEr
         .to_ascii_lowercase();
     media_type_of(&essence).ok_or_else(|| {
         unsupported_media_type(format!(
-            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got {essence:?})"
+            "the body of the request was in an unknown format - accepted media types include: {PRODUCED}"
         ))
     })
 }
@@ -247,6 +248,61 @@ pub fn not_acceptable() -> StatusError {
 /// asked).
 pub fn not_acceptable_because(message: impl Into<String>) -> StatusError {
     StatusError::failure(406, reason::NOT_ACCEPTABLE, message)
+}
+
+/// The formats Go's routes of built-in resources produce, and those of their list and
+/// watch routes besides.
+const PRODUCED: &str = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
+const PRODUCED_STREAMS: &str =
+    "application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch";
+
+/// Whether an `Accept` header names a format Go's routes produce (or any, `*/*`,
+/// `application/*`), parameters aside: go-restful picks a route only then.
+pub fn routable(accept: &str) -> bool {
+    accept.trim().is_empty()
+        || accept.split(',').any(|entry| {
+            let essence = entry
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase();
+            matches!(
+                essence.as_str(),
+                "*/*"
+                    | "application/*"
+                    | "application/json"
+                    | "application/yaml"
+                    | "application/vnd.kubernetes.protobuf"
+            )
+        })
+}
+
+/// go-restful's 406, before any handler, for an `Accept` header that names nothing a
+/// built-in resource's route produces (`watch`: a list or watch route, which produces
+/// the watch streams too).
+pub fn route_not_acceptable(watch: bool) -> StatusError {
+    let produced = if watch {
+        format!("{PRODUCED}, {PRODUCED_STREAMS}")
+    } else {
+        PRODUCED.to_owned()
+    };
+    StatusError::failure(
+        406,
+        reason::NOT_ACCEPTABLE,
+        format!("406: Not Acceptable\n\nAvailable representations: {produced}"),
+    )
+    .with_details(StatusDetails::default())
+}
+
+/// go-restful's 415, before any handler, for a body type the route does not consume.
+pub fn route_unsupported_media_type() -> StatusError {
+    StatusError::failure(
+        415,
+        reason::UNSUPPORTED_MEDIA_TYPE,
+        "415: Unsupported Media Type",
+    )
+    .with_details(StatusDetails::default())
 }
 
 /// 415 `UnsupportedMediaType` (Go's `errUnsupportedMediaType`).
@@ -276,6 +332,24 @@ pub fn wants_table(accept: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn routes_refuse_what_they_do_not_produce_as_go_restful_does() {
+        assert!(routable("") && routable("text/html, */*;q=0.1"));
+        assert!(routable("application/json;as=Table;v=v9;g=meta.k8s.io"));
+        assert!(!routable("text/html") && !routable("application/xml"));
+        let e = route_not_acceptable(true);
+        assert_eq!((e.code(), e.status.details.is_some()), (406, true));
+        assert!(
+            e.status
+                .message
+                .ends_with("application/vnd.kubernetes.protobuf;stream=watch")
+        );
+        assert_eq!(
+            PatchType::from_content_type(Some("application/json")).map_err(|e| e.status.message),
+            Err("415: Unsupported Media Type".to_owned())
+        );
+    }
 
     #[test]
     fn tables_are_asked_for_as_kubectl_asks() {

@@ -13,6 +13,7 @@ use apimachinery::fields;
 use apimachinery::labels;
 use apimachinery::runtime::Object;
 use apimachinery::runtime::unstructured::object_to_unstructured;
+use apimachinery::util::validation::field::go_quote;
 
 use super::resource_info::ResourceInfo;
 use super::strategy::SelectableField;
@@ -37,12 +38,18 @@ pub struct Selection {
     pub fields: fields::Selector,
 }
 
-/// A field selector naming a field the resource does not expose.
+/// A field selector naming a field the resource does not expose, in the words of the
+/// Go function that converts the kind's field labels.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("field label not supported: {field}")]
-pub struct UnsupportedFieldError {
-    /// The field.
-    pub field: String,
+pub enum UnsupportedFieldError {
+    /// A kind with field labels of its own (a custom resource, or a built-in kind whose
+    /// conversion functions list its fields).
+    #[error("field label not supported: {0}")]
+    NotSupported(String),
+    /// A built-in kind with only the metadata fields (Go's
+    /// `DefaultMetaV1FieldSelectorConversion`).
+    #[error("{} is not a known field selector: only \"metadata.name\", \"metadata.namespace\"", go_quote(.0))]
+    NotKnown(String),
 }
 
 impl Selection {
@@ -52,20 +59,26 @@ impl Selection {
     }
 
     /// Checks that the field selector only names fields of `info`, whose kind also
-    /// has the `extra` fields (Go answers 400 `field label not supported` otherwise).
+    /// has the `extra` fields; `custom` for a custom resource. Go's default conversion,
+    /// of a built-in kind without fields of its own, takes `metadata.namespace` even
+    /// for a cluster-scoped kind.
     pub fn check_fields(
         &self,
         info: &ResourceInfo,
         extra: &[SelectableField],
+        custom: bool,
     ) -> Result<(), UnsupportedFieldError> {
+        let default_conversion = extra.is_empty() && !custom;
         for r in self.fields.requirements() {
-            let known = r.field == "metadata.name"
-                || (info.namespaced && r.field == "metadata.namespace")
-                || extra.iter().any(|(f, _)| *f == r.field);
+            let field = r.field.as_str();
+            let known = field == "metadata.name"
+                || ((info.namespaced || default_conversion) && field == "metadata.namespace")
+                || extra.iter().any(|(f, _)| *f == field);
+            if !known && default_conversion {
+                return Err(UnsupportedFieldError::NotKnown(r.field.clone()));
+            }
             if !known {
-                return Err(UnsupportedFieldError {
-                    field: r.field.clone(),
-                });
+                return Err(UnsupportedFieldError::NotSupported(r.field.clone()));
             }
         }
         Ok(())
@@ -103,5 +116,61 @@ impl Selection {
             }
         }
         self.fields.matches(&fields)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use apimachinery::schema::GroupVersionKind;
+
+    fn info(namespaced: bool) -> ResourceInfo {
+        ResourceInfo {
+            group: String::new(),
+            resource: "things".into(),
+            singular: "thing".into(),
+            kind: "Thing".into(),
+            list_kind: "ThingList".into(),
+            namespaced,
+            short_names: Vec::new(),
+            categories: Vec::new(),
+            verbs: Vec::new(),
+            versions: vec!["v1".into()],
+            storage_gvk: GroupVersionKind::new("", "v1", "Thing"),
+            key_prefix: "/registry/things".into(),
+            has_spec: false,
+            has_status: false,
+            has_scale: false,
+        }
+    }
+
+    fn check(field: &str, namespaced: bool, extra: &[SelectableField], custom: bool) -> String {
+        let selection = Selection {
+            fields: fields::Selector::parse(field).unwrap_or_default(),
+            ..Selection::default()
+        };
+        selection
+            .check_fields(&info(namespaced), extra, custom)
+            .map_or_else(|e| e.to_string(), |()| "ok".into())
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_in_the_words_of_the_kinds_conversion() {
+        assert_eq!(
+            check("data.x=1", true, &[], false),
+            "\"data.x\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
+        );
+        // Go's default conversion takes the namespace of any kind.
+        assert_eq!(check("metadata.namespace=a", false, &[], false), "ok");
+        let extra: &[SelectableField] = &[("spec.nodeName", "")];
+        assert_eq!(check("spec.nodeName=n", true, extra, false), "ok");
+        assert_eq!(
+            check("metadata.namespace=a", false, extra, false),
+            "field label not supported: metadata.namespace"
+        );
+        assert_eq!(
+            check("spec.x=1", true, &[], true),
+            "field label not supported: spec.x"
+        );
     }
 }

@@ -531,13 +531,16 @@ impl Store {
                 ),
                 None => Default::default(),
             };
+            // Go's `BeforeDelete` checks them first, naming the kind where the resource
+            // would be.
+            let kind = GroupResource::new(self.info.group.as_str(), self.info.kind.as_str());
             if let Some(want) = &params.precondition_uid {
                 if *want != uid {
                     return Err(errors::new_conflict(
-                        &qualified,
+                        &kind,
                         name,
                         format!(
-                            "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
+                            "the UID in the precondition ({want}) does not match the UID in record ({uid}). The object might have been deleted and then recreated"
                         ),
                     ));
                 }
@@ -545,10 +548,10 @@ impl Store {
             if let Some(want) = &params.precondition_resource_version {
                 if *want != rv {
                     return Err(errors::new_conflict(
-                        &qualified,
+                        &kind,
                         name,
                         format!(
-                            "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rv}"
+                            "the ResourceVersion in the precondition ({want}) does not match the ResourceVersion in record ({rv}). The object might have been modified"
                         ),
                     ));
                 }
@@ -650,9 +653,11 @@ impl Store {
         let mut revision = params.revision;
         let mut start_key = None;
         if let Some(token) = &params.continue_token {
-            let t =
-                ContinueToken::decode(token).map_err(|e| errors::new_bad_request(e.to_string()))?;
-            revision = t.revision;
+            let t = ContinueToken::decode(token)
+                .map_err(|e| errors::new_bad_request(format!("invalid continue token: {e}")))?;
+            // A negative revision continues at the latest (Go's tokens of lists that
+            // were not consistent).
+            revision = t.revision.max(0);
             start_key = Some(t.start_key(&prefix));
         }
         let filtered = !params.selection.is_empty();

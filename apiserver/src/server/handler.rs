@@ -16,7 +16,8 @@ use crate::discovery::{AGGREGATED_CONTENT_TYPE, wants_aggregated};
 use crate::endpoints::handlers::watch as watch_handler;
 use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply};
 use crate::endpoints::negotiation::{
-    MediaType, Output, TABLE_CONTENT_TYPE, negotiate_input, negotiate_output_options, wants_table,
+    MediaType, Output, TABLE_CONTENT_TYPE, negotiate_input, negotiate_output_options, routable,
+    route_not_acceptable, wants_table,
 };
 use crate::endpoints::request_info::{RequestInfo, RequestInfoError, header_str};
 use crate::endpoints::responsewriters::{
@@ -253,6 +254,14 @@ impl Api {
         });
         let output = match negotiate_output_options(Some(accept), !unstructured) {
             Ok(output) => output,
+            // Go serves custom resources without go-restful, which refuses other
+            // Accept headers before any handler.
+            Err(_) if !unstructured && !routable(accept) => {
+                return Err(route_not_acceptable(matches!(
+                    info.verb.as_str(),
+                    "list" | "watch"
+                )));
+            }
             Err(_) if table.is_some() => Output {
                 media: MediaType::Json,
                 conversion: None,

@@ -545,7 +545,7 @@ async fn custom_resources_are_pruned_defaulted_and_validated() {
     assert_eq!(r.status, 400);
     assert_eq!(
         r.json()["message"],
-        "strict decoding error: unknown field \"extra\", unknown field \"spec.shape\""
+        "Gadget in version \"v1\" cannot be handled as a Gadget: strict decoding error: unknown field \"extra\", unknown field \"spec.shape\""
     );
     // Duplicate fields: the decoder's finding, under Strict.
     let r = s
@@ -559,7 +559,7 @@ async fn custom_resources_are_pruned_defaulted_and_validated() {
     assert_eq!(r.status, 400);
     assert_eq!(
         r.json()["message"],
-        "strict decoding error: duplicate field \"spec.size\""
+        "Gadget in version \"v1\" cannot be handled as a Gadget: strict decoding error: duplicate field \"spec.size\""
     );
     let r = s.send_json("POST", gadgets, &body).await;
     assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));

@@ -828,23 +828,34 @@ async fn lists_select_and_page() {
         (504, json!("Timeout"))
     );
 
-    // Bad input: Status errors, 400.
-    for bad in [
-        q("env in (prod"),
-        q("=x"),
-        format!("{CM}?fieldSelector=spec.x%3D1"),
-        format!("{CM}?continue=garbage"),
-        format!("{CM}?limit=-1"),
-        format!("{CM}?limit=99999999999999999999"),
-        format!("{CM}?limit=abc"),
-        format!("{CM}?resourceVersion=abc"),
-        format!("{CM}?resourceVersionMatch=Exact"),
-        format!("{CM}?resourceVersion=1&resourceVersionMatch=Newest"),
+    // A negative limit is no limit, as in Go.
+    assert_eq!(
+        names(&s.get(&format!("{CM}?limit=-1")).await.json()).len(),
+        6
+    );
+
+    // Bad input: Status errors, 400 for what does not parse, 422 for options that
+    // fail Go's ValidateListOptions.
+    for (bad, code) in [
+        (q("env in (prod"), 400),
+        (q("=x"), 400),
+        (format!("{CM}?fieldSelector=spec.x%3D1"), 400),
+        (format!("{CM}?continue=garbage"), 400),
+        (format!("{CM}?limit=99999999999999999999"), 400),
+        (format!("{CM}?limit=abc"), 400),
+        (format!("{CM}?timeoutSeconds=abc"), 400),
+        (format!("{CM}?resourceVersion=abc"), 400),
+        (format!("{CM}?resourceVersionMatch=Exact"), 422),
+        (
+            format!("{CM}?resourceVersion=1&resourceVersionMatch=Newest"),
+            422,
+        ),
+        (format!("{CM}?sendInitialEvents=true"), 422),
     ] {
         let r = s.get(&bad).await;
         assert_eq!(
             (r.status, r.json()["kind"].clone()),
-            (400, json!("Status")),
+            (code, json!("Status")),
             "{bad}"
         );
     }
@@ -946,9 +957,9 @@ async fn watches() {
 
     // Bad parameters.
     for bad in [
-        "timeoutSeconds=-1",
-        "timeoutSeconds=99999999",
+        "timeoutSeconds=x",
         "sendInitialEvents=true",
+        "resourceVersionMatch=Exact",
         "labelSelector=a%20b",
     ] {
         let r = s.get(&format!("{CM}?watch=true&{bad}")).await;
@@ -1031,7 +1042,7 @@ async fn deletion_with_finalizers_preconditions_and_collections() {
         r.json()["message"]
             .as_str()
             .unwrap()
-            .contains("Precondition failed: UID in precondition")
+            .contains("the UID in the precondition (")
     );
     let body = serde_json::to_vec(&json!({"preconditions": {"resourceVersion": c["metadata"]["resourceVersion"]}, "propagationPolicy": "Background"})).unwrap();
     let r = s
@@ -1196,16 +1207,18 @@ async fn content_negotiation_and_field_validation() {
         )
         .await;
     assert_eq!((r.status, r.headers_named("warning").len()), (201, 0));
-    assert_eq!(
-        s.request(
+    // An unknown directive fails Go's ValidateCreateOptions: 422 with a cause.
+    let r = s
+        .request(
             "POST",
             &format!("{CM}?fieldValidation=Loose"),
             &[("Content-Type", "application/json")],
-            body
+            body,
         )
-        .await
-        .status,
-        400
+        .await;
+    assert_eq!(
+        (r.status, r.json()["details"]["causes"][0]["field"].clone()),
+        (422, json!("fieldValidation"))
     );
     s.server.shutdown().await;
 }

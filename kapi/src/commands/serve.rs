@@ -15,7 +15,7 @@ use apiserver::storage::{MemoryStorage, RedbStorage, Storage};
 
 use super::{CommandError, serve_authorization};
 use crate::cli::ServeArgs;
-use crate::scheme::scheme;
+use crate::scheme::{KUBE_APISERVER_SCHEME_NAME, scheme_named};
 
 /// The names of the cluster, user and context in the kubeconfig written.
 const KUBECONFIG_NAME: &str = "kapi";
@@ -25,7 +25,8 @@ const DATA_FILE: &str = "kapi.redb";
 
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
     init_logging(args.verbose);
-    let scheme = Arc::new(scheme()?);
+    // Named as kube-apiserver's, whose answers quote the name.
+    let scheme = Arc::new(scheme_named(KUBE_APISERVER_SCHEME_NAME)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -19,7 +19,7 @@ impl Handler<'_> {
     pub(super) async fn apply(&self, body: &[u8], dry_run: bool) -> Result<Reply, StatusError> {
         let force = fieldmanager::parse_force(self.query.get("force").map(String::as_str))?;
         let manager = self.manager();
-        let validation = self.field_validation()?;
+        let validation = self.field_validation("PatchOptions")?;
         let text = std::str::from_utf8(body)
             .map_err(|e| errors::new_bad_request(format!("error decoding YAML: {e}")))?;
         let doc = yaml_to_json(text)

@@ -3,22 +3,18 @@
 //! the answer.
 
 use apimachinery::api::errors::StatusError;
+use apimachinery::util::validation::field::ErrorList;
 
 use super::decode::resets_managed_fields;
 use super::{Handler, Reply};
 use crate::admission;
-use crate::endpoints::fieldmanager;
 use crate::endpoints::negotiation::MediaType;
 use crate::registry::{Creater, from_value, to_json};
 
 impl Handler<'_> {
     /// POST to a collection.
     pub async fn create(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
-        let dry_run = self.dry_run()?;
-        fieldmanager::validate_field_manager(
-            "CreateOptions",
-            self.query.get("fieldManager").map_or("", String::as_str),
-        )?;
+        let dry_run = self.write_options("CreateOptions", ErrorList::default())?;
         let (obj, mut warnings) = self.admit(body, media, None).await?;
         let obj = self.track_managed_fields(None, obj, resets_managed_fields(body, media))?;
         let (obj, admitted) = self
@@ -44,7 +40,7 @@ impl Handler<'_> {
         body: &[u8],
         media: MediaType,
     ) -> Result<Reply, StatusError> {
-        let dry_run = self.dry_run()?;
+        let dry_run = self.write_options("CreateOptions", ErrorList::default())?;
         let kind = creater.kind(&self.info.api_version);
         let (obj, warnings) = self.decode_body(body, media, &kind)?;
         let answered = creater

@@ -5,15 +5,17 @@
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Object;
+use apimachinery::runtime::SchemeErrorKind;
 use apimachinery::schema::GroupVersionKind;
-use apimachinery::serializer::Decoder;
 use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::yaml::yaml_to_json;
+use apimachinery::serializer::{DecodeError, DecodeErrorKind, Decoder};
 use serde_json::Value;
 
 use super::Handler;
 use crate::endpoints::negotiation::{MediaType, unsupported_media_type};
+use crate::endpoints::transform::go_internal_type_name;
 use crate::registry::{FieldValidation, from_value, to_json};
 
 impl Handler<'_> {
@@ -26,7 +28,7 @@ impl Handler<'_> {
         media: MediaType,
         expected: &GroupVersionKind,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
-        let validation = self.field_validation()?;
+        let validation = self.field_validation(self.options_kind())?;
         if self.strategy().is_unstructured() {
             return self.decode_custom_body(body, media, expected, validation);
         }
@@ -53,23 +55,7 @@ impl Handler<'_> {
                     let (obj, gvk) = (strict.object().deep_copy_object(), strict.gvk().clone());
                     (obj, gvk)
                 }
-                Some(strict) => {
-                    let list: Vec<String> = strict.errors().iter().map(|f| f.to_string()).collect();
-                    return Err(errors::new_bad_request(format!(
-                        "strict decoding error: {}",
-                        list.join(", ")
-                    )));
-                }
-                None if e.is_not_registered() => {
-                    return Err(errors::new_bad_request(format!(
-                        "the body of the request is not a kind this server serves here: {e}"
-                    )));
-                }
-                None => {
-                    return Err(errors::new_bad_request(format!(
-                        "the body of the request could not be decoded as {expected}: {e}"
-                    )));
-                }
+                _ => return Err(decode_error(&e, expected, body, media)),
             },
         };
         check_kind(&gvk, expected)?;
@@ -107,18 +93,7 @@ impl Handler<'_> {
                     duplicates = strict.errors().iter().map(|f| f.to_string()).collect();
                     (strict.object().deep_copy_object(), strict.gvk().clone())
                 }
-                Some(strict) => {
-                    let list: Vec<String> = strict.errors().iter().map(|f| f.to_string()).collect();
-                    return Err(errors::new_bad_request(format!(
-                        "strict decoding error: {}",
-                        list.join(", ")
-                    )));
-                }
-                None => {
-                    return Err(errors::new_bad_request(format!(
-                        "the body of the request could not be decoded as {expected}: {e}"
-                    )));
-                }
+                _ => return Err(decode_error(&e, expected, body, media)),
             },
         };
         check_kind(&gvk, expected)?;
@@ -199,14 +174,93 @@ pub(super) fn is_reset_list(v: &Value) -> bool {
     }
 }
 
-/// A decoded body's kind must be the one its path expects, in the path's version.
+/// Go's `transformDecodeError`: a body that does not decode as `expected` is a 400
+/// naming the kind the body declared (`ConfigMap in version "v1" cannot be handled as a
+/// ConfigMap: <why>`) or, when its kind could not be read, the start of the body.
+fn decode_error(
+    e: &DecodeError,
+    expected: &GroupVersionKind,
+    body: &[u8],
+    media: MediaType,
+) -> StatusError {
+    let declared = |gvk: &GroupVersionKind, why: &dyn std::fmt::Display| {
+        errors::new_bad_request(format!(
+            "{} in version {:?} cannot be handled as a {}: {why}",
+            gvk.kind, gvk.version, expected.kind
+        ))
+    };
+    match e.kind() {
+        DecodeErrorKind::Strict(strict) => declared(strict.gvk(), strict),
+        DecodeErrorKind::Field {
+            gvk, path, message, ..
+        } => {
+            // Go's JSON decoder reports a bad base64 value as the base64 decoder's error
+            // alone, without the field or the value.
+            match message.split_once(" in \"") {
+                Some((go, _)) if go.starts_with("illegal base64 data at input byte ") => {
+                    declared(gvk, &go)
+                }
+                _ if path.is_empty() => declared(gvk, message),
+                _ => declared(gvk, &format!("field {path}: {message}")),
+            }
+        }
+        DecodeErrorKind::Scheme(s) => match s.kind() {
+            SchemeErrorKind::NotRegisteredKind { gvk, .. } => declared(gvk, s),
+            _ => unrecognized(expected, s, body),
+        },
+        // Go reads the kind first with a JSON parser of its own, whose message this is.
+        DecodeErrorKind::Syntax { .. } if media == MediaType::Json => {
+            match apimachinery::util::json::check_valid(body) {
+                Err(syntax) => unrecognized(
+                    expected,
+                    &format!("couldn't get version/kind; json parse error: {syntax}"),
+                    body,
+                ),
+                Ok(()) => unrecognized(expected, e, body),
+            }
+        }
+        _ => unrecognized(expected, e, body),
+    }
+}
+
+/// Go's answer to a body whose kind could not be read: the error and the body's first
+/// 30 bytes (Go's `summarizeData`: as text for a JSON object, else in hex).
+fn unrecognized(
+    expected: &GroupVersionKind,
+    why: &dyn std::fmt::Display,
+    body: &[u8],
+) -> StatusError {
+    const MAX: usize = 30;
+    let head = &body[..body.len().min(MAX)];
+    let more = if body.len() > MAX { " ..." } else { "" };
+    let summary = match body.first() {
+        None => "<empty>".to_owned(),
+        Some(b'{') => format!("{}{more}", String::from_utf8_lossy(head)),
+        Some(_) => {
+            let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
+            format!("{hex}{more}")
+        }
+    };
+    errors::new_bad_request(format!(
+        "the object provided is unrecognized (must be of type {}): {why} ({summary})",
+        expected.kind
+    ))
+}
+
+/// A decoded body's kind must be the one its path expects, in the path's version. Go's
+/// decoder converts the body's kind to the path's (internal) type and fails, for another
+/// kind, as a conversion it does not know.
 fn check_kind(gvk: &GroupVersionKind, expected: &GroupVersionKind) -> Result<(), StatusError> {
     if gvk.group != expected.group || gvk.kind != expected.kind {
+        let internal = go_internal_type_name(&expected.group, &expected.kind);
         return Err(errors::new_bad_request(format!(
-            "the object provided is unrecognized (must be of type {}): object of kind {} in {}",
-            expected.kind,
+            "{} in version {:?} cannot be handled as a {}: converting ({}.{}) to ({}): unknown conversion",
             gvk.kind,
-            gvk.group_version()
+            gvk.version,
+            expected.kind,
+            gvk.version,
+            gvk.kind,
+            internal.trim_start_matches('*')
         )));
     }
     if gvk.version != expected.version {
@@ -217,4 +271,55 @@ fn check_kind(gvk: &GroupVersionKind, expected: &GroupVersionKind) -> Result<(),
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(e: StatusError) -> String {
+        e.status.message.clone()
+    }
+
+    #[test]
+    fn decoding_errors_are_worded_as_gos_handlers_word_them() {
+        let configmap = GroupVersionKind::new("", "v1", "ConfigMap");
+        let secret = GroupVersionKind::new("", "v1", "Secret");
+        let bad_base64: DecodeError = DecodeErrorKind::Field {
+            gvk: secret.clone(),
+            type_name: "Secret",
+            path: "data.k".into(),
+            position: None,
+            message: "illegal base64 data at input byte 3 in \"not base64!\"".into(),
+        }
+        .into();
+        assert_eq!(
+            message(decode_error(&bad_base64, &secret, b"{}", MediaType::Json)),
+            "Secret in version \"v1\" cannot be handled as a Secret: illegal base64 data at input byte 3"
+        );
+        let syntax: DecodeError = DecodeErrorKind::Syntax {
+            format: apimachinery::serializer::Format::Json,
+            position: None,
+            message: "EOF".into(),
+        }
+        .into();
+        let body = br#"{"apiVersion":"v1","kind":"ConfigMap","#;
+        assert_eq!(
+            message(decode_error(&syntax, &configmap, body, MediaType::Json)),
+            "the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: unexpected end of JSON input ({\"apiVersion\":\"v1\",\"kind\":\"Con ...)"
+        );
+        assert_eq!(
+            check_kind(&secret, &configmap)
+                .err()
+                .map(message)
+                .as_deref(),
+            Some(
+                "Secret in version \"v1\" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion"
+            )
+        );
+        assert!(
+            message(unrecognized(&configmap, &"x", b"\x01\x02")).ends_with("x (0102)"),
+            "a body that is not a JSON object is summarized in hex"
+        );
+    }
 }

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::{Handler, Reply};
 use crate::endpoints::negotiation::MediaType;
 use crate::endpoints::responsewriters::status_json;
-use crate::registry::{DeleteParams, Resources, to_json};
+use crate::registry::{DeleteParams, ListParams, Resources, to_json};
 
 impl Handler<'_> {
     /// DELETE of one object. One removed answers a `Status`, or, for the resources
@@ -88,7 +88,7 @@ impl Handler<'_> {
         media: MediaType,
     ) -> Result<DeleteParams, StatusError> {
         let mut params = DeleteParams {
-            dry_run: self.dry_run()?,
+            dry_run: self.delete_dry_run()?,
             propagation_policy: self.query.get("propagationPolicy").cloned(),
             ..DeleteParams::default()
         };
@@ -161,7 +161,8 @@ impl Handler<'_> {
         Ok(params)
     }
 
-    /// DELETE of a collection: every selected object, as one delete each.
+    /// DELETE of a collection: every selected object, as one delete each. The answer is
+    /// the list as read before the deletes, as Go's `DeleteCollection` answers.
     pub async fn delete_collection(
         &self,
         body: &[u8],
@@ -169,39 +170,31 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let selection = self.selection()?;
         let params = self.delete_params(body, media)?;
-        let items = self
+        let page = self
             .store
-            .list_all(self.info.namespace.as_deref(), &selection)
+            .list(
+                self.info.namespace.as_deref(),
+                &ListParams {
+                    selection,
+                    ..ListParams::default()
+                },
+            )
             .await?;
-        let list_gvk = GroupVersionKind::new(
-            self.info.api_group.as_str(),
-            self.info.api_version.as_str(),
-            self.store.info().list_kind.as_str(),
-        );
-        let mut list = self.new_list(&list_gvk)?;
-        for item in items {
+        for item in &page.items {
             let (ns, name) = item
                 .meta()
                 .map(|m| (m.namespace().to_owned(), m.name().to_owned()))
                 .unwrap_or_default();
             match self.admitted_delete(&ns, &name, &params).await {
-                Ok((obj, _, _)) => {
-                    let mut obj = self.to_request_version_async(obj).await?;
-                    if let Some(items) = list.as_list_mut() {
-                        if !self.strategy().is_unstructured() {
-                            obj.set_group_version_kind(&GroupVersionKind::default());
-                        }
-                        items.push_item(obj).map_err(|_| {
-                            errors::new_internal_error(format!(
-                                "{list_gvk} does not take its items"
-                            ))
-                        })?;
-                    }
-                }
                 // Deleted by someone else meanwhile: what was asked for happened.
+                Ok(_) => {}
                 Err(e) if errors::is_not_found(&e) => {}
                 Err(e) => return Err(e),
             }
+        }
+        let mut list = self.list_of(page.items).await?;
+        if let Some(meta) = list.list_meta_mut() {
+            meta.set_resource_version(&page.resource_version.to_string());
         }
         self.reply(200, &*list, Vec::new())
     }

@@ -7,58 +7,32 @@ use apimachinery::runtime::{Object, UnstructuredList};
 use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
-use super::{Handler, Reply, parse_resource_version};
+use super::options::ListOptions;
+use super::{Handler, Reply};
 use crate::registry::{ListParams, from_value};
-
-/// The largest `limit` a list accepts; Go caps nothing, but a number past any real
-/// collection is a mistake worth reporting.
-const MAX_LIMIT: i64 = 1_000_000;
 
 impl Handler<'_> {
     /// GET of a collection.
     pub async fn list(&self) -> Result<Reply, StatusError> {
+        let options = self.list_options(false)?;
         let selection = self.selection()?;
-        let limit = match self.query.get("limit").map(String::as_str) {
-            None | Some("") => 0,
-            Some(l) => {
-                let n: i64 = l.parse().map_err(|_| {
-                    errors::new_bad_request(format!("invalid limit {l:?}: not an integer"))
-                })?;
-                if !(0..=MAX_LIMIT).contains(&n) {
-                    return Err(errors::new_bad_request(format!(
-                        "invalid limit {n}: must be between 0 and {MAX_LIMIT}"
-                    )));
-                }
-                usize::try_from(n).unwrap_or(0)
-            }
-        };
-        let asked = parse_resource_version(self.query.get("resourceVersion"))?;
+        let asked = options.resource_version;
         // Go's rules: `Exact` reads at the revision; `NotOlderThan` (and no match with a
         // revision) reads the current state, which must have reached the revision.
-        let revision = match self.query.get("resourceVersionMatch").map(String::as_str) {
-            None | Some("") | Some("NotOlderThan") => {
-                if asked > 0 {
-                    self.store.ensure_reached(asked).await?;
-                }
-                0
+        // `Exact` without a revision, or with another value, failed validation.
+        let revision = if options.resource_version_match == "Exact" {
+            asked
+        } else {
+            if asked > 0 {
+                self.store.ensure_reached(asked).await?;
             }
-            Some("Exact") if asked > 0 => asked,
-            Some("Exact") => {
-                return Err(errors::new_bad_request(
-                    "resourceVersionMatch \"Exact\" is forbidden for resourceVersion \"0\" or unset",
-                ));
-            }
-            Some(other) => {
-                return Err(errors::new_bad_request(format!(
-                    "resourceVersionMatch {other:?} is not supported: must be Exact or NotOlderThan"
-                )));
-            }
+            0
         };
-        let continue_token = self
-            .query
-            .get("continue")
-            .filter(|c| !c.is_empty())
-            .cloned();
+        let ListOptions {
+            limit,
+            continue_token,
+            ..
+        } = options;
         if continue_token.is_some() && asked > 0 {
             return Err(errors::new_bad_request(
                 "specifying resource version is not allowed when using continue",
@@ -76,6 +50,21 @@ impl Handler<'_> {
                 },
             )
             .await?;
+        let mut list = self.list_of(page.items).await?;
+        if let Some(meta) = list.list_meta_mut() {
+            meta.set_resource_version(&page.resource_version.to_string());
+            meta.set_continue_token(page.continue_token.as_deref().unwrap_or_default());
+            meta.set_remaining_item_count(page.remaining_item_count);
+        }
+        self.reply(200, &*list, Vec::new())
+    }
+
+    /// The list of `items` (as stored) in the request's version, as Go writes one; its
+    /// metadata is the caller's.
+    pub(super) async fn list_of(
+        &self,
+        items: Vec<Box<dyn Object>>,
+    ) -> Result<Box<dyn Object>, StatusError> {
         let list_gvk = GroupVersionKind::new(
             self.info.api_group.as_str(),
             self.info.api_version.as_str(),
@@ -83,7 +72,7 @@ impl Handler<'_> {
         );
         let mut list = self.new_list(&list_gvk)?;
         let unstructured = self.strategy().is_unstructured();
-        let converted = self.convert_all(page.items, &self.request_gv()).await?;
+        let converted = self.convert_all(items, &self.request_gv()).await?;
         if let Some(items) = list.as_list_mut() {
             for mut item in converted {
                 // Items of a typed list carry no kind and apiVersion, as Go writes them;
@@ -96,12 +85,7 @@ impl Handler<'_> {
                 })?;
             }
         }
-        if let Some(meta) = list.list_meta_mut() {
-            meta.set_resource_version(&page.resource_version.to_string());
-            meta.set_continue_token(page.continue_token.as_deref().unwrap_or_default());
-            meta.set_remaining_item_count(page.remaining_item_count);
-        }
-        self.reply(200, &*list, Vec::new())
+        Ok(list)
     }
 
     /// An empty list of kind `list_gvk` whose items are `[]`, not `null`, as Go's server

@@ -22,8 +22,8 @@ use super::responsewriters::method_not_allowed;
 use crate::admission::Chain;
 use crate::authentication::user::Info;
 use crate::registry::{
-    Context, FieldValidation, RestStorage, Selection, Store, Strategy, Subresource,
-    WebhookConverter, convert, encode, from_value, to_json,
+    Context, RestStorage, Selection, Store, Strategy, Subresource, WebhookConverter, convert,
+    encode, from_value, to_json,
 };
 
 mod admitted;
@@ -34,6 +34,7 @@ pub mod delete;
 pub mod get;
 pub mod list;
 mod managed;
+pub mod options;
 pub mod patch;
 pub mod scale;
 pub mod update;
@@ -113,27 +114,6 @@ impl Handler<'_> {
 
     fn qualified(&self) -> GroupResource {
         self.store.info().qualified_resource()
-    }
-
-    fn dry_run(&self) -> Result<bool, StatusError> {
-        match self.query.get("dryRun").map(String::as_str) {
-            None | Some("") => Ok(false),
-            Some("All") => Ok(true),
-            Some(other) => Err(errors::new_bad_request(format!(
-                "Invalid dry run value {other:?}: the only supported value is \"All\""
-            ))),
-        }
-    }
-
-    fn field_validation(&self) -> Result<FieldValidation, StatusError> {
-        match self.query.get("fieldValidation").map(String::as_str) {
-            None | Some("") | Some("Warn") => Ok(FieldValidation::Warn),
-            Some("Strict") => Ok(FieldValidation::Strict),
-            Some("Ignore") => Ok(FieldValidation::Ignore),
-            Some(other) => Err(errors::new_bad_request(format!(
-                "fieldValidation parameter unsupported: {other:?}; must be one of Ignore, Warn, Strict"
-            ))),
-        }
     }
 
     /// Converts a storage-version object to the request's version.
@@ -277,7 +257,11 @@ impl Handler<'_> {
                 .map_err(|e| errors::new_bad_request(e.to_string()))?,
         };
         selection
-            .check_fields(self.store.info(), self.strategy().selectable_fields())
+            .check_fields(
+                self.store.info(),
+                self.strategy().selectable_fields(),
+                self.strategy().is_unstructured(),
+            )
             .map_err(|e| errors::new_bad_request(e.to_string()))?;
         Ok(selection)
     }
@@ -288,18 +272,4 @@ fn resource_version(obj: &dyn Object) -> String {
     obj.meta()
         .map(|m| m.resource_version().to_owned())
         .unwrap_or_default()
-}
-
-/// A `resourceVersion` parameter: `""` and `"0"` are 0 (any / most recent), anything
-/// else a positive revision.
-pub fn parse_resource_version(rv: Option<&String>) -> Result<i64, StatusError> {
-    match rv.map(String::as_str) {
-        None | Some("") | Some("0") => Ok(0),
-        Some(s) => match s.parse::<i64>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(errors::new_bad_request(format!(
-                "invalid resource version {s:?}: must be a positive integer"
-            ))),
-        },
-    }
 }

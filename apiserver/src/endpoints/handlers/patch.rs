@@ -3,7 +3,7 @@
 //! is [`apply`](super::apply).
 
 use apimachinery::api::errors::{self, StatusError};
-use apimachinery::schema::{GroupVersion, GroupVersionKind};
+use apimachinery::schema::{GroupResource, GroupVersion, GroupVersionKind};
 use apimachinery::util::strategicpatch::{PatchMetaFromOpenApi, strategic_merge_patch};
 use serde_json::Value;
 
@@ -23,12 +23,14 @@ impl Handler<'_> {
         body: &[u8],
         content_type: Option<&str>,
     ) -> Result<Reply, StatusError> {
-        let dry_run = self.dry_run()?;
         let patch_type = PatchType::from_content_type(content_type)?;
-        fieldmanager::validate_patch_options(
-            patch_type == PatchType::Apply,
-            self.query.get("fieldManager").map(String::as_str),
-            self.query.get("force").map(String::as_str),
+        let dry_run = self.write_options(
+            "PatchOptions",
+            fieldmanager::validate_patch_options(
+                patch_type == PatchType::Apply,
+                self.query.get("fieldManager").map(String::as_str),
+                self.query.get("force").map(String::as_str),
+            ),
         )?;
         if patch_type == PatchType::Apply {
             return self.apply(body, dry_run).await;
@@ -177,11 +179,8 @@ pub(super) fn apply_patch(
     }
 }
 
-/// 422 for a patch that cannot be applied (a failed `test`, a missing path).
+/// 422 for a JSON patch that cannot be applied (a failed `test`, a missing path): Go's
+/// generic answer, which says nothing of `message`.
 fn unprocessable_patch(message: &str) -> StatusError {
-    StatusError::failure(
-        422,
-        errors::reason::INVALID,
-        format!("the patch could not be applied: {message}"),
-    )
+    errors::new_generic_server_response(422, "", &GroupResource::default(), "", message, 0, false)
 }

@@ -28,7 +28,13 @@ impl Handler<'_> {
         let scale_gvk = GroupVersionKind::new("autoscaling", "v1", "Scale");
         let ns = self.namespace().to_owned();
         let name = self.info.name.clone();
-        let dry_run = self.dry_run()?;
+        // Go reads a GET's options as GetOptions, a write's as UpdateOptions or
+        // PatchOptions; neither kind of write has a patch's own errors here.
+        let dry_run = match method {
+            "PUT" => self.write_options("UpdateOptions", ErrorList::default())?,
+            "PATCH" => self.write_options("PatchOptions", ErrorList::default())?,
+            _ => false,
+        };
         let mut warnings = Vec::new();
         let obj = match method {
             "GET" => self.store.get(&ns, &name).await?,

@@ -1,20 +1,16 @@
 //! PUT of an object or its `/status` (Go's `endpoints/handlers/update.go`).
 
 use apimachinery::api::errors::StatusError;
+use apimachinery::util::validation::field::ErrorList;
 
 use super::decode::resets_managed_fields;
 use super::{Handler, Reply};
-use crate::endpoints::fieldmanager;
 use crate::endpoints::negotiation::MediaType;
 
 impl Handler<'_> {
     /// PUT of an object or its `/status`.
     pub async fn update(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
-        let dry_run = self.dry_run()?;
-        fieldmanager::validate_field_manager(
-            "UpdateOptions",
-            self.query.get("fieldManager").map_or("", String::as_str),
-        )?;
+        let dry_run = self.write_options("UpdateOptions", ErrorList::default())?;
         let (obj, mut warnings) = self.admit(body, media, Some(&self.info.name)).await?;
         let reset = resets_managed_fields(body, media);
         // PUT replaces: the new object does not depend on the current one, so a retry

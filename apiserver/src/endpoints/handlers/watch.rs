@@ -8,14 +8,13 @@ use std::time::Duration;
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Object;
-use apimachinery::schema::{GroupKind, GroupVersionKind};
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::schema::GroupVersionKind;
 use bytes::Bytes;
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use tokio::sync::watch as signal;
 
-use super::{Handler, parse_resource_version};
+use super::Handler;
 use crate::endpoints::negotiation::{Conversion, MediaType};
 use crate::endpoints::responsewriters::status_json;
 use crate::endpoints::transform::transform;
@@ -28,9 +27,6 @@ pub const INITIAL_EVENTS_END_ANNOTATION: &str = "k8s.io/initial-events-end";
 /// A watch without `timeoutSeconds` lasts this long (Go's default minimum request
 /// timeout); clients re-watch after it.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
-/// The longest `timeoutSeconds` accepted: a day, past which a client has surely made a
-/// mistake.
-const MAX_TIMEOUT_SECONDS: i64 = 86_400;
 /// How often a watch with `allowWatchBookmarks` gets a bookmark when nothing happens.
 const BOOKMARK_INTERVAL: Duration = Duration::from_secs(10);
 
@@ -194,16 +190,6 @@ fn error_line(
     }
 }
 
-fn flag(h: &Handler<'_>, name: &str) -> Result<bool, StatusError> {
-    match h.query.get(name).map(String::as_str) {
-        None | Some("") | Some("false") | Some("0") => Ok(false),
-        Some("true") | Some("1") => Ok(true),
-        Some(other) => Err(errors::new_bad_request(format!(
-            "invalid {name} {other:?}: must be true or false"
-        ))),
-    }
-}
-
 /// Starts a watch: checks the parameters, subscribes to the cache and returns the body
 /// stream, which ends at the timeout, when the server shuts down, or on an error (sent as
 /// an ERROR event first).
@@ -211,59 +197,38 @@ pub async fn watch(
     h: &Handler<'_>,
     shutdown: signal::Receiver<bool>,
 ) -> Result<(WatchBody, &'static str), StatusError> {
+    let options = h.list_options(true)?;
     let mut selection = h.selection()?;
     if !h.info.name.is_empty() {
-        // `/watch/namespaces/ns/pods/name` watches one object.
-        let named = format!("metadata.name={}", h.info.name);
-        let mut fields = apimachinery::fields::Selector::parse(&named)
-            .map_err(|e| errors::new_bad_request(e.to_string()))?;
-        if !selection.fields.is_empty() {
-            fields = apimachinery::fields::Selector::parse(&format!(
-                "{named},{}",
-                h.query.get("fieldSelector").cloned().unwrap_or_default()
-            ))
-            .map_err(|e| errors::new_bad_request(e.to_string()))?;
+        // `/watch/namespaces/ns/pods/name` watches one object: a field selector, if
+        // any, must select exactly that name (Go's `listOpts`).
+        if selection.fields.is_empty() {
+            selection.fields =
+                apimachinery::fields::Selector::parse(&format!("metadata.name={}", h.info.name))
+                    .map_err(|e| errors::new_bad_request(e.to_string()))?;
+        } else if selection.fields.requires_exact_match("metadata.name") != Some(&h.info.name) {
+            return Err(errors::new_bad_request(
+                "fieldSelector metadata.name doesn't match requested name",
+            ));
         }
-        selection.fields = fields;
     }
-    let timeout = match h.query.get("timeoutSeconds").map(String::as_str) {
-        None | Some("") => DEFAULT_TIMEOUT,
-        Some(t) => {
-            let n: i64 = t.parse().map_err(|_| {
-                errors::new_bad_request(format!("invalid timeoutSeconds {t:?}: not an integer"))
-            })?;
-            if !(0..=MAX_TIMEOUT_SECONDS).contains(&n) {
-                return Err(errors::new_bad_request(format!(
-                    "invalid timeoutSeconds {n}: must be between 0 and {MAX_TIMEOUT_SECONDS}"
-                )));
-            }
-            Duration::from_secs(n.unsigned_abs())
-        }
+    // No timeout, or 0, is the server's (Go: the minimum request timeout, randomized);
+    // a negative one has passed already.
+    let timeout = match options.timeout_seconds {
+        None | Some(0) => DEFAULT_TIMEOUT,
+        Some(n) => Duration::from_secs(n.max(0).unsigned_abs()),
     };
-    let bookmarks = flag(h, "allowWatchBookmarks")?;
+    let bookmarks = options.allow_watch_bookmarks;
     // Watches stream JSON or protobuf; YAML has no stream form (Go answers JSON then).
     let output = match h.output {
         MediaType::Protobuf => MediaType::Protobuf,
         _ => MediaType::Json,
     };
-    let send_initial = flag(h, "sendInitialEvents")?;
-    let rv_param = h.query.get("resourceVersion");
-    let revision = parse_resource_version(rv_param)?;
-    if send_initial && !bookmarks {
-        return Err(errors::new_invalid(
-            &GroupKind::new("meta.k8s.io", "ListOptions"),
-            "",
-            &ErrorList(vec![Error::invalid(
-                &Path::new("allowWatchBookmarks"),
-                "false",
-                "sendInitialEvents requires setting allowWatchBookmarks to true",
-            )]),
-        ));
-    }
-    // Initial events: with sendInitialEvents, or (Go's legacy rule) when no
-    // resourceVersion (or "0") is given.
-    let initial = send_initial || revision == 0;
-    if !initial {
+    let revision = options.resource_version;
+    // Initial events: with sendInitialEvents, which Go's defaults set for a watch from
+    // no resourceVersion (or "0") that does not say.
+    let initial = options.send_initial_events == Some(true);
+    if !initial && revision > 0 {
         // A revision the store has not reached: Go's 504 "Too large resource version".
         h.store.ensure_reached(revision).await?;
     }
@@ -301,7 +266,9 @@ pub async fn watch(
         for obj in page.items {
             first.push(state.line("ADDED", &*obj)?);
         }
-        if send_initial {
+        // The bookmark that ends them goes to clients that take bookmarks (Go's
+        // cacher).
+        if bookmarks {
             first.push(state.bookmark(from, true)?);
         }
     }

@@ -4,7 +4,7 @@
 //! harness (`history::cluster`) with the same TLS and token flags. Each pair of answers
 //! is compared after [`normalize`] has made equal only what must differ: the status
 //! code, the `Content-Type`, the `Warning` headers, whether there is an `Audit-Id`, and
-//! the body.
+//! the body (a watch's, which ends at its `timeoutSeconds`, as the list of its events).
 //!
 //! It prints a table per area (requests equal, different, excluded) and fails on a
 //! difference that `known-differences.yaml` does not list with Go's reason, and on a
@@ -105,8 +105,11 @@ async fn send(
     let yaml = header("content-type")
         .iter()
         .any(|t| t.starts_with("application/yaml"));
-    // JSON and YAML answers are compared as values (and normalized), others as text.
+    // JSON and YAML answers are compared as values (and normalized), a watch's stream
+    // of JSON events as the list of its events, others as text.
+    let stream = is_watch(&path) && status.is_success();
     let value = match serde_json::from_slice::<Value>(&body) {
+        _ if stream => json_stream(&body).map_or_else(|| Value::from(text.clone()), Value::Array),
         Ok(value) => value,
         Err(_) if yaml => apimachinery::serializer::yaml::yaml_to_json(&text)
             .map_or_else(|_| Value::from(text.clone()), |d| d.value),
@@ -122,6 +125,25 @@ async fn send(
         audit_id: !header("audit-id").is_empty(),
         body: value,
     })
+}
+
+/// Whether `path` asks for a watch (`?watch=1`, or the legacy `/watch/` paths): its
+/// answer is a stream of events that ends at `timeoutSeconds`.
+fn is_watch(path: &str) -> bool {
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    path.contains("/watch/")
+        || query
+            .split('&')
+            .any(|p| matches!(p, "watch=1" | "watch=true"))
+}
+
+/// The JSON values of a stream (a watch's events, one per line), or `None` when it is
+/// not one.
+fn json_stream(body: &[u8]) -> Option<Vec<Value>> {
+    serde_json::Deserializer::from_slice(body)
+        .into_iter::<Value>()
+        .collect::<Result<Vec<_>, _>>()
+        .ok()
 }
 
 fn compare(ours: &Seen, go: &Seen) -> Vec<String> {

@@ -4,7 +4,8 @@
 //! share a version, and which are newer, still compares), a list's or table's own
 //! resourceVersion and continue token (they count every write to etcd, the other
 //! server's own objects' too), generated names' suffixes, allocated cluster IPs and node
-//! ports, table ages, and the addresses a server gives for itself.
+//! ports, table ages, and the addresses a server gives for itself; a resourceVersion a
+//! message quotes (a failed precondition's) as the field's.
 
 use std::collections::HashMap;
 
@@ -75,6 +76,9 @@ fn walk(value: &mut Value, versions: &mut Versions) {
                     ("clusterIP", Value::String(ip)) => *v = Value::from(cluster_ip(ip)),
                     ("nodePort", Value::Number(_)) => *v = Value::from("<node port>"),
                     ("serverAddress", Value::String(_)) => *v = Value::from("<address>"),
+                    ("message", Value::String(m)) if m.contains(RV_IN_RECORD) => {
+                        *v = Value::from(rv_in_message(m, versions));
+                    }
                     _ => walk(v, versions),
                 }
             }
@@ -89,6 +93,21 @@ fn walk(value: &mut Value, versions: &mut Versions) {
         Value::Array(items) => items.iter_mut().for_each(|v| walk(v, versions)),
         _ => {}
     }
+}
+
+/// How a failed precondition's message quotes the stored resourceVersion.
+const RV_IN_RECORD: &str = "ResourceVersion in record (";
+
+/// A message quoting a stored resourceVersion (a failed precondition's), the value
+/// normalized as the field would be.
+fn rv_in_message(message: &str, versions: &mut Versions) -> String {
+    let Some((before, after)) = message.split_once(RV_IN_RECORD) else {
+        return message.to_owned();
+    };
+    let Some((rv, rest)) = after.split_once(')') else {
+        return message.to_owned();
+    };
+    format!("{before}{RV_IN_RECORD}{}){rest}", versions.token(rv))
 }
 
 /// A name made from `generateName`: its suffix is random.
@@ -247,6 +266,12 @@ mod tests {
             list,
             json!({"kind": "PodList", "metadata": {"resourceVersion": "<resourceVersion>", "continue": ""},
             "items": [{"metadata": {"resourceVersion": "<rv 1>"}}, {"metadata": {"resourceVersion": "<rv 2>"}}]})
+        );
+        let mut conflict = json!({"kind": "Status", "message": "Operation cannot be fulfilled on ConfigMap \"a\": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (20). The object might have been modified"});
+        normalize(&mut conflict, &mut versions);
+        assert_eq!(
+            conflict["message"],
+            "Operation cannot be fulfilled on ConfigMap \"a\": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (<rv 2>). The object might have been modified"
         );
         assert_eq!(
             node_ports("80:31234/TCP,443/TCP"),
