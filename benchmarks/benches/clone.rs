@@ -8,12 +8,15 @@
 //! conversion, by value (`Convert::convert`: moves strings, vectors and maps), by
 //! reference (`convert_ref`: clones what it must), and by value through the scheme
 //! (`Scheme::convert_to_version`, `Box<dyn Object>` in and out), each against `Clone` of
-//! the same object. In these groups inputs are built, and outputs dropped, outside the
+//! the same object. The scheme also takes the object through Go's internal form (its
+//! `InternalForm`: a pod template's `serviceAccount` set from `serviceAccountName`, as
+//! Go's trip through the internal version does), which the static conversions leave to
+//! the caller; the check that the routes agree applies it to theirs. In these groups inputs are built, and outputs dropped, outside the
 //! timed region (dropping a Deployment fixture costs more than converting it).
 //!
 //! Run: `cargo bench --manifest-path benchmarks/Cargo.toml --bench clone`
 
-use apimachinery::conversion::{Convert, Scope};
+use apimachinery::conversion::{Convert, InternalForm, Scope};
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupVersion;
 use benchmarks::{Comparison, Suite, fixture, kubectl_output};
@@ -53,9 +56,15 @@ fn bench_conversion(
     let Ok(dynamic) = dynamic.downcast::<v1beta2::Deployment>() else {
         return Err(format!("{name}: the scheme converted to another type").into());
     };
-    // The scheme also sets the declared kind (`apps/v1beta2`); the static conversion
-    // leaves it to the caller.
-    let mut by_ref_declared = by_ref.clone();
+    // The scheme also sets the declared kind (`apps/v1beta2`) and takes the object
+    // through Go's internal form; the static conversion leaves both to the caller.
+    let mut by_ref_declared = {
+        let mut internal = d.clone();
+        internal.internalize()?;
+        let mut converted: v1beta2::Deployment = internal.convert(&scope)?;
+        converted.externalize();
+        converted
+    };
     by_ref_declared.set_group_version_kind(&dynamic.group_version_kind());
     if by_value != by_ref || *dynamic != by_ref_declared {
         return Err(format!(
