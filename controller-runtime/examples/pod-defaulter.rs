@@ -5,8 +5,8 @@
 //! `nginx:latest`) are refused (a validating webhook).
 //!
 //! What it shows: a [`Defaulter`] and a [`Validator`] on typed Pods behind the HTTPS
-//! webhook server, their registration with the API server, and shutdown on
-//! SIGINT/SIGTERM.
+//! webhook server, its certificate and registration with the API server by
+//! [`WebhookInstallOptions`] (Go's envtest's), and shutdown on SIGINT/SIGTERM.
 //!
 //! ```text
 //! KUBECONFIG=FILE cargo run -p controller-runtime --example pod-defaulter -- [--listen 127.0.0.1:9443]
@@ -15,7 +15,8 @@
 //! It makes a CA and a serving certificate for `127.0.0.1` and `localhost` (in memory),
 //! serves `/mutate-v1-pod` and `/validate-v1-pod` over HTTPS, and registers itself with
 //! the API server of the kubeconfig as the `MutatingWebhookConfiguration` and
-//! `ValidatingWebhookConfiguration` `pod-defaulter` (URL and `caBundle` its own,
+//! `ValidatingWebhookConfiguration` `pod-defaulter` (written for the Service
+//! `default/pod-defaulter` of a cluster, pointed at its own URL with its own `caBundle`,
 //! `failurePolicy: Fail`). It removes them when it stops, on SIGINT or SIGTERM
 //! (`signals::setup_signal_handler`).
 
@@ -23,15 +24,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use apimachinery::runtime::Scheme;
-use controller_runtime::client::{Client, ObjectKey};
 use controller_runtime::config::Config;
+use controller_runtime::envtest::WebhookInstallOptions;
 use controller_runtime::signals::setup_signal_handler;
 use controller_runtime::webhook::{
-    AdmissionRequest, Defaulter, DefaultingHandler, Denied, Server, ValidatingHandler, Validator,
-    Warnings,
-};
-use k8s_types::admissionregistration::v1::{
-    MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
+    AdmissionRequest, Defaulter, DefaultingHandler, Denied, ValidatingHandler, Validator, Warnings,
 };
 use k8s_types::core::v1::Pod;
 use serde_json::json;
@@ -92,70 +89,23 @@ impl Validator<Pod> for PinnedImages {
     }
 }
 
-/// A CA and a serving certificate it signs for 127.0.0.1 and localhost: (CA PEM,
-/// certificate PEM, key PEM).
-fn certificates() -> Result<(String, String, String), rcgen::Error> {
-    let ca_key = rcgen::KeyPair::generate()?;
-    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new())?;
-    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(rcgen::DnType::CommonName, "pod-defaulter-ca");
-    let ca = ca_params.self_signed(&ca_key)?;
-    let key = rcgen::KeyPair::generate()?;
-    let params =
-        rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])?;
-    let cert = params.signed_by(&key, &ca, &ca_key)?;
-    Ok((ca.pem(), cert.pem(), key.serialize_pem()))
-}
-
-/// Both configurations, calling `base` with `ca` as their caBundle.
-fn configurations(
-    base: &str,
-    ca: &str,
-) -> Result<(MutatingWebhookConfiguration, ValidatingWebhookConfiguration), serde_json::Error> {
-    use base64::Engine;
-    let bundle = base64::engine::general_purpose::STANDARD.encode(ca);
-    let webhook = |path: &str| {
-        json!({
-            "name": format!("{path}.pod-defaulter.example.com"),
-            "clientConfig": {"url": format!("{base}/{path}"), "caBundle": bundle},
+/// A webhook configuration of `kind` whose webhook the Service `pod-defaulter` answers
+/// at `path` in a cluster; [`WebhookInstallOptions`] points it at this process instead.
+fn configuration<T: serde::de::DeserializeOwned>(kind: &str, path: &str) -> serde_json::Result<T> {
+    serde_json::from_value(json!({
+        "apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": kind,
+        "metadata": {"name": NAME},
+        "webhooks": [{
+            "name": format!("{}.pod-defaulter.example.com", path.trim_start_matches('/')),
+            "clientConfig": {"service": {"namespace": "default", "name": NAME, "path": path}},
             "rules": [{"operations": ["CREATE", "UPDATE"], "apiGroups": [""],
                        "apiVersions": ["v1"], "resources": ["pods"]}],
             "failurePolicy": "Fail",
             "sideEffects": "None",
             "admissionReviewVersions": ["v1"],
-        })
-    };
-    let mutating = serde_json::from_value(json!({
-        "apiVersion": "admissionregistration.k8s.io/v1",
-        "kind": "MutatingWebhookConfiguration",
-        "metadata": {"name": NAME},
-        "webhooks": [webhook("mutate-v1-pod")],
-    }))?;
-    let validating = serde_json::from_value(json!({
-        "apiVersion": "admissionregistration.k8s.io/v1",
-        "kind": "ValidatingWebhookConfiguration",
-        "metadata": {"name": NAME},
-        "webhooks": [webhook("validate-v1-pod")],
-    }))?;
-    Ok((mutating, validating))
-}
-
-/// Removes both configurations (missing ones are fine).
-async fn unregister(client: &Client) -> Result<(), Box<dyn std::error::Error>> {
-    let key = ObjectKey::new("", NAME);
-    match client.get::<MutatingWebhookConfiguration>(&key).await {
-        Ok(c) => client.delete(&c, &Default::default()).await?,
-        Err(e) if e.is_not_found() => {}
-        Err(e) => return Err(e.into()),
-    }
-    match client.get::<ValidatingWebhookConfiguration>(&key).await {
-        Ok(c) => client.delete(&c, &Default::default()).await?,
-        Err(e) if e.is_not_found() => {}
-        Err(e) => return Err(e.into()),
-    }
-    Ok(())
+        }],
+    }))
 }
 
 #[tokio::main]
@@ -174,29 +124,37 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     k8s_types::register(&mut scheme)?;
     let scheme = Arc::new(scheme);
 
-    let (ca, cert, key) = certificates()?;
-    let server = Server::new(cert.as_bytes(), key.as_bytes())?
+    let mut webhooks = WebhookInstallOptions {
+        mutating_webhooks: vec![configuration(
+            "MutatingWebhookConfiguration",
+            "/mutate-v1-pod",
+        )?],
+        validating_webhooks: vec![configuration(
+            "ValidatingWebhookConfiguration",
+            "/validate-v1-pod",
+        )?],
+        local_serving_host: listen.ip().to_string(),
+        local_serving_port: listen.port(),
+        ..Default::default()
+    };
+    let server = webhooks
+        .server()?
         .register(
             "/mutate-v1-pod",
             DefaultingHandler::new(scheme.clone(), PodDefaulter),
         )
         .register(
             "/validate-v1-pod",
-            ValidatingHandler::new(scheme.clone(), PinnedImages),
+            ValidatingHandler::new(scheme, PinnedImages),
         )
-        .start(listen)
+        .start(webhooks.local_serving_address()?)
         .await?;
-    let base = format!("https://{}", server.local_addr());
-
-    let client = Client::new(&config, scheme)?;
-    unregister(&client).await?;
-    let (mutating, validating) = configurations(&base, &ca)?;
-    client.create(&mutating, &Default::default()).await?;
-    client.create(&validating, &Default::default()).await?;
-    println!("pod-defaulter: running at {base}");
+    // Creates both configurations (replacing any of the same names), pointed at us.
+    webhooks.install(&config).await?;
+    println!("pod-defaulter: running at https://{}", server.local_addr());
 
     shutdown.await;
-    unregister(&client).await?;
+    webhooks.uninstall(&config).await?;
     server.stop().await;
     Ok(())
 }

@@ -8,14 +8,16 @@
 //! ```
 //!
 //! What it shows: a CRD generated from Rust types in two versions, its conversion
-//! webhook, an [`ObjectReconciler`] writing an owned ConfigMap and the status
+//! webhook served with a certificate of [`WebhookInstallOptions`], an
+//! [`ObjectReconciler`] applying an owned ConfigMap server-side and writing the status
 //! subresource through the manager's client, and shutdown on SIGINT/SIGTERM.
 //!
 //! ```text
 //! KUBECONFIG=FILE cargo run -p controller-runtime --example widget-operator -- [--listen 127.0.0.1:9443]
 //! ```
 //!
-//! It makes a CA and a serving certificate for `127.0.0.1` and `localhost` (in memory),
+//! It makes a CA and a serving certificate for `127.0.0.1` and `localhost` (in memory,
+//! by [`WebhookInstallOptions`]),
 //! serves the conversion webhook at `/convert` over HTTPS (a
 //! [`ConversionHandler`] over the Scheme holding both versions and their conversions,
 //! v1 being the hub), applies the CRD server-side (generated from the two types by
@@ -36,12 +38,13 @@ use apimachinery::runtime::{Resource, Scheme};
 use controller_runtime::builder::ControllerBuilder;
 use controller_runtime::client::{ApplyOptions, Client, ObjectKey};
 use controller_runtime::config::Config;
-use controller_runtime::controllerutil::{self, ControllerUtilError};
+use controller_runtime::controllerutil;
 use controller_runtime::crd::{CrdBuilder, CrdError};
+use controller_runtime::envtest::WebhookInstallOptions;
 use controller_runtime::manager::{Manager, ManagerOptions};
 use controller_runtime::reconcile::{Action, ObjectReconciler, Request};
 use controller_runtime::signals::setup_signal_handler;
-use controller_runtime::webhook::{ConversionHandler, Server, check_round_trips};
+use controller_runtime::webhook::{ConversionHandler, check_round_trips};
 use k8s_types::apiextensions::v1::CustomResourceDefinition;
 use k8s_types::core::v1::ConfigMap;
 
@@ -222,12 +225,12 @@ fn sample() -> v1::Widget {
 
 /// The CRD, generated from the two types (names, scope, versions and schemas), its
 /// conversion webhook at `url` trusted through `ca`.
-fn crd(url: &str, ca: &str) -> Result<CustomResourceDefinition, CrdError> {
+fn crd(url: &str, ca: &[u8]) -> Result<CustomResourceDefinition, CrdError> {
     CrdBuilder::new()
         .version::<v1alpha1::Widget>()
         .storage_version::<v1::Widget>()
         .status_subresource()
-        .webhook_conversion(url, ca.as_bytes())
+        .webhook_conversion(url, ca)
         .build()
 }
 
@@ -262,24 +265,22 @@ impl ObjectReconciler<v1::Widget> for WidgetReconciler {
             return Ok(Action::done());
         }
         let client = self.mgr.client();
-        let mut cm = ConfigMap::default();
+        let (mut cm, spec) = (ConfigMap::default(), &widget.spec);
         cm.metadata.namespace = widget.metadata.namespace.clone();
         cm.metadata.name = widget.metadata.name.clone();
-        let (scheme, spec) = (self.mgr.scheme(), &widget.spec);
-        controllerutil::create_or_update(client.direct(), &mut cm, |cm: &mut ConfigMap| {
-            controllerutil::set_controller_reference(&*widget, cm, scheme)?;
-            cm.data = [
-                ("replicas".to_owned(), spec.replicas.to_string()),
-                ("colour".to_owned(), spec.style.colour.clone()),
-                (
-                    "finish".to_owned(),
-                    spec.style.finish.clone().unwrap_or_default(),
-                ),
-            ]
-            .into();
-            Ok::<_, ControllerUtilError>(())
-        })
-        .await?;
+        controllerutil::set_controller_reference(&*widget, &mut cm, self.mgr.scheme())?;
+        cm.data = [
+            ("replicas".to_owned(), spec.replicas.to_string()),
+            ("colour".to_owned(), spec.style.colour.clone()),
+            (
+                "finish".to_owned(),
+                spec.style.finish.clone().unwrap_or_default(),
+            ),
+        ]
+        .into();
+        client
+            .apply(&cm, &ApplyOptions::new("widget-operator").force())
+            .await?;
 
         let status = v1::WidgetStatus {
             observed_generation: widget.metadata.generation,
@@ -328,23 +329,6 @@ fn is_owned_by_a_widget(cm: &ConfigMap) -> bool {
     })
 }
 
-/// A CA and a serving certificate it signs for 127.0.0.1 and localhost: (CA PEM,
-/// certificate PEM, key PEM).
-fn certificates() -> Result<(String, String, String), rcgen::Error> {
-    let ca_key = rcgen::KeyPair::generate()?;
-    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new())?;
-    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(rcgen::DnType::CommonName, "widget-operator-ca");
-    let ca = ca_params.self_signed(&ca_key)?;
-    let key = rcgen::KeyPair::generate()?;
-    let params =
-        rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])?;
-    let cert = params.signed_by(&key, &ca, &ca_key)?;
-    Ok((ca.pem(), cert.pem(), key.serialize_pem()))
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let shutdown = setup_signal_handler()?;
@@ -362,14 +346,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // set goes through v1alpha1 and back unchanged.
     check_round_trips(&scheme, &sample())?;
 
-    let (ca, cert, key) = certificates()?;
-    let server = Server::new(cert.as_bytes(), key.as_bytes())?
+    // A CA and a serving certificate of our own, for the CRD's conversion webhook.
+    let mut webhook = WebhookInstallOptions {
+        local_serving_host: listen.ip().to_string(),
+        local_serving_port: listen.port(),
+        ..Default::default()
+    };
+    let server = webhook
+        .server()?
         .register_conversion("/convert", ConversionHandler::new(scheme.clone()))
-        .start(listen)
+        .start(webhook.local_serving_address()?)
         .await?;
     let url = format!("https://{}/convert", server.local_addr());
     let client = Client::new(&config, scheme.clone())?;
-    install(&client, crd(&url, &ca)?).await?;
+    install(&client, crd(&url, &webhook.local_serving_ca_data)?).await?;
 
     let mgr = Arc::new(Manager::new(&config, ManagerOptions::new(scheme))?);
     ControllerBuilder::new(&mgr)

@@ -14,6 +14,7 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::ObjectMetaAccessor;
 use apimachinery::runtime::Object;
@@ -39,6 +40,29 @@ pub trait Predicate: Send + Sync {
         true
     }
 }
+
+/// A predicate behind a pointer is one. The builder and the controllers hold predicates
+/// as `Arc<dyn Predicate>`, so a shared one can also go into [`and`], [`or`] or [`not`]
+/// (`Box::new(Arc::clone(&shared))`) without being rebuilt; a `Box` is what those take.
+macro_rules! forward_predicate {
+    ($($pointer:ident),*) => {$(
+        impl<P: Predicate + ?Sized> Predicate for $pointer<P> {
+            fn create(&self, event: &CreateEvent) -> bool {
+                (**self).create(event)
+            }
+            fn update(&self, event: &UpdateEvent) -> bool {
+                (**self).update(event)
+            }
+            fn delete(&self, event: &DeleteEvent) -> bool {
+                (**self).delete(event)
+            }
+            fn generic(&self, event: &GenericEvent) -> bool {
+                (**self).generic(event)
+            }
+        }
+    )*};
+}
+forward_predicate!(Arc, Box);
 
 fn metas(event: &UpdateEvent) -> Option<(&dyn ObjectMetaAccessor, &dyn ObjectMetaAccessor)> {
     Some((event.object_old.meta()?, event.object_new.meta()?))
@@ -145,23 +169,24 @@ where
 }
 
 /// Every predicate passes (Go's `predicate.And`); none given passes.
-pub struct And(Vec<Box<dyn Predicate>>);
+pub struct And(Vec<Arc<dyn Predicate>>);
 /// Any predicate passes (Go's `predicate.Or`); none given fails.
-pub struct Or(Vec<Box<dyn Predicate>>);
+pub struct Or(Vec<Arc<dyn Predicate>>);
 /// The predicate fails (Go's `predicate.Not`).
-pub struct Not(Box<dyn Predicate>);
+pub struct Not(Arc<dyn Predicate>);
 
-/// Every predicate of `predicates` passes.
+/// Every predicate of `predicates` passes. They are kept shared, as the builder keeps
+/// predicates; an `Arc<dyn Predicate>` goes in boxed (`Box::new(shared)`).
 pub fn and(predicates: Vec<Box<dyn Predicate>>) -> And {
-    And(predicates)
+    And(predicates.into_iter().map(Arc::from).collect())
 }
-/// Any predicate of `predicates` passes.
+/// Any predicate of `predicates` passes (kept shared, as for [`and`]).
 pub fn or(predicates: Vec<Box<dyn Predicate>>) -> Or {
-    Or(predicates)
+    Or(predicates.into_iter().map(Arc::from).collect())
 }
-/// `predicate` fails.
+/// `predicate` fails; a shared `Arc<dyn Predicate>` is a predicate too.
 pub fn not(predicate: impl Predicate + 'static) -> Not {
-    Not(Box::new(predicate))
+    Not(Arc::new(predicate))
 }
 
 macro_rules! combinator {
@@ -274,6 +299,10 @@ mod tests {
         assert!(!or(vec![]).update(&e));
         assert!(and(vec![]).update(&e));
         assert!(not(GenerationChanged).update(&e));
+        // Shared predicates combine as they are, boxed or not.
+        let shared: Arc<dyn Predicate> = Arc::new(LabelChanged);
+        assert!(!not(Arc::clone(&shared)).update(&e));
+        assert!(and(vec![Box::new(Arc::clone(&shared)), Box::new(shared)]).update(&e));
 
         let named_a =
             new_predicate_funcs(|o: &dyn Object| o.meta().is_some_and(|m| m.name() == "a"));

@@ -1,6 +1,8 @@
 //! Server-side apply of typed objects: [`Client::apply`] and its [`ApplyOptions`].
 
 use apimachinery::runtime::Object;
+use apimachinery::schema::GroupVersionKind;
+use serde_json::Value;
 
 use super::{Client, Error, Patch, PatchOptions, codec};
 
@@ -97,6 +99,37 @@ impl Client {
     }
 }
 
+/// The body of a [`Patch::Apply`] to an object of `target`: the intent as given, its
+/// `apiVersion` and `kind` filled in from `target` when left out (the server requires
+/// them), and refused before anything is sent when they name another kind or version,
+/// or when the intent is not a JSON object. An apply of the wrong kind would otherwise
+/// reach the server as a request about the target and fail there with a less telling
+/// message, or not at all.
+pub(super) fn apply_intent(intent: &Value, target: &GroupVersionKind) -> Result<Vec<u8>, Error> {
+    let mismatch = |problem: String| Error::ApplyMismatch {
+        target: target.clone(),
+        problem,
+    };
+    let Value::Object(fields) = intent else {
+        return Err(mismatch(format!("is not a JSON object: {intent}")));
+    };
+    let api_version = target.group_version().api_version();
+    let mut filled = fields.clone();
+    for (field, want) in [
+        ("apiVersion", api_version.as_str()),
+        ("kind", target.kind.as_str()),
+    ] {
+        match fields.get(field) {
+            None => {
+                filled.insert(field.into(), want.into());
+            }
+            Some(Value::String(given)) if given == want => {}
+            Some(given) => return Err(mismatch(format!("names {field} {given}, not {want:?}"))),
+        }
+    }
+    Ok(Value::Object(filled).to_string().into_bytes())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -125,5 +158,40 @@ mod tests {
         let opts = ApplyOptions::new("me").force().patch_options();
         assert_eq!(opts.field_manager.as_deref(), Some("me"));
         assert!(opts.force && !opts.dry_run);
+    }
+
+    #[test]
+    fn an_apply_intent_is_checked_against_its_target() {
+        let target = GroupVersionKind::new("apps", "v1", "Deployment");
+        let body = |v: Value| {
+            apply_intent(&v, &target).map(|b| serde_json::from_slice::<Value>(&b).unwrap())
+        };
+        // Stated and right: sent as it is.
+        let full = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 2}});
+        assert_eq!(body(full.clone()).unwrap(), full);
+        // Left out: filled in.
+        let partial = serde_json::json!({"metadata": {"name": "web"}, "spec": {"replicas": 2}});
+        assert_eq!(body(partial).unwrap(), full_with_name(full));
+        // Another kind or version, or not an object: refused, naming both sides.
+        for wrong in [
+            serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet"}),
+            serde_json::json!({"apiVersion": "apps/v1beta1", "kind": "Deployment"}),
+            serde_json::json!({"kind": "ConfigMap"}),
+            serde_json::json!({"apiVersion": 1}),
+            serde_json::json!([1]),
+        ] {
+            let err = body(wrong.clone()).unwrap_err();
+            assert!(matches!(err, Error::ApplyMismatch { .. }), "{wrong}: {err}");
+            assert!(
+                err.to_string()
+                    .starts_with("the apply patch for apps/v1, Kind=Deployment "),
+                "{err}"
+            );
+        }
+    }
+
+    fn full_with_name(mut v: Value) -> Value {
+        v["metadata"] = serde_json::json!({"name": "web"});
+        v
     }
 }

@@ -72,6 +72,16 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// A [`Patch::Apply`](super::Patch::Apply) intent names another kind or version
+    /// than the object it is applied to, or is not a JSON object.
+    #[error("the apply patch for {target} {problem}")]
+    ApplyMismatch {
+        /// The kind applied to.
+        target: GroupVersionKind,
+        /// What is wrong with the intent: the `apiVersion` and `kind` it names, or that
+        /// it is not an object.
+        problem: String,
+    },
     /// The server answered with another type than asked for.
     #[error("{url}: expected {expected}, got {got}")]
     UnexpectedType {

@@ -71,6 +71,7 @@ pub use watch::{WatchEvent, WatchStream};
 use crate::config::Config;
 use crate::transport::{Outgoing, Transport};
 use apiutil::DynamicRESTMapper;
+use apply::apply_intent;
 
 /// The `Accept` header of metadata-only reads and watches, as client-go's metadata
 /// client sends it: the server's `PartialObjectMetadata` conversion in protobuf, then in
@@ -507,12 +508,16 @@ impl Client {
         }
         .path(&query);
         let accept = self.accept(&target, false);
+        let body = match patch {
+            Patch::Apply(intent) => apply_intent(intent, &gvk)?,
+            other => other.body(),
+        };
         let (ct, answer) = self
             .call(
                 Method::PATCH,
                 &path,
                 accept,
-                Some((patch.body(), patch.content_type())),
+                Some((body, patch.content_type())),
             )
             .await?;
         self.decode_answer(&target, &path, &ct, &answer)

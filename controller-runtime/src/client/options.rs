@@ -294,7 +294,11 @@ pub enum Patch {
     /// RFC 6902 JSON patch: a list of operations (`application/json-patch+json`).
     Json(serde_json::Value),
     /// Server-side apply of a full object (`application/apply-patch+yaml`, JSON being
-    /// YAML); needs a field manager.
+    /// YAML); needs a field manager. The client checks it against the object it is
+    /// applied to: a left-out `apiVersion` or `kind` is filled in from the target's, and
+    /// one naming another kind or version is refused before anything is sent
+    /// ([`Error::ApplyMismatch`](super::Error::ApplyMismatch)). For a typed object,
+    /// [`Client::apply`](super::Client::apply).
     Apply(serde_json::Value),
 }
 

@@ -14,6 +14,10 @@
 //!   needs etcd's watch progress requests (etcd 3.5.13 or 3.4.31 and later), without
 //!   which a watch without a `resourceVersion` fails with "Too large resource version".
 //!
+//! Webhooks served from the test (or a program run from a laptop) get a serving
+//! certificate and their configurations pointed at them from [`WebhookInstallOptions`]
+//! (Go's `envtest.WebhookInstallOptions`).
+//!
 //! ```
 //! use controller_runtime::client::{Client, ObjectKey};
 //! use controller_runtime::envtest::Environment;
@@ -58,6 +62,7 @@
 
 mod control_plane;
 mod pki;
+mod webhook;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -73,6 +78,7 @@ use crate::config::Config;
 use crate::transport::TransportError;
 use control_plane::ControlPlane;
 pub use control_plane::{Binaries, KUBEBUILDER_ASSETS, TEST_ASSET_ETCD, TEST_ASSET_KUBE_APISERVER};
+pub use webhook::WebhookInstallOptions;
 
 /// How long an external control plane may take to be ready by default (Go's envtest
 /// waits 20 s per process; a loaded CI machine needs more).
@@ -108,6 +114,9 @@ pub enum EnvtestError {
     /// The certificates of the external control plane could not be made.
     #[error("making certificates: {0}")]
     Certificates(String),
+    /// A request to the API server failed (installing webhook configurations).
+    #[error(transparent)]
+    Client(#[from] crate::client::Error),
     /// The client of the readiness checks could not be built.
     #[error("checking readiness: {0}")]
     Transport(#[from] TransportError),

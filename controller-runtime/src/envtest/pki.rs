@@ -37,22 +37,29 @@ pub(super) struct Pki {
     pub(super) service_account_public_key_file: PathBuf,
 }
 
+/// A self-signed CA named `common_name` and its key (Go's `certs.NewTinyCA`).
+pub(super) fn new_ca(common_name: &str) -> Result<(rcgen::Certificate, KeyPair), EnvtestError> {
+    let certs = |e: rcgen::Error| EnvtestError::Certificates(e.to_string());
+    let key = KeyPair::generate().map_err(certs)?;
+    let mut params = CertificateParams::new(Vec::<String>::new()).map_err(certs)?;
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    params
+        .distinguished_name
+        .push(DnType::CommonName, common_name);
+    params.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::CrlSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
+    let ca = params.self_signed(&key).map_err(certs)?;
+    Ok((ca, key))
+}
+
 impl Pki {
     /// Makes the credentials in `dir`.
     pub(super) fn create(dir: &Path) -> Result<Pki, EnvtestError> {
         let certs = |e: rcgen::Error| EnvtestError::Certificates(e.to_string());
-        let ca_key = KeyPair::generate().map_err(certs)?;
-        let mut ca_params = CertificateParams::new(Vec::<String>::new()).map_err(certs)?;
-        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        ca_params
-            .distinguished_name
-            .push(DnType::CommonName, "envtest CA");
-        ca_params.key_usages = vec![
-            KeyUsagePurpose::KeyCertSign,
-            KeyUsagePurpose::CrlSign,
-            KeyUsagePurpose::DigitalSignature,
-        ];
-        let ca = ca_params.self_signed(&ca_key).map_err(certs)?;
+        let (ca, ca_key) = new_ca("envtest CA")?;
 
         let key = KeyPair::generate().map_err(certs)?;
         let mut params = CertificateParams::new(vec!["localhost".to_owned()]).map_err(certs)?;

@@ -485,6 +485,35 @@ async fn server_side_apply_conflicts_and_force() {
         err.to_string().contains("fieldManager: Required value"),
         "{err}"
     );
+
+    // An intent without apiVersion and kind is the target's; one of another kind is
+    // refused by the client, and the object is unchanged.
+    let partial = Patch::Apply(serde_json::json!({
+        "metadata": {"name": "applied", "namespace": "default"},
+        "data": {"k": "2", "partial": "yes"},
+    }));
+    let applied = client
+        .patch(&target, &partial, &by("bob", false))
+        .await
+        .unwrap();
+    assert_eq!(applied.data.get("partial").map(String::as_str), Some("yes"));
+    let secret = Patch::Apply(serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "applied", "namespace": "default"},
+    }));
+    let err = client
+        .patch(&target, &secret, &by("bob", true))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, controller_runtime::client::Error::ApplyMismatch { .. }),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        r#"the apply patch for /v1, Kind=ConfigMap names kind "Secret", not "ConfigMap""#
+    );
     env.stop().await;
 }
 

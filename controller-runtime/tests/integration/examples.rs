@@ -702,7 +702,8 @@ async fn widget_operator_against_kapi_serve() {
 }
 
 /// What the crate docs' table says of the examples (see "Writing a controller" in
-/// `lib.rs`) is what they are: their lines and concepts, counted by the rule stated there.
+/// `lib.rs`) is what they are: their lines and concepts, and those of their kube-rs
+/// counterparts in `benchmarks/examples`, counted by the rule stated there.
 #[test]
 fn the_crate_docs_count_the_examples_right() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -713,7 +714,6 @@ fn the_crate_docs_count_the_examples_right() {
         "pod-defaulter",
         "widget-operator",
     ] {
-        let source = std::fs::read_to_string(root.join(format!("examples/{name}.rs"))).unwrap();
         let cells: Vec<&str> = docs
             .lines()
             .find(|l| l.starts_with("//! |") && l.contains(&format!("| `{name}` |")))
@@ -725,16 +725,30 @@ fn the_crate_docs_count_the_examples_right() {
             .iter()
             .position(|c| *c == format!("`{name}`"))
             .unwrap();
-        let counted = count(&source, "controller_runtime");
-        assert_eq!(
-            (cells[at + 1], cells[at + 2]),
+        let theirs = format!("kube_{}", name.replace('-', "_"));
+        assert_eq!(cells[at + 3], format!("`{theirs}`"), "{name}'s counterpart");
+        for (path, krate, cells) in [
             (
-                counted.0.to_string().as_str(),
-                counted.1.len().to_string().as_str()
+                root.join(format!("examples/{name}.rs")),
+                "controller_runtime",
+                &cells[at + 1..at + 3],
             ),
-            "{name}: concepts {:?}",
-            counted.1
-        );
+            (
+                root.join(format!("../benchmarks/examples/{theirs}.rs")),
+                "kube",
+                &cells[at + 4..at + 6],
+            ),
+        ] {
+            let source = std::fs::read_to_string(&path).unwrap();
+            let counted = count(&source, krate);
+            assert_eq!(
+                cells,
+                [counted.0.to_string(), counted.1.len().to_string()],
+                "{}: concepts {:?}",
+                path.display(),
+                counted.1
+            );
+        }
     }
     // The rule on a known text.
     let sample = "//! doc\nuse kube::{api::{Api, Patch}, runtime::watcher};\n\n// note\nfn f() -> kube::Error::Api {}\nlet c = kube::Client::try_default();\nlet s = kube::runtime::finalizer::finalizer;\n";
