@@ -136,9 +136,21 @@ pub trait RestStorage: Send + Sync + Debug {
         Ok(())
     }
 
-    /// What happens before an object is deleted (a CRD's cleanup finalizer is added).
-    async fn before_delete(&self, _ctx: &Context<'_>) -> Result<(), StatusError> {
-        Ok(())
+    /// Whether [`before_delete`](Self::before_delete) may do a delete's work itself (the
+    /// handler then admits the delete before calling it).
+    fn deletes_itself(&self) -> bool {
+        false
+    }
+
+    /// What happens before an object is deleted, for a resource that
+    /// [`deletes_itself`](Self::deletes_itself). `Some(object)` when the resource did
+    /// the delete's work (a CRD's first delete marks it terminating), the object as it
+    /// left it being the answer; `None` leaves the delete to the store.
+    async fn before_delete(
+        &self,
+        _ctx: &Context<'_>,
+    ) -> Result<Option<Box<dyn Object>>, StatusError> {
+        Ok(None)
     }
 
     /// What a delete of an object brings about beside it, once it is deleted or marked
