@@ -15,7 +15,7 @@ use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::{Map, Value};
 
-use super::store::Store;
+use super::store::{DeleteParams, Store};
 use crate::authentication::user::Info;
 
 /// What a REST storage's verbs see of a request (what Go keeps in its request context).
@@ -145,10 +145,12 @@ pub trait RestStorage: Send + Sync + Debug {
     /// What happens before an object is deleted, for a resource that
     /// [`deletes_itself`](Self::deletes_itself). `Some(object)` when the resource did
     /// the delete's work (a CRD's first delete marks it terminating), the object as it
-    /// left it being the answer; `None` leaves the delete to the store.
+    /// left it being the answer; `None` leaves the delete to the store. `params` are the
+    /// request's `DeleteOptions` (its preconditions).
     async fn before_delete(
         &self,
         _ctx: &Context<'_>,
+        _params: &DeleteParams,
     ) -> Result<Option<Box<dyn Object>>, StatusError> {
         Ok(None)
     }

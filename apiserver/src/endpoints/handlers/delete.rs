@@ -44,7 +44,7 @@ impl Handler<'_> {
                     params.dry_run,
                 )
                 .await?;
-            if let Some(marked) = self.rest.before_delete(&ctx).await? {
+            if let Some(marked) = self.rest.before_delete(&ctx, &params).await? {
                 let marked = self.to_request_version_async(marked).await?;
                 return self.reply(200, &*marked, warnings);
             }

@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use apimachinery::api::errors::StatusError;
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::GroupVersion;
+use apimachinery::schema::{GroupResource, GroupVersion};
 
 use crate::apiextensions::controller::GROUP;
 use crate::apiextensions::status::mark_terminating;
@@ -17,7 +17,9 @@ use crate::apiextensions::validation::check_definition;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::{Context, RestStorage};
 use crate::registry::strategy::{Strategy, Subresource};
-use crate::registry::{ResourceInfo, Store, convert, from_value, to_json, validation};
+use crate::registry::{
+    DeleteParams, ResourceInfo, Store, convert, from_value, to_json, validation,
+};
 
 /// Go's CRD strategy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -78,12 +80,43 @@ impl RestStorage for CustomResourceDefinitionStorage {
     async fn before_delete(
         &self,
         ctx: &Context<'_>,
+        params: &DeleteParams,
     ) -> Result<Option<Box<dyn Object>>, StatusError> {
         let current = self.store.get("", ctx.name).await?;
-        if current
+        let (uid, rv, terminating) = current
             .meta()
-            .is_some_and(|m| m.deletion_timestamp().is_some())
+            .map(|m| {
+                let terminating = m.deletion_timestamp().is_some();
+                (
+                    m.uid().to_owned(),
+                    m.resource_version().to_owned(),
+                    terminating,
+                )
+            })
+            .unwrap_or_default();
+        // Go's CRD Delete checks the preconditions itself, with its own words.
+        let conflict = |message: String| {
+            errors::new_conflict(
+                &GroupResource::new(GROUP, "customresourcedefinitions"),
+                ctx.name,
+                message,
+            )
+        };
+        if let Some(want) = params.precondition_uid.as_ref().filter(|w| **w != uid) {
+            return Err(conflict(format!(
+                "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
+            )));
+        }
+        if let Some(want) = params
+            .precondition_resource_version
+            .as_ref()
+            .filter(|w| **w != rv)
         {
+            return Err(conflict(format!(
+                "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rv}"
+            )));
+        }
+        if terminating {
             return Ok(None);
         }
         let scheme = self.store.scheme().clone();
