@@ -584,6 +584,7 @@ impl<'a> FieldManager<'a> {
     ) -> Result<(BTreeMap<ManagerKey, VersionedSet>, typed::Comparison), ApplyError> {
         let own = typed::compare(self.types, old, new)
             .map_err(|e| ApplyError::Internal(format!("failed to compare objects: {e}")))?;
+        let own = self.without_reset(own);
         let mut by_version: BTreeMap<String, Option<typed::Comparison>> = BTreeMap::new();
         let mut conflicts = Vec::new();
         let mut dropped = Vec::new();
@@ -597,7 +598,9 @@ impl<'a> FieldManager<'a> {
                 Some(own.clone())
             } else {
                 if !by_version.contains_key(&version) {
-                    let c = self.compare_at(old, new, &version)?;
+                    let c = self
+                        .compare_at(old, new, &version)?
+                        .map(|c| self.without_reset(c));
                     by_version.insert(version.clone(), c);
                 }
                 by_version[&version].clone()
@@ -630,6 +633,16 @@ impl<'a> FieldManager<'a> {
         }
         managers.retain(|_, vs| !vs.set.is_empty());
         Ok((managers, own))
+    }
+
+    /// Go's `Comparison.FilterFields` with the reset fields: a change to what the write
+    /// cannot change (the spec sent to `/status`, which the strategy puts back) takes
+    /// nothing from the other managers.
+    fn without_reset(&self, mut cmp: typed::Comparison) -> typed::Comparison {
+        cmp.modified = cmp.modified.recursive_difference(&self.reset);
+        cmp.added = cmp.added.recursive_difference(&self.reset);
+        cmp.removed = cmp.removed.recursive_difference(&self.reset);
+        cmp
     }
 
     fn compare_at(

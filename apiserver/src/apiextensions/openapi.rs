@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use apimachinery::managedfields::ParseableType;
 use serde_json::{Map, Value, json};
 
 use super::CustomResource;
@@ -25,6 +26,20 @@ pub fn schema_name(group: &str, version: &str, kind: &str) -> String {
 
 fn reference(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+/// The type server-side apply and the field manager merge `version`'s objects by (Go's
+/// field manager takes it from the same document): the kind's schema with its
+/// `apiVersion`, `kind` and `metadata` (ObjectMeta, whose lists and maps have their
+/// own merge keys), `None` when the version has no schema.
+pub fn field_types(cr: &CustomResource, version: &str) -> Option<ParseableType> {
+    let schema = cr.version(version)?.schema.as_ref()?;
+    let doc = document(&cr.group, version, &[cr]);
+    let built = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .and_then(|schemas| ParseableType::from_openapi_v3(schemas, &cr.group, version, &cr.kind));
+    Some(built.unwrap_or_else(|| ParseableType::from_openapi_v3_schema(schema)))
 }
 
 /// The v3 document of `version` of `group`, serving `resources` (every CRD of the group

@@ -75,6 +75,45 @@ fn set_condition(status: &mut Map<String, Value>, mut new: Value, now: &str) {
     }
 }
 
+/// Go's CRD `Delete` on a CRD not yet terminating (`crd` as v1 JSON): the deletion
+/// timestamp `now`, the cleanup finalizer, and a `Terminating` condition saying the
+/// objects' deletion is pending, in one write past the strategy (no new generation,
+/// no grace period).
+pub(crate) fn mark_terminating(crd: &mut Value, now: &str) {
+    let Some(crd) = crd.as_object_mut() else {
+        return;
+    };
+    let meta = crd
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert("deletionTimestamp".into(), json!(now));
+        let finalizers = meta
+            .entry("finalizers")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Some(list) = finalizers.as_array_mut() {
+            if !list.iter().any(|f| f == CLEANUP_FINALIZER) {
+                list.push(json!(CLEANUP_FINALIZER));
+            }
+        }
+    }
+    let status = crd
+        .entry("status")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(status) = status.as_object_mut() {
+        set_condition(
+            status,
+            cond(
+                "Terminating",
+                "True",
+                "InstanceDeletionPending",
+                "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+            ),
+            now,
+        );
+    }
+}
+
 fn cond(type_: &str, status: &str, reason: &str, message: &str) -> Value {
     json!({"type": type_, "status": status, "reason": reason, "message": message})
 }

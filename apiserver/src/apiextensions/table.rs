@@ -46,9 +46,18 @@ pub fn table(
         "description": NAME_DESCRIPTION, "priority": 0,
     })];
     for c in &cols {
+        // Go's tableconvertor describes a column the CRD leaves undescribed by its path.
+        let description = if c.description.is_empty() {
+            format!(
+                "Custom resource definition column (in JSONPath format): {}",
+                c.json_path
+            )
+        } else {
+            c.description.clone()
+        };
         definitions.push(json!({
             "name": c.name, "type": c.type_, "format": c.format,
-            "description": c.description, "priority": c.priority,
+            "description": description, "priority": c.priority,
         }));
     }
     let now = Time::now();

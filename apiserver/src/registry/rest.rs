@@ -15,7 +15,7 @@ use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::{Map, Value};
 
-use super::store::Store;
+use super::store::{DeleteParams, Store};
 use crate::authentication::user::Info;
 
 /// What a REST storage's verbs see of a request (what Go keeps in its request context).
@@ -136,9 +136,23 @@ pub trait RestStorage: Send + Sync + Debug {
         Ok(())
     }
 
-    /// What happens before an object is deleted (a CRD's cleanup finalizer is added).
-    async fn before_delete(&self, _ctx: &Context<'_>) -> Result<(), StatusError> {
-        Ok(())
+    /// Whether [`before_delete`](Self::before_delete) may do a delete's work itself (the
+    /// handler then admits the delete before calling it).
+    fn deletes_itself(&self) -> bool {
+        false
+    }
+
+    /// What happens before an object is deleted, for a resource that
+    /// [`deletes_itself`](Self::deletes_itself). `Some(object)` when the resource did
+    /// the delete's work (a CRD's first delete marks it terminating), the object as it
+    /// left it being the answer; `None` leaves the delete to the store. `params` are the
+    /// request's `DeleteOptions` (its preconditions).
+    async fn before_delete(
+        &self,
+        _ctx: &Context<'_>,
+        _params: &DeleteParams,
+    ) -> Result<Option<Box<dyn Object>>, StatusError> {
+        Ok(None)
     }
 
     /// What a delete of an object brings about beside it, once it is deleted or marked

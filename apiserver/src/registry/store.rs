@@ -490,6 +490,49 @@ impl Store {
         ))
     }
 
+    /// Go's `Storage.GuaranteedUpdate` past the strategy: `edit` changes the stored
+    /// object as it is (no field resets, defaulting or validation), for the writes Go's
+    /// registries make themselves (a CRD's first delete marks it terminating). Retried
+    /// on conflicts; answers the object as written (as it would be, for `dry_run`).
+    pub async fn update_stored<F>(
+        &self,
+        namespace: &str,
+        name: &str,
+        dry_run: bool,
+        mut edit: F,
+    ) -> Result<Box<dyn Object>, StatusError>
+    where
+        F: FnMut(Box<dyn Object>) -> Result<Box<dyn Object>, StatusError>,
+    {
+        let key = self.info.key(namespace, name);
+        let qualified = self.qualified();
+        for _ in 0..UPDATE_RETRIES {
+            let kv = self.stored(&key, name).await?;
+            let mut obj = edit(self.decode(&kv)?)?;
+            let value = self.encode(&mut *obj)?;
+            let mut revision = kv.mod_revision;
+            if !dry_run && value != kv.value {
+                match self.storage.update_at(&key, value, kv.mod_revision).await {
+                    Ok(written) => {
+                        self.cacher.note_write(written);
+                        revision = written;
+                    }
+                    Err(StorageError::Conflict { .. }) => continue,
+                    Err(e) => return Err(interpret_error(e, &qualified, name)),
+                }
+            }
+            if let Some(meta) = obj.meta_mut() {
+                meta.set_resource_version(&revision.to_string());
+            }
+            return Ok(obj);
+        }
+        Err(errors::new_conflict(
+            &qualified,
+            name,
+            "too many concurrent writers; try again",
+        ))
+    }
+
     /// Deletes one object as Go's `Store.Delete` does: a Pod is marked for graceful
     /// deletion (see [`before_delete`]), an object with finalizers is only marked
     /// (`deletionTimestamp`), anything else goes at once. Returns the object as deleted

@@ -92,11 +92,14 @@ impl Api {
             crate::endpoints::fieldmanager::forget_types(&gvk);
         }
         for (gvk, schema) in gvks(custom) {
-            if let Some(schema) = schema {
-                crate::endpoints::fieldmanager::register_types(
-                    gvk,
-                    apimachinery::managedfields::ParseableType::from_openapi_v3_schema(&schema),
-                );
+            if schema.is_some() {
+                let types = custom
+                    .iter()
+                    .find(|cr| gvk.group == cr.group && gvk.kind == cr.kind)
+                    .and_then(|cr| crate::apiextensions::openapi::field_types(cr, &gvk.version));
+                if let Some(types) = types {
+                    crate::endpoints::fieldmanager::register_types(gvk, types);
+                }
             }
         }
         match self.routes.write() {

@@ -406,7 +406,12 @@ fn table_reply(
         }
         (vec![body], meta)
     };
-    list_meta.retain(|k, _| k == "resourceVersion" || k == "continue");
+    // A Table's metadata is a typed ListMeta: an empty `continue` is left out.
+    list_meta.retain(|k, v| match k.as_str() {
+        "resourceVersion" => true,
+        "continue" => v.as_str().is_some_and(|c| !c.is_empty()),
+        _ => false,
+    });
     let include = query
         .get("includeObject")
         .map_or("Metadata", String::as_str);

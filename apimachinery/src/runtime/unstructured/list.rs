@@ -173,8 +173,14 @@ impl ListMetaAccessor for UnstructuredList {
     fn continue_token(&self) -> &str {
         self.string_at(&["metadata", "continue"])
     }
+    /// Go's `UnstructuredList.SetContinue` sets the field even when empty (a custom
+    /// resource list's last page says `"continue": ""`).
     fn set_continue_token(&mut self, token: &str) {
-        self.set_string_at(token, &["metadata", "continue"]);
+        nested::force_set(
+            &mut self.object,
+            Value::from(token),
+            &["metadata", "continue"],
+        );
     }
     fn remaining_item_count(&self) -> Option<i64> {
         nested::nested_i64(&self.object, &["metadata", "remainingItemCount"])

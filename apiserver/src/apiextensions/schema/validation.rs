@@ -387,6 +387,19 @@ fn validate_object(
             ));
         }
     }
+    // kube-openapi's object validator checks the properties' values before the
+    // required ones, so their causes come first.
+    let props = s.get("properties").and_then(Value::as_object);
+    let additional = s.get("additionalProperties").filter(|a| a.is_object());
+    for (k, x) in map {
+        // ObjectMeta is checked by the store, as Go's generic registry does.
+        if root && matches!(k.as_str(), "metadata" | "apiVersion" | "kind") {
+            continue;
+        }
+        if let Some(sub) = props.and_then(|p| p.get(k)).or(additional) {
+            validate_at(x, sub, &child(path, k), false, out);
+        }
+    }
     for r in s
         .get("required")
         .and_then(Value::as_array)
@@ -404,17 +417,6 @@ fn validate_object(
             if map.get(k).and_then(Value::as_str).is_none_or(str::is_empty) {
                 out.push(required(&child(path, k), "must not be empty"));
             }
-        }
-    }
-    let props = s.get("properties").and_then(Value::as_object);
-    let additional = s.get("additionalProperties").filter(|a| a.is_object());
-    for (k, x) in map {
-        // ObjectMeta is checked by the store, as Go's generic registry does.
-        if root && matches!(k.as_str(), "metadata" | "apiVersion" | "kind") {
-            continue;
-        }
-        if let Some(sub) = props.and_then(|p| p.get(k)).or(additional) {
-            validate_at(x, sub, &child(path, k), false, out);
         }
     }
 }

@@ -29,7 +29,9 @@ impl Handler<'_> {
         expected: &GroupVersionKind,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         let validation = self.field_validation(self.options_kind())?;
-        if self.strategy().is_unstructured() {
+        // A custom resource's own body is checked by its schema; a body of another kind
+        // (an autoscaling/v1 Scale written to its /scale) is a built-in kind's.
+        if self.strategy().is_unstructured() && *expected == self.request_gvk() {
             return self.decode_custom_body(body, media, expected, validation);
         }
         let decoded = match media {

@@ -20,8 +20,8 @@ impl Handler<'_> {
     /// whose Go store sets `ReturnDeletedObject` (Pods, ServiceAccounts, ...), the
     /// object as it was removed, 200, in the request's version (Go's `finalizeDelete`).
     ///
-    /// The resource's hooks run around it: what it needs before the object goes (a CRD's
-    /// cleanup finalizer) and what the deletion brings about beside it (a Namespace's
+    /// The resource's hooks run around it: what it does itself instead (a CRD's first
+    /// delete marks it terminating) and what the deletion brings about beside it (a Namespace's
     /// objects go too), reaching the server's other resources through `resources`.
     pub async fn delete(
         &self,
@@ -31,7 +31,24 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let params = self.delete_params(body, media)?;
         let ctx = self.context(params.dry_run);
-        self.rest.before_delete(&ctx).await?;
+        if self.rest.deletes_itself() {
+            // Admitted first, as Go's registry calls its deleteValidation before its own
+            // write (a delete the hook leaves to the store is admitted there again).
+            let current = self.store.get(self.namespace(), &self.info.name).await?;
+            let (_, warnings) = self
+                .run_admission_of(
+                    crate::admission::Operation::Delete,
+                    self.request_gvk(),
+                    None,
+                    Some(current),
+                    params.dry_run,
+                )
+                .await?;
+            if let Some(marked) = self.rest.before_delete(&ctx, &params).await? {
+                let marked = self.to_request_version_async(marked).await?;
+                return self.reply(200, &*marked, warnings);
+            }
+        }
         let reply = self.delete_object(&params).await?;
         if !params.dry_run {
             self.rest.after_delete(&ctx, resources).await?;

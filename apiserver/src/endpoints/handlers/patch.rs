@@ -124,10 +124,12 @@ pub(super) fn apply_patch(
             };
             let meta = lookup(&served.group, &served.version)
                 .or_else(|| lookup(&gvk.group, &gvk.version))
+                // A kind with no OpenAPI schema (a custom resource) has no strategic
+                // merge patch: Go's handler does not accept the media type for it.
                 .ok_or_else(|| {
-                    unsupported_media_type(format!(
-                        "strategic merge patch is not supported for {gvk}: no OpenAPI schema for it; use a merge or JSON patch"
-                    ))
+                    unsupported_media_type(
+                        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
+                    )
                 })?;
             // Go answers each failure with its own code: 400 for a malformed patch,
             // 422 for what cannot be merged, 500 for the rest.

@@ -6,18 +6,20 @@
 
 use std::sync::Arc;
 
-use apimachinery::api::errors::StatusError;
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::GroupVersion;
-use serde_json::Value;
+use apimachinery::schema::{GroupResource, GroupVersion};
 
-use crate::apiextensions::CLEANUP_FINALIZER;
-use crate::apiextensions::controller::{GROUP, write};
+use crate::apiextensions::controller::GROUP;
+use crate::apiextensions::status::mark_terminating;
 use crate::apiextensions::validation::check_definition;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::{Context, RestStorage};
 use crate::registry::strategy::{Strategy, Subresource};
-use crate::registry::{ResourceInfo, Store, convert, to_json, validation};
+use crate::registry::{
+    DeleteParams, ResourceInfo, Store, convert, from_value, to_json, validation,
+};
 
 /// Go's CRD strategy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -67,33 +69,69 @@ impl RestStorage for CustomResourceDefinitionStorage {
         &self.store
     }
 
-    /// Go's CRD `Delete`: the first delete of a CRD adds the cleanup finalizer, so the
-    /// CRD stays (terminating) until its objects are deleted.
-    async fn before_delete(&self, ctx: &Context<'_>) -> Result<(), StatusError> {
-        if ctx.dry_run {
-            return Ok(());
-        }
+    fn deletes_itself(&self) -> bool {
+        true
+    }
+
+    /// Go's CRD `Delete`: the first delete of a CRD marks it terminating (deletion
+    /// timestamp, cleanup finalizer, `Terminating` condition) in one write and answers
+    /// it, so the CRD stays until the controller has deleted its objects; a later
+    /// delete is the store's.
+    async fn before_delete(
+        &self,
+        ctx: &Context<'_>,
+        params: &DeleteParams,
+    ) -> Result<Option<Box<dyn Object>>, StatusError> {
         let current = self.store.get("", ctx.name).await?;
-        let has = current.meta().is_some_and(|m| {
-            m.deletion_timestamp().is_some()
-                || m.finalizers().iter().any(|f| f == CLEANUP_FINALIZER)
-        });
-        if has {
-            return Ok(());
+        let (uid, rv, terminating) = current
+            .meta()
+            .map(|m| {
+                let terminating = m.deletion_timestamp().is_some();
+                (
+                    m.uid().to_owned(),
+                    m.resource_version().to_owned(),
+                    terminating,
+                )
+            })
+            .unwrap_or_default();
+        // Go's CRD Delete checks the preconditions itself, with its own words.
+        let conflict = |message: String| {
+            errors::new_conflict(
+                &GroupResource::new(GROUP, "customresourcedefinitions"),
+                ctx.name,
+                message,
+            )
+        };
+        if let Some(want) = params.precondition_uid.as_ref().filter(|w| **w != uid) {
+            return Err(conflict(format!(
+                "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
+            )));
         }
-        write(
-            self.store.scheme(),
-            &self.store,
-            ctx.name,
-            Subresource::Main,
-            |v| {
-                let meta = &mut v["metadata"];
-                match meta.get_mut("finalizers").and_then(Value::as_array_mut) {
-                    Some(list) => list.push(Value::from(CLEANUP_FINALIZER)),
-                    None => meta["finalizers"] = serde_json::json!([CLEANUP_FINALIZER]),
-                }
-            },
-        )
-        .await
+        if let Some(want) = params
+            .precondition_resource_version
+            .as_ref()
+            .filter(|w| **w != rv)
+        {
+            return Err(conflict(format!(
+                "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rv}"
+            )));
+        }
+        if terminating {
+            return Ok(None);
+        }
+        let scheme = self.store.scheme().clone();
+        let storage_gv = self.store.info().storage_version();
+        let v1 = GroupVersion::new(GROUP, "v1");
+        let now = Time::now().truncate_to_seconds().to_rfc3339();
+        let marked = self
+            .store
+            .update_stored("", ctx.name, ctx.dry_run, |stored| {
+                let mut v = to_json(&*convert(&scheme, stored, &v1)?)?;
+                mark_terminating(&mut v, &now);
+                let obj = from_value(&scheme, &v1.with_kind("CustomResourceDefinition"), v)?;
+                convert(&scheme, obj, &storage_gv)
+            })
+            .await?;
+        Ok(Some(marked))
     }
 }

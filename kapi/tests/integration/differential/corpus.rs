@@ -8,6 +8,13 @@
 //! path, headers and body may refer to an earlier answer of the same server:
 //! `${create/metadata/resourceVersion}` is that field (a JSON pointer) of the answer to
 //! request `create`.
+//!
+//! `until: {path: <JSON pointer>, matches: <value>}` resends the request (every 200 ms,
+//! for at most ten seconds) until that field of the answer matches the value, for what
+//! a server's controllers do after an answer (a CustomResourceDefinition's `Established`
+//! condition): the last answer is the one compared. A value matches when it is equal,
+//! an object when each of the expected fields matches, a list when each expected item
+//! matches one of its items.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +46,38 @@ pub struct Request {
     pub body: Option<String>,
     /// Why the answers are not compared, when they are not.
     pub exclude: Option<String>,
+    /// The condition on the answer the request is resent until.
+    pub until: Option<Until>,
+}
+
+/// A request's `until`: the field of the answer and what it must match.
+#[derive(Debug)]
+pub struct Until {
+    /// A JSON pointer into the answer.
+    pub path: String,
+    /// What the field must match (see [`matches`]).
+    pub matches: Value,
+}
+
+impl Until {
+    /// Whether `answer` satisfies the condition.
+    pub fn met(&self, answer: &Value) -> bool {
+        answer
+            .pointer(&self.path)
+            .is_some_and(|v| matches(v, &self.matches))
+    }
+}
+
+/// Whether `actual` matches `expected`: objects field by expected field, lists each
+/// expected item against any actual one, other values by equality.
+pub fn matches(actual: &Value, expected: &Value) -> bool {
+    match (actual, expected) {
+        (Value::Object(a), Value::Object(e)) => e
+            .iter()
+            .all(|(k, e)| a.get(k).is_some_and(|a| matches(a, e))),
+        (Value::Array(a), Value::Array(e)) => e.iter().all(|e| a.iter().any(|a| matches(a, e))),
+        _ => actual == expected,
+    }
 }
 
 /// A difference the suite knows of, with Go's reason.
@@ -131,6 +170,16 @@ fn request(item: &Value, what: &str) -> Result<Request, String> {
         None => None,
         Some(_) => Some(field(item, "exclude", what)?.to_owned()),
     };
+    let until = match item.get("until") {
+        None => None,
+        Some(until) => Some(Until {
+            path: field(until, "path", &format!("{what}: until"))?.to_owned(),
+            matches: until
+                .get("matches")
+                .cloned()
+                .ok_or_else(|| format!("{what}: until: `matches` is missing"))?,
+        }),
+    };
     Ok(Request {
         name,
         method,
@@ -138,6 +187,7 @@ fn request(item: &Value, what: &str) -> Result<Request, String> {
         headers,
         body,
         exclude,
+        until,
     })
 }
 
@@ -215,5 +265,24 @@ mod tests {
         assert!(substitute("${other/x}", &answers).is_err());
         assert!(substitute("${create/metadata/none}", &answers).is_err());
         assert!(substitute("${create", &answers).is_err());
+    }
+
+    #[test]
+    fn until_matches_fields_and_items_it_names() {
+        let until = Until {
+            path: "/status/conditions".to_owned(),
+            matches: serde_json::json!([{"type": "Established", "status": "True"}]),
+        };
+        let answer = |status: &str| {
+            serde_json::json!({"status": {"conditions": [
+                {"type": "NamesAccepted", "status": "True", "reason": "NoConflicts"},
+                {"type": "Established", "status": status, "reason": "InitialNamesAccepted"},
+            ]}})
+        };
+        assert!(until.met(&answer("True")));
+        assert!(!until.met(&answer("False")));
+        assert!(!until.met(&serde_json::json!({"status": {}})));
+        assert!(matches(&serde_json::json!(1), &serde_json::json!(1)));
+        assert!(!matches(&serde_json::json!("1"), &serde_json::json!(1)));
     }
 }

@@ -87,14 +87,25 @@ async fn send(
     }
     let method = history::client::Method::from_bytes(request.method.as_bytes())
         .map_err(|e| format!("{what}: {e}"))?;
+    // Resent while its `until` is not met, for at most ten seconds.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let Response {
         status,
         headers: got,
         body,
-    } = client
-        .exchange(method, &path, &headers, body)
-        .await
-        .map_err(|a| format!("{what}: {a:?}"))?;
+    } = loop {
+        let response = client
+            .exchange(method.clone(), &path, &headers, body.clone())
+            .await
+            .map_err(|a| format!("{what}: {a:?}"))?;
+        let met = request.until.as_ref().is_none_or(|until| {
+            serde_json::from_slice::<Value>(&response.body).is_ok_and(|v| until.met(&v))
+        });
+        if met || std::time::Instant::now() >= deadline {
+            break response;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
     let header = |name: &str| -> Vec<String> {
         got.get_all(name)
             .iter()
