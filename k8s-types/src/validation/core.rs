@@ -37,6 +37,7 @@ use crate::core::v1::{
 use crate::value::{IntOrString, Quantity};
 
 mod service;
+mod service_ips;
 pub use service::*;
 
 /// Go's `MaxSecretSize` (also a ConfigMap's limit): 1 MiB.

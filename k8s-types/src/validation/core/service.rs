@@ -15,23 +15,22 @@ use std::collections::BTreeSet;
 use apimachinery::apis::meta::v1::validation::{name_is_dns_label, validate_labels};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::ip::{
-    ParsedIp, is_valid_cidr_for_legacy_field, is_valid_ip_for_legacy_field, parse_ip_sloppy,
+    is_valid_cidr_for_legacy_field, is_valid_ip_for_legacy_field, parse_ip_sloppy,
 };
 use apimachinery::util::validation::{
     is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_port_num,
 };
 
-use super::super::{invalid_each, json_value, validate_object_meta, validate_object_meta_update};
+use super::super::{invalid_each, validate_object_meta, validate_object_meta_update};
+use super::service_ips::{
+    STRICT_IP_CIDR, cluster_ips_related, external_ips, is_headless, opt_typed, typed,
+    upgrade_downgrade_cluster_ips, upgrade_downgrade_ip_families,
+};
 use super::{SUPPORTED_PORT_PROTOCOLS, validate_port_num_or_name};
 use crate::core::v1::{LoadBalancerStatus, Service, ServicePort};
 
-/// Go's `StrictIPCIDRValidation`, on by default in 1.36.
-const STRICT_IP_CIDR: bool = true;
-
 const SERVICE_TYPES: &[&str] = &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
 const SESSION_AFFINITIES: &[&str] = &["ClientIP", "None"];
-const IP_FAMILIES: &[&str] = &["IPv4", "IPv6"];
-const IP_FAMILY_POLICIES: &[&str] = &["PreferDualStack", "RequireDualStack", "SingleStack"];
 const EXTERNAL_TRAFFIC_POLICIES: &[&str] = &["Cluster", "Local"];
 const INTERNAL_TRAFFIC_POLICIES: &[&str] = &["Cluster", "Local"];
 /// In Go's order (a list, not a set): `PreferSameTrafficDistribution` is GA in 1.36.
@@ -44,29 +43,6 @@ const ANNOTATION_TOPOLOGY_HINTS: &str = "service.kubernetes.io/topology-aware-hi
 const ANNOTATION_TOPOLOGY_MODE: &str = "service.kubernetes.io/topology-mode";
 const ANNOTATION_SOURCE_RANGES: &str = "service.beta.kubernetes.io/load-balancer-source-ranges";
 
-/// A value of a named string type, as Go's `json.Marshal` prints it.
-fn typed(value: &str) -> BadValue {
-    json_value(value)
-}
-
-/// A `*string`, as Go's `json.Marshal` prints it (`null` when unset).
-fn opt_typed(value: &Option<String>) -> BadValue {
-    match value {
-        Some(v) => json_value(v.as_str()),
-        None => BadValue::Json("null".into()),
-    }
-}
-
-/// A `[]string` as Go prints it; an empty one is taken as Go's nil slice (`null`), which
-/// is what a request that leaves the list out decodes to.
-fn strings(values: &[String]) -> BadValue {
-    if values.is_empty() {
-        BadValue::Json("null".into())
-    } else {
-        json_value(&values.to_vec())
-    }
-}
-
 /// A required enumeration whose Go type is a named string.
 fn typed_one_of(value: &str, allowed: &[&str], path: &Path, errs: &mut ErrorList) {
     if value.is_empty() {
@@ -74,11 +50,6 @@ fn typed_one_of(value: &str, allowed: &[&str], path: &Path, errs: &mut ErrorList
     } else if !allowed.contains(&value) {
         errs.push(Error::not_supported(path, typed(value), allowed));
     }
-}
-
-/// Go's `isHeadlessService`: `clusterIPs` is exactly `["None"]`.
-fn is_headless(svc: &Service) -> bool {
-    svc.spec.cluster_ips.len() == 1 && svc.spec.cluster_ips[0] == "None"
 }
 
 /// Go's `apiservice.ExternallyAccessible`.
@@ -92,11 +63,6 @@ fn externally_accessible(svc: &Service) -> bool {
 /// Go's `apiservice.NeedsHealthCheck`: a LoadBalancer with `externalTrafficPolicy: Local`.
 fn needs_health_check(svc: &Service) -> bool {
     svc.spec.r#type == "LoadBalancer" && svc.spec.external_traffic_policy == "Local"
-}
-
-/// Go's `netutils.IsIPv6String`: parses, and is not IPv4 (nor IPv4-mapped).
-fn is_ipv6_string(ip: &str) -> bool {
-    parse_ip_sloppy(ip).is_some_and(|p| p.to4().is_none())
 }
 
 /// Go's `ValidateServiceCreate`: metadata (a DNS-1123 label name, Go's
@@ -424,184 +390,6 @@ fn session_affinity(svc: &Service, sp: &Path, errs: &mut ErrorList) {
     }
 }
 
-/// Go's `ValidateServiceClusterIPsRelatedFields`: `clusterIP` and `clusterIPs` in step,
-/// families and policy known, addresses valid, one per family, and each of its family.
-fn cluster_ips_related(svc: &Service, old: Option<&Service>, errs: &mut ErrorList) {
-    let spec = &svc.spec;
-    if spec.r#type == "ExternalName" {
-        return;
-    }
-    let sp = Path::new("spec");
-    let ips_path = sp.child("clusterIPs");
-    let families_path = sp.child("ipFamilies");
-    if !spec.cluster_ip.is_empty() {
-        if spec.cluster_ips.is_empty() {
-            errs.push(Error::required(&ips_path, ""));
-        } else if spec.cluster_ips[0] != spec.cluster_ip {
-            errs.push(Error::invalid(
-                &ips_path,
-                strings(&spec.cluster_ips),
-                "first value must match `clusterIP`",
-            ));
-        }
-    } else if !spec.cluster_ips.is_empty() {
-        errs.push(Error::invalid(
-            &ips_path,
-            strings(&spec.cluster_ips),
-            "must be empty when `clusterIP` is not specified",
-        ));
-    }
-    let mut seen = BTreeSet::new();
-    for (i, family) in spec.ip_families.iter().enumerate() {
-        if !IP_FAMILIES.contains(&family.as_str()) {
-            errs.push(Error::not_supported(
-                &families_path.index(i),
-                typed(family),
-                IP_FAMILIES,
-            ));
-        }
-        if !seen.insert(family.as_str()) {
-            errs.push(Error::duplicate(&families_path.index(i), typed(family)));
-        }
-    }
-    if let Some(policy) = &spec.ip_family_policy
-        && !IP_FAMILY_POLICIES.contains(&policy.as_str())
-    {
-        errs.push(Error::not_supported(
-            &sp.child("ipFamilyPolicy"),
-            opt_typed(&spec.ip_family_policy),
-            IP_FAMILY_POLICIES,
-        ));
-    }
-    let existing: &[String] = old.map_or(&[], |o| &o.spec.cluster_ips);
-    let mut invalid_ips = false;
-    for (i, ip) in spec.cluster_ips.iter().enumerate() {
-        if i == 0 && ip == "None" {
-            if spec.cluster_ips.len() > 1 {
-                invalid_ips = true;
-                errs.push(Error::invalid(
-                    &ips_path,
-                    strings(&spec.cluster_ips),
-                    "'None' must be the first and only value",
-                ));
-            }
-            continue;
-        }
-        let found = is_valid_ip_for_legacy_field(&ips_path.index(i), ip, STRICT_IP_CIDR, existing);
-        invalid_ips |= !found.is_empty();
-        errs.extend(found);
-    }
-    if spec.cluster_ips.len() > 2 {
-        errs.push(Error::invalid(
-            &ips_path,
-            strings(&spec.cluster_ips),
-            "may only hold up to 2 values",
-        ));
-    }
-    if invalid_ips {
-        return;
-    }
-    if spec.cluster_ips.len() > 1 {
-        let parsed: Vec<Option<ParsedIp>> = spec
-            .cluster_ips
-            .iter()
-            .map(|ip| parse_ip_sloppy(ip))
-            .collect();
-        let v6 = parsed.iter().flatten().any(|p| p.to4().is_none());
-        let v4 = parsed.iter().flatten().any(|p| p.to4().is_some());
-        // Every address parsed (invalid ones returned above), so Go's error branch of
-        // `IsDualStackIPStrings` cannot be reached.
-        if !(v4 && v6) {
-            errs.push(Error::invalid(
-                &ips_path,
-                strings(&spec.cluster_ips),
-                "may specify no more than one IP for each IP family",
-            ));
-        }
-    }
-    if !is_headless(svc) && !spec.cluster_ips.is_empty() && !spec.ip_families.is_empty() {
-        for (i, (ip, family)) in spec.cluster_ips.iter().zip(&spec.ip_families).enumerate() {
-            let expected = match family.as_str() {
-                "IPv4" if is_ipv6_string(ip) => "IPv4",
-                "IPv6" if !is_ipv6_string(ip) => "IPv6",
-                _ => continue,
-            };
-            errs.push(Error::invalid(
-                &ips_path.index(i),
-                ip.as_str(),
-                format!("expected an {expected} value as indicated by `ipFamilies[{i}]`"),
-            ));
-        }
-    }
-}
-
-/// External IPs: valid (or kept from the old Service) and then, as Go does for
-/// historical reasons, not unspecified, loopback or link-local (`ValidateEndpointIP`).
-fn external_ips(svc: &Service, old: Option<&Service>, sp: &Path, errs: &mut ErrorList) {
-    let existing: &[String] = old.map_or(&[], |o| &o.spec.external_ips);
-    let path = sp.child("externalIPs");
-    for (i, ip) in svc.spec.external_ips.iter().enumerate() {
-        let p = path.index(i);
-        let found = is_valid_ip_for_legacy_field(&p, ip, STRICT_IP_CIDR, existing);
-        if found.is_empty() {
-            endpoint_ip(ip, &p, errs);
-        } else {
-            errs.extend(found);
-        }
-    }
-}
-
-/// Go's `ValidateEndpointIP`.
-fn endpoint_ip(ip: &str, p: &Path, errs: &mut ErrorList) {
-    let Some(parsed) = parse_ip_sloppy(ip) else {
-        errs.push(Error::invalid(p, ip, "must be a valid IP address"));
-        return;
-    };
-    let b = parsed.octets();
-    let (unspecified, loopback, link_local, link_local_multicast) = match parsed.to4() {
-        Some(v4) => (
-            v4 == [0, 0, 0, 0],
-            v4[0] == 127,
-            v4[0] == 169 && v4[1] == 254,
-            v4[0] == 224 && v4[1] == 0 && v4[2] == 0,
-        ),
-        None => (
-            b == [0; 16],
-            b == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-            b[0] == 0xfe && b[1] & 0xc0 == 0x80,
-            b[0] == 0xff && b[1] & 0x0f == 0x02,
-        ),
-    };
-    if unspecified {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            format!("may not be unspecified ({ip})"),
-        ));
-    }
-    if loopback {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            "may not be in the loopback range (127.0.0.0/8, ::1/128)",
-        ));
-    }
-    if link_local {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            "may not be in the link-local range (169.254.0.0/16, fe80::/10)",
-        ));
-    }
-    if link_local_multicast {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)",
-        ));
-    }
-}
-
 /// Duplicate node ports and ports, each by (protocol, number).
 fn duplicate_ports(ports: &[ServicePort], ports_path: &Path, errs: &mut ErrorList) {
     let mut node_ports = BTreeSet::new();
@@ -777,100 +565,6 @@ fn traffic_policies(svc: &Service, sp: &Path, errs: &mut ErrorList) {
             &sp.child("trafficDistribution"),
             td.as_str(),
             TRAFFIC_DISTRIBUTIONS,
-        ));
-    }
-}
-
-/// Go's `validateUpgradeDowngradeClusterIPs`: the primary address kept; releasing the
-/// secondary needs `ipFamilyPolicy: SingleStack`.
-fn upgrade_downgrade_cluster_ips(old: &Service, new: &Service, errs: &mut ErrorList) {
-    if new.spec.r#type == "ExternalName" || old.spec.r#type == "ExternalName" {
-        return;
-    }
-    if is_headless(old) && is_headless(new) {
-        return;
-    }
-    let (o, n) = (&old.spec.cluster_ips, &new.spec.cluster_ips);
-    let sp = Path::new("spec");
-    let path = sp.child("clusterIPs");
-    let changed = "may not change once set";
-    if o.len() == n.len() {
-        for (i, ip) in o.iter().enumerate() {
-            if *ip != n[i] {
-                errs.push(Error::invalid(&path.index(i), strings(n), changed));
-            }
-        }
-    } else if o.len() > n.len() {
-        if n.is_empty() {
-            errs.push(Error::invalid(
-                &path.index(0),
-                strings(n),
-                "primary clusterIP can not be unset",
-            ));
-        }
-        if !n.is_empty() && n[0] != o[0] {
-            errs.push(Error::invalid(&path.index(0), strings(n), changed));
-        }
-        if n.len() == 1 && new.spec.ip_family_policy.as_deref() != Some("SingleStack") {
-            errs.push(Error::invalid(
-                &Path::new("spec").child("ipFamilyPolicy"),
-                opt_typed(&new.spec.ip_family_policy),
-                "must be set to 'SingleStack' when releasing the secondary clusterIP",
-            ));
-        }
-    } else if !o.is_empty() && n[0] != o[0] {
-        errs.push(Error::invalid(&path.index(0), strings(n), changed));
-    }
-}
-
-/// Go's `validateUpgradeDowngradeIPFamilies`: as for clusterIPs, unless the Service
-/// becomes or stops being headless. (Go reports some of these with `clusterIPs` as the
-/// bad value; so do we.)
-fn upgrade_downgrade_ip_families(old: &Service, new: &Service, errs: &mut ErrorList) {
-    if new.spec.r#type == "ExternalName" || old.spec.r#type == "ExternalName" {
-        return;
-    }
-    if is_headless(old) || is_headless(new) {
-        return;
-    }
-    let (o, n) = (&old.spec.ip_families, &new.spec.ip_families);
-    let sp = Path::new("spec");
-    let families = sp.child("ipFamilies");
-    let first = families.index(0);
-    let changed = "may not change once set";
-    if o.len() == n.len() {
-        for (i, family) in o.iter().enumerate() {
-            if *family != n[i] {
-                errs.push(Error::invalid(&first, strings(n), changed));
-            }
-        }
-    } else if o.len() > n.len() {
-        if new.spec.cluster_ips.is_empty() {
-            errs.push(Error::invalid(
-                &first,
-                strings(n),
-                "primary ipFamily can not be unset",
-            ));
-        }
-        if !n.is_empty() && n[0] != o[0] {
-            errs.push(Error::invalid(
-                &first,
-                strings(&new.spec.cluster_ips),
-                changed,
-            ));
-        }
-        if n.len() == 1 && new.spec.ip_family_policy.as_deref() != Some("SingleStack") {
-            errs.push(Error::invalid(
-                &Path::new("spec").child("ipFamilyPolicy"),
-                opt_typed(&new.spec.ip_family_policy),
-                "must be set to 'SingleStack' when releasing the secondary ipFamily",
-            ));
-        }
-    } else if !o.is_empty() && !n.is_empty() && n[0] != o[0] {
-        errs.push(Error::invalid(
-            &first,
-            strings(&new.spec.cluster_ips),
-            changed,
         ));
     }
 }
