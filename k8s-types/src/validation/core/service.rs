@@ -272,23 +272,17 @@ fn validate_service_spec(svc: &Service, old: Option<&Service>) -> ErrorList {
 /// (a trailing dot allowed).
 fn external_name(svc: &Service, sp: &Path, errs: &mut ErrorList) {
     let spec = &svc.spec;
-    if !spec.cluster_ips.is_empty() {
-        errs.push(Error::forbidden(
-            &sp.child("clusterIPs"),
-            "may not be set for ExternalName services",
-        ));
-    }
-    if !spec.ip_families.is_empty() {
-        errs.push(Error::forbidden(
-            &sp.child("ipFamilies"),
-            "may not be set for ExternalName services",
-        ));
-    }
-    if spec.ip_family_policy.is_some() {
-        errs.push(Error::forbidden(
-            &sp.child("ipFamilyPolicy"),
-            "may not be set for ExternalName services",
-        ));
+    for (set, field) in [
+        (!spec.cluster_ips.is_empty(), "clusterIPs"),
+        (!spec.ip_families.is_empty(), "ipFamilies"),
+        (spec.ip_family_policy.is_some(), "ipFamilyPolicy"),
+    ] {
+        if set {
+            errs.push(Error::forbidden(
+                &sp.child(field),
+                "may not be set for ExternalName services",
+            ));
+        }
     }
     let cname = spec
         .external_name
