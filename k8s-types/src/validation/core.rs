@@ -8,12 +8,12 @@ use std::collections::BTreeSet;
 
 use apimachinery::apis::meta::v1::validation::{
     FIELD_IMMUTABLE_ERROR_MSG, IS_NEGATIVE_ERROR_MSG, name_is_dns_label, name_is_dns_subdomain,
-    name_is_dns1035_label, validate_labels,
+    validate_labels,
 };
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{
     inclusive_range_error, is_config_map_key, is_dns1123_label, is_dns1123_subdomain,
-    is_qualified_name, is_relaxed_env_var_name, is_valid_ip, is_valid_port_name, is_valid_port_num,
+    is_qualified_name, is_relaxed_env_var_name, is_valid_port_name, is_valid_port_num,
 };
 
 use super::pod_dns::{validate_host_aliases, validate_pod_dns_config};
@@ -31,10 +31,14 @@ use super::{
 use crate::core::v1::{
     ConfigMap, Container, ContainerPort, ContainerResizePolicy, EnvFromSource, EnvVar,
     EphemeralContainer, HTTPGetAction, LifecycleHandler, Namespace, Pod, PodResourceClaim, PodSpec,
-    Probe, ResourceRequirements, Secret, SecurityContext, Service, ServiceAccount, Toleration,
-    Volume, VolumeDevice, VolumeMount,
+    Probe, ResourceRequirements, Secret, SecurityContext, ServiceAccount, Toleration, Volume,
+    VolumeDevice, VolumeMount,
 };
 use crate::value::{IntOrString, Quantity};
+
+mod service;
+mod service_ips;
+pub use service::*;
 
 /// Go's `MaxSecretSize` (also a ConfigMap's limit): 1 MiB.
 pub const MAX_SECRET_SIZE: usize = 1024 * 1024;
@@ -1451,131 +1455,6 @@ pub fn validate_resource_requirements(r: &ResourceRequirements, path: &Path) -> 
             )),
             _ => {}
         }
-    }
-    errs
-}
-
-const SERVICE_TYPES: &[&str] = &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
-
-/// Go's `ValidateService`: metadata (a DNS-1035 label name), type, ports (names, numbers,
-/// protocols, target ports, node ports), selector, session affinity, clusterIP and
-/// externalName.
-pub fn validate_service(svc: &Service) -> ErrorList {
-    let mut errs = validate_object_meta(
-        &svc.metadata,
-        true,
-        name_is_dns1035_label,
-        &Path::new("metadata"),
-    );
-    let spec = &svc.spec;
-    let sp = Path::new("spec");
-    let external_name = spec.r#type == "ExternalName";
-    one_of(&spec.r#type, SERVICE_TYPES, &sp.child("type"), &mut errs);
-    if external_name {
-        if !spec.cluster_ip.is_empty() {
-            errs.push(Error::forbidden(
-                &sp.child("clusterIPs"),
-                "may not be set for ExternalName services",
-            ));
-        }
-        let en = spec.external_name.trim_end_matches('.');
-        if en.is_empty() {
-            errs.push(Error::required(&sp.child("externalName"), ""));
-        } else {
-            invalid_each(
-                &mut errs,
-                &sp.child("externalName"),
-                &spec.external_name,
-                is_dns1123_subdomain(en),
-            );
-        }
-    } else if spec.ports.is_empty() {
-        errs.push(Error::required(&sp.child("ports"), ""));
-    }
-    let mut names = BTreeSet::new();
-    let mut ports = BTreeSet::new();
-    let ports_path = sp.child("ports");
-    for (i, port) in spec.ports.iter().enumerate() {
-        let p = ports_path.index(i);
-        if spec.ports.len() > 1 && port.name.is_empty() {
-            errs.push(Error::required(&p.child("name"), ""));
-        } else if !port.name.is_empty() {
-            invalid_each(
-                &mut errs,
-                &p.child("name"),
-                &port.name,
-                is_dns1123_label(&port.name),
-            );
-            if !names.insert(port.name.as_str()) {
-                errs.push(Error::duplicate(&p.child("name"), &port.name));
-            }
-        }
-        for msg in is_valid_port_num(i64::from(port.port)) {
-            errs.push(Error::invalid(&p.child("port"), port.port, msg));
-        }
-        protocol(&port.protocol, &p.child("protocol"), &mut errs);
-        errs.extend(validate_port_num_or_name(
-            &port.target_port,
-            &p.child("targetPort"),
-        ));
-        if port.node_port != 0 {
-            if spec.r#type == "ClusterIP" {
-                errs.push(Error::forbidden(
-                    &p.child("nodePort"),
-                    "may not be used when `type` is 'ClusterIP'",
-                ));
-            } else {
-                for msg in is_valid_port_num(i64::from(port.node_port)) {
-                    errs.push(Error::invalid(&p.child("nodePort"), port.node_port, msg));
-                }
-            }
-        }
-        if !ports.insert((port.port, port.protocol.as_str())) {
-            errs.push(Error::duplicate(
-                &p,
-                json_value(&serde_json::json!({"port": port.port, "protocol": port.protocol})),
-            ));
-        }
-    }
-    errs.extend(validate_labels(&spec.selector, &sp.child("selector")));
-    if !external_name {
-        one_of(
-            &spec.session_affinity,
-            &["ClientIP", "None"],
-            &sp.child("sessionAffinity"),
-            &mut errs,
-        );
-    }
-    if !spec.cluster_ip.is_empty() && spec.cluster_ip != "None" && !external_name {
-        for e in is_valid_ip(&sp.child("clusterIPs").index(0), &spec.cluster_ip).0 {
-            errs.push(e);
-        }
-    }
-    errs
-}
-
-/// Go's `ValidateServiceUpdate`: the new Service valid and an allocated `clusterIP`
-/// kept (Go's `may not change once set` on `spec.clusterIPs[0]`).
-pub fn validate_service_update(new: &Service, old: &Service) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    errs.extend(validate_service(new));
-    let ext = |s: &Service| s.spec.r#type == "ExternalName";
-    if !ext(new)
-        && !ext(old)
-        && !old.spec.cluster_ip.is_empty()
-        && new.spec.cluster_ip != old.spec.cluster_ip
-    {
-        let ips: Vec<&str> = if new.spec.cluster_ips.is_empty() {
-            vec![new.spec.cluster_ip.as_str()]
-        } else {
-            new.spec.cluster_ips.iter().map(String::as_str).collect()
-        };
-        errs.push(Error::invalid(
-            &Path::new("spec").child("clusterIPs").index(0),
-            json_value(&ips),
-            "may not change once set",
-        ));
     }
     errs
 }

@@ -260,7 +260,7 @@ fn validate_reports_every_unknown_and_duplicate_field() -> TestResult {
 
 #[test]
 fn validate_reports_kube_apiserver_rules_with_gos_messages() -> TestResult {
-    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        resources:\n          requests: {cpu: \"2\"}\n          limits: {cpu: \"1\"}\n---\napiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: old}\nspec:\n  replicas: -1\n  template:\n    metadata: {labels: {app: old}}\n    spec:\n      containers: [{name: old, image: nginx}]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: 1svc}\nspec:\n  ports: [{port: 80}]\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: fine}\n";
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        resources:\n          requests: {cpu: \"2\"}\n          limits: {cpu: \"1\"}\n---\napiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: old}\nspec:\n  replicas: -1\n  template:\n    metadata: {labels: {app: old}}\n    spec:\n      containers: [{name: old, image: nginx}]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: svc.1}\nspec:\n  ports: [{port: 80}]\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: fine}\n";
     let assert = kapi()?
         .args(["validate", "-f", "-"])
         .write_stdin(manifest)
@@ -276,7 +276,8 @@ fn validate_reports_kube_apiserver_rules_with_gos_messages() -> TestResult {
             "<stdin>: document 0 (apps/v1, Kind=Deployment): spec.template.spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1",
             // Checked as apps/v1, the version kube-apiserver's rules are written for.
             "<stdin>: document 1 (extensions/v1beta1, Kind=Deployment): spec.replicas: Invalid value: -1: must be greater than or equal to 0",
-            "<stdin>: document 2 (/v1, Kind=Service): metadata.name: Invalid value: \"1svc\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+            // Service names are DNS-1123 labels in 1.36 (RelaxedServiceNameValidation).
+            "<stdin>: document 2 (/v1, Kind=Service): metadata.name: Invalid value: \"svc.1\": must not contain dots",
         ],
         "{stderr}"
     );

@@ -322,10 +322,10 @@ pub fn is_valid_port_name(port: &str) -> Vec<String> {
         errs.push("must contain at least one letter (a-z)".into());
     }
     if port.contains("--") {
-        errs.push("must not contain consecutive hyphens (--)".into());
+        errs.push("must not contain consecutive hyphens".into());
     }
     if port.starts_with('-') || port.ends_with('-') {
-        errs.push("must not begin or end with a hyphen (-)".into());
+        errs.push("must not begin or end with a hyphen".into());
     }
     errs
 }
@@ -564,7 +564,7 @@ mod tests {
         assert_eq!(is_valid_port_name("80").len(), 1);
         assert_eq!(
             is_valid_port_name("a--b"),
-            vec!["must not contain consecutive hyphens (--)"]
+            vec!["must not contain consecutive hyphens"]
         );
         assert!(is_config_map_key("a.txt").is_empty());
         assert_eq!(
