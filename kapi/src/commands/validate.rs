@@ -149,6 +149,16 @@ fn semantic_errors(scheme: &Scheme, mut obj: Box<dyn Object>, gvk: &GroupVersion
             meta.set_name(&name);
         }
     }
+    // Go's Service storage fills `clusterIPs` from a lone `clusterIP` on create, for
+    // clients that know only the singular field (`normalizeClusterIPs`), before it
+    // validates; Go's validation then requires the two to agree. A manifest with
+    // `clusterIP: None` alone (a headless Service) is accepted by the server, so here.
+    if let Some(svc) = obj.downcast_mut::<k8s_types::core::v1::Service>() {
+        let spec = &mut svc.spec;
+        if !spec.cluster_ip.is_empty() && spec.cluster_ips.is_empty() {
+            spec.cluster_ips = vec![spec.cluster_ip.clone()];
+        }
+    }
     scheme.validate(&*obj, None).unwrap_or_default()
 }
 

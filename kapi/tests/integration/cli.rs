@@ -289,6 +289,29 @@ fn validate_reports_kube_apiserver_rules_with_gos_messages() -> TestResult {
 }
 
 #[test]
+fn validate_fills_cluster_ips_from_a_lone_cluster_ip_as_the_server_does() -> TestResult {
+    // A headless Service as charts write it: `clusterIP` without `clusterIPs`, which
+    // kube-apiserver accepts (its storage fills `clusterIPs` before validating). One
+    // whose two fields disagree is refused by both.
+    let assert = kapi()?
+        .args(["validate", "-f", "-"])
+        .write_stdin("apiVersion: v1\nkind: Service\nmetadata: {name: headless}\nspec:\n  clusterIP: None\n  selector: {app: web}\n  ports: [{port: 80}]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: split}\nspec:\n  clusterIP: 10.96.0.10\n  clusterIPs: [10.96.0.11]\n  ports: [{port: 80}]\n")
+        .assert()
+        .failure();
+    let out = assert.get_output();
+    assert_eq!(
+        String::from_utf8(out.stdout.clone())?,
+        "1 valid, 1 invalid\n"
+    );
+    let stderr = String::from_utf8(out.stderr.clone())?;
+    assert!(
+        stderr.contains("document 1 (/v1, Kind=Service): spec.clusterIPs: Invalid value: [\"10.96.0.11\"]: first value must match `clusterIP`"),
+        "{stderr}"
+    );
+    Ok(())
+}
+
+#[test]
 fn validate_does_not_fail_on_custom_resources() -> TestResult {
     let assert = kapi()?
         .args(["validate", "-f", "-"])
