@@ -99,11 +99,15 @@ fuzz_target!(|data: &[u8]| {
                     Err(e) => panic!("the response body cannot be read: {e}"),
                 }
             };
+            // The one 500 that is kube-apiserver's answer too: a watch whose
+            // resourceVersion does not parse gets the watch cache's storage error as an
+            // internal error (the handlers' options, issue 41).
+            let text = String::from_utf8_lossy(&body);
+            let gos_watch_answer = text.contains(r#""message":"resourceVersion: Invalid value: "#);
             assert!(
-                status != StatusCode::INTERNAL_SERVER_ERROR,
-                "{status} for {:?}: {}",
+                status != StatusCode::INTERNAL_SERVER_ERROR || gos_watch_answer,
+                "{status} for {:?}: {text}",
                 String::from_utf8_lossy(data),
-                String::from_utf8_lossy(&body)
             );
         });
     });
