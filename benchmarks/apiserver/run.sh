@@ -10,7 +10,10 @@
 # check perf when ETCD_CEILING is set).
 #
 # Usage: benchmarks/apiserver/run.sh KAPI_BINARY [N] [CLIENTS] [SECONDS] [WATCHERS] [WATCH_EVENTS]
-# KAPI_BINARY: cargo build --release -p kapi.
+# KAPI_BINARY: cargo build --release -p kapi. N (default 1000) ConfigMaps: the slower
+# server's create and delete must finish them within SECONDS (wrk runs for its whole
+# duration, and stops a create's thread when its share is done), else later rows miss
+# objects and are not recorded.
 # BACKENDS (default "memory redb etcd") and ENCODINGS (default "json protobuf") select.
 # ETCD: the etcd binary (default oracle/bin/etcd, kube-apiserver's release line 3.6.8,
 # when built; else the etcd on PATH). KUBE_APISERVER: the peer (default
@@ -27,7 +30,7 @@
 # Rusternetes' where issue 17 measured it (a fixed figure, not measured in the run;
 # targets ≥ 2× on etcd, ≥ 10× in memory).
 set -euo pipefail
-kapi="$1"; n="${2:-2000}"; clients="${3:-4}"; secs="${4:-5}"
+kapi="$1"; n="${2:-1000}"; clients="${3:-4}"; secs="${4:-5}"
 watchers="${5:-100}"; watch_events="${6:-500}"
 backends="${BACKENDS:-memory redb etcd}"; encodings="${ENCODINGS:-json protobuf}"
 load_cms="${LOAD_CMS:-10000}"; load_pods="${LOAD_PODS:-1000}"

@@ -1,6 +1,7 @@
 //! The etcd under the servers (Debian's etcd 3.4 from `PATH`, or another build such as
-//! the oracle's etcd 3.6): one member on loopback ports and a temporary data directory, that the harness kills and restarts on the same data,
-//! pauses and resumes (SIGSTOP, SIGCONT) and compacts, with `etcdctl`.
+//! the oracle's etcd 3.6): one member on loopback ports and a temporary data directory,
+//! that the harness kills and restarts on the same data, pauses and resumes (SIGSTOP,
+//! SIGCONT) and compacts, with `etcdctl`.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
