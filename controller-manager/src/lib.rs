@@ -7,6 +7,7 @@
 //!
 //! | `--controllers` name (alias) | what it does |
 //! |---|---|
+//! | `root-ca-certificate-publisher-controller` (`root-ca-cert-publisher`) | the ConfigMap `kube-root-ca.crt` in every namespace, `ca.crt` the server's CA, put back when changed or deleted |
 //! | `serviceaccount-controller` (`serviceaccount`) | the `default` ServiceAccount in every active namespace, recreated when deleted |
 //!
 //! The controllers are clients of the API: they run against `kapi serve`, envtest's
@@ -49,7 +50,8 @@
 #![forbid(unsafe_code)]
 
 pub mod names;
-mod serviceaccount;
+pub mod rootcacertpublisher;
+pub mod serviceaccount;
 
 use std::sync::Arc;
 
@@ -59,6 +61,13 @@ use controller_runtime::manager::{Manager, ManagerError, ManagerOptions};
 use tokio_util::sync::CancellationToken;
 
 pub use names::{ControllerDescriptor, ControllerSelection};
+
+/// The cause the server refuses a create in a terminating namespace with (Go's
+/// `v1.NamespaceTerminatingCause`); controllers creating objects ignore it.
+pub(crate) const NAMESPACE_TERMINATING_CAUSE: &str = "NamespaceTerminating";
+
+/// Go's `v1.NamespaceActive`.
+pub(crate) const NAMESPACE_ACTIVE: &str = "Active";
 
 /// Why the controllers could not be selected, started or run.
 #[derive(Debug, thiserror::Error)]
@@ -88,11 +97,23 @@ pub enum Error {
     Stopped,
 }
 
+impl Error {
+    /// A controller's registration failed.
+    pub(crate) fn register(controller: &'static str, e: impl std::fmt::Display) -> Self {
+        Error::Register {
+            controller,
+            message: e.to_string(),
+        }
+    }
+}
+
 /// Which controllers to run, and how (kube-controller-manager's flags that apply).
 #[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct Options {
     selection: ControllerSelection,
+    /// The CA bundle (PEM) the root CA publisher publishes, when not the client's.
+    root_ca: Option<Vec<u8>>,
 }
 
 impl Options {
@@ -113,6 +134,13 @@ impl Options {
     /// The controllers to run, already parsed.
     pub fn selection(mut self, selection: ControllerSelection) -> Self {
         self.selection = selection;
+        self
+    }
+
+    /// The CA bundle (PEM) `kube-root-ca.crt` carries (kube-controller-manager's
+    /// `--root-ca-file`); by default the CA the controllers' client trusts.
+    pub fn root_ca(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.root_ca = Some(pem.into());
         self
     }
 

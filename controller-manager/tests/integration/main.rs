@@ -8,4 +8,5 @@
 #[macro_use]
 mod servers;
 
+mod rootcacertpublisher;
 mod serviceaccount;
