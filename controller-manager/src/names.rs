@@ -107,7 +107,7 @@ pub const CONTROLLERS: &[ControllerDescriptor] = &[
     go("job-controller", &["job"], false),
     go("kube-apiserver-serving-clustertrustbundle-publisher-controller", &[], false),
     go("legacy-serviceaccount-token-cleaner-controller", &["legacy-service-account-token-cleaner"], false),
-    go(NAMESPACE_CONTROLLER, &["namespace"], false),
+    ours(NAMESPACE_CONTROLLER, &["namespace"], crate::namespace::start),
     go("node-ipam-controller", &["nodeipam"], false),
     go("node-lifecycle-controller", &["nodelifecycle"], false),
     go("node-route-controller", &["route"], false),

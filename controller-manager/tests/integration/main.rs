@@ -8,5 +8,6 @@
 #[macro_use]
 mod servers;
 
+mod namespace;
 mod rootcacertpublisher;
 mod serviceaccount;
