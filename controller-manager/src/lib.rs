@@ -7,6 +7,7 @@
 //!
 //! | `--controllers` name (alias) | what it does |
 //! |---|---|
+//! | `garbage-collector-controller` (`garbagecollector`) | objects whose owners are gone deleted, across every resource (built-in and custom); background, foreground and orphan propagation |
 //! | `namespace-controller` (`namespace`) | a deleted Namespace's content deleted (every namespaced resource, custom ones included), its `kubernetes` finalizer then removed, so that it goes; Go's conditions while content remains |
 //! | `root-ca-certificate-publisher-controller` (`root-ca-cert-publisher`) | the ConfigMap `kube-root-ca.crt` in every namespace, `ca.crt` the server's CA, put back when changed or deleted |
 //! | `serviceaccount-controller` (`serviceaccount`) | the `default` ServiceAccount in every active namespace, recreated when deleted |
@@ -50,6 +51,7 @@
 //! Against any server, [`ControllerManager::start`] with its `Config`.
 #![forbid(unsafe_code)]
 
+pub mod garbagecollector;
 pub mod names;
 pub mod namespace;
 pub mod rootcacertpublisher;

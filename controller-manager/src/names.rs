@@ -102,7 +102,7 @@ pub const CONTROLLERS: &[ControllerDescriptor] = &[
     go("endpointslice-controller", &["endpointslice"], false),
     go("endpointslice-mirroring-controller", &["endpointslicemirroring"], false),
     go("ephemeral-volume-controller", &["ephemeral-volume"], false),
-    go(GARBAGE_COLLECTOR_CONTROLLER, &["garbagecollector"], false),
+    ours(GARBAGE_COLLECTOR_CONTROLLER, &["garbagecollector"], crate::garbagecollector::start),
     go("horizontal-pod-autoscaler-controller", &["horizontalpodautoscaling"], false),
     go("job-controller", &["job"], false),
     go("kube-apiserver-serving-clustertrustbundle-publisher-controller", &[], false),

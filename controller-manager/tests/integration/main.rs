@@ -8,6 +8,7 @@
 #[macro_use]
 mod servers;
 
+mod garbagecollector;
 mod namespace;
 mod rootcacertpublisher;
 mod serviceaccount;
