@@ -44,7 +44,7 @@ pub mod storage;
 pub use cacher::{CacheEvent, CacheWatch, Cacher, EventType};
 pub use codec::{MediaType, convert, decode_stored, encode, from_value, to_json};
 pub use continue_token::{ContinueToken, ContinueTokenError};
-pub use delete_params::DeleteParams;
+pub use delete_params::{DeleteParams, GarbageCollectionPolicy};
 pub use event_conversion::{EVENTS_GROUP, convert_event, crosses_event_groups};
 pub use graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 pub use resource_info::{ResourceInfo, resources_from_scheme};

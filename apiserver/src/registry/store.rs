@@ -548,12 +548,11 @@ impl Store {
                 None => self.stored(&key, name).await?,
             };
             let mut obj = self.decode(&kv)?;
-            let (uid, rv, mut finalizers, marked) = match obj.meta() {
+            let (uid, rv, mut finalizers) = match obj.meta() {
                 Some(m) => (
                     m.uid().to_owned(),
                     m.resource_version().to_owned(),
                     m.finalizers(),
-                    m.deletion_timestamp().is_some(),
                 ),
                 None => Default::default(),
             };
@@ -594,16 +593,10 @@ impl Store {
                 GracefulOutcome::Immediate => None,
             };
             // Go records the propagation policy as a finalizer the garbage collector
-            // acts on (there is no garbage collector here: they stay until removed).
-            let policy_finalizer = match params.propagation_policy.as_deref() {
-                Some("Orphan") => Some("orphan"),
-                Some("Foreground") => Some("foregroundDeletion"),
-                _ => None,
-            };
-            if let Some(f) = policy_finalizer {
-                if !marked && !finalizers.iter().any(|x| x == f) {
-                    finalizers.push(f.to_owned());
-                }
+            // acts on (the `controller-manager` crate's, when it runs).
+            let gc_policy = self.strategy.garbage_collection_policy(&params.api_version);
+            if let Some(wanted) = params.finalizers_for_garbage_collection(gc_policy, &finalizers) {
+                finalizers = wanted;
             }
             let held = !finalizers.is_empty();
             let mut revision = kv.mod_revision;

@@ -13,6 +13,7 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use super::codec::{from_value, to_json};
+use super::delete_params::GarbageCollectionPolicy;
 use super::resource_info::ResourceInfo;
 use super::validation::{self, NameValidation};
 
@@ -174,6 +175,12 @@ pub trait Strategy: Send + Sync + Debug {
     /// by `spec.finalizers`). An update leaving a deleted object finalized deletes it.
     fn finalized(&self, _obj: &dyn Object) -> bool {
         true
+    }
+
+    /// Go's `DefaultGarbageCollectionPolicy`: what a delete naming no propagation policy
+    /// does to the object's dependents, for a request at `version`.
+    fn garbage_collection_policy(&self, _version: &str) -> GarbageCollectionPolicy {
+        GarbageCollectionPolicy::DeleteDependents
     }
 
     /// Go's `Store.ReturnDeletedObject`: a delete that removes an object answers with it

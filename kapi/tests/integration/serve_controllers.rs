@@ -129,3 +129,82 @@ fn without_the_namespace_controller_a_deleted_namespace_stays_terminating() -> T
     assert_eq!(phase, "Terminating");
     Ok(())
 }
+
+/// A ConfigMap `name-child` owned by the ConfigMap `name`, created with kubectl.
+fn owned_child(k: &Path, name: &str) {
+    ok(k, &["create", "configmap", name], None);
+    let uid = ok(
+        k,
+        &["get", "configmap", name, "-o", "jsonpath={.metadata.uid}"],
+        None,
+    );
+    let child = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}-child\n  ownerReferences:\n  - {{apiVersion: v1, kind: ConfigMap, name: {name}, uid: {uid}, blockOwnerDeletion: true}}\n"
+    );
+    ok(k, &["create", "-f", "-"], Some(&child));
+}
+
+#[test]
+fn kubectl_delete_cascades_as_asked_with_the_garbage_collector() -> TestResult {
+    if !kubectl_available() {
+        return Ok(());
+    }
+    let served = serve_with("gc", &["--controllers=garbagecollector"]);
+    let k = served.kubeconfig.as_path();
+    let exists = |name: &str| {
+        kubectl(k, &["get", "configmap", name], None)
+            .status
+            .success()
+    };
+
+    // Foreground: kubectl waits for the owner, which waits for its dependent.
+    owned_child(k, "fg");
+    ok(
+        k,
+        &[
+            "delete",
+            "configmap",
+            "fg",
+            "--cascade=foreground",
+            "--timeout=60s",
+        ],
+        None,
+    );
+    assert!(!exists("fg"));
+    assert!(!exists("fg-child"), "the dependent goes before its owner");
+
+    // Background (kubectl's default): the dependent follows.
+    owned_child(k, "bg");
+    ok(k, &["delete", "configmap", "bg"], None);
+    let start = Instant::now();
+    while exists("bg-child") {
+        assert!(start.elapsed() < Duration::from_secs(60), "bg-child stayed");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // Orphan: the dependent stays, without its owner reference.
+    owned_child(k, "or");
+    ok(
+        k,
+        &[
+            "delete",
+            "configmap",
+            "or",
+            "--cascade=orphan",
+            "--timeout=60s",
+        ],
+        None,
+    );
+    assert!(!exists("or"));
+    let refs = [
+        "get",
+        "configmap",
+        "or-child",
+        "-o",
+        "jsonpath={.metadata.ownerReferences}",
+    ];
+    eventually(k, &refs, str::is_empty);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(exists("or-child"));
+    Ok(())
+}

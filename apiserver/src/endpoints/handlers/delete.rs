@@ -97,6 +97,7 @@ impl Handler<'_> {
         let mut params = DeleteParams {
             dry_run: self.delete_dry_run()?,
             propagation_policy: self.query.get("propagationPolicy").cloned(),
+            api_version: self.info.api_version.clone(),
             ..DeleteParams::default()
         };
         if let Some(g) = self.query.get("gracePeriodSeconds") {
