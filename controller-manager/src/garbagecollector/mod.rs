@@ -106,11 +106,6 @@ impl Runnable for GarbageCollector {
             Ok(())
         })
     }
-
-    /// Every replica keeps its graph; only the leader would act (no leader election here).
-    fn need_leader_election(&self) -> bool {
-        true
-    }
 }
 
 impl GarbageCollector {
