@@ -119,6 +119,10 @@ impl GarbageCollector {
             tracing::warn!("garbage collector: {}", found.failed);
         }
         for (gvr, resource) in found.supporting(&["list", "watch", "delete"]) {
+            // Go's DefaultIgnoredResources: Events, of both groups, are not watched.
+            if gvr.resource == "events" && matches!(gvr.group.as_str(), "" | "events.k8s.io") {
+                continue;
+            }
             let gvk = GroupVersionKind::new(&gvr.group, &gvr.version, &resource.kind);
             if !lock(&self.watched).insert(gvk.clone()) {
                 continue;
