@@ -23,6 +23,7 @@ use bytes::Bytes;
 use super::cacher::Cacher;
 use super::codec::decode_stored;
 use super::continue_token::ContinueToken;
+use super::delete_params::DeleteParams;
 use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
@@ -35,25 +36,6 @@ use crate::storage::{
 /// How many times an update without a client `resourceVersion` is retried when another
 /// writer got there first (Go's `GuaranteedUpdate` retries until it applies).
 const UPDATE_RETRIES: usize = 16;
-
-/// `DeleteOptions` as the store uses them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DeleteParams {
-    /// Delete only if the object has this uid.
-    pub precondition_uid: Option<String>,
-    /// Delete only if the object is at this resourceVersion.
-    pub precondition_resource_version: Option<String>,
-    /// `Orphan`, `Background` or `Foreground`.
-    pub propagation_policy: Option<String>,
-    /// Validate and answer without writing.
-    pub dry_run: bool,
-    /// `gracePeriodSeconds`: how long a Pod may take to stop (see [`before_delete`]);
-    /// `None` is the Pod's own `terminationGracePeriodSeconds`.
-    pub grace_period_seconds: Option<i64>,
-    /// `orphanDependents`, the deprecated form of `propagationPolicy`: `false` makes a
-    /// delete that only marks the object answer 202 Accepted, as in Go.
-    pub orphan_dependents: Option<bool>,
-}
 
 /// What a list returns: objects at the storage version, with the list's metadata.
 #[derive(Debug, Default)]
@@ -445,7 +427,8 @@ impl Store {
             // The last finalizer of an object being deleted is gone: delete it now.
             let finished = new
                 .meta()
-                .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty());
+                .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty())
+                && self.strategy.finalized(&*new);
             if dry_run {
                 return Ok(new);
             }
@@ -569,12 +552,11 @@ impl Store {
                 None => self.stored(&key, name).await?,
             };
             let mut obj = self.decode(&kv)?;
-            let (uid, rv, mut finalizers, marked) = match obj.meta() {
+            let (uid, rv, mut finalizers) = match obj.meta() {
                 Some(m) => (
                     m.uid().to_owned(),
                     m.resource_version().to_owned(),
                     m.finalizers(),
-                    m.deletion_timestamp().is_some(),
                 ),
                 None => Default::default(),
             };
@@ -615,16 +597,10 @@ impl Store {
                 GracefulOutcome::Immediate => None,
             };
             // Go records the propagation policy as a finalizer the garbage collector
-            // acts on (there is no garbage collector here: they stay until removed).
-            let policy_finalizer = match params.propagation_policy.as_deref() {
-                Some("Orphan") => Some("orphan"),
-                Some("Foreground") => Some("foregroundDeletion"),
-                _ => None,
-            };
-            if let Some(f) = policy_finalizer {
-                if !marked && !finalizers.iter().any(|x| x == f) {
-                    finalizers.push(f.to_owned());
-                }
+            // acts on (the `controller-manager` crate's, when it runs).
+            let gc_policy = self.strategy.garbage_collection_policy(&params.api_version);
+            if let Some(wanted) = params.finalizers_for_garbage_collection(gc_policy, &finalizers) {
+                finalizers = wanted;
             }
             let held = !finalizers.is_empty();
             let mut revision = kv.mod_revision;

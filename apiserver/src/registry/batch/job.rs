@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::registry::GarbageCollectionPolicy;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::RestStorage;
@@ -12,6 +13,15 @@ use crate::registry::strategy::{SelectableField, Strategy};
 pub struct JobStrategy;
 
 impl Strategy for JobStrategy {
+    /// Go's: dependents are orphaned by default at batch/v1, for compatibility.
+    fn garbage_collection_policy(&self, version: &str) -> GarbageCollectionPolicy {
+        if version == "v1" {
+            GarbageCollectionPolicy::OrphanDependents
+        } else {
+            GarbageCollectionPolicy::DeleteDependents
+        }
+    }
+
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("status.successful", "/status/succeeded")]
     }

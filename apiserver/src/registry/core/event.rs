@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::registry::GarbageCollectionPolicy;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::RestStorage;
@@ -14,6 +15,11 @@ use crate::registry::strategy::{SelectableField, Strategy};
 pub struct EventStrategy;
 
 impl Strategy for EventStrategy {
+    /// Go's event strategy: Events take no propagation finalizers.
+    fn garbage_collection_policy(&self, _version: &str) -> GarbageCollectionPolicy {
+        GarbageCollectionPolicy::Unsupported
+    }
+
     /// Go's `ToSelectableFields` of an Event, on the stored (core) Event.
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::registry::GarbageCollectionPolicy;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::RestStorage;
@@ -13,6 +14,15 @@ use crate::registry::strategy::{SelectableField, Strategy};
 pub struct ReplicationControllerStrategy;
 
 impl Strategy for ReplicationControllerStrategy {
+    /// Go's: dependents are orphaned by default at core/v1, for compatibility.
+    fn garbage_collection_policy(&self, version: &str) -> GarbageCollectionPolicy {
+        if version == "v1" {
+            GarbageCollectionPolicy::OrphanDependents
+        } else {
+            GarbageCollectionPolicy::DeleteDependents
+        }
+    }
+
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("status.replicas", "/status/replicas")]
     }
