@@ -121,6 +121,16 @@ pub struct ServeArgs {
         default_value = "30000-32767"
     )]
     pub service_node_port_range: String,
+    /// Run kube-controller-manager's controllers in-process (none by default, as
+    /// envtest): `*` for every one implemented, `name` (or its alias) to enable one,
+    /// `-name` to disable one, comma-separated, as kube-controller-manager's flag.
+    /// Implemented: serviceaccount.
+    #[arg(
+        long = "controllers",
+        value_name = "NAME,...",
+        value_parser = controller_manager::ControllerSelection::parse
+    )]
+    pub controllers: Option<controller_manager::ControllerSelection>,
     /// More logs on standard error: -v the server's informational ones, -vv also a line
     /// per request, -vvv everything. Without it, only warnings and errors; RUST_LOG
     /// (`target=level,...`) chooses instead when set.

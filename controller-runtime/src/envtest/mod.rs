@@ -14,6 +14,13 @@
 //!   needs etcd's watch progress requests (etcd 3.5.13 or 3.4.31 and later), without
 //!   which a watch without a `resourceVersion` fails with "Too large resource version".
 //!
+//! Nothing acts on the objects stored, as with Go's envtest, unless the test names
+//! [`Extension`]s on the builder ([`EnvironmentBuilder::with`]): each is started with
+//! the environment once the server answers and stopped before it. The
+//! `controller-manager` crate's `Options` is one: kube-controller-manager's controllers
+//! (garbage collection, namespace deletion, service accounts) running in-process,
+//! `Environment::builder().with(controller_manager::Options::new().controllers("*")?)`.
+//!
 //! Webhooks served from the test (or a program run from a laptop) get a serving
 //! certificate and their configurations pointed at them from [`WebhookInstallOptions`]
 //! (Go's `envtest.WebhookInstallOptions`).
@@ -61,6 +68,7 @@
 //! ```
 
 mod control_plane;
+mod extension;
 mod pki;
 mod webhook;
 
@@ -78,6 +86,7 @@ use crate::config::Config;
 use crate::transport::TransportError;
 use control_plane::ControlPlane;
 pub use control_plane::{Binaries, KUBEBUILDER_ASSETS, TEST_ASSET_ETCD, TEST_ASSET_KUBE_APISERVER};
+pub use extension::{Extension, ExtensionError, RunningExtension};
 pub use webhook::WebhookInstallOptions;
 
 /// How long an external control plane may take to be ready by default (Go's envtest
@@ -142,6 +151,16 @@ pub enum EnvtestError {
         /// The end of its log.
         log: String,
     },
+    /// An extension named on the builder could not start (the server and the
+    /// extensions started before it are stopped).
+    #[error("starting the extension {name}: {source}")]
+    Extension {
+        /// The extension, as its `Debug` prints it.
+        name: String,
+        /// Its error.
+        #[source]
+        source: ExtensionError,
+    },
 }
 
 /// What serves the environment.
@@ -161,6 +180,8 @@ pub struct Environment {
     backend: Backend,
     config: Config,
     scheme: Arc<Scheme>,
+    /// The extensions started, in order.
+    extensions: Vec<Box<dyn RunningExtension>>,
 }
 
 /// How to start an [`Environment`] (Go's `envtest.Environment` fields before `Start`).
@@ -172,6 +193,7 @@ pub struct EnvironmentBuilder {
     storage: Option<Arc<dyn Storage>>,
     binaries: Option<Binaries>,
     start_timeout: Option<Duration>,
+    extensions: Vec<Box<dyn Extension>>,
 }
 
 impl EnvironmentBuilder {
@@ -206,8 +228,28 @@ impl EnvironmentBuilder {
         self
     }
 
+    /// Starts `extension` with the environment once its server is ready, after those
+    /// named before it, and stops it before the server (controllers, for instance: the
+    /// `controller-manager` crate's `Options` is one). Go's envtest runs no controllers;
+    /// neither does an environment without extensions.
+    pub fn with(mut self, extension: impl Extension + 'static) -> Self {
+        self.extensions.push(Box::new(extension));
+        self
+    }
+
     /// Starts the environment.
     pub async fn start(self) -> Result<Environment, EnvtestError> {
+        let extensions = self.extensions;
+        let env = Self {
+            extensions: Vec::new(),
+            ..self
+        }
+        .start_server()
+        .await?;
+        env.start_extensions(extensions).await
+    }
+
+    async fn start_server(self) -> Result<Environment, EnvtestError> {
         let scheme = match self.scheme {
             Some(scheme) => scheme,
             None => {
@@ -223,6 +265,7 @@ impl EnvironmentBuilder {
                 config: plane.config(),
                 backend: Backend::External(plane),
                 scheme,
+                extensions: Vec::new(),
             });
         }
         let storage = self
@@ -235,6 +278,7 @@ impl EnvironmentBuilder {
             config: Config::new(server.url()),
             backend: Backend::InProcess { server, storage },
             scheme,
+            extensions: Vec::new(),
         })
     }
 }
@@ -333,9 +377,33 @@ impl Environment {
         )
     }
 
-    /// Stops the server: in-process, watches end and requests in flight finish; the
-    /// real kube-apiserver and its etcd are stopped and their directory removed.
-    pub async fn stop(self) {
+    /// Starts `extensions` in order; on an error, stops those started and the server.
+    async fn start_extensions(
+        mut self,
+        extensions: Vec<Box<dyn Extension>>,
+    ) -> Result<Self, EnvtestError> {
+        for extension in extensions {
+            match extension.start(&self).await {
+                Ok(running) => self.extensions.push(running),
+                Err(source) => {
+                    self.stop().await;
+                    return Err(EnvtestError::Extension {
+                        name: format!("{extension:?}"),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// Stops the extensions, last started first, then the server: in-process, watches
+    /// end and requests in flight finish; the real kube-apiserver and its etcd are
+    /// stopped and their directory removed.
+    pub async fn stop(mut self) {
+        while let Some(extension) = self.extensions.pop() {
+            extension.stop().await;
+        }
         match self.backend {
             Backend::InProcess { server, .. } => server.shutdown().await,
             Backend::External(mut plane) => plane.stop(),

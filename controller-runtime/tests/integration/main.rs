@@ -17,6 +17,7 @@ mod client_features;
 mod config_env;
 mod conversion_webhook;
 mod delegating_envtest;
+mod envtest_extension;
 mod examples;
 mod fake_client;
 mod finalizer_envtest;

@@ -25,12 +25,19 @@ const DATA_FILE: &str = "kapi.redb";
 
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
     init_logging(args.verbose);
+    if let Some(selection) = &args.controllers {
+        // A controller named that is not implemented fails before the server starts.
+        selection
+            .controllers()
+            .map_err(|e| format!("--controllers: {e}"))?;
+    }
     // Named as kube-apiserver's, whose answers quote the name.
     let scheme = Arc::new(scheme_named(KUBE_APISERVER_SCHEME_NAME)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        let scheme_for_controllers = scheme.clone();
         let storage = open_storage(args).await?;
         let authorization =
             serve_authorization::authorization(&args.authorization_mode, &scheme, &storage).await?;
@@ -44,7 +51,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             args.data_dir.as_deref(),
             scheme.clone(),
             storage.clone(),
-            Config::new(scheme, storage)
+            Config::new(scheme.clone(), storage)
                 .authorizer(authorization.authorizer)
                 .admission(admission)
                 .connection_workers(connection_workers(args))
@@ -60,7 +67,21 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             let client_url = security::client_url(&url, server.local_addr());
             write_kubeconfig(path, &client_url, &security.credentials)?;
         }
+        let controllers = start_controllers(
+            args,
+            &security::client_url(&url, server.local_addr()),
+            &security.credentials,
+            scheme_for_controllers,
+        )
+        .await?;
         writeln!(out, "kapi serve: serving the Kubernetes 1.36 API at {url}")?;
+        if let Some(controllers) = &controllers {
+            writeln!(
+                out,
+                "kapi serve: controllers running: {}",
+                controllers.controllers().join(", ")
+            )?;
+        }
         if let Some(path) = &args.kubeconfig {
             writeln!(
                 out,
@@ -73,10 +94,40 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         wait_for_signal().await?;
         writeln!(out, "kapi serve: shutting down")?;
         out.flush()?;
+        if let Some(controllers) = controllers {
+            if let Err(e) = controllers.stop().await {
+                eprintln!("kapi serve: stopping the controllers: {e}");
+            }
+        }
         server.shutdown().await;
         Ok::<(), CommandError>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Starts the controllers `--controllers` selects, as the kubeconfig's admin (a member
+/// of system:masters, as kube-controller-manager's own identity is authorized for all
+/// it does).
+async fn start_controllers(
+    args: &ServeArgs,
+    url: &str,
+    credentials: &security::Credentials,
+    scheme: Arc<apimachinery::runtime::Scheme>,
+) -> Result<Option<controller_manager::ControllerManager>, CommandError> {
+    let Some(selection) = args.controllers.clone().filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let options = controller_manager::Options::new().selection(selection);
+    let config = controller_runtime::config::Config::from_kubeconfig_str(
+        &kubeconfig(url, credentials),
+        Path::new("kapi serve"),
+        None,
+    )
+    .map_err(|e| format!("--controllers: the client configuration: {e}"))?;
+    let manager = controller_manager::ControllerManager::start(&config, scheme, &options)
+        .await
+        .map_err(|e| format!("--controllers: {e}"))?;
+    Ok(Some(manager))
 }
 
 /// Logs to standard error: warnings and errors only by default (nothing when all is
@@ -95,6 +146,8 @@ fn init_logging(verbose: u8) {
     let ours = Targets::new()
         .with_target("apiserver", level)
         .with_target("kapi", level)
+        .with_target("controller_manager", level)
+        .with_target("controller_runtime", level)
         .with_default(LevelFilter::WARN);
     let filter = match std::env::var("RUST_LOG") {
         Ok(spec) if !spec.trim().is_empty() => spec.parse::<Targets>().unwrap_or_else(|e| {

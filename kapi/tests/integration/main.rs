@@ -10,6 +10,7 @@ mod convert_corpus;
 mod differential;
 mod go_clients;
 mod plugin;
+mod serve_controllers;
 mod serve_etcd;
 mod serve_kubectl;
 mod serve_logs;

@@ -13,9 +13,9 @@ use std::time::Duration;
 use common::{TempDir, TestResult, kapi, kubectl_available, stdout};
 
 /// A `kapi serve` child on a free port, with its kubeconfig; killed when dropped.
-struct Served {
+pub(crate) struct Served {
     child: Child,
-    kubeconfig: PathBuf,
+    pub(crate) kubeconfig: PathBuf,
     _dir: TempDir,
 }
 
@@ -27,12 +27,18 @@ impl Drop for Served {
 }
 
 fn serve(name: &str) -> Served {
+    serve_with(name, &[])
+}
+
+/// `kapi serve` with more flags (`--controllers=...`).
+pub(crate) fn serve_with(name: &str, flags: &[&str]) -> Served {
     let dir = TempDir::new("kubectl", name);
     let kubeconfig = dir.0.join("kubeconfig");
     let bin = kapi().unwrap().get_program().to_owned();
     let mut child = Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
         .arg(&kubeconfig)
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -52,7 +58,7 @@ fn serve(name: &str) -> Served {
     }
 }
 
-fn kubectl(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+pub(crate) fn kubectl(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new("kubectl");
     cmd.arg("--kubeconfig").arg(kubeconfig).args(args);
     cmd.stdin(Stdio::piped())
@@ -73,7 +79,7 @@ fn kubectl(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> Output {
 }
 
 /// Runs kubectl, which must succeed; its standard output.
-fn ok(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> String {
+pub(crate) fn ok(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> String {
     let out = kubectl(kubeconfig, args, stdin);
     assert!(
         out.status.success(),

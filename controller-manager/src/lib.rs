@@ -1,0 +1,255 @@
+//! kube-controller-manager's controllers, in-process, on this workspace's own
+//! `controller-runtime` (client, informer cache, manager, work queue): what a cluster
+//! does beyond storing objects, for `kapi serve --controllers=...` and for tests on
+//! envtest. Go's envtest runs kube-apiserver alone, so owner references are never
+//! collected and deleted namespaces stay `Terminating`; here the controllers are opt-in,
+//! by kube-controller-manager's names (see [`names`]):
+//!
+//! | `--controllers` name (alias) | what it does |
+//! |---|---|
+//! | `serviceaccount-controller` (`serviceaccount`) | the `default` ServiceAccount in every active namespace, recreated when deleted |
+//!
+//! The controllers are clients of the API: they run against `kapi serve`, envtest's
+//! in-process server and the real kube-apiserver alike.
+//!
+//! With envtest, [`Options`] is an extension of the environment (feature `envtest`, on
+//! by default):
+//!
+//! ```
+//! use controller_runtime::client::{Client, ObjectKey};
+//! use controller_runtime::envtest::Environment;
+//! use k8s_types::core::v1::{Namespace, ServiceAccount};
+//!
+//! # tokio::runtime::Runtime::new()?.block_on(async {
+//! let env = Environment::builder()
+//!     .with(controller_manager::Options::new().controllers("serviceaccount")?)
+//!     .start()
+//!     .await?;
+//! let client = Client::new(env.config(), env.scheme())?;
+//! let mut ns = Namespace::default();
+//! ns.metadata.name = "team-a".into();
+//! client.create(&ns, &Default::default()).await?;
+//! // The serviceaccount controller gives the namespace its `default` ServiceAccount.
+//! let key = ObjectKey::new("team-a", "default");
+//! let sa: ServiceAccount = loop {
+//!     match client.get(&key).await {
+//!         Ok(sa) => break sa,
+//!         Err(e) if e.is_not_found() => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
+//!         Err(e) => return Err(e.into()),
+//!     }
+//! };
+//! assert_eq!(sa.metadata.name, "default");
+//! env.stop().await;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Against any server, [`ControllerManager::start`] with its `Config`.
+#![forbid(unsafe_code)]
+
+pub mod names;
+mod serviceaccount;
+
+use std::sync::Arc;
+
+use apimachinery::runtime::Scheme;
+use controller_runtime::config::Config;
+use controller_runtime::manager::{Manager, ManagerError, ManagerOptions};
+use tokio_util::sync::CancellationToken;
+
+pub use names::{ControllerDescriptor, ControllerSelection};
+
+/// Why the controllers could not be selected, started or run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A `--controllers` entry names no controller kube-controller-manager knows (Go's
+    /// message).
+    #[error("{0:?} is not in the list of known controllers")]
+    UnknownController(String),
+    /// A controller kube-controller-manager has was asked for, but this crate does not
+    /// implement it.
+    #[error("the controller {0:?} is not implemented here")]
+    NotImplemented(String),
+    /// The manager could not be built or stopped with an error.
+    #[error(transparent)]
+    Manager(#[from] ManagerError),
+    /// A controller could not be registered on the manager.
+    #[error("registering {controller}: {message}")]
+    Register {
+        /// The controller's name.
+        controller: &'static str,
+        /// Why.
+        message: String,
+    },
+    /// The manager stopped before its caches synced.
+    #[error("the controller manager stopped while starting")]
+    Stopped,
+}
+
+/// Which controllers to run, and how (kube-controller-manager's flags that apply).
+#[derive(Clone, Debug, Default)]
+#[must_use]
+pub struct Options {
+    selection: ControllerSelection,
+}
+
+impl Options {
+    /// No controllers (envtest's semantics); select some with
+    /// [`controllers`](Self::controllers).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The controllers to run, in `--controllers` syntax: `*` for every one this crate
+    /// implements that is on by default, `name` or its alias to enable one, `-name` to
+    /// disable one; comma-separated.
+    pub fn controllers(mut self, value: &str) -> Result<Self, Error> {
+        self.selection = ControllerSelection::parse(value)?;
+        Ok(self)
+    }
+
+    /// The controllers to run, already parsed.
+    pub fn selection(mut self, selection: ControllerSelection) -> Self {
+        self.selection = selection;
+        self
+    }
+
+    /// The controllers these options start, in name order.
+    pub fn enabled(&self) -> Result<Vec<&'static ControllerDescriptor>, Error> {
+        self.selection.controllers()
+    }
+}
+
+/// What a controller is given to register itself (Go's `ControllerContext`).
+#[derive(Debug)]
+pub struct ControllerContext<'a> {
+    /// The manager the controller registers on: its client, cache and mapper are shared.
+    pub manager: &'a Arc<Manager>,
+    /// The configuration the manager's client was made from (its CA, for the root CA
+    /// publisher).
+    pub config: &'a Config,
+    /// The options the controllers were started with.
+    pub options: &'a Options,
+}
+
+/// The running controllers (kube-controller-manager in-process): one
+/// controller-runtime [`Manager`], whose informers the controllers share.
+#[derive(Debug)]
+pub struct ControllerManager {
+    manager: Arc<Manager>,
+    cancel: CancellationToken,
+    task: Option<tokio::task::JoinHandle<Result<(), ManagerError>>>,
+    controllers: Vec<&'static str>,
+}
+
+impl ControllerManager {
+    /// Starts the controllers `options` select against the server of `config`, decoding
+    /// with `scheme` (every built-in kind: `k8s_types::register`); returns once their
+    /// caches have synced. Stop with [`stop`](Self::stop) (dropping stops them too,
+    /// without waiting).
+    pub async fn start(
+        config: &Config,
+        scheme: Arc<Scheme>,
+        options: &Options,
+    ) -> Result<Self, Error> {
+        let enabled = options.enabled()?;
+        let manager = Arc::new(Manager::new(config, ManagerOptions::new(scheme))?);
+        let context = ControllerContext {
+            manager: &manager,
+            config,
+            options,
+        };
+        for controller in &enabled {
+            if let Some(start) = controller.start {
+                start(&context)?;
+            }
+        }
+        let cancel = CancellationToken::new();
+        let mut elected = manager.elected();
+        let mut task = tokio::spawn({
+            let (manager, cancel) = (Arc::clone(&manager), cancel.clone());
+            async move { manager.start(cancel.cancelled_owned()).await }
+        });
+        // Elected (without leader election: at once) once the caches have synced and
+        // the controllers were started.
+        tokio::select! {
+            started = elected.wait_for(|e| *e) => {
+                if started.is_err() {
+                    return Err(Error::Stopped);
+                }
+            }
+            ended = &mut task => {
+                return Err(match ended {
+                    Ok(Err(e)) => e.into(),
+                    _ => Error::Stopped,
+                });
+            }
+        }
+        Ok(Self {
+            manager,
+            cancel,
+            task: Some(task),
+            controllers: enabled.iter().map(|c| c.name).collect(),
+        })
+    }
+
+    /// The names of the controllers running.
+    pub fn controllers(&self) -> &[&'static str] {
+        &self.controllers
+    }
+
+    /// The manager the controllers run on.
+    pub fn manager(&self) -> &Arc<Manager> {
+        &self.manager
+    }
+
+    /// Stops the controllers (reconciles in flight finish) and waits for them.
+    pub async fn stop(mut self) -> Result<(), Error> {
+        self.cancel.cancel();
+        match self.task.take() {
+            Some(task) => match task.await {
+                Ok(result) => result.map_err(Error::from),
+                Err(_) => Err(Error::Stopped),
+            },
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for ControllerManager {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}
+
+#[cfg(feature = "envtest")]
+mod envtest {
+    use controller_runtime::envtest::{Environment, Extension, ExtensionError, RunningExtension};
+    use futures_util::future::BoxFuture;
+
+    use crate::{ControllerManager, Options};
+
+    impl Extension for Options {
+        fn start<'a>(
+            &'a self,
+            env: &'a Environment,
+        ) -> BoxFuture<'a, Result<Box<dyn RunningExtension>, ExtensionError>> {
+            Box::pin(async move {
+                let manager = ControllerManager::start(env.config(), env.scheme(), self).await?;
+                Ok(Box::new(manager) as Box<dyn RunningExtension>)
+            })
+        }
+    }
+
+    impl RunningExtension for ControllerManager {
+        fn stop(self: Box<Self>) -> BoxFuture<'static, ()> {
+            Box::pin(async move {
+                if let Err(e) = ControllerManager::stop(*self).await {
+                    tracing::warn!("controller manager: {e}");
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! The integration tests of `controller-manager`, one module per controller, linked as
+//! one test binary (each binary links the whole of k8s-types). Each test runs twice
+//! (`against_both!`, in `servers`): on the in-process server and on the real
+//! kube-apiserver with etcd, where the oracle built them, so that the controllers are
+//! seen to do against Go's server what they do against ours.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+#[macro_use]
+mod servers;
+
+mod serviceaccount;

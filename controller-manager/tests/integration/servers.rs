@@ -1,0 +1,105 @@
+//! The servers the controllers' tests run against, with the controllers named running:
+//! the in-process server always, and the real kube-apiserver (with etcd) where the
+//! oracle built it (`../oracle/bin`, or the binaries `ENVTEST_KUBE_APISERVER` and
+//! `ENVTEST_ETCD` name). Where either is absent the kube-apiserver half is skipped with a
+//! note, and fails under CI unless `K8S_ORACLE_UNAVAILABLE` is set.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use controller_runtime::client::Client;
+use controller_runtime::envtest::{Binaries, Environment};
+
+/// `against_both!(#[tokio::test(...)] name, "controllers")`: runs
+/// `async fn name(env: Environment, client: Client)` with those controllers running
+/// as two tests, `name::in_process` and `name::kube_apiserver`.
+macro_rules! against_both {
+    ($(#[$attr:meta])* $name:ident, $controllers:expr) => {
+        mod $name {
+            $(#[$attr])*
+            async fn in_process() {
+                let (env, client) = crate::servers::in_process($controllers).await;
+                super::$name(env, client).await;
+            }
+            $(#[$attr])*
+            async fn kube_apiserver() {
+                if let Some((env, client)) = crate::servers::kube_apiserver($controllers).await {
+                    super::$name(env, client).await;
+                }
+            }
+        }
+    };
+}
+
+fn options(controllers: &str) -> controller_manager::Options {
+    controller_manager::Options::new()
+        .controllers(controllers)
+        .unwrap()
+}
+
+/// The in-process server with `controllers` (`--controllers` syntax) running.
+pub async fn in_process(controllers: &str) -> (Environment, Client) {
+    let env = Environment::builder()
+        .with(options(controllers))
+        .start()
+        .await
+        .unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    (env, client)
+}
+
+/// The real kube-apiserver and etcd with `controllers` running, or `None` (with a note)
+/// where they are not there.
+pub async fn kube_apiserver(controllers: &str) -> Option<(Environment, Client)> {
+    let env = Environment::builder()
+        .binaries(binaries()?)
+        .with(options(controllers))
+        .start()
+        .await
+        .unwrap();
+    let client = Client::new(env.config(), env.scheme()).unwrap();
+    Some((env, client))
+}
+
+fn binaries() -> Option<Binaries> {
+    let oracle = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin");
+    let from = |variable: &str, name: &str| {
+        std::env::var_os(variable)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| oracle.join(name))
+    };
+    let binaries = Binaries {
+        kube_apiserver: from("ENVTEST_KUBE_APISERVER", "kube-apiserver"),
+        etcd: from("ENVTEST_ETCD", "etcd"),
+    };
+    let missing: Vec<String> = [&binaries.kube_apiserver, &binaries.etcd]
+        .into_iter()
+        .filter(|path| !path.is_file())
+        .map(|path| path.display().to_string())
+        .collect();
+    if missing.is_empty() {
+        return Some(binaries);
+    }
+    let missing = missing.join(" and ");
+    assert!(
+        std::env::var_os("CI").is_none() || std::env::var_os("K8S_ORACLE_UNAVAILABLE").is_some(),
+        "{missing} not built; CI builds them with oracle/build.sh"
+    );
+    eprintln!(
+        "note: skipped against kube-apiserver: {missing} not built (oracle/build.sh, which needs Go)"
+    );
+    None
+}
+
+/// Polls `check` until it gives a value, for up to 60 s.
+pub async fn until<T, F: Future<Output = Option<T>>>(what: &str, check: impl Fn() -> F) -> T {
+    for _ in 0..6000 {
+        if let Some(value) = check().await {
+            return value;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
