@@ -48,7 +48,14 @@
 //! Against any server, [`ControllerManager::start`] with its `Config`.
 #![forbid(unsafe_code)]
 
+pub mod deployment;
+pub mod job;
+pub mod kubelet;
 pub mod names;
+pub mod nodes;
+mod pods;
+pub mod replicaset;
+pub mod scheduler;
 mod serviceaccount;
 
 use std::sync::Arc;
@@ -89,10 +96,26 @@ pub enum Error {
 }
 
 /// Which controllers to run, and how (kube-controller-manager's flags that apply).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[must_use]
 pub struct Options {
     selection: ControllerSelection,
+    nodes: usize,
+    node_capacity: nodes::NodeCapacity,
+    clock: nodes::Clock,
+    pod_run_seconds: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            selection: ControllerSelection::default(),
+            nodes: 0,
+            node_capacity: nodes::NodeCapacity::default(),
+            clock: nodes::Clock::real(),
+            pod_run_seconds: 1,
+        }
+    }
 }
 
 impl Options {
@@ -100,6 +123,50 @@ impl Options {
     /// [`controllers`](Self::controllers).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Simulated Nodes (KWOK's, built in; see [`nodes`]): `count` Nodes `Ready` with
+    /// their capacity, a [scheduler](scheduler) binding pending Pods to them and a
+    /// [kubelet stand-in](kubelet) running the Pods bound to them. 0 (the default)
+    /// starts none of them.
+    pub fn nodes(mut self, count: usize) -> Self {
+        self.nodes = count.min(nodes::MAX_NODES);
+        self
+    }
+
+    /// What each simulated Node offers (32 CPUs, 256Gi, 110 Pods by default).
+    pub fn node_capacity(mut self, capacity: nodes::NodeCapacity) -> Self {
+        self.node_capacity = capacity;
+        self
+    }
+
+    /// The clock of grace periods, Pods' run times, `minReadySeconds` and progress
+    /// deadlines (real time by default; [`Clock::scaled`](nodes::Clock::scaled) to
+    /// speed it up).
+    pub fn clock(mut self, clock: nodes::Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// How long, in simulated seconds, a Pod that completes (`restartPolicy` `Never` or
+    /// `OnFailure`) runs on a simulated Node without the annotation
+    /// [`kubelet::RUN_SECONDS`] (1 by default).
+    pub fn pod_run_seconds(mut self, seconds: i64) -> Self {
+        self.pod_run_seconds = seconds.max(0);
+        self
+    }
+
+    /// The number of simulated Nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes
+    }
+
+    pub(crate) fn simulated_clock(&self) -> nodes::Clock {
+        self.clock
+    }
+
+    pub(crate) fn run_seconds(&self) -> i64 {
+        self.pod_run_seconds
     }
 
     /// The controllers to run, in `--controllers` syntax: `*` for every one this crate
@@ -166,6 +233,23 @@ impl ControllerManager {
                 start(&context)?;
             }
         }
+        let mut controllers: Vec<&'static str> = enabled.iter().map(|c| c.name).collect();
+        if options.nodes > 0 {
+            nodes::ensure_nodes(
+                manager.api_reader(),
+                options.nodes,
+                &options.node_capacity,
+                &options.clock,
+            )
+            .await
+            .map_err(|e| Error::Register {
+                controller: scheduler::NAME,
+                message: format!("creating the simulated Nodes: {e}"),
+            })?;
+            scheduler::start(&context)?;
+            kubelet::start(&context)?;
+            controllers.extend([scheduler::NAME, kubelet::NAME]);
+        }
         let cancel = CancellationToken::new();
         let mut elected = manager.elected();
         let mut task = tokio::spawn({
@@ -191,7 +275,7 @@ impl ControllerManager {
             manager,
             cancel,
             task: Some(task),
-            controllers: enabled.iter().map(|c| c.name).collect(),
+            controllers,
         })
     }
 

@@ -8,4 +8,7 @@
 #[macro_use]
 mod servers;
 
+mod job;
+mod nodes;
 mod serviceaccount;
+mod workloads;
