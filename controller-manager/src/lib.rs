@@ -8,6 +8,53 @@
 //! | `--controllers` name (alias) | what it does |
 //! |---|---|
 //! | `serviceaccount-controller` (`serviceaccount`) | the `default` ServiceAccount in every active namespace, recreated when deleted |
+//! | `replicaset-controller` (`replicaset`) | [`replicaset`]: `spec.replicas` Pods per ReplicaSet, Go's status |
+//! | `deployment-controller` (`deployment`) | [`deployment`]: rolling updates and Recreate through ReplicaSets, revisions (`kubectl rollout undo`), Go's status and conditions |
+//! | `job-controller` (`job`) | [`job`]: Pods run to `completions`, `Complete` or `Failed` as Go decides |
+//!
+//! **Simulated Nodes** (what KWOK does, built in), with [`Options::nodes`] or `kapi serve
+//! --nodes N`: N [Nodes](nodes) `Ready` with their capacity, a [scheduler](scheduler)
+//! binding pending Pods to them (`nodeSelector`, node affinity, taints, requests against
+//! `allocatable`; `PodScheduled=False` with kube-scheduler's reason and message when
+//! nothing fits) and a [kubelet stand-in](kubelet) running the Pods bound to them
+//! (`Running` with Go's conditions and container statuses and an IP of the Node's Pod
+//! CIDR; Pods with `restartPolicy` `Never` or `OnFailure` complete after a simulated run
+//! time; deletion after the grace period). Grace periods, run times, `minReadySeconds`
+//! and progress deadlines run on a [`Clock`](nodes::Clock) a test can speed up:
+//!
+//! ```
+//! use controller_manager::nodes::Clock;
+//! use controller_runtime::client::{Client, ListOptions};
+//! use controller_runtime::envtest::Environment;
+//! use k8s_types::core::v1::Pod;
+//!
+//! # tokio::runtime::Runtime::new()?.block_on(async {
+//! let env = Environment::builder()
+//!     .with(controller_manager::Options::new().nodes(2).clock(Clock::scaled(10.0)))
+//!     .start()
+//!     .await?;
+//! let client = Client::new(env.config(), env.scheme())?;
+//! let pod: Pod = serde_json::from_value(serde_json::json!({
+//!     "metadata": {"name": "web", "namespace": "default"},
+//!     "spec": {"containers": [{"name": "web", "image": "nginx"}]},
+//! }))?;
+//! client.create(&pod, &Default::default()).await?;
+//! let running = loop {
+//!     let pods = client.list::<Pod>(&ListOptions::in_namespace("default")).await?;
+//!     match pods.items.into_iter().find(|p| p.status.phase == "Running") {
+//!         Some(p) => break p,
+//!         None => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
+//!     }
+//! };
+//! assert!(running.spec.node_name.starts_with("kapi-node-"));
+//! assert!(running.status.pod_ip.starts_with("10.64."));
+//! env.stop().await;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! What each controller leaves out of Go's is listed in its module.
 //!
 //! The controllers are clients of the API: they run against `kapi serve`, envtest's
 //! in-process server and the real kube-apiserver alike.

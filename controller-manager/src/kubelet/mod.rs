@@ -17,6 +17,12 @@
 //! for good (`gracePeriodSeconds=0`, with its UID as precondition) once its grace
 //! period has passed on the [clock](crate::nodes::Clock), as a container that ignores
 //! `SIGTERM` would keep it; a sped-up clock shortens the wait.
+//!
+//! Left out of the kubelet: probes (containers are ready at once), container restarts
+//! (`restartCount` stays 0), init containers run one by one (they are shown completed
+//! at once), images (`imageID` and `containerID` are empty, as KWOK leaves them), Node
+//! heartbeats and leases, eviction, resizes, ephemeral containers, and the `Terminating`
+//! container states during the grace period.
 
 pub mod status;
 

@@ -4,7 +4,12 @@
 //! from `10.64.0.0/10`, that the simulated [kubelet](crate::kubelet) gives its Pods
 //! their IPs from. They are marked with the annotation [`SIMULATED`]: the kubelet stand-in
 //! runs the Pods bound to marked Nodes only, so real Nodes of a real cluster are left
-//! alone.
+//! alone. A new Node's `node.kubernetes.io/not-ready` taint (kube-apiserver's
+//! `TaintNodesByCondition` admission puts it there) is lifted once the Node is Ready, as
+//! Go's node lifecycle controller does.
+//!
+//! Left out: Node leases and heartbeats (the conditions keep their first time), the node
+//! lifecycle controller's other work, and Node images and volumes.
 
 mod clock;
 

@@ -10,6 +10,15 @@
 //! runs; what each Node has taken is kept from the Pod informer's events and from the
 //! bindings made ("assumed" Pods), so a Pod bound a moment ago counts before the
 //! informer shows it.
+//!
+//! Left out of kube-scheduler: preemption (so no `nominatedNodeName`, and no
+//! `preemption: ...` sentence after the message, which kube-scheduler's `PostFilter`
+//! appends), priorities and the queue's ordering by them, inter-Pod affinity and
+//! anti-affinity, topology spread constraints, host ports, volume filters, scores other
+//! than `LeastAllocated` (Go's default profile also balances allocation and prefers
+//! preferred node affinity and images; its ties are broken at random, here by name),
+//! scheduling gates' removal events, and retrying unschedulable Pods on cluster events
+//! (they are retried every 2 seconds instead).
 
 pub mod fit;
 
