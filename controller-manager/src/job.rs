@@ -26,13 +26,13 @@ use controller_runtime::builder::ControllerBuilder;
 use controller_runtime::controller::Options as ControllerOptions;
 use controller_runtime::manager::Manager;
 use controller_runtime::reconcile::{Action, ObjectReconciler};
-use futures_util::future::join_all;
 use k8s_types::batch::v1::{Job, JobCondition, JobStatus, UncountedTerminatedPods};
 use k8s_types::core::v1::Pod;
 
 use crate::nodes::Clock;
 use crate::pods;
-use crate::replicaset::{BURST_REPLICAS, slow_start_batches};
+use crate::replicaset::BURST_REPLICAS;
+use crate::status_update::update_status;
 use crate::{ControllerContext, Error, names};
 
 /// What one sync found and decided, before writing.
@@ -197,41 +197,20 @@ impl JobController {
             &format!("{}-", job.metadata.name),
             owner,
         );
-        let client = self.mgr.client();
-        let create_opts = controller_runtime::client::CreateOptions::default();
-        for batch in slow_start_batches(n.min(BURST_REPLICAS)) {
-            let results = join_all((0..batch).map(|_| client.create(&pod, &create_opts))).await;
-            let mut first_error = None;
-            for result in results {
-                match result {
-                    Ok(created) => {
-                        lock(&self.expected)
-                            .entry(job.metadata.uid.clone())
-                            .or_default()
-                            .insert(created.metadata.name);
-                    }
-                    Err(e) => first_error = first_error.or(Some(e)),
-                }
-            }
-            if let Some(e) = first_error {
-                return Err(e);
-            }
-        }
-        Ok(())
+        pods::create_slow_start(&self.mgr, &pod, n.min(BURST_REPLICAS), |name| {
+            let mut all = lock(&self.expected);
+            all.entry(job.metadata.uid.clone()).or_default().insert(name);
+        })
+        .await
     }
 
     /// Deletes `victims`; answers how many were deleted.
     async fn delete_pods(&self, victims: &[&Arc<Pod>]) -> controller_runtime::Result<i32> {
-        let client = self.mgr.client();
-        let delete_opts = controller_runtime::client::DeleteOptions::default();
-        let results = join_all(victims.iter().map(|p| client.delete(&***p, &delete_opts))).await;
+        let refs: Vec<&Pod> = victims.iter().map(|p| &***p).collect();
         let mut deleted = 0;
-        for result in results {
-            match result {
-                Ok(()) => deleted += 1,
-                Err(e) if e.is_not_found() => deleted += 1,
-                Err(e) => return Err(e),
-            }
+        for result in pods::delete_each(&self.mgr, &refs).await {
+            result?;
+            deleted += 1;
         }
         Ok(deleted)
     }
@@ -361,18 +340,8 @@ impl ObjectReconciler<Job> for JobController {
         if status != job.status {
             let mut updated = (*job).clone();
             updated.status = status;
-            match self
-                .mgr
-                .client()
-                .status()
-                .update(&updated, &Default::default())
-                .await
-            {
-                Err(e) if e.is_conflict() => return Ok(Action::requeue()),
-                Err(e) if e.is_not_found() => return Ok(Action::done()),
-                other => {
-                    other?;
-                }
+            if let Some(action) = update_status(&self.mgr, &updated).await? {
+                return Ok(action);
             }
         }
         Ok(requeue.map_or_else(Action::done, Action::requeue_after))

@@ -104,6 +104,7 @@ mod pods;
 pub mod replicaset;
 pub mod scheduler;
 mod serviceaccount;
+mod status_update;
 
 use std::sync::Arc;
 

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::{OwnerReference, Time};
 use apimachinery::fields;
-use controller_runtime::client::ListOptions;
+use controller_runtime::client::{CreateOptions, DeleteOptions, ListOptions};
 use controller_runtime::manager::Manager;
+use futures_util::future::join_all;
 use k8s_types::core::v1::{Pod, PodTemplateSpec};
 
 /// Go's `IsPodActive`: not finished and not being deleted.
@@ -123,6 +124,62 @@ pub fn from_template(
     pod
 }
 
+/// Sizes of Go's slow-start batches for `total` creations: 1, 2, 4, ...
+pub fn slow_start_batches(total: usize) -> Vec<usize> {
+    let mut batches = Vec::new();
+    let (mut left, mut size) = (total, 1);
+    while left > 0 {
+        let batch = size.min(left);
+        batches.push(batch);
+        left -= batch;
+        size *= 2;
+    }
+    batches
+}
+
+/// Creates `n` Pods like `pod` in Go's slow-start batches (`slowStartBatch`: each batch
+/// at once, a batch with a failure stops the rest); `created` is told each name the
+/// server gave.
+pub async fn create_slow_start(
+    mgr: &Manager,
+    pod: &Pod,
+    n: usize,
+    mut created: impl FnMut(String),
+) -> controller_runtime::Result<()> {
+    let (client, opts) = (mgr.client(), CreateOptions::default());
+    for batch in slow_start_batches(n) {
+        let results = join_all((0..batch).map(|_| client.create(pod, &opts))).await;
+        let mut failed = None;
+        for result in results {
+            match result {
+                Ok(pod) => created(pod.metadata.name),
+                Err(e) => failed = failed.or(Some(e)),
+            }
+        }
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+    }
+    Ok(())
+}
+
+/// Deletes `victims` at once; each one's outcome, a Pod already gone counting as
+/// deleted.
+pub async fn delete_each(
+    mgr: &Manager,
+    victims: &[&Pod],
+) -> Vec<controller_runtime::Result<()>> {
+    let (client, opts) = (mgr.client(), DeleteOptions::default());
+    join_all(victims.iter().map(|p| client.delete(*p, &opts)))
+        .await
+        .into_iter()
+        .map(|result| match result {
+            Err(e) if e.is_not_found() => Ok(()),
+            other => other.map_err(Into::into),
+        })
+        .collect()
+}
+
 /// Whether `labels` hold every pair of `wanted` (a template's labels as a selector).
 pub fn has_labels(labels: &BTreeMap<String, String>, wanted: &BTreeMap<String, String>) -> bool {
     wanted.iter().all(|(k, v)| labels.get(k) == Some(v))
@@ -156,6 +213,12 @@ mod tests {
         );
         assert!(is_available(&p, 10, &Time::from_unix(110, 0)));
         assert!(!is_available(&Pod::default(), 0, &Time::from_unix(1, 0)));
+    }
+
+    #[test]
+    fn batches_double() {
+        assert_eq!(slow_start_batches(0), Vec::<usize>::new());
+        assert_eq!(slow_start_batches(10), [1, 2, 4, 3]);
     }
 
     #[test]

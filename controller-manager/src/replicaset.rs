@@ -26,12 +26,12 @@ use controller_runtime::builder::ControllerBuilder;
 use controller_runtime::controller::Options as ControllerOptions;
 use controller_runtime::manager::Manager;
 use controller_runtime::reconcile::{Action, ObjectReconciler};
-use futures_util::future::join_all;
 use k8s_types::apps::v1::{ReplicaSet, ReplicaSetCondition, ReplicaSetStatus};
 use k8s_types::core::v1::Pod;
 
 use crate::nodes::Clock;
 use crate::pods;
+use crate::status_update::update_status;
 use crate::{ControllerContext, Error, names};
 
 /// The most Pods created or deleted in one sync (Go's `BurstReplicas`).
@@ -42,8 +42,6 @@ pub const BURST_REPLICAS: usize = 500;
 struct Expectations {
     adds: HashSet<String>,
     deletes: HashSet<String>,
-    /// Creations whose names the server has not told yet (answers in flight).
-    pending_adds: usize,
 }
 
 /// The ReplicaSet controller's reconciler.
@@ -134,19 +132,6 @@ fn count(n: usize) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
-/// Sizes of Go's slow-start batches for `total` creations: 1, 2, 4, ...
-pub fn slow_start_batches(total: usize) -> Vec<usize> {
-    let mut batches = Vec::new();
-    let (mut left, mut size) = (total, 1);
-    while left > 0 {
-        let batch = size.min(left);
-        batches.push(batch);
-        left -= batch;
-        size *= 2;
-    }
-    batches
-}
-
 impl ReplicaSetController {
     fn satisfied(&self, uid: &str, owned: &[Arc<Pod>]) -> bool {
         let mut all = lock(&self.expectations);
@@ -160,7 +145,7 @@ impl ReplicaSetController {
             .collect();
         e.adds.retain(|n| !live.contains(n.as_str()));
         e.deletes.retain(|n| live.contains(n.as_str()));
-        let done = e.adds.is_empty() && e.deletes.is_empty() && e.pending_adds == 0;
+        let done = e.adds.is_empty() && e.deletes.is_empty();
         if done {
             all.remove(uid);
         }
@@ -177,34 +162,12 @@ impl ReplicaSetController {
             &format!("{}-", rs.metadata.name),
             owner,
         );
-        let uid = rs.metadata.uid.clone();
-        let create_opts = controller_runtime::client::CreateOptions::default();
-        for batch in slow_start_batches(want) {
-            lock(&self.expectations)
-                .entry(uid.clone())
-                .or_default()
-                .pending_adds += batch;
-            let client = self.mgr.client();
-            let results = join_all((0..batch).map(|_| client.create(&pod, &create_opts))).await;
-            let mut failed = None;
-            {
-                let mut all = lock(&self.expectations);
-                let e = all.entry(uid.clone()).or_default();
-                e.pending_adds -= batch;
-                for result in results {
-                    match result {
-                        Ok(created) => {
-                            e.adds.insert(created.metadata.name);
-                        }
-                        Err(err) => failed = Some(err.to_string()),
-                    }
-                }
-            }
-            if let Some(err) = failed {
-                return Err(err);
-            }
-        }
-        Ok(())
+        pods::create_slow_start(&self.mgr, &pod, want, |name| {
+            let mut all = lock(&self.expectations);
+            all.entry(rs.metadata.uid.clone()).or_default().adds.insert(name);
+        })
+        .await
+        .map_err(|e| e.to_string())
     }
 
     async fn delete_pods(&self, rs: &ReplicaSet, victims: &[Arc<Pod>]) -> Result<(), String> {
@@ -214,20 +177,15 @@ impl ReplicaSetController {
             e.deletes
                 .extend(victims.iter().map(|p| p.metadata.name.clone()));
         }
-        let client = self.mgr.client();
-        let delete_opts = controller_runtime::client::DeleteOptions::default();
-        let results = join_all(victims.iter().map(|p| client.delete(&**p, &delete_opts))).await;
+        let refs: Vec<&Pod> = victims.iter().map(|p| &**p).collect();
         let mut failed = None;
-        for (pod, result) in victims.iter().zip(results) {
-            match result {
-                Ok(()) => {}
-                Err(e) if e.is_not_found() => {}
-                Err(e) => {
-                    if let Some(x) = lock(&self.expectations).get_mut(&rs.metadata.uid) {
-                        x.deletes.remove(&pod.metadata.name);
-                    }
-                    failed = Some(e.to_string());
+        for (pod, result) in refs.iter().zip(pods::delete_each(&self.mgr, &refs).await) {
+            if let Err(e) = result {
+                // Not deleted: no longer expected gone.
+                if let Some(x) = lock(&self.expectations).get_mut(&rs.metadata.uid) {
+                    x.deletes.remove(&pod.metadata.name);
                 }
+                failed = Some(e.to_string());
             }
         }
         failed.map_or(Ok(()), Err)
@@ -286,18 +244,8 @@ impl ObjectReconciler<ReplicaSet> for ReplicaSetController {
         if status != rs.status {
             let mut updated = (*rs).clone();
             updated.status = status;
-            match self
-                .mgr
-                .client()
-                .status()
-                .update(&updated, &Default::default())
-                .await
-            {
-                Err(e) if e.is_conflict() => return Ok(Action::requeue()),
-                Err(e) if e.is_not_found() => return Ok(Action::done()),
-                other => {
-                    other?;
-                }
+            if let Some(action) = update_status(&self.mgr, &updated).await? {
+                return Ok(action);
             }
         }
         if let Some((_, message)) = failure {
@@ -355,12 +303,6 @@ pub(crate) fn start(context: &ControllerContext<'_>) -> Result<(), Error> {
 mod tests {
     use super::*;
     use k8s_types::core::v1::PodCondition;
-
-    #[test]
-    fn batches_double() {
-        assert_eq!(slow_start_batches(0), Vec::<usize>::new());
-        assert_eq!(slow_start_batches(10), [1, 2, 4, 3]);
-    }
 
     fn pod(name: &str, node: &str, phase: &str, ready: bool, created: i64) -> Arc<Pod> {
         let mut p = Pod::default();

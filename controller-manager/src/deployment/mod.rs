@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use controller_runtime::builder::ControllerBuilder;
-use controller_runtime::client::ListOptions;
+use controller_runtime::client::{ListOptions, ObjectKey};
 use controller_runtime::controller::Options as ControllerOptions;
 use controller_runtime::manager::Manager;
 use controller_runtime::reconcile::{Action, ObjectReconciler};
@@ -168,8 +168,20 @@ impl DeploymentController {
         let created = match self.mgr.client().create(&new_rs, &Default::default()).await {
             Ok(created) => created,
             Err(e) if e.is_already_exists() => {
-                // A ReplicaSet of that name that is not this template's: a hash
-                // collision; the next hash is tried on the next sync.
+                // Ours, created by an earlier sync the cache has not shown yet (read
+                // from the server, as Go's lister would eventually show it)?
+                let key = ObjectKey::new(&new_rs.metadata.namespace, &new_rs.metadata.name);
+                let existing: ReplicaSet = self.mgr.api_reader().get(&key).await?;
+                let ours = existing
+                    .metadata
+                    .owner_references
+                    .iter()
+                    .any(|r| r.controller == Some(true) && r.uid == d.metadata.uid);
+                if ours && equal_ignore_hash(&existing.spec.template, &d.spec.template) {
+                    return Ok((Some(existing), old));
+                }
+                // Another template's: a hash collision; the next hash is tried on the
+                // next sync.
                 let count = d.status.collision_count.unwrap_or(0);
                 d.status.collision_count = Some(count.saturating_add(1));
                 self.update_status(d).await?;

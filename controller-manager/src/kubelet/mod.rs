@@ -40,6 +40,7 @@ use controller_runtime::reconcile::{Action, ObjectReconciler, Request};
 use k8s_types::core::v1::{Node, Pod};
 
 use crate::nodes::{self, Clock};
+use crate::status_update::update_status;
 use crate::{ControllerContext, Error};
 use status::Outcome;
 
@@ -144,19 +145,9 @@ impl Kubelet {
     ) -> controller_runtime::Result<Action> {
         let mut updated = pod.clone();
         updated.status = status;
-        match self
-            .mgr
-            .client()
-            .status()
-            .update(&updated, &Default::default())
-            .await
-        {
-            // A newer Pod is on its way through the cache.
-            Err(e) if e.is_conflict() => Ok(Action::requeue()),
-            Err(e) if e.is_not_found() => Ok(Action::done()),
-            Err(e) => Err(e.into()),
-            Ok(_) => Ok(Action::done()),
-        }
+        Ok(update_status(&self.mgr, &updated)
+            .await?
+            .unwrap_or_else(Action::done))
     }
 
     async fn finish_deletion(&self, pod: &Pod) -> controller_runtime::Result<Action> {

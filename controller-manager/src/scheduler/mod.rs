@@ -34,6 +34,7 @@ use controller_runtime::reconcile::{Action, ObjectReconciler};
 use k8s_types::core::v1::{Binding, Node, Pod, PodCondition};
 
 use crate::nodes::Clock;
+use crate::status_update::update_status;
 use crate::{ControllerContext, Error};
 use fit::{NodeState, Resources};
 
@@ -185,16 +186,8 @@ impl Scheduler {
             Some(c) => *c = condition,
             None => conditions.push(condition),
         }
-        match self
-            .mgr
-            .client()
-            .status()
-            .update(&updated, &Default::default())
-            .await
-        {
-            Err(e) if e.is_conflict() || e.is_not_found() => Ok(()),
-            other => other.map(drop).map_err(Into::into),
-        }
+        // Lost to a newer Pod or a deletion: the next attempt sees that one.
+        update_status(&self.mgr, &updated).await.map(drop)
     }
 }
 
