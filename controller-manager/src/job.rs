@@ -199,7 +199,9 @@ impl JobController {
         );
         pods::create_slow_start(&self.mgr, &pod, n.min(BURST_REPLICAS), |name| {
             let mut all = lock(&self.expected);
-            all.entry(job.metadata.uid.clone()).or_default().insert(name);
+            all.entry(job.metadata.uid.clone())
+                .or_default()
+                .insert(name);
         })
         .await
     }

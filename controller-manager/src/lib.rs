@@ -7,6 +7,9 @@
 //!
 //! | `--controllers` name (alias) | what it does |
 //! |---|---|
+//! | `garbage-collector-controller` (`garbagecollector`) | objects whose owners are gone deleted, across every resource (built-in and custom); background, foreground and orphan propagation |
+//! | `namespace-controller` (`namespace`) | a deleted Namespace's content deleted (every namespaced resource, custom ones included), its `kubernetes` finalizer then removed, so that it goes; Go's conditions while content remains |
+//! | `root-ca-certificate-publisher-controller` (`root-ca-cert-publisher`) | the ConfigMap `kube-root-ca.crt` in every namespace, `ca.crt` the server's CA, put back when changed or deleted |
 //! | `serviceaccount-controller` (`serviceaccount`) | the `default` ServiceAccount in every active namespace, recreated when deleted |
 //! | `replicaset-controller` (`replicaset`) | [`replicaset`]: `spec.replicas` Pods per ReplicaSet, Go's status |
 //! | `deployment-controller` (`deployment`) | [`deployment`]: rolling updates and Recreate through ReplicaSets, revisions (`kubectl rollout undo`), Go's status and conditions |
@@ -96,14 +99,17 @@
 #![forbid(unsafe_code)]
 
 pub mod deployment;
+pub mod garbagecollector;
 pub mod job;
 pub mod kubelet;
 pub mod names;
+pub mod namespace;
 pub mod nodes;
 mod pods;
 pub mod replicaset;
+pub mod rootcacertpublisher;
 pub mod scheduler;
-mod serviceaccount;
+pub mod serviceaccount;
 mod status_update;
 
 use std::sync::Arc;
@@ -114,6 +120,13 @@ use controller_runtime::manager::{Manager, ManagerError, ManagerOptions};
 use tokio_util::sync::CancellationToken;
 
 pub use names::{ControllerDescriptor, ControllerSelection};
+
+/// The cause the server refuses a create in a terminating namespace with (Go's
+/// `v1.NamespaceTerminatingCause`); controllers creating objects ignore it.
+pub(crate) const NAMESPACE_TERMINATING_CAUSE: &str = "NamespaceTerminating";
+
+/// Go's `v1.NamespaceActive`.
+pub(crate) const NAMESPACE_ACTIVE: &str = "Active";
 
 /// Why the controllers could not be selected, started or run.
 #[derive(Debug, thiserror::Error)]
@@ -143,11 +156,23 @@ pub enum Error {
     Stopped,
 }
 
+impl Error {
+    /// A controller's registration failed.
+    pub(crate) fn register(controller: &'static str, e: impl std::fmt::Display) -> Self {
+        Error::Register {
+            controller,
+            message: e.to_string(),
+        }
+    }
+}
+
 /// Which controllers to run, and how (kube-controller-manager's flags that apply).
 #[derive(Clone, Debug)]
 #[must_use]
 pub struct Options {
     selection: ControllerSelection,
+    /// The CA bundle (PEM) the root CA publisher publishes, when not the client's.
+    root_ca: Option<Vec<u8>>,
     nodes: usize,
     node_capacity: nodes::NodeCapacity,
     clock: nodes::Clock,
@@ -158,6 +183,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             selection: ControllerSelection::default(),
+            root_ca: None,
             nodes: 0,
             node_capacity: nodes::NodeCapacity::default(),
             clock: nodes::Clock::real(),
@@ -228,6 +254,13 @@ impl Options {
     /// The controllers to run, already parsed.
     pub fn selection(mut self, selection: ControllerSelection) -> Self {
         self.selection = selection;
+        self
+    }
+
+    /// The CA bundle (PEM) `kube-root-ca.crt` carries (kube-controller-manager's
+    /// `--root-ca-file`); by default the CA the controllers' client trusts.
+    pub fn root_ca(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.root_ca = Some(pem.into());
         self
     }
 

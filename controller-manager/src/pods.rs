@@ -157,7 +157,7 @@ pub async fn create_slow_start(
             }
         }
         if let Some(e) = failed {
-            return Err(e.into());
+            return Err(e);
         }
     }
     Ok(())
@@ -165,17 +165,14 @@ pub async fn create_slow_start(
 
 /// Deletes `victims` at once; each one's outcome, a Pod already gone counting as
 /// deleted.
-pub async fn delete_each(
-    mgr: &Manager,
-    victims: &[&Pod],
-) -> Vec<controller_runtime::Result<()>> {
+pub async fn delete_each(mgr: &Manager, victims: &[&Pod]) -> Vec<controller_runtime::Result<()>> {
     let (client, opts) = (mgr.client(), DeleteOptions::default());
     join_all(victims.iter().map(|p| client.delete(*p, &opts)))
         .await
         .into_iter()
         .map(|result| match result {
             Err(e) if e.is_not_found() => Ok(()),
-            other => other.map_err(Into::into),
+            other => other,
         })
         .collect()
 }

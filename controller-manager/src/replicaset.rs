@@ -164,7 +164,10 @@ impl ReplicaSetController {
         );
         pods::create_slow_start(&self.mgr, &pod, want, |name| {
             let mut all = lock(&self.expectations);
-            all.entry(rs.metadata.uid.clone()).or_default().adds.insert(name);
+            all.entry(rs.metadata.uid.clone())
+                .or_default()
+                .adds
+                .insert(name);
         })
         .await
         .map_err(|e| e.to_string())

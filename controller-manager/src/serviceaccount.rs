@@ -14,17 +14,10 @@ use controller_runtime::reconcile::{Action, Reconciler, Request};
 use k8s_types::core::v1::{Namespace, ServiceAccount};
 
 use crate::names::SERVICE_ACCOUNT_CONTROLLER;
-use crate::{ControllerContext, Error};
+use crate::{ControllerContext, Error, NAMESPACE_ACTIVE, NAMESPACE_TERMINATING_CAUSE};
 
 /// The ServiceAccounts every namespace gets (Go's `DefaultServiceAccountsControllerOptions`).
 pub const SERVICE_ACCOUNTS: &[&str] = &["default"];
-
-/// The cause a create in a terminating namespace is refused with (Go's
-/// `v1.NamespaceTerminatingCause`).
-const NAMESPACE_TERMINATING_CAUSE: &str = "NamespaceTerminating";
-
-/// Go's `v1.NamespaceActive`.
-const NAMESPACE_ACTIVE: &str = "Active";
 
 /// Registers the controller: reconciles namespaces, each ServiceAccount event (Go
 /// reacts to deletions) enqueueing its namespace.
@@ -43,10 +36,7 @@ pub(crate) fn start(context: &ControllerContext<'_>) -> Result<(), Error> {
         }))
         .complete(reconciler)
         .map(|_| ())
-        .map_err(|e| Error::Register {
-            controller: SERVICE_ACCOUNT_CONTROLLER,
-            message: e.to_string(),
-        })
+        .map_err(|e| Error::register(SERVICE_ACCOUNT_CONTROLLER, e))
 }
 
 struct ServiceAccountsController {

@@ -124,7 +124,8 @@ pub struct ServeArgs {
     /// Run kube-controller-manager's controllers in-process (none by default, as
     /// envtest): `*` for every one implemented, `name` (or its alias) to enable one,
     /// `-name` to disable one, comma-separated, as kube-controller-manager's flag.
-    /// Implemented: serviceaccount, replicaset, deployment, job.
+    /// Implemented: garbagecollector, namespace, serviceaccount, root-ca-cert-publisher,
+    /// replicaset, deployment, job.
     #[arg(
         long = "controllers",
         value_name = "NAME,...",

@@ -377,7 +377,13 @@ fn write_kind_attrs(out: &mut String, s: &Struct, k: &Kind, hub: bool) {
             attrs.push(format!("verbs = {}", list(&r.verbs)));
         }
         None => {
-            let is_list = s.fields.iter().any(|f| f.json == "items");
+            // A list of typed items is never a resource; core's `v1 List`, of any objects
+            // kept raw, is not a typed list to the derive, which would otherwise serve it
+            // as a resource `lists` that kube-apiserver does not have.
+            let is_list = s.fields.iter().any(|f| {
+                f.json == "items"
+                    && !matches!(&f.ty, Ty::Vec(item) if matches!(&**item, Ty::Path(p) if p.ends_with("RawExtension")))
+            });
             if !is_list {
                 attrs.push("not_resource".to_owned());
             }

@@ -16,6 +16,7 @@
 mod cacher;
 pub mod codec;
 mod continue_token;
+mod delete_params;
 mod event_conversion;
 mod graceful_delete;
 pub mod printers;
@@ -43,13 +44,14 @@ pub mod storage;
 pub use cacher::{CacheEvent, CacheWatch, Cacher, EventType};
 pub use codec::{MediaType, convert, decode_stored, encode, from_value, to_json};
 pub use continue_token::{ContinueToken, ContinueTokenError};
+pub use delete_params::DeleteParams;
 pub use event_conversion::{EVENTS_GROUP, convert_event, crosses_event_groups};
 pub use graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 pub use resource_info::{ResourceInfo, resources_from_scheme};
-pub use rest::{Context, Creater, Resources, RestStorage, Scaler, StandardStorage, TableConvertor};
+pub use rest::{Context, Creater, RestStorage, Scaler, StandardStorage, TableConvertor};
 pub use scale::{ReplicasScale, scale_metadata};
 pub use selection::{Selection, UnsupportedFieldError};
-pub use store::{DeleteParams, ListPage, ListParams, Store};
+pub use store::{ListPage, ListParams, Store};
 pub use strategy::{
     FieldValidation, GenericStrategy, SelectableField, Strategy, Subresource, WebhookConverter,
 };

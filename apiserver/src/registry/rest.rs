@@ -15,7 +15,8 @@ use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::{Map, Value};
 
-use super::store::{DeleteParams, Store};
+use super::delete_params::DeleteParams;
+use super::store::Store;
 use crate::authentication::user::Info;
 
 /// What a REST storage's verbs see of a request (what Go keeps in its request context).
@@ -85,13 +86,6 @@ pub trait Scaler: Send + Sync + Debug {
     fn set_replicas(&self, version: &str, obj: &mut Value, replicas: i64);
 }
 
-/// Every store the server serves now, for the hooks that reach beyond their own
-/// resource (a Namespace's deletion empties it).
-pub trait Resources: Send + Sync {
-    /// The stores.
-    fn stores(&self) -> Vec<Arc<Store>>;
-}
-
 /// One served resource (Go's `rest.Storage` and the optional interfaces its handlers
 /// look for). Only [`store`](RestStorage::store) is required: everything else says where
 /// the resource differs from a plain stored one.
@@ -114,6 +108,12 @@ pub trait RestStorage: Send + Sync + Debug {
     /// The `/scale` subresource.
     fn scaler(&self) -> Option<&dyn Scaler> {
         None
+    }
+
+    /// Whether the resource serves `/finalize` (Namespaces: the writes of their
+    /// `spec.finalizers`).
+    fn finalizes(&self) -> bool {
+        false
     }
 
     /// The `kubectl get` table, when the resource answers `as=Table`.
@@ -159,16 +159,6 @@ pub trait RestStorage: Send + Sync + Debug {
         _params: &DeleteParams,
     ) -> Result<Option<Box<dyn Object>>, StatusError> {
         Ok(None)
-    }
-
-    /// What a delete of an object brings about beside it, once it is deleted or marked
-    /// (a Namespace's objects are deleted too, as Go's namespace controller does).
-    async fn after_delete(
-        &self,
-        _ctx: &Context<'_>,
-        _resources: &dyn Resources,
-    ) -> Result<(), StatusError> {
-        Ok(())
     }
 
     /// What the resource needs once the server starts (Go's post-start hooks: the

@@ -23,6 +23,7 @@ use bytes::Bytes;
 use super::cacher::Cacher;
 use super::codec::decode_stored;
 use super::continue_token::ContinueToken;
+use super::delete_params::DeleteParams;
 use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
@@ -35,25 +36,6 @@ use crate::storage::{
 /// How many times an update without a client `resourceVersion` is retried when another
 /// writer got there first (Go's `GuaranteedUpdate` retries until it applies).
 const UPDATE_RETRIES: usize = 16;
-
-/// `DeleteOptions` as the store uses them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DeleteParams {
-    /// Delete only if the object has this uid.
-    pub precondition_uid: Option<String>,
-    /// Delete only if the object is at this resourceVersion.
-    pub precondition_resource_version: Option<String>,
-    /// `Orphan`, `Background` or `Foreground`.
-    pub propagation_policy: Option<String>,
-    /// Validate and answer without writing.
-    pub dry_run: bool,
-    /// `gracePeriodSeconds`: how long a Pod may take to stop (see [`before_delete`]);
-    /// `None` is the Pod's own `terminationGracePeriodSeconds`.
-    pub grace_period_seconds: Option<i64>,
-    /// `orphanDependents`, the deprecated form of `propagationPolicy`: `false` makes a
-    /// delete that only marks the object answer 202 Accepted, as in Go.
-    pub orphan_dependents: Option<bool>,
-}
 
 /// What a list returns: objects at the storage version, with the list's metadata.
 #[derive(Debug, Default)]
@@ -441,7 +423,8 @@ impl Store {
             // The last finalizer of an object being deleted is gone: delete it now.
             let finished = new
                 .meta()
-                .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty());
+                .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty())
+                && self.strategy.finalized(&*new);
             if dry_run {
                 return Ok(new);
             }

@@ -23,6 +23,9 @@ pub enum Subresource {
     Main,
     /// `/status`: only `status` changes.
     Status,
+    /// A Namespace's `/finalize`: everything but `status` may change, `spec.finalizers`
+    /// among it (which a write of the Namespace keeps as stored).
+    Finalize,
 }
 
 /// The `fieldValidation` directive of a write.
@@ -114,7 +117,9 @@ pub trait Strategy: Send + Sync + Debug {
         subresource: Subresource,
     ) -> Result<(), StatusError> {
         match subresource {
-            Subresource::Main => validation::validate(scheme, info, self.names(), obj, old),
+            Subresource::Main | Subresource::Finalize => {
+                validation::validate(scheme, info, self.names(), obj, old)
+            }
             Subresource::Status => validation::validate_object_meta(info, self.names(), obj),
         }
     }
@@ -141,7 +146,7 @@ pub trait Strategy: Send + Sync + Debug {
         subresource: Subresource,
     ) -> &'static [&'static str] {
         match (info.has_status, subresource) {
-            (true, Subresource::Main) => &["status"],
+            (true, Subresource::Main | Subresource::Finalize) => &["status"],
             (true, Subresource::Status) => &["spec"],
             (false, _) => &[],
         }
@@ -162,6 +167,13 @@ pub trait Strategy: Send + Sync + Debug {
         _requested: Option<i64>,
     ) -> Result<Option<i64>, StatusError> {
         Ok(None)
+    }
+
+    /// Whether nothing but its metadata's finalizers holds a deleted object any more
+    /// (the extra condition of Go's `ShouldDeleteDuringUpdate`: a Namespace is also held
+    /// by `spec.finalizers`). An update leaving a deleted object finalized deletes it.
+    fn finalized(&self, _obj: &dyn Object) -> bool {
+        true
     }
 
     /// Go's `Store.ReturnDeletedObject`: a delete that removes an object answers with it
@@ -282,7 +294,7 @@ fn prepare_for_update_as_values(
     let mut new_v = to_json(&*new)?;
     if info.has_status {
         match subresource {
-            Subresource::Main => copy_field(&old_v, &mut new_v, "status"),
+            Subresource::Main | Subresource::Finalize => copy_field(&old_v, &mut new_v, "status"),
             Subresource::Status => {
                 let status = new_v.get("status").cloned();
                 let metadata = new_v.get("metadata").cloned();

@@ -13,7 +13,7 @@ use super::routes::Routes;
 use crate::admission::Chain;
 use crate::apiextensions::controller::CustomResourceServer;
 use crate::apiextensions::{CustomResource, ReservedNames};
-use crate::registry::{Resources, RestStorage, Store};
+use crate::registry::{RestStorage, Store};
 use crate::storage::Storage;
 
 /// The server's state: what the innermost handler serves requests from.
@@ -106,16 +106,6 @@ impl Api {
             Ok(mut r) => *r = Arc::new(routes),
             Err(poisoned) => *poisoned.into_inner() = Arc::new(routes),
         }
-    }
-}
-
-impl Resources for Api {
-    fn stores(&self) -> Vec<Arc<Store>> {
-        self.routes()
-            .storages
-            .values()
-            .map(|rest| rest.store().clone())
-            .collect()
     }
 }
 

@@ -234,6 +234,13 @@ impl Api {
                 None
             }
             "scale" if resource.has_scale => None,
+            // A Namespace's `/finalize` takes PUTs only (Go's FinalizeREST is an Updater).
+            "finalize" if rest.finalizes() => {
+                if info.verb != "update" {
+                    return Err(method_not_allowed(method.as_str(), path));
+                }
+                None
+            }
             name => match rest.subresource(name) {
                 Some(creater) if info.verb == "create" => Some(creater),
                 _ => return Err(path_not_found(path)),
@@ -346,7 +353,7 @@ impl Api {
             },
             "update" => h.update(body, negotiate_input(content_type)?).await?,
             "patch" => h.patch(body, content_type).await?,
-            "delete" => h.delete(body, negotiate_input(content_type)?, self).await?,
+            "delete" => h.delete(body, negotiate_input(content_type)?).await?,
             "deletecollection" => {
                 h.delete_collection(body, negotiate_input(content_type)?)
                     .await?

@@ -349,10 +349,12 @@ async fn namespace_lifecycle_answers_as_go() {
         status["details"]["causes"][0]["field"],
         "metadata.namespace"
     );
+    // What is in it stays until the namespace controller deletes it (kube-apiserver
+    // does not delete it itself).
     assert_eq!(
         send(&h, "GET", &format!("{cms}/x"), JSON, None).await.0,
-        404,
-        "contents deleted with the namespace"
+        200,
+        "contents stay while the namespace terminates"
     );
 }
 

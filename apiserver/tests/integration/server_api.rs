@@ -283,19 +283,54 @@ async fn crud_with_server_set_metadata_and_go_errors() {
             .is_some()
     );
 
-    // Deleting a namespace deletes what is in it (the namespace controller's job).
+    // Deleting a namespace marks it Terminating, as kube-apiserver does; its content
+    // stays until the namespace controller deletes it and removes the `kubernetes`
+    // finalizer through /finalize, which then deletes the namespace.
     let r = s.delete("/api/v1/namespaces/team").await;
     assert_eq!(r.status, 200);
+    let ns = r.json();
+    assert_eq!(ns["status"]["phase"], "Terminating", "{ns}");
+    assert!(ns["metadata"]["deletionTimestamp"].is_string(), "{ns}");
+    assert_eq!(ns["spec"]["finalizers"], json!(["kubernetes"]));
     assert_eq!(
         s.get("/api/v1/namespaces/team/configmaps/x").await.status,
-        404
+        200
     );
-    assert!(
-        s.storage
-            .get("/registry/configmaps/team/x")
-            .await
-            .unwrap()
-            .is_none()
+    // Deleting again changes nothing while the finalizer is there.
+    let again = s.delete("/api/v1/namespaces/team").await;
+    assert_eq!(again.status, 200);
+    assert_eq!(
+        again.json()["metadata"]["resourceVersion"],
+        ns["metadata"]["resourceVersion"]
+    );
+    // A write of the namespace keeps spec.finalizers; /finalize changes them.
+    let mut cleared = ns.clone();
+    cleared["spec"]["finalizers"] = json!([]);
+    let kept = s
+        .send_json("PUT", "/api/v1/namespaces/team", &cleared)
+        .await;
+    assert_eq!(kept.status, 200);
+    assert_eq!(kept.json()["spec"]["finalizers"], json!(["kubernetes"]));
+    let mut bad = kept.json();
+    bad["spec"]["finalizers"] = json!(["nodomain"]);
+    let refused = s
+        .send_json("PUT", "/api/v1/namespaces/team/finalize", &bad)
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.json());
+    assert_eq!(
+        refused.json()["details"]["causes"][0]["field"],
+        "spec.finalizers[0]"
+    );
+    let mut finalized = kept.json();
+    finalized["spec"]["finalizers"] = json!([]);
+    let r = s
+        .send_json("PUT", "/api/v1/namespaces/team/finalize", &finalized)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.json());
+    assert_eq!(s.get("/api/v1/namespaces/team").await.status, 404);
+    assert_eq!(
+        s.get("/api/v1/namespaces/default/finalize").await.status,
+        405
     );
 
     // Reviews are answered, not stored: no authorization here, everything is allowed.

@@ -8,7 +8,10 @@
 #[macro_use]
 mod servers;
 
+mod garbagecollector;
 mod job;
+mod namespace;
 mod nodes;
+mod rootcacertpublisher;
 mod serviceaccount;
 mod workloads;

@@ -43,6 +43,7 @@ pub mod apiutil;
 mod apply;
 mod codec;
 pub mod delegating;
+pub mod discovery;
 mod error;
 #[cfg(feature = "envtest")]
 pub mod fake;
@@ -262,6 +263,12 @@ impl Client {
     /// The RESTMapper (shared by clones).
     pub fn rest_mapper(&self) -> &DynamicRESTMapper {
         &self.inner.mapper
+    }
+
+    /// Discovery of the server: the resources it serves, with their verbs (Go's
+    /// discovery client), read afresh on each call.
+    pub fn discovery(&self) -> discovery::DiscoveryClient {
+        discovery::DiscoveryClient::new(self.inner.transport.clone())
     }
 
     /// The server's base URL.

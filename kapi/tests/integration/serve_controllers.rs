@@ -62,3 +62,70 @@ fn serviceaccount_controller_gives_namespaces_their_default_service_account() ->
     eventually(k, &uid, |out| !out.is_empty() && out != first);
     Ok(())
 }
+
+#[test]
+fn kubectl_delete_namespace_returns_once_the_namespace_controller_emptied_it() -> TestResult {
+    if !kubectl_available() {
+        return Ok(());
+    }
+    let served = serve_with("ns-controller", &["--controllers=namespace"]);
+    let k = served.kubeconfig.as_path();
+    ok(k, &["create", "namespace", "doomed"], None);
+    ok(k, &["create", "configmap", "a", "-n", "doomed"], None);
+    ok(
+        k,
+        &[
+            "create",
+            "deployment",
+            "web",
+            "--image=nginx",
+            "-n",
+            "doomed",
+        ],
+        None,
+    );
+    // kubectl waits for the namespace to be gone.
+    let out = ok(k, &["delete", "namespace", "doomed", "--timeout=60s"], None);
+    assert_eq!(out.trim(), "namespace \"doomed\" deleted");
+    let gone = kubectl(k, &["get", "namespace", "doomed"], None);
+    assert!(!gone.status.success());
+    assert!(String::from_utf8_lossy(&gone.stderr).contains("NotFound"));
+    let left = ok(
+        k,
+        &[
+            "get",
+            "configmaps,deployments",
+            "-n",
+            "doomed",
+            "-o",
+            "name",
+        ],
+        None,
+    );
+    assert_eq!(left.trim(), "");
+    Ok(())
+}
+
+#[test]
+fn without_the_namespace_controller_a_deleted_namespace_stays_terminating() -> TestResult {
+    if !kubectl_available() {
+        return Ok(());
+    }
+    let served = serve_with("ns-no-controller", &[]);
+    let k = served.kubeconfig.as_path();
+    ok(k, &["create", "namespace", "stays"], None);
+    ok(k, &["delete", "namespace", "stays", "--wait=false"], None);
+    let phase = ok(
+        k,
+        &[
+            "get",
+            "namespace",
+            "stays",
+            "-o",
+            "jsonpath={.status.phase}",
+        ],
+        None,
+    );
+    assert_eq!(phase, "Terminating");
+    Ok(())
+}

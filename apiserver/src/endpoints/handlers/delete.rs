@@ -13,22 +13,16 @@ use serde_json::Value;
 use super::{Handler, Reply};
 use crate::endpoints::negotiation::MediaType;
 use crate::endpoints::responsewriters::status_json;
-use crate::registry::{DeleteParams, ListParams, Resources, to_json};
+use crate::registry::{DeleteParams, ListParams, to_json};
 
 impl Handler<'_> {
     /// DELETE of one object. One removed answers a `Status`, or, for the resources
     /// whose Go store sets `ReturnDeletedObject` (Pods, ServiceAccounts, ...), the
     /// object as it was removed, 200, in the request's version (Go's `finalizeDelete`).
     ///
-    /// The resource's hooks run around it: what it does itself instead (a CRD's first
-    /// delete marks it terminating) and what the deletion brings about beside it (a Namespace's
-    /// objects go too), reaching the server's other resources through `resources`.
-    pub async fn delete(
-        &self,
-        body: &[u8],
-        media: MediaType,
-        resources: &dyn Resources,
-    ) -> Result<Reply, StatusError> {
+    /// A resource may do the delete's work itself instead (a CRD's or a Namespace's
+    /// first delete marks it terminating).
+    pub async fn delete(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let params = self.delete_params(body, media)?;
         let ctx = self.context(params.dry_run);
         if self.rest.deletes_itself() {
@@ -49,11 +43,7 @@ impl Handler<'_> {
                 return self.reply(200, &*marked, warnings);
             }
         }
-        let reply = self.delete_object(&params).await?;
-        if !params.dry_run {
-            self.rest.after_delete(&ctx, resources).await?;
-        }
-        Ok(reply)
+        self.delete_object(&params).await
     }
 
     async fn delete_object(&self, params: &DeleteParams) -> Result<Reply, StatusError> {

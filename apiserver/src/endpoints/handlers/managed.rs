@@ -36,18 +36,17 @@ impl Handler<'_> {
         types: &'b ParseableType,
         converter: &'b SchemeConverter<'b>,
     ) -> FieldManager<'b> {
-        let status = self.info.subresource == "status";
+        let subresource = self.subresource();
         let fm = FieldManager::new(
             types,
             &self.request_gv().to_string(),
-            if status { "status" } else { "" },
+            match subresource {
+                Subresource::Main => "",
+                Subresource::Status => "status",
+                Subresource::Finalize => "finalize",
+            },
             converter,
         );
-        let subresource = if status {
-            Subresource::Status
-        } else {
-            Subresource::Main
-        };
         let reset = self.strategy().reset_fields(self.store.info(), subresource);
         if reset.is_empty() {
             fm

@@ -231,10 +231,10 @@ impl Handler<'_> {
     }
 
     fn subresource(&self) -> Subresource {
-        if self.info.subresource == "status" {
-            Subresource::Status
-        } else {
-            Subresource::Main
+        match self.info.subresource.as_str() {
+            "status" => Subresource::Status,
+            "finalize" => Subresource::Finalize,
+            _ => Subresource::Main,
         }
     }
 

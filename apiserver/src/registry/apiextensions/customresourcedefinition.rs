@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use apimachinery::api::errors::{self, StatusError};
+use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupResource, GroupVersion};
@@ -95,27 +95,8 @@ impl RestStorage for CustomResourceDefinitionStorage {
             })
             .unwrap_or_default();
         // Go's CRD Delete checks the preconditions itself, with its own words.
-        let conflict = |message: String| {
-            errors::new_conflict(
-                &GroupResource::new(GROUP, "customresourcedefinitions"),
-                ctx.name,
-                message,
-            )
-        };
-        if let Some(want) = params.precondition_uid.as_ref().filter(|w| **w != uid) {
-            return Err(conflict(format!(
-                "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
-            )));
-        }
-        if let Some(want) = params
-            .precondition_resource_version
-            .as_ref()
-            .filter(|w| **w != rv)
-        {
-            return Err(conflict(format!(
-                "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {rv}"
-            )));
-        }
+        let resource = GroupResource::new(GROUP, "customresourcedefinitions");
+        params.check_own_preconditions(&resource, ctx.name, &uid, &rv)?;
         if terminating {
             return Ok(None);
         }

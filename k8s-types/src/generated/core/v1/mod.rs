@@ -5058,7 +5058,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] LinuxC
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(version = "v1", kind = "List", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
+#[api(version = "v1", kind = "List", not_resource, omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct List {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
