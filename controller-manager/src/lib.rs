@@ -11,6 +11,53 @@
 //! | `namespace-controller` (`namespace`) | a deleted Namespace's content deleted (every namespaced resource, custom ones included), its `kubernetes` finalizer then removed, so that it goes; Go's conditions while content remains |
 //! | `root-ca-certificate-publisher-controller` (`root-ca-cert-publisher`) | the ConfigMap `kube-root-ca.crt` in every namespace, `ca.crt` the server's CA, put back when changed or deleted |
 //! | `serviceaccount-controller` (`serviceaccount`) | the `default` ServiceAccount in every active namespace, recreated when deleted |
+//! | `replicaset-controller` (`replicaset`) | [`replicaset`]: `spec.replicas` Pods per ReplicaSet, Go's status |
+//! | `deployment-controller` (`deployment`) | [`deployment`]: rolling updates and Recreate through ReplicaSets, revisions (`kubectl rollout undo`), Go's status and conditions |
+//! | `job-controller` (`job`) | [`job`]: Pods run to `completions`, `Complete` or `Failed` as Go decides |
+//!
+//! **Simulated Nodes** (what KWOK does, built in), with [`Options::nodes`] or `kapi serve
+//! --nodes N`: N [Nodes](nodes) `Ready` with their capacity, a [scheduler](scheduler)
+//! binding pending Pods to them (`nodeSelector`, node affinity, taints, requests against
+//! `allocatable`; `PodScheduled=False` with kube-scheduler's reason and message when
+//! nothing fits) and a [kubelet stand-in](kubelet) running the Pods bound to them
+//! (`Running` with Go's conditions and container statuses and an IP of the Node's Pod
+//! CIDR; Pods with `restartPolicy` `Never` or `OnFailure` complete after a simulated run
+//! time; deletion after the grace period). Grace periods, run times, `minReadySeconds`
+//! and progress deadlines run on a [`Clock`](nodes::Clock) a test can speed up:
+//!
+//! ```
+//! use controller_manager::nodes::Clock;
+//! use controller_runtime::client::{Client, ListOptions};
+//! use controller_runtime::envtest::Environment;
+//! use k8s_types::core::v1::Pod;
+//!
+//! # tokio::runtime::Runtime::new()?.block_on(async {
+//! let env = Environment::builder()
+//!     .with(controller_manager::Options::new().nodes(2).clock(Clock::scaled(10.0)))
+//!     .start()
+//!     .await?;
+//! let client = Client::new(env.config(), env.scheme())?;
+//! let pod: Pod = serde_json::from_value(serde_json::json!({
+//!     "metadata": {"name": "web", "namespace": "default"},
+//!     "spec": {"containers": [{"name": "web", "image": "nginx"}]},
+//! }))?;
+//! client.create(&pod, &Default::default()).await?;
+//! let running = loop {
+//!     let pods = client.list::<Pod>(&ListOptions::in_namespace("default")).await?;
+//!     match pods.items.into_iter().find(|p| p.status.phase == "Running") {
+//!         Some(p) => break p,
+//!         None => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
+//!     }
+//! };
+//! assert!(running.spec.node_name.starts_with("kapi-node-"));
+//! assert!(running.status.pod_ip.starts_with("10.64."));
+//! env.stop().await;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! What each controller leaves out of Go's is listed in its module.
 //!
 //! The controllers are clients of the API: they run against `kapi serve`, envtest's
 //! in-process server and the real kube-apiserver alike.
@@ -51,11 +98,19 @@
 //! Against any server, [`ControllerManager::start`] with its `Config`.
 #![forbid(unsafe_code)]
 
+pub mod deployment;
 pub mod garbagecollector;
+pub mod job;
+pub mod kubelet;
 pub mod names;
 pub mod namespace;
+pub mod nodes;
+mod pods;
+pub mod replicaset;
 pub mod rootcacertpublisher;
+pub mod scheduler;
 pub mod serviceaccount;
+mod status_update;
 
 use std::sync::Arc;
 
@@ -112,12 +167,29 @@ impl Error {
 }
 
 /// Which controllers to run, and how (kube-controller-manager's flags that apply).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[must_use]
 pub struct Options {
     selection: ControllerSelection,
     /// The CA bundle (PEM) the root CA publisher publishes, when not the client's.
     root_ca: Option<Vec<u8>>,
+    nodes: usize,
+    node_capacity: nodes::NodeCapacity,
+    clock: nodes::Clock,
+    pod_run_seconds: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            selection: ControllerSelection::default(),
+            root_ca: None,
+            nodes: 0,
+            node_capacity: nodes::NodeCapacity::default(),
+            clock: nodes::Clock::real(),
+            pod_run_seconds: 1,
+        }
+    }
 }
 
 impl Options {
@@ -125,6 +197,50 @@ impl Options {
     /// [`controllers`](Self::controllers).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Simulated Nodes (KWOK's, built in; see [`nodes`]): `count` Nodes `Ready` with
+    /// their capacity, a [scheduler](scheduler) binding pending Pods to them and a
+    /// [kubelet stand-in](kubelet) running the Pods bound to them. 0 (the default)
+    /// starts none of them.
+    pub fn nodes(mut self, count: usize) -> Self {
+        self.nodes = count.min(nodes::MAX_NODES);
+        self
+    }
+
+    /// What each simulated Node offers (32 CPUs, 256Gi, 110 Pods by default).
+    pub fn node_capacity(mut self, capacity: nodes::NodeCapacity) -> Self {
+        self.node_capacity = capacity;
+        self
+    }
+
+    /// The clock of grace periods, Pods' run times, `minReadySeconds` and progress
+    /// deadlines (real time by default; [`Clock::scaled`](nodes::Clock::scaled) to
+    /// speed it up).
+    pub fn clock(mut self, clock: nodes::Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// How long, in simulated seconds, a Pod that completes (`restartPolicy` `Never` or
+    /// `OnFailure`) runs on a simulated Node without the annotation
+    /// [`kubelet::RUN_SECONDS`] (1 by default).
+    pub fn pod_run_seconds(mut self, seconds: i64) -> Self {
+        self.pod_run_seconds = seconds.max(0);
+        self
+    }
+
+    /// The number of simulated Nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes
+    }
+
+    pub(crate) fn simulated_clock(&self) -> nodes::Clock {
+        self.clock
+    }
+
+    pub(crate) fn run_seconds(&self) -> i64 {
+        self.pod_run_seconds
     }
 
     /// The controllers to run, in `--controllers` syntax: `*` for every one this crate
@@ -198,6 +314,23 @@ impl ControllerManager {
                 start(&context)?;
             }
         }
+        let mut controllers: Vec<&'static str> = enabled.iter().map(|c| c.name).collect();
+        if options.nodes > 0 {
+            nodes::ensure_nodes(
+                manager.api_reader(),
+                options.nodes,
+                &options.node_capacity,
+                &options.clock,
+            )
+            .await
+            .map_err(|e| Error::Register {
+                controller: scheduler::NAME,
+                message: format!("creating the simulated Nodes: {e}"),
+            })?;
+            scheduler::start(&context)?;
+            kubelet::start(&context)?;
+            controllers.extend([scheduler::NAME, kubelet::NAME]);
+        }
         let cancel = CancellationToken::new();
         let mut elected = manager.elected();
         let mut task = tokio::spawn({
@@ -223,7 +356,7 @@ impl ControllerManager {
             manager,
             cancel,
             task: Some(task),
-            controllers: enabled.iter().map(|c| c.name).collect(),
+            controllers,
         })
     }
 

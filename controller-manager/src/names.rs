@@ -51,6 +51,12 @@ impl ControllerDescriptor {
 pub const GARBAGE_COLLECTOR_CONTROLLER: &str = "garbage-collector-controller";
 /// `namespace-controller` (alias `namespace`).
 pub const NAMESPACE_CONTROLLER: &str = "namespace-controller";
+/// `deployment-controller` (alias `deployment`).
+pub const DEPLOYMENT_CONTROLLER: &str = "deployment-controller";
+/// `job-controller` (alias `job`).
+pub const JOB_CONTROLLER: &str = "job-controller";
+/// `replicaset-controller` (alias `replicaset`).
+pub const REPLICA_SET_CONTROLLER: &str = "replicaset-controller";
 /// `serviceaccount-controller` (alias `serviceaccount`).
 pub const SERVICE_ACCOUNT_CONTROLLER: &str = "serviceaccount-controller";
 /// `root-ca-certificate-publisher-controller` (alias `root-ca-cert-publisher`).
@@ -95,7 +101,7 @@ pub const CONTROLLERS: &[ControllerDescriptor] = &[
     go("clusterrole-aggregation-controller", &["clusterrole-aggregation"], false),
     go("cronjob-controller", &["cronjob"], false),
     go("daemonset-controller", &["daemonset"], false),
-    go("deployment-controller", &["deployment"], false),
+    ours(DEPLOYMENT_CONTROLLER, &["deployment"], crate::deployment::start),
     go("device-taint-eviction-controller", &[], false),
     go("disruption-controller", &["disruption"], false),
     go("endpoints-controller", &["endpoint"], false),
@@ -104,7 +110,7 @@ pub const CONTROLLERS: &[ControllerDescriptor] = &[
     go("ephemeral-volume-controller", &["ephemeral-volume"], false),
     ours(GARBAGE_COLLECTOR_CONTROLLER, &["garbagecollector"], crate::garbagecollector::start),
     go("horizontal-pod-autoscaler-controller", &["horizontalpodautoscaling"], false),
-    go("job-controller", &["job"], false),
+    ours(JOB_CONTROLLER, &["job"], crate::job::start),
     go("kube-apiserver-serving-clustertrustbundle-publisher-controller", &[], false),
     go("legacy-serviceaccount-token-cleaner-controller", &["legacy-service-account-token-cleaner"], false),
     ours(NAMESPACE_CONTROLLER, &["namespace"], crate::namespace::start),
@@ -119,7 +125,7 @@ pub const CONTROLLERS: &[ControllerDescriptor] = &[
     go("pod-garbage-collector-controller", &["podgc"], false),
     go("podcertificaterequest-cleaner-controller", &[], false),
     go("podgroup-protection-controller", &[], false),
-    go("replicaset-controller", &["replicaset"], false),
+    ours(REPLICA_SET_CONTROLLER, &["replicaset"], crate::replicaset::start),
     go("replicationcontroller-controller", &["replicationcontroller"], false),
     go("resourceclaim-controller", &["resource-claim-controller"], false),
     go("resourcepoolstatusrequest-controller", &[], false),

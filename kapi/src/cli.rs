@@ -124,13 +124,29 @@ pub struct ServeArgs {
     /// Run kube-controller-manager's controllers in-process (none by default, as
     /// envtest): `*` for every one implemented, `name` (or its alias) to enable one,
     /// `-name` to disable one, comma-separated, as kube-controller-manager's flag.
-    /// Implemented: garbagecollector, namespace, serviceaccount, root-ca-cert-publisher.
+    /// Implemented: garbagecollector, namespace, serviceaccount, root-ca-cert-publisher,
+    /// replicaset, deployment, job.
     #[arg(
         long = "controllers",
         value_name = "NAME,...",
         value_parser = controller_manager::ControllerSelection::parse
     )]
     pub controllers: Option<controller_manager::ControllerSelection>,
+    /// Simulated Nodes, as KWOK makes them: N Nodes (kapi-node-0, ...) Ready with 32
+    /// CPUs, 256Gi and 110 Pods each, a scheduler binding pending Pods to them and a
+    /// kubelet stand-in running the Pods bound to them (Pods with restartPolicy Never or
+    /// OnFailure complete after a simulated second, or the annotation
+    /// kapi/simulated-run-seconds; kapi/simulated-exit-code makes them fail).
+    #[arg(long = "nodes", value_name = "N", default_value_t = 0)]
+    pub nodes: usize,
+    /// How many times as fast as real time the simulated Nodes' clock runs (grace
+    /// periods, Pods' run times, minReadySeconds, progress deadlines).
+    #[arg(
+        long = "simulated-clock-speed",
+        value_name = "FACTOR",
+        default_value_t = 1.0
+    )]
+    pub simulated_clock_speed: f64,
     /// More logs on standard error: -v the server's informational ones, -vv also a line
     /// per request, -vvv everything. Without it, only warnings and errors; RUST_LOG
     /// (`target=level,...`) chooses instead when set.

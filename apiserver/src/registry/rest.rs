@@ -43,6 +43,12 @@ pub trait Creater: Send + Sync + Debug {
     /// The kind posted (and answered) at `version` of the request's path.
     fn kind(&self, version: &str) -> GroupVersionKind;
 
+    /// The kind answered: the kind posted, unless the answer is another (`pods/binding`
+    /// answers a `Status`).
+    fn answer_kind(&self, version: &str) -> GroupVersionKind {
+        self.kind(version)
+    }
+
     /// The answer to `obj` (the JSON of the decoded body, of [`kind`](Self::kind)).
     async fn create(&self, ctx: &Context<'_>, obj: Value) -> Result<Value, StatusError>;
 }

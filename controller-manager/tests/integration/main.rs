@@ -9,6 +9,9 @@
 mod servers;
 
 mod garbagecollector;
+mod job;
 mod namespace;
+mod nodes;
 mod rootcacertpublisher;
 mod serviceaccount;
+mod workloads;

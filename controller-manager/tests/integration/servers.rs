@@ -33,6 +33,27 @@ macro_rules! against_both {
     };
 }
 
+/// `against_both_with!(#[tokio::test(...)] name, options)`: as [`against_both!`], with
+/// the controller manager's [`Options`](controller_manager::Options) given whole (the
+/// simulated Nodes, the clock).
+macro_rules! against_both_with {
+    ($(#[$attr:meta])* $name:ident, $options:expr) => {
+        mod $name {
+            $(#[$attr])*
+            async fn in_process() {
+                let (env, client) = crate::servers::in_process_with($options).await;
+                super::$name(env, client).await;
+            }
+            $(#[$attr])*
+            async fn kube_apiserver() {
+                if let Some((env, client)) = crate::servers::kube_apiserver_with($options).await {
+                    super::$name(env, client).await;
+                }
+            }
+        }
+    };
+}
+
 fn options(controllers: &str) -> controller_manager::Options {
     controller_manager::Options::new()
         .controllers(controllers)
@@ -41,11 +62,12 @@ fn options(controllers: &str) -> controller_manager::Options {
 
 /// The in-process server with `controllers` (`--controllers` syntax) running.
 pub async fn in_process(controllers: &str) -> (Environment, Client) {
-    let env = Environment::builder()
-        .with(options(controllers))
-        .start()
-        .await
-        .unwrap();
+    in_process_with(options(controllers)).await
+}
+
+/// The in-process server with the controller manager `options` describe.
+pub async fn in_process_with(options: controller_manager::Options) -> (Environment, Client) {
+    let env = Environment::builder().with(options).start().await.unwrap();
     let client = Client::new(env.config(), env.scheme()).unwrap();
     (env, client)
 }
@@ -53,9 +75,17 @@ pub async fn in_process(controllers: &str) -> (Environment, Client) {
 /// The real kube-apiserver and etcd with `controllers` running, or `None` (with a note)
 /// where they are not there.
 pub async fn kube_apiserver(controllers: &str) -> Option<(Environment, Client)> {
+    kube_apiserver_with(options(controllers)).await
+}
+
+/// The real kube-apiserver and etcd with the controller manager `options` describe, or
+/// `None` where they are not there.
+pub async fn kube_apiserver_with(
+    options: controller_manager::Options,
+) -> Option<(Environment, Client)> {
     let env = Environment::builder()
         .binaries(binaries()?)
-        .with(options(controllers))
+        .with(options)
         .start()
         .await
         .unwrap();

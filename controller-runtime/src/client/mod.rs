@@ -947,7 +947,8 @@ impl Client {
     }
 }
 
-/// Writes a subresource (`status`, `scale`) of objects (Go's `SubResourceWriter`).
+/// Writes a subresource (`status`, `scale`) of objects, or creates one (`pods/binding`,
+/// `pods/eviction`, `serviceaccounts/token`) (Go's `SubResourceWriter`).
 #[derive(Clone, Copy, Debug)]
 pub struct SubResourceClient<'a> {
     client: &'a Client,
@@ -964,6 +965,54 @@ impl SubResourceClient<'_> {
             .write_erased(Method::PUT, obj, Some(self.subresource), &query)
             .await?;
         downcast(out, self.client.host())
+    }
+
+    /// Posts `body` to the subresource of the object `obj` names (Go's
+    /// `SubResourceWriter.Create`: a `Binding` to `pods/NAME/binding`, an `Eviction` to
+    /// `pods/NAME/eviction`), in JSON; the answer comes back as it was sent (a `Status`
+    /// for a binding), unstructured.
+    pub async fn create(
+        &self,
+        obj: &dyn Object,
+        body: &dyn Object,
+        opts: &CreateOptions,
+    ) -> Result<Unstructured, Error> {
+        let client = self.client;
+        let gvk = client.gvk_of(obj)?;
+        let mapping = client.rest_mapping(&gvk).await?;
+        let (namespace, name) = obj
+            .meta()
+            .map(|m| (m.namespace().to_string(), m.name().to_string()))
+            .unwrap_or_default();
+        if name.is_empty() {
+            return Err(Error::NameRequired { gvk });
+        }
+        if mapping.scope.name() == RESTScopeName::Namespace && namespace.is_empty() {
+            return Err(Error::NamespaceRequired { gvk, name });
+        }
+        let mut query = Vec::new();
+        options::write_query(opts.dry_run, opts.field_manager.as_deref(), &mut query);
+        let path = Location {
+            mapping: &mapping,
+            namespace: &namespace,
+            name: Some(&name),
+            subresource: Some(self.subresource),
+        }
+        .path(&query);
+        let body_gvk = client.gvk_of(body)?;
+        let mut typed = body.deep_copy_object();
+        typed.set_group_version_kind(&body_gvk);
+        let bytes = codec::encode(&client.inner.scheme, &*typed, false).map_err(|message| {
+            Error::Encode {
+                gvk: body_gvk.clone(),
+                message,
+            }
+        })?;
+        let (ct, answer) = client
+            .call(Method::POST, &path, codec::JSON, Some((bytes, codec::JSON)))
+            .await?;
+        let answer = client.decode_answer(&Target::Unstructured, &path, &ct, &answer)?;
+        downcast(answer, client.host())
     }
 
     /// Patches the subresource of the object `obj` names.

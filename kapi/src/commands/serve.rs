@@ -31,6 +31,20 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             .controllers()
             .map_err(|e| format!("--controllers: {e}"))?;
     }
+    if args.nodes > controller_manager::nodes::MAX_NODES {
+        return Err(format!(
+            "--nodes: at most {} simulated Nodes (their Pod CIDRs are /24s of 10.64.0.0/10)",
+            controller_manager::nodes::MAX_NODES
+        )
+        .into());
+    }
+    if !(args.simulated_clock_speed.is_finite() && args.simulated_clock_speed > 0.0) {
+        return Err(format!(
+            "--simulated-clock-speed: {} is not a positive number",
+            args.simulated_clock_speed
+        )
+        .into());
+    }
     // Named as kube-apiserver's, whose answers quote the name.
     let scheme = Arc::new(scheme_named(KUBE_APISERVER_SCHEME_NAME)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -114,10 +128,16 @@ async fn start_controllers(
     credentials: &security::Credentials,
     scheme: Arc<apimachinery::runtime::Scheme>,
 ) -> Result<Option<controller_manager::ControllerManager>, CommandError> {
-    let Some(selection) = args.controllers.clone().filter(|s| !s.is_empty()) else {
+    let selection = args.controllers.clone().unwrap_or_default();
+    if selection.is_empty() && args.nodes == 0 {
         return Ok(None);
-    };
-    let options = controller_manager::Options::new().selection(selection);
+    }
+    let options = controller_manager::Options::new()
+        .selection(selection)
+        .nodes(args.nodes)
+        .clock(controller_manager::nodes::Clock::scaled(
+            args.simulated_clock_speed,
+        ));
     let config = controller_runtime::config::Config::from_kubeconfig_str(
         &kubeconfig(url, credentials),
         Path::new("kapi serve"),

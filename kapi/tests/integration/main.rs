@@ -14,6 +14,7 @@ mod serve_controllers;
 mod serve_etcd;
 mod serve_kubectl;
 mod serve_logs;
+mod serve_nodes;
 mod serve_python;
 mod serve_rbac;
 mod serve_security;

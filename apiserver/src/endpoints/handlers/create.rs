@@ -46,7 +46,11 @@ impl Handler<'_> {
         let answered = creater
             .create(&self.context(dry_run), to_json(&*obj)?)
             .await?;
-        let answered = from_value(self.scheme, &kind, answered)?;
+        let answered = from_value(
+            self.scheme,
+            &creater.answer_kind(&self.info.api_version),
+            answered,
+        )?;
         self.reply(201, &*answered, warnings)
     }
 }

@@ -7,7 +7,10 @@
 //! a Pod that is not scheduled (`spec.nodeName` empty) or has finished (phase
 //! `Succeeded` or `Failed`) gets 0. There is no kubelet here: a Pod marked with a grace
 //! period stays until it is deleted again with a shorter one (`gracePeriodSeconds=0`
-//! deletes it), or its finalizers are gone after that.
+//! deletes it), or its finalizers are gone after that (the simulated kubelet of the
+//! `controller-manager` crate does that deletion).
+//!
+//! `pods/binding` places a Pod on a Node, as a scheduler does ([`binding`]).
 
 use std::sync::Arc;
 
@@ -17,12 +20,14 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::{Value, json};
 
 use crate::registry::dependencies::Dependencies;
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::{Creater, RestStorage, TableConvertor};
 use crate::registry::strategy::{SelectableField, Strategy};
-use crate::registry::{ResourceInfo, from_value, to_json};
+use crate::registry::{ResourceInfo, Store, from_value, to_json};
 
+mod binding;
 mod qos;
 mod table;
+pub use binding::BindingRest;
 pub use qos::compute_pod_qos;
 pub use table::{POD_TABLE, print_pod};
 
@@ -115,12 +120,36 @@ impl Strategy for PodStrategy {
     }
 }
 
+/// The REST storage of Pods: the store, the `kubectl get` table and `pods/binding`.
+#[derive(Debug)]
+pub struct PodStorage {
+    store: Arc<Store>,
+    binding: BindingRest,
+}
+
 /// The Pods' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, PodStrategy))
-            .with_table_convertor(Arc::new(POD_TABLE)),
-    )
+    let store = deps.store(info, PodStrategy);
+    Arc::new(PodStorage {
+        binding: BindingRest {
+            store: Arc::clone(&store),
+        },
+        store,
+    })
+}
+
+impl RestStorage for PodStorage {
+    fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    fn subresource(&self, name: &str) -> Option<&dyn Creater> {
+        (name == "binding").then_some(&self.binding as &dyn Creater)
+    }
+
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        Some(&POD_TABLE)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,172 @@
+//! `POST .../pods/NAME/binding` (Go's `BindingREST`): what a scheduler writes to place a
+//! Pod on a Node. The Pod's `spec.nodeName` is set (once: a bound Pod, a Pod being
+//! deleted or one with scheduling gates refuses with 409), the Binding's annotations are
+//! copied onto it and its `PodScheduled` condition turns `True`. The answer is a
+//! `Status` of `Success`, 201.
+
+use std::sync::Arc;
+
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::apis::meta::v1::Time;
+use apimachinery::schema::{GroupResource, GroupVersionKind};
+use serde_json::{Value, json};
+
+use crate::registry::rest::{Context, Creater};
+use crate::registry::{Store, from_value, to_json};
+
+/// The binding subresource of the Pods' storage.
+#[derive(Debug)]
+pub struct BindingRest {
+    pub(super) store: Arc<Store>,
+}
+
+#[async_trait::async_trait]
+impl Creater for BindingRest {
+    fn kind(&self, version: &str) -> GroupVersionKind {
+        GroupVersionKind::new("", version, "Binding")
+    }
+
+    fn answer_kind(&self, _version: &str) -> GroupVersionKind {
+        GroupVersionKind::new("", "v1", "Status")
+    }
+
+    async fn create(&self, ctx: &Context<'_>, binding: Value) -> Result<Value, StatusError> {
+        let text = |pointer: &str| {
+            binding
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        if text("/metadata/name") != ctx.name {
+            return Err(errors::new_bad_request(
+                "name in URL does not match name in Binding object",
+            ));
+        }
+        let (kind, node) = (text("/target/kind"), text("/target/name"));
+        // Go's ValidatePodBinding answers through a plain error: a 500.
+        let mut invalid = Vec::new();
+        if !kind.is_empty() && kind != "Node" {
+            invalid.push(format!(
+                "target.kind: Unsupported value: {kind:?}: supported values: \"Node\", \"<empty>\""
+            ));
+        }
+        if node.is_empty() {
+            invalid.push("target.name: Required value".to_owned());
+        }
+        match invalid.len() {
+            0 => {}
+            1 => return Err(errors::new_internal_error(&invalid[0])),
+            _ => {
+                return Err(errors::new_internal_error(format!(
+                    "[{}]",
+                    invalid.join(", ")
+                )));
+            }
+        }
+        let uid = text("/metadata/uid");
+        let rv = text("/metadata/resourceVersion");
+        let annotations = binding
+            .pointer("/metadata/annotations")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let resource = GroupResource::new("", "pods/binding");
+        let (scheme, gvk) = (
+            Arc::clone(self.store.scheme()),
+            self.store.info().storage_gvk.clone(),
+        );
+        let name = ctx.name.to_owned();
+        self.store
+            .update_stored(ctx.namespace, ctx.name, ctx.dry_run, |obj| {
+                let mut pod = to_json(&*obj)?;
+                let meta = |p: &str| pod.pointer(p).and_then(Value::as_str).unwrap_or("");
+                if !uid.is_empty() && meta("/metadata/uid") != uid {
+                    return Err(errors::new_conflict(
+                        &resource,
+                        &name,
+                        format!(
+                            "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                            meta("/metadata/uid")
+                        ),
+                    ));
+                }
+                if !rv.is_empty() && meta("/metadata/resourceVersion") != rv {
+                    return Err(errors::new_conflict(
+                        &resource,
+                        &name,
+                        format!(
+                            "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
+                            meta("/metadata/resourceVersion")
+                        ),
+                    ));
+                }
+                if pod.pointer("/metadata/deletionTimestamp").is_some_and(|t| !t.is_null()) {
+                    return Err(errors::new_conflict(
+                        &resource,
+                        &name,
+                        format!("pod {name} is being deleted, cannot be assigned to a host"),
+                    ));
+                }
+                let bound = meta("/spec/nodeName");
+                if !bound.is_empty() {
+                    return Err(errors::new_conflict(
+                        &resource,
+                        &name,
+                        format!("pod {name} is already assigned to node {bound:?}"),
+                    ));
+                }
+                if pod
+                    .pointer("/spec/schedulingGates")
+                    .and_then(Value::as_array)
+                    .is_some_and(|g| !g.is_empty())
+                {
+                    return Err(errors::new_conflict(
+                        &resource,
+                        &name,
+                        format!("pod {name} has non-empty .spec.schedulingGates"),
+                    ));
+                }
+                pod["spec"]["nodeName"] = Value::from(node.clone());
+                if !annotations.is_empty() {
+                    let meta = &mut pod["metadata"];
+                    if !meta["annotations"].is_object() {
+                        meta["annotations"] = json!({});
+                    }
+                    for (k, v) in &annotations {
+                        meta["annotations"][k] = v.clone();
+                    }
+                }
+                set_scheduled(&mut pod);
+                from_value(&scheme, &gvk, pod)
+            })
+            .await?;
+        Ok(json!({"metadata": {}, "status": "Success", "code": 201}))
+    }
+}
+
+/// `PodScheduled=True` (Go's `UpdatePodCondition`: a condition already `True` keeps its
+/// transition time).
+fn set_scheduled(pod: &mut Value) {
+    let now = Time::now().truncate_to_seconds().to_rfc3339();
+    if !pod["status"].is_object() {
+        pod["status"] = json!({});
+    }
+    let status = &mut pod["status"];
+    if !status["conditions"].is_array() {
+        status["conditions"] = json!([]);
+    }
+    let Some(conditions) = status["conditions"].as_array_mut() else {
+        return;
+    };
+    let scheduled = json!({"type": "PodScheduled", "status": "True", "lastProbeTime": null, "lastTransitionTime": now});
+    match conditions.iter_mut().find(|c| c["type"] == "PodScheduled") {
+        Some(c) if c["status"] == "True" => {
+            let kept = c["lastTransitionTime"].clone();
+            *c = scheduled;
+            c["lastTransitionTime"] = kept;
+        }
+        Some(c) => *c = scheduled,
+        None => conditions.push(scheduled),
+    }
+}
