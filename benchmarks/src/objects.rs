@@ -95,7 +95,7 @@ pub async fn populated_server(
     let server = apiserver::server::Config::new(Arc::clone(scheme), storage.clone())
         .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
         .await?;
-    let client = Client::new(&Config::new(&server.url()), Arc::clone(scheme))?;
+    let client = Client::new(&Config::new(server.url()), Arc::clone(scheme))?;
     // A first object, so that the watches start from a revision before the rest.
     let mut first = k8s_types::core::v1::Namespace::default();
     first.metadata.name = "bench".into();
