@@ -50,6 +50,9 @@ step() { echo "step: $1 done at +$(( $(date +%s) - start )) s"; }
     echo "## controller-runtime cache: bytes per cached object, watch replay"
     cargo run -q --release --manifest-path "$root/benchmarks/Cargo.toml" --bin cache -- 10000 1000
     step "cache"
+    echo "## Watch decode on recorded streams, ours vs client-go"
+    cargo run -q --release --manifest-path "$root/benchmarks/Cargo.toml" --bin watch_decode -- 10000 1000 5 5
+    step "watch decode"
     cargo bench --manifest-path "$root/Cargo.toml" -p apimachinery --bench rest_mapper "${short[@]}"
     step "bench rest_mapper"
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -8,6 +8,7 @@
 //! `benchmarks/results/AREA.jsonl`, from which `cargo xtask bench-report` writes the
 //! current table at the top of `BENCHMARKS.md`.
 
+pub mod objects;
 pub mod results;
 
 use std::collections::BTreeMap;

@@ -18,13 +18,11 @@
 //! Usage: `cargo run --release --bin cache -- [configmaps] [pods]` (from `benchmarks/`).
 
 use std::alloc::System;
-use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use apimachinery::runtime::{Scheme, Unstructured};
-use apimachinery::serializer::Encoder;
-use apiserver::storage::Storage;
+use apimachinery::runtime::Scheme;
+use benchmarks::objects::{Error, populated_server};
 use benchmarks::{go_oracle_lines, results};
 use controller_runtime::cache::{Cache, CacheOptions};
 use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
@@ -35,8 +33,6 @@ use tokio_util::sync::CancellationToken;
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Live heap bytes. stats_alloc already adds a growing `realloc`'s difference to
 /// `bytes_allocated` (and a shrinking one's to `bytes_deallocated`); its
@@ -51,9 +47,6 @@ async fn settle() {
     tokio::time::sleep(Duration::from_millis(300)).await;
 }
 
-/// A ConfigMap as a cluster holds one: two labels, two data keys, and the managedFields
-/// entry kube-apiserver records for the client that created it (the in-process server
-/// keeps what it is given, so it is written here).
 /// Waits until what a measurement held is freed (its tasks end after being cancelled),
 /// so that the next measurement's baseline does not include it.
 async fn released(before: i64, after: i64) {
@@ -67,68 +60,6 @@ async fn released(before: i64, after: i64) {
         "warning: {} bytes still held after a measurement",
         live_bytes() - before
     );
-}
-
-fn config_map(i: usize) -> Result<Unstructured, Error> {
-    Ok(Unstructured::from_value(serde_json::json!({
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {
-            "name": format!("cm-{i:05}"),
-            "namespace": "default",
-            "labels": {"app": format!("app-{}", i % 10), "tier": "backend"},
-            "managedFields": [{
-                "manager": "kubectl-client-side-apply",
-                "operation": "Update",
-                "apiVersion": "v1",
-                "time": "2026-01-01T00:00:00Z",
-                "fieldsType": "FieldsV1",
-                "fieldsV1": {"f:data": {".": {}, "f:config.yaml": {}, "f:mode": {}},
-                    "f:metadata": {"f:labels": {".": {}, "f:app": {}, "f:tier": {}}}}
-            }]
-        },
-        "data": {
-            "config.yaml": format!("replicas: {}\nimage: registry.example.com/app:{i}\n", i % 5),
-            "mode": "production"
-        }
-    }))?)
-}
-
-/// A Pod made from Go's fixture, encoded as the server stores it (protobuf): Go's fixture
-/// sets every field with fuzzed values the server's validation refuses, so the Pods are
-/// written into storage directly, as objects a cluster already holds.
-fn pod_from_fixture(
-    template: &serde_json::Value,
-    scheme: &Scheme,
-    i: usize,
-) -> Result<(String, Vec<u8>), Error> {
-    let mut pod = template.clone();
-    let meta = pod["metadata"]
-        .as_object_mut()
-        .ok_or("fixture without metadata")?;
-    for field in [
-        "resourceVersion",
-        "selfLink",
-        "generateName",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "ownerReferences",
-        "finalizers",
-    ] {
-        meta.remove(field);
-    }
-    let name = format!("pod-{i:05}");
-    meta.insert("name".into(), name.clone().into());
-    meta.insert("namespace".into(), "default".into());
-    meta.insert(
-        "uid".into(),
-        format!("00000000-0000-4000-8000-{i:012}").into(),
-    );
-    meta.insert("creationTimestamp".into(), "2026-01-01T00:00:00Z".into());
-    let pod: k8s_types::core::v1::Pod = serde_json::from_value(pod)?;
-    let bytes =
-        apimachinery::serializer::protobuf::ProtobufSerializer::new(scheme).encode_to_vec(&pod)?;
-    Ok((format!("/registry/pods/default/{name}"), bytes))
 }
 
 async fn ours_bytes_per_object<T: apimachinery::runtime::Resource>(
@@ -365,33 +296,8 @@ async fn serve(configmaps: usize, pods: usize) -> Result<(), Error> {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
     let scheme = Arc::new(scheme);
-    let storage = Arc::new(apiserver::storage::MemoryStorage::with_history_limit(
-        configmaps + pods + 1000,
-    ));
-    let server = apiserver::server::Config::new(Arc::clone(&scheme), storage.clone())
-        .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-        .await?;
-    let url = server.url();
-    let client = Client::new(&Config::new(&url), Arc::clone(&scheme))?;
-    // A first object, so that the watches below start from a revision before the rest.
-    let mut first = k8s_types::core::v1::Namespace::default();
-    first.metadata.name = "bench".into();
-    let first = client.create(&first, &Default::default()).await?;
-    let started = Instant::now();
-    for i in 0..configmaps {
-        client.create(&config_map(i)?, &Default::default()).await?;
-    }
-    let fixture = std::fs::read(benchmarks::testdata_dir()?.join("core.v1.Pod.json"))?;
-    let template: serde_json::Value = serde_json::from_slice(&fixture)?;
-    for i in 0..pods {
-        let (key, bytes) = pod_from_fixture(&template, &scheme, i)?;
-        storage.create(&key, bytes.into()).await?;
-    }
-    eprintln!(
-        "created {configmaps} ConfigMaps and {pods} Pods in {:.1?}",
-        started.elapsed()
-    );
-    println!("{url} {}", first.metadata.resource_version);
+    let (server, from) = populated_server(&scheme, configmaps, pods).await?;
+    println!("{} {from}", server.url());
     tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink()))
         .await??;
     server.shutdown().await;

@@ -763,6 +763,57 @@ impl Client {
         Ok(map_stream(stream, self.host().to_string()))
     }
 
+    /// Decodes a watch response body that arrived by other means (recorded, or relayed)
+    /// exactly as [`Client::watch`] decodes a connection's: `content_type` is the
+    /// response's (`application/json`: newline-delimited `WatchEvent`s;
+    /// `application/vnd.kubernetes.protobuf;stream=watch`: length-prefixed `WatchEvent`
+    /// frames), `chunks` the body in the pieces it was read in.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bytes::Bytes;
+    /// use controller_runtime::client::{Client, WatchEvent};
+    /// use controller_runtime::config::Config;
+    /// use futures_util::StreamExt;
+    /// use k8s_types::core::v1::ConfigMap;
+    ///
+    /// # tokio::runtime::Runtime::new()?.block_on(async {
+    /// let mut scheme = apimachinery::runtime::Scheme::new();
+    /// k8s_types::register(&mut scheme)?;
+    /// let client = Client::new(&Config::new("http://127.0.0.1:1"), Arc::new(scheme))?;
+    /// let body = Bytes::from_static(
+    ///     b"{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}}\n",
+    /// );
+    /// let mut events =
+    ///     client.decode_watch::<ConfigMap, _>("application/json", futures_util::stream::iter([body]))?;
+    /// match events.next().await {
+    ///     Some(Ok(WatchEvent::Added(cm))) => assert_eq!(cm.metadata.name, "a"),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert!(events.next().await.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn decode_watch<T, S>(&self, content_type: &str, chunks: S) -> Result<WatchStream<T>, Error>
+    where
+        T: Object + Default,
+        S: futures_core::Stream<Item = bytes::Bytes> + Send + Unpin + 'static,
+    {
+        let gvk = self.gvk_for::<T>()?;
+        let body = http_body_util::StreamBody::new(
+            chunks.map(|c| Ok::<_, std::convert::Infallible>(hyper::body::Frame::data(c))),
+        );
+        let stream = watch::stream(
+            body,
+            codec::is_protobuf(content_type),
+            self.inner.scheme.clone(),
+            Target::Typed(gvk),
+            self.host().to_string(),
+        );
+        Ok(map_stream(stream, self.host().to_string()))
+    }
+
     /// The writer of the status subresource (Go's `Status()`).
     pub fn status(&self) -> SubResourceClient<'_> {
         SubResourceClient {

@@ -5,9 +5,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use apimachinery::runtime::Object;
+use bytes::Bytes;
 use futures_core::Stream;
 use http_body_util::BodyExt as _;
-use hyper::body::Incoming;
+use hyper::body::Body;
 
 use super::codec;
 use super::{Error, Target};
@@ -56,9 +57,10 @@ impl<T> WatchEvent<T> {
 /// shutdown) or the connection drops (an `Err` item, then the end).
 pub type WatchStream<T> = Pin<Box<dyn Stream<Item = Result<WatchEvent<T>, Error>> + Send>>;
 
-/// The decoding state of one watch response.
-struct Reader {
-    body: Incoming,
+/// The decoding state of one watch response (a connection's body, or bytes recorded
+/// from one).
+struct Reader<B> {
+    body: B,
     buf: Vec<u8>,
     start: usize,
     protobuf: bool,
@@ -69,13 +71,17 @@ struct Reader {
 }
 
 /// The events of a watch response body.
-pub(crate) fn stream(
-    body: Incoming,
+pub(crate) fn stream<B>(
+    body: B,
     protobuf: bool,
     scheme: Arc<Scheme>,
     target: Target,
     url: String,
-) -> WatchStream<Box<dyn Object>> {
+) -> WatchStream<Box<dyn Object>>
+where
+    B: Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: std::fmt::Display,
+{
     let reader = Reader {
         body,
         buf: Vec::new(),
@@ -102,7 +108,11 @@ pub(crate) fn stream(
     }))
 }
 
-impl Reader {
+impl<B> Reader<B>
+where
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: std::fmt::Display,
+{
     fn decode_error(&self, message: String) -> Error {
         Error::Decode {
             what: "watch event".into(),

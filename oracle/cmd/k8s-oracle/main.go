@@ -15,6 +15,11 @@
 //	k8s-oracle bench-cache URL FROM CONFIGMAPS PODS
 //	                          controller-runtime's cache bytes per object and
 //	                          client-go's watch decode rate against the server at URL
+//	k8s-oracle bench-watch-record URL FROM DIR CONFIGMAPS PODS
+//	                          records the watch bodies (JSON, protobuf) of namespace
+//	                          default's ConfigMaps and Pods from FROM into DIR
+//	k8s-oracle bench-watch-decode DIR CONFIGMAPS PODS ITERATIONS
+//	                          client-go's watch decode rate over DIR's recorded bodies
 package main
 
 import (
@@ -64,6 +69,25 @@ func main() {
 		if err == nil {
 			err = bench.Cache(os.Args[2], os.Args[3], configmaps, pods, enc)
 		}
+	case "bench-watch-record", "bench-watch-decode":
+		var counts map[string]int
+		var iterations int
+		if os.Args[1] == "bench-watch-record" && len(os.Args) == 7 {
+			counts, err = watchCounts(os.Args[5], os.Args[6])
+			if err == nil {
+				err = bench.RecordWatch(os.Args[2], os.Args[3], os.Args[4], counts)
+			}
+		} else if os.Args[1] == "bench-watch-decode" && len(os.Args) == 6 {
+			counts, err = watchCounts(os.Args[3], os.Args[4])
+			if err == nil {
+				iterations, err = strconv.Atoi(os.Args[5])
+			}
+			if err == nil {
+				err = bench.DecodeWatch(os.Args[2], counts, iterations, enc)
+			}
+		} else {
+			usage()
+		}
 	case "bench-reconcile":
 		objects, runs := 10000, 10
 		if len(os.Args) > 2 {
@@ -85,7 +109,20 @@ func main() {
 	}
 }
 
+// watchCounts is the events per recorded watch of each kind.
+func watchCounts(configmaps, pods string) (map[string]int, error) {
+	c, err := strconv.Atoi(configmaps)
+	if err != nil {
+		return nil, err
+	}
+	p, err := strconv.Atoi(pods)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]int{"ConfigMap": c, "Pod": p}, nil
+}
+
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR | bench-reconcile [OBJECTS [RUNS]] | bench-cache URL FROM CONFIGMAPS PODS")
+	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR | bench-reconcile [OBJECTS [RUNS]] | bench-cache URL FROM CONFIGMAPS PODS | bench-watch-record URL FROM DIR CONFIGMAPS PODS | bench-watch-decode DIR CONFIGMAPS PODS ITERATIONS")
 	os.Exit(2)
 }

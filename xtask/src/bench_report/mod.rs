@@ -29,7 +29,7 @@ pub const END: &str = "<!-- bench-report:end -->";
 
 /// The order areas are shown in: the builds first (issue 44's subject), then the codecs,
 /// then the runtime; areas not named here follow in name order.
-const AREA_ORDER: [&str; 11] = [
+const AREA_ORDER: [&str; 12] = [
     "compile_time",
     "json",
     "yaml",
@@ -39,6 +39,7 @@ const AREA_ORDER: [&str; 11] = [
     "go_codecs",
     "reconcile",
     "cache",
+    "watch_decode",
     "apiserver",
     "suite",
 ];
