@@ -36,8 +36,10 @@ use crate::core::v1::{
 };
 use crate::value::{IntOrString, Quantity};
 
+mod endpoints;
 mod service;
 mod service_ips;
+pub use endpoints::*;
 pub use service::*;
 
 /// Go's `MaxSecretSize` (also a ConfigMap's limit): 1 MiB.

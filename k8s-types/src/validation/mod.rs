@@ -21,6 +21,7 @@
 //! | `v1` Service | type, ports (names, numbers, protocols, targetPort, appProtocol, nodePorts, duplicates), selector, sessionAffinity and its config, clusterIP/clusterIPs/ipFamilies/ipFamilyPolicy (dual stack), externalIPs, loadBalancerSourceRanges (or their annotation), allocateLoadBalancerNodePorts, loadBalancerClass, external/internal traffic policies, healthCheckNodePort, trafficDistribution, topology annotations, externalName; status: load-balancer ingress | clusterIPs and ipFamilies changed only by a dual-stack upgrade or downgrade, `loadBalancerClass`, `healthCheckNodePort` kept |
 //! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
+//! | `v1` Endpoints, `discovery.k8s.io/v1` EndpointSlice | addresses (IPs out of reserved ranges, of the slice's address type, FQDNs), hostnames, node names, ports (names, numbers, protocols, appProtocol), topology labels, hints, list limits | unchanged endpoints not judged again; EndpointSlice `addressType` kept |
 //! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
 //! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
 //! | `rbac.authorization.k8s.io/v1` Role, ClusterRole, RoleBinding, ClusterRoleBinding | rules (verbs, groups, resources, non-resource URLs), aggregation rule; roleRef, subjects | `roleRef` kept |
@@ -32,7 +33,7 @@
 //! # Not validated
 //!
 //! Every other kind and version (the server then checks metadata names and labels
-//! only): ReplicationController, PodTemplate, Endpoints, PersistentVolume(Claim), Node,
+//! only): ReplicationController, PodTemplate, PersistentVolume(Claim), Node,
 //! LimitRange, ResourceQuota, HPA, IngressClass, storage, admissionregistration,
 //! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
@@ -82,6 +83,8 @@ mod batch;
 mod coordination;
 #[cfg(feature = "core")]
 mod core;
+#[cfg(feature = "discovery")]
+mod discovery;
 #[cfg(any(
     feature = "apps",
     feature = "batch",
@@ -152,6 +155,8 @@ pub use batch::*;
 pub use coordination::*;
 #[cfg(feature = "core")]
 pub use core::*;
+#[cfg(feature = "discovery")]
+pub use discovery::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
 #[cfg(feature = "node")]
@@ -310,6 +315,7 @@ fn register(v: &mut Validators) {
         v.add::<c::Service, _>(pair!(validate_service, validate_service_update));
         v.add::<c::ConfigMap, _>(pair!(validate_config_map, validate_config_map_update));
         v.add::<c::Secret, _>(pair!(validate_secret, validate_secret_update));
+        v.add::<c::Endpoints, _>(pair!(validate_endpoints, validate_endpoints_update));
         v.add::<c::Namespace, _>(create_only!(validate_namespace));
         v.add::<c::ServiceAccount, _>(create_only!(validate_service_account));
     }
@@ -336,6 +342,11 @@ fn register(v: &mut Validators) {
         v.add::<b::Job, _>(pair!(validate_job, validate_job_update));
         v.add::<b::CronJob, _>(pair!(validate_cron_job, validate_cron_job_update));
     }
+    #[cfg(feature = "discovery")]
+    v.add::<crate::discovery::v1::EndpointSlice, _>(pair!(
+        validate_endpoint_slice,
+        validate_endpoint_slice_update
+    ));
     #[cfg(feature = "rbac")]
     {
         use crate::rbac::v1 as r;
