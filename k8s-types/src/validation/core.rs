@@ -37,9 +37,14 @@ use crate::core::v1::{
 use crate::value::{IntOrString, Quantity};
 
 mod endpoints;
+pub(super) mod event;
 mod service;
 mod service_ips;
 pub use endpoints::*;
+pub use event::{
+    EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
+    validate_event_view_update,
+};
 pub use service::*;
 
 /// Go's `MaxSecretSize` (also a ConfigMap's limit): 1 MiB.

@@ -22,6 +22,7 @@
 //! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
 //! | `v1` Endpoints, `discovery.k8s.io/v1` EndpointSlice | addresses (IPs out of reserved ranges, of the slice's address type, FQDNs), hostnames, node names, ports (names, numbers, protocols, appProtocol), topology labels, hints, list limits | unchanged endpoints not judged again; EndpointSlice `addressType` kept |
+//! | `v1` Event, `events.k8s.io/v1` Event | namespaces of the event and its object, a namespace that is a DNS subdomain; with an `eventTime`, the reporting controller, instance, action, reason and their lengths; `events.k8s.io/v1` only: metadata, `eventTime`, type, series, the deprecated fields unset | `events.k8s.io/v1`: every field but the series kept |
 //! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
 //! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
 //! | `rbac.authorization.k8s.io/v1` Role, ClusterRole, RoleBinding, ClusterRoleBinding | rules (verbs, groups, resources, non-resource URLs), aggregation rule; roleRef, subjects | `roleRef` kept |
@@ -85,9 +86,12 @@ mod coordination;
 mod core;
 #[cfg(feature = "discovery")]
 mod discovery;
+#[cfg(feature = "events")]
+mod events;
 #[cfg(any(
     feature = "apps",
     feature = "batch",
+    feature = "core",
     feature = "policy",
     feature = "resource"
 ))]
@@ -157,6 +161,8 @@ pub use coordination::*;
 pub use core::*;
 #[cfg(feature = "discovery")]
 pub use discovery::*;
+#[cfg(feature = "events")]
+pub use events::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
 #[cfg(feature = "node")]
@@ -316,6 +322,7 @@ fn register(v: &mut Validators) {
         v.add::<c::ConfigMap, _>(pair!(validate_config_map, validate_config_map_update));
         v.add::<c::Secret, _>(pair!(validate_secret, validate_secret_update));
         v.add::<c::Endpoints, _>(pair!(validate_endpoints, validate_endpoints_update));
+        v.add::<c::Event, _>(pair!(validate_event, validate_event_update));
         v.add::<c::Namespace, _>(create_only!(validate_namespace));
         v.add::<c::ServiceAccount, _>(create_only!(validate_service_account));
     }
@@ -346,6 +353,11 @@ fn register(v: &mut Validators) {
     v.add::<crate::discovery::v1::EndpointSlice, _>(pair!(
         validate_endpoint_slice,
         validate_endpoint_slice_update
+    ));
+    #[cfg(feature = "events")]
+    v.add::<crate::events::v1::Event, _>(pair!(
+        validate_events_event,
+        validate_events_event_update
     ));
     #[cfg(feature = "rbac")]
     {
