@@ -38,6 +38,7 @@ use crate::value::{IntOrString, Quantity};
 
 mod endpoints;
 pub(super) mod event;
+mod quota;
 mod service;
 mod service_ips;
 pub use endpoints::*;
@@ -45,6 +46,7 @@ pub use event::{
     EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
     validate_event_view_update,
 };
+pub use quota::*;
 pub use service::*;
 
 /// Go's `MaxSecretSize` (also a ConfigMap's limit): 1 MiB.

@@ -23,6 +23,7 @@
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
 //! | `v1` Endpoints, `discovery.k8s.io/v1` EndpointSlice | addresses (IPs out of reserved ranges, of the slice's address type, FQDNs), hostnames, node names, ports (names, numbers, protocols, appProtocol), topology labels, hints, list limits | unchanged endpoints not judged again; EndpointSlice `addressType` kept |
 //! | `v1` Event, `events.k8s.io/v1` Event | namespaces of the event and its object, a namespace that is a DNS subdomain; with an `eventTime`, the reporting controller, instance, action, reason and their lengths; `events.k8s.io/v1` only: metadata, `eventTime`, type, series, the deprecated fields unset | `events.k8s.io/v1`: every field but the series kept |
+//! | `v1` LimitRange, ResourceQuota | limit types and resource names, min ≤ default request ≤ default ≤ max, limit/request ratios, non-overcommit defaults; quota resource names and values, scopes and scope selectors | ResourceQuota scopes kept |
 //! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
 //! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
 //! | `rbac.authorization.k8s.io/v1` Role, ClusterRole, RoleBinding, ClusterRoleBinding | rules (verbs, groups, resources, non-resource URLs), aggregation rule; roleRef, subjects | `roleRef` kept |
@@ -35,7 +36,7 @@
 //!
 //! Every other kind and version (the server then checks metadata names and labels
 //! only): ReplicationController, PodTemplate, PersistentVolume(Claim), Node,
-//! LimitRange, ResourceQuota, HPA, IngressClass, storage, admissionregistration,
+//! HPA, IngressClass, storage, admissionregistration,
 //! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
 //! pod-level `resources` (names, requests against limits and the containers'
@@ -323,6 +324,11 @@ fn register(v: &mut Validators) {
         v.add::<c::Secret, _>(pair!(validate_secret, validate_secret_update));
         v.add::<c::Endpoints, _>(pair!(validate_endpoints, validate_endpoints_update));
         v.add::<c::Event, _>(pair!(validate_event, validate_event_update));
+        v.add::<c::LimitRange, _>(pair!(validate_limit_range, validate_limit_range_update));
+        v.add::<c::ResourceQuota, _>(pair!(
+            validate_resource_quota,
+            validate_resource_quota_update
+        ));
         v.add::<c::Namespace, _>(create_only!(validate_namespace));
         v.add::<c::ServiceAccount, _>(create_only!(validate_service_account));
     }
