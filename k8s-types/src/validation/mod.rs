@@ -24,6 +24,7 @@
 //! | `v1` Endpoints, `discovery.k8s.io/v1` EndpointSlice | addresses (IPs out of reserved ranges, of the slice's address type, FQDNs), hostnames, node names, ports (names, numbers, protocols, appProtocol), topology labels, hints, list limits | unchanged endpoints not judged again; EndpointSlice `addressType` kept |
 //! | `v1` Event, `events.k8s.io/v1` Event | namespaces of the event and its object, a namespace that is a DNS subdomain; with an `eventTime`, the reporting controller, instance, action, reason and their lengths; `events.k8s.io/v1` only: metadata, `eventTime`, type, series, the deprecated fields unset | `events.k8s.io/v1`: every field but the series kept |
 //! | `v1` LimitRange, ResourceQuota | limit types and resource names, min ≤ default request ≤ default ≤ max, limit/request ratios, non-overcommit defaults; quota resource names and values, scopes and scope selectors | ResourceQuota scopes kept |
+//! | `admissionregistration.k8s.io/v1` ValidatingWebhookConfiguration, MutatingWebhookConfiguration | webhook names (unique, fully qualified), rules and their wildcards, failure/match/reinvocation policies, side effects, timeouts, selectors, client config (a URL as Go's `net/url` parses it, or a service and its path and port), admission review versions, match conditions' names (their CEL is not compiled: only an empty expression is refused) | side effects, review versions, unique names and valid selectors required as far as the old object had them; unchanged match conditions not judged again |
 //! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
 //! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
 //! | `rbac.authorization.k8s.io/v1` Role, ClusterRole, RoleBinding, ClusterRoleBinding | rules (verbs, groups, resources, non-resource URLs), aggregation rule; roleRef, subjects | `roleRef` kept |
@@ -36,7 +37,7 @@
 //!
 //! Every other kind and version (the server then checks metadata names and labels
 //! only): ReplicationController, PodTemplate, PersistentVolume(Claim), Node,
-//! HPA, IngressClass, storage, admissionregistration,
+//! HPA, IngressClass, storage, admission policies,
 //! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
 //! pod-level `resources` (names, requests against limits and the containers'
@@ -71,6 +72,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "admissionregistration")]
+mod admissionregistration;
 #[cfg(feature = "apiregistration")]
 mod apiregistration;
 #[cfg(feature = "apiserverinternal")]
@@ -97,11 +100,14 @@ mod events;
     feature = "resource"
 ))]
 mod go_internal;
+#[cfg(feature = "admissionregistration")]
+mod go_url;
 #[allow(dead_code)]
 mod go_value;
 #[cfg(any(feature = "apps", feature = "policy"))]
 mod int_or_percent;
 #[cfg(any(
+    feature = "admissionregistration",
     feature = "apps",
     feature = "batch",
     feature = "policy",
@@ -146,6 +152,8 @@ mod template_meta;
 #[cfg(feature = "resource")]
 mod cel;
 
+#[cfg(feature = "admissionregistration")]
+pub use admissionregistration::*;
 #[cfg(feature = "apiregistration")]
 pub use apiregistration::*;
 #[cfg(feature = "apiserverinternal")]
@@ -354,6 +362,18 @@ fn register(v: &mut Validators) {
         use crate::batch::v1 as b;
         v.add::<b::Job, _>(pair!(validate_job, validate_job_update));
         v.add::<b::CronJob, _>(pair!(validate_cron_job, validate_cron_job_update));
+    }
+    #[cfg(feature = "admissionregistration")]
+    {
+        use crate::admissionregistration::v1 as a;
+        v.add::<a::ValidatingWebhookConfiguration, _>(pair!(
+            validate_validating_webhook_configuration,
+            validate_validating_webhook_configuration_update
+        ));
+        v.add::<a::MutatingWebhookConfiguration, _>(pair!(
+            validate_mutating_webhook_configuration,
+            validate_mutating_webhook_configuration_update
+        ));
     }
     #[cfg(feature = "discovery")]
     v.add::<crate::discovery::v1::EndpointSlice, _>(pair!(
