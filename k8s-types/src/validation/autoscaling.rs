@@ -8,10 +8,8 @@
 //! and kind; an object metric's `apiVersion` may have no group, and may even be invalid
 //! when the old object had an invalid one.
 
-use apimachinery::apis::meta::v1::validation::{
-    IS_NEGATIVE_ERROR_MSG, validate_object_meta, validate_object_meta_update,
-    validate_path_segment_name,
-};
+use crate::validation::{validate_object_meta, validate_object_meta_update};
+use apimachinery::apis::meta::v1::validation::{IS_NEGATIVE_ERROR_MSG, validate_path_segment_name};
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::{is_dns1123_label, is_qualified_name};
 

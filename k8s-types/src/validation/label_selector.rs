@@ -104,7 +104,8 @@ pub(crate) fn validate_label_selector_with(
             "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
             op => errs.push(Error::invalid(
                 &rp.child("operator"),
-                op,
+                // A LabelSelectorOperator: a named string type, printed by json.Marshal.
+                BadValue::json_string(op),
                 "not a valid selector operator",
             )),
         }

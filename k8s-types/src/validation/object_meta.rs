@@ -6,7 +6,7 @@
 
 use apimachinery::apis::meta::v1::ObjectMeta;
 use apimachinery::apis::meta::v1::validation::{self as generic, ValidateNameFunc};
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{Error, ErrorList, Path, go_quote};
 
 /// Go's `FinalizerKubernetes` and metav1's `orphan` and `foregroundDeletion`: the
 /// finalizer names that need no domain.
@@ -51,6 +51,32 @@ pub fn validate_object_meta(
 ) -> ErrorList {
     let mut errs = generic::validate_object_meta(meta, requires_namespace, name_fn, path);
     kube_finalizer_names(meta, path, &mut errs);
+    errs
+}
+
+/// Go's core `ValidateObjectMetaWithOpts`, which validates the name a `generateName`
+/// became rather than the prefix: `generateName` is not checked itself, a name is
+/// required even with one (with Go's internal error saying none was generated), then
+/// the rest as [`validate_object_meta`].
+pub fn validate_object_meta_with_opts(
+    meta: &ObjectMeta,
+    requires_namespace: bool,
+    name_fn: ValidateNameFunc,
+    path: &Path,
+) -> ErrorList {
+    let mut errs = ErrorList::default();
+    if meta.name.is_empty() && !meta.generate_name.is_empty() {
+        let why = std::io::Error::other(format!(
+            "generateName was specified ({}), but no name was generated",
+            go_quote(&meta.generate_name)
+        ));
+        errs.push(Error::internal_error(&path.child("name"), &why));
+    }
+    let generate_name = path.child("generateName").render();
+    let all = validate_object_meta(meta, requires_namespace, name_fn, path);
+    for e in all.iter().filter(|e| e.field != generate_name) {
+        errs.push(e.clone());
+    }
     errs
 }
 

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use apimachinery::apis::meta::v1::validation::{
     name_is_dns_label, name_is_dns_subdomain, validate_label_name, validate_label_selector,
 };
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{is_qualified_name, is_valid_label_value};
 
 use super::invalid_each;
@@ -163,7 +163,8 @@ fn validate_node_selector_requirement(
         }
         _ => errs.push(Error::invalid(
             &path.child("operator"),
-            &r.operator,
+            // A NodeSelectorOperator: a named string type, printed by json.Marshal.
+            BadValue::json_string(&r.operator),
             "not a valid selector operator",
         )),
     }
@@ -194,7 +195,8 @@ fn validate_node_field_selector_requirement(
         }
         _ => errs.push(Error::invalid(
             &path.child("operator"),
-            &r.operator,
+            // A NodeSelectorOperator: a named string type, printed by json.Marshal.
+            BadValue::json_string(&r.operator),
             "not a valid selector operator",
         )),
     }

@@ -1,9 +1,8 @@
 //! ControllerRevision (Go's `ValidateControllerRevisionCreate`,
 //! `ValidateControllerRevisionUpdate` and the `controllerrevision` strategy).
 
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, validate_object_meta_update,
-};
+use crate::validation::validate_object_meta_update;
+use apimachinery::apis::meta::v1::validation::FIELD_IMMUTABLE_ERROR_MSG;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::subdomain_metadata;

@@ -1,7 +1,7 @@
 //! DaemonSet (Go's `ValidateDaemonSet`, `ValidateDaemonSetUpdate` and the `daemonset`
 //! strategy). Its `spec.templateGeneration` lives in the internal form's annotation.
 
-use apimachinery::apis::meta::v1::validation::validate_object_meta_update;
+use crate::validation::validate_object_meta_update;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::{

@@ -1,7 +1,7 @@
 //! Deployment (Go's `ValidateDeployment`, `ValidateDeploymentUpdate` and the
 //! `deployment` strategy).
 
-use apimachinery::apis::meta::v1::validation::validate_object_meta_update;
+use crate::validation::validate_object_meta_update;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::{

@@ -17,7 +17,8 @@ mod stateful_set;
 
 use std::borrow::Cow;
 
-use apimachinery::apis::meta::v1::validation::{name_is_dns_subdomain, validate_object_meta};
+use crate::validation::validate_object_meta;
+use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::apis::meta::v1::{LabelSelector, ObjectMeta};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 

@@ -1,7 +1,7 @@
 //! ReplicaSet (Go's `ValidateReplicaSet`, `ValidateReplicaSetUpdate` and the
 //! `replicaset` strategy).
 
-use apimachinery::apis::meta::v1::validation::validate_object_meta_update;
+use crate::validation::validate_object_meta_update;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::{selector_required, selector_unchanged, subdomain_metadata, template_for_replica_set};

@@ -1,8 +1,9 @@
 //! StatefulSet (Go's `ValidateStatefulSet`, `ValidateStatefulSetUpdate` and the
 //! `statefulset` strategy).
 
+use crate::validation::validate_object_meta_update;
 use apimachinery::apis::meta::v1::validation::{
-    name_is_dns_label, validate_annotations, validate_labels, validate_object_meta_update,
+    name_is_dns_label, validate_annotations, validate_labels,
 };
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::is_dns1123_label;

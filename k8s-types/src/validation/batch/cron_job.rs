@@ -1,9 +1,8 @@
 //! CronJob (Go's `ValidateCronJobCreate`, `ValidateCronJobUpdate` and the `cronjob`
 //! strategy).
 
-use apimachinery::apis::meta::v1::validation::{
-    name_is_dns_subdomain, validate_object_meta, validate_object_meta_update,
-};
+use crate::validation::{validate_object_meta, validate_object_meta_update};
+use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::cron_schedule::parse_schedule;

@@ -2,11 +2,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::validation::{validate_object_meta, validate_object_meta_update};
 use apimachinery::apis::meta::v1::ObjectMeta;
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain, validate_object_meta,
-    validate_object_meta_update,
-};
+use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
 use apimachinery::util::validation::domain::is_domain_prefixed_path;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::is_dns1123_label;

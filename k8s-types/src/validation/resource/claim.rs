@@ -2,11 +2,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use apimachinery::apis::meta::v1::ObjectMeta;
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain, validate_object_meta,
-    validate_object_meta_update,
+use crate::validation::{
+    validate_object_meta, validate_object_meta_update, validate_object_meta_with_opts,
 };
+use apimachinery::apis::meta::v1::ObjectMeta;
+use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::is_qualified_name;
 
@@ -26,26 +26,10 @@ const FIRST_AVAILABLE_MAX_SIZE: usize = 8;
 /// Go's `DeviceConstraintsMaxSize`.
 const DEVICE_CONSTRAINTS_MAX_SIZE: usize = 32;
 
-/// Go's `ValidateObjectMetaWithOpts` with a DNS-subdomain name rule, for a
-/// cluster-scoped kind: `generateName` is not checked itself (the name generated from
-/// it is), and a name is required even with one.
+/// Go's core `ValidateObjectMetaWithOpts` with a DNS-subdomain name rule, for a
+/// cluster-scoped kind.
 pub(super) fn object_meta_with_opts(meta: &ObjectMeta) -> ErrorList {
-    let path = Path::new("metadata");
-    let all = validate_object_meta(meta, false, name_is_dns_subdomain, &path);
-    let mut errs = ErrorList::default();
-    for e in all.iter().filter(|e| e.field != "metadata.generateName") {
-        errs.push(e.clone());
-    }
-    if meta.name.is_empty() && !meta.generate_name.is_empty() {
-        let name = path.child("name");
-        let why = std::io::Error::other(format!(
-            "generateName was specified ({}), but no name was generated",
-            apimachinery::util::validation::field::go_quote(&meta.generate_name)
-        ));
-        errs.push(Error::internal_error(&name, &why));
-        errs.push(Error::required(&name, "name or generateName is required"));
-    }
-    errs
+    validate_object_meta_with_opts(meta, false, name_is_dns_subdomain, &Path::new("metadata"))
 }
 
 /// Go's `ValidateDeviceClass`.

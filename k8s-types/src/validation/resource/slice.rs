@@ -2,10 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain, validate_object_meta,
-    validate_object_meta_update,
-};
+use crate::validation::{validate_object_meta, validate_object_meta_update};
+use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::super::go_internal::{GoStruct, json_text, list};

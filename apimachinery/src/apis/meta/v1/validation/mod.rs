@@ -109,7 +109,8 @@ pub fn validate_label_selector_requirement(
         }
         op => errs.push(Error::invalid(
             &fld_path.child("operator"),
-            op,
+            // A LabelSelectorOperator: a named string type, printed by json.Marshal.
+            BadValue::json_string(op),
             "not a valid selector operator",
         )),
     }
