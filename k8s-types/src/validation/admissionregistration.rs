@@ -69,43 +69,35 @@ struct Hook<'a> {
     reinvocation_policy: Option<&'a str>,
 }
 
-impl<'a> From<&'a ValidatingWebhook> for Hook<'a> {
-    fn from(h: &'a ValidatingWebhook) -> Self {
-        Hook {
-            name: &h.name,
-            client_config: &h.client_config,
-            rules: &h.rules,
-            failure_policy: h.failure_policy.as_deref(),
-            match_policy: h.match_policy.as_deref(),
-            namespace_selector: h.namespace_selector.as_ref(),
-            object_selector: h.object_selector.as_ref(),
-            side_effects: h.side_effects.as_deref(),
-            timeout_seconds: h.timeout_seconds,
-            admission_review_versions: h.admission_review_versions.as_deref().unwrap_or_default(),
-            match_conditions: &h.match_conditions,
-            reinvocation_policy: None,
+/// A webhook's shared fields seen as a [`Hook`], with its reinvocation policy.
+macro_rules! hook_from {
+    ($ty:ty, |$h:ident| $reinvocation:expr) => {
+        impl<'a> From<&'a $ty> for Hook<'a> {
+            fn from($h: &'a $ty) -> Self {
+                Hook {
+                    name: &$h.name,
+                    client_config: &$h.client_config,
+                    rules: &$h.rules,
+                    failure_policy: $h.failure_policy.as_deref(),
+                    match_policy: $h.match_policy.as_deref(),
+                    namespace_selector: $h.namespace_selector.as_ref(),
+                    object_selector: $h.object_selector.as_ref(),
+                    side_effects: $h.side_effects.as_deref(),
+                    timeout_seconds: $h.timeout_seconds,
+                    admission_review_versions: $h
+                        .admission_review_versions
+                        .as_deref()
+                        .unwrap_or_default(),
+                    match_conditions: &$h.match_conditions,
+                    reinvocation_policy: $reinvocation,
+                }
+            }
         }
-    }
+    };
 }
 
-impl<'a> From<&'a MutatingWebhook> for Hook<'a> {
-    fn from(h: &'a MutatingWebhook) -> Self {
-        Hook {
-            name: &h.name,
-            client_config: &h.client_config,
-            rules: &h.rules,
-            failure_policy: h.failure_policy.as_deref(),
-            match_policy: h.match_policy.as_deref(),
-            namespace_selector: h.namespace_selector.as_ref(),
-            object_selector: h.object_selector.as_ref(),
-            side_effects: h.side_effects.as_deref(),
-            timeout_seconds: h.timeout_seconds,
-            admission_review_versions: h.admission_review_versions.as_deref().unwrap_or_default(),
-            match_conditions: &h.match_conditions,
-            reinvocation_policy: h.reinvocation_policy.as_deref(),
-        }
-    }
-}
+hook_from!(ValidatingWebhook, |h| None);
+hook_from!(MutatingWebhook, |h| h.reinvocation_policy.as_deref());
 
 /// Go's `ValidateValidatingWebhookConfiguration`.
 pub fn validate_validating_webhook_configuration(c: &ValidatingWebhookConfiguration) -> ErrorList {

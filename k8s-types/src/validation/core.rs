@@ -1339,7 +1339,7 @@ fn validate_probe(probe: &Probe, path: &Path, errs: &mut ErrorList) {
 /// Whether Go lets a request be below its limit (`IsOvercommitAllowed`): native
 /// resources but hugepages.
 fn overcommit_allowed(name: &str) -> bool {
-    let native = !name.contains('/') || name.starts_with("kubernetes.io/");
+    let native = !name.contains('/') || name.contains("kubernetes.io/");
     native && !name.starts_with("hugepages-")
 }
 

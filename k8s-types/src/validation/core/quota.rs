@@ -12,36 +12,13 @@ use super::super::go_internal::{GoStruct, json_text, list};
 use super::super::go_value::{go_json, go_list};
 use super::super::{validate_object_meta, validate_object_meta_update};
 use super::{
-    is_extended_resource_name, quantity_value, validate_container_resource_name,
-    validate_resource_name,
+    STANDARD_RESOURCES, is_extended_resource_name, overcommit_allowed, quantity_value,
+    validate_container_resource_name, validate_resource_name,
 };
 use crate::core::v1::{LimitRange, LimitRangeItem, ResourceQuota, ResourceQuotaSpec};
 use crate::value::Quantity;
 
 const LIMIT_TYPES: &[&str] = &["Container", "PersistentVolumeClaim", "Pod"];
-
-/// Go's `standardQuotaResources`.
-const QUOTA_RESOURCES: &[&str] = &[
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.storage",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "persistentvolumeclaims",
-    "configmaps",
-    "services.nodeports",
-    "services.loadbalancers",
-];
 
 /// Go's `integerResources` (extended resources count too).
 const INTEGER_RESOURCES: &[&str] = &[
@@ -252,9 +229,7 @@ fn limit_range_item(limit: &LimitRangeItem, p: &Path, errs: &mut ErrorList) {
                 }
             }
         }
-        let overcommit = !k.contains('/') || k.contains("kubernetes.io/");
-        let overcommit = overcommit && !k.starts_with("hugepages-");
-        if let (false, Some(def), Some(req)) = (overcommit, default, request) {
+        if let (false, Some(def), Some(req)) = (overcommit_allowed(k), default, request) {
             if def != req {
                 let msg =
                     format!("default value {def} must equal to defaultRequest value {req} in {k}");
@@ -352,11 +327,12 @@ fn quota_quantities(map: &BTreeMap<String, Quantity>, path: &Path, errs: &mut Er
     }
 }
 
-/// Go's `IsStandardQuotaResourceName`.
+/// Go's `IsStandardQuotaResourceName`: a standard resource name but `storage`.
 fn is_quota_resource(name: &str) -> bool {
-    QUOTA_RESOURCES.contains(&name)
-        || name.starts_with("hugepages-")
-        || name.starts_with("requests.hugepages-")
+    name != "storage"
+        && (STANDARD_RESOURCES.contains(&name)
+            || name.starts_with("hugepages-")
+            || name.starts_with("requests.hugepages-"))
 }
 
 /// Go's `IsResourceQuotaScopeValidForResource`.
