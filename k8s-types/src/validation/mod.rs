@@ -25,6 +25,7 @@
 //! | `v1` Event, `events.k8s.io/v1` Event | namespaces of the event and its object, a namespace that is a DNS subdomain; with an `eventTime`, the reporting controller, instance, action, reason and their lengths; `events.k8s.io/v1` only: metadata, `eventTime`, type, series, the deprecated fields unset | `events.k8s.io/v1`: every field but the series kept |
 //! | `v1` LimitRange, ResourceQuota | limit types and resource names, min ≤ default request ≤ default ≤ max, limit/request ratios, non-overcommit defaults; quota resource names and values, scopes and scope selectors | ResourceQuota scopes kept |
 //! | `admissionregistration.k8s.io/v1` ValidatingWebhookConfiguration, MutatingWebhookConfiguration | webhook names (unique, fully qualified), rules and their wildcards, failure/match/reinvocation policies, side effects, timeouts, selectors, client config (a URL as Go's `net/url` parses it, or a service and its path and port), admission review versions, match conditions' names (their CEL is not compiled: only an empty expression is refused) | side effects, review versions, unique names and valid selectors required as far as the old object had them; unchanged match conditions not judged again |
+//! | `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicyBinding, MutatingAdmissionPolicyBinding | policy name, parameter reference (name or selector, missing-parameter action), matched resources (policy, selectors, named rules), validation actions; the operations a mutation can match | as on create |
 //! | `flowcontrol.apiserver.k8s.io/v1` FlowSchema, PriorityLevelConfiguration | matching precedence, distinguisher method, priority level reference, subjects, resource and non-resource rules; priority level type, limited/exempt settings, queuing and its shuffle-sharding entropy; conditions; the mandatory `exempt` and `catch-all` objects' fixed specs | as on create |
 //! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
 //! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
@@ -379,6 +380,14 @@ fn register(v: &mut Validators) {
         v.add::<a::MutatingWebhookConfiguration, _>(pair!(
             validate_mutating_webhook_configuration,
             validate_mutating_webhook_configuration_update
+        ));
+        v.add::<a::ValidatingAdmissionPolicyBinding, _>(pair!(
+            validate_validating_admission_policy_binding,
+            validate_validating_admission_policy_binding_update
+        ));
+        v.add::<a::MutatingAdmissionPolicyBinding, _>(pair!(
+            validate_mutating_admission_policy_binding,
+            validate_mutating_admission_policy_binding_update
         ));
     }
     #[cfg(feature = "discovery")]
