@@ -39,8 +39,8 @@
 //!
 //! Every other kind and version (the server then checks metadata names and labels
 //! only): ReplicationController, PodTemplate, PersistentVolume(Claim), Node,
-//! HPA, IngressClass, storage, admission policies,
-//! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
+//! admission policies (their CEL is not compiled),
+//! certificates, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
 //! pod-level `resources` (names, requests against limits and the containers'
 //! aggregate); Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
