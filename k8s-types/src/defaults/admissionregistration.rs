@@ -49,9 +49,11 @@ macro_rules! match_resources {
     }};
 }
 
-/// The policy kinds of one version.
+/// The policy kinds of one version; a binding's missing-parameter action defaults to
+/// `Deny` only where Go defaults it (`v1alpha1`'s `SetDefaults_ParamRef`: `v1` and
+/// `v1beta1` leave it unset, and validation requires it).
 macro_rules! policies {
-    ($d:ident, $v:ident) => {
+    ($d:ident, $v:ident, $param_default:expr) => {
         $d.add(
             |p: &mut crate::admissionregistration::$v::ValidatingAdmissionPolicy| {
                 p.spec
@@ -67,9 +69,11 @@ macro_rules! policies {
                 if let Some(m) = b.spec.match_resources.as_mut() {
                     match_resources!(m);
                 }
-                if let Some(p) = b.spec.param_ref.as_mut() {
-                    p.parameter_not_found_action
-                        .get_or_insert_with(|| "Deny".to_owned());
+                if $param_default {
+                    if let Some(p) = b.spec.param_ref.as_mut() {
+                        p.parameter_not_found_action
+                            .get_or_insert_with(|| "Deny".to_owned());
+                    }
                 }
             },
         );
@@ -88,9 +92,11 @@ macro_rules! policies {
                 if let Some(m) = b.spec.match_resources.as_mut() {
                     match_resources!(m);
                 }
-                if let Some(p) = b.spec.param_ref.as_mut() {
-                    p.parameter_not_found_action
-                        .get_or_insert_with(|| "Deny".to_owned());
+                if $param_default {
+                    if let Some(p) = b.spec.param_ref.as_mut() {
+                        p.parameter_not_found_action
+                            .get_or_insert_with(|| "Deny".to_owned());
+                    }
                 }
             },
         );
@@ -131,7 +137,7 @@ pub(super) fn register(d: &mut Defaulters) {
                 .get_or_insert_with(|| "Never".to_owned());
         }
     });
-    policies!(d, v1);
-    policies!(d, v1beta1);
-    policies!(d, v1alpha1);
+    policies!(d, v1, false);
+    policies!(d, v1beta1, false);
+    policies!(d, v1alpha1, true);
 }

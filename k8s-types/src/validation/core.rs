@@ -36,8 +36,17 @@ use crate::core::v1::{
 };
 use crate::value::{IntOrString, Quantity};
 
+mod endpoints;
+pub(super) mod event;
+mod quota;
 mod service;
 mod service_ips;
+pub use endpoints::*;
+pub use event::{
+    EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
+    validate_event_view_update,
+};
+pub use quota::*;
 pub use service::*;
 
 /// Go's `MaxSecretSize` (also a ConfigMap's limit): 1 MiB.
@@ -1330,7 +1339,7 @@ fn validate_probe(probe: &Probe, path: &Path, errs: &mut ErrorList) {
 /// Whether Go lets a request be below its limit (`IsOvercommitAllowed`): native
 /// resources but hugepages.
 fn overcommit_allowed(name: &str) -> bool {
-    let native = !name.contains('/') || name.starts_with("kubernetes.io/");
+    let native = !name.contains('/') || name.contains("kubernetes.io/");
     native && !name.starts_with("hugepages-")
 }
 

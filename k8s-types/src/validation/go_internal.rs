@@ -29,7 +29,12 @@ impl GoStruct {
     /// `IntOrString`, metav1 types, which keep their JSON tags internally too; `None` is
     /// Go's nil pointer, `null`).
     #[cfg_attr(
-        not(any(feature = "apps", feature = "batch", feature = "policy")),
+        not(any(
+            feature = "apps",
+            feature = "batch",
+            feature = "core",
+            feature = "policy"
+        )),
         allow(dead_code)
     )]
     pub(crate) fn field<T: WriteJson + ?Sized>(self, name: &str, value: &T) -> Self {
@@ -84,7 +89,10 @@ pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
 }
 
 /// An optional internal struct: its JSON, or `null` for Go's nil pointer.
-#[cfg_attr(not(any(feature = "apps", feature = "resource")), allow(dead_code))]
+#[cfg_attr(
+    not(any(feature = "apps", feature = "core", feature = "resource")),
+    allow(dead_code)
+)]
 pub(crate) fn or_null<T>(value: Option<&T>, write: impl FnOnce(&T) -> String) -> String {
     value.map_or_else(|| "null".to_owned(), write)
 }

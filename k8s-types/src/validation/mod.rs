@@ -21,6 +21,12 @@
 //! | `v1` Service | type, ports (names, numbers, protocols, targetPort, appProtocol, nodePorts, duplicates), selector, sessionAffinity and its config, clusterIP/clusterIPs/ipFamilies/ipFamilyPolicy (dual stack), externalIPs, loadBalancerSourceRanges (or their annotation), allocateLoadBalancerNodePorts, loadBalancerClass, external/internal traffic policies, healthCheckNodePort, trafficDistribution, topology annotations, externalName; status: load-balancer ingress | clusterIPs and ipFamilies changed only by a dual-stack upgrade or downgrade, `loadBalancerClass`, `healthCheckNodePort` kept |
 //! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
+//! | `v1` Endpoints, `discovery.k8s.io/v1` EndpointSlice | addresses (IPs out of reserved ranges, of the slice's address type, FQDNs), hostnames, node names, ports (names, numbers, protocols, appProtocol), topology labels, hints, list limits | unchanged endpoints not judged again; EndpointSlice `addressType` kept |
+//! | `v1` Event, `events.k8s.io/v1` Event | namespaces of the event and its object, a namespace that is a DNS subdomain; with an `eventTime`, the reporting controller, instance, action, reason and their lengths; `events.k8s.io/v1` only: metadata, `eventTime`, type, series, the deprecated fields unset | `events.k8s.io/v1`: every field but the series kept |
+//! | `v1` LimitRange, ResourceQuota | limit types and resource names, min ≤ default request ≤ default ≤ max, limit/request ratios, non-overcommit defaults; quota resource names and values, scopes and scope selectors | ResourceQuota scopes kept |
+//! | `admissionregistration.k8s.io/v1` ValidatingWebhookConfiguration, MutatingWebhookConfiguration | webhook names (unique, fully qualified), rules and their wildcards, failure/match/reinvocation policies, side effects, timeouts, selectors, client config (a URL as Go's `net/url` parses it, or a service and its path and port), admission review versions, match conditions' names (their CEL is not compiled: only an empty expression is refused) | side effects, review versions, unique names and valid selectors required as far as the old object had them; unchanged match conditions not judged again |
+//! | `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicyBinding, MutatingAdmissionPolicyBinding | policy name, parameter reference (name or selector, missing-parameter action), matched resources (policy, selectors, named rules), validation actions; the operations a mutation can match | as on create |
+//! | `flowcontrol.apiserver.k8s.io/v1` FlowSchema, PriorityLevelConfiguration | matching precedence, distinguisher method, priority level reference, subjects, resource and non-resource rules; priority level type, limited/exempt settings, queuing and its shuffle-sharding entropy; conditions; the mandatory `exempt` and `catch-all` objects' fixed specs | as on create |
 //! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
 //! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
 //! | `rbac.authorization.k8s.io/v1` Role, ClusterRole, RoleBinding, ClusterRoleBinding | rules (verbs, groups, resources, non-resource URLs), aggregation rule; roleRef, subjects | `roleRef` kept |
@@ -32,9 +38,9 @@
 //! # Not validated
 //!
 //! Every other kind and version (the server then checks metadata names and labels
-//! only): ReplicationController, PodTemplate, Endpoints, PersistentVolume(Claim), Node,
-//! LimitRange, ResourceQuota, HPA, IngressClass, storage, admissionregistration,
-//! certificates, flowcontrol, resource, apiextensions (CRDs validate their own schema
+//! only): ReplicationController, PodTemplate, PersistentVolume(Claim), Node,
+//! admission policies (their CEL is not compiled),
+//! certificates, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
 //! pod-level `resources` (names, requests against limits and the containers'
 //! aggregate); Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
@@ -68,6 +74,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "admissionregistration")]
+mod admissionregistration;
 #[cfg(feature = "apiregistration")]
 mod apiregistration;
 #[cfg(feature = "apiserverinternal")]
@@ -82,18 +90,29 @@ mod batch;
 mod coordination;
 #[cfg(feature = "core")]
 mod core;
+#[cfg(feature = "discovery")]
+mod discovery;
+#[cfg(feature = "events")]
+mod events;
+#[cfg(feature = "flowcontrol")]
+mod flowcontrol;
 #[cfg(any(
     feature = "apps",
     feature = "batch",
+    feature = "core",
+    feature = "flowcontrol",
     feature = "policy",
     feature = "resource"
 ))]
 mod go_internal;
+#[cfg(feature = "admissionregistration")]
+mod go_url;
 #[allow(dead_code)]
 mod go_value;
 #[cfg(any(feature = "apps", feature = "policy"))]
 mod int_or_percent;
 #[cfg(any(
+    feature = "admissionregistration",
     feature = "apps",
     feature = "batch",
     feature = "policy",
@@ -138,6 +157,8 @@ mod template_meta;
 #[cfg(feature = "resource")]
 mod cel;
 
+#[cfg(feature = "admissionregistration")]
+pub use admissionregistration::*;
 #[cfg(feature = "apiregistration")]
 pub use apiregistration::*;
 #[cfg(feature = "apiserverinternal")]
@@ -152,6 +173,12 @@ pub use batch::*;
 pub use coordination::*;
 #[cfg(feature = "core")]
 pub use core::*;
+#[cfg(feature = "discovery")]
+pub use discovery::*;
+#[cfg(feature = "events")]
+pub use events::*;
+#[cfg(feature = "flowcontrol")]
+pub use flowcontrol::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
 #[cfg(feature = "node")]
@@ -310,6 +337,13 @@ fn register(v: &mut Validators) {
         v.add::<c::Service, _>(pair!(validate_service, validate_service_update));
         v.add::<c::ConfigMap, _>(pair!(validate_config_map, validate_config_map_update));
         v.add::<c::Secret, _>(pair!(validate_secret, validate_secret_update));
+        v.add::<c::Endpoints, _>(pair!(validate_endpoints, validate_endpoints_update));
+        v.add::<c::Event, _>(pair!(validate_event, validate_event_update));
+        v.add::<c::LimitRange, _>(pair!(validate_limit_range, validate_limit_range_update));
+        v.add::<c::ResourceQuota, _>(pair!(
+            validate_resource_quota,
+            validate_resource_quota_update
+        ));
         v.add::<c::Namespace, _>(create_only!(validate_namespace));
         v.add::<c::ServiceAccount, _>(create_only!(validate_service_account));
     }
@@ -335,6 +369,45 @@ fn register(v: &mut Validators) {
         use crate::batch::v1 as b;
         v.add::<b::Job, _>(pair!(validate_job, validate_job_update));
         v.add::<b::CronJob, _>(pair!(validate_cron_job, validate_cron_job_update));
+    }
+    #[cfg(feature = "admissionregistration")]
+    {
+        use crate::admissionregistration::v1 as a;
+        v.add::<a::ValidatingWebhookConfiguration, _>(pair!(
+            validate_validating_webhook_configuration,
+            validate_validating_webhook_configuration_update
+        ));
+        v.add::<a::MutatingWebhookConfiguration, _>(pair!(
+            validate_mutating_webhook_configuration,
+            validate_mutating_webhook_configuration_update
+        ));
+        v.add::<a::ValidatingAdmissionPolicyBinding, _>(pair!(
+            validate_validating_admission_policy_binding,
+            validate_validating_admission_policy_binding_update
+        ));
+        v.add::<a::MutatingAdmissionPolicyBinding, _>(pair!(
+            validate_mutating_admission_policy_binding,
+            validate_mutating_admission_policy_binding_update
+        ));
+    }
+    #[cfg(feature = "discovery")]
+    v.add::<crate::discovery::v1::EndpointSlice, _>(pair!(
+        validate_endpoint_slice,
+        validate_endpoint_slice_update
+    ));
+    #[cfg(feature = "events")]
+    v.add::<crate::events::v1::Event, _>(pair!(
+        validate_events_event,
+        validate_events_event_update
+    ));
+    #[cfg(feature = "flowcontrol")]
+    {
+        use crate::flowcontrol::v1 as f;
+        v.add::<f::FlowSchema, _>(pair!(validate_flow_schema, validate_flow_schema_update));
+        v.add::<f::PriorityLevelConfiguration, _>(pair!(
+            validate_priority_level_configuration,
+            validate_priority_level_configuration_update
+        ));
     }
     #[cfg(feature = "rbac")]
     {

@@ -672,9 +672,15 @@ fn admissionregistration_webhooks_and_policies_per_version() {
             ("/spec/matchConstraints/resourceRules/0/scope", json!("*")),
         ],
     );
+    // Only v1alpha1 defaults a binding's missing-parameter action (Go's
+    // SetDefaults_ParamRef); v1 leaves it for validation to require.
     let pb = defaulted::<v1::ValidatingAdmissionPolicyBinding>(
         json!({"spec": {"paramRef": {"name": "p"}}}),
     );
+    assert_absent(&pb, &["/spec/paramRef/parameterNotFoundAction"]);
+    let pb = defaulted::<
+        k8s_types::admissionregistration::v1alpha1::ValidatingAdmissionPolicyBinding,
+    >(json!({"spec": {"paramRef": {"name": "p"}}}));
     assert_at(
         &pb,
         &[("/spec/paramRef/parameterNotFoundAction", json!("Deny"))],

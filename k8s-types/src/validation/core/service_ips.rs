@@ -9,6 +9,7 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::ip::{ParsedIp, is_valid_ip_for_legacy_field, parse_ip_sloppy};
 
 use super::super::json_value;
+use super::validate_endpoint_ip;
 use crate::core::v1::Service;
 
 const IP_FAMILIES: &[&str] = &["IPv4", "IPv6"];
@@ -170,61 +171,10 @@ pub(super) fn external_ips(svc: &Service, old: Option<&Service>, sp: &Path, errs
         let p = path.index(i);
         let found = is_valid_ip_for_legacy_field(&p, ip, STRICT_IP_CIDR, existing);
         if found.is_empty() {
-            endpoint_ip(ip, &p, errs);
+            errs.extend(validate_endpoint_ip(ip, &p));
         } else {
             errs.extend(found);
         }
-    }
-}
-
-/// Go's `ValidateEndpointIP`.
-fn endpoint_ip(ip: &str, p: &Path, errs: &mut ErrorList) {
-    let Some(parsed) = parse_ip_sloppy(ip) else {
-        errs.push(Error::invalid(p, ip, "must be a valid IP address"));
-        return;
-    };
-    let b = parsed.octets();
-    let (unspecified, loopback, link_local, link_local_multicast) = match parsed.to4() {
-        Some(v4) => (
-            v4 == [0, 0, 0, 0],
-            v4[0] == 127,
-            v4[0] == 169 && v4[1] == 254,
-            v4[0] == 224 && v4[1] == 0 && v4[2] == 0,
-        ),
-        None => (
-            b == [0; 16],
-            b == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-            b[0] == 0xfe && b[1] & 0xc0 == 0x80,
-            b[0] == 0xff && b[1] & 0x0f == 0x02,
-        ),
-    };
-    if unspecified {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            format!("may not be unspecified ({ip})"),
-        ));
-    }
-    if loopback {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            "may not be in the loopback range (127.0.0.0/8, ::1/128)",
-        ));
-    }
-    if link_local {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            "may not be in the link-local range (169.254.0.0/16, fe80::/10)",
-        ));
-    }
-    if link_local_multicast {
-        errs.push(Error::invalid(
-            p,
-            ip,
-            "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)",
-        ));
     }
 }
 
@@ -325,26 +275,6 @@ pub(super) fn upgrade_downgrade_ip_families(old: &Service, new: &Service, errs: 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn endpoint(ip: &str) -> Vec<String> {
-        let mut errs = ErrorList::default();
-        endpoint_ip(ip, &Path::new("ip"), &mut errs);
-        errs.iter().map(ToString::to_string).collect()
-    }
-
-    #[test]
-    fn endpoint_ips_as_go_ranges_them() {
-        assert!(endpoint("10.1.2.3").is_empty());
-        assert!(endpoint("2001:db8::1").is_empty());
-        assert_eq!(
-            endpoint("::"),
-            ["ip: Invalid value: \"::\": may not be unspecified (::)"]
-        );
-        assert_eq!(endpoint("::1").len(), 1);
-        // Go's IPv6 link-local multicast is any ffX2:: scope, not only ff02::.
-        assert_eq!(endpoint("ff12::1").len(), 1);
-        assert_eq!(endpoint("224.0.1.1").len(), 0);
-    }
 
     #[test]
     fn bad_values_by_go_type() {
