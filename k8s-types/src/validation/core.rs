@@ -4,7 +4,7 @@
 //! restart and DNS policies, hostname/subdomain, tolerations, node affinity), Service,
 //! ConfigMap, Secret, Namespace and ServiceAccount.
 
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{is_valid_port_name, is_valid_port_num};
 
 use super::invalid_each;
@@ -52,7 +52,11 @@ fn protocol(value: &str, path: &Path, errs: &mut ErrorList) {
     if value.is_empty() {
         errs.push(Error::required(path, ""));
     } else if !SUPPORTED_PORT_PROTOCOLS.contains(&value) {
-        errs.push(Error::not_supported(path, value, SUPPORTED_PORT_PROTOCOLS));
+        errs.push(Error::not_supported(
+            path,
+            BadValue::json_string(value),
+            SUPPORTED_PORT_PROTOCOLS,
+        ));
     }
 }
 
@@ -61,6 +65,11 @@ fn one_of(value: &str, allowed: &[&str], path: &Path, errs: &mut ErrorList) {
     if value.is_empty() {
         errs.push(Error::required(path, ""));
     } else if !allowed.contains(&value) {
-        errs.push(Error::not_supported(path, value, allowed));
+        // Go's enumerations are named string types, printed by json.Marshal.
+        errs.push(Error::not_supported(
+            path,
+            BadValue::json_string(value),
+            allowed,
+        ));
     }
 }

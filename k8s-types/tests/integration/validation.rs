@@ -311,8 +311,8 @@ fn pod_spec_init_containers_probes_tolerations_affinity_and_security() {
             // Go's order: regular containers, then init containers, ..., affinity
             // before tolerations.
             "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
-            "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
             "spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+            "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
             "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
             "spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
             "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
@@ -1247,7 +1247,7 @@ fn seccomp_apparmor_proc_mount_and_privilege_escalation_follow_go() {
                 "{s}.supplementalGroupsPolicy: Unsupported value: \"Union\": supported values: \"Merge\", \"Strict\""
             ),
             format!(
-                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: \"MountOption\", \"Recursive\""
+                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: \"Recursive\""
             ),
         ]
     );
@@ -1293,9 +1293,9 @@ fn sysctls_host_users_and_share_process_namespace_follow_go() {
             format!(
                 "{s}.sysctls[6].name: Invalid value: \"net/ipv4/conf/eth0.100/rp_filter\": may not be specified when 'hostNetwork' is true"
             ),
-            "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
-            "spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
-            "spec.HostIPC: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+            "spec.hostNetwork: Forbidden: when `hostUsers` is false".to_string(),
+            "spec.HostPID: Forbidden: when `hostUsers` is false".to_string(),
+            "spec.HostIPC: Forbidden: when `hostUsers` is false".to_string(),
         ]
     );
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{
     is_config_map_key, is_dns1123_label, is_dns1123_subdomain, is_relaxed_env_var_name,
     is_valid_port_name, is_valid_port_num,
@@ -144,7 +144,11 @@ pub(super) fn validate_container<'a>(
     let rp = path.child("restartPolicy");
     if role == Role::Init {
         if let Some(policy) = c.restart_policy.filter(|p| *p != "Always") {
-            errs.push(Error::not_supported(&rp, policy, &["Always"]));
+            errs.push(Error::not_supported(
+                &rp,
+                BadValue::json_string(policy),
+                &["Always"],
+            ));
         }
     }
     // Go leaves an init container without a name out of the set of names.
@@ -192,7 +196,7 @@ pub(super) fn validate_container<'a>(
             ] {
                 if let Some(p) = probe {
                     let pp = path.child(field);
-                    validate_probe(p, &pp, errs);
+                    validate_probe(p, pod.grace_period, &pp, errs);
                     if !single_success {
                         if let Some(g) = p.termination_grace_period_seconds {
                             errs.push(Error::invalid(

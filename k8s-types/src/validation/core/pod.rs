@@ -6,10 +6,13 @@ use std::collections::BTreeSet;
 
 use apimachinery::apis::meta::v1::validation::{name_is_dns_subdomain, validate_labels};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::{inclusive_range_error, is_dns1123_label, is_qualified_name};
+use apimachinery::util::validation::{
+    inclusive_range_error, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
+};
 
 use crate::core::v1::{
-    EphemeralContainer, Pod, PodResourceClaim, PodSpec, ResourceRequirements, Toleration,
+    EphemeralContainer, Pod, PodResourceClaim, PodSchedulingGroup, PodSpec, ResourceRequirements,
+    Toleration,
 };
 use crate::validation::pod_dns::{validate_host_aliases, validate_pod_dns_config};
 use crate::validation::pod_placement::{
@@ -24,7 +27,7 @@ use crate::validation::{
 };
 
 use super::containers::{ContainerView, PodFacts, Role, validate_container};
-use super::resources::validate_resource_requirements;
+use super::resources::{validate_pod_resources, validate_resource_requirements};
 use super::volumes::validate_volumes;
 use super::{DNS_POLICIES, RESTART_POLICIES, one_of};
 
@@ -36,7 +39,12 @@ pub fn validate_pod(pod: &Pod) -> ErrorList {
         name_is_dns_subdomain,
         &Path::new("metadata"),
     );
-    errs.extend(validate_pod_spec_for(&pod.spec, &Path::new("spec"), true));
+    errs.extend(validate_pod_spec_for(
+        &pod.spec,
+        None,
+        &Path::new("spec"),
+        true,
+    ));
     errs
 }
 
@@ -49,7 +57,12 @@ pub(super) const POD_UPDATE_MESSAGE: &str = "pod updates may not change fields o
 pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    errs.extend(validate_pod_spec_for(&new.spec, &Path::new("spec"), true));
+    errs.extend(validate_pod_spec_for(
+        &new.spec,
+        Some(&old.spec),
+        &Path::new("spec"),
+        true,
+    ));
     let mut munged = new.spec.clone();
     let (new_c, old_c) = (munged.containers.as_mut(), old.spec.containers.as_ref());
     if let (Some(n), Some(o)) = (new_c, old_c) {
@@ -94,13 +107,15 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
 /// Go's `ValidatePodSpec`, the parts named in the crate docs, in Go's order (so that
 /// the aggregated message lists the errors as kube-apiserver does).
 pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
-    validate_pod_spec_for(spec, path, false)
+    validate_pod_spec_for(spec, None, path, false)
 }
 
 /// [`validate_pod_spec`], with Go's `ResourceIsPod` option: a Pod's own spec (rather
-/// than a template's) must have its host-network ports' `hostPort` set.
+/// than a template's) must have its host-network ports' `hostPort` set; `old` is the
+/// spec an update replaces (Go's options computed from it).
 pub(super) fn validate_pod_spec_for(
     spec: &PodSpec,
+    old: Option<&PodSpec>,
     path: &Path,
     resource_is_pod: bool,
 ) -> ErrorList {
@@ -184,6 +199,7 @@ pub(super) fn validate_pod_spec_for(
         validate_container(view, &p, &volumes, &mut names, role, &pod, &mut errs);
         validate_ephemeral_only(c, spec, &p, &mut errs);
     }
+    validate_pod_resources(spec, path, &mut errs);
     validate_host_network_deps(spec, path, resource_is_pod, &mut errs);
     one_of(
         &spec.restart_policy,
@@ -201,7 +217,7 @@ pub(super) fn validate_pod_spec_for(
         &spec.node_selector,
         &path.child("nodeSelector"),
     ));
-    validate_pod_security_context(spec, path, &mut errs);
+    validate_pod_security_context(spec, old, path, &mut errs);
     if let Some(affinity) = &spec.affinity {
         validate_affinity(affinity, &path.child("affinity"), &mut errs);
     }
@@ -232,6 +248,7 @@ pub(super) fn validate_pod_spec_for(
         &mut errs,
     );
     validate_host_users(spec, path, &mut errs);
+    validate_pod_host_name(spec, path, &mut errs);
     if !spec.service_account_name.is_empty() {
         invalid_each(
             &mut errs,
@@ -308,7 +325,48 @@ pub(super) fn validate_pod_spec_for(
         ));
     }
     validate_os(spec, path, &mut errs);
+    if let Some(group) = &spec.scheduling_group {
+        validate_scheduling_group(group, &path.child("schedulingGroup"), &mut errs);
+    }
     errs
+}
+
+/// Go's `validatePodHostName`: a `hostnameOverride` neither with `setHostnameAsFQDN`
+/// nor with `hostNetwork`, at most 64 characters, a DNS-1123 subdomain.
+fn validate_pod_host_name(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
+    let Some(name) = &spec.hostname_override else {
+        return;
+    };
+    let p = path.child("hostnameOverride");
+    if spec.set_hostname_as_fqdn == Some(true) {
+        errs.push(Error::forbidden(
+            &p,
+            "may not be specified when setHostnameAsFQDN is true",
+        ));
+    }
+    if spec.host_network {
+        errs.push(Error::forbidden(
+            &p,
+            "may not be specified when hostNetwork is true",
+        ));
+    }
+    if name.len() > 64 {
+        errs.push(Error::too_long(&p, 64));
+    }
+    invalid_each(errs, &p, name, is_dns1123_subdomain(name));
+}
+
+/// Go's `validateSchedulingGroup`: a pod group named, by a DNS subdomain.
+fn validate_scheduling_group(group: &PodSchedulingGroup, path: &Path, errs: &mut ErrorList) {
+    let p = path.child("podGroupName");
+    match &group.pod_group_name {
+        None => errs.push(Error::invalid(
+            &p,
+            BadValue::null(),
+            "must specify one of: `podGroupName`",
+        )),
+        Some(name) => invalid_each(errs, &p, name, name_is_dns_subdomain(name, false)),
+    }
 }
 
 /// Go's `validatePodResourceClaims`: names (DNS labels, unique) and exactly one of
@@ -488,17 +546,23 @@ pub(super) fn validate_ephemeral_only(
     }
 }
 
-/// Go's `ValidatePodTemplateSpec` under `path`: labels, annotations and the pod spec.
+/// Go's `ValidatePodTemplateSpec` under `path`: labels and annotations (Go's paths
+/// leave out `metadata`: `template.labels`), the pod spec, and no ephemeral containers.
 pub fn validate_pod_template_spec(t: &crate::core::v1::PodTemplateSpec, path: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
-    let mp = path.child("metadata");
-    errs.extend(validate_labels(&t.metadata.labels, &mp.child("labels")));
+    errs.extend(validate_labels(&t.metadata.labels, &path.child("labels")));
     errs.extend(
         apimachinery::apis::meta::v1::validation::validate_annotations(
             &t.metadata.annotations,
-            &mp.child("annotations"),
+            &path.child("annotations"),
         ),
     );
     errs.extend(validate_pod_spec(&t.spec, &path.child("spec")));
+    if !t.spec.ephemeral_containers.is_empty() {
+        errs.push(Error::forbidden(
+            &path.child("spec").child("ephemeralContainers"),
+            "ephemeral containers not allowed in pod template",
+        ));
+    }
     errs
 }
