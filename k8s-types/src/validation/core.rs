@@ -13,13 +13,17 @@ use crate::value::IntOrString;
 mod config;
 mod containers;
 mod pod;
+mod pod_template;
 mod probes;
+mod replication_controller;
 mod resources;
 mod service;
 mod service_ips;
 mod volumes;
 pub use config::*;
 pub use pod::*;
+pub use pod_template::*;
+pub use replication_controller::*;
 pub use resources::validate_resource_requirements;
 pub use service::*;
 

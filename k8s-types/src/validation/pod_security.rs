@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{inclusive_range_error, is_dns1123_subdomain};
 
+use super::go_value::go_json;
 use super::{invalid_each, json_value};
 use crate::core::v1::{
     AppArmorProfile, ContainerPort, PodSpec, SeccompProfile, SecurityContext,
@@ -220,9 +221,20 @@ fn validate_seccomp_profile(sp: &SeccompProfile, path: &Path, errs: &mut ErrorLi
             Some(p) => validate_local_descending_path(p, &lp, errs),
         }
     } else if sp.localhost_profile.is_some() {
+        // Go prints its internal SeccompProfile, whose fields have no JSON tags.
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "PascalCase")]
+        struct GoSeccompProfile<'a> {
+            r#type: &'a str,
+            localhost_profile: Option<&'a str>,
+        }
+        let value = GoSeccompProfile {
+            r#type: &sp.r#type,
+            localhost_profile: sp.localhost_profile.as_deref(),
+        };
         errs.push(Error::invalid(
             &lp,
-            json_value(sp),
+            go_json(&value),
             "can only be set when seccomp type is Localhost",
         ));
     }

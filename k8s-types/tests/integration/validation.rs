@@ -928,8 +928,9 @@ fn huge_label_sets_and_annotations_are_errors_with_paths() {
 
 #[test]
 fn kinds_without_validator_answer_none() {
-    let rc = k8s_types::core::v1::ReplicationController::default();
-    assert!(scheme().validate(&rc, None).is_none());
+    // kube-apiserver only reads ComponentStatuses: no strategy validates one.
+    let cs = k8s_types::core::v1::ComponentStatus::default();
+    assert!(scheme().validate(&cs, None).is_none());
 }
 
 /// The pod spec's `spec` after `patch`, defaulted and validated.
@@ -1201,7 +1202,7 @@ fn seccomp_apparmor_proc_mount_and_privilege_escalation_follow_go() {
                 "{c}.procMount: Invalid value: \"Unmasked\": `hostUsers` must be false to use `Unmasked`"
             ),
             format!(
-                "{c}.seccompProfile.localhostProfile: Invalid value: {{\"type\":\"RuntimeDefault\",\"localhostProfile\":\"p.json\"}}: can only be set when seccomp type is Localhost"
+                "{c}.seccompProfile.localhostProfile: Invalid value: {{\"Type\":\"RuntimeDefault\",\"LocalhostProfile\":\"p.json\"}}: can only be set when seccomp type is Localhost"
             ),
             format!(
                 "{c}: Invalid value: {sc}: cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"
@@ -1471,7 +1472,7 @@ fn mounts_devices_resize_policies_headers_and_sleep_follow_go() {
     assert_eq!(
         errs,
         [
-            "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"
+            "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when pod `restartPolicy` is 'Never'"
         ]
     );
 }

@@ -391,8 +391,8 @@ pub(super) fn validate_resize_policy(
         if pod_restart_policy == "Never" && p.restart_policy != "NotRequired" {
             errs.push(Error::invalid(
                 path,
-                &p.restart_policy,
-                "must be 'NotRequired' when `restartPolicy` is 'Never'",
+                BadValue::json_string(&p.restart_policy),
+                "must be 'NotRequired' when pod `restartPolicy` is 'Never'",
             ));
         }
     }

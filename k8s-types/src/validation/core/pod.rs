@@ -549,6 +549,16 @@ pub(super) fn validate_ephemeral_only(
 /// Go's `ValidatePodTemplateSpec` under `path`: labels and annotations (Go's paths
 /// leave out `metadata`: `template.labels`), the pod spec, and no ephemeral containers.
 pub fn validate_pod_template_spec(t: &crate::core::v1::PodTemplateSpec, path: &Path) -> ErrorList {
+    pod_template_spec(t, None, path)
+}
+
+/// [`validate_pod_template_spec`] for an update of `old` (Go's options computed from
+/// the old template).
+pub(super) fn pod_template_spec(
+    t: &crate::core::v1::PodTemplateSpec,
+    old: Option<&PodSpec>,
+    path: &Path,
+) -> ErrorList {
     let mut errs = ErrorList::default();
     errs.extend(validate_labels(&t.metadata.labels, &path.child("labels")));
     errs.extend(
@@ -557,7 +567,12 @@ pub fn validate_pod_template_spec(t: &crate::core::v1::PodTemplateSpec, path: &P
             &path.child("annotations"),
         ),
     );
-    errs.extend(validate_pod_spec(&t.spec, &path.child("spec")));
+    errs.extend(validate_pod_spec_for(
+        &t.spec,
+        old,
+        &path.child("spec"),
+        false,
+    ));
     if !t.spec.ephemeral_containers.is_empty() {
         errs.push(Error::forbidden(
             &path.child("spec").child("ephemeralContainers"),

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{is_dns1123_label, is_dns1123_subdomain};
 
 use crate::core::v1::Volume;
@@ -209,7 +209,11 @@ pub(super) fn validate_volume_mounts(
         if let Some(mp) = &m.mount_propagation {
             let pp = path.child("mountPropagation");
             if !MOUNT_PROPAGATIONS.contains(&mp.as_str()) {
-                errs.push(Error::not_supported(&pp, mp, MOUNT_PROPAGATIONS));
+                errs.push(Error::not_supported(
+                    &pp,
+                    BadValue::json_string(mp),
+                    MOUNT_PROPAGATIONS,
+                ));
             }
             if mp == "Bidirectional" && !privileged {
                 errs.push(Error::forbidden(
