@@ -1115,9 +1115,9 @@ fn gates_claims_and_pod_level_names_follow_go() {
         [
             "spec.resourceClaims[1].name: Duplicate value: \"gpu\"".to_string(),
             format!("spec.resourceClaims[2].name: Invalid value: \"Bad\": {label}"),
-            "spec.resourceClaims[2]: Invalid value: {\"name\":\"Bad\"}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`".to_string(),
+            "spec.resourceClaims[2]: Invalid value: {\"Name\":\"Bad\",\"ResourceClaimName\":null,\"ResourceClaimTemplateName\":null}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`".to_string(),
             "spec.resourceClaims[3].name: Required value".to_string(),
-            "spec.resourceClaims[3]: Invalid value: {\"name\":\"\",\"resourceClaimName\":\"a\",\"resourceClaimTemplateName\":\"Bad_Name\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified".to_string(),
+            "spec.resourceClaims[3]: Invalid value: {\"Name\":\"\",\"ResourceClaimName\":\"a\",\"ResourceClaimTemplateName\":\"Bad_Name\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified".to_string(),
             format!("spec.resourceClaims[3].resourceClaimTemplateName: Invalid value: \"Bad_Name\": {subdomain}"),
             "spec.readinessGates[1].conditionType: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".to_string(),
             format!("spec.schedulingGates[1]: Invalid value: \"-x\": {name_part}"),

@@ -10,8 +10,8 @@ use apimachinery::util::validation::{
 };
 
 use crate::core::v1::{
-    Container, ContainerPort, ContainerResizePolicy, EnvFromSource, EnvVar, LifecycleHandler,
-    Probe, ResourceRequirements, SecurityContext, VolumeDevice, VolumeMount,
+    Container, ContainerPort, ContainerResizePolicy, ContainerRestartRule, EnvFromSource, EnvVar,
+    LifecycleHandler, Probe, ResourceRequirements, SecurityContext, VolumeDevice, VolumeMount,
 };
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_security_context;
@@ -59,6 +59,7 @@ pub(super) struct ContainerView<'a> {
     pub(super) image_pull_policy: &'a str,
     pub(super) security_context: Option<&'a SecurityContext>,
     pub(super) restart_policy: Option<&'a str>,
+    pub(super) restart_rules: &'a [ContainerRestartRule],
 }
 
 impl<'a> From<&'a Container> for ContainerView<'a> {
@@ -81,6 +82,7 @@ impl<'a> From<&'a Container> for ContainerView<'a> {
             image_pull_policy: &c.image_pull_policy,
             security_context: c.security_context.as_ref(),
             restart_policy: c.restart_policy.as_deref(),
+            restart_rules: &c.restart_policy_rules,
         }
     }
 }
@@ -141,13 +143,16 @@ pub(super) fn validate_container<'a>(
     if let Some(sc) = c.security_context {
         validate_security_context(sc, &path.child("securityContext"), pod.host_users, errs);
     }
-    let rp = path.child("restartPolicy");
+    // Go's `validateInitContainerRestartPolicy` (with both restart-rule gates on, as in
+    // 1.36, it is the regular containers' check for init containers too).
+    // Without a policy, an init container's rules are not looked at.
     if role == Role::Init {
-        if let Some(policy) = c.restart_policy.filter(|p| *p != "Always") {
-            errs.push(Error::not_supported(
-                &rp,
-                BadValue::json_string(policy),
-                &["Always"],
+        if c.restart_policy.is_some() {
+            validate_container_restart_policy(c.restart_policy, c.restart_rules, path, errs);
+        } else if !c.restart_rules.is_empty() {
+            errs.push(Error::required(
+                &path.child("restartPolicy"),
+                "must specify restartPolicy when restart rules are used",
             ));
         }
     }
@@ -215,11 +220,8 @@ pub(super) fn validate_container<'a>(
                     }
                 }
             }
-            if role == Role::Regular && c.restart_policy.is_some() {
-                errs.push(Error::forbidden(
-                    &rp,
-                    "may not be set for non-init containers",
-                ));
+            if role == Role::Regular {
+                validate_container_restart_policy(c.restart_policy, c.restart_rules, path, errs);
             }
         }
     }
@@ -394,6 +396,68 @@ pub(super) fn validate_resize_policy(
                 BadValue::json_string(&p.restart_policy),
                 "must be 'NotRequired' when pod `restartPolicy` is 'Never'",
             ));
+        }
+    }
+}
+
+/// Go's `validateContainerRestartPolicy` with the ContainerRestartRules and
+/// RestartAllContainersOnContainerExits gates on (1.36's defaults): a known policy,
+/// required when there are rules, at most 20 rules, each with a known action and an
+/// exit-code condition (a known operator, at most 255 values).
+fn validate_container_restart_policy(
+    policy: Option<&str>,
+    rules: &[ContainerRestartRule],
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let rp = path.child("restartPolicy");
+    match policy {
+        None if !rules.is_empty() => errs.push(Error::required(
+            &rp,
+            "must specify restartPolicy when restart rules are used",
+        )),
+        Some(p) if !["Always", "Never", "OnFailure"].contains(&p) => {
+            errs.push(Error::not_supported(
+                &rp,
+                BadValue::json_string(p),
+                &["Always", "Never", "OnFailure"],
+            ));
+        }
+        _ => {}
+    }
+    let lp = path.child("restartPolicyRules");
+    if rules.len() > 20 {
+        errs.push(Error::too_many(&lp, rules.len() as i64, 20));
+    }
+    for (i, rule) in rules.iter().enumerate() {
+        let ip = lp.index(i);
+        let actions = ["Restart", "RestartAllContainers"];
+        if !actions.contains(&rule.action.as_str()) {
+            errs.push(Error::not_supported(
+                &ip.child("action"),
+                BadValue::json_string(&rule.action),
+                &actions,
+            ));
+        }
+        let ep = ip.child("exitCodes");
+        match &rule.exit_codes {
+            None => errs.push(Error::required(&ep, "must be specified")),
+            Some(codes) => {
+                if !["In", "NotIn"].contains(&codes.operator.as_str()) {
+                    errs.push(Error::not_supported(
+                        &ep.child("operator"),
+                        BadValue::json_string(&codes.operator),
+                        &["In", "NotIn"],
+                    ));
+                }
+                if codes.values.len() > 255 {
+                    errs.push(Error::too_many(
+                        &ep.child("values"),
+                        codes.values.len() as i64,
+                        255,
+                    ));
+                }
+            }
         }
     }
 }

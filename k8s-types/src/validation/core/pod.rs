@@ -14,6 +14,7 @@ use crate::core::v1::{
     EphemeralContainer, Pod, PodResourceClaim, PodSchedulingGroup, PodSpec, ResourceRequirements,
     Toleration,
 };
+use crate::validation::go_value::go_json;
 use crate::validation::pod_dns::{validate_host_aliases, validate_pod_dns_config};
 use crate::validation::pod_placement::{
     validate_affinity, validate_scheduling_gates, validate_topology_spread_constraints,
@@ -22,9 +23,7 @@ use crate::validation::pod_security::{
     check_host_port_conflicts, validate_host_network_deps, validate_host_users, validate_os,
     validate_pod_security_context,
 };
-use crate::validation::{
-    invalid_each, json_value, validate_object_meta, validate_object_meta_update,
-};
+use crate::validation::{invalid_each, validate_object_meta, validate_object_meta_update};
 
 use super::containers::{ContainerView, PodFacts, Role, validate_container};
 use super::resources::{validate_pod_resources, validate_resource_requirements};
@@ -194,6 +193,7 @@ pub(super) fn validate_pod_spec_for(
             image_pull_policy: &c.image_pull_policy,
             security_context: c.security_context.as_ref(),
             restart_policy: c.restart_policy.as_deref(),
+            restart_rules: &c.restart_policy_rules,
         };
         let role = Role::Ephemeral;
         validate_container(view, &p, &volumes, &mut names, role, &pod, &mut errs);
@@ -388,15 +388,30 @@ pub(super) fn validate_pod_resource_claims(
             invalid_each(errs, &np, &claim.name, is_dns1123_label(&claim.name));
             names.insert(claim.name.as_str());
         }
+        // Go prints its internal PodResourceClaim, whose fields have no JSON tags.
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "PascalCase")]
+        struct GoPodResourceClaim<'a> {
+            name: &'a str,
+            resource_claim_name: Option<&'a str>,
+            resource_claim_template_name: Option<&'a str>,
+        }
+        let go_claim = || {
+            go_json(&GoPodResourceClaim {
+                name: &claim.name,
+                resource_claim_name: claim.resource_claim_name.as_deref(),
+                resource_claim_template_name: claim.resource_claim_template_name.as_deref(),
+            })
+        };
         match (&claim.resource_claim_name, &claim.resource_claim_template_name) {
             (Some(_), Some(_)) => errs.push(Error::invalid(
                 &p,
-                json_value(claim),
+                go_claim(),
                 "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
             )),
             (None, None) => errs.push(Error::invalid(
                 &p,
-                json_value(claim),
+                go_claim(),
                 "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
             )),
             _ => {}
@@ -520,6 +535,7 @@ pub(super) fn validate_ephemeral_only(
         ("resources", c.resources != ResourceRequirements::default()),
         ("resizePolicy", !c.resize_policy.is_empty()),
         ("restartPolicy", c.restart_policy.is_some()),
+        ("restartPolicyRules", !c.restart_policy_rules.is_empty()),
         ("livenessProbe", c.liveness_probe.is_some()),
         ("readinessProbe", c.readiness_probe.is_some()),
         ("startupProbe", c.startup_probe.is_some()),
