@@ -1,11 +1,13 @@
 -- One wrk script for every phase of benchmarks/apiserver/run.sh, chosen by the
--- environment: OP = create | get | get0 | list | patch | delete, ENC = json | protobuf,
--- N = objects (ConfigMaps obj-0 .. obj-(N-1) in namespace "bench"), THREADS = wrk's -t.
+-- environment: OP = create | get | get0 | list | patch | apply | delete, ENC = json |
+-- protobuf, N = objects (ConfigMaps obj-0 .. obj-(N-1) in namespace "bench"), THREADS =
+-- wrk's -t, TOKEN = the bearer token every request carries (the same for every server).
 -- create and delete touch each object once and stop when done, so their rate is
--- objects per second; get and patch cycle over the objects for the whole run.
+-- objects per second; get, patch and apply cycle over the objects for the whole run.
 local op = os.getenv("OP")
 local n = tonumber(os.getenv("N") or "2000")
 local threads = tonumber(os.getenv("THREADS") or "4")
+local token = os.getenv("TOKEN")
 local base = "/api/v1/namespaces/bench/configmaps"
 local made = 0
 
@@ -59,6 +61,9 @@ local function headers(extra)
   if protobuf then
     h["Accept"] = PB
   end
+  if token then
+    h["Authorization"] = "Bearer " .. token
+  end
   return h
 end
 
@@ -77,7 +82,7 @@ function request()
     end
     local body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"' .. name(k) ..
       '","labels":{"app":"bench"}},"data":{"key":"value"}}'
-    return wrk.format("POST", base, {["Content-Type"] = "application/json"}, body)
+    return wrk.format("POST", base, headers({["Content-Type"] = "application/json"}), body)
   elseif op == "get" then
     return wrk.format("GET", base .. "/" .. name(k), headers())
   elseif op == "get0" then
@@ -89,6 +94,12 @@ function request()
     local body = '{"data":{"key":"v' .. i .. '"}}'
     return wrk.format("PATCH", base .. "/" .. name(k),
       headers({["Content-Type"] = "application/merge-patch+json"}), body)
+  elseif op == "apply" then
+    -- Server-side apply (YAML's JSON form), forcing ownership of what create wrote.
+    local body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"' .. name(k) ..
+      '"},"data":{"key":"a' .. i .. '"}}'
+    return wrk.format("PATCH", base .. "/" .. name(k) .. "?fieldManager=bench&force=true",
+      headers({["Content-Type"] = "application/apply-patch+yaml"}), body)
   elseif op == "delete" then
     return wrk.format("DELETE", base .. "/" .. name(k), headers())
   end

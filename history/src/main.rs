@@ -80,6 +80,7 @@ fn run(args: &[String]) -> Result<bool, String> {
         backend,
         servers: if etcd { 2 } else { 1 },
         partition: etcd,
+        etcd_program: None,
     };
     let secs = Duration::from_secs;
     let mut faults = vec![

@@ -167,14 +167,18 @@ impl Store {
         Ok(Bytes::from(out))
     }
 
+    /// The storage's current revision (etcd's, which every resource's writes move).
+    pub async fn current_revision(&self) -> Result<Revision, StatusError> {
+        self.storage
+            .current_revision()
+            .await
+            .map_err(|e| interpret_error(e, &self.qualified(), ""))
+    }
+
     /// Checks that the store has reached `revision` (a list "not older than" it); Go's
     /// 504 "Too large resource version" otherwise.
     pub async fn ensure_reached(&self, revision: Revision) -> Result<(), StatusError> {
-        let current = self
-            .storage
-            .current_revision()
-            .await
-            .map_err(|e| interpret_error(e, &self.qualified(), ""))?;
+        let current = self.current_revision().await?;
         if revision > current {
             return Err(interpret_error(
                 StorageError::FutureRevision {

@@ -969,6 +969,48 @@ async fn watches() {
 }
 
 #[tokio::test]
+async fn a_consistent_watch_list_ends_at_the_storages_current_revision() {
+    let s = start().await;
+    let addr = s.server.local_addr().to_string();
+    let watch_list = format!(
+        "{CM}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan\
+         &allowWatchBookmarks=true&timeoutSeconds=1"
+    );
+    let bookmark_at = |events: Vec<Value>| -> u64 {
+        let bookmark = events
+            .iter()
+            .find(|e| e["type"] == "BOOKMARK")
+            .unwrap_or_else(|| panic!("no bookmark: {events:?}"));
+        bookmark["object"]["metadata"]["resourceVersion"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // The ConfigMaps' cache runs from here on.
+    create(&s, CM, configmap("first", json!({}))).await;
+    client::request(&addr, "GET", &watch_list, &[], b"").await;
+    // A write of another resource moves the storage's revision, not the cache's.
+    let secret = create(
+        &s,
+        "/api/v1/namespaces/default/secrets",
+        json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "later"}}),
+    )
+    .await;
+    let later: u64 = secret["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let events = client::request(&addr, "GET", &watch_list, &[], b"")
+        .await
+        .events();
+    assert_eq!(events[0]["object"]["metadata"]["name"], "first");
+    assert!(bookmark_at(events) >= later);
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_too_old_resource_version_is_expired() {
     let storage = std::sync::Arc::new(apiserver::storage::MemoryStorage::with_history_limit(5));
     let s = client::start_with(storage).await;

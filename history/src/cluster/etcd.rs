@@ -1,6 +1,7 @@
-//! The etcd under the servers (Debian's etcd 3.4): one member on loopback ports and a
-//! temporary data directory, that the harness kills and restarts on the same data,
-//! pauses and resumes (SIGSTOP, SIGCONT) and compacts, with `etcdctl`.
+//! The etcd under the servers (Debian's etcd 3.4 from `PATH`, or another build such as
+//! the oracle's etcd 3.6): one member on loopback ports and a temporary data directory,
+//! that the harness kills and restarts on the same data, pauses and resumes (SIGSTOP,
+//! SIGCONT) and compacts, with `etcdctl`.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -12,6 +13,7 @@ use crate::error::Error;
 /// One etcd member.
 #[derive(Debug)]
 pub struct Etcd {
+    program: PathBuf,
     child: Option<Child>,
     paused: bool,
     data: PathBuf,
@@ -54,6 +56,7 @@ impl Etcd {
     /// loopback and on `extra_hosts`.
     pub fn new(dir: &std::path::Path, extra_hosts: Vec<String>) -> Result<Etcd, Error> {
         Ok(Etcd {
+            program: PathBuf::from("etcd"),
             child: None,
             paused: false,
             data: dir.join("etcd-data"),
@@ -62,6 +65,14 @@ impl Etcd {
             peer_port: free_port()?,
             extra_hosts,
         })
+    }
+
+    /// The same etcd run from `program` instead of the `etcd` on `PATH` (kube-apiserver
+    /// 1.36 needs etcd 3.5.13 or later for its watch progress requests; Debian's is 3.4).
+    #[must_use]
+    pub fn with_program(mut self, program: PathBuf) -> Etcd {
+        self.program = program;
+        self
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -88,7 +99,7 @@ impl Etcd {
             .append(true)
             .open(&self.log)
             .map_err(Error::io(format!("open {}", self.log.display())))?;
-        let child = Command::new("etcd")
+        let child = Command::new(&self.program)
             .arg("--name=history")
             .arg(format!("--data-dir={}", self.data.display()))
             .arg(format!("--listen-client-urls={}", listen.join(",")))
@@ -102,7 +113,7 @@ impl Etcd {
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
-            .map_err(Error::io("start etcd"))?;
+            .map_err(Error::io(format!("start {}", self.program.display())))?;
         self.child = Some(child);
         self.paused = false;
         let deadline = Instant::now() + Duration::from_secs(60);

@@ -40,6 +40,8 @@ pub struct ClusterSpec {
     /// The last server runs in a network namespace of its own, so that it can be cut
     /// from etcd.
     pub partition: bool,
+    /// The etcd to run, when not the `etcd` on `PATH`.
+    pub etcd_program: Option<PathBuf>,
 }
 
 /// A running cluster; everything is stopped, and the directory removed unless kept,
@@ -81,6 +83,9 @@ impl Cluster {
             Backend::Etcd => {
                 let extra = netns.iter().map(|n| n.etcd_host.to_string()).collect();
                 let mut etcd = Etcd::new(&dir.0, extra)?;
+                if let Some(program) = &spec.etcd_program {
+                    etcd = etcd.with_program(program.clone());
+                }
                 etcd.start()?;
                 Some(etcd)
             }

@@ -153,6 +153,7 @@ fn spec(bin: PathBuf, backend: Backend, servers: usize, partition: bool) -> Clus
         backend,
         servers,
         partition,
+        etcd_program: None,
     }
 }
 
@@ -324,6 +325,7 @@ fn kube_apiserver_under_the_same_faults() {
         backend: Backend::Etcd,
         servers: 2,
         partition: true,
+        etcd_program: None,
     };
     let faults = vec![
         Fault::EtcdKill { down: secs(2) },

@@ -107,6 +107,7 @@ async fn outcomes(
         backend: Backend::Etcd,
         servers: 1,
         partition: false,
+        etcd_program: None,
     };
     let mut cluster = Cluster::start(&spec, 42).await?;
     let config = kubeconfig(&cluster)?;

@@ -16,4 +16,5 @@ mod serve_logs;
 mod serve_python;
 mod serve_rbac;
 mod serve_security;
+mod serve_shared_etcd;
 mod upgrade_corpus;

@@ -24,6 +24,9 @@ const FIELD_VALIDATION_VALUES: [&str; 4] = ["", "Ignore", "Strict", "Warn"];
 pub struct ListOptions {
     /// `resourceVersion`: 0 for unset or `"0"`.
     pub resource_version: i64,
+    /// Whether `resourceVersion` is unset: a consistent read, at the storage's current
+    /// revision (`"0"` takes any recent state).
+    pub consistent: bool,
     /// `resourceVersionMatch`, `""` when unset.
     pub resource_version_match: String,
     /// `continue`, when set.
@@ -111,6 +114,7 @@ impl Handler<'_> {
         let raw_rv = q("resourceVersion");
         let mut options = ListOptions {
             resource_version: 0,
+            consistent: raw_rv.is_empty(),
             resource_version_match: q("resourceVersionMatch").to_owned(),
             continue_token: Some(q("continue").to_owned()).filter(|c| !c.is_empty()),
             limit: usize::try_from(limit.max(0)).unwrap_or(usize::MAX),

@@ -232,8 +232,18 @@ pub async fn watch(
         // A revision the store has not reached: Go's 504 "Too large resource version".
         h.store.ensure_reached(revision).await?;
     }
+    // A watch-list from no resourceVersion is a consistent read (Go's cacher with
+    // ConsistentListFromCache): its initial events, and the bookmark that ends them, are
+    // at the storage's current revision, which other resources' writes (and other
+    // servers' on the same etcd) move too; the cache's events up to it are in the list.
+    // From "0" or a resourceVersion not older than which, whatever the cache has.
+    let start = match (initial, options.consistent) {
+        (true, true) => h.store.current_revision().await?,
+        (true, false) => 0,
+        (false, _) => revision,
+    };
     let cacher = h.store.cacher().clone();
-    let (from, events) = cacher.watch(if initial { 0 } else { revision }).await?;
+    let (from, events) = cacher.watch(start).await?;
     let mut state = WatchState {
         handler_scheme: h.scheme.clone(),
         info: h.store.info().clone(),

@@ -1,7 +1,8 @@
 //! The differential suite (issue 41): a corpus of requests, as data
 //! (`tests/data/differential/<area>.yaml`), replayed against `kapi serve` and against the
-//! real kube-apiserver v1.36.3, each on its own fresh etcd started by the fault checker's
-//! harness (`history::cluster`) with the same TLS and token flags. Each pair of answers
+//! real kube-apiserver v1.36.3, each on its own fresh etcd (the oracle's etcd 3.6.8)
+//! started by the fault checker's harness (`history::cluster`) with the same TLS and
+//! token flags. Each pair of answers
 //! is compared after [`normalize`] has made equal only what must differ: the status
 //! code, the `Content-Type`, the `Warning` headers, whether there is an `Audit-Id`, and
 //! the body (a watch's, which ends at its `timeoutSeconds`, as the list of its events).
@@ -48,12 +49,16 @@ struct Seen {
     body: Value,
 }
 
-async fn start(implementation: Implementation) -> Result<Cluster, history::Error> {
+async fn start(
+    implementation: Implementation,
+    etcd_program: Option<std::path::PathBuf>,
+) -> Result<Cluster, history::Error> {
     let spec = ClusterSpec {
         implementation,
         backend: Backend::Etcd,
         servers: 1,
         partition: false,
+        etcd_program,
     };
     Cluster::start(&spec, 41).await
 }
@@ -226,10 +231,14 @@ async fn kapi_serve_answers_the_corpus_as_kube_apiserver_does() -> TestResult {
         eprintln!("note: skipped: etcd is not installed (apt-get install etcd-server etcd-client)");
         return Ok(());
     }
+    // Both on the oracle's etcd 3.6.8, kube-apiserver's own release line, whose watch
+    // progress requests kube-apiserver 1.36's watch-lists and consistent reads use
+    // (Debian's etcd 3.4 predates them).
+    let etcd = oracle_binary("etcd");
     let kapi_bin = kapi()?.get_program().into();
     let (ours, go) = tokio::join!(
-        start(Implementation::Kapi(kapi_bin)),
-        start(Implementation::KubeApiserver(kube_apiserver))
+        start(Implementation::Kapi(kapi_bin), etcd.clone()),
+        start(Implementation::KubeApiserver(kube_apiserver), etcd)
     );
     let (mut ours, mut go) = (ours?, go?);
     let timeout = Duration::from_secs(30);
