@@ -19,6 +19,7 @@
 //! | every kind below | `ObjectMeta`: name/generateName by the kind's rule (DNS-1123 subdomain; DNS-1123 label for Namespace and Service; path segment for RBAC), namespace, labels, annotations (256 KiB), owner references, finalizers | name, namespace, uid, creationTimestamp kept |
 //! | `v1` Pod | PodSpec, in Go's order: terminationGracePeriodSeconds required, volumes (names, one source, hostPath/secret/configMap/PVC essentials), resourceClaims (names, one of claim or template), containers, initContainers, ephemeralContainers (names unique across all three, images, termination-message and pull policies, ports, env/envFrom, volume mounts (unique paths, sub-paths relative without `..`, mount propagation, `Bidirectional` only when privileged), volume devices (PVC or ephemeral volumes, unique names and paths, no overlap with mounts), resources with requests ≤ limits, resize policies, security context, then probes with one handler and readiness probes without a grace period, lifecycle handlers, HTTP header names, `sleep` within the grace period; host ports unique (init containers each alone); ephemeral: a known target, no ports/resources/resize policy/restart policy/probes/lifecycle/sub-paths), `hostPort` equal to `containerPort` with `hostNetwork` (a template may leave it 0), restartPolicy, dnsPolicy, nodeSelector, pod security context (IDs, `shareProcessNamespace` with `hostPID`, sysctl names, duplicates and host namespaces, fsGroup change, supplemental groups and SELinux change policies, seccomp and AppArmor profiles, Windows options), container security contexts (IDs, `procMount` and `Unmasked` against `hostUsers`, seccomp/AppArmor profiles, privilege escalation with `privileged`/`CAP_SYS_ADMIN`, Windows options), affinity (node selector terms, operators and values, field selectors on `metadata.name`, preferred weights; pod (anti-)affinity terms: selectors, namespaces, match/mismatch label keys, topologyKey), dnsConfig (`None` policy, nameservers, search domains and their limits, options), readinessGates, schedulingGates, topologySpreadConstraints (maxSkew, topologyKey, whenUnsatisfiable, repeats, minDomains, node inclusion policies, label selector and keys), `hostUsers: false` without host namespaces, serviceAccountName, nodeName, activeDeadlineSeconds, hostname/subdomain, tolerations, hostAliases, priorityClassName, runtimeClassName, preemptionPolicy, overhead, `os.name` and the fields Linux or Windows pods may not set | spec immutable but for images, `activeDeadlineSeconds`, added tolerations (Go's message, without its diff) |
 //! | `v1` Service | type, ports (names, numbers, protocols, targetPort, appProtocol, nodePorts, duplicates), selector, sessionAffinity and its config, clusterIP/clusterIPs/ipFamilies/ipFamilyPolicy (dual stack), externalIPs, loadBalancerSourceRanges (or their annotation), allocateLoadBalancerNodePorts, loadBalancerClass, external/internal traffic policies, healthCheckNodePort, trafficDistribution, topology annotations, externalName; status: load-balancer ingress | clusterIPs and ipFamilies changed only by a dual-stack upgrade or downgrade, `loadBalancerClass`, `healthCheckNodePort` kept |
+//! | `v1` PodTemplate, ReplicationController | the template as a Pod's spec (labels and annotations at Go's `template.labels` paths, no ephemeral containers); RC replicas, minReadySeconds, a non-empty selector matching the template, `Always` restart, no `activeDeadlineSeconds` | metadata; RC status counts |
 //! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
 //! | `v1` Endpoints, `discovery.k8s.io/v1` EndpointSlice | addresses (IPs out of reserved ranges, of the slice's address type, FQDNs), hostnames, node names, ports (names, numbers, protocols, appProtocol), topology labels, hints, list limits | unchanged endpoints not judged again; EndpointSlice `addressType` kept |
@@ -38,18 +39,15 @@
 //! # Not validated
 //!
 //! Every other kind and version (the server then checks metadata names and labels
-//! only): ReplicationController, PodTemplate, PersistentVolume(Claim), Node,
-//! admission policies (their CEL is not compiled),
-//! certificates, apiextensions (CRDs validate their own schema
+//! only): PersistentVolume(Claim), Node, admission policies (their CEL is not
+//! compiled), certificates, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
-//! pod-level `resources` (names, requests against limits and the containers'
-//! aggregate); Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
+//! Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
 //! `privileged` against the cluster's `--allow-privileged`; sysctls an update may keep
 //! (Go lets a pod keep host-namespace sysctls it already had); `recursiveReadOnly`
 //! mounts and sub-paths of image volumes; the seccomp/AppArmor annotations against
 //! the fields; ephemeral containers on create; an image's whitespace only on Pods
-//! (Go does not check templates) and after the spec's other errors; the bad value of
-//! a stray seccomp `localhostProfile` (Go prints its Go struct, here JSON); image pull
+//! (Go does not check templates) and after the spec's other errors; image pull
 //! secrets' extra fields; per-volume-source details beyond those named; a Job's
 //! generated selector (kube-apiserver generates it; this server does not, so a Job
 //! without one is accepted); success/pod-failure policies; a
@@ -346,6 +344,11 @@ fn register(v: &mut Validators) {
         ));
         v.add::<c::Namespace, _>(create_only!(validate_namespace));
         v.add::<c::ServiceAccount, _>(create_only!(validate_service_account));
+        v.add::<c::PodTemplate, _>(pair!(validate_pod_template, validate_pod_template_update));
+        v.add::<c::ReplicationController, _>(pair!(
+            validate_replication_controller,
+            validate_replication_controller_update
+        ));
     }
     #[cfg(feature = "apps")]
     {

@@ -340,7 +340,7 @@ pub fn validate_topology_spread_constraints(
         ) {
             errs.push(Error::not_supported(
                 &p.child("whenUnsatisfiable"),
-                &c.when_unsatisfiable,
+                BadValue::json_string(&c.when_unsatisfiable),
                 &["DoNotSchedule", "ScheduleAnyway"],
             ));
         }

@@ -11,9 +11,10 @@
 
 use std::collections::BTreeSet;
 
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{inclusive_range_error, is_dns1123_subdomain};
 
+use super::go_value::go_json;
 use super::{invalid_each, json_value};
 use crate::core::v1::{
     AppArmorProfile, ContainerPort, PodSpec, SeccompProfile, SecurityContext,
@@ -37,7 +38,7 @@ const MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH: usize = 256;
 const MAX_RUN_AS_USER_NAME_USER_LENGTH: usize = 104;
 /// `PATH_MAX - 1`, Go's bound on an AppArmor localhost profile.
 const MAX_LOCALHOST_PROFILE_LENGTH: i64 = 4095;
-const HOST_USERS_FALSE: &str = "when `pod.Spec.HostUsers` is false";
+const HOST_USERS_FALSE: &str = "when `hostUsers` is false";
 const NOT_FOR_WINDOWS: &str = "cannot be set for a windows pod";
 const NOT_FOR_LINUX: &str = "windows options cannot be set for a linux pod";
 
@@ -58,18 +59,31 @@ pub(super) fn id_range(id: Option<i64>, path: &Path, errs: &mut ErrorList) {
 fn supported(value: Option<&String>, allowed: &[&str], path: &Path, errs: &mut ErrorList) {
     if let Some(v) = value {
         if !allowed.contains(&v.as_str()) {
-            errs.push(Error::not_supported(path, v, allowed));
+            errs.push(Error::not_supported(
+                path,
+                BadValue::json_string(v),
+                allowed,
+            ));
         }
     }
 }
 
 /// Go's `validatePodSpecSecurityContext` over the `v1` fields it reads: the pod's
-/// `securityContext` and `shareProcessNamespace` against `hostPID`.
+/// `securityContext` and `shareProcessNamespace` against `hostPID`. `old` is the spec
+/// an update replaces: with the SELinuxMount gate off (1.36's default), only the
+/// `Recursive` SELinux change policy is allowed unless the old spec had one
+/// (Go's `AllowOnlyRecursiveSELinuxChangePolicy` option).
 pub(super) fn validate_pod_security_context(
     spec: &PodSpec,
+    old: Option<&PodSpec>,
     spec_path: &Path,
     errs: &mut ErrorList,
 ) {
+    let only_recursive = old.is_none_or(|o| {
+        o.security_context
+            .as_ref()
+            .is_none_or(|sc| sc.se_linux_change_policy.is_none())
+    });
     let path = spec_path.child("securityContext");
     let sc = spec.security_context.as_ref();
     if let Some(sc) = sc {
@@ -113,7 +127,11 @@ pub(super) fn validate_pod_security_context(
     );
     supported(
         sc.se_linux_change_policy.as_ref(),
-        SELINUX_CHANGE_POLICIES,
+        if only_recursive {
+            &SELINUX_CHANGE_POLICIES[1..]
+        } else {
+            SELINUX_CHANGE_POLICIES
+        },
         &path.child("seLinuxChangePolicy"),
         errs,
     );
@@ -133,7 +151,11 @@ pub(super) fn validate_security_context(
     if let Some(pm) = &sc.proc_mount {
         let pp = path.child("procMount");
         if !PROC_MOUNT_TYPES.contains(&pm.as_str()) {
-            errs.push(Error::not_supported(&pp, pm, PROC_MOUNT_TYPES));
+            errs.push(Error::not_supported(
+                &pp,
+                BadValue::json_string(pm),
+                PROC_MOUNT_TYPES,
+            ));
         }
         if host_users && pm == "Unmasked" {
             errs.push(Error::invalid(
@@ -183,7 +205,11 @@ fn validate_seccomp_profile(sp: &SeccompProfile, path: &Path, errs: &mut ErrorLi
             "type is required when seccompProfile is set",
         ));
     } else if !SECCOMP_TYPES.contains(&sp.r#type.as_str()) {
-        errs.push(Error::not_supported(&tp, &sp.r#type, SECCOMP_TYPES));
+        errs.push(Error::not_supported(
+            &tp,
+            BadValue::json_string(&sp.r#type),
+            SECCOMP_TYPES,
+        ));
     }
     let lp = path.child("localhostProfile");
     if sp.r#type == "Localhost" {
@@ -195,9 +221,20 @@ fn validate_seccomp_profile(sp: &SeccompProfile, path: &Path, errs: &mut ErrorLi
             Some(p) => validate_local_descending_path(p, &lp, errs),
         }
     } else if sp.localhost_profile.is_some() {
+        // Go prints its internal SeccompProfile, whose fields have no JSON tags.
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "PascalCase")]
+        struct GoSeccompProfile<'a> {
+            r#type: &'a str,
+            localhost_profile: Option<&'a str>,
+        }
+        let value = GoSeccompProfile {
+            r#type: &sp.r#type,
+            localhost_profile: sp.localhost_profile.as_deref(),
+        };
         errs.push(Error::invalid(
             &lp,
-            json_value(sp),
+            go_json(&value),
             "can only be set when seccomp type is Localhost",
         ));
     }
@@ -252,7 +289,7 @@ fn validate_app_armor_profile(a: &AppArmorProfile, path: &Path, errs: &mut Error
         )),
         other => errs.push(Error::not_supported(
             &path.child("type"),
-            other,
+            BadValue::json_string(other),
             APPARMOR_TYPES,
         )),
     }
@@ -565,7 +602,11 @@ pub(super) fn validate_os(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
     match os.name.as_str() {
         "linux" => validate_linux(spec, path, errs),
         "windows" => validate_windows(spec, path, errs),
-        other => errs.push(Error::not_supported(&op, other, VALID_OS)),
+        other => errs.push(Error::not_supported(
+            &op,
+            BadValue::json_string(other),
+            VALID_OS,
+        )),
     }
 }
 

@@ -311,8 +311,8 @@ fn pod_spec_init_containers_probes_tolerations_affinity_and_security() {
             // Go's order: regular containers, then init containers, ..., affinity
             // before tolerations.
             "spec.containers[0].securityContext: Invalid value: {\"privileged\":true,\"allowPrivilegeEscalation\":false}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
-            "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
             "spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+            "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
             "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
             "spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
             "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
@@ -928,8 +928,9 @@ fn huge_label_sets_and_annotations_are_errors_with_paths() {
 
 #[test]
 fn kinds_without_validator_answer_none() {
-    let rc = k8s_types::core::v1::ReplicationController::default();
-    assert!(scheme().validate(&rc, None).is_none());
+    // kube-apiserver only reads ComponentStatuses: no strategy validates one.
+    let cs = k8s_types::core::v1::ComponentStatus::default();
+    assert!(scheme().validate(&cs, None).is_none());
 }
 
 /// The pod spec's `spec` after `patch`, defaulted and validated.
@@ -1114,9 +1115,9 @@ fn gates_claims_and_pod_level_names_follow_go() {
         [
             "spec.resourceClaims[1].name: Duplicate value: \"gpu\"".to_string(),
             format!("spec.resourceClaims[2].name: Invalid value: \"Bad\": {label}"),
-            "spec.resourceClaims[2]: Invalid value: {\"name\":\"Bad\"}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`".to_string(),
+            "spec.resourceClaims[2]: Invalid value: {\"Name\":\"Bad\",\"ResourceClaimName\":null,\"ResourceClaimTemplateName\":null}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`".to_string(),
             "spec.resourceClaims[3].name: Required value".to_string(),
-            "spec.resourceClaims[3]: Invalid value: {\"name\":\"\",\"resourceClaimName\":\"a\",\"resourceClaimTemplateName\":\"Bad_Name\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified".to_string(),
+            "spec.resourceClaims[3]: Invalid value: {\"Name\":\"\",\"ResourceClaimName\":\"a\",\"ResourceClaimTemplateName\":\"Bad_Name\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified".to_string(),
             format!("spec.resourceClaims[3].resourceClaimTemplateName: Invalid value: \"Bad_Name\": {subdomain}"),
             "spec.readinessGates[1].conditionType: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".to_string(),
             format!("spec.schedulingGates[1]: Invalid value: \"-x\": {name_part}"),
@@ -1201,7 +1202,7 @@ fn seccomp_apparmor_proc_mount_and_privilege_escalation_follow_go() {
                 "{c}.procMount: Invalid value: \"Unmasked\": `hostUsers` must be false to use `Unmasked`"
             ),
             format!(
-                "{c}.seccompProfile.localhostProfile: Invalid value: {{\"type\":\"RuntimeDefault\",\"localhostProfile\":\"p.json\"}}: can only be set when seccomp type is Localhost"
+                "{c}.seccompProfile.localhostProfile: Invalid value: {{\"Type\":\"RuntimeDefault\",\"LocalhostProfile\":\"p.json\"}}: can only be set when seccomp type is Localhost"
             ),
             format!(
                 "{c}: Invalid value: {sc}: cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"
@@ -1247,7 +1248,7 @@ fn seccomp_apparmor_proc_mount_and_privilege_escalation_follow_go() {
                 "{s}.supplementalGroupsPolicy: Unsupported value: \"Union\": supported values: \"Merge\", \"Strict\""
             ),
             format!(
-                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: \"MountOption\", \"Recursive\""
+                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: \"Recursive\""
             ),
         ]
     );
@@ -1293,9 +1294,9 @@ fn sysctls_host_users_and_share_process_namespace_follow_go() {
             format!(
                 "{s}.sysctls[6].name: Invalid value: \"net/ipv4/conf/eth0.100/rp_filter\": may not be specified when 'hostNetwork' is true"
             ),
-            "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
-            "spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
-            "spec.HostIPC: Forbidden: when `pod.Spec.HostUsers` is false".to_string(),
+            "spec.hostNetwork: Forbidden: when `hostUsers` is false".to_string(),
+            "spec.HostPID: Forbidden: when `hostUsers` is false".to_string(),
+            "spec.HostIPC: Forbidden: when `hostUsers` is false".to_string(),
         ]
     );
 }
@@ -1471,7 +1472,7 @@ fn mounts_devices_resize_policies_headers_and_sleep_follow_go() {
     assert_eq!(
         errs,
         [
-            "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"
+            "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when pod `restartPolicy` is 'Never'"
         ]
     );
 }

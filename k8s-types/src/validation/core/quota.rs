@@ -11,7 +11,7 @@ use apimachinery::util::validation::is_qualified_name;
 use super::super::go_internal::{GoStruct, json_text, list};
 use super::super::go_value::{go_json, go_list};
 use super::super::{validate_object_meta, validate_object_meta_update};
-use super::{
+use super::resources::{
     STANDARD_RESOURCES, is_extended_resource_name, overcommit_allowed, quantity_value,
     validate_container_resource_name, validate_resource_name,
 };

@@ -1,0 +1,294 @@
+//! A pod's volumes (Go's `ValidateVolumes` and the volume sources) and a container's
+//! volume mounts and devices.
+
+use std::collections::BTreeSet;
+
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+use apimachinery::util::validation::{is_dns1123_label, is_dns1123_subdomain};
+
+use crate::core::v1::Volume;
+use crate::validation::invalid_each;
+use crate::validation::pod_security::validate_local_descending_path;
+
+use super::containers::{ContainerView, PodFacts};
+use super::{FILE_MODE_ERROR_MSG, MOUNT_PROPAGATIONS};
+
+/// Go's `validateVolumes`: names (DNS labels, unique) and exactly one source each;
+/// returns the names.
+pub(super) fn validate_volumes<'v>(
+    volumes: &'v [Volume],
+    path: &Path,
+    errs: &mut ErrorList,
+) -> BTreeSet<&'v str> {
+    let mut names = BTreeSet::new();
+    for (i, v) in volumes.iter().enumerate() {
+        let p = path.index(i);
+        let np = p.child("name");
+        if v.name.is_empty() {
+            errs.push(Error::required(&np, ""));
+        } else {
+            invalid_each(errs, &np, &v.name, is_dns1123_label(&v.name));
+        }
+        if !names.insert(v.name.as_str()) {
+            errs.push(Error::duplicate(&np, &v.name));
+        }
+        validate_volume_source(v, &p, errs);
+    }
+    names
+}
+
+pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorList) {
+    // Go's order of checks: the first source set counts, each further one is forbidden.
+    let sources: [(&str, bool); 30] = [
+        ("emptyDir", v.empty_dir.is_some()),
+        ("hostPath", v.host_path.is_some()),
+        ("gitRepo", v.git_repo.is_some()),
+        ("gcePersistentDisk", v.gce_persistent_disk.is_some()),
+        ("awsElasticBlockStore", v.aws_elastic_block_store.is_some()),
+        ("secret", v.secret.is_some()),
+        ("nfs", v.nfs.is_some()),
+        ("iscsi", v.iscsi.is_some()),
+        ("glusterfs", v.glusterfs.is_some()),
+        ("flexVolume", v.flex_volume.is_some()),
+        ("persistentVolumeClaim", v.persistent_volume_claim.is_some()),
+        ("rbd", v.rbd.is_some()),
+        ("cinder", v.cinder.is_some()),
+        ("cephfs", v.cephfs.is_some()),
+        ("flocker", v.flocker.is_some()),
+        ("downwardAPI", v.downward_api.is_some()),
+        ("fc", v.fc.is_some()),
+        ("azureFile", v.azure_file.is_some()),
+        ("configMap", v.config_map.is_some()),
+        ("vsphereVolume", v.vsphere_volume.is_some()),
+        ("quobyte", v.quobyte.is_some()),
+        ("azureDisk", v.azure_disk.is_some()),
+        ("photonPersistentDisk", v.photon_persistent_disk.is_some()),
+        ("portworxVolume", v.portworx_volume.is_some()),
+        ("projected", v.projected.is_some()),
+        ("scaleIO", v.scale_io.is_some()),
+        ("storageos", v.storageos.is_some()),
+        ("csi", v.csi.is_some()),
+        ("ephemeral", v.ephemeral.is_some()),
+        ("image", v.image.is_some()),
+    ];
+    let mut count = 0;
+    for (name, set) in sources {
+        if !set {
+            continue;
+        }
+        if count > 0 {
+            errs.push(Error::forbidden(
+                &path.child(name),
+                "may not specify more than 1 volume type",
+            ));
+            continue;
+        }
+        count += 1;
+        let p = path.child(name);
+        match name {
+            "emptyDir"
+                if v.empty_dir
+                    .as_ref()
+                    .and_then(|e| e.size_limit.as_ref())
+                    .is_some_and(|q| q.sign() < 0) =>
+            {
+                errs.push(Error::forbidden(
+                    &p.child("sizeLimit"),
+                    "SizeLimit field must be a valid resource quantity",
+                ));
+            }
+            "hostPath" if v.host_path.as_ref().is_some_and(|h| h.path.is_empty()) => {
+                errs.push(Error::required(&p.child("path"), ""));
+            }
+            "secret" => {
+                if let Some(s) = &v.secret {
+                    if s.secret_name.is_empty() {
+                        errs.push(Error::required(&p.child("secretName"), ""));
+                    }
+                    file_mode(s.default_mode, &p.child("defaultMode"), errs);
+                }
+            }
+            "configMap" => {
+                if let Some(c) = &v.config_map {
+                    if c.name.is_empty() {
+                        errs.push(Error::required(&p.child("name"), ""));
+                    } else {
+                        invalid_each(
+                            errs,
+                            &p.child("name"),
+                            &c.name,
+                            is_dns1123_subdomain(&c.name),
+                        );
+                    }
+                    file_mode(c.default_mode, &p.child("defaultMode"), errs);
+                }
+            }
+            "persistentVolumeClaim"
+                if v.persistent_volume_claim
+                    .as_ref()
+                    .is_some_and(|c| c.claim_name.is_empty()) =>
+            {
+                errs.push(Error::required(&p.child("claimName"), ""));
+            }
+            _ => {}
+        }
+    }
+    if count == 0 {
+        errs.push(Error::required(path, "must specify a volume type"));
+    }
+}
+
+pub(super) fn file_mode(mode: Option<i32>, path: &Path, errs: &mut ErrorList) {
+    if let Some(m) = mode {
+        if !(0..=0o777).contains(&m) {
+            errs.push(Error::invalid(path, m, FILE_MODE_ERROR_MSG));
+        }
+    }
+}
+
+/// Go's `ValidateVolumeMounts`: a named, known volume at a unique path not used by a
+/// volume device, sub-paths relative without `..` (Go reports those two and the
+/// propagation on the list's path, without the index), a known mount propagation,
+/// `Bidirectional` only for privileged containers.
+pub(super) fn validate_volume_mounts(
+    c: &ContainerView,
+    volumes: &BTreeSet<&str>,
+    privileged: bool,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut points = BTreeSet::new();
+    for (i, m) in c.volume_mounts.iter().enumerate() {
+        let p = path.index(i);
+        if m.name.is_empty() {
+            errs.push(Error::required(&p.child("name"), ""));
+        }
+        if !volumes.contains(m.name.as_str()) {
+            errs.push(Error::not_found(&p.child("name"), &m.name));
+        }
+        if m.mount_path.is_empty() {
+            errs.push(Error::required(&p.child("mountPath"), ""));
+        }
+        if !points.insert(m.mount_path.as_str()) {
+            errs.push(Error::invalid(
+                &p.child("mountPath"),
+                &m.mount_path,
+                "must be unique",
+            ));
+        }
+        if c.volume_devices.iter().any(|d| d.name == m.name) {
+            errs.push(Error::invalid(
+                &p.child("name"),
+                &m.name,
+                "must not already exist in volumeDevices",
+            ));
+        }
+        if c.volume_devices
+            .iter()
+            .any(|d| d.device_path == m.mount_path)
+        {
+            errs.push(Error::invalid(
+                &p.child("mountPath"),
+                &m.mount_path,
+                "must not already exist as a path in volumeDevices",
+            ));
+        }
+        if !m.sub_path.is_empty() {
+            validate_local_descending_path(&m.sub_path, &path.child("subPath"), errs);
+        }
+        if !m.sub_path_expr.is_empty() {
+            if !m.sub_path.is_empty() {
+                errs.push(Error::invalid(
+                    &p.child("subPathExpr"),
+                    &m.sub_path_expr,
+                    "subPathExpr and subPath are mutually exclusive",
+                ));
+            }
+            validate_local_descending_path(&m.sub_path_expr, &path.child("subPathExpr"), errs);
+        }
+        if let Some(mp) = &m.mount_propagation {
+            let pp = path.child("mountPropagation");
+            if !MOUNT_PROPAGATIONS.contains(&mp.as_str()) {
+                errs.push(Error::not_supported(
+                    &pp,
+                    BadValue::json_string(mp),
+                    MOUNT_PROPAGATIONS,
+                ));
+            }
+            if mp == "Bidirectional" && !privileged {
+                errs.push(Error::forbidden(
+                    &pp,
+                    "Bidirectional mount propagation is available only to privileged containers",
+                ));
+            }
+        }
+    }
+}
+
+/// Go's `ValidateVolumeDevices`: a named, unique device from a PVC or ephemeral
+/// volume, at a unique path without `..`, neither used by a volume mount.
+pub(super) fn validate_volume_devices(
+    c: &ContainerView,
+    volumes: &BTreeSet<&str>,
+    pod: &PodFacts,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut paths = BTreeSet::new();
+    let mut names = BTreeSet::new();
+    for (i, d) in c.volume_devices.iter().enumerate() {
+        let p = path.index(i);
+        let np = p.child("name");
+        let dp = p.child("devicePath");
+        let (name, dev_path) = (d.name.as_str(), d.device_path.as_str());
+        let matched = volumes.contains(name);
+        if name.is_empty() {
+            errs.push(Error::required(&np, ""));
+        }
+        if names.contains(name) {
+            errs.push(Error::invalid(&np, name, "must be unique"));
+        }
+        if matched && !pod.block_volumes.contains(name) {
+            errs.push(Error::invalid(
+                &np,
+                name,
+                "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode",
+            ));
+        }
+        if !matched {
+            errs.push(Error::not_found(&np, name));
+        }
+        if dev_path.is_empty() {
+            errs.push(Error::required(&dp, ""));
+        }
+        if paths.contains(dev_path) {
+            errs.push(Error::invalid(&dp, dev_path, "must be unique"));
+        }
+        if !dev_path.is_empty() && dev_path.split('/').any(|part| part == "..") {
+            errs.push(Error::invalid(
+                &dp,
+                dev_path,
+                "can not contain backsteps ('..')",
+            ));
+        } else {
+            paths.insert(dev_path);
+        }
+        if c.volume_mounts.iter().any(|m| m.name == name) {
+            errs.push(Error::invalid(
+                &np,
+                name,
+                "must not already exist in volumeMounts",
+            ));
+        }
+        if c.volume_mounts.iter().any(|m| m.mount_path == dev_path) {
+            errs.push(Error::invalid(
+                &dp,
+                dev_path,
+                "must not already exist as a path in volumeMounts",
+            ));
+        }
+        if !name.is_empty() {
+            names.insert(name);
+        }
+    }
+}
