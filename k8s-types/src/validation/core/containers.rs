@@ -11,7 +11,8 @@ use apimachinery::util::validation::{
 
 use crate::core::v1::{
     Container, ContainerPort, ContainerResizePolicy, ContainerRestartRule, EnvFromSource, EnvVar,
-    LifecycleHandler, Probe, ResourceRequirements, SecurityContext, VolumeDevice, VolumeMount,
+    EphemeralContainer, LifecycleHandler, Probe, ResourceRequirements, SecurityContext,
+    VolumeDevice, VolumeMount,
 };
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_security_context;
@@ -62,8 +63,11 @@ pub(super) struct ContainerView<'a> {
     pub(super) restart_rules: &'a [ContainerRestartRule],
 }
 
-impl<'a> From<&'a Container> for ContainerView<'a> {
-    fn from(c: &'a Container) -> Self {
+/// A view of either container type: `Container` and `EphemeralContainer` have the
+/// same fields (Go converts one into the other to validate it).
+macro_rules! container_view {
+    ($c:expr) => {{
+        let c = $c;
         ContainerView {
             name: &c.name,
             image: &c.image,
@@ -84,6 +88,18 @@ impl<'a> From<&'a Container> for ContainerView<'a> {
             restart_policy: c.restart_policy.as_deref(),
             restart_rules: &c.restart_policy_rules,
         }
+    }};
+}
+
+impl<'a> From<&'a Container> for ContainerView<'a> {
+    fn from(c: &'a Container) -> Self {
+        container_view!(c)
+    }
+}
+
+impl<'a> From<&'a EphemeralContainer> for ContainerView<'a> {
+    fn from(c: &'a EphemeralContainer) -> Self {
+        container_view!(c)
     }
 }
 

@@ -175,26 +175,7 @@ pub(super) fn validate_pod_spec_for(
     let ephemeral_path = path.child("ephemeralContainers");
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {
         let p = ephemeral_path.index(i);
-        let view = ContainerView {
-            name: &c.name,
-            image: &c.image,
-            ports: &c.ports,
-            env: &c.env,
-            env_from: &c.env_from,
-            resources: &c.resources,
-            volume_mounts: &c.volume_mounts,
-            volume_devices: &c.volume_devices,
-            resize_policy: &c.resize_policy,
-            liveness: c.liveness_probe.as_ref(),
-            readiness: c.readiness_probe.as_ref(),
-            startup: c.startup_probe.as_ref(),
-            lifecycle: c.lifecycle.as_ref().map(|l| (&l.post_start, &l.pre_stop)),
-            termination_message_policy: &c.termination_message_policy,
-            image_pull_policy: &c.image_pull_policy,
-            security_context: c.security_context.as_ref(),
-            restart_policy: c.restart_policy.as_deref(),
-            restart_rules: &c.restart_policy_rules,
-        };
+        let view = ContainerView::from(c);
         let role = Role::Ephemeral;
         validate_container(view, &p, &volumes, &mut names, role, &pod, &mut errs);
         validate_ephemeral_only(c, spec, &p, &mut errs);
