@@ -13,6 +13,7 @@ use apimachinery::apis::meta::v1::validation::{IS_NEGATIVE_ERROR_MSG, validate_p
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::{is_dns1123_label, is_qualified_name};
 
+use super::resource_names::{is_extended_resource_name, is_standard_resource_name};
 use super::{invalid_each, json_value};
 use crate::autoscaling::v2::{
     ContainerResourceMetricSource, CrossVersionObjectReference, ExternalMetricSource,
@@ -523,10 +524,7 @@ fn container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
     let msgs = is_qualified_name(name);
     if !msgs.is_empty() {
         invalid_each(errs, path, name, msgs);
-    } else if !name.contains('/')
-        && !STANDARD_RESOURCES.contains(&name)
-        && !is_quota_hugepages(name)
-    {
+    } else if !name.contains('/') && !is_standard_resource_name(name) {
         errs.push(Error::invalid(
             path,
             json_value(name),
@@ -551,36 +549,3 @@ fn container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
         ));
     }
 }
-
-/// Go's `IsExtendedResourceName` for a name with a `/` outside `kubernetes.io/`.
-fn is_extended_resource_name(name: &str) -> bool {
-    !name.starts_with("requests.") && is_qualified_name(&format!("requests.{name}")).is_empty()
-}
-
-fn is_quota_hugepages(name: &str) -> bool {
-    name.starts_with("hugepages-") || name.starts_with("requests.hugepages-")
-}
-
-/// Go's `standardResources` (`core/helper`).
-const STANDARD_RESOURCES: [&str; 20] = [
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "storage",
-    "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
-];

@@ -138,6 +138,8 @@ mod policy;
 mod rbac;
 #[cfg(feature = "resource")]
 mod resource;
+#[cfg(any(feature = "core", feature = "autoscaling"))]
+mod resource_names;
 #[cfg(feature = "scheduling")]
 mod scheduling;
 #[cfg(any(feature = "apps", feature = "batch"))]

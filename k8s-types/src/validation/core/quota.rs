@@ -12,10 +12,10 @@ use super::super::go_internal::{GoStruct, json_text, list};
 use super::super::go_value::{go_json, go_list};
 use super::super::{validate_object_meta, validate_object_meta_update};
 use super::resources::{
-    STANDARD_RESOURCES, is_extended_resource_name, overcommit_allowed, quantity_value,
-    validate_container_resource_name, validate_resource_name,
+    overcommit_allowed, quantity_value, validate_container_resource_name, validate_resource_name,
 };
 use crate::core::v1::{LimitRange, LimitRangeItem, ResourceQuota, ResourceQuotaSpec};
+use crate::validation::resource_names::{is_extended_resource_name, is_standard_resource_name};
 use crate::value::Quantity;
 
 const LIMIT_TYPES: &[&str] = &["Container", "PersistentVolumeClaim", "Pod"];
@@ -329,10 +329,7 @@ fn quota_quantities(map: &BTreeMap<String, Quantity>, path: &Path, errs: &mut Er
 
 /// Go's `IsStandardQuotaResourceName`: a standard resource name but `storage`.
 fn is_quota_resource(name: &str) -> bool {
-    name != "storage"
-        && (STANDARD_RESOURCES.contains(&name)
-            || name.starts_with("hugepages-")
-            || name.starts_with("requests.hugepages-"))
+    name != "storage" && is_standard_resource_name(name)
 }
 
 /// Go's `IsResourceQuotaScopeValidForResource`.

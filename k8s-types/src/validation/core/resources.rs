@@ -8,6 +8,7 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::is_qualified_name;
 
 use crate::core::v1::{Container, PodSpec, ResourceRequirements};
+use crate::validation::resource_names::{is_extended_resource_name, is_standard_resource_name};
 use crate::value::Quantity;
 
 /// Whether Go lets a request be below its limit (`IsOvercommitAllowed`): native
@@ -16,31 +17,6 @@ pub(super) fn overcommit_allowed(name: &str) -> bool {
     let native = !name.contains('/') || name.contains("kubernetes.io/");
     native && !name.starts_with("hugepages-")
 }
-
-/// Go's `standardResources` (`helper.IsStandardResourceName`, with the hugepages of
-/// quota names).
-pub(super) const STANDARD_RESOURCES: &[&str] = &[
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "storage",
-    "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
-];
 
 /// Go's `validateResourceName`: a qualified name, and a standard one when it has no
 /// domain. A `ResourceName` is a named string type: Go prints it as JSON.
@@ -52,10 +28,7 @@ pub(super) fn validate_resource_name(name: &str, path: &Path, errs: &mut ErrorLi
         }
         return;
     }
-    let standard = STANDARD_RESOURCES.contains(&name)
-        || name.starts_with("hugepages-")
-        || name.starts_with("requests.hugepages-");
-    if !name.contains('/') && !standard {
+    if !name.contains('/') && !is_standard_resource_name(name) {
         errs.push(Error::invalid(
             path,
             BadValue::json_string(name),
@@ -86,12 +59,6 @@ pub(super) fn validate_container_resource_name(name: &str, path: &Path, errs: &m
             "doesn't follow extended resource name standard",
         ));
     }
-}
-
-/// Go's `helper.IsExtendedResourceName` for a name with a domain outside
-/// `kubernetes.io/`: not a quota name, and a qualified name once `requests.` precedes it.
-pub(super) fn is_extended_resource_name(name: &str) -> bool {
-    !name.starts_with("requests.") && is_qualified_name(&format!("requests.{name}")).is_empty()
 }
 
 pub(super) fn quantity_value(q: &Quantity, path: &Path, errs: &mut ErrorList) {
