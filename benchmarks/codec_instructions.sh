@@ -8,7 +8,9 @@
 # compares run time with them: run it on the tree before and after a change.
 #
 # Usage: benchmarks/codec_instructions.sh [out.tsv]
-# Needs valgrind; builds the example in release in the workspace's target directory and
+# Needs valgrind; builds the example in release in the workspace's target directory (with
+# k8s-types' dev-dependencies, so apimachinery with its default features: the first build
+# compiles k8s-types once more beside `cargo build --release -p k8s-types`'s copy) and
 # appends each row to benchmarks/results/codec_instructions.jsonl (see results.sh), or
 # runs the binary CODEC_BIN names (a copy kept from the tree before a change) and records
 # nothing, since that binary is not this tree's.
@@ -36,7 +38,7 @@ trap 'rm -rf "$scratch"' EXIT
 # ir OPERATION FIXTURE N: the instructions of a whole run with N calls.
 ir() {
     valgrind --tool=callgrind --callgrind-out-file="$scratch/out" "$bin" "$testdata" "$1" "$2" "$3" \
-        > /dev/null 2>&1
+        > "$scratch/log" 2>&1 || { echo "$bin $1 $2 $3 failed:" >&2; tail -5 "$scratch/log" >&2; return 1; }
     awk '/^(summary|totals):/ { print $2; exit }' "$scratch/out"
 }
 out="${1:-/dev/stdout}"
