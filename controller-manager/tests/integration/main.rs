@@ -7,6 +7,8 @@
 
 #[macro_use]
 mod servers;
+#[path = "../../../oracle/binaries.rs"]
+mod oracle_binaries;
 
 mod garbagecollector;
 mod job;

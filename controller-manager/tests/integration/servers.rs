@@ -1,12 +1,12 @@
 //! The servers the controllers' tests run against, with the controllers named running:
 //! the in-process server always, and the real kube-apiserver (with etcd) where the
-//! oracle built it (`../oracle/bin`, or the binaries `ENVTEST_KUBE_APISERVER` and
-//! `ENVTEST_ETCD` name). Where either is absent the kube-apiserver half is skipped with a
-//! note, and fails under CI unless `K8S_ORACLE_UNAVAILABLE` is set.
+//! oracle built it for the release under test (`oracle/binaries.rs`; or the binaries
+//! `ENVTEST_KUBE_APISERVER` and `ENVTEST_ETCD` name). Where either is absent the
+//! kube-apiserver half is skipped with a note, and fails under CI unless
+//! `K8S_ORACLE_UNAVAILABLE` is set.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::future::Future;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use controller_runtime::client::Client;
@@ -94,33 +94,11 @@ pub async fn kube_apiserver_with(
 }
 
 fn binaries() -> Option<Binaries> {
-    let oracle = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin");
-    let from = |variable: &str, name: &str| {
-        std::env::var_os(variable)
-            .map(PathBuf::from)
-            .unwrap_or_else(|| oracle.join(name))
-    };
-    let binaries = Binaries {
-        kube_apiserver: from("ENVTEST_KUBE_APISERVER", "kube-apiserver"),
-        etcd: from("ENVTEST_ETCD", "etcd"),
-    };
-    let missing: Vec<String> = [&binaries.kube_apiserver, &binaries.etcd]
-        .into_iter()
-        .filter(|path| !path.is_file())
-        .map(|path| path.display().to_string())
-        .collect();
-    if missing.is_empty() {
-        return Some(binaries);
-    }
-    let missing = missing.join(" and ");
-    assert!(
-        std::env::var_os("CI").is_none() || std::env::var_os("K8S_ORACLE_UNAVAILABLE").is_some(),
-        "{missing} not built; CI builds them with oracle/build.sh"
-    );
-    eprintln!(
-        "note: skipped against kube-apiserver: {missing} not built (oracle/build.sh, which needs Go)"
-    );
-    None
+    use crate::oracle_binaries::built;
+    Some(Binaries {
+        kube_apiserver: built("kube-apiserver", Some("ENVTEST_KUBE_APISERVER"))?,
+        etcd: built("etcd", Some("ENVTEST_ETCD"))?,
+    })
 }
 
 /// Polls `check` until it gives a value, for up to 60 s.

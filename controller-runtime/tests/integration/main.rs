@@ -10,6 +10,8 @@
 
 #[macro_use]
 mod servers;
+#[path = "../../../oracle/binaries.rs"]
+mod oracle_binaries;
 
 mod cache_envtest;
 mod client_envtest;

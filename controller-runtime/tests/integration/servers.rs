@@ -2,16 +2,14 @@
 //! kube-apiserver (with etcd) where the oracle built it, so the same assertions hold
 //! on both and a difference is a bug of ours (client or server).
 //!
-//! kube-apiserver and etcd are the oracle's, `../oracle/bin/kube-apiserver` and
-//! `../oracle/bin/etcd` (oracle/build.sh, which needs Go), or the binaries
+//! kube-apiserver and etcd are the oracle's build for the release under test
+//! (`oracle/binaries.rs`; oracle/build.sh, which needs Go), or the binaries
 //! `ENVTEST_KUBE_APISERVER` and `ENVTEST_ETCD` name. Not Debian's etcd 3.4.23:
 //! kube-apiserver 1.36 needs etcd's watch progress requests (3.4.31 and later) to serve a
 //! watch without a `resourceVersion`, which fails with "Too large resource version" on
 //! it. Where either binary is absent the kube-apiserver half of each test is skipped with
 //! a note, and fails under CI unless `K8S_ORACLE_UNAVAILABLE` is set.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-use std::path::PathBuf;
 
 use controller_runtime::envtest::{Binaries, Environment};
 
@@ -52,31 +50,9 @@ pub async fn kube_apiserver() -> Option<Environment> {
 }
 
 fn binaries() -> Option<Binaries> {
-    let oracle = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin");
-    let from = |variable: &str, name: &str| {
-        std::env::var_os(variable)
-            .map(PathBuf::from)
-            .unwrap_or_else(|| oracle.join(name))
-    };
-    let binaries = Binaries {
-        kube_apiserver: from("ENVTEST_KUBE_APISERVER", "kube-apiserver"),
-        etcd: from("ENVTEST_ETCD", "etcd"),
-    };
-    let missing: Vec<String> = [&binaries.kube_apiserver, &binaries.etcd]
-        .into_iter()
-        .filter(|path| !path.is_file())
-        .map(|path| path.display().to_string())
-        .collect();
-    if missing.is_empty() {
-        return Some(binaries);
-    }
-    let missing = missing.join(" and ");
-    assert!(
-        std::env::var_os("CI").is_none() || std::env::var_os("K8S_ORACLE_UNAVAILABLE").is_some(),
-        "{missing} not built; CI builds them with oracle/build.sh"
-    );
-    eprintln!(
-        "note: skipped against kube-apiserver: {missing} not built (oracle/build.sh, which needs Go)"
-    );
-    None
+    use crate::oracle_binaries::built;
+    Some(Binaries {
+        kube_apiserver: built("kube-apiserver", Some("ENVTEST_KUBE_APISERVER"))?,
+        etcd: built("etcd", Some("ENVTEST_ETCD"))?,
+    })
 }

@@ -297,26 +297,12 @@ fn etcd_faults_together() {
 }
 
 /// Go's kube-apiserver under the same faults, where the oracle built it
-/// (`oracle/bin/kube-apiserver`, or `KUBE_APISERVER`).
+/// for the release under test (`oracle/binaries.rs`), or `KUBE_APISERVER`.
 #[test]
 fn kube_apiserver_under_the_same_faults() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let bin = std::env::var_os("KUBE_APISERVER")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("oracle/bin/kube-apiserver"));
-    if !bin.exists() {
-        // CI builds the oracle once the repository has its build script.
-        assert!(
-            !(under_ci() && root.join("oracle/build.sh").exists()),
-            "{} is missing and CI is set (oracle/build.sh builds it)",
-            bin.display()
-        );
-        notice(&format!(
-            "{} is not built (oracle/build.sh): skipping",
-            bin.display()
-        ));
+    let Some(bin) = crate::oracle_binaries::built("kube-apiserver", Some("KUBE_APISERVER")) else {
         return;
-    }
+    };
     if !etcd::installed().unwrap() || !netns_available() {
         return;
     }

@@ -6,3 +6,5 @@
 mod checker;
 mod faults;
 mod generated;
+#[path = "../../../oracle/binaries.rs"]
+mod oracle_binaries;

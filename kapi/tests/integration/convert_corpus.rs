@@ -53,20 +53,9 @@ fn every_legacy_manifest_converts_to_what_kubectl_convert_prints() -> TestResult
 /// expected file (but the CRD's, whose group it does not know).
 #[test]
 fn the_expected_files_are_what_the_real_kubectl_convert_prints() -> TestResult {
-    let plugin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin/kubectl-convert");
-    if !plugin.is_file() {
-        assert!(
-            std::env::var_os("CI").is_none()
-                || std::env::var_os("K8S_ORACLE_UNAVAILABLE").is_some(),
-            "{} is not built; CI builds it with oracle/build.sh",
-            plugin.display()
-        );
-        eprintln!(
-            "note: skipped: {} is not built (oracle/build.sh, which needs Go)",
-            plugin.display()
-        );
+    let Some(plugin) = crate::oracle_binaries::built("kubectl-convert", None) else {
         return Ok(());
-    }
+    };
     let mut failures = Vec::new();
     for name in names("input")? {
         if name.starts_with("customresourcedefinition.") {

@@ -21,27 +21,7 @@ use history::cluster::server::Implementation;
 use history::cluster::{Backend, Cluster, ClusterSpec};
 
 use crate::common::{TestResult, kapi};
-
-/// The oracle's binary `name`, or `None` (with a note, or a failure under CI) when it is
-/// not built.
-pub(crate) fn oracle_binary(name: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../oracle/bin")
-        .join(name);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var_os("CI").is_none() || std::env::var_os("K8S_ORACLE_UNAVAILABLE").is_some(),
-        "{} is not built; CI builds it with oracle/build.sh",
-        path.display()
-    );
-    eprintln!(
-        "note: skipped: {} is not built (oracle/build.sh, which needs Go)",
-        path.display()
-    );
-    None
-}
+use crate::oracle_binaries::built;
 
 /// A kubeconfig for the cluster's first server, written into the cluster's directory.
 fn kubeconfig(cluster: &Cluster) -> Result<PathBuf, std::io::Error> {
@@ -138,10 +118,9 @@ fn failures(outcomes: &BTreeMap<String, Result<(), String>>) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn go_clients_and_controller_runtime_against_kapi_serve_and_kube_apiserver() -> TestResult {
-    let (Some(client_check), Some(manager_check)) = (
-        oracle_binary("client-check"),
-        oracle_binary("manager-check"),
-    ) else {
+    let (Some(client_check), Some(manager_check)) =
+        (built("client-check", None), built("manager-check", None))
+    else {
         return Ok(());
     };
     if !history::cluster::etcd::installed()? {
@@ -159,7 +138,7 @@ async fn go_clients_and_controller_runtime_against_kapi_serve_and_kube_apiserver
 
     // The real kube-apiserver, where the oracle built it: every check must pass there
     // (else the check is wrong), and the same checks on ours.
-    if let Some(kube_apiserver) = oracle_binary("kube-apiserver") {
+    if let Some(kube_apiserver) = built("kube-apiserver", None) {
         let go = outcomes(Implementation::KubeApiserver(kube_apiserver), &programs).await?;
         eprintln!(
             "kube-apiserver: {} checks, {} failed",

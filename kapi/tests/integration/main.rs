@@ -9,6 +9,8 @@ mod convert;
 mod convert_corpus;
 mod differential;
 mod go_clients;
+#[path = "../../../oracle/binaries.rs"]
+mod oracle_binaries;
 mod plugin;
 mod serve_controllers;
 mod serve_etcd;

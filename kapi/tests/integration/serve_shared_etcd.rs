@@ -23,7 +23,7 @@ use history::cluster::server::{Implementation, Server, Storage};
 use serde_json::{Value, json};
 
 use crate::common::{TempDir, kapi};
-use crate::go_clients::oracle_binary;
+use crate::oracle_binaries::built;
 
 const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
 
@@ -116,8 +116,8 @@ fn rv(object: &Value) -> &str {
 /// The binaries the tests need: kube-apiserver and the oracle's etcd, or `None` (after
 /// a note; under CI, a failure) when one is missing.
 fn binaries() -> Option<(PathBuf, PathBuf)> {
-    let kube_apiserver = oracle_binary("kube-apiserver")?;
-    let etcd = oracle_binary("etcd")?;
+    let kube_apiserver = built("kube-apiserver", None)?;
+    let etcd = built("etcd", None)?;
     if !history::cluster::etcd::installed().unwrap() {
         eprintln!("note: skipped: etcdctl is not installed (apt-get install etcd-client)");
         return None;

@@ -9,13 +9,10 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
-/// Where the oracle's binary is: `$K8S_ORACLE`, else `oracle/bin/k8s-oracle` of this
-/// repository (what `oracle/build.sh` builds).
+/// Where the oracle's binary is: `$K8S_ORACLE`, else `k8s-oracle` of the oracle's build
+/// for the release under test (`oracle/build.sh`).
 pub fn binary() -> PathBuf {
-    std::env::var_os("K8S_ORACLE").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin/k8s-oracle"),
-        PathBuf::from,
-    )
+    crate::oracle_binaries::binary("k8s-oracle", Some("K8S_ORACLE"))
 }
 
 /// A running oracle.
@@ -30,23 +27,7 @@ impl Oracle {
     /// not been built, except under CI (`CI` set), where that is a failure: CI builds it
     /// (unless it says why it cannot, in `K8S_ORACLE_UNAVAILABLE`).
     pub fn start(test: &str) -> Option<Oracle> {
-        let bin = binary();
-        if !bin.is_file() {
-            let unavailable = std::env::var("K8S_ORACLE_UNAVAILABLE").ok();
-            assert!(
-                std::env::var_os("CI").is_none() || unavailable.is_some(),
-                "{test}: the Go oracle is not built ({}); CI builds it with oracle/build.sh",
-                bin.display()
-            );
-            eprintln!(
-                "note: {test} skipped: the Go oracle is not built ({}): {}",
-                bin.display(),
-                unavailable
-                    .as_deref()
-                    .unwrap_or("build it with oracle/build.sh (needs Go and the module proxy)")
-            );
-            return None;
-        }
+        let bin = crate::oracle_binaries::built("k8s-oracle", Some("K8S_ORACLE"))?;
         let mut child = Command::new(&bin)
             .arg("serve")
             .stdin(Stdio::piped())

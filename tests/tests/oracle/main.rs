@@ -21,6 +21,8 @@ mod client;
 mod conversion;
 mod diff;
 mod known;
+#[path = "../../../oracle/binaries.rs"]
+mod oracle_binaries;
 mod outcome;
 mod validation;
 mod wire;

@@ -28,7 +28,7 @@ use history::cluster::{Backend, Cluster, ClusterSpec};
 use serde_json::Value;
 
 use crate::common::{TestResult, kapi};
-use crate::go_clients::oracle_binary;
+use crate::oracle_binaries::built;
 use corpus::{Area, KnownDifference, Request};
 use normalize::{Versions, differences, normalize};
 
@@ -224,7 +224,7 @@ async fn kapi_serve_answers_the_corpus_as_kube_apiserver_does() -> TestResult {
             k.area, k.request
         );
     }
-    let Some(kube_apiserver) = oracle_binary("kube-apiserver") else {
+    let Some(kube_apiserver) = built("kube-apiserver", None) else {
         return Ok(());
     };
     if !history::cluster::etcd::installed()? {
@@ -234,7 +234,7 @@ async fn kapi_serve_answers_the_corpus_as_kube_apiserver_does() -> TestResult {
     // Both on the oracle's etcd 3.6.8, kube-apiserver's own release line, whose watch
     // progress requests kube-apiserver 1.36's watch-lists and consistent reads use
     // (Debian's etcd 3.4 predates them).
-    let etcd = oracle_binary("etcd");
+    let etcd = built("etcd", None);
     let kapi_bin = kapi()?.get_program().into();
     let (ours, go) = tokio::join!(
         start(Implementation::Kapi(kapi_bin), etcd.clone()),
