@@ -842,3 +842,37 @@ fn defaulting_twice_changes_nothing_more() {
     scheme().default(&mut d);
     assert_eq!(d, once);
 }
+
+/// 1.37's `SetDefaults_Pod`: a negative grace period becomes 1 second on a Pod, not on a
+/// template; and `SetDefaults_PodSpec` keeps `serviceAccount` equal to
+/// `serviceAccountName`, the name winning.
+#[cfg(feature = "v1_37")]
+#[test]
+fn pods_of_1_37_grace_period_and_service_account() {
+    let pod = defaulted::<k8s_types::core::v1::Pod>(json!({"spec": {
+        "terminationGracePeriodSeconds": -5, "serviceAccount": "old", "containers": []}}));
+    assert_at(
+        &pod,
+        &[
+            ("/spec/terminationGracePeriodSeconds", json!(1)),
+            ("/spec/serviceAccountName", json!("old")),
+            ("/spec/serviceAccount", json!("old")),
+        ],
+    );
+    let pod = defaulted::<k8s_types::core::v1::Pod>(json!({"spec": {
+        "serviceAccount": "old", "serviceAccountName": "new", "containers": []}}));
+    assert_at(
+        &pod,
+        &[
+            ("/spec/serviceAccountName", json!("new")),
+            ("/spec/serviceAccount", json!("new")),
+        ],
+    );
+    let template = defaulted::<k8s_types::core::v1::PodTemplate>(json!({"template": {"spec": {
+        "terminationGracePeriodSeconds": -5, "containers": []}}}));
+    assert_at(
+        &template,
+        &[("/template/spec/terminationGracePeriodSeconds", json!(-5))],
+    );
+}
+
