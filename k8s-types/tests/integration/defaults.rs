@@ -875,4 +875,3 @@ fn pods_of_1_37_grace_period_and_service_account() {
         &[("/template/spec/terminationGracePeriodSeconds", json!(-5))],
     );
 }
-

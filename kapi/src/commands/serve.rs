@@ -340,6 +340,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn kubernetes_version_must_be_the_release_built() {
+        let release = k8s_types::RELEASE;
+        for asked in [
+            release.to_owned(),
+            format!("v{release}"),
+            format!("v{release}.2"),
+        ] {
+            assert_eq!(check_release(&asked), Ok(()), "{asked}");
+        }
+        let err = check_release("1.99").unwrap_err();
+        assert!(
+            err.contains(&format!("serves the Kubernetes {release} API, not 1.99"))
+                && err.contains("--features v1_99"),
+            "{err}"
+        );
+        assert!(
+            check_release("latest")
+                .unwrap_err()
+                .contains("is not a Kubernetes version")
+        );
+        assert!(check_release("1.").is_err());
+    }
+
+    #[test]
     fn kubeconfig_names_cluster_user_and_context() {
         let k = kubeconfig("http://127.0.0.1:1234", &security::Credentials::default());
         assert!(k.contains("server: http://127.0.0.1:1234"));
