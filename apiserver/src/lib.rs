@@ -44,6 +44,25 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(all(feature = "v1_36", feature = "v1_37"))]
+compile_error!(
+    "apiserver: the cargo features `v1_36` and `v1_37` are both on, and exactly one Kubernetes release can be served: turn the default features off (`default-features = false`) where apiserver is a dependency, and name the one release (`features = [\"v1_37\"]`), the same as k8s-types'"
+);
+#[cfg(not(any(feature = "v1_36", feature = "v1_37")))]
+compile_error!(
+    "apiserver: no Kubernetes release is selected: turn on exactly one of the cargo features `v1_36` and `v1_37` (or `default-release`, which is `v1_36`), the same as k8s-types'"
+);
+
+/// The Kubernetes release whose OpenAPI documents and `/version` this build serves
+/// (`"1.36"`), chosen by the cargo feature `v1_36` or `v1_37`; the built-in types the
+/// server is given should be k8s-types' of the same release (`k8s_types::RELEASE`).
+#[cfg(not(feature = "v1_37"))]
+pub const RELEASE: &str = "1.36";
+/// The Kubernetes release whose OpenAPI documents and `/version` this build serves
+/// (`"1.37"`), chosen by the cargo feature `v1_36` or `v1_37`.
+#[cfg(feature = "v1_37")]
+pub const RELEASE: &str = "1.37";
+
 pub mod admission;
 pub mod apiextensions;
 pub mod audit;

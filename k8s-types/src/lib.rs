@@ -1,4 +1,6 @@
-//! The built-in Kubernetes 1.36 API types, generated from the API reference data by
+//! The built-in Kubernetes API types of one release (1.36 by default, 1.37 with the
+//! `v1_37` feature: see [Kubernetes releases](#kubernetes-releases)), generated from the
+//! release's API reference data by
 //! `cargo xtask codegen`: every message of `k8s.io/api`, `apimachinery` meta/v1,
 //! `apiextensions-apiserver` and `kube-aggregator`, served versions and the unserved
 //! ones Go still defines (`extensions/v1beta1`, `apps/v1beta1`, ...).
@@ -75,7 +77,7 @@
 //!
 //! # Defaults
 //!
-//! Kubernetes 1.36's built-in defaulters (Go's `SetDefaults_*` of every group version and
+//! The release's built-in defaulters (Go's `SetDefaults_*` of every group version and
 //! the types' `+default=` markers) register with the kinds:
 //! [`Scheme::default`](apimachinery::runtime::Scheme::default) applies them, as the API
 //! server does on every write and `kapi convert` before converting. [`defaults`] lists
@@ -99,6 +101,9 @@
 //! | `core`, `apps`, `networking`, ... (one per group module but `meta`, which is always built) | the group's types | the groups its types use, and those its conversions go through (`apps` turns on `core`, `extensions` `apps` and `networking`) |
 //! | `scheme` | what only a [`Scheme`](apimachinery::runtime::Scheme) user needs: each kind's `Object`, `Resource` and `ListObject` impls and its link-time registration, the conversions between versions (`conversions`, the `Convert` impls, the `__internal` hub versions), the defaulters (`defaults`) and the validators' registration, `register` | `inventory`, `validation` |
 //! | `validation` | Go's built-in validation, [`validation`] (with or without `scheme`) | |
+//!
+//! | `v1_36`, `v1_37` | the Kubernetes release: exactly one (see below) | |
+//! | `default-release` | the default release's feature (`v1_36`) | |
 //!
 //! Without `scheme` the crate is typed only, as k8s-openapi is: every struct with its
 //! docs, `Clone`, `Debug`, `Default`, `PartialEq`, JSON (serde and
@@ -134,7 +139,54 @@
 //! assert_eq!(back.spec, pod.spec);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Kubernetes releases
+//!
+//! The crate carries the API of several Kubernetes releases, each generated from its own
+//! reference data into `src/generated/vX_Y`, and builds exactly one, chosen by a cargo
+//! feature as k8s-openapi's users choose: `v1_36` (the default, through
+//! `default-release`) or `v1_37`. Only that release's code is compiled. No release, or
+//! two, is a compile error; to pick one that is not the default, turn the default
+//! features off:
+//!
+//! ```toml
+//! k8s-types = { version = "0.1", default-features = false, features = ["all-groups", "scheme", "v1_37"] }
+//! ```
+//!
+//! [`RELEASE`] says which one a build has.
 #![forbid(unsafe_code)]
+
+#[cfg(all(feature = "v1_36", feature = "v1_37"))]
+compile_error!(
+    "k8s-types: the cargo features `v1_36` and `v1_37` are both on, and exactly one Kubernetes release can be built: turn the default features off (`default-features = false`) where k8s-types (or a crate forwarding its release, such as kapi or controller-runtime) is a dependency, and name the one release, e.g. `features = [\"all-groups\", \"scheme\", \"v1_37\"]`"
+);
+#[cfg(not(any(feature = "v1_36", feature = "v1_37")))]
+compile_error!(
+    "k8s-types: no Kubernetes release is selected: turn on exactly one of the cargo features `v1_36` and `v1_37` (or `default-release`, which is `v1_36`), e.g. `features = [\"all-groups\", \"scheme\", \"v1_36\"]` with `default-features = false`"
+);
+
+/// The Kubernetes release whose API this build has (`"1.36"`), chosen by the cargo
+/// feature `v1_36` or `v1_37`.
+///
+/// ```
+/// assert!(k8s_types::RELEASE.starts_with("1."));
+/// ```
+#[cfg(not(feature = "v1_37"))]
+pub const RELEASE: &str = "1.36";
+/// The Kubernetes release whose API this build has (`"1.37"`), chosen by the cargo
+/// feature `v1_36` or `v1_37`.
+#[cfg(feature = "v1_37")]
+pub const RELEASE: &str = "1.37";
+
+/// The version of `k8s.io/kubernetes` the release's reference data and hand-written
+/// behaviour are taken from (`"v1.36.3"`, as `xtask/releases/v1.36.sum` pins it): what
+/// a node's `kubeletVersion` says, for instance.
+#[cfg(not(feature = "v1_37"))]
+pub const KUBERNETES_VERSION: &str = "v1.36.3";
+/// The version of `k8s.io/kubernetes` the release's reference data and hand-written
+/// behaviour are taken from (`"v1.37.2"`, as `xtask/releases/v1.37.sum` pins it).
+#[cfg(feature = "v1_37")]
+pub const KUBERNETES_VERSION: &str = "v1.37.2";
 
 #[cfg(feature = "scheme")]
 pub mod conversions;
@@ -145,6 +197,10 @@ pub mod deprecated_fields;
 // The docs are the API reference's prose, line breaks included; list items in it continue
 // on unindented lines.
 #[allow(clippy::doc_lazy_continuation)]
+// The active release's directory; with none or both on, one of them, so that the
+// `compile_error!` above is the only error.
+#[cfg_attr(not(feature = "v1_37"), path = "generated/v1_36/mod.rs")]
+#[cfg_attr(feature = "v1_37", path = "generated/v1_37/mod.rs")]
 mod generated;
 #[doc(hidden)]
 pub mod go_json;
@@ -180,15 +236,15 @@ pub fn register(scheme: &mut Scheme) -> Result<(), SchemeError> {
     scheme.add_registry()
 }
 
-/// Every Go type of the Kubernetes 1.36 API as `(API group, version, type name)`, sorted:
+/// Every Go type of the release's API ([`RELEASE`]) as `(API group, version, type name)`, sorted:
 /// each struct (and named slice) of `k8s.io/api`, `apimachinery` meta,
 /// `apiextensions-apiserver` and `kube-aggregator` at v0.36, served versions and unserved
 /// ones alike, whether or not the cargo features build it. The core group is `""`,
 /// meta's types are in `meta.k8s.io`. Data only; see [`defines_type`].
 pub use generated::go_types::GO_TYPES;
 
-/// Whether Kubernetes 1.36 defines a Go type `name` in `group`/`version` (core group
-/// `""`): what tells a kind that 1.36 no longer has (`autoscaling/v2beta1`
+/// Whether the release ([`RELEASE`]) defines a Go type `name` in `group`/`version` (core group
+/// `""`): what tells a kind that it no longer has (`autoscaling/v2beta1`
 /// `HorizontalPodAutoscaler`) from one it has, whatever the Scheme registers.
 ///
 /// ```

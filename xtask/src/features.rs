@@ -24,6 +24,9 @@ pub const SCHEME: &str = "scheme";
 /// registers the validators) and a typed-only program can ask for alone.
 pub const VALIDATION: &str = "validation";
 
+/// The feature that turns on the default release's feature (`v1_36`).
+pub const DEFAULT_RELEASE: &str = "default-release";
+
 /// The feature that turns on every group.
 pub const ALL_GROUPS: &str = "all-groups";
 
@@ -68,8 +71,51 @@ fn referenced_modules(ty: &Ty, into: &mut BTreeSet<String>) {
     }
 }
 
-/// The `[features]` table, from the marker line on.
-pub fn cargo_features(deps: &BTreeMap<String, BTreeSet<String>>) -> String {
+/// The file each release's generated directory keeps its group dependencies in, so that
+/// the crate's one `[features]` table can cover every release (`codegen --release 1.37`
+/// does not regenerate 1.36).
+pub const DEPS_FILE: &str = "group-features.json";
+
+/// The group dependencies as [`DEPS_FILE`] holds them.
+pub fn deps_json(deps: &BTreeMap<String, BTreeSet<String>>) -> String {
+    let mut text = serde_json::to_string_pretty(deps).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The group dependencies of every release but `except` whose generated directory is a
+/// sibling of `generated` (`k8s-types/src/generated/v1_36`, ...), merged into `deps`: a
+/// group's feature turns on what it needs in any release (1.37's `batch` needs
+/// `scheduling`, 1.36's does not), and a group of one release only is a feature of every
+/// build that does nothing in the others.
+pub fn merge_releases(
+    deps: &mut BTreeMap<String, BTreeSet<String>>,
+    generated: &std::path::Path,
+    except: crate::refdata::Release,
+) -> Result<(), crate::Error> {
+    for release in crate::refdata::SUPPORTED.iter().filter(|r| **r != except) {
+        let path = generated.join(release.feature()).join(DEPS_FILE);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let theirs: BTreeMap<String, BTreeSet<String>> =
+            serde_json::from_str(&text).map_err(|source| crate::Error::Parse { path, source })?;
+        for (module, uses) in theirs {
+            deps.entry(module).or_default().extend(uses);
+        }
+    }
+    Ok(())
+}
+
+/// The `[features]` table, from the marker line on: the group features of `deps`, and one
+/// feature per supported release, `default_release` the one `default` turns on (through
+/// `default-release`, which the crates that forward the release turn on in their own
+/// `default`).
+pub fn cargo_features(
+    deps: &BTreeMap<String, BTreeSet<String>>,
+    releases: &[crate::refdata::Release],
+    default_release: crate::refdata::Release,
+) -> String {
     let quoted = |names: &mut dyn Iterator<Item = &String>| {
         names
             .map(|n| format!("{n:?}"))
@@ -77,7 +123,19 @@ pub fn cargo_features(deps: &BTreeMap<String, BTreeSet<String>>) -> String {
             .join(", ")
     };
     let mut out = format!("{MARKER}\n[features]\n");
-    out.push_str(&format!("default = [\"{ALL_GROUPS}\", \"{SCHEME}\"]\n"));
+    out.push_str(&format!(
+        "default = [\"{ALL_GROUPS}\", \"{SCHEME}\", \"{DEFAULT_RELEASE}\"]\n"
+    ));
+    out.push_str(
+        "# The Kubernetes release built: exactly one of the features below (others: `default-features = false`).\n",
+    );
+    out.push_str(&format!(
+        "{DEFAULT_RELEASE} = [\"{}\"]\n",
+        default_release.feature()
+    ));
+    for release in releases {
+        out.push_str(&format!("{} = []\n", release.feature()));
+    }
     out.push_str("# Every API group.\n");
     out.push_str(&format!("{ALL_GROUPS} = [{}]\n", quoted(&mut deps.keys())));
     out.push_str(
@@ -118,9 +176,10 @@ mod tests {
             ("apps".to_owned(), BTreeSet::from(["core".to_owned()])),
             ("core".to_owned(), BTreeSet::new()),
         ]);
-        let table = cargo_features(&deps);
+        let r = |minor| crate::refdata::Release { major: 1, minor };
+        let table = cargo_features(&deps, &[r(36), r(37)], r(36));
         assert!(table.ends_with(
-            "[features]\ndefault = [\"all-groups\", \"scheme\"]\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\nscheme = [\"dep:inventory\", \"validation\"]\n# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\nvalidation = []\napps = [\"core\"]\ncore = []\n"
+            "[features]\ndefault = [\"all-groups\", \"scheme\", \"default-release\"]\n# The Kubernetes release built: exactly one of the features below (others: `default-features = false`).\ndefault-release = [\"v1_36\"]\nv1_36 = []\nv1_37 = []\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\nscheme = [\"dep:inventory\", \"validation\"]\n# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\nvalidation = []\napps = [\"core\"]\ncore = []\n"
         ));
         let manifest = "[package]\nname = \"x\"\n";
         let once = with_features(manifest, &table);

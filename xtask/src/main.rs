@@ -7,11 +7,16 @@
 //! which needs Go); `cargo xtask codegen --check` regenerates into a temporary directory
 //! and fails when the committed files differ.
 //!
-//! Options: `--release X.Y` (default: [`refdata::DEFAULT_RELEASE`], the release the
-//! committed code is generated for), `--input DIR` (default `$K8S_API_DIR`: the data read
-//! from DIR instead, such as `../shared/k8s-api/v1.36`, with no Go needed), `--output DIR`
-//! (default `k8s-types/src/generated`) and `--openapi-output DIR` (default
-//! `apiserver/src/openapi/generated`).
+//! Each supported release ([`refdata::SUPPORTED`]) has its own generated directories,
+//! `k8s-types/src/generated/v1_36` and `apiserver/src/openapi/generated/v1_36`, which the
+//! crates compile under the release's cargo feature (`v1_36`).
+//!
+//! Options: `--release X.Y` (default: [`refdata::DEFAULT_RELEASE`], the release the crates
+//! build by default; `all`: every supported release, one after the other), `--input DIR`
+//! (the data read from DIR instead, such as `../shared/k8s-api/v1.36`, with no Go needed;
+//! one release only; default `$K8S_API_DIR` when that directory is named for the release,
+//! `v1.36`), `--output DIR` (default `k8s-types/src/generated/vX_Y`) and
+//! `--openapi-output DIR` (default `apiserver/src/openapi/generated/vX_Y`).
 //!
 //! `cargo xtask release-diff --from X.Y --to X.Z` lists what changed between two pinned
 //! releases in the Go code we port by hand (see [`release_diff`]).
@@ -81,7 +86,7 @@ pub enum Error {
     Rustfmt(String),
     /// Bad command line.
     #[error(
-        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask release-diff --from X.Y --to X.Z [--out FILE]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]\n       cargo xtask bench-report [--check]"
+        "{0}\nusage: cargo xtask codegen [--check] [--release X.Y|all] [--input DIR] [--output DIR] [--openapi-output DIR]\n       cargo xtask refdata --release X.Y [--out DIR] [--compare DIR]\n       cargo xtask release-diff --from X.Y --to X.Z [--out FILE]\n       cargo xtask lifecycle [--check]\n       cargo xtask etcd-proto [--check]\n       cargo xtask bench-report [--check]"
     )]
     Usage(String),
     /// `--check` found differences.
@@ -95,6 +100,7 @@ fn workspace_root() -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
+/// One release's generation.
 struct Options {
     check: bool,
     release: refdata::Release,
@@ -104,14 +110,63 @@ struct Options {
     openapi_output: PathBuf,
 }
 
-fn parse_args(args: &[String]) -> Result<Options, Error> {
-    let root = workspace_root();
-    let mut opts = Options {
+/// The command line: `releases` (one, or every supported one for `--release all`) and the
+/// options given; the directories not given are each release's own.
+struct Args {
+    check: bool,
+    releases: Vec<refdata::Release>,
+    input: Option<PathBuf>,
+    output: Option<PathBuf>,
+    openapi_output: Option<PathBuf>,
+}
+
+impl Args {
+    /// The options of each release asked for.
+    fn per_release(self) -> Result<Vec<Options>, Error> {
+        let root = workspace_root();
+        let single = self.releases.len() == 1;
+        if !single
+            && (self.input.is_some() || self.output.is_some() || self.openapi_output.is_some())
+        {
+            return Err(Error::Usage(
+                "--input, --output and --openapi-output name one release's directories: give one --release with them".into(),
+            ));
+        }
+        // `$K8S_API_DIR` is one release's data (`../shared/k8s-api/v1.36`): taken for the
+        // release its directory is named for only, so that a 1.37 run never reads 1.36's.
+        let env_input = std::env::var_os("K8S_API_DIR").map(PathBuf::from);
+        Ok(self
+            .releases
+            .iter()
+            .map(|&release| {
+                let from_env = env_input.clone().filter(|dir| {
+                    dir.file_name()
+                        .is_some_and(|name| name.to_string_lossy() == release.dir_name())
+                });
+                Options {
+                    check: self.check,
+                    release,
+                    input: self.input.clone().or(from_env),
+                    output: self.output.clone().unwrap_or_else(|| {
+                        root.join("k8s-types/src/generated").join(release.feature())
+                    }),
+                    openapi_output: self.openapi_output.clone().unwrap_or_else(|| {
+                        root.join("apiserver/src/openapi/generated")
+                            .join(release.feature())
+                    }),
+                }
+            })
+            .collect())
+    }
+}
+
+fn parse_args(args: &[String]) -> Result<Args, Error> {
+    let mut opts = Args {
         check: false,
-        release: refdata::DEFAULT_RELEASE,
-        input: std::env::var_os("K8S_API_DIR").map(PathBuf::from),
-        output: root.join("k8s-types/src/generated"),
-        openapi_output: root.join("apiserver/src/openapi/generated"),
+        releases: vec![refdata::DEFAULT_RELEASE],
+        input: None,
+        output: None,
+        openapi_output: None,
     };
     let mut it = args.iter();
     match it.next().map(String::as_str) {
@@ -127,16 +182,35 @@ fn parse_args(args: &[String]) -> Result<Options, Error> {
                     .next()
                     .ok_or_else(|| Error::Usage(format!("{arg} needs a value")))?;
                 match arg.as_str() {
-                    "--release" => opts.release = refdata::Release::parse(value)?,
+                    "--release" if value == "all" => opts.releases = refdata::SUPPORTED.to_vec(),
+                    "--release" => {
+                        let release = refdata::Release::parse(value)?;
+                        if !refdata::SUPPORTED.contains(&release) {
+                            return Err(Error::Usage(format!(
+                                "{release} is not among the supported releases ({}): add it to xtask's refdata::SUPPORTED first",
+                                supported_list()
+                            )));
+                        }
+                        opts.releases = vec![release];
+                    }
                     "--input" => opts.input = Some(PathBuf::from(value)),
-                    "--output" => opts.output = PathBuf::from(value),
-                    _ => opts.openapi_output = PathBuf::from(value),
+                    "--output" => opts.output = Some(PathBuf::from(value)),
+                    _ => opts.openapi_output = Some(PathBuf::from(value)),
                 }
             }
             other => return Err(Error::Usage(format!("unknown option `{other}`"))),
         }
     }
     Ok(opts)
+}
+
+/// `1.36, 1.37`.
+fn supported_list() -> String {
+    refdata::SUPPORTED
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn write_all(dir: &Path, files: &std::collections::BTreeMap<String, String>) -> Result<(), Error> {
@@ -231,9 +305,14 @@ fn run(opts: &Options) -> Result<(), Error> {
         type_list::FILE.to_owned(),
         type_list::go_types(&input, &model)?,
     );
-    let table = features::cargo_features(&features::group_dependencies(&model, &conversions));
-    // The features live in the crate's manifest, beside the generated directory.
-    let manifest_path = opts.output.parent().and_then(Path::parent).map_or_else(
+    let mut deps = features::group_dependencies(&model, &conversions);
+    files.insert(features::DEPS_FILE.to_owned(), features::deps_json(&deps));
+    // The features live in the crate's manifest, above `src/generated/vX_Y`, and cover
+    // the releases generated beside this one.
+    let generated = opts.output.parent().unwrap_or(Path::new("."));
+    features::merge_releases(&mut deps, generated, opts.release)?;
+    let table = features::cargo_features(&deps, refdata::SUPPORTED, refdata::DEFAULT_RELEASE);
+    let manifest_path = generated.parent().and_then(Path::parent).map_or_else(
         || PathBuf::from("Cargo.toml"),
         |krate| krate.join("Cargo.toml"),
     );
@@ -290,12 +369,18 @@ fn run(opts: &Options) -> Result<(), Error> {
     let diffs = result?;
     if diffs.is_empty() {
         eprintln!(
-            "generated code is up to date ({} files)",
+            "generated code of Kubernetes {} is up to date ({} files)",
+            opts.release,
             files.len() + openapi_files.len()
         );
         Ok(())
     } else {
-        Err(Error::Stale(diffs.join("\n")))
+        Err(Error::Stale(format!(
+            "Kubernetes {} (`--release {}`):\n{}",
+            opts.release,
+            opts.release,
+            diffs.join("\n")
+        )))
     }
 }
 
@@ -328,7 +413,9 @@ fn main() -> ExitCode {
         Some("refdata") => refdata::main(&args[1..]),
         Some("release-diff") => release_diff::main(&args[1..]),
         Some("bench-report") => bench_report::main(&args[1..]),
-        _ => parse_args(&args).and_then(|opts| run(&opts)),
+        _ => parse_args(&args)
+            .and_then(Args::per_release)
+            .and_then(|all| all.iter().try_for_each(run)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

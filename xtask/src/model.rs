@@ -432,6 +432,14 @@ pub fn package_module(prefix: &str) -> Option<(String, String)> {
     if module.contains('.') || !version.starts_with('v') {
         return None;
     }
+    // `k8s_types::lifecycle` is the API lifecycle table (when each version of each kind
+    // came and goes); the `lifecycle.k8s.io` group (1.37's EvictionRequest) is named for
+    // its whole group name instead.
+    let module = if module == "lifecycle" {
+        "lifecycle_k8s_io"
+    } else {
+        module
+    };
     Some((module.to_owned(), version.to_owned()))
 }
 

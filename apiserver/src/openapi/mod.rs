@@ -1,6 +1,6 @@
 //! The OpenAPI documents kube-apiserver serves (Go: `k8s.io/kube-openapi` `pkg/handler3`
-//! for `/openapi/v3`, `pkg/handler` for `/openapi/v2`), from the 1.36 documents that
-//! `cargo xtask codegen` writes into `generated/`.
+//! for `/openapi/v3`, `pkg/handler` for `/openapi/v2`), from the documents of the release built
+//! ([`RELEASE`](crate::RELEASE)) that `cargo xtask codegen` writes into `generated/vX_Y`.
 //!
 //! - `/openapi/v3`: the index, `{"paths": {"apis/apps/v1": {"serverRelativeURL":
 //!   "/openapi/v3/apis/apps/v1?hash=<SHA-512>"}, ...}}`, one entry per served web service.
@@ -19,7 +19,10 @@
 //! [`schemas_for`], [`schema_name_for_kind`] and [`schema`].
 
 mod accept;
-#[path = "generated/documents.rs"]
+// The active release's documents (`v1_36` when no release or both are on: the crate's
+// `compile_error!` says so).
+#[cfg_attr(not(feature = "v1_37"), path = "generated/v1_36/documents.rs")]
+#[cfg_attr(feature = "v1_37", path = "generated/v1_37/documents.rs")]
 mod documents;
 mod http_date;
 

@@ -26,8 +26,15 @@ use crate::endpoints::responsewriters::{
 };
 use crate::registry::{ResourceInfo, TableConvertor};
 
-/// The Kubernetes version the server reports at `/version`.
-const KUBERNETES_MINOR: &str = "36";
+/// The Kubernetes minor version the server reports at `/version`: the release built's
+/// (`crate::RELEASE` is `1.` and this).
+const KUBERNETES_MINOR: &str = {
+    let (_, minor) = crate::RELEASE.as_bytes().split_at(2);
+    match std::str::from_utf8(minor) {
+        Ok(minor) => minor,
+        Err(_) => crate::RELEASE,
+    }
+};
 
 /// The innermost service of the chain: the server's routes.
 #[derive(Clone, Debug)]
@@ -434,7 +441,15 @@ fn table_reply(
     })
 }
 
-/// `/version`: what kube-apiserver 1.36 reports, with this server's build.
+/// `/version`: what kube-apiserver of the release built reports, with this server's build
+/// (compatible with the release before it, as Go's default is).
+fn previous_minor() -> String {
+    KUBERNETES_MINOR.parse::<u32>().map_or_else(
+        |_| KUBERNETES_MINOR.to_owned(),
+        |m| m.saturating_sub(1).to_string(),
+    )
+}
+
 fn version_info() -> serde_json::Value {
     serde_json::json!({
         "major": "1",
@@ -442,7 +457,7 @@ fn version_info() -> serde_json::Value {
         "emulationMajor": "1",
         "emulationMinor": KUBERNETES_MINOR,
         "minCompatibilityMajor": "1",
-        "minCompatibilityMinor": "35",
+        "minCompatibilityMinor": previous_minor(),
         "gitVersion": format!("v1.{KUBERNETES_MINOR}.0-kapi.{}", env!("CARGO_PKG_VERSION")),
         "gitCommit": "",
         "gitTreeState": "clean",

@@ -150,7 +150,7 @@ pub fn simulated_node(index: usize, capacity: &NodeCapacity, now: &Time) -> Node
     info.architecture = "amd64".into();
     info.operating_system = "linux".into();
     info.os_image = "kapi simulated node".into();
-    info.kubelet_version = "v1.36.3-kapi".into();
+    info.kubelet_version = format!("{}-kapi", k8s_types::KUBERNETES_VERSION);
     info.container_runtime_version = "kapi://simulated".into();
     node
 }

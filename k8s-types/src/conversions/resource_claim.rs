@@ -3,7 +3,8 @@
 //!
 //! A `v1beta1` request asks for devices of one class with its own fields
 //! (`deviceClassName`, `selectors`, `allocationMode`, `count`, `adminAccess`,
-//! `tolerations`, `capacity`); `v1` moves them into `exactly`, beside `firstAvailable`. As
+//! `tolerations`, `capacity`, and since 1.37 `derivedAttributes`); `v1` moves them into
+//! `exactly`, beside `firstAvailable`. As
 //! in Kubernetes (`pkg/apis/resource/v1beta1/conversion.go`): going to `v1`, a request
 //! with any of those fields set gets an `exactly` holding them (a request with both
 //! those fields and `firstAvailable` is invalid, and stays so); coming back, `exactly`'s
@@ -21,13 +22,16 @@ use crate::resource::v1beta1 as old;
 
 /// Whether a `v1beta1` request has any of the fields of `v1`'s `exactly`.
 fn asks_exactly(r: &old::DeviceRequest) -> bool {
-    !r.device_class_name.is_empty()
+    let asks = !r.device_class_name.is_empty()
         || !r.selectors.is_empty()
         || !r.allocation_mode.is_empty()
         || r.count != 0
         || r.admin_access.is_some()
         || !r.tolerations.is_empty()
-        || r.capacity.is_some()
+        || r.capacity.is_some();
+    #[cfg(feature = "v1_37")]
+    let asks = asks || !r.derived_attributes.is_empty();
+    asks
 }
 
 /// Errors of `exactly`'s fields name their place in the `v1` request.
@@ -46,6 +50,11 @@ impl Convert<hub::DeviceRequest> for old::DeviceRequest {
                 admin_access: self.admin_access,
                 tolerations: in_field(self.tolerations.convert(scope), "tolerations")?,
                 capacity: in_field(self.capacity.convert(scope), "capacity")?,
+                #[cfg(feature = "v1_37")]
+                derived_attributes: in_field(
+                    self.derived_attributes.convert(scope),
+                    "derivedAttributes",
+                )?,
             })
         } else {
             None
@@ -76,6 +85,11 @@ impl Convert<old::DeviceRequest> for hub::DeviceRequest {
             first_available,
             tolerations: exactly_field(e.tolerations.convert(scope), "tolerations")?,
             capacity: exactly_field(e.capacity.convert(scope), "capacity")?,
+            #[cfg(feature = "v1_37")]
+            derived_attributes: exactly_field(
+                e.derived_attributes.convert(scope),
+                "derivedAttributes",
+            )?,
         })
     }
 

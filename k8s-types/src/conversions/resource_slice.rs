@@ -68,6 +68,11 @@ impl Convert<hub::ResourceSliceSpec> for old::ResourceSliceSpec {
             devices: in_field(self.devices.convert(scope), "devices")?,
             per_device_node_selection: self.per_device_node_selection,
             shared_counters: in_field(self.shared_counters.convert(scope), "sharedCounters")?,
+            // New in 1.37, the same in both versions.
+            #[cfg(feature = "v1_37")]
+            partition_type_attribute: self.partition_type_attribute,
+            #[cfg(feature = "v1_37")]
+            skip_node_operations: self.skip_node_operations,
         })
     }
 
@@ -87,6 +92,11 @@ impl Convert<old::ResourceSliceSpec> for hub::ResourceSliceSpec {
             devices: in_field(self.devices.convert(scope), "devices")?,
             per_device_node_selection: self.per_device_node_selection,
             shared_counters: in_field(self.shared_counters.convert(scope), "sharedCounters")?,
+            // New in 1.37, the same in both versions.
+            #[cfg(feature = "v1_37")]
+            partition_type_attribute: self.partition_type_attribute,
+            #[cfg(feature = "v1_37")]
+            skip_node_operations: self.skip_node_operations,
         })
     }
 

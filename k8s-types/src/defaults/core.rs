@@ -260,6 +260,15 @@ fn volume(v: &mut Volume) {
 /// (containers, init and ephemeral containers, volumes, probes, ports, ...): what Go's
 /// generated walk applies to the pod spec of every kind that has one.
 pub fn pod_spec(spec: &mut PodSpec) {
+    // 1.37 keeps `serviceAccount`, the deprecated alias, equal to `serviceAccountName`
+    // here (the name winning when both are set), where 1.36 did it in the conversion.
+    #[cfg(feature = "v1_37")]
+    {
+        if spec.service_account_name.is_empty() {
+            spec.service_account_name = spec.service_account.clone();
+        }
+        spec.service_account.clone_from(&spec.service_account_name);
+    }
     set_str(&mut spec.dns_policy, "ClusterFirst");
     set_str(&mut spec.restart_policy, "Always");
     set(&mut spec.security_context, Default::default());
@@ -335,6 +344,11 @@ fn host_network_ports(ports: &mut [ContainerPort]) {
 /// Go's `SetDefaults_Pod` (before the spec's walk, as Go's generated defaulter runs it).
 fn pod(p: &mut Pod) {
     let spec = &mut p.spec;
+    // 1.37: a Pod's (not a template's) negative grace period is 1 second.
+    #[cfg(feature = "v1_37")]
+    if spec.termination_grace_period_seconds.is_some_and(|s| s < 0) {
+        spec.termination_grace_period_seconds = Some(1);
+    }
     for c in spec
         .containers
         .iter_mut()

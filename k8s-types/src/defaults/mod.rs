@@ -41,7 +41,7 @@
 //! | autoscaling | v1, v2 | HorizontalPodAutoscaler |
 //! | rbac.authorization.k8s.io | v1, v1beta1, v1alpha1 | RoleBinding, ClusterRoleBinding |
 //! | storage.k8s.io | v1, v1beta1, v1alpha1 | StorageClass, CSIDriver, VolumeAttachment |
-//! | scheduling.k8s.io | v1, v1beta1, v1alpha2 | PriorityClass, PodGroup (v1alpha2) |
+//! | scheduling.k8s.io | v1, v1beta1, v1alpha2 (1.36), v1alpha3 (1.37) | PriorityClass, PodGroup (1.36: v1alpha2; 1.37: v1beta1, v1alpha3), CompositePodGroup (1.37) |
 //! | admissionregistration.k8s.io | v1, v1beta1, v1alpha1 | webhook configurations, (Validating/Mutating)AdmissionPolicy(Binding) |
 //! | apiextensions.k8s.io | v1, v1beta1 | CustomResourceDefinition |
 //! | discovery.k8s.io | v1, v1beta1 | EndpointSlice |

@@ -627,8 +627,26 @@ fn storage_classes_drivers_and_attachments() {
 fn scheduling_priority_classes_preempt() {
     let pc = defaulted::<k8s_types::scheduling::v1::PriorityClass>(json!({"value": 10}));
     assert_at(&pc, &[("/preemptionPolicy", json!("PreemptLowerPriority"))]);
-    let pg = defaulted::<k8s_types::scheduling::v1alpha2::PodGroup>(json!({}));
-    assert_at(&pg, &[("/spec/disruptionMode", json!("Pod"))]);
+    #[cfg(not(feature = "v1_37"))]
+    {
+        let pg = defaulted::<k8s_types::scheduling::v1alpha2::PodGroup>(json!({}));
+        assert_at(&pg, &[("/spec/disruptionMode", json!("Pod"))]);
+    }
+    #[cfg(feature = "v1_37")]
+    {
+        // Go unmarshals the marker's JSON (`+default={"single": {}}`) into the nil field.
+        let pg = defaulted::<k8s_types::scheduling::v1beta1::PodGroup>(json!({}));
+        assert_at(&pg, &[("/spec/disruptionMode", json!({"single": {}}))]);
+        let pg = defaulted::<k8s_types::scheduling::v1alpha3::PodGroup>(json!({}));
+        assert_at(&pg, &[("/spec/disruptionMode", json!({"single": {}}))]);
+        let cpg = defaulted::<k8s_types::scheduling::v1alpha3::CompositePodGroup>(json!({}));
+        assert_at(&cpg, &[("/spec/disruptionMode", json!({"single": {}}))]);
+        // A mode already chosen stays.
+        let pg = defaulted::<k8s_types::scheduling::v1beta1::PodGroup>(
+            json!({"spec": {"disruptionMode": {"all": {}}}}),
+        );
+        assert_at(&pg, &[("/spec/disruptionMode", json!({"all": {}}))]);
+    }
 }
 
 #[test]
@@ -798,6 +816,12 @@ fn discovery_resource_and_certificates() {
     let pcr =
         defaulted::<k8s_types::certificates::v1beta1::PodCertificateRequest>(json!({"spec": {}}));
     assert_at(&pcr, &[("/spec/maxExpirationSeconds", json!(86400))]);
+    #[cfg(feature = "v1_37")]
+    {
+        let pcr =
+            defaulted::<k8s_types::certificates::v1::PodCertificateRequest>(json!({"spec": {}}));
+        assert_at(&pcr, &[("/spec/maxExpirationSeconds", json!(86400))]);
+    }
     // kube-aggregator's SetDefaults_ServiceReference: port 443 unless given.
     let api = defaulted::<k8s_types::apiregistration::v1::APIService>(json!({"spec": {
         "group": "metrics.k8s.io", "version": "v1beta1", "groupPriorityMinimum": 100,
@@ -811,14 +835,43 @@ fn discovery_resource_and_certificates() {
 
 #[test]
 fn defaulting_twice_changes_nothing_more() {
-    let bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/k8s-api/v1.36/testdata/apps.v1.Deployment.json"
-    ))
-    .unwrap();
+    let bytes = std::fs::read(super::testdata().join("apps.v1.Deployment.json")).unwrap();
     let mut d: k8s_types::apps::v1::Deployment = serde_json::from_slice(&bytes).unwrap();
     scheme().default(&mut d);
     let once = d.clone();
     scheme().default(&mut d);
     assert_eq!(d, once);
+}
+
+/// 1.37's `SetDefaults_Pod`: a negative grace period becomes 1 second on a Pod, not on a
+/// template; and `SetDefaults_PodSpec` keeps `serviceAccount` equal to
+/// `serviceAccountName`, the name winning.
+#[cfg(feature = "v1_37")]
+#[test]
+fn pods_of_1_37_grace_period_and_service_account() {
+    let pod = defaulted::<k8s_types::core::v1::Pod>(json!({"spec": {
+        "terminationGracePeriodSeconds": -5, "serviceAccount": "old", "containers": []}}));
+    assert_at(
+        &pod,
+        &[
+            ("/spec/terminationGracePeriodSeconds", json!(1)),
+            ("/spec/serviceAccountName", json!("old")),
+            ("/spec/serviceAccount", json!("old")),
+        ],
+    );
+    let pod = defaulted::<k8s_types::core::v1::Pod>(json!({"spec": {
+        "serviceAccount": "old", "serviceAccountName": "new", "containers": []}}));
+    assert_at(
+        &pod,
+        &[
+            ("/spec/serviceAccountName", json!("new")),
+            ("/spec/serviceAccount", json!("new")),
+        ],
+    );
+    let template = defaulted::<k8s_types::core::v1::PodTemplate>(json!({"template": {"spec": {
+        "terminationGracePeriodSeconds": -5, "containers": []}}}));
+    assert_at(
+        &template,
+        &[("/template/spec/terminationGracePeriodSeconds", json!(-5))],
+    );
 }

@@ -31,3 +31,40 @@ mod std_impls;
 mod typed_only;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation;
+
+/// The reference data of the release built (`k8s_types::RELEASE`): `$K8S_API_DIR` when
+/// that directory is named for it (`v1.36`), else `../shared/k8s-api/vX.Y` beside the
+/// repository when there, else what `cargo xtask refdata --release X.Y` writes,
+/// `target/k8s-api/vX.Y`. Another release's data is never read.
+#[allow(dead_code)] // Builds without `core` read no fixtures.
+fn reference_data() -> std::path::PathBuf {
+    let name = format!("v{}", k8s_types::RELEASE);
+    if let Some(dir) = std::env::var_os("K8S_API_DIR")
+        .map(std::path::PathBuf::from)
+        .filter(|dir| dir.file_name().is_some_and(|n| *n == *name))
+    {
+        return dir;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let shared = root.join("../shared/k8s-api").join(&name);
+    if shared.is_dir() {
+        shared
+    } else {
+        root.join("target/k8s-api").join(name)
+    }
+}
+
+/// Go's fixtures of the release built: `$K8S_API_TESTDATA` when it is in the release's
+/// data directory (named `vX.Y`), else `testdata` of [`reference_data`].
+#[allow(dead_code)] // Builds without `core` read no fixtures.
+fn testdata() -> std::path::PathBuf {
+    let name = format!("v{}", k8s_types::RELEASE);
+    std::env::var_os("K8S_API_TESTDATA")
+        .map(std::path::PathBuf::from)
+        .filter(|dir| {
+            dir.parent()
+                .and_then(std::path::Path::file_name)
+                .is_some_and(|n| *n == *name)
+        })
+        .unwrap_or_else(|| reference_data().join("testdata"))
+}

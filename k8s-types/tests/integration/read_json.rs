@@ -4,14 +4,14 @@
 //! position, path), unknown fields, repeated-key verdict and type meta. And
 //! `serde_json::from_str` still reads the generated types.
 //!
-//! Go's fixtures are read from `../shared/k8s-api/v1.36/testdata` (or `$K8S_API_DIR`);
+//! Go's fixtures are the release's (`../shared/k8s-api/v1.36/testdata` or `$K8S_API_DIR`'s
+//! for 1.36, see `testdata`);
 //! without them those cases pass with a note, unless `CI` is set. The
 //! `CustomResourceDefinition` case (the schema unions) is self-contained.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fmt::Debug;
-use std::path::PathBuf;
 
 use apimachinery::runtime::Scheme;
 use apimachinery::runtime::json_reader::{ReadJson, from_slice_tracking, read_slice_tracking};
@@ -22,11 +22,7 @@ use k8s_types::core::v1::Pod;
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> Option<Value> {
-    let dir = std::env::var_os("K8S_API_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36"),
-        PathBuf::from,
-    );
-    let text = std::fs::read(dir.join("testdata").join(name));
+    let text = std::fs::read(super::testdata().join(name));
     match text {
         Ok(text) => Some(serde_json::from_slice(&text).expect("fixture is JSON")),
         Err(e) => {

@@ -7,7 +7,8 @@
 //!
 //! Every generated field has, likewise, the JSON name of its Go field's tag.
 //!
-//! The reference data is read from `../shared/k8s-api/v1.36` (or `$K8S_API_DIR`);
+//! The reference data is the release's (`../shared/k8s-api/v1.36` or `$K8S_API_DIR` for
+//! 1.36, see `reference_data`);
 //! without it the test passes with a note, unless `CI` is set.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,10 +19,7 @@ use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
 fn api_dir() -> PathBuf {
-    std::env::var_os("K8S_API_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36"),
-        PathBuf::from,
-    )
+    super::reference_data()
 }
 
 fn read(name: &str) -> Option<Value> {
@@ -196,8 +194,7 @@ fn every_field_has_the_json_name_of_its_go_tag() -> Result<(), Box<dyn std::erro
         );
         return Ok(());
     };
-    let shapes: BTreeMap<String, Value> =
-        serde_json::from_str(include_str!("../../src/generated/shapes.json"))?;
+    let shapes: BTreeMap<String, Value> = serde_json::from_str(super::filled_objects::SHAPES)?;
     let (mut checked, mut wrong) = (0usize, Vec::new());
     for (key, st) in go.as_object().ok_or("go-fields.json is not an object")? {
         // `io.k8s.api.apps.v1.Deployment` is `apps/v1/Deployment` in the shapes.

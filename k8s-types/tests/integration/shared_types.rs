@@ -14,11 +14,8 @@ use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{Decoder, Encoder};
 
 fn fixture(stem: &str, ext: &str) -> Vec<u8> {
-    let path = format!(
-        "{}/../../shared/k8s-api/v1.36/testdata/{stem}.{ext}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    let path = super::testdata().join(format!("{stem}.{ext}"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Go's fixture `stem` decoded from JSON and from protobuf: each re-encodes to its own

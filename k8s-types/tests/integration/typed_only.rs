@@ -5,8 +5,6 @@
 //! (`cargo test -p k8s-types --no-default-features --features core --test integration
 //! typed_only::`), where the kinds derive `ApiKind` instead of `ApiObject`.
 
-use std::path::PathBuf;
-
 use apimachinery::proto::{decode_envelope, decode_message, encode_envelope, encode_message};
 use apimachinery::util::json::{JsonLayout, encode_go_json};
 use k8s_types::core::v1::{Container, Pod, PodList};
@@ -107,10 +105,7 @@ fn a_pod_reads_and_writes_protobuf_as_go_does() -> TestResult {
 /// JSON and protobuf files decode to the same Pod and each re-encodes to its own bytes.
 #[test]
 fn go_fixture_of_a_pod_round_trips() -> TestResult {
-    let dir = std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36/testdata"),
-        PathBuf::from,
-    );
+    let dir = super::testdata();
     let (Ok(json), Ok(pb)) = (
         std::fs::read_to_string(dir.join("core.v1.Pod.json")),
         std::fs::read(dir.join("core.v1.Pod.pb")),

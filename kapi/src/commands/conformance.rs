@@ -7,8 +7,9 @@
 //! `<stem>.after_roundtrip.<ext>` exists, re-encoding `<stem>.<ext>` must give that
 //! file's bytes instead (the old data gains fields the current types always write, or
 //! loses what they no longer keep); an after-roundtrip file identical to its fixture is
-//! a failure, as in Go (it should be removed). Files of kinds Kubernetes 1.36 no longer
-//! defines are skipped; a kind 1.36 defines that the Scheme does not register fails.
+//! a failure, as in Go (it should be removed). Files of kinds the release kapi is built
+//! with (`k8s_types::RELEASE`, 1.36 by default) no longer defines are skipped; a kind it
+//! defines that the Scheme does not register fails.
 //!
 //! One line per failure, one per skipped kind, a table per format, then `N passed, M
 //! failed` (`, K skipped` when some were), one count per fixture file.
@@ -66,8 +67,12 @@ enum Problem {
         /// The cause.
         source: std::io::Error,
     },
-    /// The kind is one Kubernetes 1.36 has, and the Scheme has no type for it.
-    #[error("{gvk}: Kubernetes 1.36 defines this kind, but the Scheme does not register it")]
+    /// The kind is one the release built (`k8s_types::RELEASE`) has, and the Scheme has no
+    /// type for it.
+    #[error(
+        "{gvk}: Kubernetes {} defines this kind, but the Scheme does not register it",
+        k8s_types::RELEASE
+    )]
     Unregistered {
         /// The kind the file name says.
         gvk: GroupVersionKind,
@@ -274,7 +279,8 @@ pub fn run(args: &ConformanceArgs, out: &mut dyn Write) -> Result<ExitCode, Comm
             Disposition::Skip => {
                 writeln!(
                     out,
-                    "SKIP {stem}: {gvk} is not a kind of Kubernetes 1.36 ({} file{})",
+                    "SKIP {stem}: {gvk} is not a kind of Kubernetes {} ({} file{})",
+                    k8s_types::RELEASE,
                     present.len(),
                     if present.len() == 1 { "" } else { "s" }
                 )?;
@@ -752,7 +758,10 @@ mod tests {
         assert_eq!(code, ExitCode::SUCCESS, "{out}");
         assert_eq!(
             out,
-            "SKIP autoscaling.v2beta1.HorizontalPodAutoscaler: autoscaling/v2beta1, Kind=HorizontalPodAutoscaler is not a kind of Kubernetes 1.36 (2 files)\n\nformat   passed   failed   skipped\njson          1        0         1\nyaml          1        0         1\npb            0        0         0\n\n2 passed, 0 failed, 2 skipped\n"
+            format!(
+                "SKIP autoscaling.v2beta1.HorizontalPodAutoscaler: autoscaling/v2beta1, Kind=HorizontalPodAutoscaler is not a kind of Kubernetes {} (2 files)\n\nformat   passed   failed   skipped\njson          1        0         1\nyaml          1        0         1\npb            0        0         0\n\n2 passed, 0 failed, 2 skipped\n",
+                k8s_types::RELEASE
+            )
         );
         // `--format` counts only the formats asked for.
         let (_, out) = conformance(&dir.0, &[FixtureFormat::Yaml])?;

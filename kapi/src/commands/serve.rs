@@ -23,8 +23,46 @@ const KUBECONFIG_NAME: &str = "kapi";
 /// The database file `--data-dir` keeps, inside the directory.
 const DATA_FILE: &str = "kapi.redb";
 
+/// `--kubernetes-version`: `1.37`, `v1.37` or `v1.37.2` must name the release this kapi is
+/// built with ([`k8s_types::RELEASE`]); a release is chosen at build time, with its cargo
+/// feature.
+fn check_release(asked: &str) -> Result<(), String> {
+    let trimmed = asked.trim().trim_start_matches('v');
+    let mut parts = trimmed.split('.');
+    let release = match (parts.next(), parts.next()) {
+        (Some(major), Some(minor))
+            if !major.is_empty()
+                && !minor.is_empty()
+                && major
+                    .chars()
+                    .chain(minor.chars())
+                    .all(|c| c.is_ascii_digit()) =>
+        {
+            format!("{major}.{minor}")
+        }
+        _ => {
+            return Err(format!(
+                "--kubernetes-version: `{asked}` is not a Kubernetes version such as {} or v{}.0",
+                k8s_types::RELEASE,
+                k8s_types::RELEASE
+            ));
+        }
+    };
+    if release == k8s_types::RELEASE {
+        return Ok(());
+    }
+    Err(format!(
+        "--kubernetes-version: this kapi serves the Kubernetes {} API, not {release}: a release is chosen when kapi is built, with its cargo feature (`cargo build -p kapi --no-default-features --features v{}`)",
+        k8s_types::RELEASE,
+        release.replace('.', "_")
+    ))
+}
+
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
     init_logging(args.verbose);
+    if let Some(asked) = &args.kubernetes_version {
+        check_release(asked)?;
+    }
     if let Some(selection) = &args.controllers {
         // A controller named that is not implemented fails before the server starts.
         selection
@@ -88,7 +126,11 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             scheme_for_controllers,
         )
         .await?;
-        writeln!(out, "kapi serve: serving the Kubernetes 1.36 API at {url}")?;
+        writeln!(
+            out,
+            "kapi serve: serving the Kubernetes {} API at {url}",
+            k8s_types::RELEASE
+        )?;
         if let Some(controllers) = &controllers {
             writeln!(
                 out,
@@ -296,6 +338,30 @@ async fn wait_for_signal() -> Result<(), CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kubernetes_version_must_be_the_release_built() {
+        let release = k8s_types::RELEASE;
+        for asked in [
+            release.to_owned(),
+            format!("v{release}"),
+            format!("v{release}.2"),
+        ] {
+            assert_eq!(check_release(&asked), Ok(()), "{asked}");
+        }
+        let err = check_release("1.99").unwrap_err();
+        assert!(
+            err.contains(&format!("serves the Kubernetes {release} API, not 1.99"))
+                && err.contains("--features v1_99"),
+            "{err}"
+        );
+        assert!(
+            check_release("latest")
+                .unwrap_err()
+                .contains("is not a Kubernetes version")
+        );
+        assert!(check_release("1.").is_err());
+    }
 
     #[test]
     fn kubeconfig_names_cluster_user_and_context() {

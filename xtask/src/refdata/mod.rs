@@ -52,6 +52,20 @@ pub const DEFAULT_RELEASE: Release = Release {
     minor: 36,
 };
 
+/// Every release the repository carries generated code for, oldest first: each has its
+/// directory under `k8s-types/src/generated` and `apiserver/src/openapi/generated`, and
+/// its cargo feature (`v1_36`) in the crates that expose the API.
+pub const SUPPORTED: &[Release] = &[
+    Release {
+        major: 1,
+        minor: 36,
+    },
+    Release {
+        major: 1,
+        minor: 37,
+    },
+];
+
 /// The directory of the pin files, relative to the workspace root.
 pub const RELEASES: &str = "xtask/releases";
 
@@ -86,6 +100,11 @@ impl Release {
     /// Its pin file.
     pub fn pin_file(self, root: &Path) -> PathBuf {
         root.join(RELEASES).join(format!("{}.sum", self.dir_name()))
+    }
+
+    /// `v1_37`, the name of its cargo feature and of its generated code's directories.
+    pub fn feature(self) -> String {
+        format!("v{}_{}", self.major, self.minor)
     }
 
     /// The default directory of its reference data.

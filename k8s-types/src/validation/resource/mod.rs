@@ -16,6 +16,7 @@
 
 mod claim;
 mod claim_json;
+mod node_allocatable;
 mod slice;
 mod taint_rule;
 

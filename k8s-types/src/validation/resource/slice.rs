@@ -17,7 +17,7 @@ use super::{
 use crate::core::v1::NodeSelector;
 use crate::resource::v1::{
     CapacityRequestPolicy, CounterSet, Device, DeviceAttribute, DeviceCapacity,
-    DeviceCounterConsumption, NodeAllocatableResourceMapping, ResourceSlice, ResourceSliceSpec,
+    DeviceCounterConsumption, ResourceSlice, ResourceSliceSpec,
 };
 use crate::value::Quantity;
 
@@ -333,10 +333,18 @@ fn validate_device(
         path,
         errs,
     );
-    validate_node_allocatable_resource_mappings(
+    #[cfg(not(feature = "v1_37"))]
+    super::node_allocatable::validate_node_allocatable_resource_mappings(
         &d.node_allocatable_resource_mappings,
         &d.capacity,
         &path.child("nodeAllocatableResourceMappings"),
+        errs,
+    );
+    #[cfg(feature = "v1_37")]
+    super::node_allocatable::validate_node_allocatable_resources(
+        &d.node_allocatable_resources,
+        &d.capacity,
+        &path.child("nodeAllocatableResources"),
         errs,
     );
 }
@@ -726,55 +734,6 @@ fn validate_counters<T>(counters: &BTreeMap<String, T>, path: &Path, errs: &mut 
     } else if !too_many(counters.len(), MAX_COUNTERS, path, errs) {
         for key in counters.keys() {
             dns1123_label(key, path, errs);
-        }
-    }
-}
-
-/// Go's `validateNodeAllocatableResourceMappings`.
-fn validate_node_allocatable_resource_mappings(
-    mappings: &BTreeMap<String, NodeAllocatableResourceMapping>,
-    capacity: &BTreeMap<String, DeviceCapacity>,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    for (name, m) in mappings {
-        let kp = path.key(name);
-        let native = !name.contains('/') || name.contains("kubernetes.io/");
-        if !native {
-            errs.push(Error::invalid(
-                &kp,
-                json_value(name),
-                "must be a node allocatable resource name",
-            ));
-        }
-        if m.allocation_multiplier.is_none() && m.capacity_key.is_none() {
-            errs.push(Error::invalid(
-                &kp,
-                "",
-                "at least one of allocationMultiplier or capacityKey must be set",
-            ));
-            continue;
-        }
-        if let Some(mult) = &m.allocation_multiplier {
-            if mult.sign() <= 0 {
-                errs.push(Error::invalid(
-                    &kp.child("allocationMultiplier"),
-                    mult.to_string(),
-                    "must be positive",
-                ));
-            }
-        }
-        if let Some(key) = &m.capacity_key {
-            let cp = kp.child("capacityKey");
-            if key.is_empty() {
-                errs.push(Error::invalid(
-                    &cp,
-                    "",
-                    "capacityKey must not be an empty string",
-                ));
-            } else if !capacity.contains_key(key) {
-                errs.push(Error::not_found(&cp, json_value(key)));
-            }
         }
     }
 }

@@ -266,8 +266,9 @@ fn no_newer_version(gvk: &GroupVersionKind) -> String {
             r.kind
         ),
         Some(r) => format!(
-            "{deprecated}its replacement, {}, is newer than Kubernetes 1.36, the API kapi converts with; convert it by hand",
-            r.api_version()
+            "{deprecated}its replacement, {}, is newer than Kubernetes {}, the API kapi converts with; convert it by hand",
+            r.api_version(),
+            k8s_types::RELEASE
         ),
         None => format!("{deprecated}Go names no replacement: remove it or replace it by hand"),
     }
@@ -284,7 +285,8 @@ fn no_conversion(scheme: &apimachinery::runtime::Scheme, gvk: &GroupVersionKind)
     });
     match entry.replacement {
         Some(r) => format!(
-            "{api_version} {kind}{removed} is not in Kubernetes 1.36's API, which kapi converts with; rewrite it as {} {} by hand",
+            "{api_version} {kind}{removed} is not in Kubernetes {}'s API, which kapi converts with; rewrite it as {} {} by hand",
+            k8s_types::RELEASE,
             r.api_version(),
             r.kind
         ),
