@@ -4,7 +4,10 @@
 //! Not a crate: the tests of several crates include this file with
 //! `#[path = "../../../oracle/binaries.rs"] mod oracle_binaries;`, so that no library
 //! grows a dependency for test tooling. Each of those crates is one directory below the
-//! repository root, which `CARGO_MANIFEST_DIR` relies on.
+//! repository root, which `CARGO_MANIFEST_DIR` relies on, and says which release it tests
+//! beside the `mod` line: `const RELEASE_UNDER_TEST: &str = k8s_types::RELEASE;` (the
+//! release its build of k8s-types has; a crate that is not built on the API, such as
+//! `history`, names [`DEFAULT_RELEASE`]).
 
 // Each test binary asks for a part of this file only.
 #![allow(dead_code)]
@@ -14,10 +17,10 @@ use std::path::PathBuf;
 /// The release `oracle/build.sh` builds without `--release`, into `oracle/bin` itself.
 pub const DEFAULT_RELEASE: &str = "1.36";
 
-/// The Kubernetes release the tests compare against: the one k8s-types is built for.
+/// The Kubernetes release the tests compare against: the one k8s-types is built for
+/// (the including crate's `RELEASE_UNDER_TEST`).
 pub fn release() -> &'static str {
-    // task A: k8s_types::RELEASE
-    "1.36"
+    super::RELEASE_UNDER_TEST
 }
 
 /// The directory `oracle/build.sh --release <release>` builds into: `oracle/bin` for the

@@ -12,6 +12,9 @@
 mod servers;
 #[path = "../../../oracle/binaries.rs"]
 mod oracle_binaries;
+/// The release whose oracle programs the tests run (`oracle/binaries.rs`): the one this
+/// build of k8s-types has.
+const RELEASE_UNDER_TEST: &str = k8s_types::RELEASE;
 
 mod cache_envtest;
 mod client_envtest;

@@ -8,3 +8,6 @@ mod faults;
 mod generated;
 #[path = "../../../oracle/binaries.rs"]
 mod oracle_binaries;
+/// The release whose kube-apiserver the tests run (`oracle/binaries.rs`): the oracle's
+/// default one, as this crate is not built on one release's API.
+const RELEASE_UNDER_TEST: &str = oracle_binaries::DEFAULT_RELEASE;

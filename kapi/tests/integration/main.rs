@@ -11,6 +11,9 @@ mod differential;
 mod go_clients;
 #[path = "../../../oracle/binaries.rs"]
 mod oracle_binaries;
+/// The release whose oracle programs the tests run (`oracle/binaries.rs`): the one this
+/// build of k8s-types has.
+const RELEASE_UNDER_TEST: &str = k8s_types::RELEASE;
 mod plugin;
 mod serve_controllers;
 mod serve_etcd;

@@ -23,6 +23,9 @@ mod diff;
 mod known;
 #[path = "../../../oracle/binaries.rs"]
 mod oracle_binaries;
+/// The release whose oracle programs the tests run (`oracle/binaries.rs`): the one this
+/// build of k8s-types has.
+const RELEASE_UNDER_TEST: &str = k8s_types::RELEASE;
 mod outcome;
 mod validation;
 mod wire;
