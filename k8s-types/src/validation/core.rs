@@ -15,7 +15,9 @@ mod containers;
 mod endpoints;
 pub(super) mod event;
 mod pod;
+mod pod_annotations;
 mod pod_template;
+mod pod_update;
 mod probes;
 mod quota;
 mod replication_controller;
@@ -31,6 +33,7 @@ pub use event::{
 };
 pub use pod::*;
 pub use pod_template::*;
+pub use pod_update::validate_pod_update;
 pub use quota::*;
 pub use replication_controller::*;
 pub use resources::validate_resource_requirements;

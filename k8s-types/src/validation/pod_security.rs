@@ -15,7 +15,9 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{inclusive_range_error, is_dns1123_subdomain};
 
 use super::go_value::go_json;
-use super::{invalid_each, json_value};
+use super::invalid_each;
+use super::pod_capabilities::allow_privileged;
+use super::pod_security_value::go_security_context;
 use crate::core::v1::{
     AppArmorProfile, ContainerPort, PodSpec, SeccompProfile, SecurityContext,
     WindowsSecurityContextOptions,
@@ -138,14 +140,19 @@ pub(super) fn validate_pod_security_context(
 }
 
 /// Go's `ValidateSecurityContext` for a container; `host_users` is false when the pod
-/// runs in its own user namespace. Go's `privileged` check against the cluster's
-/// `--allow-privileged` is left to the server's policy.
+/// runs in its own user namespace.
 pub(super) fn validate_security_context(
     sc: &SecurityContext,
     path: &Path,
     host_users: bool,
     errs: &mut ErrorList,
 ) {
+    if sc.privileged == Some(true) && !allow_privileged() {
+        errs.push(Error::forbidden(
+            &path.child("privileged"),
+            "disallowed by cluster policy",
+        ));
+    }
     id_range(sc.run_as_user, &path.child("runAsUser"), errs);
     id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
     if let Some(pm) = &sc.proc_mount {
@@ -172,7 +179,7 @@ pub(super) fn validate_security_context(
         if sc.privileged == Some(true) {
             errs.push(Error::invalid(
                 path,
-                json_value(sc),
+                go_security_context(sc),
                 "cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
             ));
         }
@@ -181,7 +188,7 @@ pub(super) fn validate_security_context(
         for _ in adds.filter(|a| *a == "CAP_SYS_ADMIN") {
             errs.push(Error::invalid(
                 path,
-                json_value(sc),
+                go_security_context(sc),
                 "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN",
             ));
         }
@@ -596,7 +603,7 @@ pub(super) fn validate_os(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
     let Some(os) = &spec.os else { return };
     let op = path.child("os");
     if os.name.is_empty() {
-        errs.push(Error::required(&op.child("name"), "cannot be empty"));
+        errs.push(Error::required(&op.child("name"), ""));
         return;
     }
     match os.name.as_str() {
