@@ -24,6 +24,7 @@ mod replication_controller;
 mod resources;
 mod service;
 mod service_ips;
+mod volume_sources;
 mod volumes;
 pub use config::*;
 pub use endpoints::*;

@@ -15,11 +15,10 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{inclusive_range_error, is_dns1123_subdomain};
 
 use super::go_value::go_json;
-use super::invalid_each;
 use super::pod_capabilities::allow_privileged;
 use super::pod_security_value::go_security_context;
 use crate::core::v1::{
-    AppArmorProfile, ContainerPort, PodSpec, SeccompProfile, SecurityContext,
+    AppArmorProfile, ContainerPort, PodSpec, SeccompProfile, SecurityContext, VolumeDevice,
     WindowsSecurityContextOptions,
 };
 
@@ -398,25 +397,27 @@ fn validate_sysctls(
 /// size, and `runAsUserName` as `[DOMAIN\]USER` with Windows' limits.
 fn validate_windows_options(w: &WindowsSecurityContextOptions, path: &Path, errs: &mut ErrorList) {
     if let Some(name) = &w.gmsa_credential_spec_name {
-        invalid_each(
-            errs,
-            &path.child("gmsaCredentialSpecName"),
-            name,
-            is_dns1123_subdomain(name),
-        );
+        // Go prints the `*string` through `json.Marshal`.
+        for msg in is_dns1123_subdomain(name) {
+            errs.push(Error::invalid(
+                &path.child("gmsaCredentialSpecName"),
+                BadValue::json_string(name),
+                msg,
+            ));
+        }
     }
     if let Some(spec) = &w.gmsa_credential_spec {
         let p = path.child("gmsaCredentialSpec");
         if spec.is_empty() {
             errs.push(Error::invalid(
                 &p,
-                spec,
+                BadValue::json_string(spec),
                 "gmsaCredentialSpec cannot be an empty string",
             ));
         } else if spec.len() > MAX_GMSA_CREDENTIAL_SPEC_LENGTH {
             errs.push(Error::invalid(
                 &p,
-                spec,
+                BadValue::json_string(spec),
                 "gmsaCredentialSpec size must be under 64 KiB",
             ));
         }
@@ -431,7 +432,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if name.is_empty() {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName cannot be an empty string",
         ));
         return;
@@ -439,7 +440,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if name.chars().any(|c| c.is_ascii_control()) {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName cannot contain control characters",
         ));
         return;
@@ -450,7 +451,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
         _ => {
             errs.push(Error::invalid(
                 p,
-                name,
+                BadValue::json_string(name),
                 "runAsUserName cannot contain more than one backslash",
             ));
             return;
@@ -459,7 +460,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if domain.is_some_and(|d| d.len() >= MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH) {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             format!(
                 "runAsUserName's Domain length must be under {MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH} characters"
             ),
@@ -469,7 +470,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
         if !(is_netbios_domain(d) || is_windows_dns_domain(d)) {
             errs.push(Error::invalid(
                 p,
-                name,
+                BadValue::json_string(name),
                 "runAsUserName's Domain doesn't match the NetBios nor the DNS format",
             ));
         }
@@ -477,13 +478,13 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if user.is_empty() {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName's User cannot be empty",
         ));
     } else if user.len() > MAX_RUN_AS_USER_NAME_USER_LENGTH {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             format!(
                 "runAsUserName's User length must not be longer than {MAX_RUN_AS_USER_NAME_USER_LENGTH} characters"
             ),
@@ -492,7 +493,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if !user.is_empty() && user.chars().all(|c| c == '.' || c == ' ') {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName's User cannot contain only periods or spaces",
         ));
     }
@@ -501,7 +502,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     ]) {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             r#"runAsUserName's User cannot contain the following characters: "/\:;|=,+*?<>@[]"#,
         ));
     }
@@ -527,13 +528,27 @@ fn is_windows_dns_domain(d: &str) -> bool {
 }
 
 /// Go's `validateHostUsers`: a pod in its own user namespace shares no other
-/// namespace with the host. The paths' capitals are Go's.
-pub(super) fn validate_host_users(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
+/// namespace with the host and has no volume devices. The paths' capitals are Go's.
+/// An update of a pod (`old`) that already had host networking, or volume devices, in
+/// its own user namespace may keep them (Go's options from the old spec).
+pub(super) fn validate_host_users(
+    spec: &PodSpec,
+    old: Option<&PodSpec>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
     if spec.host_users != Some(false) {
         return;
     }
+    let old_userns = old.filter(|o| o.host_users == Some(false));
+    let keep_host_network = old_userns.is_some_and(|o| o.host_network);
+    let keep_devices = old_userns.is_some_and(|o| {
+        container_lists(o)
+            .iter()
+            .any(|(_, l)| l.iter().any(|d| !d.is_empty()))
+    });
     for (field, set) in [
-        ("hostNetwork", spec.host_network),
+        ("hostNetwork", spec.host_network && !keep_host_network),
         ("HostPID", spec.host_pid),
         ("HostIPC", spec.host_ipc),
     ] {
@@ -541,6 +556,49 @@ pub(super) fn validate_host_users(spec: &PodSpec, path: &Path, errs: &mut ErrorL
             errs.push(Error::forbidden(&path.child(field), HOST_USERS_FALSE));
         }
     }
+    if keep_devices {
+        return;
+    }
+    for (field, devices) in container_lists(spec) {
+        let lp = path.child(field);
+        for (i, d) in devices.iter().enumerate() {
+            if !d.is_empty() {
+                let ip = lp.index(i);
+                errs.push(Error::forbidden(
+                    &ip.child("volumeDevices"),
+                    HOST_USERS_FALSE,
+                ));
+            }
+        }
+    }
+}
+
+/// Each container list's volume devices, in Go's visiting order.
+fn container_lists(spec: &PodSpec) -> [(&'static str, Vec<&[VolumeDevice]>); 3] {
+    [
+        (
+            "initContainers",
+            spec.init_containers
+                .iter()
+                .map(|c| &c.volume_devices[..])
+                .collect(),
+        ),
+        (
+            "containers",
+            spec.containers
+                .iter()
+                .flatten()
+                .map(|c| &c.volume_devices[..])
+                .collect(),
+        ),
+        (
+            "ephemeralContainers",
+            spec.ephemeral_containers
+                .iter()
+                .map(|c| &c.volume_devices[..])
+                .collect(),
+        ),
+    ]
 }
 
 /// Go's `validatePodHostNetworkDeps`: with `hostNetwork`, a regular container's

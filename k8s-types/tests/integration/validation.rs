@@ -1506,7 +1506,7 @@ fn odd_security_values_are_errors_not_panics() {
     let errs = errors::<Pod>(p);
     let w = "spec.securityContext.windowsOptions";
     for want in [
-        "spec.containers[0].securityContext.windowsOptions.runAsUserName: Invalid value: \"a\\ab\": runAsUserName cannot contain control characters".to_string(),
+        "spec.containers[0].securityContext.windowsOptions.runAsUserName: Invalid value: \"a\\u0007b\": runAsUserName cannot contain control characters".to_string(),
         "spec.containers[0].securityContext.appArmorProfile.localhostProfile: Too long: may not be more than 4095 bytes".to_string(),
         format!("{w}.gmsaCredentialSpec: Invalid value: \"{}\": gmsaCredentialSpec size must be under 64 KiB", "x".repeat(70 * 1024)),
         "spec.securityContext.sysctls[0].name: Invalid value: \"/\": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$".to_string(),

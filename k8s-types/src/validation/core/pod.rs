@@ -234,7 +234,7 @@ pub(super) fn validate_pod_spec_for(
         &path.child("topologySpreadConstraints"),
         &mut errs,
     );
-    validate_host_users(spec, path, &mut errs);
+    validate_host_users(spec, old, path, &mut errs);
     validate_pod_host_name(spec, path, &mut errs);
     if !spec.service_account_name.is_empty() {
         invalid_each(
