@@ -135,6 +135,27 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
                 required(monitors, &path.child("monitors"), errs);
             }
         }
+        "quobyte" => {
+            if let Some(q) = &v.quobyte {
+                let rp = path.child("registry");
+                let pairs = "must be a host:port pair or multiple pairs separated by commas";
+                if q.registry.is_empty() {
+                    errs.push(Error::required(&rp, pairs));
+                } else if q.tenant.len() >= 65 {
+                    errs.push(Error::required(
+                        &path.child("tenant"),
+                        "must be a UUID and may not exceed a length of 64 characters",
+                    ));
+                } else {
+                    for pair in q.registry.split(',') {
+                        if !is_host_port(pair) {
+                            errs.push(Error::invalid(&rp, &q.registry, pairs));
+                        }
+                    }
+                }
+                required(!q.volume.is_empty(), &path.child("volume"), errs);
+            }
+        }
         "fc" => {
             if let Some(fc) = &v.fc {
                 let (wwns, wwids) = (!fc.target_wwns.is_empty(), !fc.wwids.is_empty());
@@ -258,6 +279,29 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
         }
         _ => {}
     }
+}
+
+/// Whether Go's `net.SplitHostPort` takes `s`: a last `:` before the port, a host
+/// without `:` unless in brackets, no stray brackets.
+fn is_host_port(s: &str) -> bool {
+    let Some(i) = s.rfind(':') else {
+        return false;
+    };
+    let (j, k) = if s.starts_with('[') {
+        let Some(end) = s.find(']') else {
+            return false;
+        };
+        if end + 1 != i {
+            return false;
+        }
+        (1, end + 1)
+    } else {
+        if s[..i].contains(':') {
+            return false;
+        }
+        (0, 0)
+    };
+    !s[j..].contains('[') && !s[k..].contains(']')
 }
 
 /// Go's `validateISCSIVolumeSource`, but for the IQN and initiator formats past their
