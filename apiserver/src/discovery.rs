@@ -7,7 +7,11 @@ use std::collections::BTreeMap;
 
 use apimachinery::meta::APIGroupResources;
 use apimachinery::runtime::Scheme;
+use apimachinery::schema::GroupVersionKind;
+use base64::Engine as _;
+use base64::prelude::BASE64_STANDARD;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 
 use crate::registry::ResourceInfo;
 
@@ -36,10 +40,51 @@ pub struct Discovery {
     pub aggregated_groups: Value,
 }
 
+/// The priority kube-apiserver's aggregator gives each built-in group in discovery
+/// (`GroupPriorityMinimum` of the local APIServices: Go's `apiVersionPriorities`, the
+/// generic control plane's merged with kube-apiserver's own), highest first.
+/// `apiregistration.k8s.io` is the aggregator's own group, which its `/apis` lists
+/// before all others; a group not listed comes after these, before custom resources.
+const GROUP_PRIORITIES: &[(&str, i32)] = &[
+    ("", 18000),
+    ("apiregistration.k8s.io", 18000),
+    ("apps", 17800),
+    ("events.k8s.io", 17750),
+    ("authentication.k8s.io", 17700),
+    ("authorization.k8s.io", 17600),
+    ("autoscaling", 17500),
+    ("batch", 17400),
+    ("certificates.k8s.io", 17300),
+    ("networking.k8s.io", 17200),
+    ("policy", 17100),
+    ("rbac.authorization.k8s.io", 17000),
+    ("storage.k8s.io", 16800),
+    ("admissionregistration.k8s.io", 16700),
+    ("apiextensions.k8s.io", 16700),
+    ("scheduling.k8s.io", 16600),
+    ("coordination.k8s.io", 16500),
+    ("node.k8s.io", 16300),
+    ("discovery.k8s.io", 16200),
+    ("resource.k8s.io", 16200),
+    ("flowcontrol.apiserver.k8s.io", 16100),
+    ("internal.apiserver.k8s.io", 16000),
+    ("storagemigration.k8s.io", 15800),
+];
+
+/// A built-in group's place in discovery: its priority, highest first, then its name.
+fn group_rank(group: &str) -> (std::cmp::Reverse<i32>, &str) {
+    let priority = GROUP_PRIORITIES
+        .iter()
+        .find(|(g, _)| *g == group)
+        .map_or(0, |(_, p)| *p);
+    (std::cmp::Reverse(priority), group)
+}
+
 /// The groups in discovery order, with their versions (most preferred first): the
-/// scheme's groups in its order, then the groups only `resources` serve (custom
-/// resources), by name, their versions in the order their resources list them (Go
-/// ranks custom resource groups after the built-in ones).
+/// scheme's groups in kube-apiserver's priority order (see `GROUP_PRIORITIES`), then
+/// the groups only `resources` serve (custom resources), by name, their versions in the
+/// order their resources list them (Go ranks custom resource groups after the built-in
+/// ones).
 pub fn group_order(
     scheme: &Scheme,
     resources: &BTreeMap<(String, String), ResourceInfo>,
@@ -57,6 +102,7 @@ pub fn group_order(
             (g.group.name, versions)
         })
         .collect();
+    order.sort_by(|a, b| group_rank(&a.0).cmp(&group_rank(&b.0)));
     let builtin = order.len();
     for r in resources.values() {
         let i = match order.iter().position(|(g, _)| *g == r.group) {
@@ -77,6 +123,15 @@ pub fn group_order(
         versions.sort_by(|a, b| apimachinery::version::compare_kube_aware_versions(a, b));
     }
     order
+}
+
+/// Go's `discovery.StorageVersionHash`: the first 8 bytes of the SHA-256 of
+/// `group/version/kind` (of the storage version), in standard base64. Computed once, when
+/// the discovery documents are built.
+pub fn storage_version_hash(gvk: &GroupVersionKind) -> String {
+    let text = format!("{}/{}/{}", gvk.group, gvk.version, gvk.kind);
+    let digest = Sha256::digest(text.as_bytes());
+    BASE64_STANDARD.encode(&digest[..8])
 }
 
 fn group_version(group: &str, version: &str) -> String {
@@ -137,6 +192,13 @@ impl Discovery {
                     if !r.categories.is_empty() {
                         entry["categories"] = json!(r.categories);
                     }
+                    // Go's installer gives one to every resource its registry stores:
+                    // not to the create-only reviews and bindings, nor to subresources,
+                    // nor to componentstatuses (read-only: Go's REST probes the
+                    // components instead of storing them).
+                    if r.verbs.iter().any(|v| v == "create") && !r.is_create_only() {
+                        entry["storageVersionHash"] = json!(storage_version_hash(&r.storage_gvk));
+                    }
                     list.push(entry);
                     let mut subresources = Vec::new();
                     if r.has_scale {
@@ -187,15 +249,23 @@ impl Discovery {
                     }
                     agg.push(a);
                 }
-                d.resource_lists.insert(
-                    gv.clone(),
-                    json!({
-                        "kind": "APIResourceList",
-                        "apiVersion": "v1",
-                        "groupVersion": gv,
-                        "resources": list,
-                    }),
-                );
+                // Go's installer serves a group version's resources in the order of
+                // their paths: each resource followed by its subresources.
+                list.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+                let mut resource_list = json!({
+                    "kind": "APIResourceList",
+                    "apiVersion": "v1",
+                    "groupVersion": gv,
+                    "resources": list,
+                });
+                // The legacy `/api/v1` list is written without its apiVersion (Go's
+                // legacy root leaves the list's TypeMeta apiVersion unset).
+                if group.is_empty() {
+                    if let Some(map) = resource_list.as_object_mut() {
+                        map.remove("apiVersion");
+                    }
+                }
+                d.resource_lists.insert(gv.clone(), resource_list);
                 gv_docs.push(json!({"groupVersion": gv, "version": version}));
                 agg_versions.push(json!({
                     "version": version,
@@ -255,4 +325,46 @@ pub fn wants_aggregated(accept: &str) -> bool {
             && params.iter().any(|p| p == "v=v2")
             && params.iter().any(|p| p == "as=APIGroupDiscoveryList")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_version_hashes_are_kube_apiservers() {
+        // As kube-apiserver v1.36.3 serves them in /apis/apps/v1 and /api/v1.
+        let hash =
+            |g: &str, v: &str, k: &str| storage_version_hash(&GroupVersionKind::new(g, v, k));
+        assert_eq!(hash("apps", "v1", "Deployment"), "8aSe+NMegvE=");
+        assert_eq!(hash("", "v1", "ConfigMap"), "qFsyl6wFWjQ=");
+        // events.k8s.io's Events are stored as core v1 Events, and hashed as those.
+        assert_eq!(hash("", "v1", "Event"), "r2yiGXH7wu8=");
+    }
+
+    #[test]
+    fn groups_rank_by_kube_apiservers_priorities_then_name() {
+        let mut groups = vec![
+            "zz.example.com",
+            "apiextensions.k8s.io",
+            "apps",
+            "",
+            "batch",
+        ];
+        groups.push("admissionregistration.k8s.io");
+        groups.push("apiregistration.k8s.io");
+        groups.sort_by(|a, b| group_rank(a).cmp(&group_rank(b)));
+        assert_eq!(
+            groups,
+            [
+                "",
+                "apiregistration.k8s.io",
+                "apps",
+                "batch",
+                "admissionregistration.k8s.io",
+                "apiextensions.k8s.io",
+                "zz.example.com",
+            ]
+        );
+    }
 }

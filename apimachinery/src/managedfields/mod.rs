@@ -6,7 +6,9 @@
 //!   (built-in kinds), an inline schema (CRDs), or deduced;
 //! - [`typed`]: field sets, comparisons, merges and removals of values of a type;
 //! - [`FieldManager`]: `metadata.managedFields` on every write, and `apply` with conflict
-//!   detection and removal of fields an applier stops applying.
+//!   detection and removal of fields an applier stops applying;
+//! - [`ScaleHandler`]: the entries of a `/scale` write, mapped between the parent object
+//!   and its `Scale`.
 //!
 //! Left out of Go's behaviour: the `kubectl.kubernetes.io/last-applied-configuration`
 //! interplay of client- and server-side apply (Go's `lastAppliedManager` and
@@ -34,6 +36,7 @@
 
 pub mod fieldpath;
 mod manager;
+mod scale;
 pub mod schema;
 pub mod typed;
 
@@ -41,4 +44,5 @@ pub use manager::{
     ApplyError, Conflict, DecodeError, FieldManager, MAX_UPDATE_MANAGERS, Managed, ManagerKey,
     NoConversion, Operation, VersionConverter, VersionedSet,
 };
+pub use scale::{ReplicasPaths, ScaleHandler, spec_replicas};
 pub use schema::ParseableType;

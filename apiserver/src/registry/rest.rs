@@ -11,6 +11,8 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
+use apimachinery::managedfields::fieldpath::Path;
+use apimachinery::managedfields::spec_replicas;
 use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::{Map, Value};
@@ -84,6 +86,13 @@ pub trait Scaler: Send + Sync + Debug {
 
     /// Sets the replicas of `obj` (its JSON, at the storage version).
     fn set_replicas(&self, version: &str, obj: &mut Value, replicas: i64);
+
+    /// Where the replicas are in an object served at `version`, for mapping the
+    /// managedFields of a `/scale` write (Go's `ResourcePathMappings`); `None` when that
+    /// version has no `/scale`. `spec.replicas` unless the resource says otherwise.
+    fn replicas_path(&self, _version: &str) -> Option<Path> {
+        Some(spec_replicas())
+    }
 }
 
 /// One served resource (Go's `rest.Storage` and the optional interfaces its handlers

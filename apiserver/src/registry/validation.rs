@@ -6,6 +6,7 @@
 //! values.
 
 use apimachinery::api::errors::{self, StatusError};
+use apimachinery::apis::meta::v1::validation::validate_labels;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
@@ -108,16 +109,7 @@ pub fn validate_object_meta(
         }
         NameValidation::Label | NameValidation::Subdomain => {}
     }
-    for (k, v) in meta.labels() {
-        let selector = format!("{k}={v}");
-        if let Err(e) = apimachinery::labels::Selector::parse(&selector) {
-            errs.push(Error::invalid(
-                &metadata.child("labels"),
-                &selector,
-                &e.message,
-            ));
-        }
-    }
+    errs.extend(validate_labels(&meta.labels(), &metadata.child("labels")));
     if errs.is_empty() {
         Ok(())
     } else {

@@ -610,6 +610,34 @@ async fn generation_status_and_scale() {
         ),
         (json!(5), json!(3))
     );
+    // Go's ScaleHandler: the write through /scale is its own entry (subresource scale,
+    // at the parent's apiVersion, with no time), the only one owning the replicas; the
+    // /status write has its own entry too.
+    let entries = d["metadata"]["managedFields"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let by_sub = |sub: &str| {
+        entries
+            .iter()
+            .filter(|e| e["subresource"].as_str().unwrap_or_default() == sub)
+            .collect::<Vec<_>>()
+    };
+    let scale_entries = by_sub("scale");
+    assert_eq!(scale_entries.len(), 1, "{entries:?}");
+    assert_eq!(scale_entries[0]["apiVersion"], "apps/v1");
+    assert_eq!(scale_entries[0]["time"], json!(null));
+    assert_eq!(
+        scale_entries[0]["fieldsV1"],
+        json!({"f:spec": {"f:replicas": {}}})
+    );
+    assert!(
+        by_sub("")
+            .iter()
+            .all(|e| e["fieldsV1"].pointer("/f:spec/f:replicas").is_none()),
+        "{entries:?}"
+    );
+    assert_eq!(by_sub("status").len(), 1, "{entries:?}");
     let r = s
         .patch(
             &format!("{DEPLOY}/web/scale"),

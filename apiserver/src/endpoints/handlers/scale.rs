@@ -4,14 +4,18 @@
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::validation::IS_NEGATIVE_ERROR_MSG;
+use apimachinery::managedfields::{
+    DecodeError, FieldManager, NoConversion, ReplicasPaths, ScaleHandler,
+};
 use apimachinery::runtime::Object;
-use apimachinery::schema::{GroupKind, GroupVersionKind};
+use apimachinery::schema::{GroupKind, GroupVersion, GroupVersionKind};
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
 
 use super::patch::{apply_patch, parse_patch};
 use super::{Handler, Reply};
 use crate::admission;
+use crate::endpoints::fieldmanager;
 use crate::endpoints::negotiation::PatchType;
 use crate::endpoints::responsewriters::method_not_allowed;
 use crate::registry::{Scaler, from_value, to_json};
@@ -83,8 +87,10 @@ impl Handler<'_> {
                 let version = self.info.api_version.as_str();
                 let (obj, admitted) = self
                     .admitted_update(dry_run, |current| {
-                        let mut v = to_json(&*current)?;
+                        let before = to_json(&*current)?;
+                        let mut v = before.clone();
                         scaler.set_replicas(version, &mut v, replicas);
+                        self.track_scale_managed_fields(&before, &mut v)?;
                         if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
                             match &asked_rv {
                                 Some(rv) if !rv.is_empty() => {
@@ -140,6 +146,52 @@ impl Handler<'_> {
         ))
     }
 
+    /// Records a `/scale` write of `after` over `before` (both the parent's JSON, at the
+    /// storage version) in `after`'s managedFields as Go's `scaleUpdatedObjectInfo` does:
+    /// the field manager runs on the autoscaling/v1 `Scale` (subresource `scale`) over
+    /// the parent's entries as the `Scale` sees them, and its result is mapped back.
+    fn track_scale_managed_fields(
+        &self,
+        before: &Value,
+        after: &mut Value,
+    ) -> Result<(), StatusError> {
+        let scaler = self.scaler()?;
+        let info = self.store.info();
+        let paths: ReplicasPaths = info
+            .versions
+            .iter()
+            .map(|v| {
+                let gv = GroupVersion::new(info.group.as_str(), v.as_str()).to_string();
+                (gv, scaler.replicas_path(v))
+            })
+            .collect();
+        let internal = |e: DecodeError| errors::new_internal_error(e.to_string());
+        let handler = ScaleHandler::new(
+            before.pointer("/metadata/managedFields"),
+            &self.request_gv().to_string(),
+            &paths,
+        )
+        .map_err(internal)?;
+        let version = self.info.api_version.as_str();
+        let mut old_scale = scaler.scale_of(version, before);
+        set_entries(&mut old_scale, handler.to_subresource());
+        let mut new_scale = scaler.scale_of(version, after);
+        let scale_gvk = GroupVersionKind::new("autoscaling", "v1", "Scale");
+        let types = fieldmanager::types_for(&scale_gvk);
+        FieldManager::new(&types, "autoscaling/v1", "scale", &NoConversion).update(
+            Some(&old_scale),
+            &fieldmanager::empty_object(self.scheme, &scale_gvk),
+            &mut new_scale,
+            &self.manager(),
+            &fieldmanager::now(),
+        );
+        let entries = handler
+            .to_parent(new_scale.pointer("/metadata/managedFields"))
+            .map_err(internal)?;
+        set_entries(after, entries);
+        Ok(())
+    }
+
     /// The resource's `/scale` view.
     pub(super) fn scaler(&self) -> Result<&dyn Scaler, StatusError> {
         self.rest
@@ -152,5 +204,15 @@ impl Handler<'_> {
         Ok(self
             .scaler()?
             .scale_of(&self.info.api_version, &to_json(obj)?))
+    }
+}
+
+/// Sets (or, for `None`, removes) an object's `metadata.managedFields`.
+fn set_entries(obj: &mut Value, entries: Option<Value>) {
+    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+        match entries {
+            Some(e) => meta.insert("managedFields".into(), e),
+            None => meta.remove("managedFields"),
+        };
     }
 }

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
+use apimachinery::managedfields::fieldpath::{Path, PathElement};
 use apimachinery::runtime::{Object, Scheme, Unstructured};
 use serde_json::{Map, Value};
 
@@ -264,6 +265,17 @@ impl Scaler for CustomResourceScale {
         if let Some(paths) = self.paths(version) {
             set_simple_path(obj, &paths.spec_replicas_path, replicas);
         }
+    }
+
+    /// The version's own `specReplicasPath` (a version without `/scale` has none, even
+    /// when another version's is used to read its objects), split at its dots as Go's
+    /// CRD handler splits it.
+    fn replicas_path(&self, version: &str) -> Option<Path> {
+        let scale = self.0.version(version)?.scale.as_ref()?;
+        let fields = scale.spec_replicas_path.trim_start_matches('.').split('.');
+        Some(Path(
+            fields.map(|f| PathElement::Field(f.to_owned())).collect(),
+        ))
     }
 }
 
