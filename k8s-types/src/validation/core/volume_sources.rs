@@ -8,9 +8,15 @@ use crate::core::v1::{LocalObjectReference, Volume};
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_local_descending_path;
 
-/// Go's `pdPartitionErrorMsg`.
-fn partition_error() -> String {
-    inclusive_range_error(1, 255)
+/// A disk's partition, 0 to 255 (Go's message, `pdPartitionErrorMsg`, says 1 to 255).
+fn partition(partition: i32, path: &Path, errs: &mut ErrorList) {
+    if !(0..=255).contains(&partition) {
+        errs.push(Error::invalid(
+            &path.child("partition"),
+            partition,
+            inclusive_range_error(1, 255),
+        ));
+    }
 }
 
 fn required(set: bool, path: &Path, errs: &mut ErrorList) {
@@ -39,25 +45,13 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
         "persistentDisk" => {
             if let Some(pd) = &v.gce_persistent_disk {
                 required(!pd.pd_name.is_empty(), &path.child("pdName"), errs);
-                if !(0..=255).contains(&pd.partition) {
-                    errs.push(Error::invalid(
-                        &path.child("partition"),
-                        pd.partition,
-                        partition_error(),
-                    ));
-                }
+                partition(pd.partition, path, errs);
             }
         }
         "awsElasticBlockStore" => {
             if let Some(pd) = &v.aws_elastic_block_store {
                 required(!pd.volume_id.is_empty(), &path.child("volumeID"), errs);
-                if !(0..=255).contains(&pd.partition) {
-                    errs.push(Error::invalid(
-                        &path.child("partition"),
-                        pd.partition,
-                        partition_error(),
-                    ));
-                }
+                partition(pd.partition, path, errs);
             }
         }
         "nfs" => {
