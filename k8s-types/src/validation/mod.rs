@@ -127,11 +127,19 @@ mod networking;
 mod node;
 mod object_meta;
 #[cfg(feature = "core")]
+mod pod_capabilities;
+#[cfg(feature = "core")]
 mod pod_dns;
+#[cfg(feature = "core")]
+mod pod_host_process;
 #[cfg(feature = "core")]
 mod pod_placement;
 #[cfg(feature = "core")]
 mod pod_security;
+#[cfg(feature = "core")]
+mod pod_security_value;
+#[cfg(feature = "core")]
+pub use pod_capabilities::{allow_privileged, set_allow_privileged};
 #[cfg(feature = "policy")]
 mod policy;
 #[cfg(feature = "rbac")]

@@ -15,9 +15,10 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{inclusive_range_error, is_dns1123_subdomain};
 
 use super::go_value::go_json;
-use super::{invalid_each, json_value};
+use super::pod_capabilities::allow_privileged;
+use super::pod_security_value::go_security_context;
 use crate::core::v1::{
-    AppArmorProfile, ContainerPort, PodSpec, SeccompProfile, SecurityContext,
+    AppArmorProfile, ContainerPort, PodSpec, SeccompProfile, SecurityContext, VolumeDevice,
     WindowsSecurityContextOptions,
 };
 
@@ -138,14 +139,19 @@ pub(super) fn validate_pod_security_context(
 }
 
 /// Go's `ValidateSecurityContext` for a container; `host_users` is false when the pod
-/// runs in its own user namespace. Go's `privileged` check against the cluster's
-/// `--allow-privileged` is left to the server's policy.
+/// runs in its own user namespace.
 pub(super) fn validate_security_context(
     sc: &SecurityContext,
     path: &Path,
     host_users: bool,
     errs: &mut ErrorList,
 ) {
+    if sc.privileged == Some(true) && !allow_privileged() {
+        errs.push(Error::forbidden(
+            &path.child("privileged"),
+            "disallowed by cluster policy",
+        ));
+    }
     id_range(sc.run_as_user, &path.child("runAsUser"), errs);
     id_range(sc.run_as_group, &path.child("runAsGroup"), errs);
     if let Some(pm) = &sc.proc_mount {
@@ -172,7 +178,7 @@ pub(super) fn validate_security_context(
         if sc.privileged == Some(true) {
             errs.push(Error::invalid(
                 path,
-                json_value(sc),
+                go_security_context(sc),
                 "cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
             ));
         }
@@ -181,7 +187,7 @@ pub(super) fn validate_security_context(
         for _ in adds.filter(|a| *a == "CAP_SYS_ADMIN") {
             errs.push(Error::invalid(
                 path,
-                json_value(sc),
+                go_security_context(sc),
                 "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN",
             ));
         }
@@ -391,25 +397,27 @@ fn validate_sysctls(
 /// size, and `runAsUserName` as `[DOMAIN\]USER` with Windows' limits.
 fn validate_windows_options(w: &WindowsSecurityContextOptions, path: &Path, errs: &mut ErrorList) {
     if let Some(name) = &w.gmsa_credential_spec_name {
-        invalid_each(
-            errs,
-            &path.child("gmsaCredentialSpecName"),
-            name,
-            is_dns1123_subdomain(name),
-        );
+        // Go prints the `*string` through `json.Marshal`.
+        for msg in is_dns1123_subdomain(name) {
+            errs.push(Error::invalid(
+                &path.child("gmsaCredentialSpecName"),
+                BadValue::json_string(name),
+                msg,
+            ));
+        }
     }
     if let Some(spec) = &w.gmsa_credential_spec {
         let p = path.child("gmsaCredentialSpec");
         if spec.is_empty() {
             errs.push(Error::invalid(
                 &p,
-                spec,
+                BadValue::json_string(spec),
                 "gmsaCredentialSpec cannot be an empty string",
             ));
         } else if spec.len() > MAX_GMSA_CREDENTIAL_SPEC_LENGTH {
             errs.push(Error::invalid(
                 &p,
-                spec,
+                BadValue::json_string(spec),
                 "gmsaCredentialSpec size must be under 64 KiB",
             ));
         }
@@ -424,7 +432,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if name.is_empty() {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName cannot be an empty string",
         ));
         return;
@@ -432,7 +440,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if name.chars().any(|c| c.is_ascii_control()) {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName cannot contain control characters",
         ));
         return;
@@ -443,7 +451,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
         _ => {
             errs.push(Error::invalid(
                 p,
-                name,
+                BadValue::json_string(name),
                 "runAsUserName cannot contain more than one backslash",
             ));
             return;
@@ -452,7 +460,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if domain.is_some_and(|d| d.len() >= MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH) {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             format!(
                 "runAsUserName's Domain length must be under {MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH} characters"
             ),
@@ -462,7 +470,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
         if !(is_netbios_domain(d) || is_windows_dns_domain(d)) {
             errs.push(Error::invalid(
                 p,
-                name,
+                BadValue::json_string(name),
                 "runAsUserName's Domain doesn't match the NetBios nor the DNS format",
             ));
         }
@@ -470,13 +478,13 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if user.is_empty() {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName's User cannot be empty",
         ));
     } else if user.len() > MAX_RUN_AS_USER_NAME_USER_LENGTH {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             format!(
                 "runAsUserName's User length must not be longer than {MAX_RUN_AS_USER_NAME_USER_LENGTH} characters"
             ),
@@ -485,7 +493,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     if !user.is_empty() && user.chars().all(|c| c == '.' || c == ' ') {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             "runAsUserName's User cannot contain only periods or spaces",
         ));
     }
@@ -494,7 +502,7 @@ fn run_as_user_name(name: &str, p: &Path, errs: &mut ErrorList) {
     ]) {
         errs.push(Error::invalid(
             p,
-            name,
+            BadValue::json_string(name),
             r#"runAsUserName's User cannot contain the following characters: "/\:;|=,+*?<>@[]"#,
         ));
     }
@@ -520,13 +528,27 @@ fn is_windows_dns_domain(d: &str) -> bool {
 }
 
 /// Go's `validateHostUsers`: a pod in its own user namespace shares no other
-/// namespace with the host. The paths' capitals are Go's.
-pub(super) fn validate_host_users(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
+/// namespace with the host and has no volume devices. The paths' capitals are Go's.
+/// An update of a pod (`old`) that already had host networking, or volume devices, in
+/// its own user namespace may keep them (Go's options from the old spec).
+pub(super) fn validate_host_users(
+    spec: &PodSpec,
+    old: Option<&PodSpec>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
     if spec.host_users != Some(false) {
         return;
     }
+    let old_userns = old.filter(|o| o.host_users == Some(false));
+    let keep_host_network = old_userns.is_some_and(|o| o.host_network);
+    let keep_devices = old_userns.is_some_and(|o| {
+        container_lists(o)
+            .iter()
+            .any(|(_, l)| l.iter().any(|d| !d.is_empty()))
+    });
     for (field, set) in [
-        ("hostNetwork", spec.host_network),
+        ("hostNetwork", spec.host_network && !keep_host_network),
         ("HostPID", spec.host_pid),
         ("HostIPC", spec.host_ipc),
     ] {
@@ -534,6 +556,49 @@ pub(super) fn validate_host_users(spec: &PodSpec, path: &Path, errs: &mut ErrorL
             errs.push(Error::forbidden(&path.child(field), HOST_USERS_FALSE));
         }
     }
+    if keep_devices {
+        return;
+    }
+    for (field, devices) in container_lists(spec) {
+        let lp = path.child(field);
+        for (i, d) in devices.iter().enumerate() {
+            if !d.is_empty() {
+                let ip = lp.index(i);
+                errs.push(Error::forbidden(
+                    &ip.child("volumeDevices"),
+                    HOST_USERS_FALSE,
+                ));
+            }
+        }
+    }
+}
+
+/// Each container list's volume devices, in Go's visiting order.
+fn container_lists(spec: &PodSpec) -> [(&'static str, Vec<&[VolumeDevice]>); 3] {
+    [
+        (
+            "initContainers",
+            spec.init_containers
+                .iter()
+                .map(|c| &c.volume_devices[..])
+                .collect(),
+        ),
+        (
+            "containers",
+            spec.containers
+                .iter()
+                .flatten()
+                .map(|c| &c.volume_devices[..])
+                .collect(),
+        ),
+        (
+            "ephemeralContainers",
+            spec.ephemeral_containers
+                .iter()
+                .map(|c| &c.volume_devices[..])
+                .collect(),
+        ),
+    ]
 }
 
 /// Go's `validatePodHostNetworkDeps`: with `hostNetwork`, a regular container's
@@ -596,7 +661,7 @@ pub(super) fn validate_os(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
     let Some(os) = &spec.os else { return };
     let op = path.child("os");
     if os.name.is_empty() {
-        errs.push(Error::required(&op.child("name"), "cannot be empty"));
+        errs.push(Error::required(&op.child("name"), ""));
         return;
     }
     match os.name.as_str() {

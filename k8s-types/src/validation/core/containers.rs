@@ -5,14 +5,14 @@ use std::collections::BTreeSet;
 
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{
-    is_config_map_key, is_dns1123_label, is_dns1123_subdomain, is_relaxed_env_var_name,
-    is_valid_port_name, is_valid_port_num,
+    is_config_map_key, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
+    is_relaxed_env_var_name, is_valid_port_name, is_valid_port_num,
 };
 
 use crate::core::v1::{
     Container, ContainerPort, ContainerResizePolicy, ContainerRestartRule, EnvFromSource, EnvVar,
-    EphemeralContainer, LifecycleHandler, Probe, ResourceRequirements, SecurityContext,
-    VolumeDevice, VolumeMount,
+    EphemeralContainer, Lifecycle, ObjectFieldSelector, Probe, ResourceRequirements,
+    SecurityContext, VolumeDevice, VolumeMount,
 };
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_security_context;
@@ -29,6 +29,8 @@ pub(super) struct PodFacts<'a> {
     /// The pod's `terminationGracePeriodSeconds`, bounding `sleep` actions.
     pub(super) grace_period: Option<i64>,
     pub(super) restart_policy: &'a str,
+    /// The pod's `os.name`, when it has an `os`.
+    pub(super) os: Option<&'a str>,
     /// The volumes a block device may come from (PVCs and ephemeral volumes).
     pub(super) block_volumes: BTreeSet<&'a str>,
 }
@@ -55,7 +57,7 @@ pub(super) struct ContainerView<'a> {
     pub(super) liveness: Option<&'a Probe>,
     pub(super) readiness: Option<&'a Probe>,
     pub(super) startup: Option<&'a Probe>,
-    pub(super) lifecycle: Option<(&'a Option<LifecycleHandler>, &'a Option<LifecycleHandler>)>,
+    pub(super) lifecycle: Option<&'a Lifecycle>,
     pub(super) termination_message_policy: &'a str,
     pub(super) image_pull_policy: &'a str,
     pub(super) security_context: Option<&'a SecurityContext>,
@@ -81,7 +83,7 @@ macro_rules! container_view {
             liveness: c.liveness_probe.as_ref(),
             readiness: c.readiness_probe.as_ref(),
             startup: c.startup_probe.as_ref(),
-            lifecycle: c.lifecycle.as_ref().map(|l| (&l.post_start, &l.pre_stop)),
+            lifecycle: c.lifecycle.as_ref(),
             termination_message_policy: &c.termination_message_policy,
             image_pull_policy: &c.image_pull_policy,
             security_context: c.security_context.as_ref(),
@@ -103,6 +105,207 @@ impl<'a> From<&'a EphemeralContainer> for ContainerView<'a> {
     }
 }
 
+/// The pod fields an environment variable may take (Go's
+/// `validEnvDownwardAPIFieldPathExpressions`), sorted as Go lists them.
+const ENV_FIELD_PATHS: &[&str] = &[
+    "metadata.name",
+    "metadata.namespace",
+    "metadata.uid",
+    "spec.nodeName",
+    "spec.serviceAccountName",
+    "status.hostIP",
+    "status.hostIPs",
+    "status.podIP",
+    "status.podIPs",
+];
+
+/// Go's `fieldpath.SplitMaybeSubscriptedPath`: `path['key']` as `(path, key)`.
+fn split_subscripted(p: &str) -> Option<(&str, &str)> {
+    let (path, key) = p.strip_suffix("']")?.split_once("['")?;
+    (!path.is_empty()).then_some((path, key))
+}
+
+/// Go's `ConvertDownwardAPIFieldLabel` for a pod: the internal field path, or why not.
+fn convert_downward_api_field_label(version: &str, label: &str) -> Result<String, String> {
+    if version != "v1" {
+        return Err(format!("unsupported pod version: {version}"));
+    }
+    if let Some((path, _)) = split_subscripted(label) {
+        return match path {
+            "metadata.annotations" | "metadata.labels" => Ok(label.to_owned()),
+            _ => Err(format!("field label does not support subscript: {label}")),
+        };
+    }
+    match label {
+        "metadata.annotations"
+        | "metadata.labels"
+        | "metadata.name"
+        | "metadata.namespace"
+        | "metadata.uid"
+        | "spec.nodeName"
+        | "spec.restartPolicy"
+        | "spec.serviceAccountName"
+        | "spec.schedulerName"
+        | "status.phase"
+        | "status.hostIP"
+        | "status.hostIPs"
+        | "status.podIP"
+        | "status.podIPs" => Ok(label.to_owned()),
+        // Old v1 clients send `spec.host`.
+        "spec.host" => Ok("spec.nodeName".to_owned()),
+        _ => Err(format!("field label not supported: {label}")),
+    }
+}
+
+/// Go's `validateObjectFieldSelector`: a version and a field path that converts to one
+/// of `expressions`, or a label or annotation subscript with a qualified name.
+pub(super) fn validate_object_field_selector(
+    fs: &ObjectFieldSelector,
+    expressions: &[&str],
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    if fs.api_version.is_empty() {
+        errs.push(Error::required(&path.child("apiVersion"), ""));
+        return;
+    }
+    let fp = path.child("fieldPath");
+    if fs.field_path.is_empty() {
+        errs.push(Error::required(&fp, ""));
+        return;
+    }
+    let internal = match convert_downward_api_field_label(&fs.api_version, &fs.field_path) {
+        Ok(internal) => internal,
+        Err(e) => {
+            errs.push(Error::invalid(
+                &fp,
+                &fs.field_path,
+                format!("error converting fieldPath: {e}"),
+            ));
+            return;
+        }
+    };
+    match split_subscripted(&internal) {
+        Some(("metadata.annotations", key)) => {
+            let key = key.to_lowercase();
+            invalid_each(errs, path, &key, is_qualified_name(&key));
+        }
+        Some(("metadata.labels", key)) => invalid_each(errs, path, key, is_qualified_name(key)),
+        Some((other, _)) => errs.push(Error::invalid(path, other, "does not support subscript")),
+        None if !expressions.contains(&internal.as_str()) => {
+            errs.push(Error::not_supported(&fp, internal.as_str(), expressions));
+        }
+        None => {}
+    }
+}
+
+/// The stop signals a Linux container may name.
+const LINUX_STOP_SIGNALS: &[&str] = &[
+    "SIGABRT",
+    "SIGALRM",
+    "SIGBUS",
+    "SIGCHLD",
+    "SIGCLD",
+    "SIGCONT",
+    "SIGFPE",
+    "SIGHUP",
+    "SIGILL",
+    "SIGINT",
+    "SIGIO",
+    "SIGIOT",
+    "SIGKILL",
+    "SIGPIPE",
+    "SIGPOLL",
+    "SIGPROF",
+    "SIGPWR",
+    "SIGQUIT",
+    "SIGSEGV",
+    "SIGSTKFLT",
+    "SIGSTOP",
+    "SIGSYS",
+    "SIGTERM",
+    "SIGTRAP",
+    "SIGTSTP",
+    "SIGTTIN",
+    "SIGTTOU",
+    "SIGURG",
+    "SIGUSR1",
+    "SIGUSR2",
+    "SIGVTALRM",
+    "SIGWINCH",
+    "SIGXCPU",
+    "SIGXFSZ",
+    "SIGRTMIN",
+    "SIGRTMIN+1",
+    "SIGRTMIN+2",
+    "SIGRTMIN+3",
+    "SIGRTMIN+4",
+    "SIGRTMIN+5",
+    "SIGRTMIN+6",
+    "SIGRTMIN+7",
+    "SIGRTMIN+8",
+    "SIGRTMIN+9",
+    "SIGRTMIN+10",
+    "SIGRTMIN+11",
+    "SIGRTMIN+12",
+    "SIGRTMIN+13",
+    "SIGRTMIN+14",
+    "SIGRTMIN+15",
+    "SIGRTMAX-14",
+    "SIGRTMAX-13",
+    "SIGRTMAX-12",
+    "SIGRTMAX-11",
+    "SIGRTMAX-10",
+    "SIGRTMAX-9",
+    "SIGRTMAX-8",
+    "SIGRTMAX-7",
+    "SIGRTMAX-6",
+    "SIGRTMAX-5",
+    "SIGRTMAX-4",
+    "SIGRTMAX-3",
+    "SIGRTMAX-2",
+    "SIGRTMAX-1",
+    "SIGRTMAX",
+];
+
+/// Go's `validateStopSignal`: only with an `os.name`, and one that OS knows (Go lists
+/// the supported ones sorted).
+fn validate_stop_signal(signal: &str, os: Option<&str>, path: &Path, errs: &mut ErrorList) {
+    let supported: &[&str] = match os {
+        None => {
+            errs.push(Error::forbidden(
+                path,
+                "may not be set for containers with empty `spec.os.name`",
+            ));
+            return;
+        }
+        Some("windows") => &["SIGKILL", "SIGTERM"],
+        Some("linux") => LINUX_STOP_SIGNALS,
+        Some(_) => return,
+    };
+    if !supported.contains(&signal) {
+        let mut listed = supported.to_vec();
+        listed.sort_unstable();
+        errs.push(Error::not_supported(
+            path,
+            BadValue::json_string(signal),
+            &listed,
+        ));
+    }
+}
+
+/// Go's `validateContainerOnlyForPod`: a pod's (not a template's) container image
+/// without surrounding whitespace.
+pub(super) fn validate_image_only_for_pod(image: &str, path: &Path, errs: &mut ErrorList) {
+    if image.trim() != image {
+        errs.push(Error::invalid(
+            &path.child("image"),
+            image,
+            "must not have leading or trailing whitespace",
+        ));
+    }
+}
+
 pub(super) fn validate_container<'a>(
     c: ContainerView<'a>,
     path: &Path,
@@ -119,14 +322,10 @@ pub(super) fn validate_container<'a>(
     } else {
         invalid_each(errs, &np, c.name, is_dns1123_label(c.name));
     }
+    // Surrounding whitespace is refused of a pod's containers only (Go's
+    // `validateContainerOnlyForPod`): a template may have an image of " ".
     if c.image.is_empty() {
         errs.push(Error::required(&path.child("image"), ""));
-    } else if c.image.trim() != c.image {
-        errs.push(Error::invalid(
-            &path.child("image"),
-            c.image,
-            "must not have leading or trailing whitespace",
-        ));
     }
     one_of(
         c.termination_message_policy,
@@ -201,13 +400,16 @@ pub(super) fn validate_container<'a>(
             }
         }
         _ => {
-            if let Some((post_start, pre_stop)) = c.lifecycle {
+            if let Some(l) = c.lifecycle {
                 let lp = path.child("lifecycle");
-                if let Some(h) = post_start {
+                if let Some(h) = &l.post_start {
                     validate_handler(h, pod.grace_period, &lp.child("postStart"), errs);
                 }
-                if let Some(h) = pre_stop {
+                if let Some(h) = &l.pre_stop {
                     validate_handler(h, pod.grace_period, &lp.child("preStop"), errs);
+                }
+                if let Some(signal) = &l.stop_signal {
+                    validate_stop_signal(signal, pod.os, &lp.child("stopSignal"), errs);
                 }
             }
             for (field, probe, single_success) in [
@@ -291,8 +493,9 @@ pub(super) fn validate_env(env: &[EnvVar], path: &Path, errs: &mut ErrorList) {
         let Some(from) = &ev.value_from else { continue };
         let fp = p.child("valueFrom");
         let mut sources = 0;
-        if from.field_ref.is_some() {
+        if let Some(fs) = &from.field_ref {
             sources += 1;
+            validate_object_field_selector(fs, ENV_FIELD_PATHS, &fp.child("fieldRef"), errs);
         }
         if from.resource_field_ref.is_some() {
             sources += 1;

@@ -16,6 +16,7 @@ use crate::core::v1::{
 };
 use crate::validation::go_value::go_json;
 use crate::validation::pod_dns::{validate_host_aliases, validate_pod_dns_config};
+use crate::validation::pod_host_process::validate_windows_host_process_pod;
 use crate::validation::pod_placement::{
     validate_affinity, validate_scheduling_gates, validate_topology_spread_constraints,
 };
@@ -23,82 +24,85 @@ use crate::validation::pod_security::{
     check_host_port_conflicts, validate_host_network_deps, validate_host_users, validate_os,
     validate_pod_security_context,
 };
-use crate::validation::{invalid_each, validate_object_meta, validate_object_meta_update};
+use crate::validation::{invalid_each, validate_object_meta};
 
-use super::containers::{ContainerView, PodFacts, Role, validate_container};
+use super::containers::{
+    ContainerView, PodFacts, Role, validate_container, validate_image_only_for_pod,
+};
+use super::pod_annotations::{
+    old_cost_invalid, validate_annotations_match_fields, validate_pod_annotations,
+};
 use super::resources::{validate_pod_resources, validate_resource_requirements};
 use super::volumes::validate_volumes;
 use super::{DNS_POLICIES, RESTART_POLICIES, one_of};
 
-/// Go's `ValidatePod`: metadata (a DNS subdomain name, namespaced) and the spec.
+/// Go's `ValidatePodCreate`: metadata (a DNS subdomain name, namespaced), the pod's
+/// annotations and spec, no ephemeral containers yet, no node while scheduling gates
+/// remain, and the seccomp and AppArmor annotations in agreement with their fields.
 pub fn validate_pod(pod: &Pod) -> ErrorList {
-    let mut errs = validate_object_meta(
-        &pod.metadata,
-        true,
-        name_is_dns_subdomain,
-        &Path::new("metadata"),
-    );
-    errs.extend(validate_pod_spec_for(
-        &pod.spec,
-        None,
-        &Path::new("spec"),
-        true,
-    ));
+    let mut errs = validate_pod_metadata_and_spec(pod, None);
+    let spec = Path::new("spec");
+    if !pod.spec.ephemeral_containers.is_empty() {
+        errs.push(Error::forbidden(
+            &spec.child("ephemeralContainers"),
+            "cannot be set on create",
+        ));
+    }
+    if !pod.spec.node_name.is_empty() && !pod.spec.scheduling_gates.is_empty() {
+        errs.push(Error::forbidden(
+            &spec.child("nodeName"),
+            "cannot be set until all schedulingGates have been cleared",
+        ));
+    }
+    validate_annotations_match_fields(pod, &spec, &mut errs);
     errs
 }
 
-pub(super) const POD_UPDATE_MESSAGE: &str = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
-
-/// Go's `ValidatePodUpdate`: the metadata's identity kept and the spec unchanged but for
-/// container images, `activeDeadlineSeconds`, added tolerations and a negative grace
-/// period set to 1. Go appends a dump of the difference to the message; this
-/// message stops before it.
-pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    errs.extend(validate_pod_spec_for(
-        &new.spec,
-        Some(&old.spec),
-        &Path::new("spec"),
-        true,
-    ));
-    let mut munged = new.spec.clone();
-    let (new_c, old_c) = (munged.containers.as_mut(), old.spec.containers.as_ref());
-    if let (Some(n), Some(o)) = (new_c, old_c) {
-        if n.len() == o.len() {
-            for (n, o) in n.iter_mut().zip(o) {
-                n.image.clone_from(&o.image);
+/// Go's `validatePodMetadataAndSpec`, what create and update both check: the
+/// metadata, the pod's own annotations, the spec (as a pod's, with the options `old`
+/// gives), no service account token projected without a service account, and the
+/// containers' images without surrounding whitespace.
+pub(super) fn validate_pod_metadata_and_spec(pod: &Pod, old: Option<&Pod>) -> ErrorList {
+    let meta = Path::new("metadata");
+    let mut errs = validate_object_meta(&pod.metadata, true, name_is_dns_subdomain, &meta);
+    validate_pod_annotations(
+        &pod.metadata.annotations,
+        &pod.spec,
+        old.is_some_and(old_cost_invalid),
+        &meta.child("annotations"),
+        &mut errs,
+    );
+    let spec = Path::new("spec");
+    let old_spec = old.map(|o| &o.spec);
+    errs.extend(validate_pod_spec_for(&pod.spec, old_spec, &spec, true));
+    if pod.spec.service_account_name.is_empty() {
+        let vp = spec.child("volumes");
+        for (vi, v) in pod.spec.volumes.iter().enumerate() {
+            let Some(projected) = &v.projected else {
+                continue;
+            };
+            let vip = vp.index(vi);
+            let sp = vip.child("projected");
+            let sources = sp.child("sources");
+            for (si, source) in projected.sources.iter().flatten().enumerate() {
+                if source.service_account_token.is_some() {
+                    errs.push(Error::forbidden(
+                        &sources.index(si).child("serviceAccountToken"),
+                        "must not be specified when serviceAccountName is not set",
+                    ));
+                }
             }
         }
     }
-    if munged.init_containers.len() == old.spec.init_containers.len() {
-        for (n, o) in munged
-            .init_containers
-            .iter_mut()
-            .zip(&old.spec.init_containers)
-        {
-            n.image.clone_from(&o.image);
+    let containers = pod.spec.containers.iter().flatten();
+    for (field, list) in [
+        ("containers", containers.collect::<Vec<_>>()),
+        ("initContainers", pod.spec.init_containers.iter().collect()),
+    ] {
+        let lp = spec.child(field);
+        for (i, c) in list.into_iter().enumerate() {
+            validate_image_only_for_pod(&c.image, &lp.index(i), &mut errs);
         }
-    }
-    munged.active_deadline_seconds = old.spec.active_deadline_seconds;
-    if old
-        .spec
-        .tolerations
-        .iter()
-        .all(|t| munged.tolerations.contains(t))
-    {
-        munged.tolerations.clone_from(&old.spec.tolerations);
-    }
-    if old
-        .spec
-        .termination_grace_period_seconds
-        .is_some_and(|g| g < 0)
-        && munged.termination_grace_period_seconds == Some(1)
-    {
-        munged.termination_grace_period_seconds = old.spec.termination_grace_period_seconds;
-    }
-    if munged != old.spec {
-        errs.push(Error::forbidden(&Path::new("spec"), POD_UPDATE_MESSAGE));
     }
     errs
 }
@@ -131,6 +135,7 @@ pub(super) fn validate_pod_spec_for(
         host_users: spec.host_users != Some(false),
         grace_period: spec.termination_grace_period_seconds,
         restart_policy: &spec.restart_policy,
+        os: spec.os.as_ref().map(|os| os.name.as_str()),
         block_volumes: spec
             .volumes
             .iter()
@@ -182,6 +187,7 @@ pub(super) fn validate_pod_spec_for(
     }
     validate_pod_resources(spec, path, &mut errs);
     validate_host_network_deps(spec, path, resource_is_pod, &mut errs);
+    validate_windows_host_process_pod(spec, path, &mut errs);
     one_of(
         &spec.restart_policy,
         RESTART_POLICIES,
@@ -228,7 +234,7 @@ pub(super) fn validate_pod_spec_for(
         &path.child("topologySpreadConstraints"),
         &mut errs,
     );
-    validate_host_users(spec, path, &mut errs);
+    validate_host_users(spec, old, path, &mut errs);
     validate_pod_host_name(spec, path, &mut errs);
     if !spec.service_account_name.is_empty() {
         invalid_each(
@@ -498,6 +504,7 @@ pub(super) fn validate_ephemeral_only(
     path: &Path,
     errs: &mut ErrorList,
 ) {
+    validate_image_only_for_pod(&c.image, path, errs);
     let target = c.target_container_name.as_str();
     if !target.is_empty() {
         let known = spec

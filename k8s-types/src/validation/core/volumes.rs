@@ -4,9 +4,11 @@
 use std::collections::BTreeSet;
 
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::{is_dns1123_label, is_dns1123_subdomain};
+use apimachinery::util::validation::is_dns1123_label;
 
-use crate::core::v1::Volume;
+use crate::core::v1::{Volume, VolumeMount};
+
+use super::volume_sources::validate_source;
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_local_descending_path;
 
@@ -38,41 +40,62 @@ pub(super) fn validate_volumes<'v>(
 }
 
 pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorList) {
-    // Go's order of checks: the first source set counts, each further one is forbidden.
-    let sources: [(&str, bool); 30] = [
-        ("emptyDir", v.empty_dir.is_some()),
-        ("hostPath", v.host_path.is_some()),
-        ("gitRepo", v.git_repo.is_some()),
-        ("gcePersistentDisk", v.gce_persistent_disk.is_some()),
-        ("awsElasticBlockStore", v.aws_elastic_block_store.is_some()),
-        ("secret", v.secret.is_some()),
-        ("nfs", v.nfs.is_some()),
-        ("iscsi", v.iscsi.is_some()),
-        ("glusterfs", v.glusterfs.is_some()),
-        ("flexVolume", v.flex_volume.is_some()),
-        ("persistentVolumeClaim", v.persistent_volume_claim.is_some()),
-        ("rbd", v.rbd.is_some()),
-        ("cinder", v.cinder.is_some()),
-        ("cephfs", v.cephfs.is_some()),
-        ("flocker", v.flocker.is_some()),
-        ("downwardAPI", v.downward_api.is_some()),
-        ("fc", v.fc.is_some()),
-        ("azureFile", v.azure_file.is_some()),
-        ("configMap", v.config_map.is_some()),
-        ("vsphereVolume", v.vsphere_volume.is_some()),
-        ("quobyte", v.quobyte.is_some()),
-        ("azureDisk", v.azure_disk.is_some()),
-        ("photonPersistentDisk", v.photon_persistent_disk.is_some()),
-        ("portworxVolume", v.portworx_volume.is_some()),
-        ("projected", v.projected.is_some()),
-        ("scaleIO", v.scale_io.is_some()),
-        ("storageos", v.storageos.is_some()),
-        ("csi", v.csi.is_some()),
-        ("ephemeral", v.ephemeral.is_some()),
-        ("image", v.image.is_some()),
+    // Go's order of checks: the first source set counts, each further one is forbidden
+    // (at the second name: Go's, typos included); the first is checked under the third.
+    let sources: [(&str, bool, &str); 30] = [
+        ("emptyDir", v.empty_dir.is_some(), "emptyDir"),
+        ("hostPath", v.host_path.is_some(), "hostPath"),
+        ("gitRepo", v.git_repo.is_some(), "gitRepo"),
+        (
+            "gcePersistentDisk",
+            v.gce_persistent_disk.is_some(),
+            "persistentDisk",
+        ),
+        (
+            "awsElasticBlockStore",
+            v.aws_elastic_block_store.is_some(),
+            "awsElasticBlockStore",
+        ),
+        ("secret", v.secret.is_some(), "secret"),
+        ("nfs", v.nfs.is_some(), "nfs"),
+        ("iscsi", v.iscsi.is_some(), "iscsi"),
+        ("glusterfs", v.glusterfs.is_some(), "glusterfs"),
+        ("flocker", v.flocker.is_some(), "flocker"),
+        (
+            "persistentVolumeClaim",
+            v.persistent_volume_claim.is_some(),
+            "persistentVolumeClaim",
+        ),
+        ("rbd", v.rbd.is_some(), "rbd"),
+        ("cinder", v.cinder.is_some(), "cinder"),
+        ("cephFS", v.cephfs.is_some(), "cephfs"),
+        ("quobyte", v.quobyte.is_some(), "quobyte"),
+        ("downwarAPI", v.downward_api.is_some(), "downwardAPI"),
+        ("fc", v.fc.is_some(), "fc"),
+        ("flexVolume", v.flex_volume.is_some(), "flexVolume"),
+        ("configMap", v.config_map.is_some(), "configMap"),
+        ("azureFile", v.azure_file.is_some(), "azureFile"),
+        ("vsphereVolume", v.vsphere_volume.is_some(), "vsphereVolume"),
+        (
+            "photonPersistentDisk",
+            v.photon_persistent_disk.is_some(),
+            "photonPersistentDisk",
+        ),
+        (
+            "portworxVolume",
+            v.portworx_volume.is_some(),
+            "portworxVolume",
+        ),
+        ("azureDisk", v.azure_disk.is_some(), "azureDisk"),
+        ("storageos", v.storageos.is_some(), "storageos"),
+        ("projected", v.projected.is_some(), "projected"),
+        ("scaleIO", v.scale_io.is_some(), "scaleIO"),
+        ("csi", v.csi.is_some(), "csi"),
+        ("ephemeral", v.ephemeral.is_some(), "ephemeral"),
+        ("image", v.image.is_some(), "image"),
     ];
     let mut count = 0;
-    for (name, set) in sources {
+    for (name, set, checked_at) in sources {
         if !set {
             continue;
         }
@@ -84,7 +107,8 @@ pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorLi
             continue;
         }
         count += 1;
-        let p = path.child(name);
+        let p = path.child(checked_at);
+        validate_source(checked_at, v, &p, errs);
         match name {
             "emptyDir"
                 if v.empty_dir
@@ -112,13 +136,6 @@ pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorLi
                 if let Some(c) = &v.config_map {
                     if c.name.is_empty() {
                         errs.push(Error::required(&p.child("name"), ""));
-                    } else {
-                        invalid_each(
-                            errs,
-                            &p.child("name"),
-                            &c.name,
-                            is_dns1123_subdomain(&c.name),
-                        );
                     }
                     file_mode(c.default_mode, &p.child("defaultMode"), errs);
                 }
@@ -222,6 +239,37 @@ pub(super) fn validate_volume_mounts(
                 ));
             }
         }
+        recursive_read_only(m, &path.child("recursiveReadOnly"), errs);
+    }
+}
+
+/// Go's `validateMountRecursiveReadOnly` (on the list's path, as Go has it): a known
+/// mode; `Enabled` and `IfPossible` only on a read-only mount without propagation.
+fn recursive_read_only(m: &VolumeMount, path: &Path, errs: &mut ErrorList) {
+    let Some(rro) = &m.recursive_read_only else {
+        return;
+    };
+    match rro.as_str() {
+        "Disabled" => {}
+        "Enabled" | "IfPossible" => {
+            if !m.read_only {
+                errs.push(Error::forbidden(
+                    path,
+                    "may only be specified when readOnly is true",
+                ));
+            }
+            if m.mount_propagation.as_ref().is_some_and(|p| p != "None") {
+                errs.push(Error::forbidden(
+                    path,
+                    "may only be specified when mountPropagation is None or not specified",
+                ));
+            }
+        }
+        _ => errs.push(Error::not_supported(
+            path,
+            BadValue::json_string(rro),
+            &["Disabled", "Enabled", "IfPossible"],
+        )),
     }
 }
 
