@@ -126,6 +126,11 @@ pub struct ServeArgs {
         default_value = "30000-32767"
     )]
     pub service_node_port_range: String,
+    /// Allow privileged containers (and Windows HostProcess ones) in Pods, as
+    /// kube-apiserver's --allow-privileged; false by default, as there. envtest's
+    /// control plane passes true.
+    #[arg(long = "allow-privileged", value_name = "BOOL", default_value_t = false, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub allow_privileged: bool,
     /// Run kube-controller-manager's controllers in-process (none by default, as
     /// envtest): `*` for every one implemented, `name` (or its alias) to enable one,
     /// `-name` to disable one, comma-separated, as kube-controller-manager's flag.

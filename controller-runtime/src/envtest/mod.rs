@@ -268,6 +268,9 @@ impl EnvironmentBuilder {
                 extensions: Vec::new(),
             });
         }
+        // Go's envtest starts kube-apiserver with --allow-privileged=true; the in-process
+        // server allows privileged Pods the same way (a process-wide setting, as in Go).
+        k8s_types::validation::set_allow_privileged(true);
         let storage = self
             .storage
             .unwrap_or_else(|| Arc::new(MemoryStorage::new()));

@@ -83,6 +83,8 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         )
         .into());
     }
+    // Process-wide in Go too (pkg/capabilities, set once from the flag).
+    k8s_types::validation::set_allow_privileged(args.allow_privileged);
     // Named as kube-apiserver's, whose answers quote the name.
     let scheme = Arc::new(scheme_named(KUBE_APISERVER_SCHEME_NAME)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -47,10 +47,11 @@ pub(crate) fn serve_with(name: &str, flags: &[&str]) -> Served {
     BufReader::new(child.stdout.as_mut().unwrap())
         .read_line(&mut first)
         .unwrap();
-    assert!(
-        first.contains("serving the Kubernetes 1.36 API at https://127.0.0.1:"),
-        "{first}"
+    let banner = format!(
+        "serving the Kubernetes {} API at https://127.0.0.1:",
+        k8s_types::RELEASE
     );
+    assert!(first.contains(&banner), "{first}");
     Served {
         child,
         kubeconfig,
@@ -596,4 +597,28 @@ fn kubectl_custom_resources_against_kapi_serve() -> TestResult {
     let gone = kubectl(k, &["get", "widgets"], None);
     assert!(!gone.status.success());
     Ok(())
+}
+
+/// A privileged container is refused unless `--allow-privileged`, as kube-apiserver's
+/// flag (false by default) decides.
+#[test]
+fn privileged_pods_need_allow_privileged() {
+    if !kubectl_available() {
+        return;
+    }
+    let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"root"},
+        "spec":{"containers":[{"name":"c","image":"busybox","securityContext":{"privileged":true}}]}}"#;
+    let refused = serve_with("privileged-refused", &[]);
+    let out = kubectl(&refused.kubeconfig, &["create", "-f", "-"], Some(pod));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy"
+        ),
+        "{stderr}"
+    );
+    drop(refused);
+    let allowed = serve_with("privileged-allowed", &["--allow-privileged"]);
+    ok(&allowed.kubeconfig, &["create", "-f", "-"], Some(pod));
 }
