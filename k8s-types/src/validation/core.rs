@@ -14,9 +14,13 @@ mod config;
 mod containers;
 mod endpoints;
 pub(super) mod event;
+mod node;
+mod persistent_volume;
+mod persistent_volume_claim;
 mod pod;
 mod pod_template;
 mod probes;
+mod pv_sources;
 mod quota;
 mod replication_controller;
 mod resources;
@@ -29,8 +33,12 @@ pub use event::{
     EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
     validate_event_view_update,
 };
+pub use node::*;
+pub use persistent_volume::*;
+pub use persistent_volume_claim::*;
 pub use pod::*;
 pub use pod_template::*;
+pub use pv_sources::validate_csi_driver_name;
 pub use quota::*;
 pub use replication_controller::*;
 pub use resources::validate_resource_requirements;
