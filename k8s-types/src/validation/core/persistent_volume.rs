@@ -376,16 +376,7 @@ pub fn validate_persistent_volume_update(
             "spec.persistentvolumesource is immutable after creation",
         ));
     }
-    if new.spec.volume_mode != old.spec.volume_mode {
-        errs.push(Error::invalid(
-            &Path::new("volumeMode"),
-            new.spec
-                .volume_mode
-                .as_deref()
-                .map_or_else(BadValue::null, BadValue::json_string),
-            FIELD_IMMUTABLE_ERROR_MSG,
-        ));
-    }
+    volume_mode_kept(&new.spec.volume_mode, &old.spec.volume_mode, &mut errs);
     if let Some(old_affinity) = &old.spec.node_affinity {
         if !same_affinity_but_ga_keys(new.spec.node_affinity.as_ref(), old_affinity) {
             errs.push(Error::invalid(
@@ -407,6 +398,19 @@ pub fn validate_persistent_volume_update(
         ));
     }
     errs
+}
+
+/// Go's `ValidateImmutableField` on a volume's or claim's `volumeMode`, which Go
+/// reports at `volumeMode`, without its parents.
+pub(super) fn volume_mode_kept(new: &Option<String>, old: &Option<String>, errs: &mut ErrorList) {
+    if new != old {
+        errs.push(Error::invalid(
+            &Path::new("volumeMode"),
+            new.as_deref()
+                .map_or_else(BadValue::null, BadValue::json_string),
+            FIELD_IMMUTABLE_ERROR_MSG,
+        ));
+    }
 }
 
 /// Go's `ValidatePersistentVolumeStatusUpdate`: metadata kept, a resourceVersion.

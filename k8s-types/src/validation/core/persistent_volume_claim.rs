@@ -8,7 +8,7 @@ use apimachinery::apis::meta::v1::validation::{
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{is_dns1123_subdomain, is_qualified_name};
 
-use super::persistent_volume::{VOLUME_MODES, access_modes};
+use super::persistent_volume::{VOLUME_MODES, access_modes, volume_mode_kept};
 use super::resources::quantity_value;
 use crate::core::v1::{
     PersistentVolumeClaim, PersistentVolumeClaimSpec, TypedLocalObjectReference,
@@ -304,16 +304,7 @@ pub fn validate_persistent_volume_claim_update(
             "field can not be less than status.capacity",
         ));
     }
-    if new.spec.volume_mode != old.spec.volume_mode {
-        errs.push(Error::invalid(
-            &Path::new("volumeMode"),
-            new.spec
-                .volume_mode
-                .as_deref()
-                .map_or_else(BadValue::null, BadValue::json_string),
-            FIELD_IMMUTABLE_ERROR_MSG,
-        ));
-    }
+    volume_mode_kept(&new.spec.volume_mode, &old.spec.volume_mode, &mut errs);
     if old.spec.volume_attributes_class_name != new.spec.volume_attributes_class_name
         && old.status.current_volume_attributes_class_name.is_some()
     {

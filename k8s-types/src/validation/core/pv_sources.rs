@@ -59,12 +59,13 @@ pub(super) fn validate_pv_source(
 ) -> bool {
     let mut count = 0;
     let mut local = false;
-    // (name the "more than 1" error uses, whether set, the check)
+    // (name the "more than 1" error uses, whether set, the check); Go counts a
+    // flexVolume without looking for an earlier source.
     let mut one = |name: &str, set: bool, check: &mut dyn FnMut(&mut ErrorList)| {
         if !set {
             return;
         }
-        if count > 0 {
+        if count > 0 && name != "flexVolume" {
             errs.push(Error::forbidden(
                 &path.child(name),
                 "may not specify more than 1 volume type",
@@ -177,25 +178,11 @@ pub(super) fn validate_pv_source(
             fc(f, &path.child("fc"), e);
         }
     });
-    // Go counts a flexVolume without checking for an earlier source.
-    if let Some(f) = &spec.flex_volume {
-        count += 1;
-        flex(f, &path.child("flexVolume"), errs);
-    }
-    let mut one = |name: &str, set: bool, check: &mut dyn FnMut(&mut ErrorList)| {
-        if !set {
-            return;
+    one("flexVolume", spec.flex_volume.is_some(), &mut |e| {
+        if let Some(f) = &spec.flex_volume {
+            flex(f, &path.child("flexVolume"), e);
         }
-        if count > 0 {
-            errs.push(Error::forbidden(
-                &path.child(name),
-                "may not specify more than 1 volume type",
-            ));
-        } else {
-            count += 1;
-            check(errs);
-        }
-    };
+    });
     one("azureFile", spec.azure_file.is_some(), &mut |e| {
         if let Some(a) = &spec.azure_file {
             let p = path.child("azureFile");
