@@ -69,7 +69,7 @@ pub(super) fn quantity_value(q: &Quantity, path: &Path, errs: &mut ErrorList) {
 }
 
 /// Go's `integerResources` (extended resources count too).
-pub(super) const INTEGER_RESOURCES: &[&str] = &[
+const INTEGER_RESOURCES: &[&str] = &[
     "pods",
     "resourcequotas",
     "services",

@@ -12,8 +12,8 @@ use apimachinery::util::validation::is_qualified_name;
 use crate::storage::v1::{CSIDriver, CSIDriverSpec, CSINode, CSINodeDriver, CSIStorageCapacity};
 use crate::validation::go_value::{go_json, go_list};
 use crate::validation::invalid_each;
-// Go's core function, which the PersistentVolume's CSI source checks too.
 use crate::validation::label_selector::{has_invalid_label_selector, validate_label_selector_with};
+// Go's core function, which the PersistentVolume's CSI source checks too.
 use crate::validation::validate_csi_driver_name;
 use crate::validation::{validate_object_meta, validate_object_meta_update};
 
