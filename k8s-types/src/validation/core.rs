@@ -14,11 +14,15 @@ mod config;
 mod containers;
 mod endpoints;
 pub(super) mod event;
+mod node;
+mod persistent_volume;
+mod persistent_volume_claim;
 mod pod;
 mod pod_annotations;
 mod pod_template;
 mod pod_update;
 mod probes;
+mod pv_sources;
 mod quota;
 mod replication_controller;
 mod resources;
@@ -32,9 +36,13 @@ pub use event::{
     EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
     validate_event_view_update,
 };
+pub use node::*;
+pub use persistent_volume::*;
+pub use persistent_volume_claim::*;
 pub use pod::*;
 pub use pod_template::*;
 pub use pod_update::validate_pod_update;
+pub use pv_sources::validate_csi_driver_name;
 pub use quota::*;
 pub use replication_controller::*;
 pub use resources::validate_resource_requirements;

@@ -22,6 +22,9 @@
 //! | `v1` PodTemplate, ReplicationController | the template as a Pod's spec (labels and annotations at Go's `template.labels` paths, no ephemeral containers); RC replicas, minReadySeconds, a non-empty selector matching the template, `Always` restart, no `activeDeadlineSeconds` | metadata; RC status counts |
 //! | `v1` ConfigMap, Secret | keys, 1 MiB, `data`/`binaryData` overlap; Secret types' required keys | `immutable`; Secret `type` |
 //! | `v1` Namespace, ServiceAccount | metadata; Namespace finalizers | metadata |
+//! | `v1` Node | taints (spec and the taints annotation: keys, values, effects, unique by key and effect), capacity and allocatable quantities, swap capacity, declared features (names, sorted, unique), pod CIDRs (valid, one per IP family) | pod CIDRs and provider ID set once, `externalID` kept, unique addresses, config source and its status |
+//! | `v1` PersistentVolume | access modes, capacity (`storage` only, positive), reclaim policy, node affinity, exactly one source and its own rules (host path, local, NFS, iSCSI, FC, CSI and its secrets, Azure, GCE/AWS disks, Flex options, ...), a local volume's node affinity, storage and volume attributes class, volume mode, mount options for the sources that take them | source kept (a CSI controller-expand secret may be added), volume mode and node affinity kept (but beta-to-GA label keys), attributes class not removed |
+//! | `v1` PersistentVolumeClaim | access modes, selector, a positive storage request, storage and attributes class names, volume mode, data source and data source reference | spec kept but for a first volume name, a storage class moved from the beta annotation or set from none, a bound claim's request and attributes class; the annotation kept; the request not below the status capacity; volume mode kept; an applied attributes class not removed |
 //! | `v1` Endpoints, `discovery.k8s.io/v1` EndpointSlice | addresses (IPs out of reserved ranges, of the slice's address type, FQDNs), hostnames, node names, ports (names, numbers, protocols, appProtocol), topology labels, hints, list limits | unchanged endpoints not judged again; EndpointSlice `addressType` kept |
 //! | `v1` Event, `events.k8s.io/v1` Event | namespaces of the event and its object, a namespace that is a DNS subdomain; with an `eventTime`, the reporting controller, instance, action, reason and their lengths; `events.k8s.io/v1` only: metadata, `eventTime`, type, series, the deprecated fields unset | `events.k8s.io/v1`: every field but the series kept |
 //! | `v1` LimitRange, ResourceQuota | limit types and resource names, min ≤ default request ≤ default ≤ max, limit/request ratios, non-overcommit defaults; quota resource names and values, scopes and scope selectors | ResourceQuota scopes kept |
@@ -39,7 +42,7 @@
 //! # Not validated
 //!
 //! Every other kind and version (the server then checks metadata names and labels
-//! only): PersistentVolume(Claim), Node, admission policies (their CEL is not
+//! only): admission policies (their CEL is not
 //! compiled), certificates, apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
 //! Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
@@ -51,7 +54,12 @@
 //! secrets' extra fields; per-volume-source details beyond those named; a Job's
 //! generated selector (kube-apiserver generates it; this server does not, so a Job
 //! without one is accepted); success/pod-failure policies; a
-//! CronJob's `timeZone` against the tz database; an Ingress's annotations-based class.
+//! CronJob's `timeZone` against the tz database; an Ingress's annotations-based class;
+//! a Node's `preferAvoidPods` annotation, and the JSON error text for an unreadable
+//! taints annotation; the diff Go appends to a PersistentVolume's or claim's
+//! "immutable after creation" message. The `/status` checks of Node, PersistentVolume
+//! and PersistentVolumeClaim are public functions (`validate_*_status_update`) the
+//! Scheme does not register (it has one validator per kind).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -113,11 +121,14 @@ mod int_or_percent;
     feature = "admissionregistration",
     feature = "apps",
     feature = "batch",
+    feature = "core",
     feature = "policy",
     feature = "networking",
     feature = "rbac",
     feature = "storage"
 ))]
+// Each group asks for part of it; a build with only some of these groups leaves the rest unused.
+#[allow(dead_code)]
 mod label_selector;
 #[allow(dead_code)]
 mod name_rule;
@@ -358,6 +369,15 @@ fn register(v: &mut Validators) {
         v.add::<c::ReplicationController, _>(pair!(
             validate_replication_controller,
             validate_replication_controller_update
+        ));
+        v.add::<c::Node, _>(pair!(validate_node, validate_node_update));
+        v.add::<c::PersistentVolume, _>(pair!(
+            validate_persistent_volume,
+            validate_persistent_volume_update
+        ));
+        v.add::<c::PersistentVolumeClaim, _>(pair!(
+            validate_persistent_volume_claim,
+            validate_persistent_volume_claim_update
         ));
     }
     #[cfg(feature = "apps")]

@@ -96,6 +96,17 @@ pub(crate) fn validate_node_selector(
     path: &Path<'_>,
     errs: &mut ErrorList,
 ) {
+    validate_node_selector_allowing(selector, false, path, errs);
+}
+
+/// [`validate_node_selector`], the requirements' values not checked when
+/// `allow_invalid_values` (an update keeping the invalid values an old object had).
+pub(crate) fn validate_node_selector_allowing(
+    selector: &NodeSelector,
+    allow_invalid_values: bool,
+    path: &Path<'_>,
+    errs: &mut ErrorList,
+) {
     let tp = path.child("nodeSelectorTerms");
     let terms = selector.node_selector_terms.as_deref().unwrap_or_default();
     if terms.is_empty() {
@@ -106,7 +117,7 @@ pub(crate) fn validate_node_selector(
         return;
     }
     for (i, t) in terms.iter().enumerate() {
-        validate_node_selector_term(t, false, &tp.index(i), errs);
+        validate_node_selector_term(t, allow_invalid_values, &tp.index(i), errs);
     }
 }
 

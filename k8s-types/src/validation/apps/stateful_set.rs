@@ -20,7 +20,10 @@ use crate::core::v1::{PersistentVolumeClaimVolumeSource, PodTemplateSpec, Volume
 use crate::validation::go_internal::{GoStruct, or_null};
 use crate::validation::label_selector::as_selector;
 use crate::validation::semantic::semantic_eq;
-use crate::validation::{invalid_each, json_value, non_negative, validate_pod_template_spec};
+use crate::validation::{
+    PersistentVolumeClaimSpecOptions, invalid_each, json_value, non_negative,
+    validate_persistent_volume_claim_spec, validate_pod_template_spec,
+};
 
 /// What Go's `StatefulSetValidationOptions` relax.
 #[derive(Clone, Copy, Default)]
@@ -29,6 +32,8 @@ struct Options {
     allow_invalid_service_name: bool,
     /// An update does not validate a pod template whose old spec had errors.
     skip_pod_template: bool,
+    /// An update does not validate the claim templates (immutable, kept as they are).
+    skip_volume_claim_templates: bool,
 }
 
 /// Go's `ValidateStatefulSet`: metadata (a DNS label name: its pods are named after
@@ -52,6 +57,7 @@ pub fn validate_stateful_set_update(new: &StatefulSet, old: &StatefulSet) -> Err
     let mut opts = Options {
         allow_invalid_service_name: true,
         skip_pod_template: false,
+        skip_volume_claim_templates: true,
     };
     let mut old_errs = ErrorList::default();
     spec(&old.spec, &Path::root(), opts, &mut old_errs);
@@ -87,6 +93,18 @@ fn spec(spec: &StatefulSetSpec, fld: &Path, opts: Options, errs: &mut ErrorList)
             &fld.child("persistentVolumeClaimRetentionPolicy"),
             errs,
         );
+    }
+    if !opts.skip_volume_claim_templates {
+        // Go's `validateVolumeClaimTemplates`: each template's spec as a claim's, with
+        // the options of a claim's creation.
+        let vp = fld.child("volumeClaimTemplates");
+        for (i, claim) in spec.volume_claim_templates.iter().enumerate() {
+            errs.extend(validate_persistent_volume_claim_spec(
+                &claim.spec,
+                &vp.index(i).child("spec"),
+                PersistentVolumeClaimSpecOptions::default(),
+            ));
+        }
     }
     non_negative(
         i64::from(spec.replicas.unwrap_or(0)),

@@ -12,26 +12,14 @@ use super::super::go_internal::{GoStruct, json_text, list};
 use super::super::go_value::{go_json, go_list};
 use super::super::{validate_object_meta, validate_object_meta_update};
 use super::resources::{
-    overcommit_allowed, quantity_value, validate_container_resource_name, validate_resource_name,
+    overcommit_allowed, resource_quantity_value, validate_container_resource_name,
+    validate_resource_name,
 };
 use crate::core::v1::{LimitRange, LimitRangeItem, ResourceQuota, ResourceQuotaSpec};
-use crate::validation::resource_names::{is_extended_resource_name, is_standard_resource_name};
+use crate::validation::resource_names::is_standard_resource_name;
 use crate::value::Quantity;
 
 const LIMIT_TYPES: &[&str] = &["Container", "PersistentVolumeClaim", "Pod"];
-
-/// Go's `integerResources` (extended resources count too).
-const INTEGER_RESOURCES: &[&str] = &[
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "services.nodeports",
-    "services.loadbalancers",
-];
 
 /// Go's `standardResourceQuotaScopes` and `CrossNamespacePodAffinity`.
 const QUOTA_SCOPES: &[&str] = &[
@@ -316,14 +304,7 @@ fn quota_quantities(map: &BTreeMap<String, Quantity>, path: &Path, errs: &mut Er
                 "must be a standard resource for quota",
             ));
         }
-        quantity_value(q, &p, errs);
-        let integer = INTEGER_RESOURCES.contains(&name.as_str())
-            || (name.contains('/')
-                && !name.contains("kubernetes.io/")
-                && is_extended_resource_name(name));
-        if integer && q.milli_value() % 1000 != 0 {
-            errs.push(Error::invalid(&p, go_json(q), "must be an integer"));
-        }
+        resource_quantity_value(name, q, &p, errs);
     }
 }
 

@@ -8,6 +8,7 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::is_qualified_name;
 
 use crate::core::v1::{Container, PodSpec, ResourceRequirements};
+use crate::validation::go_value::go_json;
 use crate::validation::resource_names::{is_extended_resource_name, is_standard_resource_name};
 use crate::value::Quantity;
 
@@ -64,6 +65,33 @@ pub(super) fn validate_container_resource_name(name: &str, path: &Path, errs: &m
 pub(super) fn quantity_value(q: &Quantity, path: &Path, errs: &mut ErrorList) {
     if q.sign() < 0 {
         errs.push(Error::invalid(path, q.to_string(), IS_NEGATIVE_ERROR_MSG));
+    }
+}
+
+/// Go's `integerResources` (extended resources count too).
+const INTEGER_RESOURCES: &[&str] = &[
+    "pods",
+    "resourcequotas",
+    "services",
+    "replicationcontrollers",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+
+/// Go's `ValidateResourceQuantityValue`: not negative, and a whole number for the
+/// integer resources (`IsIntegerResourceName`: the object counts and extended
+/// resources).
+pub(super) fn resource_quantity_value(name: &str, q: &Quantity, path: &Path, errs: &mut ErrorList) {
+    quantity_value(q, path, errs);
+    let integer = INTEGER_RESOURCES.contains(&name)
+        || (name.contains('/')
+            && !name.contains("kubernetes.io/")
+            && is_extended_resource_name(name));
+    if integer && q.milli_value() % 1000 != 0 {
+        errs.push(Error::invalid(path, go_json(q), "must be an integer"));
     }
 }
 

@@ -254,8 +254,7 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
         }
         "csi" => {
             if let Some(c) = &v.csi {
-                #[cfg(feature = "storage")]
-                errs.extend(crate::validation::storage::validate_csi_driver_name(
+                errs.extend(super::pv_sources::validate_csi_driver_name(
                     &c.driver,
                     &path.child("driver"),
                 ));

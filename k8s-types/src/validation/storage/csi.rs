@@ -7,36 +7,18 @@ use apimachinery::apis::meta::v1::validation::{
     FIELD_IMMUTABLE_ERROR_MSG, IS_NEGATIVE_ERROR_MSG, name_is_dns_subdomain,
 };
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::{is_dns1123_subdomain, is_qualified_name};
+use apimachinery::util::validation::is_qualified_name;
 
 use crate::storage::v1::{CSIDriver, CSIDriverSpec, CSINode, CSINodeDriver, CSIStorageCapacity};
 use crate::validation::go_value::{go_json, go_list};
 use crate::validation::invalid_each;
 use crate::validation::label_selector::{has_invalid_label_selector, validate_label_selector_with};
+// Go's core function, which the PersistentVolume's CSI source checks too.
+use crate::validation::validate_csi_driver_name;
 use crate::validation::{validate_object_meta, validate_object_meta_update};
 
 /// Go's `csiNodeIDMaxLength`.
 const CSI_NODE_ID_MAX_LENGTH: usize = 256;
-
-/// Go's core `ValidateCSIDriverName`: required, at most 63 bytes, and a DNS subdomain
-/// once lower-cased (the error shows the name as given).
-pub fn validate_csi_driver_name(name: &str, path: &Path) -> ErrorList {
-    let mut errs = ErrorList::default();
-    if name.is_empty() {
-        errs.push(Error::required(path, ""));
-        return errs;
-    }
-    if name.len() > 63 {
-        errs.push(Error::too_long(path, 63));
-    }
-    invalid_each(
-        &mut errs,
-        path,
-        name,
-        is_dns1123_subdomain(&name.to_lowercase()),
-    );
-    errs
-}
 
 /// Go's `ValidateCSIDriver`.
 pub fn validate_csi_driver(d: &CSIDriver) -> ErrorList {

@@ -5,11 +5,13 @@ use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_i
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::inclusive_range_error;
 
-use super::validate_csi_driver_name;
 use crate::storage::v1::{VolumeAttachment, VolumeAttachmentSpec, VolumeError};
 use crate::validation::go_value::go_json;
 use crate::validation::invalid_each;
-use crate::validation::validate_object_meta;
+use crate::validation::{
+    PersistentVolumeSpecOptions, validate_csi_driver_name, validate_object_meta,
+    validate_persistent_volume_spec,
+};
 
 /// Go's `maxAttachedVolumeMetadataSize`.
 const MAX_METADATA_SIZE: i64 = 256 * 1024;
@@ -19,9 +21,8 @@ const MAX_ERROR_MESSAGE_SIZE: usize = 1024;
 /// Go's `ValidateVolumeAttachment`: an attacher (a CSI driver name), exactly one source,
 /// a node name, and the status's metadata size and errors.
 ///
-/// An inline volume spec is not checked further here: Go checks it as a
-/// PersistentVolume's spec (`ValidatePersistentVolumeSpec`), which this crate does
-/// not validate yet.
+/// An inline volume spec is checked as Go does, as a PersistentVolume's spec in the
+/// context of inline volumes ([`validate_persistent_volume_spec`]).
 pub fn validate_volume_attachment(va: &VolumeAttachment) -> ErrorList {
     let mut errs = validate_object_meta(
         &va.metadata,
@@ -56,7 +57,14 @@ pub fn validate_volume_attachment(va: &VolumeAttachment) -> ErrorList {
                 ));
             }
         }
-        (Some(_), None) => {}
+        (Some(inline), None) => errs.extend(validate_persistent_volume_spec(
+            inline,
+            "",
+            true,
+            &src.child("inlineVolumeSpec"),
+            // Go passes the zero options: no volume attributes class check.
+            PersistentVolumeSpecOptions::default(),
+        )),
     }
     invalid_each(
         &mut errs,
