@@ -1,9 +1,10 @@
 //! The rules of each volume source (Go's `validate<Source>VolumeSource` functions that
 //! `validateVolumeSource` calls for the one source a volume has).
 
-use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::{inclusive_range_error, is_dns1123_label};
 
+use super::pv_sources;
 use crate::core::v1::{LocalObjectReference, Volume};
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_local_descending_path;
@@ -55,16 +56,8 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
             }
         }
         "nfs" => {
-            if let Some(nfs) = &v.nfs {
-                required(!nfs.server.is_empty(), &path.child("server"), errs);
-                required(!nfs.path.is_empty(), &path.child("path"), errs);
-                if !nfs.path.starts_with('/') {
-                    errs.push(Error::invalid(
-                        &path.child("path"),
-                        &nfs.path,
-                        "must be an absolute path",
-                    ));
-                }
+            if let Some(x) = &v.nfs {
+                pv_sources::nfs(x, path, errs);
             }
         }
         "iscsi" => {
@@ -86,28 +79,8 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
             }
         }
         "flocker" => {
-            if let Some(f) = &v.flocker {
-                let (name, uuid) = (!f.dataset_name.is_empty(), !f.dataset_uuid.is_empty());
-                if !name && !uuid {
-                    errs.push(Error::required(
-                        path,
-                        "one of datasetName and datasetUUID is required",
-                    ));
-                }
-                if name && uuid {
-                    errs.push(Error::invalid(
-                        path,
-                        "resource",
-                        "datasetName and datasetUUID can not be specified simultaneously",
-                    ));
-                }
-                if f.dataset_name.contains('/') {
-                    errs.push(Error::invalid(
-                        &path.child("datasetName"),
-                        &f.dataset_name,
-                        "must not contain '/'",
-                    ));
-                }
+            if let Some(x) = &v.flocker {
+                pv_sources::flocker(x, path, errs);
             }
         }
         "rbd" => {
@@ -130,56 +103,13 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
             }
         }
         "quobyte" => {
-            if let Some(q) = &v.quobyte {
-                let rp = path.child("registry");
-                let pairs = "must be a host:port pair or multiple pairs separated by commas";
-                if q.registry.is_empty() {
-                    errs.push(Error::required(&rp, pairs));
-                } else if q.tenant.len() >= 65 {
-                    errs.push(Error::required(
-                        &path.child("tenant"),
-                        "must be a UUID and may not exceed a length of 64 characters",
-                    ));
-                } else {
-                    for pair in q.registry.split(',') {
-                        if !is_host_port(pair) {
-                            errs.push(Error::invalid(&rp, &q.registry, pairs));
-                        }
-                    }
-                }
-                required(!q.volume.is_empty(), &path.child("volume"), errs);
+            if let Some(x) = &v.quobyte {
+                pv_sources::quobyte(x, path, errs);
             }
         }
         "fc" => {
-            if let Some(fc) = &v.fc {
-                let (wwns, wwids) = (!fc.target_wwns.is_empty(), !fc.wwids.is_empty());
-                let tp = path.child("targetWWNs");
-                if !wwns && !wwids {
-                    errs.push(Error::required(
-                        &tp,
-                        "must specify either targetWWNs or wwids, but not both",
-                    ));
-                }
-                if wwns && wwids {
-                    errs.push(Error::invalid(
-                        &tp,
-                        BadValue::json_strings(&fc.target_wwns),
-                        "targetWWNs and wwids can not be specified simultaneously",
-                    ));
-                }
-                if wwns {
-                    let lp = path.child("lun");
-                    match fc.lun {
-                        None => errs.push(Error::required(
-                            &lp,
-                            "lun is required if targetWWNs is specified",
-                        )),
-                        Some(lun) if !(0..=255).contains(&lun) => {
-                            errs.push(Error::invalid(&lp, lun, inclusive_range_error(0, 255)))
-                        }
-                        Some(_) => {}
-                    }
-                }
+            if let Some(x) = &v.fc {
+                pv_sources::fc(x, path, errs);
             }
         }
         "flexVolume" => {
@@ -221,8 +151,8 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
             }
         }
         "azureDisk" => {
-            if let Some(a) = &v.azure_disk {
-                azure_disk(a, path, errs);
+            if let Some(x) = &v.azure_disk {
+                pv_sources::azure_disk(x, path, errs);
             }
         }
         "storageos" => {
@@ -254,7 +184,7 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
         }
         "csi" => {
             if let Some(c) = &v.csi {
-                errs.extend(super::pv_sources::validate_csi_driver_name(
+                errs.extend(pv_sources::validate_csi_driver_name(
                     &c.driver,
                     &path.child("driver"),
                 ));
@@ -272,29 +202,6 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
         }
         _ => {}
     }
-}
-
-/// Whether Go's `net.SplitHostPort` takes `s`: a last `:` before the port, a host
-/// without `:` unless in brackets, no stray brackets.
-fn is_host_port(s: &str) -> bool {
-    let Some(i) = s.rfind(':') else {
-        return false;
-    };
-    let (j, k) = if s.starts_with('[') {
-        let Some(end) = s.find(']') else {
-            return false;
-        };
-        if end + 1 != i {
-            return false;
-        }
-        (1, end + 1)
-    } else {
-        if s[..i].contains(':') {
-            return false;
-        }
-        (0, 0)
-    };
-    !s[j..].contains('[') && !s[k..].contains(']')
 }
 
 /// Go's `validateISCSIVolumeSource`, but for the IQN and initiator formats past their
@@ -334,43 +241,5 @@ fn iscsi(i: &crate::core::v1::ISCSIVolumeSource, path: &Path, errs: &mut ErrorLi
                 "must be valid format starting with iqn, eui, or naa",
             ));
         }
-    }
-}
-
-/// Go's `validateAzureDisk`.
-fn azure_disk(a: &crate::core::v1::AzureDiskVolumeSource, path: &Path, errs: &mut ErrorList) {
-    required(!a.disk_name.is_empty(), &path.child("diskName"), errs);
-    let up = path.child("diskURI");
-    required(!a.disk_uri.is_empty(), &up, errs);
-    if let Some(m) = &a.caching_mode {
-        if !["None", "ReadOnly", "ReadWrite"].contains(&m.as_str()) {
-            errs.push(Error::not_supported(
-                &path.child("cachingMode"),
-                BadValue::json_string(m),
-                &["None", "ReadOnly", "ReadWrite"],
-            ));
-        }
-    }
-    let Some(kind) = &a.kind else { return };
-    if !["Dedicated", "Managed", "Shared"].contains(&kind.as_str()) {
-        errs.push(Error::not_supported(
-            &path.child("kind"),
-            BadValue::json_string(kind),
-            &["Dedicated", "Managed", "Shared"],
-        ));
-    }
-    if kind == "Managed" && !a.disk_uri.starts_with("/subscriptions/") {
-        errs.push(Error::not_supported(
-            &up,
-            &a.disk_uri,
-            &["/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"],
-        ));
-    }
-    if kind != "Managed" && !a.disk_uri.starts_with("https://") {
-        errs.push(Error::not_supported(
-            &up,
-            &a.disk_uri,
-            &["https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"],
-        ));
     }
 }
