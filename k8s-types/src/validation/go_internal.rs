@@ -96,18 +96,3 @@ pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
 pub(crate) fn or_null<T>(value: Option<&T>, write: impl FnOnce(&T) -> String) -> String {
     value.map_or_else(|| "null".to_owned(), write)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fields_in_order_with_go_escapes() {
-        let s = GoStruct::new()
-            .field("Key", "a<b")
-            .raw("Values", list::<String>(&[], json_text))
-            .raw("N", or_null(Some(&3i64), |n| n.to_string()))
-            .text();
-        assert_eq!(s, r#"{"Key":"a\u003cb","Values":null,"N":3}"#);
-    }
-}

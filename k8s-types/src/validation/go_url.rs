@@ -334,34 +334,3 @@ fn parse_host(scheme: &str, host: &str) -> Result<String, String> {
     }
     unescape(host, Mode::Host)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parts_and_errors_as_go() {
-        let u = parse("HTTPS://user:p%40ss@example.com:8443/a?x=1#frag").unwrap_or_default();
-        assert_eq!(u.scheme, "https");
-        assert_eq!(u.host, "example.com:8443");
-        assert_eq!(u.user_string(), "user:p%40ss");
-        assert_eq!((u.raw_query.as_str(), u.fragment.as_str()), ("x=1", "frag"));
-        assert_eq!(
-            parse(":x"),
-            Err("parse \":x\": missing protocol scheme".to_owned())
-        );
-        assert_eq!(
-            parse("https://a b/"),
-            Err("parse \"https://a b/\": invalid character \" \" in host name".to_owned())
-        );
-        assert_eq!(
-            parse("https://a:b:c/"),
-            Err("parse \"https://a:b:c/\": invalid port \":b:c\" after host".to_owned())
-        );
-        assert_eq!(
-            parse("%zz"),
-            Err("parse \"%zz\": invalid URL escape \"%zz\"".to_owned())
-        );
-        assert_eq!(parse("example.com").map(|u| u.host), Ok(String::new()));
-    }
-}

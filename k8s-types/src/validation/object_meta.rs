@@ -88,27 +88,3 @@ pub fn validate_object_meta_update(new: &ObjectMeta, old: &ObjectMeta, path: &Pa
     kube_finalizer_names(new, path, &mut errs);
     errs
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finalizers_need_a_domain_or_a_standard_name() {
-        let meta = ObjectMeta {
-            name: "a".into(),
-            finalizers: vec!["kubernetes".into(), "mine".into(), "example.com/x".into()],
-            ..Default::default()
-        };
-        let errs = validate_object_meta(
-            &meta,
-            false,
-            generic::name_is_dns_subdomain,
-            &Path::new("metadata"),
-        );
-        assert_eq!(
-            errs.to_string(),
-            "metadata.finalizers[1]: Invalid value: \"mine\": name is neither a standard finalizer name nor is it fully qualified"
-        );
-    }
-}

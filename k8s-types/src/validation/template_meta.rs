@@ -36,20 +36,3 @@ pub fn validate_template_object_meta(meta: &ObjectMeta, path: &Path) -> ErrorLis
     }
     errs
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_labels_and_annotations_may_be_set() {
-        let mut meta = ObjectMeta::default();
-        meta.labels.insert("a".into(), "b".into());
-        assert!(validate_template_object_meta(&meta, &Path::new("m")).is_empty());
-        meta.uid = "x".into();
-        meta.generation = 2;
-        let errs = validate_template_object_meta(&meta, &Path::new("m"));
-        let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
-        assert_eq!(fields, ["m.uID", "m.generation"]);
-    }
-}

@@ -8,6 +8,8 @@
 
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod conversions;
+#[cfg(all(feature = "scheme", feature = "core"))]
+mod core_v1_conversions;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod defaults;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
@@ -31,6 +33,8 @@ mod std_impls;
 mod typed_only;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_values;
 
 /// The reference data of the release built (`k8s_types::RELEASE`): `$K8S_API_DIR` when
 /// that directory is named for it (`v1.36`), else `../shared/k8s-api/vX.Y` beside the

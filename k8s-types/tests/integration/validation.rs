@@ -25,7 +25,7 @@ fn decode<T: Object + DeserializeOwned>(json: &Value) -> T {
 }
 
 /// The errors of `json` read as a `T` and defaulted, one string each.
-fn errors<T: Object + DeserializeOwned>(json: Value) -> Vec<String> {
+pub(crate) fn errors<T: Object + DeserializeOwned>(json: Value) -> Vec<String> {
     let obj: T = decode(&json);
     let errs = scheme().validate(&obj, None).expect("a validator");
     errs.iter().map(ToString::to_string).collect()
@@ -33,7 +33,10 @@ fn errors<T: Object + DeserializeOwned>(json: Value) -> Vec<String> {
 
 /// The errors of updating `old` to `new`; both carry a resourceVersion, as an update
 /// read from the server does, unless they give their own.
-fn update_errors<T: Object + DeserializeOwned>(mut old: Value, mut new: Value) -> Vec<String> {
+pub(crate) fn update_errors<T: Object + DeserializeOwned>(
+    mut old: Value,
+    mut new: Value,
+) -> Vec<String> {
     for obj in [&mut old, &mut new] {
         if obj["metadata"]["resourceVersion"].is_null() {
             obj["metadata"]["resourceVersion"] = json!("1");
@@ -71,7 +74,7 @@ fn pod_spec() -> Value {
         "ports": [{"name": "http", "containerPort": 80}]}]})
 }
 
-fn pod() -> Value {
+pub(crate) fn pod() -> Value {
     json!({"metadata": {"name": "web", "namespace": "default"}, "spec": pod_spec()})
 }
 
@@ -936,7 +939,7 @@ fn kinds_without_validator_answer_none() {
 }
 
 /// The pod spec's `spec` after `patch`, defaulted and validated.
-fn pod_spec_errors(patch: Value) -> Vec<String> {
+pub(crate) fn pod_spec_errors(patch: Value) -> Vec<String> {
     let mut p = pod();
     p["spec"] = with(&pod_spec(), patch);
     errors::<Pod>(p)

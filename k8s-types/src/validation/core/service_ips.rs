@@ -271,15 +271,3 @@ pub(super) fn upgrade_downgrade_ip_families(old: &Service, new: &Service, errs: 
         ));
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bad_values_by_go_type() {
-        assert_eq!(strings(&[]).to_string(), "null");
-        assert_eq!(opt_typed(&None).to_string(), "null");
-        assert_eq!(typed("IPv5").to_string(), "\"IPv5\"");
-    }
-}

@@ -175,17 +175,3 @@ fn raw_json(raw: &[u8]) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::raw_json;
-
-    #[test]
-    fn raw_json_is_compacted_with_html_escapes() {
-        assert_eq!(
-            raw_json(br#"{ "a" : "x <y> \" z",  "b": [1, 2] }"#),
-            r#"{"a":"x \u003cy\u003e \" z","b":[1,2]}"#
-        );
-        assert_eq!(raw_json(b""), "null");
-    }
-}
