@@ -19,6 +19,7 @@ mod go_decoding;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod hand_written;
 mod lifecycle;
+mod no_unit_tests;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod read_json;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
