@@ -26,7 +26,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("field_index", &[]),
     ("util", &["schema", "version", "fx_hash"]),
     ("scheme_error", &["schema"]),
-    ("labels", &[]),
+    // As Go's pkg/labels, which validates keys and values with pkg/util/validation.
+    ("labels", &["util"]),
     ("fields", &[]),
     ("api", &["schema", "util", "raw_json"]),
     ("proto", &["schema", "util", "api"]),
