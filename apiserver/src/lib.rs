@@ -12,6 +12,7 @@
 //! | [`endpoints`] | `endpoints`, `endpoints/handlers`, `endpoints/request` | request parsing, content negotiation and the `as=PartialObjectMetadata` answers it asks for ([`transform`](endpoints::transform)), the handlers, one file per verb ([`handlers`](endpoints::handlers)), and [`fieldmanager`](endpoints::fieldmanager): `managedFields` on every write and server-side apply |
 //! | [`registry`] | `registry/generic/registry`, `registry/rest`, `storage/cacher`; kubernetes' `pkg/registry` | the generic [`Store`](registry::Store) of each resource over the storage, its watch cache, the [`Strategy`](registry::Strategy) and [`RestStorage`](registry::RestStorage) traits; and one module per built-in resource with something of its own (`registry::core::pod`, ...) |
 //! | [`openapi`] | `k8s.io/kube-openapi` `handler3`, `handler` | the OpenAPI v3 documents (index and one per web service) and the v2 document, as served |
+//! | [`resource_config`] | `server/storage` (`ResourceConfig`), `server/resourceconfig`; kubernetes' `pkg/controlplane` defaults | which group versions and resources are served: the release's defaults, `--runtime-config` |
 //! | [`discovery`] | `endpoints/discovery` | `/api`, `/apis`, resource lists and aggregated discovery |
 //! | [`storage`] | `storage`, `storage/etcd3` | the revisioned key-value [`Storage`](storage::Storage) every resource is kept in, and its backends: [`MemoryStorage`](storage::MemoryStorage), [`RedbStorage`](storage::RedbStorage) (a file), [`EtcdStorage`](storage::EtcdStorage) |
 //!
@@ -40,7 +41,8 @@
 //!    │
 //!  storage           the revisioned key-value store and its backends
 //!    │
-//!  leaves            authentication::user, endpoints::request_info, openapi, worker
+//!  leaves            authentication::user, endpoints::request_info, openapi, worker,
+//!                    resource_config
 //! ```
 #![forbid(unsafe_code)]
 
@@ -72,6 +74,7 @@ pub mod discovery;
 pub mod endpoints;
 pub mod openapi;
 pub mod registry;
+pub mod resource_config;
 pub mod server;
 pub mod storage;
 mod worker;

@@ -69,6 +69,7 @@ use crate::registry::Store;
 use crate::registry::builtin::rest_storages;
 use crate::registry::core::service::allocator::ServiceNetwork;
 use crate::registry::dependencies::Dependencies;
+use crate::resource_config::ResourceConfig;
 use crate::storage::Storage;
 
 pub use self::filters::impersonation::{
@@ -125,12 +126,15 @@ pub struct Config {
     max_requests_inflight: usize,
     max_mutating_requests_inflight: usize,
     shutdown_delay: Duration,
+    resource_config: ResourceConfig,
 }
 
 impl Config {
-    /// A server of every resource kind in `scheme` (served versions only), kept in
-    /// `storage`; every request anonymous and allowed, no admission plugins, until the
-    /// builder methods below say otherwise.
+    /// A server of every resource kind in `scheme` (served versions only) in the
+    /// versions kube-apiserver of the release serves by default (its GA versions: see
+    /// [`resource_config`](Config::resource_config); groups kube-apiserver does not have
+    /// are all served), kept in `storage`; every request anonymous and allowed, no
+    /// admission plugins, until the builder methods below say otherwise.
     pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>) -> Self {
         Config {
             scheme,
@@ -148,7 +152,35 @@ impl Config {
             max_requests_inflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
             max_mutating_requests_inflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
             shutdown_delay: Duration::ZERO,
+            resource_config: ResourceConfig::kube_apiserver_default(),
         }
+    }
+
+    /// Which group versions and resources are served (Go's `--runtime-config` applied
+    /// to the release's defaults): a version it turns off is in no discovery document
+    /// or OpenAPI document, and requests to it are answered 404; by default kube-apiserver's
+    /// ([`ResourceConfig::kube_apiserver_default`]: GA versions only).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use apiserver::resource_config::ResourceConfig;
+    /// use apiserver::server::Config;
+    /// use apiserver::storage::MemoryStorage;
+    /// use apimachinery::runtime::Scheme;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut scheme = Scheme::new();
+    /// scheme.add_registry()?;
+    /// let mut served = ResourceConfig::kube_apiserver_default();
+    /// served.apply_runtime_config("api/beta=true", &scheme)?;
+    /// let config = Config::new(Arc::new(scheme), Arc::new(MemoryStorage::new()))
+    ///     .resource_config(served);
+    /// # drop(config);
+    /// # Ok(()) }
+    /// ```
+    pub fn resource_config(mut self, config: ResourceConfig) -> Self {
+        self.resource_config = config;
+        self
     }
 
     /// Serves connections on `count` threads of their own, each running a
@@ -367,14 +399,17 @@ impl Config {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
-        let builtin = rest_storages(&Dependencies {
+        let builtin = rest_storages(
+            &Dependencies {
             scheme: self.scheme.clone(),
             storage: self.storage.clone(),
             authenticator: self.authenticator.clone(),
             authorizer: self.authorizer.clone(),
             service_account_tokens: self.service_account_tokens.clone(),
             service_network: self.service_network,
-        });
+            },
+            &self.resource_config,
+        );
         let reserved = reserved_names(builtin.values().map(|rest| rest.store().info()));
         let routes = Routes::build(&self.scheme, &self.storage, &builtin, address, &[], None);
         let stores: BTreeMap<(String, String), Arc<Store>> = builtin

@@ -131,6 +131,14 @@ pub struct ServeArgs {
     /// control plane passes true.
     #[arg(long = "allow-privileged", value_name = "BOOL", default_value_t = false, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
     pub allow_privileged: bool,
+    /// Which API versions are served, as kube-apiserver's --runtime-config: without it,
+    /// those kube-apiserver of the release serves by default (GA versions; beta and
+    /// alpha ones off). Comma-separated KEY=VALUE pairs, the flag repeatable:
+    /// api/all, api/ga, api/beta, api/alpha=true|false for every version of a level;
+    /// v1 (the core group) or GROUP/VERSION=true|false; GROUP/VERSION/RESOURCE=true|false
+    /// for one resource. A key alone is true.
+    #[arg(long = "runtime-config", value_name = "KEY=VALUE,...", action = clap::ArgAction::Append)]
+    pub runtime_config: Vec<String>,
     /// Run kube-controller-manager's controllers in-process (none by default, as
     /// envtest): `*` for every one implemented, `name` (or its alias) to enable one,
     /// `-name` to disable one, comma-separated, as kube-controller-manager's flag.

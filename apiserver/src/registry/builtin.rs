@@ -10,12 +10,23 @@ use super::dependencies::Dependencies;
 use super::rest::RestStorage;
 use super::strategy::GenericStrategy;
 use super::{ResourceInfo, resources_from_scheme};
+use crate::resource_config::ResourceConfig;
 
-/// The REST storage of every resource `deps.scheme` serves, by `(group, resource)`.
-pub fn rest_storages(deps: &Dependencies) -> BTreeMap<(String, String), Arc<dyn RestStorage>> {
+/// The REST storage of every resource `deps.scheme` serves in a version `enabled`
+/// turns on, by `(group, resource)`: each with the versions enabled (Go installs a
+/// group version's storage only for the resources its `ResourceConfig` enables), a
+/// resource none of whose versions is enabled not at all.
+pub fn rest_storages(
+    deps: &Dependencies,
+    enabled: &ResourceConfig,
+) -> BTreeMap<(String, String), Arc<dyn RestStorage>> {
     resources_from_scheme(&deps.scheme)
         .into_iter()
-        .map(|(key, info)| (key, rest_storage(info, deps)))
+        .filter_map(|(key, mut info)| {
+            info.versions
+                .retain(|v| enabled.resource_enabled(&info.group, v, &info.resource));
+            (!info.versions.is_empty()).then(|| (key, rest_storage(info, deps)))
+        })
         .collect()
 }
 
@@ -56,7 +67,7 @@ mod tests {
             authorizer: Arc::new(AlwaysAllow),
             service_account_tokens: None,
             service_network: Default::default(),
-        })
+        }, &ResourceConfig::kube_apiserver_default())
     }
 
     /// kube-apiserver 1.36's stores that set `ReturnDeletedObject`

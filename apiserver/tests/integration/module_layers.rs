@@ -30,12 +30,13 @@ use apiserver::registry::resources_from_scheme;
 /// layer, only in the resource layer (and always its own submodules).
 const LAYERS: &[&[&str]] = &[
     // Leaves: Go's `authentication/user` and `endpoints/request`, the OpenAPI
-    // documents, the connection workers' thread marks.
+    // documents, the connection workers' thread marks, the served versions' settings.
     &[
         "worker",
         "openapi",
         "authentication::user",
         "endpoints::request_info",
+        "resource_config",
     ],
     &["storage"],
     // The generic registry (Go's `k8s.io/apiserver/pkg/registry`) and the audit log.

@@ -179,6 +179,7 @@ impl ControlPlane {
     pub(super) async fn start(
         binaries: &Binaries,
         timeout: Duration,
+        runtime_config: Option<&str>,
     ) -> Result<ControlPlane, EnvtestError> {
         let dir = temp_dir()?;
         // From here on, dropping `plane` stops what started and removes `dir`.
@@ -200,9 +201,13 @@ impl ControlPlane {
             &dir.join("etcd.log"),
         )?);
         let port = free_port()?;
+        let mut args = kube_apiserver_args(&etcd_url, port, &pki, &dir);
+        if let Some(value) = runtime_config {
+            args.push(format!("--runtime-config={value}"));
+        }
         plane.kube_apiserver = Some(spawn(
             &binaries.kube_apiserver,
-            &kube_apiserver_args(&etcd_url, port, &pki, &dir),
+            &args,
             &dir.join("kube-apiserver.log"),
         )?);
         plane.url = format!("https://127.0.0.1:{port}");
@@ -349,7 +354,7 @@ mod tests {
     async fn a_missing_binary_is_an_error_and_leaves_no_directory() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let binaries = Binaries::in_dir(dir.path());
-        let err = ControlPlane::start(&binaries, Duration::from_secs(5))
+        let err = ControlPlane::start(&binaries, Duration::from_secs(5), None)
             .await
             .map(|_| ())
             .unwrap_err();

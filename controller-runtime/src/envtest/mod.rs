@@ -78,6 +78,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apimachinery::runtime::{Scheme, SchemeError};
+use apiserver::resource_config::{ResourceConfig, RuntimeConfigError};
 use apiserver::server::{GenericApiServer, ServerError};
 use apiserver::storage::{MemoryStorage, Storage};
 use base64::Engine as _;
@@ -103,6 +104,9 @@ pub enum EnvtestError {
     /// The server could not start.
     #[error("starting the API server: {0}")]
     Server(#[from] ServerError),
+    /// The `runtime_config` given is not one kube-apiserver accepts.
+    #[error("--runtime-config: {0}")]
+    RuntimeConfig(#[source] RuntimeConfigError),
     /// No variable says where a binary of the external control plane is.
     #[error("no {name} binary: set {variable} or KUBEBUILDER_ASSETS, or name it on the builder")]
     NoBinary {
@@ -193,6 +197,7 @@ pub struct EnvironmentBuilder {
     storage: Option<Arc<dyn Storage>>,
     binaries: Option<Binaries>,
     start_timeout: Option<Duration>,
+    runtime_config: Option<String>,
     extensions: Vec<Box<dyn Extension>>,
 }
 
@@ -218,6 +223,17 @@ impl EnvironmentBuilder {
     /// in-process server.
     pub fn binaries(mut self, binaries: Binaries) -> Self {
         self.binaries = Some(binaries);
+        self
+    }
+
+    /// Which API versions are served, as kube-apiserver's `--runtime-config`
+    /// (`api/beta=true`, `resource.k8s.io/v1beta2=true,storage.k8s.io/v1alpha1=true`).
+    /// Without it, what kube-apiserver serves by default, as Go's envtest: the GA
+    /// versions; a test of a beta or alpha kind turns its version on here. The external
+    /// control plane gets the flag as it is; the in-process server reads it the same way
+    /// and refuses what kube-apiserver refuses.
+    pub fn runtime_config(mut self, value: impl Into<String>) -> Self {
+        self.runtime_config = Some(value.into());
         self
     }
 
@@ -260,7 +276,7 @@ impl EnvironmentBuilder {
         };
         if let Some(binaries) = self.binaries {
             let timeout = self.start_timeout.unwrap_or(DEFAULT_START_TIMEOUT);
-            let plane = ControlPlane::start(&binaries, timeout).await?;
+            let plane = ControlPlane::start(&binaries, timeout, self.runtime_config.as_deref()).await?;
             return Ok(Environment {
                 config: plane.config(),
                 backend: Backend::External(plane),
@@ -274,7 +290,14 @@ impl EnvironmentBuilder {
         let storage = self
             .storage
             .unwrap_or_else(|| Arc::new(MemoryStorage::new()));
+        let mut served = ResourceConfig::kube_apiserver_default();
+        if let Some(value) = &self.runtime_config {
+            served
+                .apply_runtime_config(value, &scheme)
+                .map_err(EnvtestError::RuntimeConfig)?;
+        }
         let server = apiserver::server::Config::new(scheme.clone(), storage.clone())
+            .resource_config(served)
             .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await?;
         Ok(Environment {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use apiserver::admission::Chain;
 use apiserver::registry::core::service::ServiceNetwork;
+use apiserver::resource_config::ResourceConfig;
 use apiserver::server::Config;
 use apiserver::storage::{MemoryStorage, RedbStorage, Storage};
 
@@ -87,6 +88,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
     k8s_types::validation::set_allow_privileged(args.allow_privileged);
     // Named as kube-apiserver's, whose answers quote the name.
     let scheme = Arc::new(scheme_named(KUBE_APISERVER_SCHEME_NAME)?);
+    let served = resource_config(args, &scheme)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -106,6 +108,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             scheme.clone(),
             storage.clone(),
             Config::new(scheme.clone(), storage)
+                .resource_config(served)
                 .authorizer(authorization.authorizer)
                 .admission(admission)
                 .connection_workers(connection_workers(args))
@@ -161,6 +164,21 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         Ok::<(), CommandError>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--runtime-config` applied to what kube-apiserver serves by default; every use of
+/// the flag adds its pairs, as Go's.
+fn resource_config(
+    args: &ServeArgs,
+    scheme: &apimachinery::runtime::Scheme,
+) -> Result<ResourceConfig, CommandError> {
+    let mut served = ResourceConfig::kube_apiserver_default();
+    if !args.runtime_config.is_empty() {
+        served
+            .apply_runtime_config(&args.runtime_config.join(","), scheme)
+            .map_err(|e| format!("--runtime-config: {e}"))?;
+    }
+    Ok(served)
 }
 
 /// Starts the controllers `--controllers` selects, as the kubeconfig's admin (a member
