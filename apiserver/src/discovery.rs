@@ -3,7 +3,7 @@
 //! and the aggregated `apidiscovery.k8s.io/v2` `APIGroupDiscoveryList` that client-go
 //! asks for first. Built once from the served resources; every request is a lookup.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use apimachinery::meta::APIGroupResources;
 use apimachinery::runtime::Scheme;
@@ -143,21 +143,30 @@ fn group_version(group: &str, version: &str) -> String {
 }
 
 impl Discovery {
-    /// The documents of a server serving `resources`, telling clients it is at
-    /// `address`.
+    /// The documents of a server serving the built-in `resources`, telling clients it
+    /// is at `address`.
     pub fn new(
         scheme: &Scheme,
         resources: &BTreeMap<(String, String), ResourceInfo>,
         address: &str,
     ) -> Self {
-        Discovery::with_group_order(&group_order(scheme, resources), resources, address)
+        Discovery::with_group_order(
+            &group_order(scheme, resources),
+            resources,
+            &BTreeSet::new(),
+            address,
+        )
     }
 
     /// The documents of a server serving `resources` in groups of `order` (each group
     /// with its versions, most preferred first), telling clients it is at `address`.
+    /// `custom` names the `(group, resource)`s that are custom resources, whose
+    /// aggregated discovery names their kinds' group and version in full, as
+    /// apiextensions' does (Go's installer leaves them empty for built-in resources).
     pub fn with_group_order(
         order: &[(String, Vec<String>)],
         resources: &BTreeMap<(String, String), ResourceInfo>,
+        custom: &BTreeSet<(String, String)>,
         address: &str,
     ) -> Self {
         let mut d = Discovery::default();
@@ -179,6 +188,11 @@ impl Discovery {
                 let mut list = Vec::new();
                 let mut agg = Vec::new();
                 for r in &served {
+                    let own_kind = if custom.contains(&(r.group.clone(), r.resource.clone())) {
+                        json!({"group": group, "version": version, "kind": r.kind})
+                    } else {
+                        json!({"group": "", "version": "", "kind": r.kind})
+                    };
                     let mut entry = json!({
                         "name": r.resource,
                         "singularName": r.singular,
@@ -227,13 +241,35 @@ impl Discovery {
                         }));
                         subresources.push(json!({
                             "subresource": "status",
-                            "responseKind": {"group": group, "version": version, "kind": r.kind},
+                            "responseKind": own_kind,
                             "verbs": SUBRESOURCE_VERBS,
                         }));
                     }
+                    for sub in &r.subresources {
+                        let mut entry = json!({
+                            "name": format!("{}/{}", r.resource, sub.name),
+                            "singularName": "",
+                            "namespaced": r.namespaced,
+                            "kind": sub.kind,
+                            "verbs": sub.verbs,
+                        });
+                        if !sub.group.is_empty() || !sub.version.is_empty() {
+                            entry["group"] = json!(sub.group);
+                            entry["version"] = json!(sub.version);
+                        }
+                        list.push(entry);
+                        subresources.push(json!({
+                            "subresource": sub.name,
+                            "responseKind": {"group": sub.group, "version": sub.version, "kind": sub.kind},
+                            "verbs": sub.verbs,
+                        }));
+                    }
+                    // Go lists a resource's subresources by name.
+                    subresources
+                        .sort_by(|a, b| a["subresource"].as_str().cmp(&b["subresource"].as_str()));
                     let mut a = json!({
                         "resource": r.resource,
-                        "responseKind": {"group": group, "version": version, "kind": r.kind},
+                        "responseKind": own_kind,
                         "scope": if r.namespaced { "Namespaced" } else { "Cluster" },
                         "singularResource": r.singular,
                         "verbs": r.verbs,
@@ -276,10 +312,14 @@ impl Discovery {
             let Some(preferred) = gv_docs.first().cloned() else {
                 continue;
             };
-            let agg_group = json!({
-                "metadata": {"name": group, "creationTimestamp": null},
-                "versions": agg_versions,
-            });
+            // The name alone (kube-apiserver 1.36 leaves out a zero creationTimestamp),
+            // and none for the core group (Go's `omitempty`).
+            let metadata = if group.is_empty() {
+                json!({})
+            } else {
+                json!({"name": group})
+            };
+            let agg_group = json!({"metadata": metadata, "versions": agg_versions});
             if group.is_empty() {
                 d.core_versions = json!({
                     "kind": "APIVersions",
@@ -328,6 +368,7 @@ pub fn wants_aggregated(accept: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -340,6 +381,118 @@ mod tests {
         assert_eq!(hash("", "v1", "ConfigMap"), "qFsyl6wFWjQ=");
         // events.k8s.io's Events are stored as core v1 Events, and hashed as those.
         assert_eq!(hash("", "v1", "Event"), "r2yiGXH7wu8=");
+    }
+
+    fn info(group: &str, resource: &str, kind: &str) -> ResourceInfo {
+        ResourceInfo {
+            group: group.into(),
+            resource: resource.into(),
+            singular: String::new(),
+            kind: kind.into(),
+            list_kind: format!("{kind}List"),
+            namespaced: true,
+            short_names: Vec::new(),
+            categories: Vec::new(),
+            verbs: vec!["get".into()],
+            versions: vec!["v1".into()],
+            storage_gvk: GroupVersionKind::new(group, "v1", kind),
+            key_prefix: format!("/registry/{resource}"),
+            has_spec: true,
+            has_status: true,
+            has_scale: false,
+            subresources: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn subresources_and_response_kinds_are_written_as_gos() {
+        let mut pods = info("", "pods", "Pod");
+        pods.subresources = vec![
+            crate::registry::SubresourceInfo {
+                name: "eviction",
+                group: "policy",
+                version: "v1",
+                kind: "Eviction",
+                verbs: &["create"],
+            },
+            crate::registry::SubresourceInfo {
+                name: "binding",
+                group: "",
+                version: "",
+                kind: "Binding",
+                verbs: &["create"],
+            },
+        ];
+        let widgets = info("example.com", "widgets", "Widget");
+        let resources = BTreeMap::from([
+            (("".to_owned(), "pods".to_owned()), pods),
+            (("example.com".to_owned(), "widgets".to_owned()), widgets),
+        ]);
+        let custom = BTreeSet::from([("example.com".to_owned(), "widgets".to_owned())]);
+        let order = [
+            ("".to_owned(), vec!["v1".to_owned()]),
+            ("example.com".to_owned(), vec!["v1".to_owned()]),
+        ];
+        let d = Discovery::with_group_order(&order, &resources, &custom, "127.0.0.1:6443");
+        let names: Vec<&str> = d.resource_lists["v1"]["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["pods", "pods/binding", "pods/eviction", "pods/status"]
+        );
+        let eviction = &d.resource_lists["v1"]["resources"][2];
+        assert_eq!(eviction["group"], "policy");
+        assert_eq!(eviction["version"], "v1");
+        assert!(
+            d.resource_lists["v1"]["resources"][1]
+                .get("group")
+                .is_none()
+        );
+
+        let core = &d.aggregated_core["items"][0];
+        assert_eq!(core["metadata"], json!({}));
+        let pods = &core["versions"][0]["resources"][0];
+        assert_eq!(
+            pods["responseKind"],
+            json!({"group": "", "version": "", "kind": "Pod"})
+        );
+        let subresources: Vec<(&str, &Value)> = pods["subresources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["subresource"].as_str().unwrap(), &s["responseKind"]))
+            .collect();
+        assert_eq!(
+            subresources,
+            [
+                (
+                    "binding",
+                    &json!({"group": "", "version": "", "kind": "Binding"})
+                ),
+                (
+                    "eviction",
+                    &json!({"group": "policy", "version": "v1", "kind": "Eviction"})
+                ),
+                (
+                    "status",
+                    &json!({"group": "", "version": "", "kind": "Pod"})
+                ),
+            ]
+        );
+        // A custom resource's kinds are named in full, as apiextensions' discovery does.
+        let widgets = &d.aggregated_groups["items"][0]["versions"][0]["resources"][0];
+        assert_eq!(
+            widgets["responseKind"],
+            json!({"group": "example.com", "version": "v1", "kind": "Widget"})
+        );
+        assert_eq!(
+            widgets["subresources"][0]["responseKind"],
+            json!({"group": "example.com", "version": "v1", "kind": "Widget"})
+        );
     }
 
     #[test]

@@ -401,12 +401,12 @@ impl Config {
     pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
         let builtin = rest_storages(
             &Dependencies {
-            scheme: self.scheme.clone(),
-            storage: self.storage.clone(),
-            authenticator: self.authenticator.clone(),
-            authorizer: self.authorizer.clone(),
-            service_account_tokens: self.service_account_tokens.clone(),
-            service_network: self.service_network,
+                scheme: self.scheme.clone(),
+                storage: self.storage.clone(),
+                authenticator: self.authenticator.clone(),
+                authorizer: self.authorizer.clone(),
+                service_account_tokens: self.service_account_tokens.clone(),
+                service_network: self.service_network,
             },
             &self.resource_config,
         );

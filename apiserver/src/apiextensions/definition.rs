@@ -312,6 +312,7 @@ impl CustomResource {
             has_spec: true,
             has_status: self.versions.iter().any(|v| v.status),
             has_scale: self.versions.iter().any(|v| v.scale.is_some()),
+            subresources: Vec::new(),
         }
     }
 }

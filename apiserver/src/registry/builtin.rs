@@ -60,14 +60,17 @@ mod tests {
     fn storages() -> BTreeMap<(String, String), Arc<dyn RestStorage>> {
         let mut scheme = Scheme::with_name("builtin-tests");
         scheme.add_registry().unwrap();
-        rest_storages(&Dependencies {
-            scheme: Arc::new(scheme),
-            storage: Arc::new(MemoryStorage::new()),
-            authenticator: Arc::new(Anonymous),
-            authorizer: Arc::new(AlwaysAllow),
-            service_account_tokens: None,
-            service_network: Default::default(),
-        }, &ResourceConfig::kube_apiserver_default())
+        rest_storages(
+            &Dependencies {
+                scheme: Arc::new(scheme),
+                storage: Arc::new(MemoryStorage::new()),
+                authenticator: Arc::new(Anonymous),
+                authorizer: Arc::new(AlwaysAllow),
+                service_account_tokens: None,
+                service_network: Default::default(),
+            },
+            &ResourceConfig::kube_apiserver_default(),
+        )
     }
 
     /// kube-apiserver 1.36's stores that set `ReturnDeletedObject`

@@ -592,6 +592,7 @@ mod tests {
             has_spec: false,
             has_status: false,
             has_scale: false,
+            subresources: Vec::new(),
         }
     }
 

@@ -59,6 +59,24 @@ const STORAGE_VERSIONS: &[(&str, &str, &str)] = &[
     ("resource.k8s.io", "devicetaintrules", "v1alpha3"),
 ];
 
+/// A subresource discovery lists besides `/status` and `/scale` (one of Go's
+/// `resource/subresource` storage entries): what kind its REST takes or answers, and
+/// its verbs, as Go's installer derives them from the REST's interfaces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubresourceInfo {
+    /// Its name, such as `binding`.
+    pub name: &'static str,
+    /// The group of its kind when not the resource's (`policy` for a Pod's
+    /// `eviction`), empty otherwise, as discovery writes it.
+    pub group: &'static str,
+    /// The version of its kind when not the resource's, empty otherwise.
+    pub version: &'static str,
+    /// Its kind (`Binding`, `PodAttachOptions`).
+    pub kind: &'static str,
+    /// Its verbs.
+    pub verbs: &'static [&'static str],
+}
+
 /// One served resource (Go's `APIGroupVersion` storage entry, for all versions at
 /// once).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +112,9 @@ pub struct ResourceInfo {
     /// Whether it has a `/scale` subresource (its REST storage has a
     /// [`Scaler`](super::rest::Scaler)).
     pub has_scale: bool,
+    /// Its other subresources, which discovery lists: set by the resource's module
+    /// (a Pod's `binding`, `eviction`, `log`, ...).
+    pub subresources: Vec<SubresourceInfo>,
 }
 
 impl ResourceInfo {
@@ -201,6 +222,8 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                         key_prefix: format!("/registry/{prefix}"),
                         has_spec,
                         has_status,
+                        // Set by the resource modules.
+                        subresources: Vec::new(),
                     },
                 );
             }

@@ -229,10 +229,8 @@ fn parse_configuration_map(value: &str) -> BTreeMap<String, String> {
     }
     let keys: Vec<String> = map.keys().cloned().collect();
     for key in keys {
-        let core = key == "v1"
-            || key.starts_with("v1/")
-            || key == "api/v1"
-            || key.starts_with("api/v1/");
+        let core =
+            key == "v1" || key.starts_with("v1/") || key == "api/v1" || key.starts_with("api/v1/");
         if core {
             if let Some(value) = map.remove(&key) {
                 map.insert("/v1".to_owned(), value);
@@ -246,7 +244,10 @@ fn parse_configuration_map(value: &str) -> BTreeMap<String, String> {
 
 /// Go's `APIEnablementOptions.Validate`: not `api/all=false` alone, every key a level or
 /// `group/version[/resource]`, every group one the server has.
-fn validate(overrides: &BTreeMap<String, String>, scheme: &Scheme) -> Result<(), RuntimeConfigError> {
+fn validate(
+    overrides: &BTreeMap<String, String>,
+    scheme: &Scheme,
+) -> Result<(), RuntimeConfigError> {
     if overrides.len() == 1 && overrides.get("api/all").is_some_and(|v| v == "false") {
         return Err(RuntimeConfigError::OnlyAllFalse);
     }

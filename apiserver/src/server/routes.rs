@@ -41,6 +41,7 @@ impl Routes {
     ) -> Routes {
         let mut storages = builtin.clone();
         let mut served = Vec::new();
+        let mut custom_keys = std::collections::BTreeSet::new();
         for cr in custom {
             let key = (cr.group.clone(), cr.plural.clone());
             if storages.contains_key(&key) {
@@ -56,6 +57,7 @@ impl Routes {
                     cr.clone(),
                 ))
             });
+            custom_keys.insert(key.clone());
             storages.insert(key, rest.clone());
             served.push(rest);
         }
@@ -66,6 +68,7 @@ impl Routes {
         let discovery = Discovery::with_group_order(
             &crate::discovery::group_order(scheme, &infos),
             &infos,
+            &custom_keys,
             address,
         );
         let group_versions: std::collections::BTreeSet<(String, String)> = builtin

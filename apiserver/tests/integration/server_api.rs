@@ -189,7 +189,24 @@ async fn discovery_and_health() {
     assert!(doc["components"]["schemas"]["io.k8s.api.apps.v1.Deployment"].is_object());
     assert_eq!(s.get("/openapi/v3/apis/nosuch/v1").await.status, 404);
     let r = s.request("GET", "/api", &[("Accept", accept)], b"").await;
-    assert_eq!(r.json()["items"][0]["metadata"]["name"], "");
+    // The core group's has no name, as Go's.
+    assert_eq!(r.json()["items"][0]["metadata"], json!({}));
+    // Beta and alpha versions are off by default, as kube-apiserver's: in no
+    // document, and 404 for their resources.
+    assert_eq!(s.get("/apis/storage.k8s.io/v1beta1").await.status, 404);
+    assert_eq!(
+        s.get("/apis/resource.k8s.io/v1beta2/deviceclasses")
+            .await
+            .status,
+        404
+    );
+    assert!(index["paths"].get("apis/storage.k8s.io/v1beta1").is_none());
+    assert!(index["paths"].get("apis/storage.k8s.io/v1").is_some());
+    let versions = s.get("/apis/resource.k8s.io").await.json()["versions"].clone();
+    assert_eq!(
+        versions,
+        json!([{"groupVersion": "resource.k8s.io/v1", "version": "v1"}])
+    );
     s.server.shutdown().await;
 }
 

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{SelectableField, Strategy};
+use crate::registry::{ResourceInfo, SubresourceInfo};
 
 /// Go's certificate signing request strategy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,6 +19,14 @@ impl Strategy for CertificateSigningRequestStrategy {
 }
 
 /// The CertificateSigningRequests' REST storage over `info`.
-pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    // `approval` (Go's ApprovalREST), listed as kube-apiserver lists it; not served yet.
+    info.subresources = vec![SubresourceInfo {
+        name: "approval",
+        group: "",
+        version: "",
+        kind: "CertificateSigningRequest",
+        verbs: &["get", "patch", "update"],
+    }];
     deps.standard(info, CertificateSigningRequestStrategy)
 }

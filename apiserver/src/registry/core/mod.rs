@@ -12,10 +12,29 @@ pub mod serviceaccount;
 
 use std::sync::Arc;
 
-use super::ResourceInfo;
 use super::dependencies::Dependencies;
 use super::rest::RestStorage;
 use super::strategy::GenericStrategy;
+use super::{ResourceInfo, SubresourceInfo};
+
+/// The verbs of the `proxy` subresources (Go's proxy REST: connect with every method
+/// but `head`, `options` and `trace`, which discovery does not list).
+const PROXY_VERBS: &[&str] = &["create", "delete", "get", "patch", "update"];
+
+/// A subresource whose kind is in the core group's version.
+const fn sub(
+    name: &'static str,
+    kind: &'static str,
+    verbs: &'static [&'static str],
+) -> SubresourceInfo {
+    SubresourceInfo {
+        name,
+        group: "",
+        version: "",
+        kind,
+        verbs,
+    }
+}
 
 /// The REST storage of core resource `info` (Go's `core/rest/storage_core.go`).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {

@@ -20,6 +20,7 @@ use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupResource;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
+use super::sub;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
 use crate::registry::rest::{Context, RestStorage, TableConvertor};
@@ -170,7 +171,9 @@ pub struct NamespaceStorage {
 }
 
 /// The Namespaces' REST storage over `info`.
-pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    // `finalize` (served: see `finalizes`), besides `status`.
+    info.subresources = vec![sub("finalize", "Namespace", &["update"])];
     Arc::new(NamespaceStorage {
         store: deps.store(info, NamespaceStrategy),
     })

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::{PROXY_VERBS, sub};
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
@@ -130,7 +131,9 @@ pub fn print_node(obj: &Value) -> Row {
 }
 
 /// The Nodes' REST storage over `info`, with the table.
-pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    // `proxy` reaches the Node's kubelet: listed as kube-apiserver lists it, not served.
+    info.subresources = vec![sub("proxy", "NodeProxyOptions", PROXY_VERBS)];
     Arc::new(
         StandardStorage::new(deps.store(info, NodeStrategy))
             .with_table_convertor(Arc::new(NODE_TABLE)),

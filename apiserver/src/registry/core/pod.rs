@@ -19,10 +19,11 @@ use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
 use serde_json::{Value, json};
 
+use super::{PROXY_VERBS, sub};
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::{Creater, RestStorage, TableConvertor};
 use crate::registry::strategy::{SelectableField, Strategy};
-use crate::registry::{ResourceInfo, Store, from_value, to_json};
+use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json};
 
 mod binding;
 mod qos;
@@ -128,7 +129,29 @@ pub struct PodStorage {
 }
 
 /// The Pods' REST storage over `info`.
-pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+/// The subresources of a Pod besides `status`, as kube-apiserver 1.36 lists them
+/// (`core/rest/storage_core.go`). kapi serves `binding`; `attach`, `exec`, `log`,
+/// `portforward` and `proxy` reach a kubelet, which kapi has none of, and `eviction`,
+/// `ephemeralcontainers` and `resize` are not served yet (404): listed all the same,
+/// so that clients see kube-apiserver's API.
+const SUBRESOURCES: &[SubresourceInfo] = &[
+    sub("attach", "PodAttachOptions", &["create", "get"]),
+    sub("binding", "Binding", &["create"]),
+    sub("ephemeralcontainers", "Pod", &["get", "patch", "update"]),
+    SubresourceInfo {
+        group: "policy",
+        version: "v1",
+        ..sub("eviction", "Eviction", &["create"])
+    },
+    sub("exec", "PodExecOptions", &["create", "get"]),
+    sub("log", "Pod", &["get"]),
+    sub("portforward", "PodPortForwardOptions", &["create", "get"]),
+    sub("proxy", "PodProxyOptions", PROXY_VERBS),
+    sub("resize", "Pod", &["get", "patch", "update"]),
+];
+
+pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    info.subresources = SUBRESOURCES.to_vec();
     let store = deps.store(info, PodStrategy);
     Arc::new(PodStorage {
         binding: BindingRest {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::Object;
 
+use super::{PROXY_VERBS, sub};
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::{Context, RestStorage, TableConvertor};
 use crate::registry::strategy::Strategy;
@@ -46,7 +47,10 @@ pub struct ServiceStorage {
 }
 
 /// The Services' REST storage over `info`, allocating from `deps.service_network`.
-pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    // `proxy` reaches the Service's endpoints: listed as kube-apiserver lists it, not
+    // served.
+    info.subresources = vec![sub("proxy", "ServiceProxyOptions", PROXY_VERBS)];
     Arc::new(ServiceStorage {
         store: deps.store(info, ServiceStrategy),
         network: deps.service_network,

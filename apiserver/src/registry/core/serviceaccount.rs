@@ -8,10 +8,11 @@ use apimachinery::api::errors::StatusError;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
+use super::sub;
 use crate::authentication::serviceaccount::ServiceAccountTokens;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::{Context, Creater, RestStorage};
-use crate::registry::{GenericStrategy, ResourceInfo, Store};
+use crate::registry::{GenericStrategy, ResourceInfo, Store, SubresourceInfo};
 
 /// The REST storage of ServiceAccounts.
 #[derive(Debug)]
@@ -21,7 +22,16 @@ pub struct ServiceAccountStorage {
 }
 
 /// The ServiceAccounts' REST storage over `info`.
-pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    // `token` is served, and listed, when the server has an issuer (as Go installs it
+    // only then).
+    if deps.service_account_tokens.is_some() {
+        info.subresources = vec![SubresourceInfo {
+            group: "authentication.k8s.io",
+            version: "v1",
+            ..sub("token", "TokenRequest", &["create"])
+        }];
+    }
     Arc::new(ServiceAccountStorage {
         store: deps.store(info, GenericStrategy::returning_deleted_object()),
         token: deps
