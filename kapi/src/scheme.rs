@@ -1,9 +1,10 @@
 //! The Scheme and RESTMapper every command works from: the built-in Kubernetes API
 //! (`k8s-types`) and whatever else is linked in.
 
-use apimachinery::meta::DiscoveryRESTMapper;
+use apimachinery::meta::{APIGroupResources, DiscoveryRESTMapper};
 use apimachinery::runtime::{Scheme, SchemeError};
 use apimachinery::schema::GroupVersionKind;
+use apiserver::resource_config::ResourceConfig;
 // Linked for the types it registers.
 use k8s_types as _;
 
@@ -96,4 +97,36 @@ mod tests {
         );
         Ok(())
     }
+}
+
+/// The groups of `scheme` as kube-apiserver of the release serves them by default
+/// (`kapi serve` without `--runtime-config`): their resources in the enabled versions
+/// (GA ones), a group or version with none left out, the preferred version the first
+/// one left. What `kubectl api-resources` and `api-versions` print for such a server.
+pub fn served_groups(scheme: &Scheme) -> Vec<APIGroupResources> {
+    let enabled = ResourceConfig::kube_apiserver_default();
+    let mut groups = APIGroupResources::from_scheme(scheme);
+    for g in &mut groups {
+        let name = g.group.name.clone();
+        for (version, resources) in &mut g.versioned_resources {
+            resources.retain(|r| {
+                // A subresource goes with its resource.
+                let resource = r.name.split('/').next().unwrap_or_default();
+                enabled.resource_enabled(&name, version, resource)
+            });
+        }
+        g.versioned_resources
+            .retain(|_, resources| !resources.is_empty());
+        let served = &g.versioned_resources;
+        if let Some(versions) = &mut g.group.versions {
+            versions.retain(|v| served.contains_key(&v.version));
+            if let Some(first) = versions.first() {
+                if !served.contains_key(&g.group.preferred_version.version) {
+                    g.group.preferred_version = first.clone();
+                }
+            }
+        }
+    }
+    groups.retain(|g| !g.versioned_resources.is_empty());
+    groups
 }

@@ -276,7 +276,8 @@ impl EnvironmentBuilder {
         };
         if let Some(binaries) = self.binaries {
             let timeout = self.start_timeout.unwrap_or(DEFAULT_START_TIMEOUT);
-            let plane = ControlPlane::start(&binaries, timeout, self.runtime_config.as_deref()).await?;
+            let plane =
+                ControlPlane::start(&binaries, timeout, self.runtime_config.as_deref()).await?;
             return Ok(Environment {
                 config: plane.config(),
                 backend: Backend::External(plane),

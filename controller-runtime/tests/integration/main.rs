@@ -28,6 +28,7 @@ mod fake_client;
 mod finalizer_envtest;
 mod manager_envtest;
 mod metadata_envtest;
+mod runtime_config_envtest;
 mod tls_and_auth;
 mod webhook_envtest;
 mod wire_throughput;

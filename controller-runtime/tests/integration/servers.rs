@@ -49,7 +49,7 @@ pub async fn kube_apiserver() -> Option<Environment> {
     )
 }
 
-fn binaries() -> Option<Binaries> {
+pub fn binaries() -> Option<Binaries> {
     use crate::oracle_binaries::built;
     Some(Binaries {
         kube_apiserver: built("kube-apiserver", Some("ENVTEST_KUBE_APISERVER"))?,

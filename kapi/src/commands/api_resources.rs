@@ -1,5 +1,5 @@
 //! `kapi api-resources`: the table `kubectl api-resources` prints for a server serving
-//! the built-in API: each group's resources at its preferred version (a resource only an
+//! the built-in API as kube-apiserver does by default (GA versions): each group's resources at its preferred version (a resource only an
 //! older version serves is listed at that version), sorted by group then name, or by the
 //! `--sort-by` column then name.
 
@@ -12,7 +12,7 @@ use apimachinery::meta::APIGroupResources;
 
 use super::CommandError;
 use crate::cli::{ApiResourcesArgs, ResourcesOutput, SortBy};
-use crate::scheme::scheme;
+use crate::scheme::{scheme, served_groups};
 use crate::table::Table;
 
 struct Row {
@@ -23,7 +23,7 @@ struct Row {
 
 pub fn run(args: &ApiResourcesArgs, out: &mut dyn Write) -> Result<ExitCode, CommandError> {
     let scheme = scheme()?;
-    let mut rows = preferred_resources(&APIGroupResources::from_scheme(&scheme));
+    let mut rows = preferred_resources(&served_groups(&scheme));
     rows.retain(|row| {
         args.api_group.as_ref().is_none_or(|g| *g == row.group)
             && args.namespaced.is_none_or(|n| n == row.resource.namespaced)

@@ -1,16 +1,15 @@
-//! `kapi api-versions`: every served group/version, sorted, as `kubectl api-versions`.
+//! `kapi api-versions`: every group/version kube-apiserver serves by default, sorted, as
+//! `kubectl api-versions` prints them.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use apimachinery::meta::APIGroupResources;
-
 use super::CommandError;
-use crate::scheme::scheme;
+use crate::scheme::{scheme, served_groups};
 
 pub fn run(out: &mut dyn Write) -> Result<ExitCode, CommandError> {
     let scheme = scheme()?;
-    let mut versions: Vec<String> = APIGroupResources::from_scheme(&scheme)
+    let mut versions: Vec<String> = served_groups(&scheme)
         .into_iter()
         .flat_map(|g| {
             g.group

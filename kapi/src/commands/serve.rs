@@ -359,6 +359,39 @@ async fn wait_for_signal() -> Result<(), CommandError> {
 mod tests {
     use super::*;
 
+    fn serve_args(flags: &[&str]) -> ServeArgs {
+        use clap::Parser as _;
+        let argv = ["kapi", "serve"].iter().chain(flags).copied();
+        match crate::cli::Cli::try_parse_from(argv).unwrap().command {
+            crate::cli::Command::Serve(args) => *args,
+            other => panic!("not serve: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn runtime_config_adds_to_kube_apiservers_defaults() {
+        let scheme = scheme_named(KUBE_APISERVER_SCHEME_NAME).unwrap();
+        let served = resource_config(&serve_args(&[]), &scheme).unwrap();
+        assert!(served.resource_enabled("apps", "v1", "deployments"));
+        assert!(!served.resource_enabled("storage.k8s.io", "v1beta1", "csistoragecapacities"));
+        // Repeated flags add their pairs, as Go's.
+        let args = serve_args(&[
+            "--runtime-config",
+            "api/beta=true",
+            "--runtime-config=apps/v1=false",
+        ]);
+        let served = resource_config(&args, &scheme).unwrap();
+        assert!(served.resource_enabled("storage.k8s.io", "v1beta1", "csistoragecapacities"));
+        assert!(!served.resource_enabled("apps", "v1", "deployments"));
+        let err = resource_config(&serve_args(&["--runtime-config=api/all=false"]), &scheme)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "--runtime-config: invalid runtime-config with only api/all=false"
+        );
+    }
+
     #[test]
     fn kubernetes_version_must_be_the_release_built() {
         let release = k8s_types::RELEASE;
