@@ -62,9 +62,69 @@ pub fn unknown_builtin_kind(scheme: &Scheme, gvk: &GroupVersionKind) -> String {
     }
 }
 
+/// The groups of `scheme` as kube-apiserver of the release serves them by default
+/// (`kapi serve` without `--runtime-config`): their resources in the enabled versions
+/// (GA ones), a group or version with none left out, the preferred version the first
+/// one left. What `kubectl api-resources` and `api-versions` print for such a server.
+pub fn served_groups(scheme: &Scheme) -> Vec<APIGroupResources> {
+    let enabled = ResourceConfig::kube_apiserver_default();
+    let mut groups = APIGroupResources::from_scheme(scheme);
+    for g in &mut groups {
+        let name = g.group.name.clone();
+        for (version, resources) in &mut g.versioned_resources {
+            resources.retain(|r| {
+                // A subresource goes with its resource.
+                let resource = r.name.split('/').next().unwrap_or_default();
+                enabled.resource_enabled(&name, version, resource)
+            });
+        }
+        g.versioned_resources
+            .retain(|_, resources| !resources.is_empty());
+        let served = &g.versioned_resources;
+        if let Some(versions) = &mut g.group.versions {
+            versions.retain(|v| served.contains_key(&v.version));
+            if let Some(first) = versions.first() {
+                if !served.contains_key(&g.group.preferred_version.version) {
+                    g.group.preferred_version = first.clone();
+                }
+            }
+        }
+    }
+    groups.retain(|g| !g.versioned_resources.is_empty());
+    groups
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn served_groups_are_kube_apiservers_default_versions() -> Result<(), SchemeError> {
+        let groups = served_groups(&scheme()?);
+        let versions = |name: &str| {
+            groups.iter().find(|g| g.group.name == name).map(|g| {
+                let listed: Vec<String> = g
+                    .group
+                    .versions
+                    .iter()
+                    .flatten()
+                    .map(|v| v.version.clone())
+                    .collect();
+                (listed, g.group.preferred_version.version.clone())
+            })
+        };
+        assert_eq!(
+            versions("storage.k8s.io"),
+            Some((vec!["v1".to_owned()], "v1".to_owned()))
+        );
+        assert_eq!(
+            versions("autoscaling"),
+            Some((vec!["v2".to_owned(), "v1".to_owned()], "v2".to_owned()))
+        );
+        // A group with no GA version is not served.
+        assert_eq!(versions("internal.apiserver.k8s.io"), None);
+        Ok(())
+    }
 
     #[test]
     fn only_unknown_kinds_of_unknown_groups_are_custom_resources() -> Result<(), SchemeError> {
@@ -97,36 +157,4 @@ mod tests {
         );
         Ok(())
     }
-}
-
-/// The groups of `scheme` as kube-apiserver of the release serves them by default
-/// (`kapi serve` without `--runtime-config`): their resources in the enabled versions
-/// (GA ones), a group or version with none left out, the preferred version the first
-/// one left. What `kubectl api-resources` and `api-versions` print for such a server.
-pub fn served_groups(scheme: &Scheme) -> Vec<APIGroupResources> {
-    let enabled = ResourceConfig::kube_apiserver_default();
-    let mut groups = APIGroupResources::from_scheme(scheme);
-    for g in &mut groups {
-        let name = g.group.name.clone();
-        for (version, resources) in &mut g.versioned_resources {
-            resources.retain(|r| {
-                // A subresource goes with its resource.
-                let resource = r.name.split('/').next().unwrap_or_default();
-                enabled.resource_enabled(&name, version, resource)
-            });
-        }
-        g.versioned_resources
-            .retain(|_, resources| !resources.is_empty());
-        let served = &g.versioned_resources;
-        if let Some(versions) = &mut g.group.versions {
-            versions.retain(|v| served.contains_key(&v.version));
-            if let Some(first) = versions.first() {
-                if !served.contains_key(&g.group.preferred_version.version) {
-                    g.group.preferred_version = first.clone();
-                }
-            }
-        }
-    }
-    groups.retain(|g| !g.versioned_resources.is_empty());
-    groups
 }
