@@ -9,8 +9,9 @@
 //! which Go's internal type and `v1beta1` keep), the newest version that holds every
 //! other version's fields is the hub instead, as Go's internal type would be: the field
 //! then survives `v1beta1 → v1beta1` and is dropped on the way to `v1`, as in Go. Kinds
-//! that moved out of `extensions` share the hub of the group they moved to. Each other version then derives `Convert` to the
-//! hub, and so do its nested structs that differ from the hub's.
+//! that moved out of `extensions` share the hub of the group they moved to. Each other
+//! version then derives `Convert` to the hub, and so do its nested structs that differ
+//! from the hub's.
 //!
 //! A field without a peer is never dropped silently: either a hand-written conversion
 //! carries it (the tables below name those, and `k8s-types/src/conversions` holds them),

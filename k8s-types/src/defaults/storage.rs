@@ -4,8 +4,8 @@
 //! `ReadWriteOnce` volumes with a file system type, serves persistent volumes, is not
 //! republished and does no SELinux mount (feature SELinuxMountReadWriteOncePod, on by
 //! default), and in 1.37 does not keep pods from being scheduled when missing (feature
-//! VolumeLimitScaling, on by default from 1.37); a VolumeAttachment's inline volume gets the persistent volume source
-//! defaults.
+//! VolumeLimitScaling, on by default from 1.37); a VolumeAttachment's inline volume gets
+//! the persistent volume source defaults.
 
 use apimachinery::conversion::Defaulters;
 
