@@ -4,9 +4,14 @@
 //! field of every version. Here the hub of a kind is the type of its newest (stable,
 //! served first) version in its hub group, registered a second time as
 //! `<group>/__internal`, provided every other version's fields exist in it, recursively,
-//! by JSON name and with a convertible type. Kinds that moved out of `extensions` share
-//! the hub of the group they moved to. Each other version then derives `Convert` to the
-//! hub, and so do its nested structs that differ from the hub's.
+//! by JSON name and with a convertible type. When the newest version lacks a field an
+//! older one has (1.37's `certificates/v1` PodCertificateRequest has no `pkixPublicKey`,
+//! which Go's internal type and `v1beta1` keep), the newest version that holds every
+//! other version's fields is the hub instead, as Go's internal type would be: the field
+//! then survives `v1beta1 → v1beta1` and is dropped on the way to `v1`, as in Go. Kinds
+//! that moved out of `extensions` share the hub of the group they moved to. Each other
+//! version then derives `Convert` to the hub, and so do its nested structs that differ
+//! from the hub's.
 //!
 //! A field without a peer is never dropped silently: either a hand-written conversion
 //! carries it (the tables below name those, and `k8s-types/src/conversions` holds them),
@@ -323,6 +328,19 @@ struct Planner<'a> {
 }
 
 impl<'a> Planner<'a> {
+    /// Whether every version of `versions` but `hub` converts to `hub` (the plan left as
+    /// it was).
+    fn converts_all(&mut self, versions: &[Node], hub: &Node, kind: &str) -> bool {
+        let snapshot = (self.out.clone(), self.manual_inside.clone());
+        let all = versions.iter().filter(|v| *v != hub).all(|v| {
+            self.pair(v, hub, &format!("{}/{} {kind}", v.0, v.1))
+                .is_ok()
+        });
+        (self.out, self.manual_inside) = snapshot;
+        self.used_manual = false;
+        all
+    }
+
     fn get(&self, n: &Node) -> Option<&'a Struct> {
         self.model
             .modules
@@ -633,22 +651,26 @@ pub fn plan(model: &Model) -> Conversions {
             }
             continue;
         }
-        // The hub: the newest version of the hub group, served ones first.
-        let Some(hub) = versions
-            .iter()
-            .filter(|n| &n.0 == hub_module)
-            .min_by_key(|n| {
-                let served = p
-                    .get(n)
-                    .and_then(|s| s.kind.as_ref())
-                    .and_then(|k| k.resource.as_ref())
-                    .is_some();
-                (!served, version_rank(&n.1))
-            })
-            .cloned()
-        else {
+        // The hub: the newest version of the hub group, served ones first, that every
+        // other version converts to; the first of them when none does.
+        let mut candidates: Vec<&Node> = versions.iter().filter(|n| &n.0 == hub_module).collect();
+        candidates.sort_by_key(|n| {
+            let served = p
+                .get(n)
+                .and_then(|s| s.kind.as_ref())
+                .and_then(|k| k.resource.as_ref())
+                .is_some();
+            (!served, version_rank(&n.1))
+        });
+        let Some(&first) = candidates.first() else {
             continue;
         };
+        let hub = candidates
+            .iter()
+            .find(|c| p.converts_all(versions, c, kind))
+            .copied()
+            .unwrap_or(first)
+            .clone();
         let group = model
             .modules
             .get(&(hub.0.clone(), hub.1.clone()))
@@ -825,5 +847,38 @@ mod tests {
         assert!(plan.report.contains(
             "- `example/v1alpha1`: left out: example/v1alpha1 Widget.spec.legacy: no peer in example/v1 WidgetSpec"
         ), "{}", plan.report);
+    }
+
+    #[test]
+    fn an_older_version_holding_every_field_is_the_hub_when_the_newest_lacks_one() {
+        let int = || Ty::Path("i32".to_owned());
+        let mut model = Model::default();
+        model.modules.insert(
+            ("example".into(), "v1".into()),
+            widget("v1", vec![field("size", int(), false)]),
+        );
+        model.modules.insert(
+            ("example".into(), "v1beta1".into()),
+            widget(
+                "v1beta1",
+                vec![field("size", int(), false), field("key", int(), false)],
+            ),
+        );
+        let plan = plan(&model);
+        assert!(
+            plan.hubs
+                .contains_key(&node("example", "v1beta1", "Widget"))
+        );
+        assert!(!plan.hubs.contains_key(&node("example", "v1", "Widget")));
+        let v1 = &plan.derives[&node("example", "v1", "WidgetSpec")];
+        assert_eq!(v1.hub, node("example", "v1beta1", "WidgetSpec"));
+        assert_eq!(v1.hub_only, ["key"]);
+        assert!(
+            plan.report
+                .contains("## Widget (`example.com`): hub `example/v1beta1`"),
+            "{}",
+            plan.report
+        );
+        assert!(plan.report.contains("- `example/v1`: complete (generated)"));
     }
 }

@@ -59,6 +59,38 @@ pub const HOOKS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// Hooks of [`HOOKS`] that Go's conversions no longer have from a release on: (that
+/// release, module, version, struct). Kubernetes 1.37 gave the internal core types the
+/// `v1` pod's fields (`serviceAccount`, the host namespaces, `podIP`) and moved what
+/// `core/v1/conversion.go` did for pods to defaulting (`SetDefaults_PodSpec`,
+/// `SetDefaults_PodStatus`, `SetDefaults_Pod`) and to the pod strategies (the
+/// init-container annotations); `policy/v1`'s conversion file is gone, its selector
+/// label stripping now the PodDisruptionBudget strategy's.
+const GONE: &[(&str, &str, &str, &str)] = &[
+    ("1.37", "core", "v1", "Pod"),
+    ("1.37", "core", "v1", "PodSpec"),
+    ("1.37", "core", "v1", "PodStatus"),
+    ("1.37", "core", "v1", "PodTemplateSpec"),
+    ("1.37", "policy", "v1", "PodDisruptionBudget"),
+];
+
+/// The hooks of [`HOOKS`] Go has in `release`.
+fn hooks_of(release: &str) -> BTreeMap<Node, &'static str> {
+    let at = crate::refdata::Release::parse(release).ok();
+    HOOKS
+        .iter()
+        .filter(|(m, v, n, _)| {
+            !GONE.iter().any(|(from, gm, gv, gn)| {
+                (gm, gv, gn) == (m, v, n)
+                    && at.is_some_and(|at| {
+                        crate::refdata::Release::parse(from).is_ok_and(|from| at >= from)
+                    })
+            })
+        })
+        .map(|(m, v, n, p)| (((*m).to_owned(), (*v).to_owned(), (*n).to_owned()), *p))
+        .collect()
+}
+
 /// Which structs have an internal form: those of [`HOOKS`] and those holding one.
 pub struct Plan {
     /// Every struct with an internal form, and its hand-written functions' prefix.
@@ -68,10 +100,7 @@ pub struct Plan {
 impl Plan {
     /// Plans the internal forms of `model`'s structs.
     pub fn new(model: &Model) -> Plan {
-        let hooks: BTreeMap<Node, &'static str> = HOOKS
-            .iter()
-            .map(|(m, v, n, p)| (((*m).to_owned(), (*v).to_owned(), (*n).to_owned()), *p))
-            .collect();
+        let hooks = hooks_of(&model.release);
         let mut reach: BTreeMap<Node, bool> = BTreeMap::new();
         let mut with_form = BTreeMap::new();
         for ((module, version), m) in &model.modules {
@@ -214,4 +243,30 @@ fn reaches(
     visiting.remove(node);
     reach.insert(node.clone(), r);
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has(hooks: &BTreeMap<Node, &str>, m: &str, v: &str, n: &str) -> bool {
+        hooks.contains_key(&(m.to_owned(), v.to_owned(), n.to_owned()))
+    }
+
+    #[test]
+    fn the_pod_hooks_are_1_36_only() {
+        let old = hooks_of("1.36");
+        let new = hooks_of("1.37");
+        for n in ["Pod", "PodSpec", "PodStatus", "PodTemplateSpec"] {
+            assert!(has(&old, "core", "v1", n), "{n}");
+            assert!(!has(&new, "core", "v1", n), "{n}");
+        }
+        assert!(has(&old, "policy", "v1", "PodDisruptionBudget"));
+        assert!(!has(&new, "policy", "v1", "PodDisruptionBudget"));
+        for hooks in [&old, &new] {
+            assert!(has(hooks, "core", "v1", "Secret"));
+            assert!(has(hooks, "core", "v1", "NodeSpec"));
+        }
+        assert_eq!(hooks_of("1.38").len(), new.len());
+    }
 }

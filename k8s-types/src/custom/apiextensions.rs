@@ -75,10 +75,13 @@ impl<P: Serialize> Serialize for JSONSchemaPropsOrBool<P> {
     }
 }
 
+/// An empty list of property names is `null`, as Go's `MarshalJSON` writes a value with
+/// neither schema nor names (what Go reads `null` and `[]` as alike).
 impl<P: Serialize> Serialize for JSONSchemaPropsOrStringArray<P> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Schema(s) => s.serialize(serializer),
+            Self::Property(v) if v.is_empty() => serializer.serialize_none(),
             Self::Property(v) => v.serialize(serializer),
         }
     }
@@ -88,6 +91,8 @@ impl<P: Serialize> Serialize for JSONSchemaPropsOrStringArray<P> {
 struct UnionVisitor<P, T> {
     expecting: &'static str,
     from_bool: Option<fn(bool) -> T>,
+    /// What `null` is, for a union that reads it.
+    from_null: Option<fn() -> T>,
     from_map: fn(P) -> T,
     marker: PhantomData<P>,
 }
@@ -103,6 +108,13 @@ impl<'de, P: Deserialize<'de>, T: FromSeq<'de>> Visitor<'de> for UnionVisitor<P,
         match self.from_bool {
             Some(from) => Ok(from(v)),
             None => Err(E::invalid_type(de::Unexpected::Bool(v), &self)),
+        }
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        match self.from_null {
+            Some(from) => Ok(from()),
+            None => Err(E::invalid_type(de::Unexpected::Unit, &self)),
         }
     }
 
@@ -143,6 +155,7 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for JSONSchemaPropsOrArray<P> {
         deserializer.deserialize_any(UnionVisitor {
             expecting: "a schema object or an array of schemas",
             from_bool: None,
+            from_null: None,
             from_map: |p| Self::Schema(Box::new(p)),
             marker: PhantomData,
         })
@@ -154,6 +167,7 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for JSONSchemaPropsOrBool<P> {
         deserializer.deserialize_any(UnionVisitor {
             expecting: "a schema object or a boolean",
             from_bool: Some(Self::Allows),
+            from_null: None,
             from_map: |p| Self::Schema(Box::new(p)),
             marker: PhantomData,
         })
@@ -165,6 +179,8 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for JSONSchemaPropsOrStringArray
         deserializer.deserialize_any(UnionVisitor {
             expecting: "a schema object or an array of property names",
             from_bool: None,
+            // Go reads `null` as neither schema nor names, and writes that as `null`.
+            from_null: Some(|| Self::Property(Vec::new())),
             from_map: |p| Self::Schema(Box::new(p)),
             marker: PhantomData,
         })
@@ -238,6 +254,7 @@ impl<P: WriteJson> WriteJson for JSONSchemaPropsOrStringArray<P> {
     fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
         match self {
             Self::Schema(s) => s.write_json(writer),
+            Self::Property(v) if v.is_empty() => None::<bool>.write_json(writer),
             Self::Property(v) => v.write_json(writer),
         }
     }

@@ -369,6 +369,29 @@ fn pod(p: &mut Pod) {
         }
     }
     pod_spec(spec);
+    #[cfg(feature = "v1_37")]
+    pod_status(&mut p.status);
+}
+
+/// Go's 1.37 `SetDefaults_PodStatus` (1.36 did it in the conversion): `podIP` and
+/// `podIPs` kept in step, each filled from the other, and `podIP` authoritative when
+/// both are set and differ (older kubelets write only `podIP`).
+#[cfg(feature = "v1_37")]
+fn pod_status(status: &mut crate::core::v1::PodStatus) {
+    match status.pod_ips.first() {
+        None if !status.pod_ip.is_empty() => {
+            status.pod_ips = vec![crate::core::v1::PodIP {
+                ip: status.pod_ip.clone(),
+            }];
+        }
+        Some(first) if status.pod_ip.is_empty() => status.pod_ip = first.ip.clone(),
+        Some(first) if first.ip != status.pod_ip => {
+            status.pod_ips = vec![crate::core::v1::PodIP {
+                ip: status.pod_ip.clone(),
+            }];
+        }
+        _ => {}
+    }
 }
 
 fn service(s: &mut Service) {

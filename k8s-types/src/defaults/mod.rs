@@ -1,5 +1,6 @@
-//! The built-in defaulting of Kubernetes 1.36: Go's `SetDefaults_*` functions of every
-//! group version (`k8s.io/kubernetes/pkg/apis/<group>/<version>/defaults.go`) and the
+//! The built-in defaulting of the Kubernetes release built (1.36 or 1.37): Go's
+//! `SetDefaults_*` functions of every group version
+//! (`k8s.io/kubernetes/pkg/apis/<group>/<version>/defaults.go`) and the
 //! API types' `+default=` markers, applied to each kind as Go's generated
 //! `SetObjectDefaults_*` applies them, nested types included (a Deployment's pod
 //! template gets the pod spec, container, volume, probe and port defaults). Registered
@@ -46,21 +47,30 @@
 //! | apiextensions.k8s.io | v1, v1beta1 | CustomResourceDefinition |
 //! | discovery.k8s.io | v1, v1beta1 | EndpointSlice |
 //! | resource.k8s.io | v1, v1beta2, v1beta1, v1alpha3 | ResourceClaim, ResourceClaimTemplate, ResourcePoolStatusRequest |
-//! | certificates.k8s.io | v1beta1 | PodCertificateRequest |
+//! | certificates.k8s.io | v1beta1, v1 (1.37) | PodCertificateRequest |
 //! | apiregistration.k8s.io | v1, v1beta1 | APIService (its service's port) |
 //! | flowcontrol.apiserver.k8s.io | v1, v1beta3 | FlowSchema, PriorityLevelConfiguration |
 //!
 //! Groups without defaulters in Go have none here (coordination, events, node,
-//! policy, certificates/v1, storagemigration, ...). Feature-gated
-//! defaults follow the 1.36 default gates: ImageVolume, MaxUnavailableStatefulSet,
-//! StatefulSetAutoDeletePVC, JobPodReplacementPolicy, SELinuxMountReadWriteOncePod on.
+//! policy, certificates/v1 in 1.36, storagemigration, ...). Feature-gated
+//! defaults follow the release's default gates: ImageVolume, MaxUnavailableStatefulSet,
+//! StatefulSetAutoDeletePVC, JobPodReplacementPolicy, SELinuxMountReadWriteOncePod on;
+//! in 1.37 also VolumeLimitScaling (a CSIDriver's `preventPodSchedulingIfMissing`),
+//! while H2CContainerProbe (a probe's HTTP `protocol`) and PodGroupPreemptionPolicy are
+//! alpha and off, so not applied.
+//!
+//! Kubernetes 1.37 moved what its `core/v1` conversions did for pods here: a pod
+//! spec's `serviceAccount` follows `serviceAccountName`, a Pod's `podIP` and `podIPs`
+//! are kept in step, and a Pod's negative grace period becomes 1 second.
 //!
 //! # Go defaults not applied
 //!
 //! - Rounding resource quantities up to milli units (`SetDefaults_ResourceList`): a
 //!   quantity finer than `1m` keeps its precision.
 //! - Pod-level resources (feature PodLevelResources): pod requests and limits derived
-//!   from the containers' when `spec.resources` is set.
+//!   from the containers' when `spec.resources` is set. (In 1.37, with
+//!   PodLevelResourcesFixDefaulting on by default, Go no longer does it in defaulting
+//!   either: the pod strategy's `PrepareForCreate` does.)
 //! - `PodStatus`/`ContainerStatus` resource lists and `PodLogOptions` (not kinds a
 //!   client writes).
 //! - A ConfigMap's empty `data` map (Go's JSON leaves an empty map out anyway).

@@ -3,8 +3,9 @@
 //! gets no pod info, has no storage capacity, changes the file system group of
 //! `ReadWriteOnce` volumes with a file system type, serves persistent volumes, is not
 //! republished and does no SELinux mount (feature SELinuxMountReadWriteOncePod, on by
-//! default); a VolumeAttachment's inline volume gets the persistent volume source
-//! defaults.
+//! default), and in 1.37 does not keep pods from being scheduled when missing (feature
+//! VolumeLimitScaling, on by default from 1.37); a VolumeAttachment's inline volume gets
+//! the persistent volume source defaults.
 
 use apimachinery::conversion::Defaulters;
 
@@ -35,6 +36,10 @@ macro_rules! csi_driver {
             }
             spec.requires_republish.get_or_insert(false);
             spec.se_linux_mount.get_or_insert(false);
+            // Feature VolumeLimitScaling: beta and on by default from 1.37 (alpha, off,
+            // in 1.36).
+            #[cfg(feature = "v1_37")]
+            spec.prevent_pod_scheduling_if_missing.get_or_insert(false);
         });
     };
 }

@@ -38,6 +38,34 @@ fn unions_round_trip_each_shape() {
     }
 }
 
+/// A `dependencies` entry with neither schema nor names (`null`, or `[]`) is written
+/// `null`, as Go's `MarshalJSON` writes it.
+#[test]
+fn an_empty_property_list_is_null() {
+    for text in ["null", "[]"] {
+        let v: OrStrings = serde_json::from_str(text).unwrap();
+        assert_eq!(v, OrStrings::Property(Vec::new()));
+        assert_eq!(serde_json::to_string(&v).unwrap(), "null");
+    }
+    let mut scheme = apimachinery::runtime::Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let body = br#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+        "spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{
+        "dependencies":{"a":null,"b":[],"c":["d"]}}}}]}}"#;
+    let gvk = "apiextensions.k8s.io/v1, Kind=CustomResourceDefinition"
+        .parse()
+        .unwrap();
+    let crd = scheme.decode_json(&gvk, body).unwrap();
+    use apimachinery::serializer::Encoder;
+    use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
+    let json = JsonSerializer::new(&scheme, SerializerOptions::default());
+    let text = String::from_utf8(json.encode_to_vec(crd.as_ref()).unwrap()).unwrap();
+    assert!(
+        text.contains(r#""dependencies":{"a":null,"b":null,"c":["d"]}"#),
+        "{text}"
+    );
+}
+
 #[test]
 fn wrong_shapes_are_errors_naming_what_was_expected() {
     let e = serde_json::from_str::<OrBool>("[1]").unwrap_err();

@@ -26,6 +26,8 @@ mod read_json;
 mod register;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod registered_kinds;
+#[cfg(all(feature = "scheme", feature = "all-groups", feature = "v1_37"))]
+mod release_1_37;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod shared_types;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]

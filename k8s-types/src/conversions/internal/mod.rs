@@ -14,11 +14,11 @@
 //!
 //! | module | Go's file | what moves |
 //! | --- | --- | --- |
-//! | [`core_v1`] | `core/v1/conversion.go` | a Secret's `stringData` into `data`; a pod's `serviceAccount` and `serviceAccountName`, `podIP` and `podIPs`, host namespaces and `securityContext`, negative grace periods, init-container annotations; a node's `podCIDR` and `podCIDRs` |
+//! | [`core_v1`] | `core/v1/conversion.go` | a Secret's `stringData` into `data`; a node's `podCIDR` and `podCIDRs`; in 1.36 only, a pod's `serviceAccount` and `serviceAccountName`, `podIP` and `podIPs`, host namespaces and `securityContext`, negative grace periods, init-container annotations (1.37 defaults the pairs instead and drops the annotations in the pod strategies) |
 //! | [`apps_v1`] | `apps/v1/conversion.go` | a Deployment's `rollbackTo` and a DaemonSet's `templateGeneration` annotations; a StatefulSet's claim templates' kind |
 //! | [`apps_v1beta1`] | `apps/v1beta1/conversion.go` | a StatefulSet's claim templates' kind |
 //! | [`autoscaling_v2`] | `autoscaling/v2/conversion.go` | the annotations older versions keep their fields in |
-//! | [`policy_v1`] | `policy/v1/conversion.go` | the label `policy/v1beta1` selectors carry |
+//! | `policy_v1` | `policy/v1/conversion.go` (1.36 only: 1.37 strips the label in the PodDisruptionBudget strategy) | the label `policy/v1beta1` selectors carry |
 //!
 //! [`InternalForm`]: apimachinery::conversion::InternalForm
 
@@ -30,5 +30,5 @@ pub mod apps_v1beta1;
 pub mod autoscaling_v2;
 #[cfg(feature = "core")]
 pub mod core_v1;
-#[cfg(feature = "policy")]
+#[cfg(all(feature = "policy", not(feature = "v1_37")))]
 pub mod policy_v1;

@@ -1602,15 +1602,10 @@ inventory::submit! { apimachinery::runtime::Registration { group: "extensions", 
 #[cfg(feature = "scheme")]
 impl apimachinery::conversion::InternalForm for DaemonSet {
     fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
-            "spec",
-        )?;
         crate::conversions::internal::apps_v1::daemon_set_internalize(self)
     }
 
     fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
         crate::conversions::internal::apps_v1::daemon_set_externalize(self);
     }
 }
@@ -1631,32 +1626,12 @@ impl apimachinery::conversion::InternalForm for DaemonSetList {
 }
 
 #[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for DaemonSetSpec {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.template),
-            "template",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.template);
-    }
-}
-
-#[cfg(feature = "scheme")]
 impl apimachinery::conversion::InternalForm for Deployment {
     fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
-            "spec",
-        )?;
         crate::conversions::internal::apps_v1::deployment_internalize(self)
     }
 
     fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
         crate::conversions::internal::apps_v1::deployment_externalize(self);
     }
 }
@@ -1673,66 +1648,6 @@ impl apimachinery::conversion::InternalForm for DeploymentList {
 
     fn externalize(&mut self) {
         apimachinery::conversion::InternalForm::externalize(&mut self.items);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for DeploymentSpec {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.template),
-            "template",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.template);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for ReplicaSet {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
-            "spec",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for ReplicaSetList {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.items),
-            "items",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.items);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for ReplicaSetSpec {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.template),
-            "template",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.template);
     }
 }
 
@@ -1769,15 +1684,10 @@ impl apimachinery::conversion::InternalForm for StatefulSetList {
 #[cfg(feature = "scheme")]
 impl apimachinery::conversion::InternalForm for StatefulSetSpec {
     fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.template),
-            "template",
-        )?;
         crate::conversions::internal::apps_v1::stateful_set_spec_internalize(self)
     }
 
     fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.template);
         crate::conversions::internal::apps_v1::stateful_set_spec_externalize(self);
     }
 }
@@ -1788,8 +1698,6 @@ fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) 
     forms.add::<DaemonSetList>();
     forms.add::<Deployment>();
     forms.add::<DeploymentList>();
-    forms.add::<ReplicaSet>();
-    forms.add::<ReplicaSetList>();
     forms.add::<StatefulSet>();
     forms.add::<StatefulSetList>();
 }

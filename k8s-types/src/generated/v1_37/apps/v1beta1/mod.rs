@@ -830,51 +830,6 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Statef
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "DeploymentRollback", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<DeploymentRollback>(), resource: None } }
 
 #[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for Deployment {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
-            "spec",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for DeploymentList {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.items),
-            "items",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.items);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for DeploymentSpec {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.template),
-            "template",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.template);
-    }
-}
-
-#[cfg(feature = "scheme")]
 impl apimachinery::conversion::InternalForm for StatefulSet {
     fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
         apimachinery::conversion::in_field(
@@ -907,23 +862,16 @@ impl apimachinery::conversion::InternalForm for StatefulSetList {
 #[cfg(feature = "scheme")]
 impl apimachinery::conversion::InternalForm for StatefulSetSpec {
     fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.template),
-            "template",
-        )?;
         crate::conversions::internal::apps_v1beta1::stateful_set_spec_internalize(self)
     }
 
     fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.template);
         crate::conversions::internal::apps_v1beta1::stateful_set_spec_externalize(self);
     }
 }
 
 #[cfg(feature = "scheme")]
 fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
-    forms.add::<Deployment>();
-    forms.add::<DeploymentList>();
     forms.add::<StatefulSet>();
     forms.add::<StatefulSetList>();
 }

@@ -793,96 +793,6 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Statef
 inventory::submit! { apimachinery::runtime::Registration { group: "extensions", version: "__internal", kind: "Scale", extra_versions: &[], unversioned: false, object_type: apimachinery::runtime::ObjectType::of::<Scale>(), resource: None } }
 
 #[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for DaemonSet {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
-            "spec",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for DaemonSetList {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.items),
-            "items",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.items);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for Deployment {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
-            "spec",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for DeploymentList {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.items),
-            "items",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.items);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for ReplicaSet {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.spec),
-            "spec",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.spec);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for ReplicaSetList {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.items),
-            "items",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.items);
-    }
-}
-
-#[cfg(feature = "scheme")]
 impl apimachinery::conversion::InternalForm for StatefulSet {
     fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
         apimachinery::conversion::in_field(
@@ -914,12 +824,6 @@ impl apimachinery::conversion::InternalForm for StatefulSetList {
 
 #[cfg(feature = "scheme")]
 fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
-    forms.add::<DaemonSet>();
-    forms.add::<DaemonSetList>();
-    forms.add::<Deployment>();
-    forms.add::<DeploymentList>();
-    forms.add::<ReplicaSet>();
-    forms.add::<ReplicaSetList>();
     forms.add::<StatefulSet>();
     forms.add::<StatefulSetList>();
 }

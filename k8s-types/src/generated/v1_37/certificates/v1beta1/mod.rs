@@ -417,7 +417,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Cluste
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequest", plural = "podcertificaterequests", namespaced, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCertificateRequest {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.
@@ -460,13 +460,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodCer
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(
-    group = "certificates.k8s.io",
-    version = "v1beta1",
-    kind = "PodCertificateRequestList",
-    omit_empty_type_meta,
-    protobuf
-)]
+#[api(group = "certificates.k8s.io", version = "v1beta1", kind = "PodCertificateRequestList", omit_empty_type_meta, protobuf, extra_versions = ["__internal"])]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 pub struct PodCertificateRequestList {
     /// The kind and apiVersion, written as they are (each only when set), as Go does.

@@ -279,41 +279,6 @@ impl std::fmt::Debug for PodDisruptionBudgetStatus {
 
 apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] PodDisruptionBudgetStatus { 1 => observed_generation as "observedGeneration", 2 => disrupted_pods as "disruptedPods", 3 => disruptions_allowed as "disruptionsAllowed", 4 => current_healthy as "currentHealthy", 5 => desired_healthy as "desiredHealthy", 6 => expected_pods as "expectedPods", 7 => conditions });
 
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for PodDisruptionBudget {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        crate::conversions::internal::policy_v1::pod_disruption_budget_internalize(self)
-    }
-
-    fn externalize(&mut self) {
-        crate::conversions::internal::policy_v1::pod_disruption_budget_externalize(self);
-    }
-}
-
-#[cfg(feature = "scheme")]
-impl apimachinery::conversion::InternalForm for PodDisruptionBudgetList {
-    fn internalize(&mut self) -> Result<(), apimachinery::conversion::ConversionError> {
-        apimachinery::conversion::in_field(
-            apimachinery::conversion::InternalForm::internalize(&mut self.items),
-            "items",
-        )?;
-        Ok(())
-    }
-
-    fn externalize(&mut self) {
-        apimachinery::conversion::InternalForm::externalize(&mut self.items);
-    }
-}
-
-#[cfg(feature = "scheme")]
-fn register_internal_forms(forms: &mut apimachinery::conversion::InternalForms) {
-    forms.add::<PodDisruptionBudget>();
-    forms.add::<PodDisruptionBudgetList>();
-}
-
-#[cfg(feature = "scheme")]
-inventory::submit! { apimachinery::conversion::InternalFormRegistration(register_internal_forms) }
-
 // Types that other versions share: they convert to themselves.
 #[cfg(feature = "scheme")]
 apimachinery::identity_conversion!(PodDisruptionBudgetSpec, PodDisruptionBudgetStatus);
