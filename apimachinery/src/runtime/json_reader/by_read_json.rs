@@ -12,8 +12,8 @@
 //! value is read whole before its fields are.
 //!
 //! This crate's own reader ([`from_slice_tracking`](super::from_slice_tracking), which
-//! `from_value_tracking` and the serde path of a field read) is not transcoded: it is
-//! asked for the value under [`READ_JSON_TOKEN`] and hands itself to the type's
+//! `from_value_tracking` and the fields read through serde use) is not transcoded: it is
+//! asked for the value under `READ_JSON_TOKEN` and hands itself to the type's
 //! `ReadJson`, so that the paths of errors and of unknown fields stay the document's.
 
 use std::any::Any;
@@ -26,7 +26,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use super::{Error, ReadJson, ValueReader, read_slice_tracking};
 
 /// The newtype-struct name under which [`deserialize_by_read_json`] asks for a value:
-/// this crate's reader reads it with the type's `ReadJson` (see [`hand_over`]); every
+/// this crate's reader reads it with the type's `ReadJson` (see `take_pending_read`); every
 /// other deserializer hands over the value, which is transcoded.
 pub(super) const READ_JSON_TOKEN: &str = "$apimachinery::private::ReadJson";
 
