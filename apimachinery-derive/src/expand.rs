@@ -25,9 +25,9 @@ fn crate_path(c: &Container) -> TokenStream {
 /// `#[derive(ApiType)]`: the serde implementations, `ReadJson` and `WriteJson` alone.
 pub fn expand_type(c: &Container) -> TokenStream {
     let krate = crate_path(c);
-    let serialize = serde_impls::expand_serialize(c, &krate, Shape::Type);
+    let serialize = serde_impls::expand_serialize(c, &krate);
     let write_json = serde_impls::expand_write_json(c, &krate, Shape::Type);
-    let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Type);
+    let deserialize = serde_impls::expand_deserialize(c, &krate);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Type);
     let field_index = serde_impls::expand_field_index(c, &krate, Shape::Type);
     quote! {
@@ -48,9 +48,9 @@ pub fn expand_type(c: &Container) -> TokenStream {
 /// link-time registration, whose code a program without a `Scheme` does not need.
 pub fn expand_kind(c: &Container) -> TokenStream {
     let krate = crate_path(c);
-    let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
+    let serialize = serde_impls::expand_serialize(c, &krate);
     let write_json = serde_impls::expand_write_json(c, &krate, Shape::Object);
-    let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
+    let deserialize = serde_impls::expand_deserialize(c, &krate);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
     let field_index = serde_impls::expand_field_index(c, &krate, Shape::Object);
     quote! {
@@ -91,9 +91,9 @@ pub fn expand(c: &Container) -> TokenStream {
     let object = expand_object(c, &krate);
     let resource = expand_resource(c, &krate);
     let list = expand_list(c, &krate);
-    let serialize = serde_impls::expand_serialize(c, &krate, Shape::Object);
+    let serialize = serde_impls::expand_serialize(c, &krate);
     let write_json = serde_impls::expand_write_json(c, &krate, Shape::Object);
-    let deserialize = serde_impls::expand_deserialize(c, &krate, Shape::Object);
+    let deserialize = serde_impls::expand_deserialize(c, &krate);
     let read_json = serde_impls::expand_read_json(c, &krate, Shape::Object);
     let field_index = serde_impls::expand_field_index(c, &krate, Shape::Object);
     let ident = &c.ident;

@@ -52,11 +52,12 @@ mod structural_schema;
 
 use proc_macro::TokenStream;
 
-/// Derives `Object`, `Resource`, serde's `Serialize`/`Deserialize` (with `kind` and
-/// `apiVersion` first), the scheme's decode `apimachinery::runtime::json_reader::ReadJson`,
-/// the encode `apimachinery::util::json::WriteJson` (the text `Serialize` writes with Go's
-/// JSON writer, without serde's serializer in between) and a link-time registration. See the crate documentation for the
-/// attributes.
+/// Derives `Object`, `Resource`, the scheme's decode
+/// `apimachinery::runtime::json_reader::ReadJson`, the encode
+/// `apimachinery::util::json::WriteJson` (Go's JSON text, `kind` and `apiVersion` first),
+/// serde's `Serialize`/`Deserialize` through those two (`serialize_by_write_json`,
+/// `deserialize_by_read_json`: one line per type, for any serde format) and a link-time
+/// registration. See the crate documentation for the attributes.
 #[proc_macro_derive(ApiObject, attributes(api))]
 pub fn derive_api_object(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
@@ -105,18 +106,19 @@ pub fn derive_api_kind(input: TokenStream) -> TokenStream {
         .into()
 }
 
-/// Derives serde's `Serialize` and `Deserialize`, the scheme's decode
-/// `apimachinery::runtime::json_reader::ReadJson` (the same behaviour, without serde's
-/// visitors; a field whose type has no `ReadJson` is read through its serde
-/// `Deserialize`) and the encode `apimachinery::util::json::WriteJson` (likewise, a field
-/// without it written through its `Serialize`), for a struct of the API that is not an object itself (a spec, a status, a condition), with Go's JSON rules: fields named in
+/// Derives the scheme's decode `apimachinery::runtime::json_reader::ReadJson` (a field
+/// whose type has no `ReadJson` is read through its serde `Deserialize`), the encode
+/// `apimachinery::util::json::WriteJson` (likewise, a field without it written through
+/// its `Serialize`), and serde's `Serialize` and `Deserialize` through those two, for a
+/// struct of the API that is not an object itself (a spec, a status, a condition), with Go's JSON rules: fields named in
 /// lower camel case (`#[api(rename = "...")]` to change), written in declaration order,
 /// `Option` fields omitted when `None` (`#[api(skip_serializing_if = "path")]` for
 /// others, such as Go's `omitempty` on lists), unknown keys ignored, and `null` or a
 /// missing key read as the field's zero value. The struct must implement `Default`.
 ///
 /// The expansion is smaller than serde's derive (no sequence form, one shared key
-/// reader), which is what a crate of a thousand generated types compiles fastest.
+/// lookup, serde's impls one line each), which is what a crate of a thousand generated
+/// types compiles fastest.
 /// The only container keys are `#[api(crate = "path")]` and `#[api(inline)]` (see the
 /// crate documentation).
 ///

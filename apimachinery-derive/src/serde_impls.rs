@@ -3,12 +3,10 @@
 //! and `apiVersion`) and
 //! `#[derive(ApiType)]` (structs nested in objects).
 //!
-//! The expansion is kept small on purpose: a generated crate has a thousand such types,
-//! and every visitor type costs its full set of `erased_serde` methods when objects are
-//! decoded through the scheme. So object keys are read through one shared seed
-//! (`__private::FieldIndex` over a `static` table of names per struct instead of a
-//! field visitor per struct), there is no `visit_seq` (Go reads a struct only from a JSON
-//! object), and a field needs no wrapper type to read `null` as its zero value.
+//! The expansion is kept small on purpose: a generated crate has a thousand such types.
+//! The codecs are `ReadJson` and `WriteJson`, one function per struct each (object keys
+//! looked up in a `static` table of names per struct, `FieldNames`); serde's impls are
+//! one line each, handing the work to them, so that no serde code is compiled per struct.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -68,99 +66,24 @@ fn inline(c: &Container) -> TokenStream {
     }
 }
 
-pub fn expand_serialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+/// serde's `Serialize`, handed to the type's `WriteJson` (`serialize_by_write_json`
+/// replays its text into the serializer): one line per type, where a field-by-field
+/// `serialize` per struct, instantiated for every serializer, was a fifth of a generated
+/// crate's front end.
+pub fn expand_serialize(c: &Container, krate: &TokenStream) -> TokenStream {
     let ident = &c.ident;
     let serde = quote!(#krate::__private::serde);
-    let fields = wire_fields(c, shape);
-    let no_type_meta = shape == Shape::Type || c.attrs.no_type_meta.is_some();
-    let len = fields.len() + if no_type_meta { 0 } else { 2 };
-    let name = match shape {
-        Shape::Object => {
-            let kind = kind_name(c);
-            quote!(#kind)
-        }
-        Shape::Type => {
-            let name = ident.to_string();
-            quote!(#name)
-        }
-    };
-    // Go types without TypeMeta (WatchEvent) write neither.
-    let type_meta_writes = if no_type_meta {
-        TokenStream::new()
-    } else if let (Some(f), Some(_)) = (type_meta_field(c), c.attrs.omit_empty_type_meta) {
-        // Go's TypeMeta: each string written when set (objects nested in others, such as
-        // a StatefulSet's claim templates, usually have neither).
-        let name = &f.ident;
-        let kind = write_field(&serde, quote!("kind"), quote!(&self.#name.kind));
-        let api_version = write_field(
-            &serde,
-            quote!("apiVersion"),
-            quote!(&self.#name.api_version),
-        );
-        quote! {
-            if !self.#name.kind.is_empty() {
-                #kind
-            }
-            if !self.#name.api_version.is_empty() {
-                #api_version
-            }
-        }
-    } else {
-        let (kind, api_version) = written_type_meta(c);
-        let kind = write_field(&serde, quote!("kind"), kind);
-        let api_version = write_field(&serde, quote!("apiVersion"), api_version);
-        quote! {
-            #kind
-            #api_version
-        }
-    };
-    let writes = fields.iter().map(|f| {
-        let name = &f.ident;
-        let json = &f.json_name;
-        // An `Option` omitted when `None` (unless `nullable`: Go's pointer, slice or map
-        // without `omitempty`, `null` when nil) writes the value inside: the same text,
-        // without compiling `Option<T>::serialize` and `serialize_some` per type.
-        if f.skip_serializing_if.is_none()
-            && f.nullable.is_none()
-            && generic_arg(&f.ty, "Option").is_some()
-        {
-            let write = write_field(&serde, quote!(#json), quote!(value));
-            return quote! {
-                if let ::core::option::Option::Some(value) = &self.#name {
-                    #write
-                }
-            };
-        }
-        let skip = f.skip_serializing_if.as_ref().map(|p| quote!(#p));
-        let write = write_field(&serde, quote!(#json), quote!(&self.#name));
-        match skip {
-            // No `skip_field` call: its default does nothing, and no serializer the
-            // types are written with overrides it.
-            Some(skip) => quote! {
-                if !#skip(&self.#name) {
-                    #write
-                }
-            },
-            None => write,
-        }
-    });
     quote! {
         impl #serde::Serialize for #ident {
             fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                let mut state = match serializer.serialize_struct(#name, #len) {
-                    ::core::result::Result::Ok(state) => state,
-                    ::core::result::Result::Err(e) => return ::core::result::Result::Err(e),
-                };
-                #type_meta_writes
-                #(#writes)*
-                #serde::ser::SerializeStruct::end(state)
+                #krate::util::json::serialize_by_write_json(self, serializer)
             }
         }
     }
 }
 
-/// `WriteJson`, the encode every object's `encode_json` uses: the same text as the
-/// `Serialize` above writes with `GoJsonWriter`, as one function per struct whose fields
+/// `WriteJson`, the encode every object's `encode_json` uses (and the derived
+/// `Serialize`), as one function per struct whose fields
 /// are one non-generic call each (`StructWriter::field`, the value behind `&dyn`; the
 /// first error is returned by `end`). A field whose type has no `WriteJson` is written
 /// through its serde `Serialize` (autoref specialization, see `WriteField`).
@@ -235,19 +158,6 @@ pub fn expand_write_json(c: &Container, krate: &TokenStream, shape: Shape) -> To
     }
 }
 
-/// One field written, its error returned. Spelled out rather than with `?`, whose
-/// `Try::branch` and `FromResidual` calls would be compiled into every field of every
-/// type's `serialize` (a thousand types, each monomorphized for the scheme's writer).
-fn write_field(serde: &TokenStream, json: TokenStream, value: TokenStream) -> TokenStream {
-    quote! {
-        if let ::core::result::Result::Err(e) =
-            #serde::ser::SerializeStruct::serialize_field(&mut state, #json, #value)
-        {
-            return ::core::result::Result::Err(e);
-        }
-    }
-}
-
 /// The key lookup both decodes share (`Deserialize` and `ReadJson`), one `static` per
 /// struct beside them: the JSON names with their field indexes, in the layout
 /// `apimachinery::__private::FieldNames::new` documents (entries sorted by name length,
@@ -298,101 +208,16 @@ fn field_table(names: &[&str]) -> Result<(Vec<u8>, Vec<u16>), String> {
     Ok((table, by_len))
 }
 
-pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> TokenStream {
+/// serde's `Deserialize`, handed to the type's `ReadJson` (`deserialize_by_read_json`
+/// reads other deserializers' values as JSON text; this crate's reader hands itself
+/// over): one line per type, for the same reason as `expand_serialize`.
+pub fn expand_deserialize(c: &Container, krate: &TokenStream) -> TokenStream {
     let ident = &c.ident;
     let serde = quote!(#krate::__private::serde);
-    let type_meta = match shape {
-        Shape::Object => type_meta_field(c).map(|f| &f.ident),
-        Shape::Type => None,
-    };
-    let fields = wire_fields(c, shape);
-    // Objects read `kind` and `apiVersion` as indexes 0 and 1.
-    let first = match shape {
-        Shape::Object => 2,
-        Shape::Type => 0,
-    };
-    let indexes: Vec<usize> = (first..first + fields.len()).collect();
-    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
-    let assigns = fields.iter().zip(&indexes).map(|(f, i)| {
-        let name = &f.ident;
-        let ty = &f.ty;
-        if generic_arg(ty, "Option").is_some() {
-            quote! {
-                ::core::option::Option::Some(#i) => {
-                    value.#name = #serde::de::MapAccess::next_value::<#ty>(&mut map)?;
-                }
-            }
-        } else {
-            // `null` reads as the zero value, as Go's decoder leaves the field untouched.
-            quote! {
-                ::core::option::Option::Some(#i) => {
-                    value.#name = #serde::de::MapAccess::next_value::<::core::option::Option<#ty>>(&mut map)?
-                        .unwrap_or_default();
-                }
-            }
-        }
-    });
-    let type_meta_arms = match shape {
-        Shape::Type => TokenStream::new(),
-        Shape::Object => {
-            let (kind_arm, api_version_arm) = match type_meta {
-                Some(tm) => (
-                    quote! { value.#tm.kind = #serde::de::MapAccess::next_value::<::core::option::Option<::std::string::String>>(&mut map)?.unwrap_or_default(); },
-                    quote! { value.#tm.api_version = #serde::de::MapAccess::next_value::<::core::option::Option<::std::string::String>>(&mut map)?.unwrap_or_default(); },
-                ),
-                None => (
-                    quote! { #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?; },
-                    quote! { #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?; },
-                ),
-            };
-            quote! {
-                ::core::option::Option::Some(0) => { #kind_arm }
-                ::core::option::Option::Some(1) => { #api_version_arm }
-            }
-        }
-    };
-    let (expecting, call) = match shape {
-        Shape::Object => (
-            format!("a {ident} object"),
-            quote!(deserializer.deserialize_map(__Visitor)),
-        ),
-        Shape::Type => {
-            let name = ident.to_string();
-            (
-                format!("struct {ident}"),
-                quote!(deserializer.deserialize_struct(#name, &[#(#json_names),*], __Visitor)),
-            )
-        }
-    };
-    let inline = inline(c);
     quote! {
         impl<'de> #serde::Deserialize<'de> for #ident {
             fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                struct __Visitor;
-                impl<'de> #serde::de::Visitor<'de> for __Visitor {
-                    type Value = #ident;
-                    #inline
-                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_map<A: #serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#ident, A::Error> {
-                        let mut value = <#ident as ::core::default::Default>::default();
-                        while let ::core::option::Option::Some(key) = #serde::de::MapAccess::next_key_seed(
-                            &mut map,
-                            #krate::__private::FieldIndex(&__FIELD_NAMES),
-                        )? {
-                            match key {
-                                #type_meta_arms
-                                #(#assigns)*
-                                _ => {
-                                    #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut map)?;
-                                }
-                            }
-                        }
-                        ::core::result::Result::Ok(value)
-                    }
-                }
-                #call
+                #krate::runtime::json_reader::deserialize_by_read_json(deserializer)
             }
         }
     }
@@ -401,8 +226,8 @@ pub fn expand_deserialize(c: &Container, krate: &TokenStream, shape: Shape) -> T
 /// `ReadJson`, the decode the scheme uses: one function per struct, which hands the
 /// reader's non-generic object loop a key lookup and the struct itself, whose
 /// `ReadFields` reads the field at an index (no visitor, no per-type instantiation of
-/// the reader's generic methods). Same behaviour as the `Deserialize` above through the
-/// same reader: `null` for a field that is not an `Option` reads as its zero value,
+/// the reader's generic methods); the derived `Deserialize` reads through it too:
+/// `null` for a field that is not an `Option` reads as its zero value,
 /// unknown keys are skipped, a repeated key overwrites, and an object's `kind` and
 /// `apiVersion` go to its `TypeMeta` (or are skipped like any unknown key when it has
 /// none).

@@ -1,18 +1,9 @@
-//! The key lookup of the struct decoders that `#[derive(ApiObject)]` and
-//! `#[derive(ApiType)]` generate: [`FieldNames`], a struct's JSON names as a table, and
-//! [`FieldIndex`], the serde key reader built on it.
+//! The key lookup of the struct decoders (`ReadJson`) that `#[derive(ApiObject)]` and
+//! `#[derive(ApiType)]` generate: [`FieldNames`], a struct's JSON names as a table.
 //!
-//! serde's own derive gives every struct a field-identifier visitor of its own. When
-//! objects are decoded through the scheme (`erased_serde`), each visitor type costs its
-//! whole set of erased methods, about thirty, in the generated crate: a thousand
-//! structs made that a large part of its build. Here one visitor serves every struct.
-//! The lookup itself is one non-generic function over a `static` table per struct
+//! The lookup is one non-generic function over a `static` table per struct
 //! rather than a `match` on the names per struct: a thousand string matches were ~136 KB
 //! of machine code in `k8s-types`, where the tables are data the compiler only lays out.
-
-use std::fmt;
-
-use serde::de::{self, DeserializeSeed, Visitor};
 
 /// A struct's JSON field names and their field indexes, grouped by length: what a key is
 /// looked up in. Built by the derives (see [`FieldNames::new`] for the layout); the
@@ -118,45 +109,9 @@ fn word4(s: &[u8], at: usize) -> u32 {
         .map_or(0, u32::from_le_bytes)
 }
 
-/// Reads an object key as `Some(index)` of the field it names, `None` for a key the
-/// struct does not have (ignored, as Go ignores it).
-#[derive(Clone, Copy)]
-pub struct FieldIndex(pub &'static FieldNames);
-
-impl<'de> DeserializeSeed<'de> for FieldIndex {
-    type Value = Option<usize>;
-
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_identifier(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FieldIndex {
-    type Value = Option<usize>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a field name")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(self.0.index(v))
-    }
-
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
-        // Keys that are not UTF-8 name no field.
-        Ok(std::str::from_utf8(v)
-            .ok()
-            .and_then(|key| self.0.index(key)))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::de::value::{BytesDeserializer, Error, StrDeserializer};
 
     // "name" (0) and "apiVersion" (1).
     static NAMES: FieldNames = FieldNames::new(
@@ -226,18 +181,9 @@ mod tests {
 
     #[test]
     fn keys_map_to_their_field_index() {
-        let read = |key: &str| FieldIndex(&NAMES).deserialize(StrDeserializer::<Error>::new(key));
-        assert_eq!(read("name"), Ok(Some(0)));
-        assert_eq!(read("apiVersion"), Ok(Some(1)));
-        assert_eq!(read("Name"), Ok(None), "keys match exactly");
-        assert_eq!(read(""), Ok(None));
-    }
-
-    #[test]
-    fn byte_keys_are_read_as_text() {
-        let read =
-            |key: &[u8]| FieldIndex(&NAMES).deserialize(BytesDeserializer::<Error>::new(key));
-        assert_eq!(read(b"name"), Ok(Some(0)));
-        assert_eq!(read(b"\xff"), Ok(None));
+        assert_eq!(NAMES.index("name"), Some(0));
+        assert_eq!(NAMES.index("apiVersion"), Some(1));
+        assert_eq!(NAMES.index("Name"), None, "keys match exactly");
+        assert_eq!(NAMES.index(""), None);
     }
 }

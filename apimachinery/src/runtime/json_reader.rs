@@ -49,10 +49,12 @@ use serde::de::{
 
 use crate::raw_json::SERDE_JSON_RAW_TOKEN;
 
+mod by_read_json;
 mod error;
 mod read_json;
 mod type_meta;
 
+pub use by_read_json::deserialize_by_read_json;
 use error::Code;
 pub use error::{Category, Error, ReadError};
 pub use read_json::{
@@ -1531,6 +1533,13 @@ impl<'de> de::Deserializer<'de> for ValueReader<'_, 'de, '_> {
         if name == SERDE_JSON_RAW_TOKEN {
             let raw = self.r.raw_value()?;
             return visitor.visit_map(RawText(Some(raw)));
+        }
+        // A derived type's `Deserialize`: read by its `ReadJson`, from here.
+        if name == by_read_json::READ_JSON_TOKEN
+            && let Some(read) = by_read_json::take_pending_read()
+        {
+            by_read_json::keep_read_value(read(self)?);
+            return visitor.visit_unit();
         }
         visitor.visit_newtype_struct(self)
     }

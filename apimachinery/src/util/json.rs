@@ -8,11 +8,13 @@ use std::io;
 
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 
+mod replay;
 mod scanner;
 mod writer;
 #[cfg(test)]
 mod writer_tests;
 
+pub use replay::serialize_by_write_json;
 pub use scanner::{SyntaxError, check_valid, unmarshal_into_map_error};
 pub use writer::{
     Compound, GoJsonWriter, StructWriter, WriteField, WriteFieldBySerde, WriteFieldDirect,

@@ -9,6 +9,7 @@
 mod api_type;
 mod go_shapes;
 mod nested_type_meta;
+mod serde_formats;
 mod upstream_fixtures;
 mod value_types_fixtures;
 mod versioning_defaults;
