@@ -147,7 +147,11 @@ pub fn cargo_features(
     out.push_str(
         "# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\n",
     );
-    out.push_str(&format!("{VALIDATION} = []\n"));
+    // The certificates group's validators parse PEM, X.509 and PKCS#10 and check
+    // signatures, as Go's do; no other validator needs these.
+    out.push_str(&format!(
+        "{VALIDATION} = [\"dep:ring\", \"dep:x509-parser\"]\n"
+    ));
     for (module, uses) in deps {
         out.push_str(&format!("{module} = [{}]\n", quoted(&mut uses.iter())));
     }
@@ -179,7 +183,7 @@ mod tests {
         let r = |minor| crate::refdata::Release { major: 1, minor };
         let table = cargo_features(&deps, &[r(36), r(37)], r(36));
         assert!(table.ends_with(
-            "[features]\ndefault = [\"all-groups\", \"scheme\", \"default-release\"]\n# The Kubernetes release built: exactly one of the features below (others: `default-features = false`).\ndefault-release = [\"v1_36\"]\nv1_36 = []\nv1_37 = []\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\nscheme = [\"dep:inventory\", \"validation\"]\n# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\nvalidation = []\napps = [\"core\"]\ncore = []\n"
+            "[features]\ndefault = [\"all-groups\", \"scheme\", \"default-release\"]\n# The Kubernetes release built: exactly one of the features below (others: `default-features = false`).\ndefault-release = [\"v1_36\"]\nv1_36 = []\nv1_37 = []\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\nscheme = [\"dep:inventory\", \"validation\"]\n# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\nvalidation = [\"dep:ring\", \"dep:x509-parser\"]\napps = [\"core\"]\ncore = []\n"
         ));
         let manifest = "[package]\nname = \"x\"\n";
         let once = with_features(manifest, &table);

@@ -36,6 +36,8 @@
 //! | `rbac.authorization.k8s.io/v1` Role, ClusterRole, RoleBinding, ClusterRoleBinding | rules (verbs, groups, resources, non-resource URLs), aggregation rule; roleRef, subjects | `roleRef` kept |
 //! | `networking.k8s.io/v1` Ingress, NetworkPolicy | rules, hosts, paths and path types, backends, TLS hosts; pod selector, ports, peers, IP blocks, policy types | |
 //! | `policy/v1` PodDisruptionBudget | minAvailable/maxUnavailable (one, integer or percent), selector, eviction policy | |
+//! | `certificates.k8s.io/v1` CertificateSigningRequest | a PEM PKCS#10 request whose signature verifies, usages (known, unique), signer name (not the legacy one), expiration, conditions (status values, Approved xor Denied, unique types), PEM certificates in the status | Approved/Denied conditions neither added, changed nor removed, the certificate not set (the `/status` and `/approval` rules: `validate_certificate_signing_request_{status,approval}_update`); faults the old object had tolerated |
+//! | `certificates.k8s.io/v1beta1` (`v1` from 1.37) ClusterTrustBundle, PodCertificateRequest | a name carrying the signer, distinct CA certificates in PEM; pod, service account and node names and UIDs, maximum expiration, a stub PKCS#10 request or a PKIX key with its proof of possession | signer name kept, the bundle parsed again only when changed; the request's spec kept |
 //! | `coordination.k8s.io/v1` Lease | durations and transitions | |
 //! | `scheduling.k8s.io/v1` PriorityClass | user value range, `system-` prefix | value and preemption policy kept |
 //!
@@ -43,7 +45,7 @@
 //!
 //! Every other kind and version (the server then checks metadata names and labels
 //! only): admission policies (their CEL is not
-//! compiled), certificates, apiextensions (CRDs validate their own schema
+//! compiled), apiextensions (CRDs validate their own schema
 //! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
 //! Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
 //! `privileged` against the cluster's `--allow-privileged`; sysctls an update may keep
@@ -92,6 +94,8 @@ mod apps;
 mod autoscaling;
 #[cfg(feature = "batch")]
 mod batch;
+#[cfg(feature = "certificates")]
+mod certificates;
 #[cfg(feature = "coordination")]
 mod coordination;
 #[cfg(feature = "core")]
@@ -188,6 +192,8 @@ pub use apps::*;
 pub use autoscaling::*;
 #[cfg(feature = "batch")]
 pub use batch::*;
+#[cfg(feature = "certificates")]
+pub use certificates::*;
 #[cfg(feature = "coordination")]
 pub use coordination::*;
 #[cfg(feature = "core")]
@@ -470,6 +476,30 @@ fn register(v: &mut Validators) {
         validate_pod_disruption_budget,
         validate_pod_disruption_budget_update
     ));
+    #[cfg(feature = "certificates")]
+    {
+        #[cfg(feature = "v1_37")]
+        use crate::certificates::v1 as served;
+        #[cfg(not(feature = "v1_37"))]
+        use crate::certificates::v1beta1 as served;
+        v.add::<crate::certificates::v1::CertificateSigningRequest, _>(pair!(
+            validate_certificate_signing_request,
+            validate_certificate_signing_request_update
+        ));
+        v.add::<served::ClusterTrustBundle, _>(pair!(
+            validate_cluster_trust_bundle,
+            validate_cluster_trust_bundle_update
+        ));
+        v.add::<crate::certificates::v1beta1::PodCertificateRequest, _>(pair!(
+            validate_v1beta1_pod_certificate_request,
+            validate_v1beta1_pod_certificate_request_update
+        ));
+        #[cfg(feature = "v1_37")]
+        v.add::<crate::certificates::v1::PodCertificateRequest, _>(pair!(
+            validate_pod_certificate_request,
+            validate_pod_certificate_request_update
+        ));
+    }
     #[cfg(feature = "coordination")]
     {
         v.add::<crate::coordination::v1::Lease, _>(pair!(validate_lease, validate_lease_update));

@@ -7,6 +7,8 @@
 //! default features (`scheme` and `all-groups`). `typed_only` needs `core` alone.
 
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod certificates;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod conversions;
 #[cfg(all(feature = "scheme", feature = "core"))]
 mod core_v1_conversions;

@@ -1,0 +1,163 @@
+//! ClusterTrustBundle (Go's `ValidateClusterTrustBundle*`): a name that carries its
+//! signer, and a bundle of distinct CA certificates. `certificates.k8s.io/v1beta1` in
+//! 1.36, `v1` from 1.37.
+
+use std::collections::BTreeMap;
+
+use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
+
+use super::super::name_rule::validate_object_meta_with;
+use super::super::{validate_kube_finalizer_name, validate_object_meta_update};
+use super::{pem, validate_signer_name, x509};
+#[cfg(feature = "v1_37")]
+use crate::certificates::v1::ClusterTrustBundle;
+#[cfg(not(feature = "v1_37"))]
+use crate::certificates::v1beta1::ClusterTrustBundle;
+
+/// Go's `MaxTrustBundleSize`.
+const MAX_TRUST_BUNDLE_SIZE: usize = 1024 * 1024;
+
+/// Go's `"<value omitted>"`, the bad value of every trust-bundle error.
+const OMITTED: &str = "<value omitted>";
+
+/// Go's `ValidateClusterTrustBundleName`: with a signer, the name is the signer with `/`
+/// as `:`, a `:`, and a DNS subdomain; without one, a DNS subdomain without `:`.
+pub fn validate_cluster_trust_bundle_name(
+    signer_name: &str,
+    name: &str,
+    prefix: bool,
+) -> Vec<String> {
+    if signer_name.is_empty() {
+        if name.contains(':') {
+            return vec![
+                "ClusterTrustBundle without signer name must not have \":\" in its name".into(),
+            ];
+        }
+        return name_is_dns_subdomain(name, prefix);
+    }
+    let required = format!("{}:", signer_name.replace('/', ":"));
+    match name.strip_prefix(&required) {
+        Some(rest) => name_is_dns_subdomain(rest, prefix),
+        None => vec![format!(
+            "ClusterTrustBundle for signerName {signer_name} must be named with prefix {required}"
+        )],
+    }
+}
+
+/// Go's `ValidateClusterTrustBundle`; `parse_bundle` false skips the bundle (Go's
+/// `SuppressBundleParsing`, for an update that keeps it).
+fn validate(bundle: &ClusterTrustBundle, parse_bundle: bool) -> ErrorList {
+    let signer = bundle.spec.signer_name.as_str();
+    let mut errs = validate_object_meta_with(
+        &bundle.metadata,
+        false,
+        |name, prefix| validate_cluster_trust_bundle_name(signer, name, prefix),
+        &Path::new("metadata"),
+    );
+    // Go's core `ValidateObjectMeta`: finalizers without a domain are standard ones.
+    let finalizers = Path::new("metadata");
+    let finalizers = finalizers.child("finalizers");
+    for (i, f) in bundle.metadata.finalizers.iter().enumerate() {
+        errs.extend(validate_kube_finalizer_name(f, &finalizers.index(i)));
+    }
+    let spec = Path::new("spec");
+    if !signer.is_empty() {
+        errs.extend(validate_signer_name(&spec.child("signerName"), signer));
+    }
+    if parse_bundle {
+        errs.extend(validate_trust_bundle(
+            &spec.child("trustBundle"),
+            &bundle.spec.trust_bundle,
+        ));
+    }
+    errs
+}
+
+/// Go's `validateTrustBundle`: at most 1 MiB of PEM `CERTIFICATE` blocks without
+/// headers, each a CA certificate, none twice, at least one.
+pub fn validate_trust_bundle(fld: &Path, bundle: &str) -> ErrorList {
+    let mut errs = ErrorList::default();
+    if bundle.len() > MAX_TRUST_BUNDLE_SIZE {
+        errs.push(Error::too_long(fld, MAX_TRUST_BUNDLE_SIZE as i64));
+        return errs;
+    }
+    // Block contents to their entry numbers; Go reports duplicates in its map's
+    // (random) order, a single duplicate set reads the same either way.
+    let mut seen: BTreeMap<Vec<u8>, Vec<usize>> = BTreeMap::new();
+    let mut rest = bundle.as_bytes();
+    let mut i = 0;
+    while let Some((block, next)) = pem::decode(rest) {
+        rest = next;
+        let entry = i;
+        i += 1;
+        let problem = if block.kind != b"CERTIFICATE" {
+            Some(format!(
+                "entry {entry} has bad block type: {}",
+                String::from_utf8_lossy(block.kind)
+            ))
+        } else if block.has_headers {
+            Some(format!("entry {entry} has PEM block headers"))
+        } else {
+            match x509::parse_certificate(&block.bytes) {
+                Err(_) => Some(format!("entry {entry} does not parse as X.509")),
+                // Go's `IsCA` is only true with a valid basic-constraints extension, so
+                // its second check ("invalid basic constraints") cannot fail after this.
+                Ok(cert) if !cert.is_ca => {
+                    Some(format!("entry {entry} does not have the CA bit set"))
+                }
+                Ok(_) => None,
+            }
+        };
+        match problem {
+            Some(msg) => errs.push(Error::invalid(fld, OMITTED, msg)),
+            None => seen.entry(block.bytes).or_default().push(entry),
+        }
+    }
+    if !errs.is_empty() {
+        return errs;
+    }
+    if seen.is_empty() {
+        errs.push(Error::invalid(
+            fld,
+            OMITTED,
+            "at least one trust anchor must be provided",
+        ));
+    }
+    for indices in seen.values().filter(|v| v.len() > 1) {
+        let list: Vec<String> = indices.iter().map(ToString::to_string).collect();
+        errs.push(Error::invalid(
+            fld,
+            OMITTED,
+            format!("duplicate trust anchor (indices [{}])", list.join(" ")),
+        ));
+    }
+    errs
+}
+
+/// Go's `ValidateClusterTrustBundle` as the strategy runs it on create.
+pub fn validate_cluster_trust_bundle(bundle: &ClusterTrustBundle) -> ErrorList {
+    validate(bundle, true)
+}
+
+/// Go's `ValidateClusterTrustBundleUpdate`: the bundle is parsed again only when it
+/// changed; the signer name is immutable.
+pub fn validate_cluster_trust_bundle_update(
+    new: &ClusterTrustBundle,
+    old: &ClusterTrustBundle,
+) -> ErrorList {
+    let mut errs = validate(new, new.spec.trust_bundle != old.spec.trust_bundle);
+    errs.extend(validate_object_meta_update(
+        &new.metadata,
+        &old.metadata,
+        &Path::new("metadata"),
+    ));
+    if new.spec.signer_name != old.spec.signer_name {
+        errs.push(Error::invalid(
+            &Path::new("spec").child("signerName"),
+            &new.spec.signer_name,
+            FIELD_IMMUTABLE_ERROR_MSG,
+        ));
+    }
+    errs
+}
