@@ -561,6 +561,18 @@ pub fn validate_pod_template_spec(t: &crate::core::v1::PodTemplateSpec, path: &P
     pod_template_spec(t, None, path)
 }
 
+/// [`validate_pod_template_spec`] for an update from `old`: Go computes the pod
+/// validation options from the old template (`GetValidationOptionsFromPodTemplate`),
+/// so what the old template already used (an SELinux change policy, host namespaces
+/// or volume devices with `hostUsers: false`, ...) stays allowed.
+pub fn validate_pod_template_spec_update(
+    t: &crate::core::v1::PodTemplateSpec,
+    old: &crate::core::v1::PodTemplateSpec,
+    path: &Path,
+) -> ErrorList {
+    pod_template_spec(t, Some(&old.spec), path)
+}
+
 /// [`validate_pod_template_spec`] for an update of `old` (Go's options computed from
 /// the old template).
 pub(super) fn pod_template_spec(
