@@ -81,6 +81,26 @@ pub fn validate(
     Err(errors::new_invalid(&info.qualified_kind(), &name, &errs))
 }
 
+/// Validates a write of `obj`'s `/status` replacing `old`: with the kind's `/status`
+/// validator when the Scheme has one (Go's status strategy's `ValidateUpdate`, e.g.
+/// `ValidatePodStatusUpdate`), else its metadata only. 422 `Invalid` with every cause.
+pub fn validate_status(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    names: NameValidation,
+    obj: &dyn Object,
+    old: Option<&dyn Object>,
+) -> Result<(), StatusError> {
+    let Some(errs) = old.and_then(|old| scheme.validate_status(obj, old)) else {
+        return validate_object_meta(info, names, obj);
+    };
+    if errs.is_empty() {
+        return Ok(());
+    }
+    let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
+    Err(errors::new_invalid(&info.qualified_kind(), &name, &errs))
+}
+
 /// Checks the metadata of `obj` for resource `info`, its name by `names`: 422 Invalid
 /// with every cause.
 pub fn validate_object_meta(

@@ -57,9 +57,12 @@
 //! CronJob's `timeZone` against the tz database; an Ingress's annotations-based class;
 //! a Node's `preferAvoidPods` annotation, and the JSON error text for an unreadable
 //! taints annotation; the diff Go appends to a PersistentVolume's or claim's
-//! "immutable after creation" message. The `/status` checks of Node, PersistentVolume
-//! and PersistentVolumeClaim are public functions (`validate_*_status_update`) the
-//! Scheme does not register (it has one validator per kind).
+//! "immutable after creation" message. The `/status` checks of Service,
+//! ReplicationController, Node, PersistentVolume and PersistentVolumeClaim
+//! (`validate_*_status_update`) are registered as the kinds' `/status` validators
+//! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
+//! the API server runs on a write of the subresource; Pod's and the workloads' status
+//! checks are not ported yet (their `/status` writes get the metadata checks only).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -379,6 +382,13 @@ fn register(v: &mut Validators) {
             validate_persistent_volume_claim,
             validate_persistent_volume_claim_update
         ));
+        // The `/status` strategies' checks (Go's `ValidateUpdate` of each kind's
+        // status strategy), which the server runs on a write of the subresource.
+        v.add_status::<c::Service, _>(validate_service_status_update);
+        v.add_status::<c::ReplicationController, _>(validate_replication_controller_status_update);
+        v.add_status::<c::Node, _>(validate_node_status_update);
+        v.add_status::<c::PersistentVolume, _>(validate_persistent_volume_status_update);
+        v.add_status::<c::PersistentVolumeClaim, _>(validate_persistent_volume_claim_status_update);
     }
     #[cfg(feature = "apps")]
     {
