@@ -13,12 +13,16 @@ use crate::runtime::{Resource, ResourceScope};
 use crate::util::validation::field::ErrorList;
 
 type ValidateFn = dyn Fn(&dyn Any, Option<&dyn Any>) -> ErrorList + Send + Sync;
+type ValidateStatusFn = dyn Fn(&dyn Any, &dyn Any) -> ErrorList + Send + Sync;
 
 /// Validation functions by Rust type: at most one per type, the last added winning. A
 /// function gets the object and, on update, the object it replaces (of the same type).
+/// Besides, a type may have a `/status` function (Go's status strategy's
+/// `ValidateUpdate`), which judges a write of the status subresource.
 #[derive(Clone, Default)]
 pub struct Validators {
     funcs: FxHashMap<TypeId, (&'static str, Arc<ValidateFn>)>,
+    status_funcs: FxHashMap<TypeId, Arc<ValidateStatusFn>>,
 }
 
 impl Validators {
@@ -54,6 +58,37 @@ impl Validators {
             TypeId::of::<T>(),
             (std::any::type_name::<T>(), Arc::new(erased)),
         );
+    }
+
+    /// Sets the `/status` validation function of `T`: `f(new, old)` judges an update of
+    /// the status subresource (Go's status strategy's `ValidateUpdate`, such as
+    /// `ValidatePodStatusUpdate`), which checks the metadata's update itself.
+    pub fn add_status<T, F>(&mut self, f: F)
+    where
+        T: Resource,
+        F: Fn(&T, &T) -> ErrorList + Send + Sync + 'static,
+    {
+        let erased = move |obj: &dyn Any, old: &dyn Any| match (
+            obj.downcast_ref::<T>(),
+            old.downcast_ref::<T>(),
+        ) {
+            (Some(t), Some(old)) => f(t, old),
+            _ => ErrorList::default(),
+        };
+        self.status_funcs
+            .insert(TypeId::of::<T>(), Arc::new(erased));
+    }
+
+    /// Runs the `/status` function of the value's type on an update from `old` (of the
+    /// same type): `None` when the type has none.
+    pub fn validate_status(&self, value: &dyn Any, old: &dyn Any) -> Option<ErrorList> {
+        let f = self.status_funcs.get(&value.type_id())?;
+        Some(f(value, old))
+    }
+
+    /// True when the type `type_id` has a `/status` validation function.
+    pub fn has_status_type_id(&self, type_id: TypeId) -> bool {
+        self.status_funcs.contains_key(&type_id)
     }
 
     /// Runs the function of the value's type: `None` when the type has none. An `old`

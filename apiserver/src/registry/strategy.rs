@@ -108,7 +108,8 @@ pub trait Strategy: Send + Sync + Debug {
     }
 
     /// Go's `Validate` (no `old`) and `ValidateUpdate`: the kind's validator when the
-    /// scheme has one, else its metadata; a `/status` write's metadata only.
+    /// scheme has one, else its metadata; a `/status` write by the kind's `/status`
+    /// validator (Go's status strategy's `ValidateUpdate`), else its metadata only.
     fn validate(
         &self,
         scheme: &Scheme,
@@ -121,7 +122,9 @@ pub trait Strategy: Send + Sync + Debug {
             Subresource::Main | Subresource::Finalize => {
                 validation::validate(scheme, info, self.names(), obj, old)
             }
-            Subresource::Status => validation::validate_object_meta(info, self.names(), obj),
+            Subresource::Status => {
+                validation::validate_status(scheme, info, self.names(), obj, old)
+            }
         }
     }
 

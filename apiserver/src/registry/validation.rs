@@ -74,11 +74,36 @@ pub fn validate(
     let Some(errs) = scheme.validate(obj, old) else {
         return validate_object_meta(info, names, obj);
     };
+    refuse_unless_empty(info, obj, &errs)
+}
+
+/// Validates a write of `obj`'s `/status` replacing `old`: with the kind's `/status`
+/// validator when the Scheme has one (Go's status strategy's `ValidateUpdate`, e.g.
+/// `ValidatePodStatusUpdate`), else its metadata only. 422 `Invalid` with every cause.
+pub fn validate_status(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    names: NameValidation,
+    obj: &dyn Object,
+    old: Option<&dyn Object>,
+) -> Result<(), StatusError> {
+    let Some(errs) = old.and_then(|old| scheme.validate_status(obj, old)) else {
+        return validate_object_meta(info, names, obj);
+    };
+    refuse_unless_empty(info, obj, &errs)
+}
+
+/// Nothing when `errs` is empty, else 422 `Invalid` for `obj` with every cause.
+fn refuse_unless_empty(
+    info: &ResourceInfo,
+    obj: &dyn Object,
+    errs: &ErrorList,
+) -> Result<(), StatusError> {
     if errs.is_empty() {
         return Ok(());
     }
     let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-    Err(errors::new_invalid(&info.qualified_kind(), &name, &errs))
+    Err(errors::new_invalid(&info.qualified_kind(), &name, errs))
 }
 
 /// Checks the metadata of `obj` for resource `info`, its name by `names`: 422 Invalid

@@ -106,3 +106,59 @@ async fn updates_and_patches_are_validated_against_the_stored_object() {
         .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
 }
+
+#[tokio::test]
+async fn status_writes_are_validated_by_the_kinds_status_rules() {
+    let s = start().await;
+    let rcs = "/api/v1/namespaces/default/replicationcontrollers";
+    let rc = json!({"apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "rc"},
+        "spec": {"replicas": 1, "selector": {"app": "rc"},
+            "template": {"metadata": {"labels": {"app": "rc"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}});
+    let r = s.send_json("POST", rcs, &rc).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+
+    // Go's `ValidateReplicationControllerStatusUpdate`: counts not negative, none above
+    // the replicas. Nothing of the refused write is stored.
+    let status = format!("{rcs}/rc/status");
+    let bad = json!({"status": {"replicas": 1, "readyReplicas": 2, "observedGeneration": -1}});
+    let r = s.patch(&status, "application/merge-patch+json", &bad).await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    let got = r.json();
+    assert_eq!(got["reason"], "Invalid");
+    assert_eq!(
+        got["message"],
+        "ReplicationController \"rc\" is invalid: [status.observedGeneration: Invalid value: -1: must be greater than or equal to 0, status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas]"
+    );
+    let stored = s.get(&format!("{rcs}/rc")).await.json();
+    assert_eq!(stored["status"].get("readyReplicas"), None, "{stored}");
+
+    let good = json!({"status": {"replicas": 1, "readyReplicas": 1}});
+    let r = s
+        .patch(&status, "application/merge-patch+json", &good)
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["status"]["readyReplicas"], 1);
+
+    // Go's `ValidateServiceStatusUpdate`: a load balancer's ingress only on a
+    // LoadBalancer Service.
+    let services = "/api/v1/namespaces/default/services";
+    let svc = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"},
+        "spec": {"ports": [{"port": 80}]}});
+    let r = s.send_json("POST", services, &svc).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let ingress = json!({"status": {"loadBalancer": {"ingress": [{"ip": "10.0.0.1"}]}}});
+    let r = s
+        .patch(
+            &format!("{services}/svc/status"),
+            "application/merge-patch+json",
+            &ingress,
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.json()["message"],
+        "Service \"svc\" is invalid: status.loadBalancer.ingress: Forbidden: may only be used when `spec.type` is 'LoadBalancer'"
+    );
+}

@@ -12,6 +12,7 @@ use crate::value::IntOrString;
 
 mod config;
 mod containers;
+mod downward_api;
 mod endpoints;
 pub(super) mod event;
 mod node;
@@ -28,6 +29,7 @@ mod replication_controller;
 mod resources;
 mod service;
 mod service_ips;
+mod volume_projections;
 mod volume_sources;
 mod volumes;
 pub use config::*;

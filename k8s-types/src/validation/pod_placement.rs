@@ -388,7 +388,9 @@ pub fn validate_topology_spread_constraints(
                 if policy != "Honor" && policy != "Ignore" {
                     errs.push(Error::not_supported(
                         &p.child(field),
-                        policy,
+                        // A `*NodeInclusionPolicy`: Go prints a named string type
+                        // through `json.Marshal`.
+                        BadValue::json_string(policy),
                         &["Honor", "Ignore"],
                     ));
                 }

@@ -48,6 +48,18 @@ pub(crate) fn update_errors<T: Object + DeserializeOwned>(
     errs.iter().map(ToString::to_string).collect()
 }
 
+/// The errors of a `/status` write replacing `old` with `new` (the kind's `/status`
+/// validator, `Scheme::validate_status`); `None` when the kind has none.
+pub(crate) fn status_errors<T: Object + DeserializeOwned>(
+    old: Value,
+    new: Value,
+) -> Option<Vec<String>> {
+    let old: T = decode(&old);
+    let new: T = decode(&new);
+    let errs = scheme().validate_status(&new, &old)?;
+    Some(errs.iter().map(ToString::to_string).collect())
+}
+
 /// `base` with the JSON merge patch `patch` applied.
 fn with(base: &Value, patch: Value) -> Value {
     fn merge(a: &mut Value, b: Value) {

@@ -432,6 +432,32 @@ impl Scheme {
         self.validators.validate(&*obj, old)
     }
 
+    /// Validates a write of `obj`'s `/status` subresource replacing `old`, as Go's status
+    /// strategy's `ValidateUpdate` does (`ValidatePodStatusUpdate`,
+    /// `ValidateServiceStatusUpdate`, ...): in the internal version, as
+    /// [`validate`](Self::validate) does, with the hub type's `/status` function (see
+    /// [`Validators::add_status`](crate::runtime::Validators::add_status)). `None` when
+    /// the kind has none (or the conversion fails).
+    pub fn validate_status(
+        &self,
+        obj: &dyn Object,
+        old: &dyn Object,
+    ) -> Option<crate::util::validation::field::ErrorList> {
+        let direct = |o: &dyn Object| {
+            let t = o.object_type_id();
+            self.validators.has_status_type_id(t) && !self.internal_forms.has_type_id(t)
+        };
+        if direct(obj) && direct(old) {
+            return self.validators.validate_status(obj, old);
+        }
+        let internal = |o: &dyn Object| {
+            self.convert_to_version(o.deep_copy_object(), &crate::schema::InternalGroupVersioner)
+                .ok()
+        };
+        let (obj, old) = (internal(obj)?, internal(old)?);
+        self.validators.validate_status(&*obj, &*old)
+    }
+
     /// Sets the validation function of `T` (see [`Validators::add`](crate::runtime::Validators::add)).
     pub fn add_validation_func<T, F>(&mut self, f: F)
     where

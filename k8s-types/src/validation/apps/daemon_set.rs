@@ -6,10 +6,11 @@ use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::{
     int_or_percent_value, int_or_string_value, int_or_zero, non_negative_opt,
-    not_more_than_100_percent, positive_int_or_percent, restarted_always, selector_unchanged,
-    subdomain_metadata,
+    not_more_than_100_percent, pod_template, positive_int_or_percent, restarted_always,
+    selector_unchanged, subdomain_metadata,
 };
 use crate::apps::v1::{DaemonSet, DaemonSetUpdateStrategy, RollingUpdateDaemonSet};
+use crate::core::v1::PodTemplateSpec;
 use crate::deprecated_fields::DEPRECATED_TEMPLATE_GENERATION;
 use crate::validation::go_internal::{GoStruct, or_null};
 use crate::validation::label_selector::{
@@ -17,12 +18,12 @@ use crate::validation::label_selector::{
     validate_label_selector_with,
 };
 use crate::validation::semantic::semantic_eq;
-use crate::validation::{json_value, non_negative, validate_pod_template_spec};
+use crate::validation::{json_value, non_negative};
 
 /// Go's `ValidateDaemonSet`: metadata (a DNS subdomain name, namespaced) and the spec.
 pub fn validate_daemon_set(ds: &DaemonSet) -> ErrorList {
     let mut errs = subdomain_metadata(&ds.metadata, Some(DEPRECATED_TEMPLATE_GENERATION));
-    spec(ds, false, &mut errs);
+    spec(ds, None, false, &mut errs);
     errs
 }
 
@@ -56,7 +57,7 @@ pub fn validate_daemon_set_update(new: &DaemonSet, old: &DaemonSet) -> ErrorList
     selector_unchanged(&new.spec.selector, &old.spec.selector, &mut errs);
     let tolerate = affinity_selector_invalid(&old.spec.template.spec)
         || has_invalid_label_value(old.spec.selector.as_ref());
-    spec(new, tolerate, &mut errs);
+    spec(new, Some(&old.spec.template), tolerate, &mut errs);
     errs
 }
 
@@ -71,7 +72,12 @@ fn template_generation(ds: &DaemonSet) -> i64 {
 }
 
 /// Go's `ValidateDaemonSetSpec`.
-fn spec(ds: &DaemonSet, allow_invalid_label_value: bool, errs: &mut ErrorList) {
+fn spec(
+    ds: &DaemonSet,
+    old: Option<&PodTemplateSpec>,
+    allow_invalid_label_value: bool,
+    errs: &mut ErrorList,
+) {
     let spec = &ds.spec;
     let fld = Path::new("spec");
     let sel_path = fld.child("selector");
@@ -95,7 +101,7 @@ fn spec(ds: &DaemonSet, allow_invalid_label_value: bool, errs: &mut ErrorList) {
             ));
         }
     }
-    errs.extend(validate_pod_template_spec(&spec.template, &tp));
+    errs.extend(pod_template(&spec.template, old, &tp));
     restarted_always(&spec.template, "DaemonSet", &tp, errs);
     non_negative(
         i64::from(spec.min_ready_seconds),

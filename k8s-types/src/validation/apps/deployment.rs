@@ -10,6 +10,7 @@ use super::{
     subdomain_metadata, template_for_replica_set,
 };
 use crate::apps::v1::{Deployment, DeploymentSpec, DeploymentStrategy, RollingUpdateDeployment};
+use crate::core::v1::PodTemplateSpec;
 use crate::deprecated_fields::DEPRECATED_ROLLBACK_TO;
 use crate::validation::go_internal::{GoStruct, or_null};
 use crate::validation::label_selector::as_selector;
@@ -18,7 +19,7 @@ use crate::validation::{json_value, non_negative};
 /// Go's `ValidateDeployment`: metadata (a DNS subdomain name, namespaced) and the spec.
 pub fn validate_deployment(d: &Deployment) -> ErrorList {
     let mut errs = subdomain_metadata(&d.metadata, Some(DEPRECATED_ROLLBACK_TO));
-    spec(d, &mut errs);
+    spec(d, None, &mut errs);
     errs
 }
 
@@ -27,13 +28,13 @@ pub fn validate_deployment(d: &Deployment) -> ErrorList {
 pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> ErrorList {
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    spec(new, &mut errs);
+    spec(new, Some(&old.spec.template), &mut errs);
     selector_unchanged(&new.spec.selector, &old.spec.selector, &mut errs);
     errs
 }
 
 /// Go's `ValidateDeploymentSpec`.
-fn spec(d: &Deployment, errs: &mut ErrorList) {
+fn spec(d: &Deployment, old: Option<&PodTemplateSpec>, errs: &mut ErrorList) {
     let spec: &DeploymentSpec = &d.spec;
     let fld = Path::new("spec");
     non_negative(
@@ -49,7 +50,8 @@ fn spec(d: &Deployment, errs: &mut ErrorList) {
             "invalid label selector",
         )),
         Some(selected) => {
-            template_for_replica_set(&spec.template, selected, &fld.child("template"), errs);
+            let tp = fld.child("template");
+            template_for_replica_set(&spec.template, old, selected, &tp, errs);
         }
     }
     strategy(&spec.strategy, &fld.child("strategy"), errs);

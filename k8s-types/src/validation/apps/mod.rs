@@ -34,7 +34,9 @@ use super::int_or_percent::{
     positive_int_or_percent,
 };
 use super::label_selector::{Selected, mismatch};
-use super::{json_value, non_negative, validate_pod_template_spec};
+use super::{
+    json_value, non_negative, validate_pod_template_spec, validate_pod_template_spec_update,
+};
 use crate::core::v1::PodTemplateSpec;
 
 /// Go's `ValidateImmutableField` for a workload's `spec.selector`: an update may not
@@ -130,13 +132,23 @@ fn template_matches(
 /// `activeDeadlineSeconds` (Go's message says "ReplicaSet" for both).
 fn template_for_replica_set(
     template: &PodTemplateSpec,
+    old: Option<&PodTemplateSpec>,
     selected: Selected<'_>,
     tp: &Path,
     errs: &mut ErrorList,
 ) {
     template_matches(selected, template, tp, errs);
-    errs.extend(validate_pod_template_spec(template, tp));
+    errs.extend(pod_template(template, old, tp));
     restarted_always(template, "ReplicaSet", tp, errs);
+}
+
+/// The pod template, valid as created or as an update of `old` (whose use of pod
+/// features Go keeps allowed).
+fn pod_template(template: &PodTemplateSpec, old: Option<&PodTemplateSpec>, tp: &Path) -> ErrorList {
+    match old {
+        Some(old) => validate_pod_template_spec_update(template, old, tp),
+        None => validate_pod_template_spec(template, tp),
+    }
 }
 
 /// The restart policy and deadline every long-running workload's pods must have.

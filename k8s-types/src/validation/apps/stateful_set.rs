@@ -23,11 +23,14 @@ use crate::validation::semantic::semantic_eq;
 use crate::validation::{
     PersistentVolumeClaimSpecOptions, invalid_each, json_value, non_negative,
     validate_persistent_volume_claim_spec, validate_pod_template_spec,
+    validate_pod_template_spec_update,
 };
 
 /// What Go's `StatefulSetValidationOptions` relax.
 #[derive(Clone, Copy, Default)]
-struct Options {
+struct Options<'a> {
+    /// An update's old template, from which Go computes the pod validation options.
+    old_template: Option<&'a PodTemplateSpec>,
     /// An update keeps the service name it had (immutable), valid or not.
     allow_invalid_service_name: bool,
     /// An update does not validate a pod template whose old spec had errors.
@@ -55,6 +58,7 @@ pub fn validate_stateful_set_update(new: &StatefulSet, old: &StatefulSet) -> Err
     let mut errs =
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
     let mut opts = Options {
+        old_template: Some(&old.spec.template),
         allow_invalid_service_name: true,
         skip_pod_template: false,
         skip_volume_claim_templates: true,
@@ -143,7 +147,10 @@ fn spec(spec: &StatefulSetSpec, fld: &Path, opts: Options, errs: &mut ErrorList)
             let template = template_to_validate(spec);
             template_matches(selected, &template, &tp, errs);
             if !opts.skip_pod_template {
-                errs.extend(validate_pod_template_spec(&template, &tp));
+                errs.extend(match opts.old_template {
+                    Some(old) => validate_pod_template_spec_update(&template, old, &tp),
+                    None => validate_pod_template_spec(&template, &tp),
+                });
             }
             errs.extend(validate_labels(
                 &template.metadata.labels,

@@ -9,6 +9,7 @@ use super::cron_schedule::parse_schedule;
 use super::job::job_spec;
 use super::time_zone::load_location;
 use crate::batch::v1::{CronJob, CronJobSpec, JobTemplateSpec};
+use crate::core::v1::PodTemplateSpec;
 use crate::validation::{json_value, non_negative};
 
 /// Go's `ValidateCronJobCreate`: metadata (a DNS subdomain name of at most 52
@@ -62,7 +63,13 @@ fn spec(spec: &CronJobSpec, old: Option<&CronJobSpec>, errs: &mut ErrorList) {
             &["Allow", "Forbid", "Replace"],
         )),
     }
-    job_template(&spec.job_template, &fld.child("jobTemplate"), errs);
+    let old_template = old.map(|o| &o.job_template.spec.template);
+    job_template(
+        &spec.job_template,
+        old_template,
+        &fld.child("jobTemplate"),
+        errs,
+    );
     for (name, v) in [
         (
             "successfulJobsHistoryLimit",
@@ -144,9 +151,14 @@ fn time_zone(zone: Option<&str>, path: &Path, errs: &mut ErrorList) {
 
 /// Go's `ValidateJobTemplateSpec`: the Job spec, without a selector (generated for each
 /// Job) and without `manualSelector`.
-fn job_template(t: &JobTemplateSpec, path: &Path, errs: &mut ErrorList) {
+fn job_template(
+    t: &JobTemplateSpec,
+    old_template: Option<&PodTemplateSpec>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
     let sp = path.child("spec");
-    job_spec(&t.spec, &sp, errs);
+    job_spec(&t.spec, &sp, old_template, errs);
     if let Some(sel) = &t.spec.selector {
         errs.push(Error::invalid(
             &sp.child("selector"),

@@ -20,7 +20,9 @@ use crate::validation::label_selector::{
     validate_label_selector_with,
 };
 use crate::validation::semantic::semantic_eq;
-use crate::validation::{json_value, non_negative, validate_pod_template_spec};
+use crate::validation::{
+    json_value, non_negative, validate_pod_template_spec, validate_pod_template_spec_update,
+};
 
 const MAX_PARALLELISM_FOR_INDEXED_JOB: i32 = 100_000;
 const MAX_FAILED_INDEXES_FOR_INDEXED_JOB: i32 = 100_000;
@@ -36,7 +38,10 @@ const JOB_NAME_LABEL: &str = "batch.kubernetes.io/job-name";
 
 /// What the `job` strategy decides from the old object (Go's `JobValidationOptions`).
 #[derive(Clone, Copy, Debug)]
-struct Options {
+struct Options<'a> {
+    /// An update's old template, from which Go computes the pod validation options
+    /// (`GetValidationOptionsFromPodTemplate`).
+    old_template: Option<&'a PodTemplateSpec>,
     /// The selector may keep invalid label values the old object had.
     allow_invalid_label_value: bool,
     /// The generated selector's `batch.kubernetes.io/` labels are required (on create,
@@ -47,9 +52,10 @@ struct Options {
     allow_mutable_template: bool,
 }
 
-impl Options {
+impl<'a> Options<'a> {
     fn create() -> Self {
         Options {
+            old_template: None,
             allow_invalid_label_value: false,
             require_prefixed_labels: true,
             allow_mutable_template: false,
@@ -57,7 +63,7 @@ impl Options {
     }
 
     /// Go's `validationOptionsForJob` for an update.
-    fn update(old: &Job) -> Self {
+    fn update(old: &'a Job) -> Self {
         let suspended = old.spec.suspend == Some(true);
         let status = &old.status;
         let not_started = status.start_time.is_none();
@@ -68,6 +74,7 @@ impl Options {
         let active = status.active;
         let labels = &old.spec.template.metadata.labels;
         Options {
+            old_template: Some(&old.spec.template),
             allow_invalid_label_value: affinity_selector_invalid(&old.spec.template.spec)
                 || has_invalid_label_value(old.spec.selector.as_ref()),
             require_prefixed_labels: labels.contains_key(JOB_NAME_LABEL)
@@ -97,6 +104,7 @@ fn job_errors(job: &Job, opts: Options) -> ErrorList {
     spec_with_selector(
         &job.spec,
         &Path::new("spec"),
+        opts.old_template,
         opts.allow_invalid_label_value,
         &mut errs,
     );
@@ -118,12 +126,18 @@ fn job_errors(job: &Job, opts: Options) -> ErrorList {
 /// Go's `ValidateJobSpec`: the spec, a required selector that selects the template.
 pub fn validate_job_spec(spec: &JobSpec, fld: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
-    spec_with_selector(spec, fld, false, &mut errs);
+    spec_with_selector(spec, fld, None, false, &mut errs);
     errs
 }
 
-fn spec_with_selector(spec: &JobSpec, fld: &Path, allow_invalid: bool, errs: &mut ErrorList) {
-    job_spec(spec, fld, errs);
+fn spec_with_selector(
+    spec: &JobSpec,
+    fld: &Path,
+    old_template: Option<&PodTemplateSpec>,
+    allow_invalid: bool,
+    errs: &mut ErrorList,
+) {
+    job_spec(spec, fld, old_template, errs);
     let sel_path = fld.child("selector");
     match &spec.selector {
         None => errs.push(Error::required(&sel_path, "")),
@@ -196,7 +210,12 @@ fn has_label(meta: &ObjectMeta, key: &str, expected: &str, errs: &mut ErrorList)
 
 /// Go's `validateJobSpec` (also a CronJob's job template's): counts, completion mode
 /// and its limits, policies, the pod template restarted `OnFailure` or `Never`.
-pub(super) fn job_spec(spec: &JobSpec, fld: &Path, errs: &mut ErrorList) {
+pub(super) fn job_spec(
+    spec: &JobSpec,
+    fld: &Path,
+    old_template: Option<&PodTemplateSpec>,
+    errs: &mut ErrorList,
+) {
     for (name, v) in [
         ("parallelism", spec.parallelism.map(i64::from)),
         ("completions", spec.completions.map(i64::from)),
@@ -249,7 +268,10 @@ pub(super) fn job_spec(spec: &JobSpec, fld: &Path, errs: &mut ErrorList) {
     }
     pod_replacement_policy(spec, &fld.child("podReplacementPolicy"), errs);
     let tp = fld.child("template");
-    errs.extend(validate_pod_template_spec(&spec.template, &tp));
+    errs.extend(match old_template {
+        Some(old) => validate_pod_template_spec_update(&spec.template, old, &tp),
+        None => validate_pod_template_spec(&spec.template, &tp),
+    });
     let pod_spec = tp.child("spec");
     let rp = pod_spec.child("restartPolicy");
     match spec.template.spec.restart_policy.as_str() {
@@ -376,7 +398,13 @@ pub fn validate_job_update(new: &Job, old: &Job) -> ErrorList {
     ));
     let (spec, old_spec) = (&new.spec, &old.spec);
     let fld = Path::new("spec");
-    spec_with_selector(spec, &fld, opts.allow_invalid_label_value, &mut errs);
+    spec_with_selector(
+        spec,
+        &fld,
+        opts.old_template,
+        opts.allow_invalid_label_value,
+        &mut errs,
+    );
     completions_update(spec, old_spec, &fld.child("completions"), &mut errs);
     immutable(
         spec.selector.as_ref() != old_spec.selector.as_ref(),

@@ -5,18 +5,21 @@ use std::collections::BTreeSet;
 
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{
-    is_config_map_key, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
-    is_relaxed_env_var_name, is_valid_port_name, is_valid_port_num,
+    is_config_map_key, is_dns1123_label, is_dns1123_subdomain, is_relaxed_env_var_name,
+    is_valid_port_name, is_valid_port_num,
 };
 
 use crate::core::v1::{
     Container, ContainerPort, ContainerResizePolicy, ContainerRestartRule, EnvFromSource, EnvVar,
-    EphemeralContainer, Lifecycle, ObjectFieldSelector, Probe, ResourceRequirements,
-    SecurityContext, VolumeDevice, VolumeMount,
+    EphemeralContainer, Lifecycle, Probe, ResourceRequirements, SecurityContext, VolumeDevice,
+    VolumeMount,
 };
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_security_context;
 
+use super::downward_api::{
+    ENV_FIELD_PATHS, resource_field_selector, validate_object_field_selector,
+};
 use super::probes::{validate_handler, validate_probe};
 use super::resources::validate_resource_requirements;
 use super::volumes::{validate_volume_devices, validate_volume_mounts};
@@ -102,100 +105,6 @@ impl<'a> From<&'a Container> for ContainerView<'a> {
 impl<'a> From<&'a EphemeralContainer> for ContainerView<'a> {
     fn from(c: &'a EphemeralContainer) -> Self {
         container_view!(c)
-    }
-}
-
-/// The pod fields an environment variable may take (Go's
-/// `validEnvDownwardAPIFieldPathExpressions`), sorted as Go lists them.
-const ENV_FIELD_PATHS: &[&str] = &[
-    "metadata.name",
-    "metadata.namespace",
-    "metadata.uid",
-    "spec.nodeName",
-    "spec.serviceAccountName",
-    "status.hostIP",
-    "status.hostIPs",
-    "status.podIP",
-    "status.podIPs",
-];
-
-/// Go's `fieldpath.SplitMaybeSubscriptedPath`: `path['key']` as `(path, key)`.
-fn split_subscripted(p: &str) -> Option<(&str, &str)> {
-    let (path, key) = p.strip_suffix("']")?.split_once("['")?;
-    (!path.is_empty()).then_some((path, key))
-}
-
-/// Go's `ConvertDownwardAPIFieldLabel` for a pod: the internal field path, or why not.
-fn convert_downward_api_field_label(version: &str, label: &str) -> Result<String, String> {
-    if version != "v1" {
-        return Err(format!("unsupported pod version: {version}"));
-    }
-    if let Some((path, _)) = split_subscripted(label) {
-        return match path {
-            "metadata.annotations" | "metadata.labels" => Ok(label.to_owned()),
-            _ => Err(format!("field label does not support subscript: {label}")),
-        };
-    }
-    match label {
-        "metadata.annotations"
-        | "metadata.labels"
-        | "metadata.name"
-        | "metadata.namespace"
-        | "metadata.uid"
-        | "spec.nodeName"
-        | "spec.restartPolicy"
-        | "spec.serviceAccountName"
-        | "spec.schedulerName"
-        | "status.phase"
-        | "status.hostIP"
-        | "status.hostIPs"
-        | "status.podIP"
-        | "status.podIPs" => Ok(label.to_owned()),
-        // Old v1 clients send `spec.host`.
-        "spec.host" => Ok("spec.nodeName".to_owned()),
-        _ => Err(format!("field label not supported: {label}")),
-    }
-}
-
-/// Go's `validateObjectFieldSelector`: a version and a field path that converts to one
-/// of `expressions`, or a label or annotation subscript with a qualified name.
-pub(super) fn validate_object_field_selector(
-    fs: &ObjectFieldSelector,
-    expressions: &[&str],
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    if fs.api_version.is_empty() {
-        errs.push(Error::required(&path.child("apiVersion"), ""));
-        return;
-    }
-    let fp = path.child("fieldPath");
-    if fs.field_path.is_empty() {
-        errs.push(Error::required(&fp, ""));
-        return;
-    }
-    let internal = match convert_downward_api_field_label(&fs.api_version, &fs.field_path) {
-        Ok(internal) => internal,
-        Err(e) => {
-            errs.push(Error::invalid(
-                &fp,
-                &fs.field_path,
-                format!("error converting fieldPath: {e}"),
-            ));
-            return;
-        }
-    };
-    match split_subscripted(&internal) {
-        Some(("metadata.annotations", key)) => {
-            let key = key.to_lowercase();
-            invalid_each(errs, path, &key, is_qualified_name(&key));
-        }
-        Some(("metadata.labels", key)) => invalid_each(errs, path, key, is_qualified_name(key)),
-        Some((other, _)) => errs.push(Error::invalid(path, other, "does not support subscript")),
-        None if !expressions.contains(&internal.as_str()) => {
-            errs.push(Error::not_supported(&fp, internal.as_str(), expressions));
-        }
-        None => {}
     }
 }
 
@@ -497,8 +406,9 @@ pub(super) fn validate_env(env: &[EnvVar], path: &Path, errs: &mut ErrorList) {
             sources += 1;
             validate_object_field_selector(fs, ENV_FIELD_PATHS, &fp.child("fieldRef"), errs);
         }
-        if from.resource_field_ref.is_some() {
+        if let Some(r) = &from.resource_field_ref {
             sources += 1;
+            resource_field_selector(r, &fp.child("resourceFieldRef"), false, errs);
         }
         if let Some(r) = &from.config_map_key_ref {
             sources += 1;

@@ -33,6 +33,7 @@ use super::pod_annotations::{
     old_cost_invalid, validate_annotations_match_fields, validate_pod_annotations,
 };
 use super::resources::{validate_pod_resources, validate_resource_requirements};
+use super::volume_sources::VolumeOwner;
 use super::volumes::validate_volumes;
 use super::{DNS_POLICIES, RESTART_POLICIES, one_of};
 
@@ -74,7 +75,11 @@ pub(super) fn validate_pod_metadata_and_spec(pod: &Pod, old: Option<&Pod>) -> Er
     );
     let spec = Path::new("spec");
     let old_spec = old.map(|o| &o.spec);
-    errs.extend(validate_pod_spec_for(&pod.spec, old_spec, &spec, true));
+    let owner = VolumeOwner {
+        pod_name: Some(&pod.metadata.name),
+        resource_is_pod: true,
+    };
+    errs.extend(validate_pod_spec_for(&pod.spec, old_spec, &spec, owner));
     if pod.spec.service_account_name.is_empty() {
         let vp = spec.child("volumes");
         for (vi, v) in pod.spec.volumes.iter().enumerate() {
@@ -110,7 +115,7 @@ pub(super) fn validate_pod_metadata_and_spec(pod: &Pod, old: Option<&Pod>) -> Er
 /// Go's `ValidatePodSpec`, the parts named in the crate docs, in Go's order (so that
 /// the aggregated message lists the errors as kube-apiserver does).
 pub fn validate_pod_spec(spec: &PodSpec, path: &Path) -> ErrorList {
-    validate_pod_spec_for(spec, None, path, false)
+    validate_pod_spec_for(spec, None, path, VolumeOwner::default())
 }
 
 /// [`validate_pod_spec`], with Go's `ResourceIsPod` option: a Pod's own spec (rather
@@ -120,7 +125,7 @@ pub(super) fn validate_pod_spec_for(
     spec: &PodSpec,
     old: Option<&PodSpec>,
     path: &Path,
-    resource_is_pod: bool,
+    owner: VolumeOwner,
 ) -> ErrorList {
     let mut errs = ErrorList::default();
     if spec.termination_grace_period_seconds.is_none() {
@@ -129,7 +134,7 @@ pub(super) fn validate_pod_spec_for(
             "",
         ));
     }
-    let volumes = validate_volumes(&spec.volumes, &path.child("volumes"), &mut errs);
+    let volumes = validate_volumes(&spec.volumes, owner, &path.child("volumes"), &mut errs);
     let pod = PodFacts {
         // Go's default for `hostUsers` is true: only an explicit false is a user namespace.
         host_users: spec.host_users != Some(false),
@@ -186,7 +191,7 @@ pub(super) fn validate_pod_spec_for(
         validate_ephemeral_only(c, spec, &p, &mut errs);
     }
     validate_pod_resources(spec, path, &mut errs);
-    validate_host_network_deps(spec, path, resource_is_pod, &mut errs);
+    validate_host_network_deps(spec, path, owner.resource_is_pod, &mut errs);
     validate_windows_host_process_pod(spec, path, &mut errs);
     one_of(
         &spec.restart_policy,
@@ -556,6 +561,18 @@ pub fn validate_pod_template_spec(t: &crate::core::v1::PodTemplateSpec, path: &P
     pod_template_spec(t, None, path)
 }
 
+/// [`validate_pod_template_spec`] for an update from `old`: Go computes the pod
+/// validation options from the old template (`GetValidationOptionsFromPodTemplate`),
+/// so what the old template already used (an SELinux change policy, host namespaces
+/// or volume devices with `hostUsers: false`, ...) stays allowed.
+pub fn validate_pod_template_spec_update(
+    t: &crate::core::v1::PodTemplateSpec,
+    old: &crate::core::v1::PodTemplateSpec,
+    path: &Path,
+) -> ErrorList {
+    pod_template_spec(t, Some(&old.spec), path)
+}
+
 /// [`validate_pod_template_spec`] for an update of `old` (Go's options computed from
 /// the old template).
 pub(super) fn pod_template_spec(
@@ -575,7 +592,7 @@ pub(super) fn pod_template_spec(
         &t.spec,
         old,
         &path.child("spec"),
-        false,
+        VolumeOwner::default(),
     ));
     if !t.spec.ephemeral_containers.is_empty() {
         errs.push(Error::forbidden(

@@ -437,7 +437,7 @@ fn iscsi(i: &ISCSIPersistentVolumeSource, pv_name: &str, path: &Path, errs: &mut
 /// Go's iSCSI name patterns: `iqn.YYYY-MM.<domain>:<name>` (found anywhere in the
 /// name, Go's pattern not being anchored at its start), `eui.` and 16, `naa.` and 32
 /// alphanumerics.
-fn iscsi_name_ok(name: &str) -> bool {
+pub(super) fn iscsi_name_ok(name: &str) -> bool {
     let fixed = |n: usize| {
         let mut chars = name.chars().skip(3);
         chars.next().is_some_and(|c| c != '\n')

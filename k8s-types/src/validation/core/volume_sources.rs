@@ -1,13 +1,20 @@
 //! The rules of each volume source (Go's `validate<Source>VolumeSource` functions that
 //! `validateVolumeSource` calls for the one source a volume has).
 
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
-use apimachinery::util::validation::{inclusive_range_error, is_dns1123_label};
+use apimachinery::util::validation::field::{Error, ErrorList, Path, go_quote};
+use apimachinery::util::validation::{
+    inclusive_range_error, is_dns1123_label, is_dns1123_subdomain,
+};
 
-use super::pv_sources;
+use super::persistent_volume_claim::{
+    PersistentVolumeClaimSpecOptions, validate_persistent_volume_claim_spec,
+};
+use super::volume_projections::{downward_api_file, file_mode, projected};
+use super::{PULL_POLICIES, one_of, pv_sources};
 use crate::core::v1::{LocalObjectReference, Volume};
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_local_descending_path;
+use crate::validation::template_meta::validate_template_object_meta;
 
 /// A disk's partition, 0 to 255 (Go's message, `pdPartitionErrorMsg`, says 1 to 255).
 fn partition(partition: i32, path: &Path, errs: &mut ErrorList) {
@@ -33,10 +40,72 @@ fn secret_ref_named(r: Option<&LocalObjectReference>, path: &Path, errs: &mut Er
     }
 }
 
+/// What a volume's rules depend on besides the volume: the pod's name (Go's
+/// `podMeta`, a Pod's own; none for a template), and whether the spec is a Pod's own
+/// (Go's `ResourceIsPod`).
+#[derive(Clone, Copy, Default)]
+pub(super) struct VolumeOwner<'a> {
+    pub(super) pod_name: Option<&'a str>,
+    pub(super) resource_is_pod: bool,
+}
+
 /// The rules of source `name` (a field name of Go's `VolumeSource`) of `v`, under
-/// `path` (Go's path for it, which is not always the field's name).
-pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut ErrorList) {
+/// `path` (Go's path for it, which is not always the field's name); `volume_path` is
+/// the volume's own.
+pub(super) fn validate_source(
+    name: &str,
+    v: &Volume,
+    owner: VolumeOwner,
+    path: &Path,
+    volume_path: &Path,
+    errs: &mut ErrorList,
+) {
     match name {
+        "downwardAPI" => {
+            if let Some(d) = &v.downward_api {
+                file_mode(d.default_mode, &path.child("defaultMode"), errs);
+                for f in &d.items {
+                    downward_api_file(f, path, errs);
+                }
+            }
+        }
+        "projected" => {
+            if let Some(p) = &v.projected {
+                projected(p, path, errs);
+            }
+        }
+        "ephemeral" => {
+            if let Some(e) = &v.ephemeral {
+                ephemeral(e, path, errs);
+                // The claim's name is the pod's and the volume's: it must be a PVC name.
+                if let Some(pod) = owner
+                    .pod_name
+                    .filter(|n| !n.is_empty() && !v.name.is_empty())
+                {
+                    let claim = format!("{pod}-{}", v.name);
+                    for msg in is_dns1123_subdomain(&claim) {
+                        errs.push(Error::invalid(
+                            &volume_path.child("name"),
+                            &v.name,
+                            format!("PVC name {}: {msg}", go_quote(&claim)),
+                        ));
+                    }
+                }
+            }
+        }
+        "image" => {
+            if let Some(i) = &v.image {
+                if owner.resource_is_pod && i.reference.is_empty() {
+                    errs.push(Error::required(&path.child("reference"), ""));
+                }
+                one_of(
+                    &i.pull_policy,
+                    PULL_POLICIES,
+                    &path.child("pullPolicy"),
+                    errs,
+                );
+            }
+        }
         "gitRepo" => {
             if let Some(g) = &v.git_repo {
                 required(!g.repository.is_empty(), &path.child("repository"), errs);
@@ -204,8 +273,27 @@ pub(super) fn validate_source(name: &str, v: &Volume, path: &Path, errs: &mut Er
     }
 }
 
-/// Go's `validateISCSIVolumeSource`, but for the IQN and initiator formats past their
-/// prefix (Go's `iscsiInitiator*Regex`), not yet ported.
+/// Go's `validateEphemeralVolumeSource`: a claim template, whose metadata may hold
+/// only labels and annotations and whose spec is a claim's.
+fn ephemeral(e: &crate::core::v1::EphemeralVolumeSource, path: &Path, errs: &mut ErrorList) {
+    let tp = path.child("volumeClaimTemplate");
+    let Some(t) = &e.volume_claim_template else {
+        errs.push(Error::required(&tp, ""));
+        return;
+    };
+    errs.extend(validate_template_object_meta(
+        &t.metadata,
+        &tp.child("metadata"),
+    ));
+    errs.extend(validate_persistent_volume_claim_spec(
+        &t.spec,
+        &tp.child("spec"),
+        PersistentVolumeClaimSpecOptions::default(),
+    ));
+}
+
+/// Go's `validateISCSIVolumeSource`: a portal, an IQN, EUI or NAA name of its format,
+/// a LUN, a secret for CHAP, an initiator name of a known format.
 fn iscsi(i: &crate::core::v1::ISCSIVolumeSource, path: &Path, errs: &mut ErrorList) {
     required(
         !i.target_portal.is_empty(),
@@ -222,6 +310,8 @@ fn iscsi(i: &crate::core::v1::ISCSIVolumeSource, path: &Path, errs: &mut ErrorLi
             &i.iqn,
             "must be valid format starting with iqn, eui, or naa",
         ));
+    } else if !pv_sources::iscsi_name_ok(&i.iqn) {
+        errs.push(Error::invalid(&ip, &i.iqn, "must be valid format"));
     }
     if !(0..=255).contains(&i.lun) {
         errs.push(Error::invalid(
@@ -234,12 +324,15 @@ fn iscsi(i: &crate::core::v1::ISCSIVolumeSource, path: &Path, errs: &mut ErrorLi
         errs.push(Error::required(&path.child("secretRef"), ""));
     }
     if let Some(init) = &i.initiator_name {
+        let np = path.child("initiatorname");
         if !known_prefix(init) {
             errs.push(Error::invalid(
-                &path.child("initiatorname"),
+                &np,
                 init,
                 "must be valid format starting with iqn, eui, or naa",
             ));
+        } else if !pv_sources::iscsi_name_ok(init) {
+            errs.push(Error::invalid(&np, init, "must be valid format"));
         }
     }
 }

@@ -8,17 +8,20 @@ use apimachinery::util::validation::is_dns1123_label;
 
 use crate::core::v1::{Volume, VolumeMount};
 
-use super::volume_sources::validate_source;
+use super::volume_sources::{VolumeOwner, validate_source};
 use crate::validation::invalid_each;
 use crate::validation::pod_security::validate_local_descending_path;
 
+use super::MOUNT_PROPAGATIONS;
 use super::containers::{ContainerView, PodFacts};
-use super::{FILE_MODE_ERROR_MSG, MOUNT_PROPAGATIONS};
+use super::pv_sources::host_path;
+use super::volume_projections::{file_mode, key_to_path};
 
 /// Go's `validateVolumes`: names (DNS labels, unique) and exactly one source each;
 /// returns the names.
 pub(super) fn validate_volumes<'v>(
     volumes: &'v [Volume],
+    owner: VolumeOwner,
     path: &Path,
     errs: &mut ErrorList,
 ) -> BTreeSet<&'v str> {
@@ -34,12 +37,17 @@ pub(super) fn validate_volumes<'v>(
         if !names.insert(v.name.as_str()) {
             errs.push(Error::duplicate(&np, &v.name));
         }
-        validate_volume_source(v, &p, errs);
+        validate_volume_source(v, owner, &p, errs);
     }
     names
 }
 
-pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorList) {
+pub(super) fn validate_volume_source(
+    v: &Volume,
+    owner: VolumeOwner,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
     // Go's order of checks: the first source set counts, each further one is forbidden
     // (at the second name: Go's, typos included); the first is checked under the third.
     let sources: [(&str, bool, &str); 30] = [
@@ -108,7 +116,7 @@ pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorLi
         }
         count += 1;
         let p = path.child(checked_at);
-        validate_source(checked_at, v, &p, errs);
+        validate_source(checked_at, v, owner, &p, path, errs);
         match name {
             "emptyDir"
                 if v.empty_dir
@@ -121,8 +129,10 @@ pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorLi
                     "SizeLimit field must be a valid resource quantity",
                 ));
             }
-            "hostPath" if v.host_path.as_ref().is_some_and(|h| h.path.is_empty()) => {
-                errs.push(Error::required(&p.child("path"), ""));
+            "hostPath" => {
+                if let Some(h) = &v.host_path {
+                    host_path(h, &p, errs);
+                }
             }
             "secret" => {
                 if let Some(s) = &v.secret {
@@ -130,6 +140,10 @@ pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorLi
                         errs.push(Error::required(&p.child("secretName"), ""));
                     }
                     file_mode(s.default_mode, &p.child("defaultMode"), errs);
+                    let ip = p.child("items");
+                    for (j, kp) in s.items.iter().enumerate() {
+                        key_to_path(kp, &ip.index(j), errs);
+                    }
                 }
             }
             "configMap" => {
@@ -138,6 +152,10 @@ pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorLi
                         errs.push(Error::required(&p.child("name"), ""));
                     }
                     file_mode(c.default_mode, &p.child("defaultMode"), errs);
+                    let ip = p.child("items");
+                    for (j, kp) in c.items.iter().enumerate() {
+                        key_to_path(kp, &ip.index(j), errs);
+                    }
                 }
             }
             "persistentVolumeClaim"
@@ -152,14 +170,6 @@ pub(super) fn validate_volume_source(v: &Volume, path: &Path, errs: &mut ErrorLi
     }
     if count == 0 {
         errs.push(Error::required(path, "must specify a volume type"));
-    }
-}
-
-pub(super) fn file_mode(mode: Option<i32>, path: &Path, errs: &mut ErrorList) {
-    if let Some(m) = mode {
-        if !(0..=0o777).contains(&m) {
-            errs.push(Error::invalid(path, m, FILE_MODE_ERROR_MSG));
-        }
     }
 }
 

@@ -1,0 +1,111 @@
+//! The `/status` validators the Scheme registers (Go's status strategies'
+//! `ValidateUpdate`), as the server runs them on a write of the subresource: one test
+//! per kind, with Go's text.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use k8s_types::core::v1::{
+    ConfigMap, Node, PersistentVolume, PersistentVolumeClaim, ReplicationController, Service,
+};
+use serde_json::{Value, json};
+
+use crate::validation::status_errors;
+
+fn meta(name: &str, namespaced: bool) -> Value {
+    let mut m = json!({"name": name, "resourceVersion": "1", "uid": "u-1"});
+    if namespaced {
+        m["namespace"] = json!("default");
+    }
+    m
+}
+
+#[test]
+fn service_status_ingress_needs_a_load_balancer() {
+    let old = json!({"metadata": meta("svc", true), "spec": {"ports": [{"port": 80}]}});
+    let mut new = old.clone();
+    new["status"] = json!({"loadBalancer": {"ingress": [{"ip": "10.0.0.1"}]}});
+    assert_eq!(
+        status_errors::<Service>(old.clone(), new).unwrap(),
+        [
+            "status.loadBalancer.ingress: Forbidden: may only be used when `spec.type` is 'LoadBalancer'"
+        ]
+    );
+    let mut lb = old.clone();
+    lb["spec"]["type"] = json!("LoadBalancer");
+    let mut new = lb.clone();
+    new["status"] =
+        json!({"loadBalancer": {"ingress": [{"ip": "10.0.0.1", "hostname": "10.0.0.2"}]}});
+    assert_eq!(
+        status_errors::<Service>(lb, new).unwrap(),
+        [
+            "status.loadBalancer.ingress[0].hostname: Invalid value: \"10.0.0.2\": must be a DNS name, not an IP address"
+        ]
+    );
+}
+
+#[test]
+fn replication_controller_status_counts() {
+    let old = json!({"metadata": meta("rc", true),
+        "spec": {"selector": {"app": "rc"},
+            "template": {"metadata": {"labels": {"app": "rc"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}});
+    let mut new = old.clone();
+    new["status"] = json!({"replicas": 1, "readyReplicas": 2, "observedGeneration": -1});
+    assert_eq!(
+        status_errors::<ReplicationController>(old.clone(), new).unwrap(),
+        [
+            "status.observedGeneration: Invalid value: -1: must be greater than or equal to 0",
+            "status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas",
+        ]
+    );
+    let mut new = old.clone();
+    new["status"] = json!({"replicas": 1, "readyReplicas": 1});
+    assert_eq!(
+        status_errors::<ReplicationController>(old, new).unwrap(),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn node_status_keeps_the_pod_cidrs_and_metadata() {
+    let old = json!({"metadata": meta("n", false), "spec": {"podCIDRs": ["10.0.0.0/24"]}});
+    let mut new = old.clone();
+    new["spec"]["podCIDRs"] = json!(["10.1.0.0/24"]);
+    new["metadata"]["uid"] = json!("u-2");
+    let errs = status_errors::<Node>(old, new).unwrap();
+    assert_eq!(
+        errs,
+        [
+            "metadata.uid: Invalid value: \"u-2\": field is immutable",
+            "spec.podCIDRs: Forbidden: node updates may not change podCIDR except from \"\" to valid",
+        ]
+    );
+}
+
+#[test]
+fn persistent_volume_and_claim_status_keep_the_metadata() {
+    let pv = json!({"metadata": meta("pv", false),
+        "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+            "hostPath": {"path": "/data"}}});
+    let mut new = pv.clone();
+    new["metadata"]["name"] = json!("other");
+    assert_eq!(
+        status_errors::<PersistentVolume>(pv, new).unwrap(),
+        ["metadata.name: Invalid value: \"other\": field is immutable"]
+    );
+    let pvc = json!({"metadata": meta("claim", true),
+        "spec": {"accessModes": ["ReadWriteOnce"],
+            "resources": {"requests": {"storage": "1Gi"}}}});
+    let mut new = pvc.clone();
+    new["status"] = json!({"capacity": {"storage": "-1Gi"}});
+    let errs = status_errors::<PersistentVolumeClaim>(pvc, new).unwrap();
+    assert_eq!(
+        errs,
+        ["status.capacity[storage]: Invalid value: -1073741824: must be a valid resource quantity"]
+    );
+}
+
+#[test]
+fn kinds_without_status_rules_have_no_status_validator() {
+    let cm = json!({"metadata": meta("cm", true)});
+    assert_eq!(status_errors::<ConfigMap>(cm.clone(), cm), None);
+}
