@@ -172,12 +172,15 @@ mod scheduling;
 mod semantic;
 #[cfg(feature = "coordination")]
 mod semver;
+#[cfg(any(feature = "core", feature = "certificates"))]
+mod signer_names;
 #[cfg(feature = "storage")]
 mod storage;
 #[cfg(feature = "storagemigration")]
 mod storagemigration;
 
-#[cfg(feature = "resource")]
+// A ResourceClaimTemplate's claim and a pod's ephemeral volume claim template.
+#[cfg(any(feature = "core", feature = "resource"))]
 mod template_meta;
 
 #[cfg(feature = "resource")]

@@ -3,13 +3,11 @@
 //! signed with it, or (deprecated) a PKIX key with a proof of possession over the pod's
 //! UID. `certificates.k8s.io/v1beta1`, and `v1` from 1.37.
 
-use apimachinery::apis::meta::v1::validation::{
-    FIELD_IMMUTABLE_ERROR_MSG, TOTAL_ANNOTATION_SIZE_LIMIT_B, name_is_dns_subdomain,
-};
-use apimachinery::util::validation::domain::is_domain_prefixed_key;
+use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::super::go_value::go_json;
+use super::super::signer_names::validate_user_annotations;
 use super::super::{json_value, validate_object_meta, validate_object_meta_update};
 use super::{is_kubernetes_signer_name, validate_signer_name, x509};
 use crate::certificates::v1beta1;
@@ -90,24 +88,6 @@ fn bytes_value(b: &Option<ByteString>) -> BadValue {
         Some(v) => json_value(v),
         None => BadValue::Json("null".into()),
     }
-}
-
-/// Go's `ValidateUserAnnotations`: domain-prefixed keys (compared lower-cased), 256 KiB
-/// in all.
-fn validate_user_annotations(
-    annotations: &std::collections::BTreeMap<String, String>,
-    fld: &Path,
-) -> ErrorList {
-    let mut errs = ErrorList::default();
-    let mut total: i64 = 0;
-    for (k, v) in annotations {
-        errs.extend(is_domain_prefixed_key(fld, &k.to_lowercase()));
-        total = total.saturating_add(i64::try_from(k.len() + v.len()).unwrap_or(i64::MAX));
-    }
-    if total > TOTAL_ANNOTATION_SIZE_LIMIT_B {
-        errs.push(Error::too_long(fld, TOTAL_ANNOTATION_SIZE_LIMIT_B));
-    }
-    errs
 }
 
 /// A UID: not empty, 128 bytes at most.

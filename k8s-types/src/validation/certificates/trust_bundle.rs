@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
+use apimachinery::apis::meta::v1::validation::FIELD_IMMUTABLE_ERROR_MSG;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::super::name_rule::validate_object_meta_with;
 use super::super::{validate_kube_finalizer_name, validate_object_meta_update};
-use super::{pem, validate_signer_name, x509};
+use super::{pem, validate_cluster_trust_bundle_name, validate_signer_name, x509};
 #[cfg(feature = "v1_37")]
 use crate::certificates::v1::ClusterTrustBundle;
 #[cfg(not(feature = "v1_37"))]
@@ -20,30 +20,6 @@ const MAX_TRUST_BUNDLE_SIZE: usize = 1024 * 1024;
 
 /// Go's `"<value omitted>"`, the bad value of every trust-bundle error.
 const OMITTED: &str = "<value omitted>";
-
-/// Go's `ValidateClusterTrustBundleName`: with a signer, the name is the signer with `/`
-/// as `:`, a `:`, and a DNS subdomain; without one, a DNS subdomain without `:`.
-pub fn validate_cluster_trust_bundle_name(
-    signer_name: &str,
-    name: &str,
-    prefix: bool,
-) -> Vec<String> {
-    if signer_name.is_empty() {
-        if name.contains(':') {
-            return vec![
-                "ClusterTrustBundle without signer name must not have \":\" in its name".into(),
-            ];
-        }
-        return name_is_dns_subdomain(name, prefix);
-    }
-    let required = format!("{}:", signer_name.replace('/', ":"));
-    match name.strip_prefix(&required) {
-        Some(rest) => name_is_dns_subdomain(rest, prefix),
-        None => vec![format!(
-            "ClusterTrustBundle for signerName {signer_name} must be named with prefix {required}"
-        )],
-    }
-}
 
 /// Go's `ValidateClusterTrustBundle`; `parse_bundle` false skips the bundle (Go's
 /// `SuppressBundleParsing`, for an update that keeps it).

@@ -7,7 +7,12 @@ use std::collections::BTreeSet;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use crate::core::v1::{DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource};
+use crate::validation::label_selector::validate_label_selector_with;
 use crate::validation::pod_security::validate_local_descending_path;
+use crate::validation::signer_names::{
+    is_kubernetes_signer_name, signer_of_cluster_trust_bundle_name,
+    validate_cluster_trust_bundle_name, validate_signer_name, validate_user_annotations,
+};
 
 use super::FILE_MODE_ERROR_MSG;
 use super::downward_api::{resource_field_selector, validate_object_field_selector};
@@ -176,6 +181,14 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
                             "must be a valid object name",
                         ));
                     }
+                    let signer = signer_of_cluster_trust_bundle_name(name).unwrap_or_default();
+                    for msg in validate_cluster_trust_bundle_name(&signer, name, false) {
+                        errs.push(Error::invalid(
+                            &bp.child("name"),
+                            name.as_str(),
+                            format!("not a valid clustertrustbundlename: {msg}"),
+                        ));
+                    }
                     if let Some(s) = &b.label_selector {
                         errs.push(Error::invalid(
                             &bp.child("labelSelector"),
@@ -191,6 +204,12 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
                             "must be a valid signer name",
                         ));
                     }
+                    errs.extend(validate_signer_name(&bp.child("signerName"), signer));
+                    errs.extend(validate_label_selector_with(
+                        b.label_selector.as_ref(),
+                        false,
+                        &bp.child("labelSelector"),
+                    ));
                 }
                 (None, None) => errs.push(Error::required(
                     &bp,
@@ -207,6 +226,14 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
         if let Some(c) = &source.pod_certificate {
             count += 1;
             let cp = sp.child("podCertificate");
+            errs.extend(validate_signer_name(
+                &cp.child("signerName"),
+                &c.signer_name,
+            ));
+            errs.extend(validate_user_annotations(
+                &c.user_annotations,
+                &cp.child("userAnnotations"),
+            ));
             const KEY_TYPES: &[&str] = &[
                 "RSA3072",
                 "RSA4096",
@@ -230,11 +257,7 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
                 ));
             }
             if let Some(s) = c.max_expiration_seconds {
-                let (host, _) = c
-                    .signer_name
-                    .split_once('/')
-                    .unwrap_or((&c.signer_name, ""));
-                let most = if host == "kubernetes.io" || host.ends_with(".kubernetes.io") {
+                let most = if is_kubernetes_signer_name(&c.signer_name) {
                     24 * 60 * 60
                 } else {
                     91 * 24 * 60 * 60
