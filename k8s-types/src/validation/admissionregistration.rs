@@ -792,7 +792,9 @@ fn validation_actions(actions: &[String], p: &Path, errs: &mut ErrorList) {
     if seen.is_empty() {
         errs.push(Error::required(
             p,
-            "at least one validation action is required",
+            crate::validation::declarative::required_detail(
+                "at least one validation action is required",
+            ),
         ));
     }
 }

@@ -97,7 +97,10 @@ fn validate_endpoints(endpoints: &[Endpoint], address_type: &str, path: &Path) -
         let ap = p.child("addresses");
         let addresses = ep.addresses.as_deref().unwrap_or_default();
         if addresses.is_empty() {
-            errs.push(Error::required(&ap, "must contain at least 1 address"));
+            errs.push(Error::required(
+                &ap,
+                crate::validation::declarative::required_detail("must contain at least 1 address"),
+            ));
         } else if addresses.len() > MAX_ADDRESSES {
             errs.push(Error::too_many(
                 &ap,

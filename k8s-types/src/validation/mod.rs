@@ -96,6 +96,8 @@ mod batch;
 mod coordination;
 #[cfg(feature = "core")]
 mod core;
+#[allow(dead_code)]
+mod declarative;
 #[cfg(feature = "discovery")]
 mod discovery;
 #[cfg(feature = "events")]
@@ -321,9 +323,11 @@ fn int_or_string_value(v: &crate::value::IntOrString) -> BadValue {
 #[allow(unused_macros)]
 macro_rules! pair {
     ($create:path, $update:path) => {
-        |new, old| match old {
-            Some(old) => $update(new, old),
-            None => $create(new),
+        |new, old| {
+            $crate::validation::declarative::merged(match old {
+                Some(old) => $update(new, old),
+                None => $create(new),
+            })
         }
     };
 }
@@ -342,7 +346,7 @@ macro_rules! create_only {
                     &apimachinery::util::validation::field::Path::new("metadata"),
                 ));
             }
-            errs
+            $crate::validation::declarative::merged(errs)
         }
     };
 }
@@ -484,10 +488,11 @@ fn register(v: &mut Validators) {
         validate_runtime_class_update
     ));
     #[cfg(feature = "apiregistration")]
-    v.add::<crate::apiregistration::v1::APIService, _>(pair!(
-        validate_api_service,
-        validate_api_service_update
-    ));
+    // kube-aggregator's strategy has no declarative rules: its list is not merged.
+    v.add::<crate::apiregistration::v1::APIService, _>(|new, old| match old {
+        Some(old) => validate_api_service_update(new, old),
+        None => validate_api_service(new),
+    });
     #[cfg(feature = "apiserverinternal")]
     v.add::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(pair!(
         validate_storage_version,

@@ -23,7 +23,9 @@ pub fn validate_policy_rule(rule: &PolicyRule, namespaced: bool, path: &Path) ->
     if rule.verbs.as_deref().unwrap_or_default().is_empty() {
         errs.push(Error::required(
             &path.child("verbs"),
-            "verbs must contain at least one value",
+            crate::validation::declarative::required_detail(
+                "verbs must contain at least one value",
+            ),
         ));
     }
     if !rule.non_resource_urls.is_empty() {
@@ -246,6 +248,12 @@ struct GoRoleRef<'a> {
     name: &'a str,
 }
 
+/// What a changed roleRef is told: Kubernetes 1.37 checks it as any immutable field.
+#[cfg(not(feature = "v1_37"))]
+const ROLE_REF_CHANGED: &str = "cannot change roleRef";
+#[cfg(feature = "v1_37")]
+const ROLE_REF_CHANGED: &str = apimachinery::apis::meta::v1::validation::FIELD_IMMUTABLE_ERROR_MSG;
+
 fn role_ref_kept(new: &RoleRef, old: &RoleRef, errs: &mut ErrorList) {
     if new != old {
         let value = GoRoleRef {
@@ -256,7 +264,7 @@ fn role_ref_kept(new: &RoleRef, old: &RoleRef, errs: &mut ErrorList) {
         errs.push(Error::invalid(
             &Path::new("roleRef"),
             go_json(&value),
-            "cannot change roleRef",
+            ROLE_REF_CHANGED,
         ));
     }
 }

@@ -6,6 +6,7 @@ use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::inclusive_range_error;
 
 use crate::storage::v1::{VolumeAttachment, VolumeAttachmentSpec, VolumeError};
+use crate::validation::declarative::{covered_driver_name, immutable_value};
 use crate::validation::go_value::go_json;
 use crate::validation::invalid_each;
 use crate::validation::{
@@ -32,10 +33,14 @@ pub fn validate_volume_attachment(va: &VolumeAttachment) -> ErrorList {
     );
     let sp = Path::new("spec");
     let spec = &va.spec;
-    errs.extend(validate_csi_driver_name(
+    covered_driver_name(
         &spec.attacher,
         &sp.child("attacher"),
-    ));
+        &mut errs,
+        |n, p, e| {
+            e.extend(validate_csi_driver_name(n, p));
+        },
+    );
     let src = sp.child("source");
     match (
         &spec.source.inline_volume_spec,
@@ -136,7 +141,7 @@ pub fn validate_volume_attachment_update(
     if new.spec != old.spec {
         errs.push(Error::invalid(
             &Path::new("spec"),
-            go_spec(&new.spec),
+            immutable_value(|| go_spec(&new.spec)),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }
