@@ -65,16 +65,17 @@ pub(crate) fn long_name_caseless(value: &str, path: &Path, errs: &mut ErrorList)
 /// (`RequiredCovered, FormatCovered, SizeCovered`: a VolumeAttachment's attacher, a
 /// DRA opaque configuration's and allocation result's driver). On Kubernetes 1.37 the
 /// declarative `+k8s:format=k8s-long-name-caseless` reports the format in its words; on
-/// 1.36 `handwritten` does all of it.
+/// 1.36 `handwritten` does all of it, and so it does on 1.37 for an update that kept the
+/// name (`old`), which the declarative rule does not check again.
 pub(crate) fn covered_driver_name(
     name: &str,
+    old: Option<&str>,
     path: &Path,
     errs: &mut ErrorList,
     handwritten: impl FnOnce(&str, &Path, &mut ErrorList),
 ) {
     #[cfg(feature = "v1_37")]
-    {
-        let _ = handwritten;
+    if old != Some(name) {
         if name.is_empty() {
             errs.push(Error::required(path, ""));
             return;
@@ -83,18 +84,22 @@ pub(crate) fn covered_driver_name(
             errs.push(Error::too_long(path, 63));
         }
         long_name_caseless(name, path, errs);
+        return;
     }
     #[cfg(not(feature = "v1_37"))]
+    let _ = old;
     handwritten(name, path, errs);
 }
 
 /// The detail of a hand-written `Required` error that a declarative `+k8s:required`
-/// (beta) covers: on Kubernetes 1.37 the declarative error, which has none, is the one
-/// reported; on 1.36 `detail`.
+/// (beta) covers: on Kubernetes 1.37, where the declarative rule `checked` the value
+/// (on create, and on update when it changed: Go's rules do not check again what an
+/// update kept), its error, which has none, is the one reported; else `detail`.
 #[allow(unused_variables)]
-pub(crate) fn required_detail(detail: &'static str) -> &'static str {
-    #[cfg(feature = "v1_37")]
-    return "";
-    #[cfg(not(feature = "v1_37"))]
-    detail
+pub(crate) fn required_detail(detail: &'static str, checked: bool) -> &'static str {
+    if cfg!(feature = "v1_37") && checked {
+        ""
+    } else {
+        detail
+    }
 }

@@ -449,7 +449,7 @@ fn register(v: &mut Validators) {
     #[cfg(feature = "rbac")]
     {
         use crate::rbac::v1 as r;
-        v.add::<r::Role, _>(create_only!(validate_role));
+        v.add::<r::Role, _>(pair!(validate_role, validate_role_update));
         v.add::<r::ClusterRole, _>(pair!(validate_cluster_role, validate_cluster_role_update));
         v.add::<r::RoleBinding, _>(pair!(validate_role_binding, validate_role_binding_update));
         v.add::<r::ClusterRoleBinding, _>(pair!(

@@ -208,7 +208,7 @@ pub fn validate_resource_claim_template_update(
     {
         errs.push(Error::invalid(
             &Path::new("spec"),
-            immutable_value(|| super::claim_json::template_spec(&new.spec)),
+            super::claim_json::template_spec(&new.spec),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }

@@ -242,7 +242,13 @@ fn validate_device_configuration(
     match opaque {
         None => errs.push(Error::required(&p, "")),
         Some(o) => {
-            covered_driver_name(&o.driver, &p.child("driver"), errs, validate_driver_name);
+            covered_driver_name(
+                &o.driver,
+                None,
+                &p.child("driver"),
+                errs,
+                validate_driver_name,
+            );
             validate_raw_extension(
                 &o.parameters.raw,
                 &p.child("parameters"),
