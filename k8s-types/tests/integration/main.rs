@@ -35,6 +35,8 @@ mod typed_only;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_releases;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_values;
 
 /// The reference data of the release built (`k8s_types::RELEASE`): `$K8S_API_DIR` when
