@@ -187,12 +187,13 @@ fn banned_owner(
 pub fn validate_owner_references(refs: &[OwnerReference], fld_path: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
     let mut first_controller: Option<String> = None;
-    for (_i, r) in refs.iter().enumerate() {
+    for (i, r) in refs.iter().enumerate() {
         // Kubernetes 1.37 names each reference by its index; 1.36 named the list.
-        #[cfg(feature = "v1_37")]
-        let at = fld_path.index(_i);
-        #[cfg(not(feature = "v1_37"))]
-        let at = *fld_path;
+        let at = if cfg!(feature = "v1_37") {
+            fld_path.index(i)
+        } else {
+            *fld_path
+        };
         validate_owner_reference(r, &at, &mut errs);
         if r.controller == Some(true) {
             let current = format!("{}/{}", r.kind, r.name);
