@@ -17,7 +17,8 @@
 # same sources against Kubernetes 1.37.2 (go.1.37.mod, go.1.37.sum: k8s.io/kubernetes
 # v1.37.2, its staging modules v0.37.2, controller-runtime v0.25.2, etcd v3.7.0, the line
 # kube-apiserver 1.37 is built against) into bin/1.37/, with the build tag k8s_1_37 for
-# code that comes to differ between the releases (none does yet).
+# code that differs between the releases (internal/cases/validate_check*.go: 1.37 runs
+# the declarative rules outside the strategies).
 # Needs Go 1.26 and the Go module proxy; nothing of this ships in the Rust crates.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -133,8 +133,11 @@ pub fn cargo_features(
         "{DEFAULT_RELEASE} = [\"{}\"]\n",
         default_release.feature()
     ));
+    // Each release's feature turns on apimachinery's of the same name: Go's generic
+    // rules (object metadata, managed fields) change with k8s.io/apimachinery's release.
     for release in releases {
-        out.push_str(&format!("{} = []\n", release.feature()));
+        let feature = release.feature();
+        out.push_str(&format!("{feature} = [\"apimachinery/{feature}\"]\n"));
     }
     out.push_str("# Every API group.\n");
     out.push_str(&format!("{ALL_GROUPS} = [{}]\n", quoted(&mut deps.keys())));
@@ -183,7 +186,7 @@ mod tests {
         let r = |minor| crate::refdata::Release { major: 1, minor };
         let table = cargo_features(&deps, &[r(36), r(37)], r(36));
         assert!(table.ends_with(
-            "[features]\ndefault = [\"all-groups\", \"scheme\", \"default-release\"]\n# The Kubernetes release built: exactly one of the features below (others: `default-features = false`).\ndefault-release = [\"v1_36\"]\nv1_36 = []\nv1_37 = []\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\nscheme = [\"dep:inventory\", \"validation\"]\n# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\nvalidation = [\"dep:ring\", \"dep:x509-parser\"]\napps = [\"core\"]\ncore = []\n"
+            "[features]\ndefault = [\"all-groups\", \"scheme\", \"default-release\"]\n# The Kubernetes release built: exactly one of the features below (others: `default-features = false`).\ndefault-release = [\"v1_36\"]\nv1_36 = [\"apimachinery/v1_36\"]\nv1_37 = [\"apimachinery/v1_37\"]\n# Every API group.\nall-groups = [\"apps\", \"core\"]\n# The Scheme's part: Object impls and registration, conversions, defaulters, validators.\nscheme = [\"dep:inventory\", \"validation\"]\n# Go's built-in validation (`k8s_types::validation`), also without the Scheme.\nvalidation = [\"dep:ring\", \"dep:x509-parser\"]\napps = [\"core\"]\ncore = []\n"
         ));
         let manifest = "[package]\nname = \"x\"\n";
         let once = with_features(manifest, &table);

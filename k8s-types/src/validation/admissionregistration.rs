@@ -602,18 +602,33 @@ pub fn validate_validating_admission_policy_binding(
     );
     validation_actions(
         &b.spec.validation_actions,
+        None,
         &Path::new("spec").child("validationActions"),
         &mut errs,
     );
     errs
 }
 
-/// Go's `ValidateValidatingAdmissionPolicyBindingUpdate`: the new object's checks.
+/// Go's `ValidateValidatingAdmissionPolicyBindingUpdate`: the new object's checks
+/// (the old one's actions matter only to 1.37's declarative rule, see
+/// [`validation_actions`]).
 pub fn validate_validating_admission_policy_binding_update(
     new: &ValidatingAdmissionPolicyBinding,
-    _old: &ValidatingAdmissionPolicyBinding,
+    old: &ValidatingAdmissionPolicyBinding,
 ) -> ErrorList {
-    validate_validating_admission_policy_binding(new)
+    let mut errs = binding(
+        &new.metadata,
+        &new.spec.policy_name,
+        new.spec.param_ref.as_ref(),
+        new.spec.match_resources.as_ref(),
+    );
+    validation_actions(
+        &new.spec.validation_actions,
+        Some(&old.spec.validation_actions),
+        &Path::new("spec").child("validationActions"),
+        &mut errs,
+    );
+    errs
 }
 
 /// Go's `ValidateMutatingAdmissionPolicyBinding`: a validating binding's rules, and
@@ -773,7 +788,7 @@ fn named_rule(rule: &NamedRuleWithOperations, p: &Path, errs: &mut ErrorList) {
 
 /// Go's `validateValidationActions`: known, each once, not both Deny and Warn, at
 /// least one.
-fn validation_actions(actions: &[String], p: &Path, errs: &mut ErrorList) {
+fn validation_actions(actions: &[String], old: Option<&[String]>, p: &Path, errs: &mut ErrorList) {
     let mut seen = BTreeSet::new();
     for (i, a) in actions.iter().enumerate() {
         let ip = p.index(i);
@@ -792,7 +807,10 @@ fn validation_actions(actions: &[String], p: &Path, errs: &mut ErrorList) {
     if seen.is_empty() {
         errs.push(Error::required(
             p,
-            "at least one validation action is required",
+            crate::validation::declarative::required_detail(
+                "at least one validation action is required",
+                old != Some(actions),
+            ),
         ));
     }
 }

@@ -59,7 +59,8 @@ fn options(new: &HorizontalPodAutoscaler, old: Option<&HorizontalPodAutoscaler>)
             allow_invalid_api_version: false,
         },
     };
-    if old.is_some_and(|o| o.spec.min_replicas == Some(0)) {
+    // The `HPAScaleToZero` gate is beta, on by default, from Kubernetes 1.37.
+    if cfg!(feature = "v1_37") || old.is_some_and(|o| o.spec.min_replicas == Some(0)) {
         opts.min_replicas_lower_bound = 0;
     }
     let (target, old_target) = (

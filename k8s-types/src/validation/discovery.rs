@@ -42,7 +42,9 @@ pub fn validate_endpoint_slice_update(new: &EndpointSlice, old: &EndpointSlice) 
     if new.address_type != old.address_type {
         errs.push(Error::invalid(
             &Path::new("addressType"),
-            BadValue::json_string(&new.address_type),
+            crate::validation::declarative::immutable_value(|| {
+                BadValue::json_string(&new.address_type)
+            }),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }
@@ -97,7 +99,13 @@ fn validate_endpoints(endpoints: &[Endpoint], address_type: &str, path: &Path) -
         let ap = p.child("addresses");
         let addresses = ep.addresses.as_deref().unwrap_or_default();
         if addresses.is_empty() {
-            errs.push(Error::required(&ap, "must contain at least 1 address"));
+            errs.push(Error::required(
+                &ap,
+                crate::validation::declarative::required_detail(
+                    "must contain at least 1 address",
+                    true,
+                ),
+            ));
         } else if addresses.len() > MAX_ADDRESSES {
             errs.push(Error::too_many(
                 &ap,

@@ -103,6 +103,8 @@ mod certificates;
 mod coordination;
 #[cfg(feature = "core")]
 mod core;
+#[allow(dead_code)]
+mod declarative;
 #[cfg(feature = "discovery")]
 mod discovery;
 #[cfg(feature = "events")]
@@ -333,9 +335,11 @@ fn int_or_string_value(v: &crate::value::IntOrString) -> BadValue {
 #[allow(unused_macros)]
 macro_rules! pair {
     ($create:path, $update:path) => {
-        |new, old| match old {
-            Some(old) => $update(new, old),
-            None => $create(new),
+        |new, old| {
+            $crate::validation::declarative::merged(match old {
+                Some(old) => $update(new, old),
+                None => $create(new),
+            })
         }
     };
 }
@@ -354,7 +358,7 @@ macro_rules! create_only {
                     &apimachinery::util::validation::field::Path::new("metadata"),
                 ));
             }
-            errs
+            $crate::validation::declarative::merged(errs)
         }
     };
 }
@@ -464,7 +468,7 @@ fn register(v: &mut Validators) {
     #[cfg(feature = "rbac")]
     {
         use crate::rbac::v1 as r;
-        v.add::<r::Role, _>(create_only!(validate_role));
+        v.add::<r::Role, _>(pair!(validate_role, validate_role_update));
         v.add::<r::ClusterRole, _>(pair!(validate_cluster_role, validate_cluster_role_update));
         v.add::<r::RoleBinding, _>(pair!(validate_role_binding, validate_role_binding_update));
         v.add::<r::ClusterRoleBinding, _>(pair!(
@@ -527,10 +531,11 @@ fn register(v: &mut Validators) {
         validate_runtime_class_update
     ));
     #[cfg(feature = "apiregistration")]
-    v.add::<crate::apiregistration::v1::APIService, _>(pair!(
-        validate_api_service,
-        validate_api_service_update
-    ));
+    // kube-aggregator's strategy has no declarative rules: its list is not merged.
+    v.add::<crate::apiregistration::v1::APIService, _>(|new, old| match old {
+        Some(old) => validate_api_service_update(new, old),
+        None => validate_api_service(new),
+    });
     #[cfg(feature = "apiserverinternal")]
     v.add::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(pair!(
         validate_storage_version,

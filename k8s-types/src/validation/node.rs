@@ -12,6 +12,7 @@ use super::go_value::go_json;
 use super::{invalid_each, validate_resource_requirements, validate_tolerations};
 use crate::core::v1::{ResourceRequirements, Toleration};
 use crate::node::v1::RuntimeClass;
+use crate::validation::declarative::immutable_value;
 
 /// Go's `ValidateRuntimeClass`: a DNS-label handler, the overhead as a container's
 /// limits, and the scheduling node selector and tolerations (unique by key, operator,
@@ -91,7 +92,7 @@ pub fn validate_runtime_class_update(new: &RuntimeClass, old: &RuntimeClass) -> 
     if new.handler != old.handler {
         errs.push(Error::invalid(
             &Path::new("handler"),
-            &new.handler,
+            immutable_value(|| (&new.handler).into()),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }

@@ -19,11 +19,21 @@ const GROUP: &str = "rbac.authorization.k8s.io";
 /// Go's `ValidatePolicyRule`: verbs; non-resource URLs only in cluster roles and not
 /// with resources; resource rules with groups and resources.
 pub fn validate_policy_rule(rule: &PolicyRule, namespaced: bool, path: &Path) -> ErrorList {
+    policy_rule(rule, namespaced, path, true)
+}
+
+/// [`validate_policy_rule`]; `checked`: whether Kubernetes 1.37's declarative rule
+/// for the verbs ran (not on an update that kept the rules), whose error, when it did,
+/// stands in for the hand-written one.
+fn policy_rule(rule: &PolicyRule, namespaced: bool, path: &Path, checked: bool) -> ErrorList {
     let mut errs = ErrorList::default();
     if rule.verbs.as_deref().unwrap_or_default().is_empty() {
         errs.push(Error::required(
             &path.child("verbs"),
-            "verbs must contain at least one value",
+            crate::validation::declarative::required_detail(
+                "verbs must contain at least one value",
+                checked,
+            ),
         ));
     }
     if !rule.non_resource_urls.is_empty() {
@@ -62,17 +72,25 @@ pub fn validate_policy_rule(rule: &PolicyRule, namespaced: bool, path: &Path) ->
     errs
 }
 
-fn rules(rules: Option<&Vec<PolicyRule>>, namespaced: bool, errs: &mut ErrorList) {
+/// Each rule's checks; `old`: the old object's rules on update.
+fn rules(
+    rules: Option<&Vec<PolicyRule>>,
+    old: Option<Option<&Vec<PolicyRule>>>,
+    namespaced: bool,
+    errs: &mut ErrorList,
+) {
+    let checked = old.is_none_or(|old| old != rules);
     for (i, r) in rules
         .map(Vec::as_slice)
         .unwrap_or_default()
         .iter()
         .enumerate()
     {
-        errs.extend(validate_policy_rule(
+        errs.extend(policy_rule(
             r,
             namespaced,
             &Path::new("rules").index(i),
+            checked,
         ));
     }
 }
@@ -85,13 +103,35 @@ pub fn validate_role(role: &Role) -> ErrorList {
         validate_path_segment_name,
         &Path::new("metadata"),
     );
-    rules(role.rules.as_ref(), true, &mut errs);
+    rules(role.rules.as_ref(), None, true, &mut errs);
+    errs
+}
+
+/// Go's `ValidateRoleUpdate`: the new role's checks and the metadata's update rules.
+pub fn validate_role_update(new: &Role, old: &Role) -> ErrorList {
+    let mut errs = validate_object_meta(
+        &new.metadata,
+        true,
+        validate_path_segment_name,
+        &Path::new("metadata"),
+    );
+    rules(
+        new.rules.as_ref(),
+        Some(old.rules.as_ref()),
+        true,
+        &mut errs,
+    );
+    errs.extend(validate_object_meta_update(
+        &new.metadata,
+        &old.metadata,
+        &Path::new("metadata"),
+    ));
     errs
 }
 
 /// Go's `ValidateClusterRole`: rules and the aggregation rule's selectors.
 pub fn validate_cluster_role(role: &ClusterRole) -> ErrorList {
-    validate_cluster_role_with(role, false)
+    validate_cluster_role_with(role, None, false)
 }
 
 /// Go's `ValidateClusterRoleUpdate` as the strategy calls it: the selectors' invalid
@@ -102,7 +142,7 @@ pub fn validate_cluster_role_update(new: &ClusterRole, old: &ClusterRole) -> Err
             .iter()
             .any(has_invalid_label_selector)
     });
-    let mut errs = validate_cluster_role_with(new, allow);
+    let mut errs = validate_cluster_role_with(new, Some(old), allow);
     errs.extend(validate_object_meta_update(
         &new.metadata,
         &old.metadata,
@@ -111,14 +151,19 @@ pub fn validate_cluster_role_update(new: &ClusterRole, old: &ClusterRole) -> Err
     errs
 }
 
-fn validate_cluster_role_with(role: &ClusterRole, allow_invalid_values: bool) -> ErrorList {
+fn validate_cluster_role_with(
+    role: &ClusterRole,
+    old: Option<&ClusterRole>,
+    allow_invalid_values: bool,
+) -> ErrorList {
     let mut errs = validate_object_meta(
         &role.metadata,
         false,
         validate_path_segment_name,
         &Path::new("metadata"),
     );
-    rules(role.rules.as_ref(), false, &mut errs);
+    let old_rules = old.map(|o| o.rules.as_ref());
+    rules(role.rules.as_ref(), old_rules, false, &mut errs);
     if let Some(agg) = &role.aggregation_rule {
         let ap = Path::new("aggregationRule");
         let p = ap.child("clusterRoleSelectors");
@@ -246,6 +291,12 @@ struct GoRoleRef<'a> {
     name: &'a str,
 }
 
+/// What a changed roleRef is told: Kubernetes 1.37 checks it as any immutable field.
+#[cfg(not(feature = "v1_37"))]
+const ROLE_REF_CHANGED: &str = "cannot change roleRef";
+#[cfg(feature = "v1_37")]
+const ROLE_REF_CHANGED: &str = apimachinery::apis::meta::v1::validation::FIELD_IMMUTABLE_ERROR_MSG;
+
 fn role_ref_kept(new: &RoleRef, old: &RoleRef, errs: &mut ErrorList) {
     if new != old {
         let value = GoRoleRef {
@@ -256,7 +307,7 @@ fn role_ref_kept(new: &RoleRef, old: &RoleRef, errs: &mut ErrorList) {
         errs.push(Error::invalid(
             &Path::new("roleRef"),
             go_json(&value),
-            "cannot change roleRef",
+            ROLE_REF_CHANGED,
         ));
     }
 }

@@ -680,7 +680,13 @@ fn rbac_rules_refs_and_subjects() {
         errors::<Role>(json!({"metadata": {"name": "r", "namespace": "default"},
             "rules": [{"verbs": []}, {"verbs": ["get"], "nonResourceURLs": ["/healthz"]}]})),
         [
-            "rules[0].verbs: Required value: verbs must contain at least one value",
+            // Kubernetes 1.37's declarative rule (its error has no detail) stands in for
+            // the hand-written one (validation_releases.rs).
+            if cfg!(feature = "v1_37") {
+                "rules[0].verbs: Required value"
+            } else {
+                "rules[0].verbs: Required value: verbs must contain at least one value"
+            },
             "rules[0].apiGroups: Required value: resource rules must supply at least one api group",
             "rules[0].resources: Required value: resource rules must supply at least one resource",
             "rules[1].nonResourceURLs: Invalid value: [\"/healthz\"]: namespaced rules cannot apply to non-resource URLs",
@@ -709,9 +715,11 @@ fn rbac_rules_refs_and_subjects() {
         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "a"}});
     assert_eq!(
         update_errors::<RoleBinding>(ok.clone(), with(&ok, json!({"roleRef": {"name": "b"}}))),
-        [
+        [if cfg!(feature = "v1_37") {
+            "roleRef: Invalid value: {\"APIGroup\":\"rbac.authorization.k8s.io\",\"Kind\":\"Role\",\"Name\":\"b\"}: field is immutable"
+        } else {
             "roleRef: Invalid value: {\"APIGroup\":\"rbac.authorization.k8s.io\",\"Kind\":\"Role\",\"Name\":\"b\"}: cannot change roleRef"
-        ]
+        }]
     );
 }
 

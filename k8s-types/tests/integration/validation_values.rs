@@ -9,10 +9,10 @@ use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::util::validation::field::Path;
 use k8s_types::admissionregistration::v1::ValidatingWebhookConfiguration;
 use k8s_types::core::v1::{Endpoints, Pod, Service};
-use k8s_types::resource::v1::{ResourceClaim, ResourceClaimTemplate};
+use k8s_types::resource::v1::ResourceClaimTemplate;
 use k8s_types::validation::{
     validate_endpoint_ip, validate_endpoints, validate_object_meta,
-    validate_resource_claim_template, validate_resource_claim_update,
+    validate_resource_claim_template,
 };
 use serde_json::json;
 
@@ -94,8 +94,13 @@ fn a_claim_templates_metadata_may_set_only_labels_and_annotations() {
     assert_eq!(fields, ["spec.metadata.uID", "spec.metadata.generation"]);
 }
 
+/// Kubernetes 1.36 only: on 1.37 the claim's declarative `+k8s:immutable` reports the
+/// change with no value (validation_releases.rs).
+#[cfg(not(feature = "v1_37"))]
 #[test]
 fn an_immutable_claim_prints_its_spec_as_go_marshals_it() {
+    use k8s_types::resource::v1::ResourceClaim;
+    use k8s_types::validation::validate_resource_claim_update;
     let claim = |driver: &str, raw: &[u8]| {
         let mut c: ResourceClaim = serde_json::from_value(json!({
             "metadata": {"name": "gpu", "namespace": "default", "resourceVersion": "1"},

@@ -9,12 +9,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/validate/content"
-	genericvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 
@@ -100,16 +98,7 @@ func Validate(data, old []byte, mode Mode) (out *Validated) {
 	})
 	switch {
 	case mode == Check:
-		var errs field.ErrorList
-		if oldObj == nil {
-			errs = rs.strategy.Validate(ctx, obj)
-		} else {
-			errs = rs.strategy.ValidateUpdate(ctx, obj, oldObj)
-		}
-		if len(errs) == 0 {
-			errs = genericvalidation.ValidateObjectMetaAccessor(accessor, rs.strategy.NamespaceScoped(), validatePathSegment, field.NewPath("metadata"))
-		}
-		if len(errs) > 0 {
+		if errs := check(ctx, rs.strategy, obj, oldObj, accessor); len(errs) > 0 {
 			err = apierrors.NewInvalid(gvk.GroupKind(), accessor.GetName(), errs)
 		}
 	case oldObj == nil:

@@ -11,7 +11,7 @@ use apimachinery::apis::meta::v1::validation::{
 };
 use apimachinery::apis::meta::v1::{MicroTime, ObjectMeta, Time};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::{is_dns1123_subdomain, is_qualified_name};
+use apimachinery::util::validation::is_qualified_name;
 
 use super::super::go_internal::{GoStruct, or_null};
 use super::super::go_value::go_json;
@@ -278,7 +278,7 @@ fn series(e: EventView<'_>) -> ErrorList {
 
 /// Go's `legacyValidateEvent`: the namespaces of the event and its object agree; an
 /// event with an `eventTime` names its controller, instance, action and reason within
-/// their limits; the namespace is a DNS subdomain.
+/// their limits; the namespace is a DNS subdomain (until Kubernetes 1.37).
 fn legacy(e: EventView<'_>, version: EventVersion) -> ErrorList {
     let mut errs = ErrorList::default();
     let controller = if version == EventVersion::CoreV1 {
@@ -339,11 +339,13 @@ fn legacy(e: EventView<'_>, version: EventVersion) -> ErrorList {
             }
         }
     }
+    // Kubernetes 1.37 dropped this check (the metadata's own covers the namespace).
+    #[cfg(not(feature = "v1_37"))]
     invalid_each(
         &mut errs,
         &Path::new("namespace"),
         ns,
-        is_dns1123_subdomain(ns),
+        apimachinery::util::validation::is_dns1123_subdomain(ns),
     );
     errs
 }

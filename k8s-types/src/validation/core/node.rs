@@ -22,9 +22,33 @@ const TAINTS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/taints";
 const TAINT_EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
 const PODCIDR_CHANGE_MSG: &str = "node updates may not change podCIDR except from \"\" to valid";
 
+/// What the main strategy runs on create: [`node_checks`], then (Kubernetes 1.37) the
+/// declarative rules.
+pub fn validate_node(node: &Node) -> ErrorList {
+    #[allow(unused_mut)]
+    let mut errs = node_checks(node);
+    #[cfg(feature = "v1_37")]
+    pod_preemption_policy(node, None, &mut errs);
+    errs
+}
+
+/// Kubernetes 1.37's declarative rule for `spec.podPreemptionPolicy`: forbidden while
+/// the alpha gate `InPlacePodVerticalScalingSchedulerPreemption` is off (as by
+/// default); on update only when it changed.
+#[cfg(feature = "v1_37")]
+fn pod_preemption_policy(new: &Node, old: Option<&Node>, errs: &mut ErrorList) {
+    let policy = &new.spec.pod_preemption_policy;
+    if policy.is_some() && old.is_none_or(|old| old.spec.pod_preemption_policy != *policy) {
+        errs.push(Error::forbidden(
+            &Path::new("spec").child("podPreemptionPolicy"),
+            "",
+        ));
+    }
+}
+
 /// Go's `ValidateNode`: metadata (a DNS-subdomain name), the node's annotations and
 /// taints, quantities, swap capacity, declared features and pod CIDRs.
-pub fn validate_node(node: &Node) -> ErrorList {
+fn node_checks(node: &Node) -> ErrorList {
     let meta = Path::new("metadata");
     let mut errs = validate_object_meta(&node.metadata, false, name_is_dns_subdomain, &meta);
     node_annotations(
@@ -52,9 +76,40 @@ pub fn validate_node(node: &Node) -> ErrorList {
 /// What the main strategy runs on update: [`validate_node`] on the new node, then
 /// [`validate_node_status_update`].
 pub fn validate_node_update(new: &Node, old: &Node) -> ErrorList {
-    let mut errs = validate_node(new);
+    let mut errs = node_checks(new);
     errs.extend(validate_node_status_update(new, old));
+    #[cfg(feature = "v1_37")]
+    pod_preemption_policy(new, Some(old), &mut errs);
     errs
+}
+
+#[cfg(not(feature = "v1_37"))]
+fn provider_id_kept(new: &str, old: &str, spec: &Path, errs: &mut ErrorList) {
+    if !old.is_empty() && old != new {
+        errs.push(Error::forbidden(
+            &spec.child("providerID"),
+            "node updates may not change providerID except from \"\" to valid",
+        ));
+    }
+}
+
+/// Kubernetes 1.37: a provider ID once set is neither changed nor cleared (Go's
+/// messages name no value).
+#[cfg(feature = "v1_37")]
+fn provider_id_kept(new: &str, old: &str, spec: &Path, errs: &mut ErrorList) {
+    if old.is_empty() || old == new {
+        return;
+    }
+    let why = if new.is_empty() {
+        "field cannot be cleared once set"
+    } else {
+        "field cannot be modified once set"
+    };
+    errs.push(Error::invalid(
+        &spec.child("providerID"),
+        BadValue::null(),
+        why,
+    ));
 }
 
 /// Go's `ValidateNodeUpdate` (alone the `/status` strategy's check): metadata kept,
@@ -95,12 +150,12 @@ pub fn validate_node_status_update(new: &Node, old: &Node) -> ErrorList {
             }
         }
     }
-    if !old.spec.provider_id.is_empty() && old.spec.provider_id != new.spec.provider_id {
-        errs.push(Error::forbidden(
-            &spec.child("providerID"),
-            "node updates may not change providerID except from \"\" to valid",
-        ));
-    }
+    provider_id_kept(
+        &new.spec.provider_id,
+        &old.spec.provider_id,
+        &spec,
+        &mut errs,
+    );
     if let Some(source) = &new.spec.config_source {
         config_source(source, false, &spec.child("configSource"), &mut errs);
     }

@@ -9,6 +9,7 @@ use apimachinery::util::validation::ip::{is_valid_cidr, is_valid_ip, parse_cidr_
 use apimachinery::util::validation::is_dns1123_subdomain;
 
 use crate::networking::v1::{IPAddress, ParentReference, ServiceCIDR};
+use crate::validation::declarative::immutable_value;
 use crate::validation::go_value::{go_json, go_list};
 use crate::validation::invalid_each;
 use crate::validation::{validate_object_meta, validate_object_meta_update};
@@ -79,7 +80,7 @@ pub fn validate_ip_address_update(new: &IPAddress, old: &IPAddress) -> ErrorList
     if new.spec.parent_ref != old.spec.parent_ref {
         errs.push(Error::invalid(
             &Path::new("spec").child("parentRef"),
-            go_json(&new.spec.parent_ref.as_ref().map(GoParentReference::of)),
+            immutable_value(|| go_json(&new.spec.parent_ref.as_ref().map(GoParentReference::of))),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }

@@ -20,6 +20,7 @@ use crate::resource::v1::{
     DeviceClaim, DeviceClass, DeviceClassSpec, DeviceConstraint, DeviceRequest, DeviceSubRequest,
     ExactDeviceRequest, ResourceClaim, ResourceClaimTemplate,
 };
+use crate::validation::declarative::immutable_value;
 
 /// Go's `FirstAvailableDeviceRequestMaxSize`.
 const FIRST_AVAILABLE_MAX_SIZE: usize = 8;
@@ -67,6 +68,7 @@ fn validate_device_class_spec(
         }
     }
     if let Some(name) = &spec.extended_resource_name {
+        #[cfg(not(feature = "v1_37"))]
         if !is_extended_resource_name(name) {
             errs.push(Error::invalid(
                 &path.child("extendedResourceName"),
@@ -74,7 +76,34 @@ fn validate_device_class_spec(
                 "must be a valid extended resource name",
             ));
         }
+        #[cfg(feature = "v1_37")]
+        for msg in extended_resource_name_errors(name) {
+            errs.push(Error::invalid(
+                &path.child("extendedResourceName"),
+                name.as_str(),
+                msg,
+            ));
+        }
     }
+}
+
+/// Kubernetes 1.37's declarative `+k8s:format=k8s-extended-resource-name` (beta), which
+/// covers the hand-written check: what is wrong with the name, one message each.
+#[cfg(feature = "v1_37")]
+fn extended_resource_name_errors(name: &str) -> Vec<String> {
+    let mut msgs = Vec::new();
+    if !name.contains('/') {
+        msgs.push(
+            "a name must be a domain-prefixed path, such as 'example.com/my-prop'".to_owned(),
+        );
+    } else if name.contains("kubernetes.io/") {
+        msgs.push("must not have \"kubernetes.io/\" domain".to_owned());
+    }
+    if name.starts_with("requests.") {
+        msgs.push("must not have \"requests.\" prefix".to_owned());
+    }
+    msgs.extend(is_qualified_name(&format!("requests.{name}")));
+    msgs
 }
 
 /// Go's `v1helper.IsExtendedResourceName`: domain-prefixed outside `kubernetes.io/`,
@@ -138,7 +167,7 @@ pub fn validate_resource_claim_update(new: &ResourceClaim, old: &ResourceClaim) 
     if !semantic_eq(&new.spec.devices, &old.spec.devices) {
         errs.push(Error::invalid(
             &Path::new("spec"),
-            spec_bad_value(&new.spec.devices),
+            immutable_value(|| spec_bad_value(&new.spec.devices)),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }

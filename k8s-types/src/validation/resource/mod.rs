@@ -38,6 +38,7 @@ use super::{invalid_each, json_value};
 use crate::resource::v1::{
     CELDeviceSelector, DeviceSelector, DeviceTaint, DeviceToleration, OpaqueDeviceConfiguration,
 };
+use crate::validation::declarative::covered_driver_name;
 
 /// Go's `DeviceMaxIDLength`: the name part of a qualified attribute or capacity name.
 const DEVICE_MAX_ID_LENGTH: i64 = 32;
@@ -241,7 +242,13 @@ fn validate_device_configuration(
     match opaque {
         None => errs.push(Error::required(&p, "")),
         Some(o) => {
-            validate_driver_name(&o.driver, &p.child("driver"), errs);
+            covered_driver_name(
+                &o.driver,
+                None,
+                &p.child("driver"),
+                errs,
+                validate_driver_name,
+            );
             validate_raw_extension(
                 &o.parameters.raw,
                 &p.child("parameters"),

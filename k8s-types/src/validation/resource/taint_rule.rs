@@ -12,6 +12,7 @@ use crate::resource::v1alpha3::{
     ResourcePoolStatusRequestStatus,
 };
 use crate::resource::v1beta2::{DeviceTaintRule, DeviceTaintRuleSpec};
+use crate::validation::declarative::long_name_caseless;
 
 /// Go's `ValidateDeviceTaintRule`.
 pub fn validate_device_taint_rule(rule: &DeviceTaintRule) -> ErrorList {
@@ -93,39 +94,6 @@ pub fn validate_resource_pool_status_request_update(
         }
     }
     errs
-}
-
-/// `validate.LongNameCaseless`: a DNS subdomain, either case.
-fn long_name_caseless(value: &str, path: &Path, errs: &mut ErrorList) {
-    const MSG: &str = "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-    let mut msgs = Vec::new();
-    if value.len() > 253 {
-        msgs.push(apimachinery::util::validation::max_len_error(253));
-    }
-    // Go matches `(?i)`: a letter that folds to an ASCII letter matches too (the
-    // Kelvin sign, the long s).
-    let fold = |c: char| match c {
-        '\u{212A}' => 'k',
-        '\u{17F}' => 's',
-        c => c.to_ascii_lowercase(),
-    };
-    let lowered: String = value.chars().map(fold).collect();
-    let valid = lowered.split('.').all(|label| {
-        let b = label.as_bytes();
-        let edge = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-        matches!((b.first(), b.last()), (Some(&f), Some(&l)) if edge(f) && edge(l))
-            && b.iter().all(|&c| edge(c) || c == b'-')
-    });
-    if !valid {
-        msgs.push(apimachinery::util::validation::regex_error(
-            MSG,
-            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*",
-            &["Example.com"],
-        ));
-    }
-    for m in msgs {
-        errs.push(Error::invalid(path, value, m));
-    }
 }
 
 /// `validate.ResourcePoolName`: at most 253 bytes, non-empty DNS-subdomain segments.

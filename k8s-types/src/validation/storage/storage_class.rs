@@ -11,6 +11,7 @@ use apimachinery::util::validation::is_qualified_name;
 
 use crate::core::v1::TopologySelectorTerm;
 use crate::storage::v1::{StorageClass, VolumeAttributesClass};
+use crate::validation::declarative::immutable_value;
 use crate::validation::go_value::go_json;
 use crate::validation::invalid_each;
 use crate::validation::{validate_object_meta, validate_object_meta_update};
@@ -70,14 +71,14 @@ pub fn validate_storage_class_update(new: &StorageClass, old: &StorageClass) -> 
     if new.parameters != old.parameters {
         errs.push(Error::invalid(
             &Path::new("parameters"),
-            go_map(&new.parameters),
+            immutable_value(|| go_map(&new.parameters)),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }
     if new.provisioner != old.provisioner {
         errs.push(Error::invalid(
             &Path::new("provisioner"),
-            &new.provisioner,
+            immutable_value(|| (&new.provisioner).into()),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }
@@ -92,7 +93,7 @@ pub fn validate_storage_class_update(new: &StorageClass, old: &StorageClass) -> 
         if n != o {
             errs.push(Error::invalid(
                 &Path::new(field),
-                go_json(n),
+                immutable_value(|| go_json(n)),
                 FIELD_IMMUTABLE_ERROR_MSG,
             ));
         }

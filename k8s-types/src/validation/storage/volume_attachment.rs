@@ -6,6 +6,7 @@ use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::inclusive_range_error;
 
 use crate::storage::v1::{VolumeAttachment, VolumeAttachmentSpec, VolumeError};
+use crate::validation::declarative::{covered_driver_name, immutable_value};
 use crate::validation::go_value::go_json;
 use crate::validation::invalid_each;
 use crate::validation::{
@@ -24,6 +25,11 @@ const MAX_ERROR_MESSAGE_SIZE: usize = 1024;
 /// An inline volume spec is checked as Go does, as a PersistentVolume's spec in the
 /// context of inline volumes ([`validate_persistent_volume_spec`]).
 pub fn validate_volume_attachment(va: &VolumeAttachment) -> ErrorList {
+    volume_attachment(va, None)
+}
+
+/// [`validate_volume_attachment`], told whether it is an update (`old`).
+fn volume_attachment(va: &VolumeAttachment, old: Option<&VolumeAttachment>) -> ErrorList {
     let mut errs = validate_object_meta(
         &va.metadata,
         false,
@@ -32,10 +38,18 @@ pub fn validate_volume_attachment(va: &VolumeAttachment) -> ErrorList {
     );
     let sp = Path::new("spec");
     let spec = &va.spec;
-    errs.extend(validate_csi_driver_name(
+    covered_driver_name(
         &spec.attacher,
+        // On update the declarative rules stop at the spec's `+k8s:immutable` (a changed
+        // spec is an error that short-circuits the fields below; a kept one is not checked
+        // again): the attacher is the hand-written check's then, as if kept.
+        old.map(|_| spec.attacher.as_str()),
         &sp.child("attacher"),
-    ));
+        &mut errs,
+        |n: &str, p: &Path, e: &mut ErrorList| {
+            e.extend(validate_csi_driver_name(n, p));
+        },
+    );
     let src = sp.child("source");
     match (
         &spec.source.inline_volume_spec,
@@ -132,11 +146,11 @@ pub fn validate_volume_attachment_update(
     new: &VolumeAttachment,
     old: &VolumeAttachment,
 ) -> ErrorList {
-    let mut errs = validate_volume_attachment(new);
+    let mut errs = volume_attachment(new, Some(old));
     if new.spec != old.spec {
         errs.push(Error::invalid(
             &Path::new("spec"),
-            go_spec(&new.spec),
+            immutable_value(|| go_spec(&new.spec)),
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }

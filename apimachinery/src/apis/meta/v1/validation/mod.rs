@@ -153,12 +153,25 @@ pub fn validate_managed_fields(entries: &[ManagedFieldsEntry], fld_path: &Path) 
     let mut errs = ErrorList::default();
     for (i, entry) in entries.iter().enumerate() {
         let p = fld_path.index(i);
+        #[cfg(not(feature = "v1_37"))]
         if !matches!(entry.operation.as_str(), "Apply" | "Update") {
             errs.push(Error::invalid(
                 &p.child("operation"),
                 BadValue::json_string(&entry.operation),
                 "must be `Apply` or `Update`",
             ));
+        }
+        // Kubernetes 1.37: an empty operation is missing, another one not supported.
+        #[cfg(feature = "v1_37")]
+        match entry.operation.as_str() {
+            "Apply" | "Update" => {}
+            "" => errs.push(Error::required(&p.child("operation"), "must not be empty")),
+            // A `ManagedFieldsOperationType`, not a `string`: Go writes it as JSON.
+            other => errs.push(Error::not_supported(
+                &p.child("operation"),
+                BadValue::json_string(other),
+                &["Apply", "Update"],
+            )),
         }
         if !entry.fields_type.is_empty() && entry.fields_type != "FieldsV1" {
             errs.push(Error::invalid(

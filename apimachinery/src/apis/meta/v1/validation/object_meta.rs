@@ -100,6 +100,7 @@ pub fn validate_path_segment_name(name: &str, prefix: bool) -> Vec<String> {
 /// The group, version and kind an owner reference names, as Go's
 /// `schema.FromAPIVersionAndKind` reads them (`ParseGroupVersion`: `v1`, `group/v1`;
 /// more than one `/` reads as nothing; an empty apiVersion is the empty version).
+#[cfg(not(feature = "v1_37"))]
 fn owner_gvk(r: &OwnerReference) -> (&str, &str) {
     let v = r.api_version.as_str();
     match v.split_once('/') {
@@ -109,6 +110,7 @@ fn owner_gvk(r: &OwnerReference) -> (&str, &str) {
     }
 }
 
+#[cfg(not(feature = "v1_37"))]
 fn validate_owner_reference(r: &OwnerReference, fld_path: &Path, errs: &mut ErrorList) {
     let (group, version) = owner_gvk(r);
     if version.is_empty() {
@@ -118,28 +120,59 @@ fn validate_owner_reference(r: &OwnerReference, fld_path: &Path, errs: &mut Erro
             "version must not be empty",
         ));
     }
-    if r.kind.is_empty() {
-        errs.push(Error::invalid(
-            &fld_path.child("kind"),
-            &r.kind,
+    for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
+        if value.is_empty() {
+            errs.push(Error::invalid(
+                &fld_path.child(field),
+                value,
+                "must not be empty",
+            ));
+        }
+    }
+    banned_owner(r, group, version, fld_path, errs);
+}
+
+/// Kubernetes 1.37's `validateOwnerReference` (each reference at its index): a missing
+/// apiVersion, kind, name or uid is `Required`; an apiVersion Go's `ParseGroupVersion`
+/// rejects (more than one `/`) or without a version is invalid.
+#[cfg(feature = "v1_37")]
+fn validate_owner_reference(r: &OwnerReference, fld_path: &Path, errs: &mut ErrorList) {
+    let v = r.api_version.as_str();
+    // `ParseGroupVersion`: "" and "v1" are the legacy group; `a/b` is group a; more
+    // slashes are an error, which leaves the empty group and version.
+    let (group, version, parsed) = match v.split_once('/') {
+        None => ("", v, true),
+        Some((_, rest)) if rest.contains('/') => ("", "", false),
+        Some((group, version)) => (group, version, true),
+    };
+    if v.is_empty() {
+        errs.push(Error::required(
+            &fld_path.child("apiVersion"),
             "must not be empty",
         ));
-    }
-    if r.name.is_empty() {
+    } else if !parsed || version.is_empty() {
         errs.push(Error::invalid(
-            &fld_path.child("name"),
-            &r.name,
-            "must not be empty",
+            &fld_path.child("apiVersion"),
+            &r.api_version,
+            "must be <group>/<version> or <version>",
         ));
     }
-    if r.uid.is_empty() {
-        errs.push(Error::invalid(
-            &fld_path.child("uid"),
-            &r.uid,
-            "must not be empty",
-        ));
+    for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
+        if value.is_empty() {
+            errs.push(Error::required(&fld_path.child(field), "must not be empty"));
+        }
     }
-    // Go's `BannedOwners`: a core v1 Event owns nothing.
+    banned_owner(r, group, version, fld_path, errs);
+}
+
+/// Go's `BannedOwners`: a core v1 Event owns nothing.
+fn banned_owner(
+    r: &OwnerReference,
+    group: &str,
+    version: &str,
+    fld_path: &Path,
+    errs: &mut ErrorList,
+) {
     if group.is_empty() && version == "v1" && r.kind == "Event" {
         errs.push(Error::invalid(
             fld_path,
@@ -154,8 +187,14 @@ fn validate_owner_reference(r: &OwnerReference, fld_path: &Path, errs: &mut Erro
 pub fn validate_owner_references(refs: &[OwnerReference], fld_path: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
     let mut first_controller: Option<String> = None;
-    for r in refs {
-        validate_owner_reference(r, fld_path, &mut errs);
+    for (i, r) in refs.iter().enumerate() {
+        // Kubernetes 1.37 names each reference by its index; 1.36 named the list.
+        let at = if cfg!(feature = "v1_37") {
+            fld_path.index(i)
+        } else {
+            *fld_path
+        };
+        validate_owner_reference(r, &at, &mut errs);
         if r.controller == Some(true) {
             let current = format!("{}/{}", r.kind, r.name);
             match &first_controller {
@@ -386,6 +425,15 @@ pub fn validate_object_meta_update(
             &fld_path.child("resourceVersion"),
             &new.resource_version,
             "must be specified for an update",
+        ));
+    }
+    // Kubernetes 1.37 also checks the new generation as on create.
+    #[cfg(feature = "v1_37")]
+    if new.generation < 0 {
+        errs.push(Error::invalid(
+            &fld_path.child("generation"),
+            new.generation,
+            IS_NEGATIVE_ERROR_MSG,
         ));
     }
     if new.generation < old.generation {
