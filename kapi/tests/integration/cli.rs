@@ -115,13 +115,7 @@ fn wide_resources_show_the_verbs_the_api_server_lists() -> TestResult {
 }
 
 fn fixtures_dir() -> std::path::PathBuf {
-    std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../shared/k8s-api/v1.36/testdata")
-        },
-        std::path::PathBuf::from,
-    )
+    crate::release_data::testdata(k8s_types::RELEASE)
 }
 
 /// Whether the fixture directory is there; without it the test is skipped with a note,
