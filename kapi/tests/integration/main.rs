@@ -14,9 +14,9 @@ mod oracle_binaries;
 /// The release whose oracle programs the tests run (`oracle/binaries.rs`): the one this
 /// build of k8s-types has.
 const RELEASE_UNDER_TEST: &str = k8s_types::RELEASE;
+mod plugin;
 #[path = "../../../k8s-types/tests/integration/release_data.rs"]
 mod release_data;
-mod plugin;
 mod serve_controllers;
 mod serve_etcd;
 mod serve_kubectl;

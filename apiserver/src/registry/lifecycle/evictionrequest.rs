@@ -72,7 +72,12 @@ fn status(obj: &Value) -> String {
         .pointer("/status/observedGeneration")
         .and_then(Value::as_i64)
         .unwrap_or(0);
-    let mut status = if observed > 0 { "Progressing" } else { "Pending" }.to_owned();
+    let mut status = if observed > 0 {
+        "Progressing"
+    } else {
+        "Pending"
+    }
+    .to_owned();
     let conditions = obj
         .pointer("/status/conditions")
         .and_then(Value::as_array)

@@ -77,8 +77,15 @@ mod tests {
         let gang = json!({"metadata": {"name": "training"},
             "spec": {"schedulingPolicy": {"gang": {}},
                      "workloadRef": {"workloadName": "job-1", "templateName": "t"}}});
-        assert_eq!(cells(&gang)[..3], [json!("training"), json!("Gang"), json!("job-1")]);
-        let basic = json!({"metadata": {"name": "web"}, "spec": {"schedulingPolicy": {"basic": {}}}});
-        assert_eq!(cells(&basic)[..3], [json!("web"), json!("Basic"), json!("<none>")]);
+        assert_eq!(
+            cells(&gang)[..3],
+            [json!("training"), json!("Gang"), json!("job-1")]
+        );
+        let basic =
+            json!({"metadata": {"name": "web"}, "spec": {"schedulingPolicy": {"basic": {}}}});
+        assert_eq!(
+            cells(&basic)[..3],
+            [json!("web"), json!("Basic"), json!("<none>")]
+        );
     }
 }
