@@ -18,7 +18,7 @@ fn corpus() -> PathBuf {
 /// is built for: `release-<release>/<rel>` where that release upgrades otherwise (1.37
 /// serves ClusterTrustBundle in `certificates.k8s.io/v1`, so it converts what 1.36 kept),
 /// else `<rel>`.
-fn expected(rel: impl AsRef<Path>) -> PathBuf {
+fn expected_file(rel: impl AsRef<Path>) -> PathBuf {
     let own = corpus()
         .join(format!("release-{}", crate::RELEASE_UNDER_TEST))
         .join(rel.as_ref());
@@ -188,7 +188,7 @@ fn in_place_upgrades_the_tree_minimally() -> TestResult {
         .current_dir(&dir.0)
         .args(["convert", "-f", "input", "-R", "--in-place"])
         .output()?;
-    let expected = std::fs::read_to_string(expected("in-place.txt"))?;
+    let expected = std::fs::read_to_string(expected_file("in-place.txt"))?;
     assert_eq!(String::from_utf8(out.stdout)?, expected);
     // Objects left for a person and a template that does not parse: exit 1.
     assert_eq!(out.status.code(), Some(1));
@@ -200,7 +200,7 @@ fn in_place_upgrades_the_tree_minimally() -> TestResult {
     );
     let mut failures = Vec::new();
     for rel in files(&corpus().join("input"))? {
-        let upgraded = expected(Path::new("upgraded").join(&rel));
+        let upgraded = expected_file(Path::new("upgraded").join(&rel));
         let want = if upgraded.exists() {
             std::fs::read(upgraded)?
         } else {
@@ -237,7 +237,7 @@ fn in_place_upgrades_the_tree_minimally() -> TestResult {
     for rel in files(&corpus().join("upgraded"))? {
         assert_eq!(
             std::fs::read(dir.0.join("input").join(&rel))?,
-            std::fs::read(expected(Path::new("upgraded").join(&rel)))?,
+            std::fs::read(expected_file(Path::new("upgraded").join(&rel)))?,
             "{}",
             rel.display()
         );
