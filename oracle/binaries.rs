@@ -14,8 +14,8 @@
 
 use std::path::PathBuf;
 
-/// The release `oracle/build.sh` builds without `--release`, into `oracle/bin` itself.
-pub const DEFAULT_RELEASE: &str = "1.36";
+/// The release `oracle/build.sh` builds without `--release`: the crates' default one.
+pub const DEFAULT_RELEASE: &str = "1.37";
 
 /// The Kubernetes release the tests compare against: the one k8s-types is built for
 /// (the including crate's `RELEASE_UNDER_TEST`).
@@ -23,15 +23,12 @@ pub fn release() -> &'static str {
     super::RELEASE_UNDER_TEST
 }
 
-/// The directory `oracle/build.sh --release <release>` builds into: `oracle/bin` for the
-/// default release, `oracle/bin/<release>` for another.
+/// The directory `oracle/build.sh --release <release>` builds into:
+/// `oracle/bin/<release>`, the default release's too.
 pub fn directory(release: &str) -> PathBuf {
-    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin");
-    if release == DEFAULT_RELEASE {
-        bin
-    } else {
-        bin.join(release)
-    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../oracle/bin")
+        .join(release)
 }
 
 /// The program `name` (`k8s-oracle`, `kube-apiserver`, `etcd`, ...): the path the

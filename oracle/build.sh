@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# Builds the Go oracle's programs into oracle/bin, from the module proxy, reusing Go's
-# module and build caches (GOMODCACHE, GOCACHE) when they are there:
+# Builds the Go oracle's programs for one Kubernetes release into oracle/bin/<release>,
+# from the module proxy, reusing Go's module and build caches (GOMODCACHE, GOCACHE) when
+# they are there (the versions are 1.37's; 1.36's in brackets):
 #
-#   bin/k8s-oracle        our program: Go's fuzzer, conversions, defaulting and validation
-#                         answering our tests (cmd/k8s-oracle)
-#   bin/client-check      client-go v0.36.3 against a server (cmd/client-check)
-#   bin/manager-check     controller-runtime v0.24.1 against a server (cmd/manager-check)
-#   bin/kube-apiserver    the real kube-apiserver v1.36.3 (k8s.io/kubernetes/cmd/kube-apiserver)
-#   bin/etcd              etcd v3.6.8, kube-apiserver's own release line (cmd/etcd; Debian's
-#                         3.4.23 lacks the watch progress requests kube-apiserver 1.36 needs)
-#   bin/kubectl-convert   the real kubectl-convert plugin v1.36.3
+#   k8s-oracle        our program: Go's fuzzer, conversions, defaulting and validation
+#                     answering our tests (cmd/k8s-oracle)
+#   client-check      client-go v0.37.2 [v0.36.3] against a server (cmd/client-check)
+#   manager-check     controller-runtime v0.25.2 [v0.24.1] against a server (cmd/manager-check)
+#   kube-apiserver    the real kube-apiserver v1.37.2 [v1.36.3] (k8s.io/kubernetes/cmd/kube-apiserver)
+#   etcd              etcd v3.7.0 [v3.6.8], kube-apiserver's own release line (cmd/etcd; Debian's
+#                     3.4.23 lacks the watch progress requests kube-apiserver needs)
+#   kubectl-convert   the real kubectl-convert plugin v1.37.2 [v1.36.3]
 #
-# Usage: oracle/build.sh [--release 1.37] [--only k8s-oracle]   (from anywhere)
+# Usage: oracle/build.sh [--release 1.36] [--only k8s-oracle]   (from anywhere)
 #
-# Without --release: Kubernetes 1.36 (go.mod, go.sum) into bin/. With --release 1.37: the
-# same sources against Kubernetes 1.37.2 (go.1.37.mod, go.1.37.sum: k8s.io/kubernetes
-# v1.37.2, its staging modules v0.37.2, controller-runtime v0.25.2, etcd v3.7.0, the line
-# kube-apiserver 1.37 is built against) into bin/1.37/, with the build tag k8s_1_37 for
-# code that differs between the releases (internal/cases/validate_check*.go: 1.37 runs
-# the declarative rules outside the strategies).
+# Without --release: Kubernetes 1.37, the crates' default release (go.1.37.mod,
+# go.1.37.sum: k8s.io/kubernetes v1.37.2, its staging modules v0.37.2) into bin/1.37/,
+# with the build tag k8s_1_37 for code that differs between the releases
+# (internal/cases/validate_check*.go: 1.37 runs the declarative rules outside the
+# strategies). With --release 1.36: the same sources against Kubernetes 1.36.3 (go.mod, go.sum) into bin/1.36/. Each
+# release has its own directory, so that moving the default never leaves one release's
+# programs where the other's are looked for (oracle/binaries.rs).
 # Needs Go 1.26 and the Go module proxy; nothing of this ships in the Rust crates.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -40,15 +42,12 @@ done
 
 # -trimpath and no VCS stamp: the binaries depend on the module file and the sources only.
 flags=(-trimpath -buildvcs=false)
-out=bin
-case "$release" in
-"" | 1.36) ;;
-1.37)
-    out=bin/1.37
-    flags+=(-modfile=go.1.37.mod -tags=k8s_1_37)
-    ;;
+case "${release:=1.37}" in
+1.36) ;;
+1.37) flags+=(-modfile=go.1.37.mod -tags=k8s_1_37) ;;
 *) echo "oracle/build.sh: --release $release: 1.36 or 1.37" >&2; exit 2 ;;
 esac
+out="bin/$release"
 
 mkdir -p "$out"
 start=$(date +%s)

@@ -69,6 +69,9 @@ const GROUP_PRIORITIES: &[(&str, i32)] = &[
     ("flowcontrol.apiserver.k8s.io", 16100),
     ("internal.apiserver.k8s.io", 16000),
     ("storagemigration.k8s.io", 15800),
+    // New in Kubernetes 1.37 (`v1alpha1`).
+    #[cfg(feature = "v1_37")]
+    ("lifecycle.k8s.io", 15700),
 ];
 
 /// A built-in group's place in discovery: its priority, highest first, then its name.

@@ -52,7 +52,7 @@ compile_error!(
 );
 #[cfg(not(any(feature = "v1_36", feature = "v1_37")))]
 compile_error!(
-    "apiserver: no Kubernetes release is selected: turn on exactly one of the cargo features `v1_36` and `v1_37` (or `default-release`, which is `v1_36`), the same as k8s-types'"
+    "apiserver: no Kubernetes release is selected: turn on exactly one of the cargo features `v1_36` and `v1_37` (or `default-release`, which is `v1_37`), the same as k8s-types'"
 );
 
 /// The Kubernetes release whose OpenAPI documents and `/version` this build serves

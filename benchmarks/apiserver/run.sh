@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Requests per second and CPU per request of `kapi serve` (memory, redb, etcd) beside the
-# real kube-apiserver v1.36.3 (issue 41), both over TLS with one bearer token, keep-alive
+# real kube-apiserver of the oracle (issue 41; v1.37.2, the default release), both over TLS with one bearer token, keep-alive
 # connections: create, get (quorum, and resourceVersion=0 from the watch cache), list
 # of 500, merge patch, server-side apply and delete of ConfigMaps, in JSON and in
 # protobuf, driven by wrk (Debian's package) with ops.lua; watch fan-out (watch_fanout.py:
@@ -15,9 +15,9 @@
 # duration, and stops a create's thread when its share is done), else later rows miss
 # objects and are not recorded.
 # BACKENDS (default "memory redb etcd") and ENCODINGS (default "json protobuf") select.
-# ETCD: the etcd binary (default oracle/bin/etcd, kube-apiserver's release line 3.6.8,
+# ETCD: the etcd binary (default oracle/bin/1.37/etcd, kube-apiserver's release line 3.7,
 # when built; else the etcd on PATH). KUBE_APISERVER: the peer (default
-# oracle/bin/kube-apiserver when built; "none" to leave it out). On etcd, kapi serve and
+# oracle/bin/1.37/kube-apiserver when built; "none" to leave it out). On etcd, kapi serve and
 # kube-apiserver each run on their own etcd of that build with a fresh data directory,
 # and every row is measured on one, then on the other, before the next row.
 # LOAD_CMS (default 10000), LOAD_PODS (default 1000): the memory phase's objects.
@@ -35,7 +35,8 @@ watchers="${5:-100}"; watch_events="${6:-500}"
 backends="${BACKENDS:-memory redb etcd}"; encodings="${ENCODINGS:-json protobuf}"
 load_cms="${LOAD_CMS:-10000}"; load_pods="${LOAD_PODS:-1000}"
 here="$(cd "$(dirname "$0")" && pwd)"
-oracle="$here/../../oracle/bin"
+# The oracle of the release kapi is built for by default (oracle/build.sh).
+oracle="$here/../../oracle/bin/1.37"
 etcd_bin="${ETCD:-$([ -x "$oracle/etcd" ] && echo "$oracle/etcd" || command -v etcd || true)}"
 kas_bin="${KUBE_APISERVER:-$([ -x "$oracle/kube-apiserver" ] && echo "$oracle/kube-apiserver" || true)}"
 [ "$kas_bin" = none ] && kas_bin=""
@@ -45,6 +46,7 @@ source "$here/../results.sh"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 wire() { [ "$enc" = json ] && echo JSON || echo protobuf; }
 etcd_version() { "$etcd_bin" --version 2>/dev/null | awk '/etcd Version/ {print $3}'; }
+kas_version() { "$kas_bin" --version 2>/dev/null | awk '{print $2}'; }
 
 # op_name OP: the operation as the tables name it.
 op_name() {
@@ -149,7 +151,10 @@ start_kas() {
   local name="$1" p; p="$(port)"
   mkdir -p "$work/$name-certs"
   start_ns="$(date +%s%N)"
+  # --endpoint-reconciler-type none: kube-apiserver 1.37 refuses a loopback advertise
+  # address with its default (lease) reconciler.
   "$kas_bin" --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$p" \
+    --endpoint-reconciler-type none \
     "${tls[@]}" --cert-dir "$work/$name-certs" --authorization-mode RBAC \
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --service-account-key-file "$work/sa.pub" --service-account-signing-key-file "$work/sa.key" \
@@ -229,7 +234,7 @@ case " $backends " in *" redb "*)
 # record_pair WHAT TITLE UNIT OURS PEER TARGET NOTE: kapi's figure beside kube-apiserver's.
 record_pair() {
   record_result apiserver "apiserver.$1 vs kube-apiserver" "$2" "$4" "$3" \
-    "kube-apiserver v1.36.3 on etcd $(etcd_version)" "$5" "$6" "$7"
+    "kube-apiserver $(kas_version) on etcd $(etcd_version)" "$5" "$6" "$7"
 }
 
 if [[ " $backends " == *" etcd "* ]] && [ -n "$etcd_bin" ]; then

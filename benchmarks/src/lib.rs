@@ -31,14 +31,20 @@ pub fn testdata_dir() -> Result<PathBuf, InputError> {
     Err(InputError::NoTestdata { tried: beside })
 }
 
-/// What Go measured: `oracle/bin/k8s-oracle` (or `$K8S_ORACLE`) run with `args`, one JSON
+/// What Go measured: `oracle/bin/<release>/k8s-oracle` for the release k8s-types is built
+/// for (or `$K8S_ORACLE`) run with `args`, one JSON
 /// object per line of its output. `None`, with a note, when the oracle is not built
 /// (`oracle/build.sh` needs Go): the benchmark then measures the Rust side only.
 pub fn go_oracle_lines(
     args: &[&std::ffi::OsStr],
 ) -> Result<Option<Vec<serde_json::Value>>, Box<dyn std::error::Error>> {
     let bin = std::env::var_os("K8S_ORACLE").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../oracle/bin/k8s-oracle"),
+        || {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../oracle/bin")
+                .join(k8s_types::RELEASE)
+                .join("k8s-oracle")
+        },
         PathBuf::from,
     );
     if !bin.is_file() {

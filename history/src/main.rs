@@ -58,7 +58,7 @@ fn run(args: &[String]) -> Result<bool, String> {
         other => return Err(format!("--backend {other}: etcd or redb")),
     };
     let bin = PathBuf::from(value(args, "--bin").unwrap_or(match server {
-        "kube-apiserver" => "oracle/bin/kube-apiserver",
+        "kube-apiserver" => "oracle/bin/1.37/kube-apiserver",
         _ => "target/release/kapi",
     }));
     let implementation = match server {

@@ -1,5 +1,5 @@
-//! The built-in Kubernetes API types of one release (1.36 by default, 1.37 with the
-//! `v1_37` feature: see [Kubernetes releases](#kubernetes-releases)), generated from the
+//! The built-in Kubernetes API types of one release (1.37 by default, 1.36 with the
+//! `v1_36` feature: see [Kubernetes releases](#kubernetes-releases)), generated from the
 //! release's API reference data by
 //! `cargo xtask codegen`: every message of `k8s.io/api`, `apimachinery` meta/v1,
 //! `apiextensions-apiserver` and `kube-aggregator`, served versions and the unserved
@@ -103,7 +103,7 @@
 //! | `validation` | Go's built-in validation, [`validation`] (with or without `scheme`) | |
 //!
 //! | `v1_36`, `v1_37` | the Kubernetes release: exactly one (see below) | |
-//! | `default-release` | the default release's feature (`v1_36`) | |
+//! | `default-release` | the default release's feature (`v1_37`) | |
 //!
 //! Without `scheme` the crate is typed only, as k8s-openapi is: every struct with its
 //! docs, `Clone`, `Debug`, `Default`, `PartialEq`, JSON (serde and
@@ -144,13 +144,13 @@
 //!
 //! The crate carries the API of several Kubernetes releases, each generated from its own
 //! reference data into `src/generated/vX_Y`, and builds exactly one, chosen by a cargo
-//! feature as k8s-openapi's users choose: `v1_36` (the default, through
-//! `default-release`) or `v1_37`. Only that release's code is compiled. No release, or
+//! feature as k8s-openapi's users choose: `v1_37` (the default, through
+//! `default-release`) or `v1_36`. Only that release's code is compiled. No release, or
 //! two, is a compile error; to pick one that is not the default, turn the default
 //! features off:
 //!
 //! ```toml
-//! k8s-types = { version = "0.1", default-features = false, features = ["all-groups", "scheme", "v1_37"] }
+//! k8s-types = { version = "0.1", default-features = false, features = ["all-groups", "scheme", "v1_36"] }
 //! ```
 //!
 //! [`RELEASE`] says which one a build has.
@@ -162,10 +162,10 @@ compile_error!(
 );
 #[cfg(not(any(feature = "v1_36", feature = "v1_37")))]
 compile_error!(
-    "k8s-types: no Kubernetes release is selected: turn on exactly one of the cargo features `v1_36` and `v1_37` (or `default-release`, which is `v1_36`), e.g. `features = [\"all-groups\", \"scheme\", \"v1_36\"]` with `default-features = false`"
+    "k8s-types: no Kubernetes release is selected: turn on exactly one of the cargo features `v1_36` and `v1_37` (or `default-release`, which is `v1_37`), e.g. `features = [\"all-groups\", \"scheme\", \"v1_37\"]` with `default-features = false`"
 );
 
-/// The Kubernetes release whose API this build has (`"1.36"`), chosen by the cargo
+/// The Kubernetes release whose API this build has (`"1.37"` by default), chosen by the cargo
 /// feature `v1_36` or `v1_37`.
 ///
 /// ```

@@ -41,7 +41,11 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "batch" => super::batch::storage(info, deps),
         "certificates.k8s.io" => super::certificates::storage(info, deps),
         "events.k8s.io" => super::events::storage(info, deps),
+        #[cfg(feature = "v1_37")]
+        "lifecycle.k8s.io" => super::lifecycle::storage(info, deps),
         "rbac.authorization.k8s.io" => super::rbac::storage(info, deps),
+        "resource.k8s.io" => super::resource::storage(info, deps),
+        "scheduling.k8s.io" => super::scheduling::storage(info, deps),
         "storage.k8s.io" => super::storage::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }

@@ -38,7 +38,11 @@ pub mod certificates;
 pub mod core;
 pub mod dependencies;
 pub mod events;
+#[cfg(feature = "v1_37")]
+pub mod lifecycle;
 pub mod rbac;
+pub mod resource;
+pub mod scheduling;
 pub mod storage;
 
 pub use cacher::{CacheEvent, CacheWatch, Cacher, EventType};

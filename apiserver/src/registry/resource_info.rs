@@ -33,10 +33,13 @@ const KEY_PREFIXES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// kube-apiserver 1.36's storage versions that are not the group's preferred version
-/// serving the resource, by `(group, resource)`: `(version)` in the same group. (Go also
-/// stores `events.k8s.io` events as core `v1` Events under `/registry/events`: see
-/// [`resources_from_scheme`].)
+/// kube-apiserver's storage versions that are not the group's preferred version serving
+/// the resource, by `(group, resource)`: `(version)` in the same group. HorizontalPodAutoscalers
+/// and CustomResourceDefinitions are stored as Go's etcd storage test pins them; the rest
+/// are the release's `ResourceEncodingOverrides` (`pkg/kubeapiserver/
+/// default_storage_factory_builder.go`; an entry naming the preferred version changes
+/// nothing). (Go also stores `events.k8s.io` events as core `v1` Events under
+/// `/registry/events`: see [`resources_from_scheme`].)
 const STORAGE_VERSIONS: &[(&str, &str, &str)] = &[
     ("autoscaling", "horizontalpodautoscalers", "v2"),
     (
@@ -44,19 +47,49 @@ const STORAGE_VERSIONS: &[(&str, &str, &str)] = &[
         "customresourcedefinitions",
         "v1beta1",
     ),
+    ("coordination.k8s.io", "leasecandidates", "v1beta1"),
+    ("certificates.k8s.io", "clustertrustbundles", "v1beta1"),
+    ("certificates.k8s.io", "podcertificaterequests", "v1beta1"),
+    ("resource.k8s.io", "resourcepoolstatusrequests", "v1alpha3"),
+    #[cfg(not(feature = "v1_37"))]
     (
         "admissionregistration.k8s.io",
         "mutatingadmissionpolicies",
         "v1beta1",
     ),
+    #[cfg(not(feature = "v1_37"))]
     (
         "admissionregistration.k8s.io",
         "mutatingadmissionpolicybindings",
         "v1beta1",
     ),
-    ("certificates.k8s.io", "clustertrustbundles", "v1beta1"),
-    ("coordination.k8s.io", "leasecandidates", "v1beta1"),
+    #[cfg(not(feature = "v1_37"))]
     ("resource.k8s.io", "devicetaintrules", "v1alpha3"),
+    #[cfg(not(feature = "v1_37"))]
+    ("scheduling.k8s.io", "workloads", "v1alpha2"),
+    #[cfg(not(feature = "v1_37"))]
+    ("scheduling.k8s.io", "podgroups", "v1alpha2"),
+    // 1.37: MutatingAdmissionPolicies at their preferred `v1`; DeviceTaintRules `v1beta2`
+    // now that `v1` is served; the new `v1` of StorageVersionMigrations stored as
+    // `v1beta1` (Go names the resource `storagemigrations` in 1.36, which matched none).
+    #[cfg(feature = "v1_37")]
+    ("resource.k8s.io", "devicetaintrules", "v1beta2"),
+    #[cfg(feature = "v1_37")]
+    (
+        "storagemigration.k8s.io",
+        "storageversionmigrations",
+        "v1beta1",
+    ),
+    #[cfg(feature = "v1_37")]
+    ("scheduling.k8s.io", "workloads", "v1beta1"),
+    #[cfg(feature = "v1_37")]
+    ("scheduling.k8s.io", "podgroups", "v1beta1"),
+    #[cfg(feature = "v1_37")]
+    ("scheduling.k8s.io", "compositepodgroups", "v1alpha3"),
+    #[cfg(feature = "v1_37")]
+    ("lifecycle.k8s.io", "evictions", "v1alpha1"),
+    #[cfg(feature = "v1_37")]
+    ("lifecycle.k8s.io", "evictionrequests", "v1alpha1"),
 ];
 
 /// A subresource discovery lists besides `/status` and `/scale` (one of Go's

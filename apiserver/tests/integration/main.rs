@@ -23,6 +23,8 @@ mod openapi_kubectl;
 mod partial_object_metadata;
 mod rbac;
 mod redb_crash;
+#[path = "../../../k8s-types/tests/integration/release_data.rs"]
+mod release_data;
 mod secure_serving;
 mod security_seams;
 mod server_api;

@@ -59,7 +59,10 @@ const LAYERS: &[&[&str]] = &[
         "registry::core",
         "registry::dependencies",
         "registry::events",
+        "registry::lifecycle",
         "registry::rbac",
+        "registry::resource",
+        "registry::scheduling",
         "registry::storage",
     ],
     // The server: config, filter chain, installer, listeners.

@@ -1,9 +1,8 @@
-//! The served OpenAPI documents against OpenAPI 3.0's structure and against the 1.36
+//! The served OpenAPI documents against OpenAPI 3.0's structure and against the release's
 //! v2 document they were generated from.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use apiserver::openapi::{self, OpenApi};
@@ -250,11 +249,7 @@ fn index_hashes_are_the_documents_sha512() {
 
 /// The reference data, or `None` (with a note) when it is absent outside CI.
 fn swagger() -> Option<Value> {
-    let dir = std::env::var_os("K8S_API_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36"),
-        PathBuf::from,
-    );
-    let path = dir.join("swagger.json");
+    let path = crate::release_data::dir(apiserver::RELEASE).join("swagger.json");
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(serde_json::from_str(&text).unwrap()),
         Err(e) if std::env::var_os("CI").is_none() => {

@@ -138,6 +138,11 @@ fn kube_apiserver_args(etcd: &str, port: u16, pki: &Pki, dir: &Path) -> Vec<Stri
         format!("--etcd-servers={etcd}"),
         "--bind-address=127.0.0.1".to_owned(),
         "--advertise-address=127.0.0.1".to_owned(),
+        // kube-apiserver 1.37 refuses a loopback advertise address with its default
+        // (lease) endpoint reconciler, whose Endpoints could not hold it (Go's
+        // ValidateEndpointIP); 1.36 takes the flag too. Without a reconciler, no
+        // `kubernetes` Service endpoints.
+        "--endpoint-reconciler-type=none".to_owned(),
         format!("--secure-port={port}"),
         format!("--cert-dir={}", path(&dir.join("certs"))),
         format!("--tls-cert-file={}", path(&pki.cert_file)),

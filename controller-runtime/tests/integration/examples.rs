@@ -209,7 +209,10 @@ pub(crate) fn kapi_serve(dir: &Path) -> (Running, PathBuf) {
         .read_line(&mut first)
         .unwrap();
     assert!(
-        first.contains("serving the Kubernetes 1.36 API at https://127.0.0.1:"),
+        first.contains(&format!(
+            "serving the Kubernetes {} API at https://127.0.0.1:",
+            k8s_types::RELEASE
+        )),
         "{first}"
     );
     (Running(child), kubeconfig)

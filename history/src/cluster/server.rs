@@ -101,6 +101,11 @@ impl Server {
                     vec![
                         format!("--bind-address={}", listen.ip()),
                         format!("--advertise-address={}", listen.ip()),
+                        // No `kubernetes` Service endpoints: kube-apiserver 1.37 refuses to
+                        // start with a loopback advertise address and its default (lease)
+                        // endpoint reconciler, whose Endpoints could not hold the address
+                        // (Go's ValidateEndpointIP); 1.36 takes the flag too.
+                        "--endpoint-reconciler-type=none".to_owned(),
                         format!("--secure-port={}", listen.port()),
                         format!("--tls-cert-file={}", path(&pki.cert_file)),
                         format!("--tls-private-key-file={}", path(&pki.key_file)),

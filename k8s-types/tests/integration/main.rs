@@ -47,39 +47,16 @@ mod validation_releases;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_values;
 
-/// The reference data of the release built (`k8s_types::RELEASE`): `$K8S_API_DIR` when
-/// that directory is named for it (`v1.36`), else `../shared/k8s-api/vX.Y` beside the
-/// repository when there, else what `cargo xtask refdata --release X.Y` writes,
-/// `target/k8s-api/vX.Y`. Another release's data is never read.
+mod release_data;
+
+/// The reference data of the release built (`k8s_types::RELEASE`; see [`release_data::dir`]).
 #[allow(dead_code)] // Builds without `core` read no fixtures.
 fn reference_data() -> std::path::PathBuf {
-    let name = format!("v{}", k8s_types::RELEASE);
-    if let Some(dir) = std::env::var_os("K8S_API_DIR")
-        .map(std::path::PathBuf::from)
-        .filter(|dir| dir.file_name().is_some_and(|n| *n == *name))
-    {
-        return dir;
-    }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let shared = root.join("../shared/k8s-api").join(&name);
-    if shared.is_dir() {
-        shared
-    } else {
-        root.join("target/k8s-api").join(name)
-    }
+    release_data::dir(k8s_types::RELEASE)
 }
 
-/// Go's fixtures of the release built: `$K8S_API_TESTDATA` when it is in the release's
-/// data directory (named `vX.Y`), else `testdata` of [`reference_data`].
+/// Go's fixtures of the release built (see [`release_data::testdata`]).
 #[allow(dead_code)] // Builds without `core` read no fixtures.
 fn testdata() -> std::path::PathBuf {
-    let name = format!("v{}", k8s_types::RELEASE);
-    std::env::var_os("K8S_API_TESTDATA")
-        .map(std::path::PathBuf::from)
-        .filter(|dir| {
-            dir.parent()
-                .and_then(std::path::Path::file_name)
-                .is_some_and(|n| *n == *name)
-        })
-        .unwrap_or_else(|| reference_data().join("testdata"))
+    release_data::testdata(k8s_types::RELEASE)
 }

@@ -8,7 +8,7 @@
 //! file's bytes instead (the old data gains fields the current types always write, or
 //! loses what they no longer keep); an after-roundtrip file identical to its fixture is
 //! a failure, as in Go (it should be removed). Files of kinds the release kapi is built
-//! with (`k8s_types::RELEASE`, 1.36 by default) no longer defines are skipped; a kind it
+//! with (`k8s_types::RELEASE`, 1.37 by default) no longer defines are skipped; a kind it
 //! defines that the Scheme does not register fails.
 //!
 //! One line per failure, one per skipped kind, a table per format, then `N passed, M
@@ -203,9 +203,9 @@ struct StemFiles {
 enum Disposition {
     /// The Scheme registers the kind: check the files.
     Check,
-    /// Kubernetes 1.36 no longer defines the kind: skip the files, as Go does.
+    /// The release built no longer defines the kind: skip the files, as Go does.
     Skip,
-    /// Kubernetes 1.36 defines the kind, the Scheme does not register it: each file fails.
+    /// The release built defines the kind, the Scheme does not register it: each file fails.
     Unregistered,
 }
 
@@ -220,9 +220,9 @@ fn disposition(gvk: &GroupVersionKind, registered: bool) -> Disposition {
     }
 }
 
-/// Whether Kubernetes 1.36 has the kind `gvk`: a Go type of that name in its group
+/// Whether the release built has the kind `gvk`: a Go type of that name in its group
 /// version, or a type of `meta.k8s.io/v1` (Go registers the options kinds and
-/// `WatchEvent` in every group version) in a group version 1.36 still has. The second
+/// `WatchEvent` in every group version) in a group version the release still has. The second
 /// case errs towards failing: a meta type that is not a kind then fails rather than
 /// being skipped.
 fn kubernetes_defines(gvk: &GroupVersionKind) -> bool {
@@ -676,11 +676,11 @@ mod tests {
             gvk("autoscaling", "v2beta1", "HorizontalPodAutoscaler"),
             gvk("scheduling.k8s.io", "v1alpha1", "PriorityClass"),
             gvk("example.com", "v1", "Widget"),
-            // A meta kind in a group version 1.36 does not have.
+            // A meta kind in a group version the release does not have.
             gvk("autoscaling", "v2beta1", "DeleteOptions"),
         ] {
             assert_eq!(disposition(&gone, false), Disposition::Skip, "{gone}");
-            // A kind the Scheme registers is checked, whatever 1.36 says.
+            // A kind the Scheme registers is checked, whatever the release says.
             assert_eq!(disposition(&gone, true), Disposition::Check, "{gone}");
         }
         // Meta's options kinds are registered in every group version Go has.
@@ -743,7 +743,7 @@ mod tests {
                 ("core.v1.ConfigMap.after_roundtrip.json", CONFIG_MAP_JSON),
                 ("core.v1.ConfigMap.yaml", OLD_CONFIG_MAP_YAML),
                 ("core.v1.ConfigMap.after_roundtrip.yaml", CONFIG_MAP_YAML),
-                // Never read: 1.36 has no such kind.
+                // Never read: the release has no such kind.
                 (
                     "autoscaling.v2beta1.HorizontalPodAutoscaler.json",
                     "not JSON",

@@ -115,13 +115,7 @@ fn wide_resources_show_the_verbs_the_api_server_lists() -> TestResult {
 }
 
 fn fixtures_dir() -> std::path::PathBuf {
-    std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../shared/k8s-api/v1.36/testdata")
-        },
-        std::path::PathBuf::from,
-    )
+    crate::release_data::testdata(k8s_types::RELEASE)
 }
 
 /// Whether the fixture directory is there; without it the test is skipped with a note,
@@ -148,10 +142,16 @@ fn upstream_fixtures_conform() -> TestResult {
     if !present_or_skipped(&dir) {
         return Ok(());
     }
+    // Every fixture of the release's `testdata`, in its three formats.
+    let fixtures = match k8s_types::RELEASE {
+        "1.36" => 414,
+        "1.37" => 579,
+        other => return Err(format!("no fixture count recorded for Kubernetes {other}").into()),
+    };
     let assert = kapi()?.arg("conformance").arg(&dir).assert();
     let stdout = String::from_utf8(assert.get_output().stdout.clone())?;
     assert!(
-        stdout.ends_with("414 passed, 0 failed\n"),
+        stdout.ends_with(&format!("{fixtures} passed, 0 failed\n")),
         "conformance failed:\n{stdout}"
     );
     assert.success();

@@ -1,8 +1,10 @@
 //! `kapi convert` against what `kubectl convert` prints for legacy manifests: each file
 //! of `tests/convert-corpus/input` converted, byte for byte equal to the file of the
-//! same name in `tests/convert-corpus/expected`, which is what the real `kubectl-convert`
-//! v1.36.3 prints (see that folder's README); where the Go oracle has built that plugin
-//! (always under CI), the expected files are checked against it too.
+//! same name in `tests/convert-corpus/expected-<release>` where the release kapi is built
+//! for prints it otherwise, else in `tests/convert-corpus/expected`: what the real
+//! `kubectl-convert` of that release prints (see that folder's README); where the Go
+//! oracle has built that plugin (always under CI), the expected files are checked against
+//! it too.
 
 use crate::common;
 
@@ -14,6 +16,16 @@ fn corpus(dir: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/convert-corpus")
         .join(dir)
+}
+
+/// The expected output for input `name` with the release under test.
+fn expected(name: &str) -> Result<String, std::io::Error> {
+    let own = corpus(&format!("expected-{}", crate::RELEASE_UNDER_TEST)).join(name);
+    std::fs::read_to_string(if own.is_file() {
+        own
+    } else {
+        corpus("expected").join(name)
+    })
 }
 
 fn names(dir: &str) -> Result<Vec<String>, std::io::Error> {
@@ -38,7 +50,7 @@ fn every_legacy_manifest_converts_to_what_kubectl_convert_prints() -> TestResult
         let input = corpus("input").join(name);
         let input = input.to_str().ok_or("path is not UTF-8")?;
         let out = stdout(kapi()?.args(["convert", "-f", input]))?;
-        let expected = std::fs::read_to_string(corpus("expected").join(name))?;
+        let expected = expected(name)?;
         if out != expected {
             failures.push(format!(
                 "{name}:\n--- expected\n{expected}\n--- kapi\n{out}"
@@ -66,7 +78,7 @@ fn the_expected_files_are_what_the_real_kubectl_convert_prints() -> TestResult {
             .arg("-f")
             .arg(&input)
             .output()?;
-        let expected = std::fs::read_to_string(corpus("expected").join(&name))?;
+        let expected = expected(&name)?;
         if !out.status.success() || out.stdout != expected.as_bytes() {
             failures.push(format!(
                 "{name}: kubectl-convert printed\n{}{}",

@@ -15,6 +15,8 @@ mod oracle_binaries;
 /// build of k8s-types has.
 const RELEASE_UNDER_TEST: &str = k8s_types::RELEASE;
 mod plugin;
+#[path = "../../../k8s-types/tests/integration/release_data.rs"]
+mod release_data;
 mod serve_controllers;
 mod serve_etcd;
 mod serve_kubectl;

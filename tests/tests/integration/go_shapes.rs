@@ -1,7 +1,7 @@
 //! Go's zero values, mechanically: for every kind registered in the Scheme (the
 //! `k8s-types` kinds and the hand-written `meta/v1` ones), the default object must be
 //! written as Go writes the zero value of its struct, field by field, as
-//! `go-fields.json` describes the struct (`../shared/k8s-api/v1.36`, or `$K8S_API_DIR`):
+//! `go-fields.json` describes the struct (the release's reference data, `release_data::dir`):
 //!
 //! * JSON: a value field without `omitempty` is written (`""`, `0`, `false`); with it, a
 //!   zero scalar is left out; a pointer, slice, map or `[]byte` is `null` without
@@ -39,10 +39,7 @@ use serde_json::Value;
 use k8s_types as _;
 
 fn data_dir() -> PathBuf {
-    std::env::var_os("K8S_API_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36"),
-        PathBuf::from,
-    )
+    crate::release_data::dir(k8s_types::RELEASE)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@
 mod api_type;
 mod go_shapes;
 mod nested_type_meta;
+#[path = "../../../k8s-types/tests/integration/release_data.rs"]
+mod release_data;
 mod serde_formats;
 mod upstream_fixtures;
 mod value_types_fixtures;

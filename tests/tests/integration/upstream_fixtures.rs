@@ -1,4 +1,4 @@
-//! The upstream fixtures of `../shared/k8s-api/v1.36/testdata` (or `$K8S_API_TESTDATA`),
+//! The upstream fixtures of the release built (`release_data::testdata`),
 //! as far as the foundation can check them: every fixture is named by a group version
 //! kind that parses, comes as JSON, YAML and protobuf, declares the kind its name says
 //! (or none, for kinds without `TypeMeta` such as `WatchEvent`),
@@ -15,10 +15,7 @@ use apimachinery::runtime::{Object, Unstructured};
 use apimachinery::schema::GroupVersionKind;
 
 fn testdata_dir() -> PathBuf {
-    std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36/testdata"),
-        PathBuf::from,
-    )
+    crate::release_data::testdata(k8s_types::RELEASE)
 }
 
 /// `apps.v1.Deployment` → `apps/v1, Kind=Deployment`; `core` is the empty group; a group

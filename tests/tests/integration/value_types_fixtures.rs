@@ -1,5 +1,5 @@
-//! The shared value types against Go's fixtures in `../shared/k8s-api/v1.36/testdata` (or
-//! `$K8S_API_TESTDATA`): every quantity, int-or-string, byte string and raw extension that
+//! The shared value types against Go's fixtures of the release built (`release_data::testdata`):
+//! every quantity, int-or-string, byte string and raw extension that
 //! the OpenAPI document places in a fixture decodes and re-encodes to the value Go wrote.
 //!
 //! The positions come from `swagger.json` next to the fixtures: the walk follows each
@@ -20,10 +20,7 @@ const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 const RAW_EXTENSION: &str = "io.k8s.apimachinery.pkg.runtime.RawExtension";
 
 fn testdata_dir() -> PathBuf {
-    std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36/testdata"),
-        PathBuf::from,
-    )
+    crate::release_data::testdata(k8s_types::RELEASE)
 }
 
 /// A value found at a position the OpenAPI document types as one of ours.

@@ -75,10 +75,7 @@ fn defaulting_again_after_the_decoder_changes_nothing() {
 }
 
 fn testdata_dir() -> PathBuf {
-    std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36/testdata"),
-        PathBuf::from,
-    )
+    crate::release_data::testdata(k8s_types::RELEASE)
 }
 
 /// Every kind of Go's fixtures: decoded by the defaulting decoder in its own version, then

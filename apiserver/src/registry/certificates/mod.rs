@@ -2,6 +2,7 @@
 //! `pkg/registry/certificates`).
 
 pub mod certificatesigningrequest;
+pub mod podcertificaterequest;
 
 use std::sync::Arc;
 
@@ -14,6 +15,7 @@ use super::strategy::GenericStrategy;
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
         "certificatesigningrequests" => certificatesigningrequest::storage(info, deps),
+        "podcertificaterequests" => podcertificaterequest::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

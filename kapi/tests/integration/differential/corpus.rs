@@ -89,6 +89,16 @@ pub struct KnownDifference {
     pub request: String,
     /// What differs and why kube-apiserver answers as it does.
     pub reason: String,
+    /// The Kubernetes release it is a difference of (`"1.36"`), for a difference of one
+    /// release only (`release:` in the file); `None` for every release.
+    pub release: Option<String>,
+}
+
+impl KnownDifference {
+    /// Whether it is listed for `release`, the one kapi and kube-apiserver are of.
+    pub fn applies_to(&self, release: &str) -> bool {
+        self.release.as_deref().is_none_or(|r| r == release)
+    }
 }
 
 /// The corpus's directory.
@@ -209,6 +219,14 @@ pub fn known_differences() -> Result<Vec<KnownDifference>, String> {
                 area: field(item, "area", &what)?.to_owned(),
                 request: field(item, "request", &what)?.to_owned(),
                 reason: field(item, "reason", &what)?.to_owned(),
+                release: item
+                    .get("release")
+                    .map(|r| {
+                        r.as_str().map(str::to_owned).ok_or_else(|| {
+                            format!("{what}: `release` must be a string such as \"1.37\"")
+                        })
+                    })
+                    .transpose()?,
             })
         })
         .collect()

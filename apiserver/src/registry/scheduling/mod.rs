@@ -1,0 +1,21 @@
+//! The scheduling.k8s.io group's resources with something of their own (Go's
+//! `pkg/registry/scheduling`).
+
+#[cfg(feature = "v1_37")]
+pub mod compositepodgroup;
+
+use std::sync::Arc;
+
+use super::ResourceInfo;
+use super::dependencies::Dependencies;
+use super::rest::RestStorage;
+use super::strategy::GenericStrategy;
+
+/// The REST storage of scheduling.k8s.io resource `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    match info.resource.as_str() {
+        #[cfg(feature = "v1_37")]
+        "compositepodgroups" => compositepodgroup::storage(info, deps),
+        _ => deps.standard(info, GenericStrategy::default()),
+    }
+}
