@@ -39,11 +39,9 @@ mod typed_only;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
-<<<<<<< HEAD
-mod validation_status;
-=======
 mod validation_releases;
->>>>>>> val-137
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_status;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_values;
 

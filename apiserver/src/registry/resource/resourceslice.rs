@@ -61,6 +61,7 @@ mod tests {
             has_spec: true,
             has_status: false,
             has_scale: false,
+            subresources: Vec::new(),
         }
     }
 
