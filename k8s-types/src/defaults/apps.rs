@@ -126,8 +126,11 @@ macro_rules! stateful_set {
             if strategy.r#type == "RollingUpdate" {
                 if let Some(r) = strategy.rolling_update.as_mut() {
                     r.partition.get_or_insert(0);
-                    // `maxUnavailable` defaults to 1 only with the feature
-                    // MaxUnavailableStatefulSet, beta but off by default in 1.36.
+                    // `maxUnavailable` defaults to 1 with the feature
+                    // MaxUnavailableStatefulSet: beta and off by default in 1.36, on by
+                    // default from 1.37.
+                    #[cfg(feature = "v1_37")]
+                    r.max_unavailable.get_or_insert(IntOrString::Int(1));
                 }
             }
             // Feature StatefulSetAutoDeletePVC (GA).

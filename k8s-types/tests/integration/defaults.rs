@@ -322,8 +322,13 @@ fn apps_workloads_per_version() {
             ("/spec/podManagementPolicy", json!("OrderedReady")),
             (
                 "/spec/updateStrategy",
-                // `maxUnavailable` only with MaxUnavailableStatefulSet, off in 1.36.
-                json!({"type": "RollingUpdate", "rollingUpdate": {"partition": 0}}),
+                // `maxUnavailable` only with MaxUnavailableStatefulSet: off in 1.36, on
+                // by default from 1.37.
+                if cfg!(feature = "v1_37") {
+                    json!({"type": "RollingUpdate", "rollingUpdate": {"partition": 0, "maxUnavailable": 1}})
+                } else {
+                    json!({"type": "RollingUpdate", "rollingUpdate": {"partition": 0}})
+                },
             ),
             (
                 "/spec/persistentVolumeClaimRetentionPolicy",

@@ -194,3 +194,28 @@ fn alpha_gated_defaults_are_not_applied() {
         assert_eq!(out["spec"].get("preemptionPolicy"), None, "{version}");
     }
 }
+
+/// MaxUnavailableStatefulSet is on by default from 1.37: a rolling update gets
+/// `maxUnavailable: 1` beside `partition: 0`, in every version that has the field.
+#[test]
+fn stateful_set_rolling_update_gets_max_unavailable_one() {
+    for version in ["v1", "v1beta2"] {
+        let set = json!({
+            "metadata": {"name": "s"},
+            "spec": {"selector": {"matchLabels": {"a": "b"}},
+                     "template": {"metadata": {"labels": {"a": "b"}}}},
+        });
+        let out = through(
+            &format!("apps/{version}, Kind=StatefulSet"),
+            set,
+            true,
+            "apps",
+            version,
+        );
+        assert_eq!(
+            out["spec"]["updateStrategy"]["rollingUpdate"],
+            json!({"partition": 0, "maxUnavailable": 1}),
+            "{version}"
+        );
+    }
+}

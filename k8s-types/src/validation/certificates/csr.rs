@@ -256,7 +256,8 @@ fn validate_conditions(csr: &CertificateSigningRequest, opts: Options) -> ErrorL
                 }
                 _ => false,
             };
-            if clash {
+            // On 1.37 the declarative union rule (beta, enforced) covers this error.
+            if clash && cfg!(not(feature = "v1_37")) {
                 errs.push(Error::invalid(
                     &fld,
                     BadValue::json_string(&c.r#type),
@@ -270,6 +271,21 @@ fn validate_conditions(csr: &CertificateSigningRequest, opts: Options) -> ErrorL
                 BadValue::json_string(&c.r#type),
             ));
         }
+    }
+    // Kubernetes 1.37's declarative `+k8s:zeroOrOneOfMember` on the Approved and Denied
+    // conditions (Go's `validate.ZeroOrOneOfUnion`): one error for the pair, where 1.36's
+    // hand-written check gave one per clashing condition.
+    #[cfg(feature = "v1_37")]
+    if approved && denied && !opts.allow_both_approved_and_denied {
+        const MEMBERS: &str =
+            r#"`conditions[{"type": "Approved"}]`, `conditions[{"type": "Denied"}]`"#;
+        errs.push(Error::invalid(
+            &fld,
+            BadValue::json_string(
+                r#"{conditions[{"type": "Approved"}], conditions[{"type": "Denied"}]}"#,
+            ),
+            format!("must specify at most one of: {MEMBERS}"),
+        ));
     }
     errs
 }
