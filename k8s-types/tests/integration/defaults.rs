@@ -840,7 +840,17 @@ fn discovery_resource_and_certificates() {
 
 #[test]
 fn defaulting_twice_changes_nothing_more() {
-    let bytes = std::fs::read(super::testdata().join("apps.v1.Deployment.json")).unwrap();
+    let path = super::testdata().join("apps.v1.Deployment.json");
+    let Ok(bytes) = std::fs::read(&path) else {
+        // The release's reference data is written by `cargo xtask refdata` (with Go).
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} missing",
+            path.display()
+        );
+        eprintln!("note: {} missing; skipped", path.display());
+        return;
+    };
     let mut d: k8s_types::apps::v1::Deployment = serde_json::from_slice(&bytes).unwrap();
     scheme().default(&mut d);
     let once = d.clone();

@@ -18,6 +18,23 @@ fn fixture(stem: &str, ext: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Whether Go's fixtures are there; without them (a checkout without the release's
+/// reference data, which `cargo xtask refdata` writes with Go) the test is skipped with
+/// a note, except under CI, where it fails.
+fn fixtures_present() -> bool {
+    let dir = super::testdata();
+    if dir.is_dir() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "no Go fixtures at {}",
+        dir.display()
+    );
+    eprintln!("note: no Go fixtures at {}; skipped", dir.display());
+    false
+}
+
 /// Go's fixture `stem` decoded from JSON and from protobuf: each re-encodes to its own
 /// bytes, and both are the same object; returns it.
 fn read_both<T: Object + Clone + PartialEq + std::fmt::Debug + serde::Serialize>(
@@ -80,6 +97,9 @@ where
 #[cfg(feature = "apps")]
 #[test]
 fn apps_v1beta2_holds_the_structs_of_apps_v1_and_keeps_gos_bytes() {
+    if !fixtures_present() {
+        return;
+    }
     use k8s_types::apps::{v1, v1beta1, v1beta2};
     // What the generator decides; were these structs of their own, the rest would
     // still pass, but would not test the sharing.
@@ -105,6 +125,9 @@ fn apps_v1beta2_holds_the_structs_of_apps_v1_and_keeps_gos_bytes() {
 #[cfg(feature = "flowcontrol")]
 #[test]
 fn flowcontrol_v1beta3_keeps_gos_bytes() {
+    if !fixtures_present() {
+        return;
+    }
     use k8s_types::flowcontrol::{v1, v1beta3};
     assert_eq!(
         TypeId::of::<v1beta3::FlowSchemaSpec>(),
@@ -126,6 +149,9 @@ fn flowcontrol_v1beta3_keeps_gos_bytes() {
 #[cfg(feature = "admissionregistration")]
 #[test]
 fn admissionregistration_v1beta1_keeps_gos_bytes() {
+    if !fixtures_present() {
+        return;
+    }
     use k8s_types::admissionregistration::{v1, v1beta1};
     assert_eq!(
         TypeId::of::<v1beta1::ValidatingAdmissionPolicySpec>(),
@@ -147,6 +173,9 @@ fn admissionregistration_v1beta1_keeps_gos_bytes() {
 #[cfg(feature = "resource")]
 #[test]
 fn resource_v1beta2_keeps_gos_bytes() {
+    if !fixtures_present() {
+        return;
+    }
     use k8s_types::resource::{v1, v1beta1, v1beta2};
     assert_eq!(
         TypeId::of::<v1beta2::ResourceClaimSpec>(),

@@ -17,11 +17,9 @@ use k8s_types::core::v1::{Node, Pod};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+/// Go's fixtures of the release built.
 fn testdata_dir() -> PathBuf {
-    std::env::var_os("K8S_API_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/k8s-api/v1.36/testdata"),
-        PathBuf::from,
-    )
+    crate::release_data::testdata(k8s_types::RELEASE)
 }
 
 /// A fixture of Go's (`core.v1.Pod.json`), or `None` with a note when the checkout has
