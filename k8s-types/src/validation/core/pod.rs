@@ -147,6 +147,13 @@ pub(super) fn validate_pod_spec_for(
             .filter(|v| v.persistent_volume_claim.is_some() || v.ephemeral.is_some())
             .map(|v| v.name.as_str())
             .collect(),
+        #[cfg(feature = "v1_37")]
+        image_volumes: spec
+            .volumes
+            .iter()
+            .filter(|v| v.image.is_some())
+            .map(|v| v.name.as_str())
+            .collect(),
     };
     validate_pod_resource_claims(
         &spec.resource_claims,
@@ -320,6 +327,17 @@ pub(super) fn validate_pod_spec_for(
     if let Some(group) = &spec.scheduling_group {
         validate_scheduling_group(group, &path.child("schedulingGroup"), &mut errs);
     }
+    // 1.37: a pod in a scheduling group takes no eviction responders (the hand-written
+    // error; the declarative `dependentForbidden` one is alpha).
+    #[cfg(feature = "v1_37")]
+    if spec.scheduling_group.is_some() && !spec.eviction_responders.is_empty() {
+        errs.push(Error::forbidden(
+            &path.child("schedulingGroup"),
+            "may not be set when evictionResponders is set",
+        ));
+    }
+    #[cfg(feature = "v1_37")]
+    super::validate_eviction_responders(spec, old, path, &mut errs);
     errs
 }
 

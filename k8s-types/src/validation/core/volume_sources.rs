@@ -64,6 +64,12 @@ pub(super) fn validate_source(
         "downwardAPI" => {
             if let Some(d) = &v.downward_api {
                 file_mode(d.default_mode, &path.child("defaultMode"), errs);
+                #[cfg(feature = "v1_37")]
+                crate::validation::pod_security::id_range(
+                    d.default_user,
+                    &path.child("defaultUser"),
+                    errs,
+                );
                 for f in &d.items {
                     downward_api_file(f, path, errs);
                 }
