@@ -532,3 +532,31 @@ fn stateful_set_update_names_each_immutable_field_from_1_37() {
     ];
     assert_eq!(errs, per_release(v136, v137));
 }
+
+#[test]
+fn image_volume_reference_is_required_of_templates_too_from_1_37() {
+    let template = |reference: &str| {
+        json!({"metadata": {"name": "t", "namespace": "default"}, "template": {
+            "spec": with_spec(json!({"volumes": [{"name": "tools",
+                "image": {"reference": reference, "pullPolicy": "IfNotPresent"}}]}))}})
+    };
+    let errs = errors::<core::v1::PodTemplate>(template(""));
+    let want = "template.spec.volumes[0].image.reference: Required value";
+    assert_eq!(errs, per_release(vec![], vec![want]));
+    // An update may keep a reference the old template already went without.
+    assert_eq!(
+        update_errors::<core::v1::PodTemplate>(template(""), template("")),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn an_ephemeral_container_may_not_take_an_init_containers_empty_name() {
+    let errs = sorted_pod_spec_errors(json!({
+        "initContainers": [{"name": "", "image": "busybox"}],
+        "ephemeralContainers": [{"name": "", "image": "busybox"}]}));
+    assert!(
+        errs.contains(&"spec.ephemeralContainers[0].name: Duplicate value: \"\"".to_owned()),
+        "{errs:#?}"
+    );
+}

@@ -78,6 +78,7 @@ pub(super) fn validate_pod_metadata_and_spec(pod: &Pod, old: Option<&Pod>) -> Er
     let owner = VolumeOwner {
         pod_name: Some(&pod.metadata.name),
         resource_is_pod: true,
+        ..VolumeOwner::default()
     };
     errs.extend(validate_pod_spec_for(&pod.spec, old_spec, &spec, owner));
     if pod.spec.service_account_name.is_empty() {
@@ -134,6 +135,14 @@ pub(super) fn validate_pod_spec_for(
             "",
         ));
     }
+    let owner = VolumeOwner {
+        allow_empty_image_reference: old.is_some_and(|o| {
+            o.volumes
+                .iter()
+                .any(|v| v.image.as_ref().is_some_and(|i| i.reference.is_empty()))
+        }),
+        ..owner
+    };
     let volumes = validate_volumes(&spec.volumes, owner, &path.child("volumes"), &mut errs);
     let pod = PodFacts {
         // Go's default for `hostUsers` is true: only an explicit false is a user namespace.
@@ -188,6 +197,12 @@ pub(super) fn validate_pod_spec_for(
         // Init containers run one at a time: Go checks each alone, and reports it at
         // index 0 whatever its place.
         check_host_port_conflicts([&c.ports[..]], &init_path, &mut errs);
+    }
+    // An ephemeral container's name must differ from every other container's, an init
+    // container's empty name included (Go's `validateEphemeralContainers` collects them
+    // all, where the init containers' own check leaves the empty one out).
+    if spec.init_containers.iter().any(|c| c.name.is_empty()) {
+        names.insert("");
     }
     let ephemeral_path = path.child("ephemeralContainers");
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {

@@ -183,7 +183,7 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
             match (&b.name, &b.signer_name) {
                 (Some(_), Some(_)) => errs.push(Error::invalid(
                     &bp,
-                    crate::validation::go_value::go_json(b),
+                    internal_cluster_trust_bundle(b),
                     "only one of name and signerName may be used",
                 )),
                 (Some(name), None) => {
@@ -311,4 +311,20 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
             ));
         }
     }
+}
+
+/// Go's internal `ClusterTrustBundleProjection` as `json.Marshal` writes it: its fields
+/// carry no JSON tags, so they go by their Go names (1.37 adds `User`).
+fn internal_cluster_trust_bundle(
+    b: &crate::core::v1::ClusterTrustBundleProjection,
+) -> apimachinery::util::validation::field::BadValue {
+    let value = crate::validation::go_internal::GoStruct::new()
+        .field("Name", &b.name)
+        .field("SignerName", &b.signer_name)
+        .field("LabelSelector", &b.label_selector)
+        .field("Optional", &b.optional)
+        .field("Path", &b.path);
+    #[cfg(feature = "v1_37")]
+    let value = value.field("User", &b.user);
+    value.value()
 }
