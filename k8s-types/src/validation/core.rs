@@ -15,6 +15,8 @@ mod containers;
 mod downward_api;
 mod endpoints;
 pub(super) mod event;
+#[cfg(feature = "v1_37")]
+mod eviction_responders;
 mod node;
 mod persistent_volume;
 mod persistent_volume_claim;
@@ -38,6 +40,8 @@ pub use event::{
     EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
     validate_event_view_update,
 };
+#[cfg(feature = "v1_37")]
+pub(crate) use eviction_responders::validate_eviction_responders;
 pub use node::*;
 pub use persistent_volume::*;
 pub use persistent_volume_claim::*;

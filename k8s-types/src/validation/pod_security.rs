@@ -71,7 +71,7 @@ fn supported(value: Option<&String>, allowed: &[&str], path: &Path, errs: &mut E
 
 /// Go's `validatePodSpecSecurityContext` over the `v1` fields it reads: the pod's
 /// `securityContext` and `shareProcessNamespace` against `hostPID`. `old` is the spec
-/// an update replaces: with the SELinuxMount gate off (1.36's default), only the
+/// an update replaces: with the SELinuxMount gate off (1.36's default; on from 1.37), only the
 /// `Recursive` SELinux change policy is allowed unless the old spec had one
 /// (Go's `AllowOnlyRecursiveSELinuxChangePolicy` option).
 pub(super) fn validate_pod_security_context(
@@ -80,11 +80,13 @@ pub(super) fn validate_pod_security_context(
     spec_path: &Path,
     errs: &mut ErrorList,
 ) {
-    let only_recursive = old.is_none_or(|o| {
-        o.security_context
-            .as_ref()
-            .is_none_or(|sc| sc.se_linux_change_policy.is_none())
-    });
+    // SELinuxMount is on by default from 1.37: every policy is allowed there.
+    let only_recursive = cfg!(not(feature = "v1_37"))
+        && old.is_none_or(|o| {
+            o.security_context
+                .as_ref()
+                .is_none_or(|sc| sc.se_linux_change_policy.is_none())
+        });
     let path = spec_path.child("securityContext");
     let sc = spec.security_context.as_ref();
     if let Some(sc) = sc {
@@ -97,8 +99,15 @@ pub(super) fn validate_pod_security_context(
         }
     }
     if spec.host_pid && spec.share_process_namespace == Some(true) {
+        // 1.37 reports it on the spec's own field (Go's `validateShareProcessNamespace`);
+        // 1.36 on the internal security context's, where the field then was.
+        let at = if cfg!(feature = "v1_37") {
+            spec_path
+        } else {
+            &path
+        };
         errs.push(Error::invalid(
-            &path.child("shareProcessNamespace"),
+            &at.child("shareProcessNamespace"),
             true,
             "ShareProcessNamespace and HostPID cannot both be enabled",
         ));

@@ -450,9 +450,12 @@ fn replica_set_daemon_set_and_stateful_set() {
             ss.clone(),
             with(&ss, json!({"spec": {"serviceName": "other"}}))
         ),
-        [
+        // 1.37 names each immutable field changed.
+        [if cfg!(feature = "v1_37") {
+            "spec.serviceName: Invalid value: \"other\": field is immutable"
+        } else {
             "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"
-        ]
+        }]
     );
 }
 
@@ -1275,8 +1278,14 @@ fn seccomp_apparmor_proc_mount_and_privilege_escalation_follow_go() {
             format!(
                 "{s}.supplementalGroupsPolicy: Unsupported value: \"Union\": supported values: \"Merge\", \"Strict\""
             ),
+            // SELinuxMount is on from 1.37: every policy is allowed.
             format!(
-                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: \"Recursive\""
+                "{s}.seLinuxChangePolicy: Unsupported value: \"Never\": supported values: {}",
+                if cfg!(feature = "v1_37") {
+                    "\"MountOption\", \"Recursive\""
+                } else {
+                    "\"Recursive\""
+                }
             ),
             "spec.ephemeralContainers: Forbidden: cannot be set on create".to_string(),
         ]
@@ -1306,8 +1315,10 @@ fn sysctls_host_users_and_share_process_namespace_follow_go() {
     assert_eq!(
         errs,
         [
+            // 1.37 reports it on the spec's own field.
             format!(
-                "{s}.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled"
+                "{}.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled",
+                if cfg!(feature = "v1_37") { "spec" } else { s }
             ),
             format!(
                 "{s}.sysctls[0].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true"

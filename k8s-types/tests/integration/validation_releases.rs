@@ -267,3 +267,296 @@ fn extended_resource_names_in_the_declarative_rule_words() {
         )
     );
 }
+
+// Kubernetes 1.37's pod spec rules (issue 45). The fields 1.37 added are unknown to
+// 1.36's types, which drop them on reading: there they bring no error.
+
+/// A pod spec patched with `patch`, its errors sorted.
+fn sorted_pod_spec_errors(patch: Value) -> Vec<String> {
+    let mut errs = crate::validation::pod_spec_errors(patch);
+    errs.sort();
+    errs
+}
+
+#[test]
+fn selinux_change_policy_mount_option_is_allowed_from_1_37() {
+    let errs =
+        sorted_pod_spec_errors(json!({"securityContext": {"seLinuxChangePolicy": "MountOption"}}));
+    let refused = vec![
+        "spec.securityContext.seLinuxChangePolicy: Unsupported value: \"MountOption\": supported values: \"Recursive\"",
+    ];
+    assert_eq!(errs, per_release(refused, vec![]));
+}
+
+#[test]
+fn http_probe_protocol_is_http1_or_clear_text_http2_without_host() {
+    let probe = |protocol: &str, scheme: &str, host: &str| {
+        json!({"httpGet": {"path": "/", "port": 80, "scheme": scheme, "host": host,
+            "protocol": protocol}})
+    };
+    let errs = sorted_pod_spec_errors(json!({"containers": [{"name": "web", "image": "nginx",
+        "livenessProbe": probe("HTTP3", "HTTP", ""),
+        "readinessProbe": probe("HTTP2", "HTTPS", ""),
+        "startupProbe": probe("HTTP2", "HTTP", "example.com")}]}));
+    let c = "spec.containers[0]";
+    assert_eq!(
+        errs,
+        per_release(
+            vec![],
+            vec![
+                format!(
+                    "{c}.livenessProbe.httpGet.protocol: Unsupported value: \"HTTP3\": supported values: \"HTTP1\", \"HTTP2\""
+                ),
+                format!(
+                    "{c}.readinessProbe.httpGet.protocol: Invalid value: \"HTTP2\": is only supported with HTTP (H2C)"
+                ),
+                format!(
+                    "{c}.startupProbe.httpGet.host: Invalid value: \"example.com\": must be empty when `protocol` is \"HTTP2\""
+                ),
+            ]
+        )
+    );
+}
+
+#[test]
+fn grpc_probe_mode_is_plaintext_or_tls() {
+    let errs = sorted_pod_spec_errors(json!({"containers": [{"name": "web", "image": "nginx",
+        "livenessProbe": {"grpc": {"port": 9000, "mode": "mTLS"}}}]}));
+    let want = "spec.containers[0].livenessProbe.grpc.mode: Unsupported value: \"mTLS\": supported values: \"Plaintext\", \"TLS\"";
+    assert_eq!(errs, per_release(vec![], vec![want]));
+}
+
+#[test]
+fn bind_mount_options_are_known_unique_and_not_on_image_volumes() {
+    let errs = sorted_pod_spec_errors(json!({
+        "volumes": [{"name": "data", "emptyDir": {}},
+                    {"name": "tools", "image": {"reference": "tools:1", "pullPolicy": "IfNotPresent"}}],
+        "containers": [{"name": "web", "image": "nginx", "volumeMounts": [
+            {"name": "data", "mountPath": "/data", "bindMountOptions": ["noexec", "ro", "noexec"]},
+            {"name": "tools", "mountPath": "/tools", "bindMountOptions": ["nodev"]}]}]}));
+    let m = "spec.containers[0].volumeMounts";
+    assert_eq!(
+        errs,
+        per_release(
+            vec![],
+            vec![
+                format!(
+                    "{m}[0].bindMountOptions[1]: Unsupported value: \"ro\": supported values: \"nodev\", \"noexec\", \"nosuid\""
+                ),
+                format!("{m}[0].bindMountOptions[2]: Duplicate value: \"noexec\""),
+                format!(
+                    "{m}[1].bindMountOptions: Invalid value: [\"nodev\"]: bindMountOptions may not be used with image volumes"
+                ),
+            ]
+        )
+    );
+}
+
+#[test]
+fn file_owners_and_empty_dir_modes_are_checked_from_1_37() {
+    let errs = sorted_pod_spec_errors(json!({"serviceAccountName": "sa", "volumes": [
+        {"name": "a", "secret": {"secretName": "s", "defaultUser": -1,
+            "items": [{"key": "k", "path": "p", "user": 2_147_483_648_i64}]}},
+        {"name": "b", "emptyDir": {"mode": 0o2000}},
+        {"name": "c", "projected": {"defaultUser": -2, "sources": [
+            {"serviceAccountToken": {"path": "token", "user": -3}}]}}]}));
+    let range = "must be between 0 and 2147483647, inclusive";
+    assert_eq!(
+        errs,
+        per_release(
+            vec![],
+            vec![
+                format!("spec.volumes[0].secret.defaultUser: Invalid value: -1: {range}"),
+                format!("spec.volumes[0].secret.items[0].user: Invalid value: 2147483648: {range}"),
+                "spec.volumes[1].emptyDir.mode: Invalid value: 1024: must be a number between 0 and 01777 (octal), both inclusive".to_owned(),
+                format!("spec.volumes[2].projected.defaultUser: Invalid value: -2: {range}"),
+                format!("spec.volumes[2].projected.sources[0].serviceAccountToken.user: Invalid value: -3: {range}"),
+            ]
+        )
+    );
+}
+
+#[test]
+fn share_process_namespace_with_host_pid_is_reported_on_the_spec_from_1_37() {
+    let errs = sorted_pod_spec_errors(json!({"hostPID": true, "shareProcessNamespace": true}));
+    let at = per_release(
+        "spec.securityContext.shareProcessNamespace",
+        "spec.shareProcessNamespace",
+    );
+    assert_eq!(
+        errs,
+        vec![format!(
+            "{at}: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled"
+        )]
+    );
+}
+
+#[test]
+fn eviction_responders_follow_the_declarative_rules() {
+    let errs = sorted_pod_spec_errors(json!({
+        "schedulingGroup": {"podGroupName": "g"},
+        "evictionResponders": [
+            {"name": "example.com/drain", "priority": 10000},
+            {"name": "drain"},
+            {"name": "x.k8s.io/drain", "priority": 500},
+            {"name": "example.com/drain", "priority": 200_000}]}));
+    let r = "spec.evictionResponders";
+    let mut want = vec![
+        format!(
+            "{r}[1].name: Invalid value: \"drain\": must include a prefix (e.g. 'example.com/key')"
+        ),
+        format!("{r}[1].priority: Required value"),
+        format!(
+            "{r}[2].name: Invalid value: \"x.k8s.io/drain\": domain names *.k8s.io, *.kubernetes.io are reserved"
+        ),
+        format!(
+            "{r}[2].priority: Invalid value: 500: priorities 0-999 are reserved for responders with *.k8s.io suffix"
+        ),
+        format!("{r}[3]: Duplicate value: {{\"name\":\"example.com/drain\",\"priority\":200000}}"),
+        format!("{r}[3].priority: Invalid value: 200000: must be less than or equal to 100000"),
+        "spec.schedulingGroup: Forbidden: may not be set when evictionResponders is set".to_owned(),
+    ];
+    want.sort();
+    assert_eq!(errs, per_release(vec![], want));
+}
+
+#[test]
+fn eviction_responders_kept_by_an_update_are_not_checked_again() {
+    let template = |responders: Value| {
+        json!({"metadata": {"name": "t", "namespace": "default"}, "template": {
+            "spec": with_spec(json!({"evictionResponders": responders}))}})
+    };
+    let old = template(json!([{"name": "drain"}]));
+    let kept = update_errors::<core::v1::PodTemplate>(old.clone(), old.clone());
+    assert_eq!(kept, Vec::<String>::new());
+    let changed = update_errors::<core::v1::PodTemplate>(
+        old,
+        template(json!([{"name": "drain", "priority": 5000}])),
+    );
+    // The responder matched by name keeps its name: only its new priority is checked.
+    assert_eq!(changed, Vec::<String>::new());
+}
+
+fn with_spec(patch: Value) -> Value {
+    let mut spec = json!({"containers": [{"name": "web", "image": "nginx"}]});
+    if let (Some(s), Value::Object(p)) = (spec.as_object_mut(), patch) {
+        s.extend(p);
+    }
+    spec
+}
+
+fn job(scheduling: Value, parallelism: i32) -> Value {
+    json!({"metadata": {"name": "j", "namespace": "default", "uid": "u"},
+        "spec": {"parallelism": parallelism, "manualSelector": true,
+            "selector": {"matchLabels": {"app": "j"}}, "scheduling": scheduling,
+            "template": {"metadata": {"labels": {"app": "j"}},
+                "spec": with_spec(json!({"restartPolicy": "Never"}))}}})
+}
+
+#[test]
+fn job_scheduling_is_forbidden_while_its_gate_is_off_and_checked_against_parallelism() {
+    let mut errs = errors::<k8s_types::batch::v1::Job>(job(
+        json!({"schedulingPolicy": {"gang": {"minCount": 3}}, "disruptionMode": {"all": {}}}),
+        2,
+    ));
+    errs.sort();
+    let want = vec![
+        "spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: 3: must not be greater than parallelism (2)",
+        "spec.scheduling: Forbidden",
+    ];
+    assert_eq!(errs, per_release(vec![], want));
+    let errs = errors::<k8s_types::batch::v1::Job>(job(json!({"disruptionMode": {"all": {}}}), 1));
+    let basic_all = "spec.scheduling.disruptionMode: Invalid value: \"\": the disruptionMode `all` is not supported with the Basic scheduling policy";
+    let mut want = vec!["spec.scheduling: Forbidden", basic_all];
+    want.sort_unstable();
+    let mut errs = errs;
+    errs.sort();
+    assert_eq!(errs, per_release(vec![], want));
+}
+
+#[test]
+fn job_update_checks_scheduling_changes_and_not_the_names_again() {
+    let gang = json!({"schedulingPolicy": {"gang": {}}});
+    let basic = json!({"schedulingPolicy": {"basic": {}}});
+    let mut old = job(gang, 1);
+    // A name 1.36 refuses on update too; 1.37's update leaves the names to create.
+    old["metadata"]["name"] = json!("J");
+    let mut new = job(basic, 1);
+    new["metadata"]["name"] = json!("J");
+    let mut errs = update_errors::<k8s_types::batch::v1::Job>(old, new);
+    errs.sort();
+    errs.retain(|e| e.starts_with("spec.scheduling") || e.starts_with("metadata.name"));
+    assert_eq!(
+        errs,
+        per_release(
+            vec![
+                "metadata.name: Invalid value: \"J\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_owned(),
+            ],
+            vec![
+                "spec.scheduling.schedulingPolicy: Invalid value: null: the basic/gang policy variant is immutable after creation; only schedulingPolicy.gang.minCount may be updated".to_owned(),
+                "spec.scheduling: Forbidden".to_owned(),
+            ]
+        )
+    );
+    let cleared =
+        update_errors::<k8s_types::batch::v1::Job>(job(json!({}), 1), job(Value::Null, 1));
+    let want = "spec.scheduling: Invalid value: null: field cannot be cleared once set";
+    assert_eq!(
+        cleared
+            .iter()
+            .filter(|e| e.starts_with("spec.scheduling"))
+            .collect::<Vec<_>>(),
+        per_release(vec![], vec![want])
+    );
+}
+
+#[test]
+fn stateful_set_update_names_each_immutable_field_from_1_37() {
+    let set = |service: &str, policy: &str| {
+        json!({"metadata": {"name": "s", "namespace": "default"},
+            "spec": {"serviceName": service, "podManagementPolicy": policy,
+                "selector": {"matchLabels": {"app": "s"}},
+                "template": {"metadata": {"labels": {"app": "s"}}, "spec": with_spec(json!({}))}}})
+    };
+    let mut errs = update_errors::<k8s_types::apps::v1::StatefulSet>(
+        set("a", "OrderedReady"),
+        set("b", "Parallel"),
+    );
+    errs.sort();
+    let v136 = vec![
+        "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    ];
+    let v137 = vec![
+        "spec.podManagementPolicy: Invalid value: \"Parallel\": field is immutable",
+        "spec.serviceName: Invalid value: \"b\": field is immutable",
+    ];
+    assert_eq!(errs, per_release(v136, v137));
+}
+
+#[test]
+fn image_volume_reference_is_required_of_templates_too_from_1_37() {
+    let template = |reference: &str| {
+        json!({"metadata": {"name": "t", "namespace": "default"}, "template": {
+            "spec": with_spec(json!({"volumes": [{"name": "tools",
+                "image": {"reference": reference, "pullPolicy": "IfNotPresent"}}]}))}})
+    };
+    let errs = errors::<core::v1::PodTemplate>(template(""));
+    let want = "template.spec.volumes[0].image.reference: Required value";
+    assert_eq!(errs, per_release(vec![], vec![want]));
+    // An update may keep a reference the old template already went without.
+    assert_eq!(
+        update_errors::<core::v1::PodTemplate>(template(""), template("")),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn an_ephemeral_container_may_not_take_an_init_containers_empty_name() {
+    let errs = sorted_pod_spec_errors(json!({
+        "initContainers": [{"name": "", "image": "busybox"}],
+        "ephemeralContainers": [{"name": "", "image": "busybox"}]}));
+    assert!(
+        errs.contains(&"spec.ephemeralContainers[0].name: Duplicate value: \"\"".to_owned()),
+        "{errs:#?}"
+    );
+}

@@ -37,6 +37,9 @@ struct Options<'a> {
     skip_pod_template: bool,
     /// An update does not validate the claim templates (immutable, kept as they are).
     skip_volume_claim_templates: bool,
+    /// The `Recreate` update strategy is allowed: on 1.37 when the old object had it
+    /// (the StatefulSetRecreateStrategy gate is off by default).
+    allow_recreate: bool,
 }
 
 /// Go's `ValidateStatefulSet`: metadata (a DNS label name: its pods are named after
@@ -47,6 +50,7 @@ pub fn validate_stateful_set(ss: &StatefulSet) -> ErrorList {
     errs
 }
 
+#[cfg(not(feature = "v1_37"))]
 const UPDATE_MESSAGE: &str = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 /// Go's `ValidateStatefulSetUpdate`: the metadata's identity kept (the name is not
@@ -62,12 +66,16 @@ pub fn validate_stateful_set_update(new: &StatefulSet, old: &StatefulSet) -> Err
         allow_invalid_service_name: true,
         skip_pod_template: false,
         skip_volume_claim_templates: true,
+        allow_recreate: cfg!(feature = "v1_37") && old.spec.update_strategy.r#type == "Recreate",
     };
     let mut old_errs = ErrorList::default();
     spec(&old.spec, &Path::root(), opts, &mut old_errs);
     opts.skip_pod_template = !old_errs.is_empty();
     spec(&new.spec, &Path::new("spec"), opts, &mut errs);
     let (n, o) = (&new.spec, &old.spec);
+    #[cfg(feature = "v1_37")]
+    immutable_fields(n, o, &mut errs);
+    #[cfg(not(feature = "v1_37"))]
     if n.selector != o.selector
         || n.service_name != o.service_name
         || !semantic_eq(&n.volume_claim_templates, &o.volume_claim_templates)
@@ -76,6 +84,51 @@ pub fn validate_stateful_set_update(new: &StatefulSet, old: &StatefulSet) -> Err
         errs.push(Error::forbidden(&Path::new("spec"), UPDATE_MESSAGE));
     }
     errs
+}
+
+/// Kubernetes 1.37's update rule: each immutable field changed is named, with its new
+/// value (Go's `ValidateImmutableField` on selector, claim templates, service name and
+/// pod management policy; the declarative `+k8s:immutable` rules they are covered by
+/// report the same).
+#[cfg(feature = "v1_37")]
+fn immutable_fields(n: &StatefulSetSpec, o: &StatefulSetSpec, errs: &mut ErrorList) {
+    use apimachinery::util::validation::field::{BadValue, json_of};
+    const IMMUTABLE: &str = "field is immutable";
+    let fld = Path::new("spec");
+    if n.selector != o.selector {
+        errs.push(Error::invalid(
+            &fld.child("selector"),
+            json_value(&n.selector),
+            IMMUTABLE,
+        ));
+    }
+    if !semantic_eq(&n.volume_claim_templates, &o.volume_claim_templates) {
+        // Go writes its internal claims (known difference); an empty list is nil.
+        let value = if n.volume_claim_templates.is_empty() {
+            BadValue::null()
+        } else {
+            json_of(&n.volume_claim_templates)
+        };
+        errs.push(Error::invalid(
+            &fld.child("volumeClaimTemplates"),
+            value,
+            IMMUTABLE,
+        ));
+    }
+    if n.service_name != o.service_name {
+        errs.push(Error::invalid(
+            &fld.child("serviceName"),
+            n.service_name.as_str(),
+            IMMUTABLE,
+        ));
+    }
+    if n.pod_management_policy != o.pod_management_policy {
+        errs.push(Error::invalid(
+            &fld.child("podManagementPolicy"),
+            json_string(&n.pod_management_policy),
+            IMMUTABLE,
+        ));
+    }
 }
 
 /// Go's `ValidateStatefulSetSpec` (claim templates are validated on create only).
@@ -90,7 +143,12 @@ fn spec(spec: &StatefulSetSpec, fld: &Path, opts: Options, errs: &mut ErrorList)
             "must be 'OrderedReady' or 'Parallel'",
         )),
     }
-    update_strategy(&spec.update_strategy, &fld.child("updateStrategy"), errs);
+    update_strategy(
+        &spec.update_strategy,
+        opts.allow_recreate,
+        &fld.child("updateStrategy"),
+        errs,
+    );
     if let Some(policy) = &spec.persistent_volume_claim_retention_policy {
         retention_policy(
             policy,
@@ -151,6 +209,15 @@ fn spec(spec: &StatefulSetSpec, fld: &Path, opts: Options, errs: &mut ErrorList)
                     Some(old) => validate_pod_template_spec_update(&template, old, &tp),
                     None => validate_pod_template_spec(&template, &tp),
                 });
+            } else {
+                // The declarative rules run whatever the hand-written ones skip.
+                #[cfg(feature = "v1_37")]
+                crate::validation::core::validate_eviction_responders(
+                    &spec.template.spec,
+                    opts.old_template.map(|t| &t.spec),
+                    &tp.child("spec"),
+                    errs,
+                );
             }
             errs.extend(validate_labels(
                 &template.metadata.labels,
@@ -209,7 +276,12 @@ fn template_to_validate(spec: &StatefulSetSpec) -> std::borrow::Cow<'_, PodTempl
 }
 
 /// Go's update strategy rules of a StatefulSet.
-fn update_strategy(s: &StatefulSetUpdateStrategy, path: &Path, errs: &mut ErrorList) {
+fn update_strategy(
+    s: &StatefulSetUpdateStrategy,
+    allow_recreate: bool,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
     let rp = path.child("rollingUpdate");
     match s.r#type.as_str() {
         "" => errs.push(Error::required(path, "")),
@@ -227,6 +299,15 @@ fn update_strategy(s: &StatefulSetUpdateStrategy, path: &Path, errs: &mut ErrorL
                 rolling_update(ru, &rp, errs);
             }
         }
+        "Recreate" if allow_recreate => {
+            if let Some(ru) = &s.rolling_update {
+                errs.push(Error::invalid(
+                    &rp,
+                    internal_rolling_update(ru).value(),
+                    "only allowed for updateStrategy 'RollingUpdate'",
+                ));
+            }
+        }
         _ => {
             let value = GoStruct::new().field("Type", &s.r#type).raw(
                 "RollingUpdate",
@@ -237,7 +318,11 @@ fn update_strategy(s: &StatefulSetUpdateStrategy, path: &Path, errs: &mut ErrorL
             errs.push(Error::invalid(
                 path,
                 value.value(),
-                "must be 'RollingUpdate' or 'OnDelete'",
+                if allow_recreate {
+                    "must be 'RollingUpdate', 'OnDelete', or 'Recreate'"
+                } else {
+                    "must be 'RollingUpdate' or 'OnDelete'"
+                },
             ));
         }
     }

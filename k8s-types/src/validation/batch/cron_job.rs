@@ -70,6 +70,13 @@ fn spec(spec: &CronJobSpec, old: Option<&CronJobSpec>, errs: &mut ErrorList) {
         &fld.child("jobTemplate"),
         errs,
     );
+    #[cfg(feature = "v1_37")]
+    super::job_scheduling::validate_job_scheduling(
+        &spec.job_template.spec,
+        old.map(|o| &o.job_template.spec),
+        &fld.child("jobTemplate").child("spec"),
+        errs,
+    );
     for (name, v) in [
         (
             "successfulJobsHistoryLimit",

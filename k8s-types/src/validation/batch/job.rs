@@ -90,7 +90,11 @@ impl<'a> Options<'a> {
 /// generated one must be, the spec, and for an Indexed Job a name its pods' hostnames
 /// can carry.
 pub fn validate_job(job: &Job) -> ErrorList {
-    job_errors(job, Options::create())
+    #[allow(unused_mut)]
+    let mut errs = job_errors(job, Options::create());
+    #[cfg(feature = "v1_37")]
+    super::job_scheduling::validate_job_scheduling(&job.spec, None, &Path::new("spec"), &mut errs);
+    errs
 }
 
 fn job_errors(job: &Job, opts: Options) -> ErrorList {
@@ -108,6 +112,13 @@ fn job_errors(job: &Job, opts: Options) -> ErrorList {
         opts.allow_invalid_label_value,
         &mut errs,
     );
+    name_allows_completions(job, &mut errs);
+    errs
+}
+
+/// Go's `validateNameAllowsCompletions`: an Indexed Job's name, with its last index,
+/// must make a pod hostname.
+fn name_allows_completions(job: &Job, errs: &mut ErrorList) {
     if job.spec.completion_mode.as_deref() == Some("Indexed") {
         if let Some(completions) = job.spec.completions.filter(|c| *c > 0) {
             let hostname = format!("{}-{}", job.metadata.name, completions - 1);
@@ -120,7 +131,6 @@ fn job_errors(job: &Job, opts: Options) -> ErrorList {
             }
         }
     }
-    errs
 }
 
 /// Go's `ValidateJobSpec`: the spec, a required selector that selects the template.
@@ -386,11 +396,25 @@ fn completion_mode(spec: &JobSpec, fld: &Path, errs: &mut ErrorList) {
     }
 }
 
-/// Go's `ValidateJobUpdate` after `ValidateJob`, as the strategy runs them (the spec is
-/// validated twice, and its errors appear twice, as in Go).
+/// Go's `ValidateJobUpdate` after `ValidateJob`, as the 1.36 strategy runs them (the
+/// spec is validated twice, and its errors appear twice, as in Go); 1.37's strategy
+/// runs `ValidateJobUpdate` alone, which leaves out the new metadata's names and the
+/// generated selector, and checks the name against the completions itself.
 pub fn validate_job_update(new: &Job, old: &Job) -> ErrorList {
     let opts = Options::update(old);
+    #[cfg(not(feature = "v1_37"))]
     let mut errs = job_errors(new, opts);
+    #[cfg(feature = "v1_37")]
+    let mut errs = {
+        let mut errs = ErrorList::default();
+        name_allows_completions(new, &mut errs);
+        let fld = Path::new("spec");
+        super::job_scheduling::validate_job_scheduling(&new.spec, Some(&old.spec), &fld, &mut errs);
+        super::job_scheduling::validate_job_scheduling_update(
+            &new.spec, &old.spec, &fld, &mut errs,
+        );
+        errs
+    };
     errs.extend(validate_object_meta_update(
         &new.metadata,
         &old.metadata,

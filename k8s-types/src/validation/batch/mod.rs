@@ -8,6 +8,8 @@ mod cron_job;
 mod cron_schedule;
 mod job;
 mod job_policies;
+#[cfg(feature = "v1_37")]
+mod job_scheduling;
 mod time_zone;
 
 pub use cron_job::{validate_cron_job, validate_cron_job_update};

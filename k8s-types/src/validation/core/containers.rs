@@ -36,6 +36,9 @@ pub(super) struct PodFacts<'a> {
     pub(super) os: Option<&'a str>,
     /// The volumes a block device may come from (PVCs and ephemeral volumes).
     pub(super) block_volumes: BTreeSet<&'a str>,
+    /// The image volumes, which take no bind mount options (1.37).
+    #[cfg(feature = "v1_37")]
+    pub(super) image_volumes: BTreeSet<&'a str>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -246,7 +249,14 @@ pub(super) fn validate_container<'a>(
     validate_env(c.env, &path.child("env"), errs);
     validate_env_from(c.env_from, &path.child("envFrom"), errs);
     let privileged = c.security_context.and_then(|sc| sc.privileged) == Some(true);
-    validate_volume_mounts(&c, volumes, privileged, &path.child("volumeMounts"), errs);
+    validate_volume_mounts(
+        &c,
+        volumes,
+        pod,
+        privileged,
+        &path.child("volumeMounts"),
+        errs,
+    );
     validate_volume_devices(&c, volumes, pod, &path.child("volumeDevices"), errs);
     one_of(
         c.image_pull_policy,

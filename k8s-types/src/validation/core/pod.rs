@@ -78,6 +78,7 @@ pub(super) fn validate_pod_metadata_and_spec(pod: &Pod, old: Option<&Pod>) -> Er
     let owner = VolumeOwner {
         pod_name: Some(&pod.metadata.name),
         resource_is_pod: true,
+        ..VolumeOwner::default()
     };
     errs.extend(validate_pod_spec_for(&pod.spec, old_spec, &spec, owner));
     if pod.spec.service_account_name.is_empty() {
@@ -134,6 +135,14 @@ pub(super) fn validate_pod_spec_for(
             "",
         ));
     }
+    let owner = VolumeOwner {
+        allow_empty_image_reference: old.is_some_and(|o| {
+            o.volumes
+                .iter()
+                .any(|v| v.image.as_ref().is_some_and(|i| i.reference.is_empty()))
+        }),
+        ..owner
+    };
     let volumes = validate_volumes(&spec.volumes, owner, &path.child("volumes"), &mut errs);
     let pod = PodFacts {
         // Go's default for `hostUsers` is true: only an explicit false is a user namespace.
@@ -145,6 +154,13 @@ pub(super) fn validate_pod_spec_for(
             .volumes
             .iter()
             .filter(|v| v.persistent_volume_claim.is_some() || v.ephemeral.is_some())
+            .map(|v| v.name.as_str())
+            .collect(),
+        #[cfg(feature = "v1_37")]
+        image_volumes: spec
+            .volumes
+            .iter()
+            .filter(|v| v.image.is_some())
             .map(|v| v.name.as_str())
             .collect(),
     };
@@ -181,6 +197,12 @@ pub(super) fn validate_pod_spec_for(
         // Init containers run one at a time: Go checks each alone, and reports it at
         // index 0 whatever its place.
         check_host_port_conflicts([&c.ports[..]], &init_path, &mut errs);
+    }
+    // An ephemeral container's name must differ from every other container's, an init
+    // container's empty name included (Go's `validateEphemeralContainers` collects them
+    // all, where the init containers' own check leaves the empty one out).
+    if spec.init_containers.iter().any(|c| c.name.is_empty()) {
+        names.insert("");
     }
     let ephemeral_path = path.child("ephemeralContainers");
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {
@@ -320,6 +342,17 @@ pub(super) fn validate_pod_spec_for(
     if let Some(group) = &spec.scheduling_group {
         validate_scheduling_group(group, &path.child("schedulingGroup"), &mut errs);
     }
+    // 1.37: a pod in a scheduling group takes no eviction responders (the hand-written
+    // error; the declarative `dependentForbidden` one is alpha).
+    #[cfg(feature = "v1_37")]
+    if spec.scheduling_group.is_some() && !spec.eviction_responders.is_empty() {
+        errs.push(Error::forbidden(
+            &path.child("schedulingGroup"),
+            "may not be set when evictionResponders is set",
+        ));
+    }
+    #[cfg(feature = "v1_37")]
+    super::validate_eviction_responders(spec, old, path, &mut errs);
     errs
 }
 

@@ -4,7 +4,9 @@
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::is_valid_port_num;
 
-use crate::core::v1::{ExecAction, HTTPGetAction, LifecycleHandler, Probe, TCPSocketAction};
+use crate::core::v1::{
+    ExecAction, GRPCAction, HTTPGetAction, LifecycleHandler, Probe, TCPSocketAction,
+};
 use crate::validation::{invalid_each, non_negative};
 
 use super::validate_port_num_or_name;
@@ -14,7 +16,7 @@ struct Handler<'a> {
     exec: Option<&'a ExecAction>,
     http_get: Option<&'a HTTPGetAction>,
     tcp_socket: Option<&'a TCPSocketAction>,
-    grpc: Option<i32>,
+    grpc: Option<&'a GRPCAction>,
     sleep: Option<i64>,
 }
 
@@ -73,10 +75,17 @@ fn handler(h: &Handler, grace: Option<i64>, path: &Path, errs: &mut ErrorList) {
         }
     }
     if one("grpc", h.grpc.is_some(), errs) {
-        if let Some(port) = h.grpc {
-            for msg in is_valid_port_num(i64::from(port)) {
-                errs.push(Error::invalid(&path.child("grpc").child("port"), port, msg));
+        if let Some(g) = h.grpc {
+            for msg in is_valid_port_num(i64::from(g.port)) {
+                errs.push(Error::invalid(
+                    &path.child("grpc").child("port"),
+                    g.port,
+                    msg,
+                ));
             }
+            // Kubernetes 1.37's `grpc.mode` (Go's `validateGRPCAction`).
+            #[cfg(feature = "v1_37")]
+            supported_mode(g.mode.as_deref(), &path.child("grpc").child("mode"), errs);
         }
     }
     if one("sleep", h.sleep.is_some(), errs) {
@@ -96,6 +105,14 @@ fn handler(h: &Handler, grace: Option<i64>, path: &Path, errs: &mut ErrorList) {
     }
     if count == 0 {
         errs.push(Error::required(path, "must specify a handler type"));
+    }
+}
+
+#[cfg(feature = "v1_37")]
+fn supported_mode(mode: Option<&str>, path: &Path, errs: &mut ErrorList) {
+    const MODES: &[&str] = &["Plaintext", "TLS"];
+    if let Some(m) = mode.filter(|m| !MODES.contains(m)) {
+        errs.push(Error::not_supported(path, BadValue::json_string(m), MODES));
     }
 }
 
@@ -129,6 +146,39 @@ pub(super) fn http_get(g: &HTTPGetAction, path: &Path, errs: &mut ErrorList) {
     for h in &g.http_headers {
         invalid_each(errs, &hp, &h.name, is_http_header_name(&h.name));
     }
+    #[cfg(feature = "v1_37")]
+    http_protocol(g, path, errs);
+}
+
+/// Kubernetes 1.37's `httpGet.protocol` (Go's `validateHTTPGetAction`): HTTP1 or HTTP2,
+/// and HTTP2 only in clear text (h2c) and without a `host`. Checked whether or not the
+/// H2CContainerProbe gate is on: the strategy drops the field before validation when
+/// the gate is off, not the validation.
+#[cfg(feature = "v1_37")]
+fn http_protocol(g: &HTTPGetAction, path: &Path, errs: &mut ErrorList) {
+    const PROTOCOLS: &[&str] = &["HTTP1", "HTTP2"];
+    let Some(protocol) = g.protocol.as_deref() else {
+        return;
+    };
+    if !PROTOCOLS.contains(&protocol) {
+        errs.push(Error::not_supported(
+            &path.child("protocol"),
+            BadValue::json_string(protocol),
+            PROTOCOLS,
+        ));
+    } else if protocol == "HTTP2" && g.scheme != "HTTP" {
+        errs.push(Error::invalid(
+            &path.child("protocol"),
+            BadValue::json_string(protocol),
+            "is only supported with HTTP (H2C)",
+        ));
+    } else if protocol == "HTTP2" && !g.host.is_empty() {
+        errs.push(Error::invalid(
+            &path.child("host"),
+            g.host.as_str(),
+            "must be empty when `protocol` is \"HTTP2\"",
+        ));
+    }
 }
 
 pub(super) fn validate_probe(probe: &Probe, grace: Option<i64>, path: &Path, errs: &mut ErrorList) {
@@ -136,7 +186,7 @@ pub(super) fn validate_probe(probe: &Probe, grace: Option<i64>, path: &Path, err
         exec: probe.exec.as_ref(),
         http_get: probe.http_get.as_ref(),
         tcp_socket: probe.tcp_socket.as_ref(),
-        grpc: probe.grpc.as_ref().map(|g| g.port),
+        grpc: probe.grpc.as_ref(),
         sleep: None,
     };
     handler(&common, grace, path, errs);

@@ -8,6 +8,8 @@ use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use crate::core::v1::{DownwardAPIVolumeFile, KeyToPath, ProjectedVolumeSource};
 use crate::validation::label_selector::validate_label_selector_with;
+#[cfg(feature = "v1_37")]
+use crate::validation::pod_security::id_range;
 use crate::validation::pod_security::validate_local_descending_path;
 use crate::validation::signer_names::{
     is_kubernetes_signer_name, signer_of_cluster_trust_bundle_name,
@@ -56,6 +58,8 @@ pub(super) fn key_to_path(kp: &KeyToPath, path: &Path, errs: &mut ErrorList) {
     }
     local_non_reserved_path(&kp.path, &pp, errs);
     file_mode(kp.mode, &path.child("mode"), errs);
+    #[cfg(feature = "v1_37")]
+    id_range(kp.user, &path.child("user"), errs);
 }
 
 /// Go's `validateDownwardAPIVolumeFile`, under `path` (Go passes the source's path,
@@ -86,12 +90,16 @@ pub(super) fn downward_api_file(f: &DownwardAPIVolumeFile, path: &Path, errs: &m
         )),
     }
     file_mode(f.mode, &path.child("mode"), errs);
+    #[cfg(feature = "v1_37")]
+    id_range(f.user, &path.child("user"), errs);
 }
 
 /// Go's `validateProjectedVolumeSource`: the default mode, then each source (one kind
 /// each; paths unique across all of them, a repeat reported on the volume's path).
 pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut ErrorList) {
     file_mode(p.default_mode, &path.child("defaultMode"), errs);
+    #[cfg(feature = "v1_37")]
+    id_range(p.default_user, &path.child("defaultUser"), errs);
     let mut paths = BTreeSet::new();
     let mut claim = |file_path: &str, bad: &str, errs: &mut ErrorList| {
         if !paths.insert(file_path.to_owned()) {
@@ -164,14 +172,18 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
             } else {
                 local_non_reserved_path(&t.path, &path.child("path"), errs);
             }
+            #[cfg(feature = "v1_37")]
+            id_range(t.user, &tp.child("user"), errs);
         }
         if let Some(b) = &source.cluster_trust_bundle {
             count += 1;
             let bp = sp.child("clusterTrustBundle");
+            #[cfg(feature = "v1_37")]
+            id_range(b.user, &bp.child("user"), errs);
             match (&b.name, &b.signer_name) {
                 (Some(_), Some(_)) => errs.push(Error::invalid(
                     &bp,
-                    crate::validation::go_value::go_json(b),
+                    internal_cluster_trust_bundle(b),
                     "only one of name and signerName may be used",
                 )),
                 (Some(name), None) => {
@@ -226,6 +238,8 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
         if let Some(c) = &source.pod_certificate {
             count += 1;
             let cp = sp.child("podCertificate");
+            #[cfg(feature = "v1_37")]
+            id_range(c.user, &cp.child("user"), errs);
             errs.extend(validate_signer_name(
                 &cp.child("signerName"),
                 &c.signer_name,
@@ -297,4 +311,20 @@ pub(super) fn projected(p: &ProjectedVolumeSource, path: &Path, errs: &mut Error
             ));
         }
     }
+}
+
+/// Go's internal `ClusterTrustBundleProjection` as `json.Marshal` writes it: its fields
+/// carry no JSON tags, so they go by their Go names (1.37 adds `User`).
+fn internal_cluster_trust_bundle(
+    b: &crate::core::v1::ClusterTrustBundleProjection,
+) -> apimachinery::util::validation::field::BadValue {
+    let value = crate::validation::go_internal::GoStruct::new()
+        .field("Name", &b.name)
+        .field("SignerName", &b.signer_name)
+        .field("LabelSelector", &b.label_selector)
+        .field("Optional", &b.optional)
+        .field("Path", &b.path);
+    #[cfg(feature = "v1_37")]
+    let value = value.field("User", &b.user);
+    value.value()
 }

@@ -47,6 +47,10 @@ fn secret_ref_named(r: Option<&LocalObjectReference>, path: &Path, errs: &mut Er
 pub(super) struct VolumeOwner<'a> {
     pub(super) pod_name: Option<&'a str>,
     pub(super) resource_is_pod: bool,
+    /// 1.37: an image volume may go without a reference only when the spec an update
+    /// replaces had one without (Go's `AllowEmptyImageVolumeReference`); 1.36 asks a
+    /// reference of a Pod's own spec only.
+    pub(super) allow_empty_image_reference: bool,
 }
 
 /// The rules of source `name` (a field name of Go's `VolumeSource`) of `v`, under
@@ -64,6 +68,12 @@ pub(super) fn validate_source(
         "downwardAPI" => {
             if let Some(d) = &v.downward_api {
                 file_mode(d.default_mode, &path.child("defaultMode"), errs);
+                #[cfg(feature = "v1_37")]
+                crate::validation::pod_security::id_range(
+                    d.default_user,
+                    &path.child("defaultUser"),
+                    errs,
+                );
                 for f in &d.items {
                     downward_api_file(f, path, errs);
                 }
@@ -95,7 +105,12 @@ pub(super) fn validate_source(
         }
         "image" => {
             if let Some(i) = &v.image {
-                if owner.resource_is_pod && i.reference.is_empty() {
+                let required = if cfg!(feature = "v1_37") {
+                    !owner.allow_empty_image_reference
+                } else {
+                    owner.resource_is_pod
+                };
+                if required && i.reference.is_empty() {
                     errs.push(Error::required(&path.child("reference"), ""));
                 }
                 one_of(

@@ -10,6 +10,8 @@ use crate::core::v1::{Volume, VolumeMount};
 
 use super::volume_sources::{VolumeOwner, validate_source};
 use crate::validation::invalid_each;
+#[cfg(feature = "v1_37")]
+use crate::validation::pod_security::id_range;
 use crate::validation::pod_security::validate_local_descending_path;
 
 use super::MOUNT_PROPAGATIONS;
@@ -118,16 +120,28 @@ pub(super) fn validate_volume_source(
         let p = path.child(checked_at);
         validate_source(checked_at, v, owner, &p, path, errs);
         match name {
-            "emptyDir"
+            "emptyDir" => {
                 if v.empty_dir
                     .as_ref()
                     .and_then(|e| e.size_limit.as_ref())
-                    .is_some_and(|q| q.sign() < 0) =>
-            {
-                errs.push(Error::forbidden(
-                    &p.child("sizeLimit"),
-                    "SizeLimit field must be a valid resource quantity",
-                ));
+                    .is_some_and(|q| q.sign() < 0)
+                {
+                    errs.push(Error::forbidden(
+                        &p.child("sizeLimit"),
+                        "SizeLimit field must be a valid resource quantity",
+                    ));
+                }
+                // Kubernetes 1.37's `emptyDir.mode`: 0 to 01777 (the sticky bit allowed).
+                #[cfg(feature = "v1_37")]
+                if let Some(m) = v.empty_dir.as_ref().and_then(|e| e.mode) {
+                    if !(0..=0o1777).contains(&m) {
+                        errs.push(Error::invalid(
+                            &p.child("mode"),
+                            m,
+                            "must be a number between 0 and 01777 (octal), both inclusive",
+                        ));
+                    }
+                }
             }
             "hostPath" => {
                 if let Some(h) = &v.host_path {
@@ -140,6 +154,8 @@ pub(super) fn validate_volume_source(
                         errs.push(Error::required(&p.child("secretName"), ""));
                     }
                     file_mode(s.default_mode, &p.child("defaultMode"), errs);
+                    #[cfg(feature = "v1_37")]
+                    id_range(s.default_user, &p.child("defaultUser"), errs);
                     let ip = p.child("items");
                     for (j, kp) in s.items.iter().enumerate() {
                         key_to_path(kp, &ip.index(j), errs);
@@ -152,6 +168,8 @@ pub(super) fn validate_volume_source(
                         errs.push(Error::required(&p.child("name"), ""));
                     }
                     file_mode(c.default_mode, &p.child("defaultMode"), errs);
+                    #[cfg(feature = "v1_37")]
+                    id_range(c.default_user, &p.child("defaultUser"), errs);
                     let ip = p.child("items");
                     for (j, kp) in c.items.iter().enumerate() {
                         key_to_path(kp, &ip.index(j), errs);
@@ -180,6 +198,7 @@ pub(super) fn validate_volume_source(
 pub(super) fn validate_volume_mounts(
     c: &ContainerView,
     volumes: &BTreeSet<&str>,
+    pod: &PodFacts,
     privileged: bool,
     path: &Path,
     errs: &mut ErrorList,
@@ -250,6 +269,45 @@ pub(super) fn validate_volume_mounts(
             }
         }
         recursive_read_only(m, &path.child("recursiveReadOnly"), errs);
+        #[cfg(feature = "v1_37")]
+        bind_mount_options(m, volumes, pod, &p.child("bindMountOptions"), errs);
+    }
+    #[cfg(not(feature = "v1_37"))]
+    let _ = pod;
+}
+
+/// Kubernetes 1.37's `bindMountOptions` (Go's `validateBindMountOptions` and the image
+/// volume check of `ValidateVolumeMounts`): known, unique options, and none on a mount
+/// of an image volume. Checked whatever the VolumeBindMountOptions gate says, as Go
+/// does (the strategy drops the field when the gate is off).
+#[cfg(feature = "v1_37")]
+fn bind_mount_options(
+    m: &VolumeMount,
+    volumes: &BTreeSet<&str>,
+    pod: &PodFacts,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    const OPTIONS: &[&str] = &["nodev", "noexec", "nosuid"];
+    let mut seen = BTreeSet::new();
+    for (i, opt) in m.bind_mount_options.iter().enumerate() {
+        if !OPTIONS.contains(&opt.as_str()) {
+            errs.push(Error::not_supported(&path.index(i), opt, OPTIONS));
+        }
+        if !seen.insert(opt.as_str()) {
+            errs.push(Error::duplicate(&path.index(i), opt));
+        }
+    }
+    let name = m.name.as_str();
+    if !m.bind_mount_options.is_empty()
+        && volumes.contains(name)
+        && pod.image_volumes.contains(name)
+    {
+        errs.push(Error::invalid(
+            path,
+            BadValue::json_strings(&m.bind_mount_options),
+            "bindMountOptions may not be used with image volumes",
+        ));
     }
 }
 
