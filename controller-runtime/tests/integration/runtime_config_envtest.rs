@@ -7,15 +7,18 @@
 use controller_runtime::client::Client;
 use controller_runtime::envtest::{Environment, EnvtestError};
 
-const ENABLE: &str = "storage.k8s.io/v1beta1=true";
+// A beta version both releases have and serve only when asked (storage.k8s.io/v1beta1
+// has no resource left to serve in 1.37).
+const GROUP: &str = "coordination.k8s.io";
+const ENABLE: &str = "coordination.k8s.io/v1beta1=true";
 
-/// The versions of storage.k8s.io the environment's discovery lists.
-async fn storage_versions(env: Environment) -> Vec<String> {
+/// The versions of [`GROUP`] the environment's discovery lists.
+async fn group_versions(env: Environment) -> Vec<String> {
     let client = Client::new(env.config(), env.scheme()).unwrap();
     let groups = client.discovery().server_groups().await.unwrap();
     let versions = groups
         .into_iter()
-        .find(|g| g.name == "storage.k8s.io")
+        .find(|g| g.name == GROUP)
         .and_then(|g| g.versions)
         .unwrap_or_default()
         .into_iter()
@@ -28,13 +31,13 @@ async fn storage_versions(env: Environment) -> Vec<String> {
 #[tokio::test]
 async fn in_process_serves_ga_versions_unless_runtime_config_says_more() {
     let default = Environment::start().await.unwrap();
-    assert_eq!(storage_versions(default).await, ["v1"]);
+    assert_eq!(group_versions(default).await, ["v1"]);
     let enabled = Environment::builder()
         .runtime_config(ENABLE)
         .start()
         .await
         .unwrap();
-    assert_eq!(storage_versions(enabled).await, ["v1", "v1beta1"]);
+    assert_eq!(group_versions(enabled).await, ["v1", "v1beta1"]);
     match Environment::builder()
         .runtime_config("apps/v7=true")
         .start()
@@ -53,7 +56,7 @@ async fn kube_apiserver_gets_the_runtime_config() {
     let Some(default) = crate::servers::kube_apiserver().await else {
         return;
     };
-    assert_eq!(storage_versions(default).await, ["v1"]);
+    assert_eq!(group_versions(default).await, ["v1"]);
     let Some(binaries) = crate::servers::binaries() else {
         return;
     };
@@ -63,5 +66,5 @@ async fn kube_apiserver_gets_the_runtime_config() {
         .start()
         .await
         .unwrap();
-    assert_eq!(storage_versions(enabled).await, ["v1", "v1beta1"]);
+    assert_eq!(group_versions(enabled).await, ["v1", "v1beta1"]);
 }

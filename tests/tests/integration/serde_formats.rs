@@ -60,7 +60,14 @@ where
     // Read through serde, as through the codec.
     let value: T = serde_json::from_slice(&json).unwrap();
     let direct = read_slice_tracking::<T>(&json, false).unwrap().value;
-    assert_eq!(value, direct, "{stem}");
+    // The same values; a `RawExtension`'s text may differ in whitespace only: serde's
+    // path reads it as a value and writes it compact (1.37's ControllerRevision fixture
+    // holds indented `data`), where the codec keeps Go's bytes.
+    assert_eq!(
+        serde_json::to_value(&value).unwrap(),
+        serde_json::to_value(&direct).unwrap(),
+        "{stem}"
+    );
     let mut go = Vec::new();
     value.encode_json(&mut go, JsonLayout::Compact).unwrap();
     let go = String::from_utf8(go).unwrap();

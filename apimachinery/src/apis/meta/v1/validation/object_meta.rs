@@ -553,11 +553,23 @@ mod tests {
             .iter()
             .map(ToString::to_string)
             .collect();
+        // apimachinery v0.37 reports each reference at its index, and a bad apiVersion
+        // in its own words.
+        #[cfg(feature = "v1_37")]
+        let (owner, api_version) = (
+            "metadata[0]: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"e\",\"uid\":\"u\",\"controller\":true}: /v1, Kind=Event is disallowed from being an owner",
+            "metadata[1].apiVersion: Invalid value: \"a/b/c\": must be <group>/<version> or <version>",
+        );
+        #[cfg(not(feature = "v1_37"))]
+        let (owner, api_version) = (
+            "metadata: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"e\",\"uid\":\"u\",\"controller\":true}: /v1, Kind=Event is disallowed from being an owner",
+            "metadata.apiVersion: Invalid value: \"a/b/c\": version must not be empty",
+        );
         assert_eq!(
             text,
             [
-                "metadata: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"e\",\"uid\":\"u\",\"controller\":true}: /v1, Kind=Event is disallowed from being an owner",
-                "metadata.apiVersion: Invalid value: \"a/b/c\": version must not be empty",
+                owner,
+                api_version,
                 "metadata: Invalid value: [{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"e\",\"uid\":\"u\",\"controller\":true},{\"apiVersion\":\"a/b/c\",\"kind\":\"K\",\"name\":\"n\",\"uid\":\"u\",\"controller\":true}]: Only one reference can have Controller set to true. Found \"true\" in references for Event/e and K/n",
             ]
         );
