@@ -416,13 +416,9 @@ impl Scheme {
             };
             return self.validators.validate(obj, old);
         }
-        let internal = |o: &dyn Object| {
-            self.convert_to_version(o.deep_copy_object(), &crate::schema::InternalGroupVersioner)
-                .ok()
-        };
-        let obj = internal(obj)?;
+        let obj = self.internal_copy(obj)?;
         let old = match old {
-            Some(o) => Some(internal(o)?),
+            Some(o) => Some(self.internal_copy(o)?),
             None => None,
         };
         let old: Option<&dyn std::any::Any> = match &old {
@@ -450,12 +446,15 @@ impl Scheme {
         if direct(obj) && direct(old) {
             return self.validators.validate_status(obj, old);
         }
-        let internal = |o: &dyn Object| {
-            self.convert_to_version(o.deep_copy_object(), &crate::schema::InternalGroupVersioner)
-                .ok()
-        };
-        let (obj, old) = (internal(obj)?, internal(old)?);
+        let (obj, old) = (self.internal_copy(obj)?, self.internal_copy(old)?);
         self.validators.validate_status(&*obj, &*old)
+    }
+
+    /// A copy of `o` in its internal form, where Go's validation runs (`None` when it
+    /// does not convert).
+    fn internal_copy(&self, o: &dyn Object) -> Option<Box<dyn Object>> {
+        self.convert_to_version(o.deep_copy_object(), &crate::schema::InternalGroupVersioner)
+            .ok()
     }
 
     /// Sets the validation function of `T` (see [`Validators::add`](crate::runtime::Validators::add)).
