@@ -43,6 +43,7 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "events.k8s.io" => super::events::storage(info, deps),
         #[cfg(feature = "v1_37")]
         "lifecycle.k8s.io" => super::lifecycle::storage(info, deps),
+        "policy" => super::policy::storage(info, deps),
         "rbac.authorization.k8s.io" => super::rbac::storage(info, deps),
         "resource.k8s.io" => super::resource::storage(info, deps),
         "scheduling.k8s.io" => super::scheduling::storage(info, deps),
@@ -108,6 +109,84 @@ mod tests {
         }
         for (group, resource) in returning {
             assert!(storages.contains_key(&(group.to_owned(), resource.to_owned())));
+        }
+    }
+
+    /// Every kind with a pod template drops the template's legacy init-container
+    /// annotations on create and on update (Go 1.37's `DropDisabledTemplateFields`
+    /// callers; on 1.36 the conversions did it and the strategies leave them).
+    #[test]
+    fn every_pod_template_kind_drops_the_init_container_annotations() {
+        use crate::registry::core::pod::template::tests::{annotated, expected};
+        use crate::registry::{Subresource, from_value, to_json};
+        use serde_json::{Value, json};
+
+        let storages = storages();
+        let template = json!({"metadata": {"annotations": annotated()},
+            "spec": {"containers": [{"name": "c", "image": "i"}]}});
+        let in_spec = json!({"spec": {"template": template}});
+        let cases: [(&str, &str, Value, &str); 8] = [
+            (
+                "",
+                "podtemplates",
+                json!({"template": template}),
+                "/template/metadata",
+            ),
+            (
+                "",
+                "replicationcontrollers",
+                in_spec.clone(),
+                "/spec/template/metadata",
+            ),
+            (
+                "apps",
+                "daemonsets",
+                in_spec.clone(),
+                "/spec/template/metadata",
+            ),
+            (
+                "apps",
+                "deployments",
+                in_spec.clone(),
+                "/spec/template/metadata",
+            ),
+            (
+                "apps",
+                "replicasets",
+                in_spec.clone(),
+                "/spec/template/metadata",
+            ),
+            (
+                "apps",
+                "statefulsets",
+                in_spec.clone(),
+                "/spec/template/metadata",
+            ),
+            ("batch", "jobs", in_spec, "/spec/template/metadata"),
+            (
+                "batch",
+                "cronjobs",
+                json!({"spec": {"jobTemplate": {"spec": {"template": template}}}}),
+                "/spec/jobTemplate/spec/template/metadata",
+            ),
+        ];
+        for (group, resource, mut obj, metadata) in cases {
+            let store = storages[&(group.to_owned(), resource.to_owned())].store();
+            let (scheme, info, strategy) = (store.scheme(), store.info(), store.strategy());
+            obj["metadata"] = json!({"name": "x", "namespace": "d", "uid": "u"});
+            let typed = from_value(scheme, &info.storage_gvk, obj.clone()).unwrap();
+            let created =
+                to_json(&*strategy.prepare_for_create(scheme, info, typed).unwrap()).unwrap();
+            let annotations = &created.pointer(metadata).unwrap()["annotations"];
+            assert_eq!(annotations, &expected(), "{resource} created");
+            let old = from_value(scheme, &info.storage_gvk, created).unwrap();
+            let new = from_value(scheme, &info.storage_gvk, obj).unwrap();
+            let updated = strategy
+                .prepare_for_update(scheme, info, &*old, new, Subresource::Main)
+                .unwrap();
+            let updated = to_json(&*updated).unwrap();
+            let annotations = &updated.pointer(metadata).unwrap()["annotations"];
+            assert_eq!(annotations, &expected(), "{resource} updated");
         }
     }
 

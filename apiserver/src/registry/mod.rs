@@ -40,6 +40,7 @@ pub mod dependencies;
 pub mod events;
 #[cfg(feature = "v1_37")]
 pub mod lifecycle;
+pub mod policy;
 pub mod rbac;
 pub mod resource;
 pub mod scheduling;

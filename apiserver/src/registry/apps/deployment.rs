@@ -6,12 +6,12 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::registry::ResourceInfo;
+use crate::registry::core::pod::template::PodTemplateStrategy;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, int, items, string_column, text,
 };
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::GenericStrategy;
 
 /// Go's `deploymentColumnDefinitions`.
 pub const COLUMNS: [Column; 8] = [
@@ -115,7 +115,11 @@ pub fn selector_string(selector: Option<&Value>) -> String {
 
 /// The Deployments' REST storage over `info`: `/scale` and the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.scalable_with_table(info, GenericStrategy::default(), Arc::new(DEPLOYMENT_TABLE))
+    deps.scalable_with_table(
+        info,
+        PodTemplateStrategy::new(super::TEMPLATE_METADATA),
+        Arc::new(DEPLOYMENT_TABLE),
+    )
 }
 
 #[cfg(test)]

@@ -8,10 +8,18 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::{Value, json};
 
 use crate::registry::GarbageCollectionPolicy;
+use crate::registry::core::pod::template::{
+    prepare_template_for_update, without_init_container_annotations,
+};
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::{SelectableField, Strategy};
+use crate::registry::strategy::{
+    SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
+};
 use crate::registry::{ResourceInfo, from_value, to_json};
+
+/// Where a Job's pod template's metadata is.
+const TEMPLATE_METADATA: &str = "/spec/template/metadata";
 
 /// Go's job strategy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,7 +40,8 @@ impl Strategy for JobStrategy {
     /// `batch.kubernetes.io/` forms; labels the template already has are kept) and the
     /// selector `batch.kubernetes.io/controller-uid=<uid>`, unless `manualSelector` is
     /// true. A Job created with `generateName` has no name yet here, so its `job-name`
-    /// labels are left out.
+    /// labels are left out. And Go's `PrepareForCreate`: the template without its
+    /// init-container annotations.
     fn prepare_for_create(
         &self,
         scheme: &Scheme,
@@ -41,7 +50,7 @@ impl Strategy for JobStrategy {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut job = to_json(&*obj)?;
         if job.pointer("/spec/manualSelector") == Some(&Value::Bool(true)) {
-            return Ok(obj);
+            return without_init_container_annotations(scheme, info, obj, TEMPLATE_METADATA);
         }
         let text = |p: &str| {
             job.pointer(p)
@@ -87,7 +96,25 @@ impl Strategy for JobStrategy {
         if selector.get("batch.kubernetes.io/controller-uid").is_none() {
             selector["batch.kubernetes.io/controller-uid"] = Value::from(uid.as_str());
         }
+        #[cfg(feature = "v1_37")]
+        crate::registry::core::pod::template::drop_init_container_annotations(
+            &mut job,
+            TEMPLATE_METADATA,
+        );
         from_value(scheme, &info.storage_gvk, job)
+    }
+
+    /// Go's `PrepareForUpdate`: the template without its init-container annotations too.
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
+        prepare_template_for_update(scheme, info, new, subresource, TEMPLATE_METADATA)
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

@@ -5,6 +5,7 @@ pub mod job;
 use std::sync::Arc;
 
 use super::ResourceInfo;
+use super::core::pod::template::PodTemplateStrategy;
 use super::dependencies::Dependencies;
 use super::rest::RestStorage;
 use super::strategy::GenericStrategy;
@@ -13,6 +14,10 @@ use super::strategy::GenericStrategy;
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
         "jobs" => job::storage(info, deps),
+        "cronjobs" => deps.standard(
+            info,
+            PodTemplateStrategy::new("/spec/jobTemplate/spec/template/metadata"),
+        ),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

@@ -48,9 +48,16 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "secrets" => secret::storage(info, deps),
         "services" => service::storage(info, deps),
         "serviceaccounts" => serviceaccount::storage(info, deps),
+        "podtemplates" => deps.standard(
+            info,
+            pod::template::PodTemplateStrategy {
+                template_metadata: "/template/metadata",
+                base: GenericStrategy::returning_deleted_object(),
+            },
+        ),
         // Their Go stores answer a delete with the deleted object; nothing else of theirs
         // differs from the generic strategy here.
-        "persistentvolumeclaims" | "persistentvolumes" | "podtemplates" | "resourcequotas" => {
+        "persistentvolumeclaims" | "persistentvolumes" | "resourcequotas" => {
             deps.standard(info, GenericStrategy::returning_deleted_object())
         }
         _ => deps.standard(info, GenericStrategy::default()),

@@ -22,12 +22,13 @@ use serde_json::{Value, json};
 use super::{PROXY_VERBS, sub};
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::{Creater, RestStorage, TableConvertor};
-use crate::registry::strategy::{SelectableField, Strategy};
+use crate::registry::strategy::{SelectableField, Strategy, Subresource, prepare_for_update};
 use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json};
 
 mod binding;
 mod qos;
 mod table;
+pub mod template;
 pub use binding::BindingRest;
 pub use qos::compute_pod_qos;
 pub use table::{POD_TABLE, print_pod};
@@ -73,7 +74,30 @@ impl Strategy for PodStrategy {
         if let Some(meta) = pod.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.insert("generation".into(), Value::from(1));
         }
+        #[cfg(feature = "v1_37")]
+        template::drop_init_container_annotations(&mut pod, "/metadata");
         from_value(scheme, &info.storage_gvk, pod)
+    }
+
+    /// Go's `PrepareForUpdate` of the Pod and of its `/status` (both drop what
+    /// `DropDisabledPodFields` drops: the init-container annotations, on 1.37).
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let new = prepare_for_update(
+            scheme,
+            info,
+            old,
+            new,
+            subresource,
+            crate::registry::strategy::spec_changed,
+        )?;
+        template::without_init_container_annotations(scheme, info, new, "/metadata")
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

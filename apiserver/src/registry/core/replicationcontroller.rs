@@ -7,13 +7,47 @@ use crate::registry::GarbageCollectionPolicy;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::{SelectableField, Strategy};
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
+
+use crate::registry::core::pod::template::{
+    prepare_template_for_update, without_init_container_annotations,
+};
+use crate::registry::strategy::{
+    SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
+};
+
+/// Where a ReplicationController's pod template's metadata is (when it has a template).
+const TEMPLATE_METADATA: &str = "/spec/template/metadata";
 
 /// Go's replication controller strategy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReplicationControllerStrategy;
 
 impl Strategy for ReplicationControllerStrategy {
+    /// Go's `PrepareForCreate`: the template without its init-container annotations.
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        without_init_container_annotations(scheme, info, obj, TEMPLATE_METADATA)
+    }
+
+    /// Go's `PrepareForUpdate`: the template without its init-container annotations too.
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
+        prepare_template_for_update(scheme, info, new, subresource, TEMPLATE_METADATA)
+    }
+
     /// Go's: dependents are orphaned by default at core/v1, for compatibility.
     fn garbage_collection_policy(&self, version: &str) -> GarbageCollectionPolicy {
         if version == "v1" {

@@ -136,6 +136,10 @@ impl Creater for BindingRest {
                     for (k, v) in &annotations {
                         meta["annotations"][k] = v.clone();
                     }
+                    // A binding's write bypasses the Pod strategy, so Go 1.37 drops the
+                    // legacy init-container annotations of the merged ones here.
+                    #[cfg(feature = "v1_37")]
+                    super::template::drop_init_container_annotations(&mut pod, "/metadata");
                 }
                 set_scheduled(&mut pod);
                 from_value(&scheme, &gvk, pod)
