@@ -75,6 +75,19 @@ pub trait TableConvertor: Send + Sync + Debug {
         list_meta: Map<String, Value>,
         include_object: &str,
     ) -> Value;
+
+    /// The Table of a list's `objects`: [`convert_to_table`](Self::convert_to_table)'s
+    /// unless a kind's rows depend on the whole list (Go's list printers of
+    /// StorageClasses mark only the list's effective default).
+    fn convert_list_to_table(
+        &self,
+        version: &str,
+        objects: &[Value],
+        list_meta: Map<String, Value>,
+        include_object: &str,
+    ) -> Value {
+        self.convert_to_table(version, objects, list_meta, include_object)
+    }
 }
 
 /// A resource's `/scale` view (Go's `ScaleREST`): the autoscaling/v1 `Scale` of an

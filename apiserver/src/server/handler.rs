@@ -429,7 +429,11 @@ fn table_reply(
     let include = query
         .get("includeObject")
         .map_or("Metadata", String::as_str);
-    let table = convertor.convert_to_table(&info.api_version, &objects, list_meta, include);
+    let table = if info.verb == "list" {
+        convertor.convert_list_to_table(&info.api_version, &objects, list_meta, include)
+    } else {
+        convertor.convert_to_table(&info.api_version, &objects, list_meta, include)
+    };
     let mut body = serde_json::to_vec(&table)
         .map_err(|e| errors::new_internal_error(format!("writing the table: {e}")))?;
     body.push(b'\n');

@@ -49,10 +49,7 @@ pub static EVICTION_REQUEST_TABLE: Printer = Printer {
 /// Go's `printEvictionRequest`: name, the target Pod and its type (`<unset>` without
 /// one), the status, requester, intent, age.
 pub fn print_eviction_request(obj: &Value) -> Row {
-    let (target, target_type) = match obj.pointer("/spec/target/pod") {
-        Some(pod) if !pod.is_null() => (printers::text(pod, "/name"), "Pod"),
-        _ => ("<unset>", "<unset>"),
-    };
+    let (target, target_type) = target(obj);
     Row::from(vec![
         Value::from(printers::text(obj, "/metadata/name")),
         Value::from(target),
@@ -64,10 +61,19 @@ pub fn print_eviction_request(obj: &Value) -> Row {
     ])
 }
 
+/// The target Pod's name and the target's type (`Pod`), `<unset>` both without one (as
+/// Go's EvictionRequest and Eviction printers show them).
+pub(super) fn target(obj: &Value) -> (&str, &str) {
+    match obj.pointer("/spec/target/pod") {
+        Some(pod) if !pod.is_null() => (printers::text(pod, "/name"), "Pod"),
+        _ => ("<unset>", "<unset>"),
+    }
+}
+
 /// Go's `resolveEvictionStatusConditions`: `Pending` until the controller has observed
 /// the request, then `Progressing`; a true `Failed` or, over it, a true `TargetEvicted`
 /// condition as `Type (Reason)`.
-fn status(obj: &Value) -> String {
+pub(super) fn status(obj: &Value) -> String {
     let observed = obj
         .pointer("/status/observedGeneration")
         .and_then(Value::as_i64)

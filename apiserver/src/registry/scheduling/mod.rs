@@ -3,6 +3,7 @@
 
 #[cfg(feature = "v1_37")]
 pub mod compositepodgroup;
+pub mod podgroup;
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     match info.resource.as_str() {
         #[cfg(feature = "v1_37")]
         "compositepodgroups" => compositepodgroup::storage(info, deps),
+        "podgroups" => podgroup::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

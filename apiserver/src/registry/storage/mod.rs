@@ -1,5 +1,7 @@
 //! The storage.k8s.io group's resources (Go's `pkg/registry/storage`): their stores
-//! answer a delete with the deleted object.
+//! answer a delete with the deleted object; StorageClasses print their table.
+
+pub mod storageclass;
 
 use std::sync::Arc;
 
@@ -12,11 +14,8 @@ use super::strategy::GenericStrategy;
 /// `storage/rest/storage_storage.go`).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
-        "csidrivers"
-        | "csinodes"
-        | "storageclasses"
-        | "volumeattachments"
-        | "volumeattributesclasses" => {
+        "storageclasses" => storageclass::storage(info, deps),
+        "csidrivers" | "csinodes" | "volumeattachments" | "volumeattributesclasses" => {
             deps.standard(info, GenericStrategy::returning_deleted_object())
         }
         _ => deps.standard(info, GenericStrategy::default()),

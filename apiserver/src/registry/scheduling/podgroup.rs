@@ -1,0 +1,143 @@
+//! PodGroups (`scheduling.k8s.io`, `v1alpha2` on Kubernetes 1.36, `v1beta1` on 1.37; Go's
+//! `pkg/registry/scheduling/podgroup`): the generic strategy, and the table
+//! `kubectl get podgroups` prints (Go's `printPodGroup`), each release's.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::registry::ResourceInfo;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, items, string_column};
+use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::strategy::GenericStrategy;
+
+/// `PodGroupSpec{}.SwaggerDoc()["schedulingPolicy"]` of the release's version.
+#[cfg(feature = "v1_37")]
+const POLICY: &str = "schedulingPolicy defines the scheduling policy for this instance of the PodGroup. Controllers are expected to fill this field by copying it from a PodGroupTemplate.";
+#[cfg(not(feature = "v1_37"))]
+const POLICY: &str = "SchedulingPolicy defines the scheduling policy for this instance of the PodGroup. Controllers are expected to fill this field by copying it from a PodGroupTemplate. This field is immutable.";
+
+/// The condition whose status the Status column shows: 1.37 renamed it.
+#[cfg(feature = "v1_37")]
+const SCHEDULED: &str = "PodGroupInitiallyScheduled";
+#[cfg(not(feature = "v1_37"))]
+const SCHEDULED: &str = "PodGroupScheduled";
+
+/// Where the name of the Workload a PodGroup was made from is: 1.37's `workloadRef`
+/// replaced 1.36's `podGroupTemplateRef.workload`.
+#[cfg(feature = "v1_37")]
+const WORKLOAD_REF: (&str, &str) = ("/spec/workloadRef", "/workloadName");
+#[cfg(not(feature = "v1_37"))]
+const WORKLOAD_REF: (&str, &str) = ("/spec/podGroupTemplateRef", "/workload/workloadName");
+
+/// Go's `podGroupColumnDefinitions`.
+pub const COLUMNS: [Column; 5] = [
+    NAME,
+    string_column("Policy", POLICY, 0),
+    string_column("Workload", "Name of the referenced Workload object", 0),
+    string_column("Status", "Status of the PodGroup", 0),
+    AGE,
+];
+
+/// The PodGroups' table convertor.
+pub static POD_GROUP_TABLE: Printer = Printer {
+    #[cfg(feature = "v1_37")]
+    api_version: "scheduling.k8s.io/v1beta1",
+    #[cfg(not(feature = "v1_37"))]
+    api_version: "scheduling.k8s.io/v1alpha2",
+    kind: "PodGroup",
+    columns: &COLUMNS,
+    print: print_pod_group,
+};
+
+/// Go's `printPodGroup`: name, `Gang` or `Basic`, the Workload (`<none>` without a
+/// reference), the status (`Pending`; `Scheduled` or `Unschedulable` once the scheduled
+/// condition is there; a `DisruptionTarget` condition's reason over both), age.
+pub fn print_pod_group(obj: &Value) -> Row {
+    let policy = if obj
+        .pointer("/spec/schedulingPolicy/gang")
+        .is_some_and(|g| !g.is_null())
+    {
+        "Gang"
+    } else {
+        "Basic"
+    };
+    let (reference, name) = WORKLOAD_REF;
+    let workload = match obj.pointer(reference) {
+        Some(r) if !r.is_null() => printers::text(r, name),
+        _ => "<none>",
+    };
+    // Go's map of the conditions by type: the last of a type counts.
+    let conditions = items(obj, "/status/conditions");
+    let last = |kind: &str| {
+        conditions
+            .iter()
+            .rev()
+            .find(|c| printers::text(c, "/type") == kind)
+    };
+    let mut status = "Pending";
+    if let Some(c) = last(SCHEDULED) {
+        status = if printers::text(c, "/status") == "True" {
+            "Scheduled"
+        } else {
+            "Unschedulable"
+        };
+    }
+    if let Some(c) = last("DisruptionTarget") {
+        status = printers::text(c, "/reason");
+    }
+    Row::from(vec![
+        Value::from(printers::text(obj, "/metadata/name")),
+        Value::from(policy),
+        Value::from(workload),
+        Value::from(status),
+        printers::age(obj),
+    ])
+}
+
+/// The PodGroups' REST storage over `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    Arc::new(
+        StandardStorage::new(deps.store(info, GenericStrategy::default()))
+            .with_table_convertor(Arc::new(POD_GROUP_TABLE)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cells(obj: &Value) -> Vec<Value> {
+        let mut cells = print_pod_group(obj).cells;
+        cells.pop(); // the age
+        cells
+    }
+
+    #[test]
+    fn the_row_has_the_policy_workload_and_status() {
+        let mut gang = json!({"metadata": {"name": "g"},
+            "spec": {"schedulingPolicy": {"gang": {"minCount": 2}}}});
+        assert_eq!(cells(&gang), ["g", "Gang", "<none>", "Pending"]);
+        #[cfg(feature = "v1_37")]
+        let reference =
+            json!({"workloadRef": {"workloadName": "train", "podGroupTemplateName": "t"}});
+        #[cfg(not(feature = "v1_37"))]
+        let reference = json!({"podGroupTemplateRef": {"workload": {"workloadName": "train", "podGroupTemplateName": "t"}}});
+        for (k, v) in reference.as_object().unwrap() {
+            gang["spec"][k] = v.clone();
+        }
+        gang["status"] = json!({"conditions": [{"type": SCHEDULED, "status": "False", "reason": "Unschedulable"}]});
+        assert_eq!(cells(&gang), ["g", "Gang", "train", "Unschedulable"]);
+        gang["status"]["conditions"][0]["status"] = json!("True");
+        assert_eq!(cells(&gang)[3], "Scheduled");
+        gang["status"]["conditions"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}));
+        assert_eq!(cells(&gang)[3], "PreemptionByScheduler");
+        let basic = json!({"metadata": {"name": "b"}, "spec": {"schedulingPolicy": {"basic": {}}}});
+        assert_eq!(cells(&basic)[1], "Basic");
+    }
+}
