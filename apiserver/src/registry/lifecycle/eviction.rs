@@ -8,7 +8,8 @@ use std::sync::Arc;
 use apimachinery::apis::meta::v1::Time;
 use serde_json::Value;
 
-use super::evictionrequest::{status, target};
+// `EvictionSpec{}.SwaggerDoc()["target"]` is EvictionRequestSpec's text.
+use super::evictionrequest::{TARGET, status, target};
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
@@ -16,9 +17,6 @@ use crate::registry::printers::{
 };
 use crate::registry::rest::{RestStorage, StandardStorage};
 use crate::registry::strategy::GenericStrategy;
-
-/// `EvictionSpec{}.SwaggerDoc()["target"]`, which two columns describe.
-const TARGET: &str = "target contains a reference to an object (e.g. a pod) that should be evicted. This field is required and immutable.";
 
 /// Go's `evictionColumnDefinitions` (the last two are `-o wide`'s).
 pub const COLUMNS: [Column; 11] = [
@@ -88,15 +86,22 @@ struct Responder {
     message: String,
 }
 
+impl Responder {
+    /// What the row shows without a responder at work, or one that has not reported.
+    fn unset() -> Self {
+        Responder {
+            status: "<unset>".to_owned(),
+            expected_finish: "<unknown>".to_owned(),
+            heartbeat: "<unset>".to_owned(),
+            message: "<unset>".to_owned(),
+        }
+    }
+}
+
 /// The status Go's `printEviction` shows of `responder` (a `targetResponders` entry)
 /// from its entry in `status.responders`, if it has one.
 fn responder(obj: &Value, responder: &Value) -> Responder {
-    let mut out = Responder {
-        status: "<unset>".to_owned(),
-        expected_finish: "<unknown>".to_owned(),
-        heartbeat: "<unset>".to_owned(),
-        message: "<unset>".to_owned(),
-    };
+    let mut out = Responder::unset();
     let name = text(responder, "/name");
     let Some(reported) = items(obj, "/status/responders")
         .iter()
@@ -166,15 +171,7 @@ pub fn print_eviction(obj: &Value) -> Row {
     }
     let current = active.or(processed);
     let name = current.map_or("<unset>", |t| text(t, "/name"));
-    let shown = match current {
-        Some(t) => responder(obj, t),
-        None => Responder {
-            status: "<unset>".to_owned(),
-            expected_finish: "<unknown>".to_owned(),
-            heartbeat: "<unset>".to_owned(),
-            message: "<unset>".to_owned(),
-        },
-    };
+    let shown = current.map_or_else(Responder::unset, |t| responder(obj, t));
     let all_requesters = items(obj, "/status/requesters");
     let mut requesters: Vec<&str> = all_requesters
         .iter()

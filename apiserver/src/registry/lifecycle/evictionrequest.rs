@@ -13,7 +13,7 @@ use crate::registry::rest::{RestStorage, StandardStorage};
 use crate::registry::strategy::GenericStrategy;
 
 /// `EvictionRequestSpec{}.SwaggerDoc()["target"]`, which two columns describe.
-const TARGET: &str = "target contains a reference to an object (e.g. a pod) that should be evicted. This field is required and immutable.";
+pub(super) const TARGET: &str = "target contains a reference to an object (e.g. a pod) that should be evicted. This field is required and immutable.";
 
 /// Go's `evictionRequestColumnDefinitions`.
 pub const COLUMNS: [Column; 7] = [
