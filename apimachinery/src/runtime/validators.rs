@@ -14,6 +14,7 @@ use crate::util::validation::field::ErrorList;
 
 type ValidateFn = dyn Fn(&dyn Any, Option<&dyn Any>) -> ErrorList + Send + Sync;
 type ValidateStatusFn = dyn Fn(&dyn Any, &dyn Any) -> ErrorList + Send + Sync;
+type UndeclaredFn = fn(&mut ErrorList);
 
 /// Validation functions by Rust type: at most one per type, the last added winning. A
 /// function gets the object and, on update, the object it replaces (of the same type).
@@ -23,6 +24,7 @@ type ValidateStatusFn = dyn Fn(&dyn Any, &dyn Any) -> ErrorList + Send + Sync;
 pub struct Validators {
     funcs: FxHashMap<TypeId, (&'static str, Arc<ValidateFn>)>,
     status_funcs: FxHashMap<TypeId, Arc<ValidateStatusFn>>,
+    undeclared: FxHashMap<TypeId, UndeclaredFn>,
 }
 
 impl Validators {
@@ -77,6 +79,28 @@ impl Validators {
         };
         self.status_funcs
             .insert(TypeId::of::<T>(), Arc::new(erased));
+    }
+
+    /// Marks `V`, a versioned type Go generates no declarative validation for (its
+    /// version's package has no `zz_generated.validations.go`, as `extensions/v1beta1`):
+    /// kube-apiserver runs a strategy's declarative rules on the object as converted to
+    /// the version of the request (`rest.ValidateDeclaratively`), so a request in `V`'s
+    /// version gets none of them. `drop` removes, from the errors of `V`'s internal form
+    /// (its hub's validation function, which applies them), those of the declarative
+    /// rules. [`Scheme::validate`](crate::runtime::Scheme::validate) applies it to an
+    /// object that comes in as a `V`.
+    pub fn add_undeclared_version<V: 'static>(&mut self, drop: fn(&mut ErrorList)) {
+        self.undeclared.insert(TypeId::of::<V>(), drop);
+    }
+
+    /// The errors of a request in the version of the type `type_id` (see
+    /// [`add_undeclared_version`](Self::add_undeclared_version)): `errs` less the
+    /// declarative rules' when that version has none, else as they are.
+    pub fn for_request_type(&self, type_id: TypeId, mut errs: ErrorList) -> ErrorList {
+        if let Some(drop) = self.undeclared.get(&type_id) {
+            drop(&mut errs);
+        }
+        errs
     }
 
     /// Runs the `/status` function of the value's type on an update from `old` (of the

@@ -31,6 +31,8 @@ mod replication_controller;
 mod resources;
 mod service;
 mod service_ips;
+#[cfg(feature = "v1_37")]
+mod volume_health;
 mod volume_projections;
 mod volume_sources;
 mod volumes;
@@ -40,6 +42,8 @@ pub use event::{
     EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
     validate_event_view_update,
 };
+#[cfg(all(feature = "v1_37", feature = "extensions"))]
+pub(crate) use eviction_responders::drop_eviction_responder_errors;
 #[cfg(feature = "v1_37")]
 pub(crate) use eviction_responders::validate_eviction_responders;
 pub use node::*;

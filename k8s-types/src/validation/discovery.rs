@@ -12,9 +12,7 @@ use apimachinery::util::validation::{
     is_dns1123_label, is_qualified_name, is_valid_ip, is_valid_label_value,
 };
 
-use super::{
-    invalid_each, validate_endpoint_ip, validate_object_meta, validate_object_meta_update,
-};
+use super::{invalid_each, validate_endpoint_ip, validate_object_meta};
 use crate::discovery::v1::{Endpoint, EndpointHints, EndpointPort, EndpointSlice};
 
 const ADDRESS_TYPES: &[&str] = &["FQDN", "IPv4", "IPv6"];
@@ -34,11 +32,11 @@ pub fn validate_endpoint_slice(slice: &EndpointSlice) -> ErrorList {
 }
 
 /// Go's `ValidateEndpointSliceUpdate`: `addressType` kept; the endpoints checked again
-/// unless unchanged.
+/// unless unchanged. Go's strategy checks the metadata as on create only (no
+/// `ValidateObjectMetaUpdate`: kube-apiserver's `rest.BeforeUpdate` runs that for every
+/// kind besides its strategy).
 pub fn validate_endpoint_slice_update(new: &EndpointSlice, old: &EndpointSlice) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    errs.extend(endpoint_slice(new, Some(old)));
+    let mut errs = endpoint_slice(new, Some(old));
     if new.address_type != old.address_type {
         errs.push(Error::invalid(
             &Path::new("addressType"),

@@ -415,6 +415,16 @@ fn register(v: &mut Validators) {
             validate_controller_revision_update
         ));
     }
+    // extensions/v1beta1 has no declarative validation in Go: its pod templates skip the
+    // declarative rules of `evictionResponders` (1.37) that apps/v1's run.
+    #[cfg(all(feature = "extensions", feature = "v1_37"))]
+    {
+        use crate::extensions::v1beta1 as x;
+        use crate::validation::core::drop_eviction_responder_errors as drop;
+        v.add_undeclared_version::<x::Deployment>(drop);
+        v.add_undeclared_version::<x::DaemonSet>(drop);
+        v.add_undeclared_version::<x::ReplicaSet>(drop);
+    }
     #[cfg(feature = "autoscaling")]
     v.add::<crate::autoscaling::v2::HorizontalPodAutoscaler, _>(pair!(
         validate_horizontal_pod_autoscaler,
@@ -560,7 +570,12 @@ fn register(v: &mut Validators) {
             validate_volume_attachment_update
         ));
     }
-    #[cfg(feature = "storagemigration")]
+    #[cfg(all(feature = "storagemigration", feature = "v1_37"))]
+    v.add::<crate::storagemigration::v1::StorageVersionMigration, _>(pair!(
+        validate_storage_version_migration,
+        validate_storage_version_migration_update
+    ));
+    #[cfg(all(feature = "storagemigration", not(feature = "v1_37")))]
     v.add::<crate::storagemigration::v1beta1::StorageVersionMigration, _>(pair!(
         validate_storage_version_migration,
         validate_storage_version_migration_update

@@ -6,6 +6,11 @@ use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::{is_dns1035_label, is_dns1123_subdomain};
 
 use super::go_value::go_json;
+// The internal version: v1 from Kubernetes 1.37 (which added it and converts v1beta1
+// to it), v1beta1 before.
+#[cfg(feature = "v1_37")]
+use crate::storagemigration::v1::StorageVersionMigration;
+#[cfg(not(feature = "v1_37"))]
 use crate::storagemigration::v1beta1::StorageVersionMigration;
 use crate::validation::{validate_object_meta, validate_object_meta_update};
 

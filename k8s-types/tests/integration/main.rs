@@ -41,6 +41,8 @@ mod validation;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_releases;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_request_version;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_status;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_values;

@@ -398,8 +398,10 @@ impl Scheme {
     /// An object of another version is validated as converted to its hub, and one whose
     /// type has an [`InternalForm`] in that form (a v1 Secret's `stringData` is validated
     /// as the `data` Go merges it into); a type that is its own hub and has no internal
-    /// form is validated as it is, without a copy. `None` when no validation function
-    /// applies (or the conversion fails).
+    /// form is validated as it is, without a copy. `obj`'s own type is the version of the
+    /// request: one Go generates no declarative validation for leaves out the declarative
+    /// rules' errors (see [`Validators::add_undeclared_version`](crate::runtime::Validators::add_undeclared_version)).
+    /// `None` when no validation function applies (or the conversion fails).
     pub fn validate(
         &self,
         obj: &dyn Object,
@@ -409,12 +411,14 @@ impl Scheme {
             let t = o.object_type_id();
             self.validators.has_type_id(t) && !self.internal_forms.has_type_id(t)
         };
+        let request_type = obj.object_type_id();
         if direct(obj) && old.is_none_or(direct) {
             let old: Option<&dyn std::any::Any> = match old {
                 Some(o) => Some(o),
                 None => None,
             };
-            return self.validators.validate(obj, old);
+            let errs = self.validators.validate(obj, old)?;
+            return Some(self.validators.for_request_type(request_type, errs));
         }
         let obj = self.internal_copy(obj)?;
         let old = match old {
@@ -425,7 +429,8 @@ impl Scheme {
             Some(o) => Some(&**o),
             None => None,
         };
-        self.validators.validate(&*obj, old)
+        let errs = self.validators.validate(&*obj, old)?;
+        Some(self.validators.for_request_type(request_type, errs))
     }
 
     /// Validates a write of `obj`'s `/status` subresource replacing `old`, as Go's status

@@ -59,6 +59,22 @@ pub(crate) fn validate_eviction_responders(
     }
 }
 
+/// Removes the errors of these declarative rules from a pod template's owner's list:
+/// what a request in a version Go generates no declarative validation for
+/// (`extensions/v1beta1`'s Deployment, DaemonSet and ReplicaSet) gets, since
+/// kube-apiserver runs them on the object in the request's version. Every error under an
+/// `evictionResponders` field is theirs: the hand-written check reports on
+/// `schedulingGroup`.
+#[cfg(feature = "extensions")]
+pub(crate) fn drop_eviction_responder_errors(errs: &mut ErrorList) {
+    let theirs = |field: &str| {
+        field
+            .split('.')
+            .any(|seg| seg.split('[').next() == Some("evictionResponders"))
+    };
+    errs.0.retain(|e| !theirs(&e.field));
+}
+
 /// Go's `Validate_EvictionResponder`; `old` is the responder of the same name an
 /// update replaces (its name, being the same, is not checked again).
 fn responder(

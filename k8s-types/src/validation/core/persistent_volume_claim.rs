@@ -62,7 +62,27 @@ impl PersistentVolumeClaimSpecOptions {
 /// Go's `ValidatePersistentVolumeClaim`: metadata (a DNS-subdomain name, in a
 /// namespace), then the spec.
 pub fn validate_persistent_volume_claim(pvc: &PersistentVolumeClaim) -> ErrorList {
-    validate_with(pvc, PersistentVolumeClaimSpecOptions::default())
+    #[allow(unused_mut)]
+    let mut errs = validate_with(pvc, PersistentVolumeClaimSpecOptions::default());
+    #[cfg(feature = "v1_37")]
+    health_status(pvc, None, &mut errs);
+    errs
+}
+
+/// 1.37's declarative rules of `status.healthStatus`, which the main strategy and the
+/// `/status` one both run (on create, `old` is `None`).
+#[cfg(feature = "v1_37")]
+fn health_status(
+    pvc: &PersistentVolumeClaim,
+    old: Option<&PersistentVolumeClaim>,
+    errs: &mut ErrorList,
+) {
+    super::volume_health::validate_volume_health_status(
+        pvc.status.health_status.as_ref(),
+        old.map(|o| o.status.health_status.as_ref()),
+        &Path::new("status").child("healthStatus"),
+        errs,
+    );
 }
 
 fn validate_with(pvc: &PersistentVolumeClaim, opts: PersistentVolumeClaimSpecOptions) -> ErrorList {
@@ -322,6 +342,8 @@ pub fn validate_persistent_volume_claim_update(
             Some(_) => {}
         }
     }
+    #[cfg(feature = "v1_37")]
+    health_status(new, Some(old), &mut errs);
     errs
 }
 
@@ -365,6 +387,15 @@ pub fn validate_persistent_volume_claim_status_update(
                 quantity_value(q, &p, &mut errs);
             }
         }
+    }
+    #[cfg(feature = "v1_37")]
+    {
+        super::volume_health::validate_volume_health_reasons(
+            new.status.health_status.as_ref(),
+            &status.child("healthStatus"),
+            &mut errs,
+        );
+        health_status(new, Some(old), &mut errs);
     }
     errs
 }

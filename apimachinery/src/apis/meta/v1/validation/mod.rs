@@ -123,6 +123,42 @@ pub fn validate_label_selector_requirement(
     errs
 }
 
+/// Go's `IsValidConditionReason`: a letter, then letters, digits, `_`, `,` or `:`,
+/// ending in a letter, digit or `_` (`[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?`).
+///
+/// ```
+/// use apimachinery::apis::meta::v1::validation::is_valid_condition_reason;
+///
+/// assert!(is_valid_condition_reason("ReasonA,ReasonB").is_empty());
+/// assert_eq!(is_valid_condition_reason("9Lives").len(), 1);
+/// ```
+pub fn is_valid_condition_reason(value: &str) -> Vec<String> {
+    let b = value.as_bytes();
+    let inner = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b',' | b':');
+    let valid = match (b.first(), b.last()) {
+        (Some(f), Some(l)) => {
+            f.is_ascii_alphabetic()
+                && (b.len() == 1 || l.is_ascii_alphanumeric() || *l == b'_')
+                && b.iter().all(inner)
+        }
+        _ => false,
+    };
+    if valid {
+        return Vec::new();
+    }
+    vec![crate::util::validation::regex_error(
+        "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+        "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?",
+        &[
+            "my_name",
+            "MY_NAME",
+            "MyName",
+            "ReasonA,ReasonB",
+            "ReasonA:ReasonB",
+        ],
+    )]
+}
+
 /// Go's `FieldManagerMaxLength`.
 pub const FIELD_MANAGER_MAX_LENGTH: usize = 128;
 
