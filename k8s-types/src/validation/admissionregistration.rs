@@ -12,14 +12,12 @@ use apimachinery::apis::meta::v1::validation::{
     name_is_dns_subdomain, validate_object_meta, validate_path_segment_name,
 };
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::{
-    is_dns1035_label, is_dns1123_subdomain, is_qualified_name, is_valid_port_num,
-};
+use apimachinery::util::validation::{is_dns1035_label, is_dns1123_subdomain, is_qualified_name};
 
-use super::go_url;
 use super::go_value::go_list;
 use super::invalid_each;
 use super::label_selector::validate_label_selector_with;
+use super::webhook_client::{validate_webhook_service, validate_webhook_url};
 use crate::admissionregistration::v1::{
     MatchCondition, MatchResources, MutatingAdmissionPolicyBinding, MutatingWebhook,
     MutatingWebhookConfiguration, NamedRuleWithOperations, ParamRef, RuleWithOperations,
@@ -37,7 +35,6 @@ const SCOPES: &[&str] = &["*", "Cluster", "Namespaced"];
 /// Go's `AcceptedAdmissionReviewVersions`.
 const ACCEPTED_REVIEW_VERSIONS: &[&str] = &["v1", "v1beta1"];
 const MAX_MATCH_CONDITIONS: usize = 64;
-const URL_FORM: &str = "; desired format: https://host[/path]";
 
 /// Go's `validationOptions`, as far as webhooks use them: an update is judged by what
 /// the old object already had.
@@ -442,118 +439,6 @@ fn client_config(cc: &WebhookClientConfig, p: &Path, errs: &mut ErrorList) {
             p,
             "exactly one of url or service is required",
         )),
-    }
-}
-
-/// Go's `webhook.ValidateWebhookURL`.
-pub(crate) fn validate_webhook_url(url: &str, force_https: bool, p: &Path, errs: &mut ErrorList) {
-    let u = match go_url::parse(url) {
-        Ok(u) => u,
-        Err(e) => {
-            errs.push(Error::required(
-                p,
-                format!("url must be a valid URL: {e}{URL_FORM}"),
-            ));
-            return;
-        }
-    };
-    if force_https && u.scheme != "https" {
-        errs.push(Error::invalid(
-            p,
-            u.scheme.as_str(),
-            format!("'https' is the only allowed URL scheme{URL_FORM}"),
-        ));
-    }
-    if u.host.is_empty() {
-        errs.push(Error::invalid(
-            p,
-            "",
-            format!("host must be specified{URL_FORM}"),
-        ));
-    }
-    if u.user.is_some() {
-        errs.push(Error::invalid(
-            p,
-            u.user_string(),
-            "user information is not permitted in the URL",
-        ));
-    }
-    if !u.fragment.is_empty() {
-        errs.push(Error::invalid(
-            p,
-            u.fragment.as_str(),
-            "fragments are not permitted in the URL",
-        ));
-    }
-    if !u.raw_query.is_empty() {
-        errs.push(Error::invalid(
-            p,
-            u.raw_query.as_str(),
-            "query parameters are not permitted in the URL",
-        ));
-    }
-}
-
-/// Go's `webhook.ValidateWebhookService(fldPath, namespace, name, path, port)`.
-pub(crate) fn validate_webhook_service(
-    p: &Path,
-    namespace: &str,
-    name: &str,
-    path: Option<&str>,
-    port: i32,
-    errs: &mut ErrorList,
-) {
-    if name.is_empty() {
-        errs.push(Error::required(&p.child("name"), ""));
-    }
-    if namespace.is_empty() {
-        errs.push(Error::required(&p.child("namespace"), ""));
-    }
-    let msgs = is_valid_port_num(i64::from(port));
-    if !msgs.is_empty() {
-        errs.push(Error::invalid(
-            &p.child("port"),
-            port,
-            format!("port is not valid: {}", msgs.join(", ")),
-        ));
-    }
-    let Some(url_path) = path else {
-        return;
-    };
-    if url_path == "/" || url_path.is_empty() {
-        return;
-    }
-    let pp = p.child("path");
-    if url_path == "//" {
-        errs.push(Error::invalid(&pp, url_path, "segment[0] may not be empty"));
-        return;
-    }
-    if !url_path.starts_with('/') {
-        errs.push(Error::invalid(&pp, url_path, "must start with a '/'"));
-    }
-    // Go drops the first byte whatever it is.
-    let mut check = url_path.get(1..).unwrap_or_else(|| {
-        let mut chars = url_path.chars();
-        chars.next();
-        chars.as_str()
-    });
-    check = check.strip_suffix('/').unwrap_or(check);
-    for (i, step) in check.split('/').enumerate() {
-        if step.is_empty() {
-            errs.push(Error::invalid(
-                &pp,
-                url_path,
-                format!("segment[{i}] may not be empty"),
-            ));
-            continue;
-        }
-        for failure in is_dns1123_subdomain(step) {
-            errs.push(Error::invalid(
-                &pp,
-                url_path,
-                format!("segment[{i}]: {failure}"),
-            ));
-        }
     }
 }
 

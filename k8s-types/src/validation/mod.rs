@@ -39,14 +39,16 @@
 //! | `certificates.k8s.io/v1` CertificateSigningRequest | a PEM PKCS#10 request whose signature verifies, usages (known, unique), signer name (not the legacy one), expiration, conditions (status values, Approved xor Denied, unique types), PEM certificates in the status | Approved/Denied conditions neither added, changed nor removed, the certificate not set (the `/status` and `/approval` rules: `validate_certificate_signing_request_{status,approval}_update`); faults the old object had tolerated |
 //! | `certificates.k8s.io/v1beta1` (`v1` from 1.37) ClusterTrustBundle, PodCertificateRequest | a name carrying the signer, distinct CA certificates in PEM; pod, service account and node names and UIDs, maximum expiration, a stub PKCS#10 request or a PKIX key with its proof of possession | signer name kept, the bundle parsed again only when changed; the request's spec kept |
 //! | `coordination.k8s.io/v1` Lease | durations and transitions | |
+//! | `apiextensions.k8s.io/v1` CustomResourceDefinition | name `<plural>.<group>`, group, scope, versions (names, one storage version, unique, deprecation warnings, a schema each), names and accepted names, subresources, printer columns, selectable fields, conversion and its webhook, stored versions, API approval of protected groups, `preserveUnknownFields`; the schema: keywords a CRD may not use, `nullable` and status-subresource rules at the root, defaults in metadata, `x-kubernetes-*` extensions, rules' static parts and field paths, the first reason it is not structural | group and plural kept; scope and kind kept once established; schema rules relaxed where the old CRD already broke them |
 //! | `scheduling.k8s.io/v1` PriorityClass | user value range, `system-` prefix | value and preemption policy kept |
 //!
 //! # Not validated
 //!
 //! Every other kind and version (the server then checks metadata names and labels
 //! only): admission policies (their CEL is not
-//! compiled), apiextensions (CRDs validate their own schema
-//! elsewhere). Within the kinds above, Go rules left out: the Pod update diff text;
+//! compiled). A CustomResourceDefinition's schema is checked but for the structural
+//! schema's own rules, defaults against their schema and CEL (the API server checks
+//! structural schemas itself). Within the kinds above, Go rules left out: the Pod update diff text;
 //! Windows `hostProcess` pods (`validateWindowsHostProcessPod`);
 //! `privileged` against the cluster's `--allow-privileged`; sysctls an update may keep
 //! (Go lets a pod keep host-namespace sysctls it already had); `recursiveReadOnly`
@@ -87,6 +89,8 @@
 
 #[cfg(feature = "admissionregistration")]
 mod admissionregistration;
+#[cfg(feature = "apiextensions")]
+mod apiextensions;
 #[cfg(feature = "apiregistration")]
 mod apiregistration;
 #[cfg(feature = "apiserverinternal")]
@@ -120,7 +124,7 @@ mod flowcontrol;
     feature = "resource"
 ))]
 mod go_internal;
-#[cfg(feature = "admissionregistration")]
+#[cfg(any(feature = "admissionregistration", feature = "apiextensions"))]
 mod go_url;
 #[allow(dead_code)]
 mod go_value;
@@ -184,12 +188,16 @@ mod storagemigration;
 // A ResourceClaimTemplate's claim and a pod's ephemeral volume claim template.
 #[cfg(any(feature = "core", feature = "resource"))]
 mod template_meta;
+#[cfg(any(feature = "admissionregistration", feature = "apiextensions"))]
+mod webhook_client;
 
 #[cfg(feature = "resource")]
 mod cel;
 
 #[cfg(feature = "admissionregistration")]
 pub use admissionregistration::*;
+#[cfg(feature = "apiextensions")]
+pub use apiextensions::*;
 #[cfg(feature = "apiregistration")]
 pub use apiregistration::*;
 #[cfg(feature = "apiserverinternal")]
@@ -540,6 +548,12 @@ fn register(v: &mut Validators) {
         validate_runtime_class,
         validate_runtime_class_update
     ));
+    #[cfg(feature = "apiextensions")]
+    // apiextensions-apiserver's strategy has no declarative rules: its list is not merged.
+    v.add::<crate::apiextensions::v1::CustomResourceDefinition, _>(|new, old| match old {
+        Some(old) => validate_custom_resource_definition_update(new, old),
+        None => validate_custom_resource_definition(new),
+    });
     #[cfg(feature = "apiregistration")]
     // kube-aggregator's strategy has no declarative rules: its list is not merged.
     v.add::<crate::apiregistration::v1::APIService, _>(|new, old| match old {

@@ -1,6 +1,6 @@
 //! CustomResourceDefinitions (Go's apiextensions-apiserver
 //! `pkg/registry/customresourcedefinition`): a CRD written is checked as Go's validation
-//! checks it (its name, and every version's schema present and structural), and its
+//! checks it (the Scheme's validator, then every version's schema structural), and its
 //! first delete adds the cleanup finalizer, so the CRD stays (terminating) until the
 //! controller has deleted its objects.
 

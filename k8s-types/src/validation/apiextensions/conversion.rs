@@ -1,0 +1,123 @@
+//! A CustomResourceDefinition's conversion (Go's `validateCustomResourceConversion`):
+//! the strategy, and for `Webhook` its client configuration and review versions, at
+//! Go's internal paths (`spec.conversion.webhookClientConfig`,
+//! `spec.conversion.conversionReviewVersions`).
+
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+use apimachinery::util::validation::is_dns1035_label;
+
+use super::Options;
+use super::spec::enum_string;
+use crate::apiextensions::v1::CustomResourceConversion;
+use crate::validation::webhook_client::{validate_webhook_service, validate_webhook_url};
+
+/// The ConversionReview versions the previous release of the API server understands.
+const ACCEPTED_REVIEW_VERSIONS: [&str; 2] = ["v1", "v1beta1"];
+
+/// Go's `hasValidConversionReviewVersionOrEmpty`.
+pub(super) fn has_valid_review_version_or_empty(versions: &[String]) -> bool {
+    versions.is_empty()
+        || versions
+            .iter()
+            .any(|v| ACCEPTED_REVIEW_VERSIONS.contains(&v.as_str()))
+}
+
+/// Go's `validateCustomResourceConversion`.
+pub(super) fn validate_conversion(
+    c: &CustomResourceConversion,
+    opts: &Options,
+    p: &Path,
+    errs: &mut ErrorList,
+) {
+    enum_string(
+        &p.child("strategy"),
+        &c.strategy,
+        &["None", "Webhook"],
+        errs,
+    );
+    let config = c.webhook.as_ref().and_then(|w| w.client_config.as_ref());
+    let review_versions = c
+        .webhook
+        .as_ref()
+        .and_then(|w| w.conversion_review_versions.as_deref())
+        .unwrap_or_default();
+    let cp = p.child("webhookClientConfig");
+    if c.strategy != "Webhook" {
+        if config.is_some() {
+            errs.push(Error::forbidden(
+                &cp,
+                "should not be set when strategy is not set to Webhook",
+            ));
+        }
+        if !review_versions.is_empty() {
+            errs.push(Error::forbidden(
+                &p.child("conversionReviewVersions"),
+                "should not be set when strategy is not set to Webhook",
+            ));
+        }
+        return;
+    }
+    match config {
+        None => errs.push(Error::required(
+            &cp,
+            "required when strategy is set to Webhook",
+        )),
+        Some(cc) => match (&cc.url, &cc.service) {
+            (Some(url), None) => validate_webhook_url(url, true, &cp.child("url"), errs),
+            // Go passes the service's name where `ValidateWebhookService` takes the
+            // namespace and the namespace where it takes the name, so a missing
+            // namespace is reported at `service.name` (and the other way round).
+            (None, Some(s)) => validate_webhook_service(
+                &cp.child("service"),
+                &s.name,
+                &s.namespace,
+                s.path.as_deref(),
+                s.port.unwrap_or_default(),
+                errs,
+            ),
+            _ => errs.push(Error::required(
+                &cp,
+                "exactly one of url or service is required",
+            )),
+        },
+    }
+    review_version_list(
+        review_versions,
+        opts.require_recognized_conversion_review_version,
+        &p.child("conversionReviewVersions"),
+        errs,
+    );
+}
+
+/// Go's `validateConversionReviewVersions`.
+fn review_version_list(
+    versions: &[String],
+    require_recognized: bool,
+    p: &Path,
+    errs: &mut ErrorList,
+) {
+    if versions.is_empty() {
+        errs.push(Error::required(p, ""));
+        return;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, v) in versions.iter().enumerate() {
+        if !seen.insert(v.as_str()) {
+            errs.push(Error::invalid(&p.index(i), v.as_str(), "duplicate version"));
+            continue;
+        }
+        for msg in is_dns1035_label(v) {
+            errs.push(Error::invalid(&p.index(i), v.as_str(), msg));
+        }
+    }
+    if require_recognized && !has_valid_review_version_or_empty(versions) {
+        errs.push(Error::invalid(
+            p,
+            BadValue::json_strings(versions),
+            format!(
+                "must include at least one of {}",
+                ACCEPTED_REVIEW_VERSIONS.join(", ")
+            ),
+        ));
+    }
+}

@@ -1,0 +1,123 @@
+//! The checks of a webhook's client configuration that admission webhooks and
+//! CustomResourceDefinition conversion webhooks share (Go's
+//! `k8s.io/apiserver/pkg/util/webhook`): a URL or an in-cluster service.
+
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::{is_dns1123_subdomain, is_valid_port_num};
+
+use super::go_url;
+
+/// What Go appends to a URL's errors.
+const URL_FORM: &str = "; desired format: https://host[/path]";
+
+/// Go's `webhook.ValidateWebhookURL`.
+pub(crate) fn validate_webhook_url(url: &str, force_https: bool, p: &Path, errs: &mut ErrorList) {
+    let u = match go_url::parse(url) {
+        Ok(u) => u,
+        Err(e) => {
+            errs.push(Error::required(
+                p,
+                format!("url must be a valid URL: {e}{URL_FORM}"),
+            ));
+            return;
+        }
+    };
+    if force_https && u.scheme != "https" {
+        errs.push(Error::invalid(
+            p,
+            u.scheme.as_str(),
+            format!("'https' is the only allowed URL scheme{URL_FORM}"),
+        ));
+    }
+    if u.host.is_empty() {
+        errs.push(Error::invalid(
+            p,
+            "",
+            format!("host must be specified{URL_FORM}"),
+        ));
+    }
+    if u.user.is_some() {
+        errs.push(Error::invalid(
+            p,
+            u.user_string(),
+            "user information is not permitted in the URL",
+        ));
+    }
+    if !u.fragment.is_empty() {
+        errs.push(Error::invalid(
+            p,
+            u.fragment.as_str(),
+            "fragments are not permitted in the URL",
+        ));
+    }
+    if !u.raw_query.is_empty() {
+        errs.push(Error::invalid(
+            p,
+            u.raw_query.as_str(),
+            "query parameters are not permitted in the URL",
+        ));
+    }
+}
+
+/// Go's `webhook.ValidateWebhookService(fldPath, namespace, name, path, port)`.
+pub(crate) fn validate_webhook_service(
+    p: &Path,
+    namespace: &str,
+    name: &str,
+    path: Option<&str>,
+    port: i32,
+    errs: &mut ErrorList,
+) {
+    if name.is_empty() {
+        errs.push(Error::required(&p.child("name"), ""));
+    }
+    if namespace.is_empty() {
+        errs.push(Error::required(&p.child("namespace"), ""));
+    }
+    let msgs = is_valid_port_num(i64::from(port));
+    if !msgs.is_empty() {
+        errs.push(Error::invalid(
+            &p.child("port"),
+            port,
+            format!("port is not valid: {}", msgs.join(", ")),
+        ));
+    }
+    let Some(url_path) = path else {
+        return;
+    };
+    if url_path == "/" || url_path.is_empty() {
+        return;
+    }
+    let pp = p.child("path");
+    if url_path == "//" {
+        errs.push(Error::invalid(&pp, url_path, "segment[0] may not be empty"));
+        return;
+    }
+    if !url_path.starts_with('/') {
+        errs.push(Error::invalid(&pp, url_path, "must start with a '/'"));
+    }
+    // Go drops the first byte whatever it is.
+    let mut check = url_path.get(1..).unwrap_or_else(|| {
+        let mut chars = url_path.chars();
+        chars.next();
+        chars.as_str()
+    });
+    check = check.strip_suffix('/').unwrap_or(check);
+    for (i, step) in check.split('/').enumerate() {
+        if step.is_empty() {
+            errs.push(Error::invalid(
+                &pp,
+                url_path,
+                format!("segment[{i}] may not be empty"),
+            ));
+            continue;
+        }
+        for failure in is_dns1123_subdomain(step) {
+            errs.push(Error::invalid(
+                &pp,
+                url_path,
+                format!("segment[{i}]: {failure}"),
+            ));
+        }
+    }
+}
