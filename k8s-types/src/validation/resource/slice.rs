@@ -199,6 +199,114 @@ fn validate_spec(
             errs,
         );
     }
+
+    #[cfg(feature = "v1_37")]
+    {
+        validate_partition_type_attribute(spec, old, path, errs);
+        let sp = path.child("skipNodeOperations");
+        if old.is_none_or(|o| o.skip_node_operations != spec.skip_node_operations) {
+            skip_node_operations_declared(&spec.skip_node_operations, &sp, errs);
+        }
+        validate_skip_node_operations(&spec.skip_node_operations, &sp, errs);
+    }
+}
+
+/// Kubernetes 1.37's `partitionTypeAttribute`: forbidden while its alpha gate
+/// (DRAPartitionableDevicesType) is off, which the declarative rule checks only when
+/// the value changed; and Go's hand-written `validatePartitionTypeAttribute`, which
+/// runs whatever the gate: set only on a slice whose devices consume counters, and
+/// then an attribute of each such device, a string. A name in the driver's domain may
+/// be written bare on the device.
+#[cfg(feature = "v1_37")]
+fn validate_partition_type_attribute(
+    spec: &ResourceSliceSpec,
+    old: Option<&ResourceSliceSpec>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let Some(name) = &spec.partition_type_attribute else {
+        return;
+    };
+    let pp = path.child("partitionTypeAttribute");
+    if old.is_none_or(|o| o.partition_type_attribute.as_ref() != Some(name)) {
+        errs.push(Error::forbidden(&pp, ""));
+    }
+    if !spec.devices.iter().any(|d| !d.consumes_counters.is_empty()) {
+        errs.push(Error::invalid(
+            &pp,
+            name.as_str(),
+            "may only be set on a slice which declares devices that consume counters",
+        ));
+        return;
+    }
+    let mut malformed = ErrorList::default();
+    super::validate_fully_qualified_name(name, &pp, &mut malformed);
+    if !malformed.is_empty() {
+        return;
+    }
+    let bare = name
+        .strip_prefix(spec.driver.as_str())
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(name);
+    let dp = path.child("devices");
+    for (i, d) in spec.devices.iter().enumerate() {
+        if d.consumes_counters.is_empty() {
+            continue;
+        }
+        let ip = dp.index(i);
+        let attributes = ip.child("attributes");
+        let ap = attributes.key(name);
+        let attribute = d
+            .attributes
+            .get(name)
+            .or_else(|| (!bare.is_empty()).then(|| d.attributes.get(bare)).flatten());
+        match attribute {
+            None => errs.push(Error::required(
+                &ap,
+                "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set",
+            )),
+            Some(a) if a.string.is_none() => errs.push(Error::invalid(
+                &ap,
+                attribute_internal(a),
+                "must be a string value because `partitionTypeAttribute` names this attribute",
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The supported `skipNodeOperations`, sorted as Go's `sets.List` gives them.
+#[cfg(feature = "v1_37")]
+pub(super) const SKIP_NODE_OPERATIONS: &[&str] =
+    &["*", "NodePrepareResources", "NodeUnprepareResources"];
+
+/// The declarative rules of a `skipNodeOperations` list (a set of enum values):
+/// `Duplicate` at each repeat, `NotSupported` for an unknown value.
+#[cfg(feature = "v1_37")]
+pub(super) fn skip_node_operations_declared(ops: &[String], path: &Path, errs: &mut ErrorList) {
+    duplicates(ops.iter().map(String::as_str), path, errs);
+    for (i, op) in ops.iter().enumerate() {
+        if !SKIP_NODE_OPERATIONS.contains(&op.as_str()) {
+            errs.push(Error::not_supported(
+                &path.index(i),
+                json_value(op),
+                SKIP_NODE_OPERATIONS,
+            ));
+        }
+    }
+}
+
+/// Go's `validateSkipNodeOperations`: preparing may be skipped only with unpreparing.
+#[cfg(feature = "v1_37")]
+pub(super) fn validate_skip_node_operations(ops: &[String], path: &Path, errs: &mut ErrorList) {
+    let has = |v: &str| ops.iter().any(|o| o == v);
+    if has("NodePrepareResources") && !has("NodeUnprepareResources") && !has("*") {
+        errs.push(Error::invalid(
+            path,
+            json_value(&ops.to_vec()),
+            "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped",
+        ));
+    }
 }
 
 /// A `*bool` that must be unset or true; true counts as one of the set fields.
@@ -293,7 +401,8 @@ fn validate_device(
     for (key, a) in &d.attributes {
         validate_qualified_name(key, &ap, errs);
         let k = truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH);
-        validate_device_attribute(a, &ap.key(&k), errs);
+        let old_attribute = old.and_then(|o| o.attributes.get(key));
+        validate_device_attribute(a, old_attribute, &ap.key(&k), errs);
     }
     let multiple = d.allow_multiple_allocations == Some(true);
     let cp = path.child("capacity");
@@ -397,7 +506,12 @@ fn validate_device_node_selection(d: &Device, per_device: bool, path: &Path, err
 
 /// Go's `validateDeviceAttribute`: exactly one value; strings at most 64 bytes,
 /// versions semantic versions.
-fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorList) {
+fn validate_device_attribute(
+    a: &DeviceAttribute,
+    old: Option<&DeviceAttribute>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
     let mut fields = 0;
     if a.bool.is_some() {
         fields += 1;
@@ -430,6 +544,14 @@ fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorL
             attribute_version(v, &p.index(i), errs);
         }
     }
+    #[cfg(feature = "v1_37")]
+    {
+        let _ = fields;
+        attribute_union(a, old, path, errs);
+    }
+    #[cfg(not(feature = "v1_37"))]
+    let _ = old;
+    #[cfg(not(feature = "v1_37"))]
     match fields {
         0 => errs.push(Error::invalid(
             path,
@@ -445,8 +567,62 @@ fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorL
     }
 }
 
+/// The value fields of an attribute, in the order of Go's union members.
+#[cfg(feature = "v1_37")]
+fn attribute_members(a: &DeviceAttribute) -> Vec<&'static str> {
+    [
+        ("int", a.int.is_some()),
+        ("bool", a.bool.is_some()),
+        ("string", a.string.is_some()),
+        ("version", a.version.is_some()),
+        ("ints", !a.ints.is_empty()),
+        ("bools", !a.bools.is_empty()),
+        ("strings", !a.strings.is_empty()),
+        ("versions", !a.versions.is_empty()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect()
+}
+
+/// Kubernetes 1.37: the attribute's declarative union (beta, enforced), which covers
+/// the hand-written "exactly one value" and names the members set. An update that
+/// keeps the attribute, or which of its members are set, is not checked again.
+#[cfg(feature = "v1_37")]
+fn attribute_union(
+    a: &DeviceAttribute,
+    old: Option<&DeviceAttribute>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    const ALL: &str = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
+    let set = attribute_members(a);
+    if old.is_some_and(|o| o == a || attribute_members(o) == set) {
+        return;
+    }
+    match set.len() {
+        0 => errs.push(Error::invalid(
+            path,
+            "",
+            format!("must specify one of: {ALL}"),
+        )),
+        1 => {}
+        _ => errs.push(Error::invalid(
+            path,
+            format!("{{{}}}", set.join(", ")),
+            format!("must specify exactly one of: {ALL}"),
+        )),
+    }
+}
+
 /// The attribute as Go prints it: its internal `DeviceAttribute`.
+#[cfg(not(feature = "v1_37"))]
 fn attribute_value(a: &DeviceAttribute) -> BadValue {
+    attribute_internal(a)
+}
+
+/// An attribute as Go's `json.Marshal` writes its internal `DeviceAttribute`.
+fn attribute_internal(a: &DeviceAttribute) -> BadValue {
     GoStruct::new()
         .raw("IntValue", json_text(&a.int))
         .raw("BoolValue", json_text(&a.bool))
