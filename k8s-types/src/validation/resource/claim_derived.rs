@@ -7,6 +7,9 @@
 //! fully qualified name and an expression; unique names; a name that a constraint on
 //! the request (or on all requests) uses. Go also compiles the expression and adds
 //! up its cost; ours checks only its length (see [`super::super::cel`]).
+//!
+//! Here too: the declarative rules of a request that sets both `exactly` and
+//! `firstAvailable`, which Go's hand-written rules leave at that one error.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -11,9 +11,12 @@
 //! - admin access (`adminAccess: true`) needs the namespace's
 //!   `resource.kubernetes.io/admin-access: "true"` label, which kube-apiserver looks up:
 //!   a validator of one object cannot, and the server's admission is where it belongs;
-//! - the status subresources' rules (allocation results, device status, conditions):
-//!   the main resource's strategy, which these validators are, does not run them.
+//! - the status subresources' hand-written rules (allocation results, device status,
+//!   conditions): the main resource's strategy, which these validators are, does not
+//!   run them. On Kubernetes 1.37 it does run a claim's declarative status rules (beta,
+//!   now enforced): [`claim_status`].
 
+mod capacity;
 mod claim;
 #[cfg(feature = "v1_37")]
 mod claim_derived;

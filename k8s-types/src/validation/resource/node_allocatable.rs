@@ -120,6 +120,21 @@ fn validate_mapping(
     path: &Path,
     errs: &mut ErrorList,
 ) {
+    // The declarative union of `capacityKey` and `deviceMultiplier` (not beta: always
+    // enforced on 1.37).
+    match (m.capacity_key.is_some(), m.device_multiplier.is_some()) {
+        (true, true) => errs.push(Error::invalid(
+            path,
+            "{capacityKey, deviceMultiplier}",
+            "must specify exactly one of: `capacityKey`, `deviceMultiplier`",
+        )),
+        (false, false) => errs.push(Error::invalid(
+            path,
+            "",
+            "must specify one of: `capacityKey`, `deviceMultiplier`",
+        )),
+        _ => {}
+    }
     if let Some(key) = &m.capacity_key {
         let cp = path.child("capacityKey");
         if key.is_empty() {

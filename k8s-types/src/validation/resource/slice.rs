@@ -16,10 +16,8 @@ use super::{
 };
 use crate::core::v1::NodeSelector;
 use crate::resource::v1::{
-    CapacityRequestPolicy, CounterSet, Device, DeviceAttribute, DeviceCapacity,
-    DeviceCounterConsumption, ResourceSlice, ResourceSliceSpec,
+    CounterSet, Device, DeviceAttribute, DeviceCounterConsumption, ResourceSlice, ResourceSliceSpec,
 };
-use crate::value::Quantity;
 
 /// Go's `ResourceSliceMaxDevices` and, with taints, counters or list attributes,
 /// `ResourceSliceMaxDevicesWithAdvancedFeatures`.
@@ -39,8 +37,6 @@ const MAX_ATTRIBUTE_VALUES: usize = 48;
 const ATTRIBUTE_MAX_VALUE_LENGTH: usize = 64;
 /// Go's `DeviceTaintsMaxLength`.
 const MAX_TAINTS: usize = 16;
-/// Go's `CapacityRequestPolicyDiscreteMaxOptions`.
-const MAX_VALID_VALUES: usize = 10;
 
 /// Go's `ValidateResourceSlice`.
 pub fn validate_resource_slice(slice: &ResourceSlice) -> ErrorList {
@@ -209,6 +205,21 @@ fn validate_spec(
         }
         validate_skip_node_operations(&spec.skip_node_operations, &sp, errs);
     }
+}
+
+/// Kubernetes 1.37's `compatibilityGroups` of a counter consumption: declarative rules
+/// that run whatever their alpha gate (DRADeviceCompatibilityGroups): at most 2,
+/// each a DNS label, unique.
+#[cfg(feature = "v1_37")]
+fn compatibility_groups(groups: &[String], path: &Path, errs: &mut ErrorList) {
+    let gp = path.child("compatibilityGroups");
+    if too_many(groups.len(), 2, &gp, errs) {
+        return;
+    }
+    for (i, g) in groups.iter().enumerate() {
+        dns1123_label(g, &gp.index(i), errs);
+    }
+    duplicates(groups.iter().map(String::as_str), &gp, errs);
 }
 
 /// Kubernetes 1.37's `partitionTypeAttribute`: forbidden while its alpha gate
@@ -409,7 +420,7 @@ fn validate_device(
     for (key, c) in &d.capacity {
         validate_qualified_name(key, &cp, errs);
         let k = truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH);
-        validate_capacity(c, multiple, &cp.key(&k), errs);
+        super::capacity::validate_capacity(c, multiple, &cp.key(&k), errs);
     }
     if old.is_none_or(|o| o.taints != d.taints) {
         let tp = path.child("taints");
@@ -428,6 +439,12 @@ fn validate_device(
     ) {
         for (i, c) in d.consumes_counters.iter().enumerate() {
             validate_counter_consumption(c, &ccp.index(i), errs);
+        }
+        #[cfg(feature = "v1_37")]
+        if old.is_none_or(|o| o.consumes_counters != d.consumes_counters) {
+            for (i, c) in d.consumes_counters.iter().enumerate() {
+                compatibility_groups(&c.compatibility_groups, &ccp.index(i), errs);
+            }
         }
         duplicates(
             d.consumes_counters.iter().map(|c| c.counter_set.as_str()),
@@ -688,198 +705,6 @@ fn is_semver(v: &str) -> bool {
     }
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() == 3 && parts.iter().all(|p| numeric(p))
-}
-
-/// Go's `validateMultiAllocatableDeviceCapacity` and
-/// `validateSingleAllocatableDeviceCapacity`.
-fn validate_capacity(c: &DeviceCapacity, multiple: bool, path: &Path, errs: &mut ErrorList) {
-    let Some(policy) = &c.request_policy else {
-        return;
-    };
-    let p = path.child("requestPolicy");
-    if !multiple {
-        errs.push(Error::forbidden(
-            &p,
-            "allowMultipleAllocations must be true",
-        ));
-        return;
-    }
-    validate_request_policy(&c.value, policy, &p, errs);
-}
-
-/// Go's `validateRequestPolicy`.
-fn validate_request_policy(
-    max: &Quantity,
-    policy: &CapacityRequestPolicy,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    if !policy.valid_values.is_empty() && policy.valid_range.is_some() {
-        errs.push(Error::forbidden(
-            path,
-            "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at the same time",
-        ));
-        return;
-    }
-    if !policy.valid_values.is_empty() {
-        match &policy.default {
-            None => errs.push(Error::required(
-                &path.child("default"),
-                "required when validValues is defined",
-            )),
-            Some(d) => validate_valid_values(
-                d,
-                max,
-                &policy.valid_values,
-                &path.child("validValues"),
-                errs,
-            ),
-        }
-    } else if let Some(range) = &policy.valid_range {
-        match &policy.default {
-            None => errs.push(Error::required(
-                &path.child("default"),
-                "required when validRange is defined",
-            )),
-            Some(d) => validate_range(d, max, range, &path.child("validRange"), errs),
-        }
-    }
-}
-
-/// Go's `validateRequestPolicyValidValues`: ascending, at most 10, unique by value, none
-/// over the capacity, and the default among them.
-fn validate_valid_values(
-    default: &Quantity,
-    max: &Quantity,
-    values: &[Quantity],
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    for i in 0..values.len().saturating_sub(1) {
-        if values[i] > values[i + 1] {
-            errs.push(Error::invalid(
-                &path.index(i + 1),
-                values[i + 1].to_string(),
-                "values must be sorted in ascending order",
-            ));
-        }
-    }
-    let mut found = false;
-    if !too_many(values.len(), MAX_VALID_VALUES, path, errs) {
-        for (i, v) in values.iter().enumerate() {
-            if v > max {
-                errs.push(Error::invalid(
-                    &path.index(i),
-                    v.to_string(),
-                    format!("option is larger than capacity value: {max}"),
-                ));
-            }
-            if v == default {
-                found = true;
-            }
-        }
-        let keys: Vec<String> = values.iter().map(|v| v.value().to_string()).collect();
-        duplicates(keys.iter().map(String::as_str), path, errs);
-    }
-    if !found {
-        errs.push(Error::invalid(
-            path,
-            default.to_string(),
-            "default value is not valid according to the requestPolicy",
-        ));
-    }
-}
-
-/// Go's `validateRequestPolicyRange`.
-fn validate_range(
-    default: &Quantity,
-    max: &Quantity,
-    range: &crate::resource::v1::CapacityRequestPolicyRange,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    let Some(min) = &range.min else {
-        errs.push(Error::required(
-            &path.child("min"),
-            "required when validRange is defined",
-        ));
-        return;
-    };
-    let mp = path.child("min");
-    if min > max {
-        errs.push(Error::invalid(
-            &mp,
-            min.to_string(),
-            format!("min is larger than capacity value: {max}"),
-        ));
-    }
-    if default < min {
-        errs.push(Error::invalid(
-            &mp,
-            default.to_string(),
-            format!("default is less than min: {min}"),
-        ));
-    }
-    let xp = path.child("max");
-    if let Some(upper) = &range.max {
-        if min > upper {
-            errs.push(Error::invalid(
-                &xp,
-                min.to_string(),
-                format!("min is larger than max: {upper}"),
-            ));
-        }
-        if upper > max {
-            errs.push(Error::invalid(
-                &xp,
-                upper.to_string(),
-                format!("max is larger than capacity value: {max}"),
-            ));
-        }
-        if default > upper {
-            errs.push(Error::invalid(
-                &xp,
-                default.to_string(),
-                format!("default is more than max: {upper}"),
-            ));
-        }
-    }
-    if let Some(step) = &range.step {
-        let sp = path.child("step");
-        let mut added = min.clone();
-        if added.add(step).is_ok() && &added > max {
-            errs.push(Error::invalid(
-                &sp,
-                step.to_string(),
-                format!("one step {added} is larger than capacity value: {max}"),
-            ));
-        }
-        step_multiple(default, min, step, &sp, errs);
-        if let Some(upper) = &range.max {
-            step_multiple(upper, min, step, &sp, errs);
-        }
-    }
-}
-
-/// Go's `validateRequestPolicyRangeStep`: `value - min` a multiple of `step` (in whole
-/// units, as Go's `Value()` rounds them).
-fn step_multiple(
-    value: &Quantity,
-    min: &Quantity,
-    step: &Quantity,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    let step_val = step.value();
-    let added = value.value().wrapping_sub(min.value());
-    // Go divides by zero here and panics; a zero step is not a multiple of anything.
-    if step_val == 0 || added.wrapping_rem(step_val) != 0 {
-        errs.push(Error::invalid(
-            path,
-            value.to_string(),
-            format!("value is not a multiple of a given step ({step}) from ({min})"),
-        ));
-    }
 }
 
 /// Go's `validateCounterSet`: a DNS-label name and 1 to 32 counters with DNS-label names.
