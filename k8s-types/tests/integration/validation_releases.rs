@@ -593,9 +593,9 @@ fn slice_skip_node_operations_are_a_set_of_known_values_from_1_37() {
     let want: Vec<&str> = per_release(
         vec![],
         vec![
+            "spec.skipNodeOperations: Invalid value: [\"NodePrepareResources\",\"Bogus\",\"NodePrepareResources\"]: NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped",
             "spec.skipNodeOperations[1]: Unsupported value: \"Bogus\": supported values: \"*\", \"NodePrepareResources\", \"NodeUnprepareResources\"",
             "spec.skipNodeOperations[2]: Duplicate value: \"NodePrepareResources\"",
-            "spec.skipNodeOperations: Invalid value: [\"NodePrepareResources\",\"Bogus\",\"NodePrepareResources\"]: NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped",
         ],
     );
     let mut errs = errs;
