@@ -601,7 +601,10 @@ fn register(v: &mut Validators) {
     ));
     #[cfg(feature = "resource")]
     {
-        use crate::resource::{v1 as r, v1alpha3, v1beta2};
+        use crate::resource::v1 as r;
+        use crate::resource::v1alpha3;
+        #[cfg(not(feature = "v1_37"))]
+        use crate::resource::v1beta2;
         v.add::<r::DeviceClass, _>(pair!(validate_device_class, validate_device_class_update));
         v.add::<r::ResourceClaim, _>(pair!(
             validate_resource_claim,
@@ -615,7 +618,12 @@ fn register(v: &mut Validators) {
             validate_resource_slice,
             validate_resource_slice_update
         ));
-        v.add::<v1beta2::DeviceTaintRule, _>(pair!(
+        // DeviceTaintRule's hub: `v1beta2` on 1.36, `v1` on 1.37.
+        #[cfg(feature = "v1_37")]
+        use r::DeviceTaintRule;
+        #[cfg(not(feature = "v1_37"))]
+        use v1beta2::DeviceTaintRule;
+        v.add::<DeviceTaintRule, _>(pair!(
             validate_device_taint_rule,
             validate_device_taint_rule_update
         ));

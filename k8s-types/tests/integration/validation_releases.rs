@@ -560,3 +560,173 @@ fn an_ephemeral_container_may_not_take_an_init_containers_empty_name() {
         "{errs:#?}"
     );
 }
+
+// Kubernetes 1.37's resource.k8s.io rules (issue 45). As for the pod spec, the fields
+// 1.37 added are unknown to 1.36's types, which drop them on reading.
+
+fn slice(spec: Value) -> Value {
+    let mut spec = spec;
+    spec["driver"] = json!("gpu.example.com");
+    spec["pool"] = json!({"name": "node1", "generation": 1, "resourceSliceCount": 1});
+    spec["nodeName"] = json!("node1");
+    json!({"metadata": {"name": "s"}, "spec": spec})
+}
+
+#[test]
+fn slice_partition_type_attribute_is_forbidden_and_needs_counters_from_1_37() {
+    let errs = errors::<resource::v1::ResourceSlice>(slice(json!({
+        "partitionTypeAttribute": "gpu.example.com/type", "devices": [{"name": "d"}]})));
+    let want: Vec<&str> = per_release(
+        vec![],
+        vec![
+            "spec.partitionTypeAttribute: Forbidden",
+            "spec.partitionTypeAttribute: Invalid value: \"gpu.example.com/type\": may only be set on a slice which declares devices that consume counters",
+        ],
+    );
+    assert_eq!(errs, want);
+}
+
+#[test]
+fn slice_skip_node_operations_are_a_set_of_known_values_from_1_37() {
+    let errs = errors::<resource::v1::ResourceSlice>(slice(json!({
+        "skipNodeOperations": ["NodePrepareResources", "Bogus", "NodePrepareResources"]})));
+    let want: Vec<&str> = per_release(
+        vec![],
+        vec![
+            "spec.skipNodeOperations: Invalid value: [\"NodePrepareResources\",\"Bogus\",\"NodePrepareResources\"]: NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped",
+            "spec.skipNodeOperations[1]: Unsupported value: \"Bogus\": supported values: \"*\", \"NodePrepareResources\", \"NodeUnprepareResources\"",
+            "spec.skipNodeOperations[2]: Duplicate value: \"NodePrepareResources\"",
+        ],
+    );
+    let mut errs = errs;
+    errs.sort();
+    assert_eq!(errs, want);
+}
+
+#[test]
+fn attribute_union_names_the_kinds_of_value_set_from_1_37() {
+    let errs = errors::<resource::v1::ResourceSlice>(slice(json!({
+        "devices": [{"name": "d", "attributes": {"a": {"int": 1, "bool": true}}}]})));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    let want = per_release(
+        "spec.devices[0].attributes[a]: Invalid value: {\"IntValue\":1,\"BoolValue\":true,",
+        "spec.devices[0].attributes[a]: Invalid value: \"{int, bool}\": must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`",
+    );
+    assert!(errs[0].starts_with(want), "{errs:?}");
+}
+
+fn claim(devices: Value, status: Value) -> Value {
+    json!({"metadata": meta(), "spec": {"devices": devices}, "status": status})
+}
+
+fn gpu_request(name: &str) -> Value {
+    json!({"name": name, "exactly": {"deviceClassName": "gpu"}})
+}
+
+#[test]
+fn duplicate_request_is_reported_with_the_request_from_1_37() {
+    let errs = errors::<resource::v1::ResourceClaim>(claim(
+        json!({"requests": [gpu_request("gpu"), gpu_request("gpu")]}),
+        json!({}),
+    ));
+    let want = per_release(
+        "spec.devices.requests[1]: Duplicate value: \"gpu\"",
+        "spec.devices.requests[1]: Duplicate value: {\"name\":\"gpu\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"ExactCount\",\"count\":1}}",
+    );
+    assert_eq!(errs, vec![want.to_owned()]);
+}
+
+#[test]
+fn constraint_attributes_in_the_declarative_rule_words_from_1_37() {
+    let errs = errors::<resource::v1::ResourceClaim>(claim(
+        json!({"requests": [gpu_request("gpu")],
+            "constraints": [{"distinctAttribute": "Bad.Domain/x"}]}),
+        json!({}),
+    ));
+    let want = per_release(
+        "spec.devices.constraints[0].distinctAttribute: Invalid value: \"Bad.Domain/x\": a lowercase RFC 1123 subdomain",
+        "spec.devices.constraints[0].distinctAttribute: Invalid value: \"Bad.Domain\": prefix: a lowercase RFC 1123 subdomain",
+    );
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].starts_with(want), "{errs:?}");
+}
+
+#[test]
+fn derived_attributes_must_be_used_by_a_constraint_from_1_37() {
+    let request = json!({"name": "gpu", "exactly": {"deviceClassName": "gpu",
+        "derivedAttributes": [{"name": "gpu.example.com/x", "expression": "1"}]}});
+    let errs =
+        errors::<resource::v1::ResourceClaim>(claim(json!({"requests": [request]}), json!({})));
+    let want: Vec<&str> = per_release(
+        vec![],
+        vec![
+            "spec.devices.requests[0].exactly.derivedAttributes[0].name: Invalid value: \"gpu.example.com/x\": must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request",
+        ],
+    );
+    assert_eq!(errs, want);
+}
+
+#[test]
+fn claim_status_is_checked_by_the_declarative_rules_from_1_37() {
+    let status = json!({"allocation": {"devices": {"results": [{"request": "gpu",
+        "driver": "gpu.example.com", "pool": "node1", "device": "d", "shareID": "x"}],
+        "config": [{"source": "FromNowhere", "requests": ["gpu"]}]}}});
+    let errs = errors::<resource::v1::ResourceClaim>(claim(
+        json!({"requests": [gpu_request("gpu")]}),
+        status,
+    ));
+    let want: Vec<&str> = per_release(
+        vec![],
+        vec![
+            "status.allocation.devices.config[0].source: Unsupported value: \"FromNowhere\": supported values: \"FromClaim\", \"FromClass\"",
+            "status.allocation.devices.results[0].shareID: Invalid value: \"x\": must be a lowercase UUID in 8-4-4-4-12 format",
+        ],
+    );
+    let mut errs = errs;
+    errs.sort();
+    assert_eq!(errs, want);
+}
+
+#[test]
+fn claim_allocation_cannot_be_modified_once_set_from_1_37() {
+    let allocation = |device: &str| {
+        json!({"allocation": {"devices": {"results": [{"request": "gpu",
+            "driver": "gpu.example.com", "pool": "node1", "device": device}]}}})
+    };
+    let devices = json!({"requests": [gpu_request("gpu")]});
+    let mut old = claim(devices.clone(), allocation("a"));
+    let mut new = claim(devices, allocation("b"));
+    old["metadata"]["resourceVersion"] = json!("1");
+    new["metadata"]["resourceVersion"] = json!("1");
+    let errs = update_errors::<resource::v1::ResourceClaim>(old, new);
+    let want: Vec<&str> = per_release(
+        vec![],
+        vec!["status.allocation: Invalid value: null: field cannot be modified once set"],
+    );
+    assert_eq!(errs, want);
+}
+
+#[test]
+fn pool_status_request_default_partition_type_attribute_is_forbidden_from_1_37() {
+    let request = json!({"metadata": {"name": "r"}, "spec": {"driver": "gpu.example.com",
+        "limit": 10, "defaultPartitionTypeAttribute": "gpu.example.com/type"}});
+    let errs = errors::<resource::v1alpha3::ResourcePoolStatusRequest>(request);
+    let want: Vec<&str> = per_release(
+        vec![],
+        vec!["spec.defaultPartitionTypeAttribute: Forbidden"],
+    );
+    assert_eq!(errs, want);
+}
+
+#[cfg(feature = "v1_37")]
+#[test]
+fn device_taint_rule_v1_is_validated_on_1_37() {
+    let rule = json!({"metadata": {"name": "r"}, "spec": {"taint": {"key": "k",
+        "effect": "Sometimes"}}});
+    let errs = errors::<resource::v1::DeviceTaintRule>(rule);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].starts_with("spec.taint.effect: Unsupported value: \"Sometimes\""),
+        "{errs:?}"
+    );
+}

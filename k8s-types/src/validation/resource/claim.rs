@@ -11,10 +11,14 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::is_qualified_name;
 
 use super::super::template_meta::validate_template_object_meta;
+#[cfg(feature = "v1_37")]
+use super::resource_fully_qualified_name;
+#[cfg(not(feature = "v1_37"))]
+use super::validate_fully_qualified_name;
 use super::{
-    DEVICE_CONFIG_MAX_SIZE, DEVICE_REQUESTS_MAX_SIZE, dns1123_label, duplicates, too_many,
-    validate_device_class_name, validate_device_configuration, validate_device_toleration,
-    validate_fully_qualified_name, validate_selectors,
+    DEVICE_CONFIG_MAX_SIZE, DEVICE_REQUESTS_MAX_SIZE, dns1123_label, duplicate_items, duplicates,
+    too_many, validate_device_class_name, validate_device_configuration,
+    validate_device_toleration, validate_selectors,
 };
 use crate::resource::v1::{
     DeviceClaim, DeviceClass, DeviceClassSpec, DeviceConstraint, DeviceRequest, DeviceSubRequest,
@@ -23,7 +27,7 @@ use crate::resource::v1::{
 use crate::validation::declarative::immutable_value;
 
 /// Go's `FirstAvailableDeviceRequestMaxSize`.
-const FIRST_AVAILABLE_MAX_SIZE: usize = 8;
+pub(super) const FIRST_AVAILABLE_MAX_SIZE: usize = 8;
 /// Go's `DeviceConstraintsMaxSize`.
 const DEVICE_CONSTRAINTS_MAX_SIZE: usize = 32;
 
@@ -151,6 +155,8 @@ pub fn validate_resource_claim(claim: &ResourceClaim) -> ErrorList {
         &Path::new("spec").child("devices"),
         &mut errs,
     );
+    #[cfg(feature = "v1_37")]
+    super::claim_status::validate_claim_status(&claim.status, None, &mut errs);
     errs
 }
 
@@ -171,6 +177,8 @@ pub fn validate_resource_claim_update(new: &ResourceClaim, old: &ResourceClaim) 
             FIELD_IMMUTABLE_ERROR_MSG,
         ));
     }
+    #[cfg(feature = "v1_37")]
+    super::claim_status::validate_claim_status(&new.status, Some(&old.status), &mut errs);
     errs
 }
 
@@ -238,8 +246,10 @@ fn validate_device_claim(claim: &DeviceClaim, path: &Path, errs: &mut ErrorList)
         for (i, r) in requests.iter().enumerate() {
             validate_device_request(r, &rp.index(i), errs);
         }
-        duplicates(requests.iter().map(|r| r.name.as_str()), &rp, errs);
+        duplicate_items(requests, |r| r.name.as_str(), &rp, errs);
     }
+    #[cfg(feature = "v1_37")]
+    super::claim_derived::validate_claim_derived_attributes(claim, path, errs);
     let cp = path.child("constraints");
     if !too_many(
         claim.constraints.len(),
@@ -309,7 +319,7 @@ fn validate_device_request(r: &DeviceRequest, path: &Path, errs: &mut ErrorList)
                 for (i, s) in r.first_available.iter().enumerate() {
                     validate_device_sub_request(s, &fp.index(i), errs);
                 }
-                duplicates(r.first_available.iter().map(|s| s.name.as_str()), &fp, errs);
+                duplicate_items(&r.first_available, |s| s.name.as_str(), &fp, errs);
             }
         }
         (Some(e), false) => validate_exact_device_request(e, &path.child("exactly"), errs),
@@ -375,15 +385,31 @@ fn validate_device_constraint(
     errs: &mut ErrorList,
 ) {
     validate_request_refs(&c.requests, &path.child("requests"), names, errs);
+    // Kubernetes 1.37: each attribute's declarative format rule (beta) covers the
+    // hand-written check, and it looks at both fields, not only the first one set.
+    #[cfg(feature = "v1_37")]
+    {
+        if let Some(a) = &c.match_attribute {
+            resource_fully_qualified_name(a, &path.child("matchAttribute"), errs);
+        }
+        if let Some(a) = &c.distinct_attribute {
+            resource_fully_qualified_name(a, &path.child("distinctAttribute"), errs);
+        }
+        if c.match_attribute.is_none() && c.distinct_attribute.is_none() {
+            errs.push(Error::required(path, CONSTRAINT_ATTRIBUTE_REQUIRED));
+        }
+    }
+    #[cfg(not(feature = "v1_37"))]
     if let Some(a) = &c.match_attribute {
         validate_fully_qualified_name(a, &path.child("matchAttribute"), errs);
     } else if let Some(a) = &c.distinct_attribute {
         validate_fully_qualified_name(a, &path.child("distinctAttribute"), errs);
     } else {
         // DRAConsumableCapacity is on by default in 1.36: Go's message for that case.
-        errs.push(Error::required(
-            path,
-            "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set",
-        ));
+        errs.push(Error::required(path, CONSTRAINT_ATTRIBUTE_REQUIRED));
     }
 }
+
+/// Go's message when a constraint names no attribute (DRAConsumableCapacity, on by
+/// default since 1.36, picks it).
+const CONSTRAINT_ATTRIBUTE_REQUIRED: &str = "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set";

@@ -70,26 +70,45 @@ fn request(r: &DeviceRequest) -> String {
 }
 
 fn exact(e: &ExactDeviceRequest) -> String {
-    GoStruct::new()
+    let s = GoStruct::new()
         .raw("DeviceClassName", json_text(&e.device_class_name))
         .raw("Selectors", list(&e.selectors, selector))
         .raw("AllocationMode", json_text(&e.allocation_mode))
         .raw("Count", e.count.to_string())
         .raw("AdminAccess", json_text(&e.admin_access))
         .raw("Tolerations", list(&e.tolerations, toleration))
-        .raw("Capacity", or_null(e.capacity.as_ref(), capacity))
-        .text()
+        .raw("Capacity", or_null(e.capacity.as_ref(), capacity));
+    #[cfg(feature = "v1_37")]
+    let s = s.raw(
+        "DerivedAttributes",
+        list(&e.derived_attributes, derived_attribute),
+    );
+    s.text()
 }
 
 fn sub_request(s: &DeviceSubRequest) -> String {
-    GoStruct::new()
+    let out = GoStruct::new()
         .raw("Name", json_text(&s.name))
         .raw("DeviceClassName", json_text(&s.device_class_name))
         .raw("Selectors", list(&s.selectors, selector))
         .raw("AllocationMode", json_text(&s.allocation_mode))
         .raw("Count", s.count.to_string())
         .raw("Tolerations", list(&s.tolerations, toleration))
-        .raw("Capacity", or_null(s.capacity.as_ref(), capacity))
+        .raw("Capacity", or_null(s.capacity.as_ref(), capacity));
+    #[cfg(feature = "v1_37")]
+    let out = out.raw(
+        "DerivedAttributes",
+        list(&s.derived_attributes, derived_attribute),
+    );
+    out.text()
+}
+
+/// Kubernetes 1.37's `DeviceDerivedAttribute`.
+#[cfg(feature = "v1_37")]
+fn derived_attribute(a: &crate::resource::v1::DeviceDerivedAttribute) -> String {
+    GoStruct::new()
+        .raw("Name", json_text(&a.name))
+        .raw("Expression", json_text(&a.expression))
         .text()
 }
 

@@ -11,11 +11,18 @@
 //! - admin access (`adminAccess: true`) needs the namespace's
 //!   `resource.kubernetes.io/admin-access: "true"` label, which kube-apiserver looks up:
 //!   a validator of one object cannot, and the server's admission is where it belongs;
-//! - the status subresources' rules (allocation results, device status, conditions):
-//!   the main resource's strategy, which these validators are, does not run them.
+//! - the status subresources' hand-written rules (allocation results, device status,
+//!   conditions): the main resource's strategy, which these validators are, does not
+//!   run them. On Kubernetes 1.37 it does run a claim's declarative status rules (beta,
+//!   now enforced): [`claim_status`].
 
+mod capacity;
 mod claim;
+#[cfg(feature = "v1_37")]
+mod claim_derived;
 mod claim_json;
+#[cfg(feature = "v1_37")]
+mod claim_status;
 mod node_allocatable;
 mod slice;
 mod taint_rule;
@@ -76,6 +83,27 @@ fn duplicates<'a>(keys: impl Iterator<Item = &'a str>, path: &Path, errs: &mut E
     for (i, key) in keys.enumerate() {
         if !seen.insert(key) {
             errs.push(Error::duplicate(&path.index(i), key));
+        }
+    }
+}
+
+/// Go's uniqueness check of a list keyed by name: the hand-written `validateSet`
+/// reports the repeated key; on Kubernetes 1.37 the declarative `+listType=map` rule
+/// (beta, enforced) covers it and reports the whole item, as the versioned JSON.
+fn duplicate_items<T: apimachinery::util::json::WriteJson>(
+    items: &[T],
+    key: impl Fn(&T) -> &str,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let mut seen = BTreeSet::new();
+    for (i, item) in items.iter().enumerate() {
+        if !seen.insert(key(item)) {
+            #[cfg(feature = "v1_37")]
+            let value = json_value(item);
+            #[cfg(not(feature = "v1_37"))]
+            let value = key(item);
+            errs.push(Error::duplicate(&path.index(i), value));
         }
     }
 }
@@ -198,6 +226,64 @@ fn validate_fully_qualified_name(name: &str, path: &Path, errs: &mut ErrorList) 
             json_value(name),
             "a fully qualified name must be a domain and a name separated by a slash",
         ));
+    }
+}
+
+/// The declarative `+k8s:format=k8s-resource-fully-qualified-name` (apimachinery's
+/// `validate.ResourceFullyQualifiedName`), which on Kubernetes 1.37 stands in for the
+/// hand-written [`validate_fully_qualified_name`] it covers. Its words differ: a
+/// domain is a lowercase DNS subdomain as written (not lower-cased first), reported
+/// with the domain alone as the value and `prefix: ` before the detail.
+#[cfg(feature = "v1_37")]
+fn resource_fully_qualified_name(name: &str, path: &Path, errs: &mut ErrorList) {
+    let parts: Vec<&str> = name.split('/').collect();
+    match parts.as_slice() {
+        [id] => validate_c_identifier(id, path, errs),
+        [domain, id] => {
+            if domain.is_empty() {
+                errs.push(Error::invalid(path, "", "prefix must not be empty"));
+            } else {
+                if domain.len() > 63 {
+                    errs.push(Error::too_long(path, 63));
+                }
+                for msg in is_dns1123_subdomain(domain) {
+                    errs.push(Error::invalid(path, *domain, format!("prefix: {msg}")));
+                }
+            }
+            if id.is_empty() {
+                errs.push(Error::invalid(path, "", "name must not be empty"));
+            } else {
+                validate_c_identifier(id, path, errs);
+            }
+        }
+        _ => {}
+    }
+    if !name.contains('/') {
+        errs.push(Error::invalid(
+            path,
+            name,
+            "a fully qualified name must be a domain and a name separated by a slash",
+        ));
+    }
+}
+
+/// `validate.ResourcePoolName`: at most 253 bytes, non-empty DNS-subdomain segments.
+fn resource_pool_name(value: &str, path: &Path, errs: &mut ErrorList) {
+    if value.len() > 253 {
+        errs.push(Error::too_long(path, 253));
+    }
+    for (i, part) in value.split('/').enumerate() {
+        if part.is_empty() {
+            errs.push(Error::invalid(
+                path,
+                value,
+                format!("segment {i}: must not be empty"),
+            ));
+            continue;
+        }
+        for m in apimachinery::util::validation::is_dns1123_subdomain(part) {
+            errs.push(Error::invalid(path, part, format!("segment {i}: {m}")));
+        }
     }
 }
 

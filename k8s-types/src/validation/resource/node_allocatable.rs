@@ -15,10 +15,18 @@ use crate::resource::v1::{
     NodeAllocatableMapping, NodeAllocatableOverhead, NodeAllocatableResource,
 };
 
-/// Go's `IsNodeAllocatableResourceName`: a native resource name (no domain, or one of
-/// `kubernetes.io`), not an extended one.
+/// Go's check of a node-allocatable resource name. On 1.36 `IsNativeResource`: a
+/// native resource name (no domain, or one of `kubernetes.io`), not an extended one.
+#[cfg(not(feature = "v1_37"))]
 fn is_node_allocatable(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
+}
+
+/// Go's check of a node-allocatable resource name. On 1.37 core's
+/// `IsNodeAllocatableResourceName`: `cpu`, `memory` or a huge-pages size.
+#[cfg(feature = "v1_37")]
+fn is_node_allocatable(name: &str) -> bool {
+    name == "cpu" || name == "memory" || name.starts_with("hugepages-")
 }
 
 /// Go's `validateNodeAllocatableResourceMappings` (1.36).
@@ -112,6 +120,21 @@ fn validate_mapping(
     path: &Path,
     errs: &mut ErrorList,
 ) {
+    // The declarative union of `capacityKey` and `deviceMultiplier` (not beta: always
+    // enforced on 1.37).
+    match (m.capacity_key.is_some(), m.device_multiplier.is_some()) {
+        (true, true) => errs.push(Error::invalid(
+            path,
+            "{capacityKey, deviceMultiplier}",
+            "must specify exactly one of: `capacityKey`, `deviceMultiplier`",
+        )),
+        (false, false) => errs.push(Error::invalid(
+            path,
+            "",
+            "must specify one of: `capacityKey`, `deviceMultiplier`",
+        )),
+        _ => {}
+    }
     if let Some(key) = &m.capacity_key {
         let cp = path.child("capacityKey");
         if key.is_empty() {

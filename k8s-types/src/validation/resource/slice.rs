@@ -16,10 +16,8 @@ use super::{
 };
 use crate::core::v1::NodeSelector;
 use crate::resource::v1::{
-    CapacityRequestPolicy, CounterSet, Device, DeviceAttribute, DeviceCapacity,
-    DeviceCounterConsumption, ResourceSlice, ResourceSliceSpec,
+    CounterSet, Device, DeviceAttribute, DeviceCounterConsumption, ResourceSlice, ResourceSliceSpec,
 };
-use crate::value::Quantity;
 
 /// Go's `ResourceSliceMaxDevices` and, with taints, counters or list attributes,
 /// `ResourceSliceMaxDevicesWithAdvancedFeatures`.
@@ -39,8 +37,6 @@ const MAX_ATTRIBUTE_VALUES: usize = 48;
 const ATTRIBUTE_MAX_VALUE_LENGTH: usize = 64;
 /// Go's `DeviceTaintsMaxLength`.
 const MAX_TAINTS: usize = 16;
-/// Go's `CapacityRequestPolicyDiscreteMaxOptions`.
-const MAX_VALID_VALUES: usize = 10;
 
 /// Go's `ValidateResourceSlice`.
 pub fn validate_resource_slice(slice: &ResourceSlice) -> ErrorList {
@@ -199,6 +195,129 @@ fn validate_spec(
             errs,
         );
     }
+
+    #[cfg(feature = "v1_37")]
+    {
+        validate_partition_type_attribute(spec, old, path, errs);
+        let sp = path.child("skipNodeOperations");
+        if old.is_none_or(|o| o.skip_node_operations != spec.skip_node_operations) {
+            skip_node_operations_declared(&spec.skip_node_operations, &sp, errs);
+        }
+        validate_skip_node_operations(&spec.skip_node_operations, &sp, errs);
+    }
+}
+
+/// Kubernetes 1.37's `compatibilityGroups` of a counter consumption: declarative rules
+/// that run whatever their alpha gate (DRADeviceCompatibilityGroups): at most 2,
+/// each a DNS label, unique.
+#[cfg(feature = "v1_37")]
+fn compatibility_groups(groups: &[String], path: &Path, errs: &mut ErrorList) {
+    let gp = path.child("compatibilityGroups");
+    if too_many(groups.len(), 2, &gp, errs) {
+        return;
+    }
+    for (i, g) in groups.iter().enumerate() {
+        dns1123_label(g, &gp.index(i), errs);
+    }
+    duplicates(groups.iter().map(String::as_str), &gp, errs);
+}
+
+/// Kubernetes 1.37's `partitionTypeAttribute`: forbidden while its alpha gate
+/// (DRAPartitionableDevicesType) is off, which the declarative rule checks only when
+/// the value changed; and Go's hand-written `validatePartitionTypeAttribute`, which
+/// runs whatever the gate: set only on a slice whose devices consume counters, and
+/// then an attribute of each such device, a string. A name in the driver's domain may
+/// be written bare on the device.
+#[cfg(feature = "v1_37")]
+fn validate_partition_type_attribute(
+    spec: &ResourceSliceSpec,
+    old: Option<&ResourceSliceSpec>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    let Some(name) = &spec.partition_type_attribute else {
+        return;
+    };
+    let pp = path.child("partitionTypeAttribute");
+    if old.is_none_or(|o| o.partition_type_attribute.as_ref() != Some(name)) {
+        errs.push(Error::forbidden(&pp, ""));
+    }
+    if !spec.devices.iter().any(|d| !d.consumes_counters.is_empty()) {
+        errs.push(Error::invalid(
+            &pp,
+            name.as_str(),
+            "may only be set on a slice which declares devices that consume counters",
+        ));
+        return;
+    }
+    let mut malformed = ErrorList::default();
+    super::validate_fully_qualified_name(name, &pp, &mut malformed);
+    if !malformed.is_empty() {
+        return;
+    }
+    let bare = name
+        .strip_prefix(spec.driver.as_str())
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(name);
+    let dp = path.child("devices");
+    for (i, d) in spec.devices.iter().enumerate() {
+        if d.consumes_counters.is_empty() {
+            continue;
+        }
+        let ip = dp.index(i);
+        let attributes = ip.child("attributes");
+        let ap = attributes.key(name);
+        let attribute = d
+            .attributes
+            .get(name)
+            .or_else(|| (!bare.is_empty()).then(|| d.attributes.get(bare)).flatten());
+        match attribute {
+            None => errs.push(Error::required(
+                &ap,
+                "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set",
+            )),
+            Some(a) if a.string.is_none() => errs.push(Error::invalid(
+                &ap,
+                attribute_internal(a),
+                "must be a string value because `partitionTypeAttribute` names this attribute",
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The supported `skipNodeOperations`, sorted as Go's `sets.List` gives them.
+#[cfg(feature = "v1_37")]
+pub(super) const SKIP_NODE_OPERATIONS: &[&str] =
+    &["*", "NodePrepareResources", "NodeUnprepareResources"];
+
+/// The declarative rules of a `skipNodeOperations` list (a set of enum values):
+/// `Duplicate` at each repeat, `NotSupported` for an unknown value.
+#[cfg(feature = "v1_37")]
+pub(super) fn skip_node_operations_declared(ops: &[String], path: &Path, errs: &mut ErrorList) {
+    duplicates(ops.iter().map(String::as_str), path, errs);
+    for (i, op) in ops.iter().enumerate() {
+        if !SKIP_NODE_OPERATIONS.contains(&op.as_str()) {
+            errs.push(Error::not_supported(
+                &path.index(i),
+                json_value(op),
+                SKIP_NODE_OPERATIONS,
+            ));
+        }
+    }
+}
+
+/// Go's `validateSkipNodeOperations`: preparing may be skipped only with unpreparing.
+#[cfg(feature = "v1_37")]
+pub(super) fn validate_skip_node_operations(ops: &[String], path: &Path, errs: &mut ErrorList) {
+    let has = |v: &str| ops.iter().any(|o| o == v);
+    if has("NodePrepareResources") && !has("NodeUnprepareResources") && !has("*") {
+        errs.push(Error::invalid(
+            path,
+            json_value(&ops.to_vec()),
+            "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped",
+        ));
+    }
 }
 
 /// A `*bool` that must be unset or true; true counts as one of the set fields.
@@ -293,14 +412,15 @@ fn validate_device(
     for (key, a) in &d.attributes {
         validate_qualified_name(key, &ap, errs);
         let k = truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH);
-        validate_device_attribute(a, &ap.key(&k), errs);
+        let old_attribute = old.and_then(|o| o.attributes.get(key));
+        validate_device_attribute(a, old_attribute, &ap.key(&k), errs);
     }
     let multiple = d.allow_multiple_allocations == Some(true);
     let cp = path.child("capacity");
     for (key, c) in &d.capacity {
         validate_qualified_name(key, &cp, errs);
         let k = truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH);
-        validate_capacity(c, multiple, &cp.key(&k), errs);
+        super::capacity::validate_capacity(c, multiple, &cp.key(&k), errs);
     }
     if old.is_none_or(|o| o.taints != d.taints) {
         let tp = path.child("taints");
@@ -319,6 +439,12 @@ fn validate_device(
     ) {
         for (i, c) in d.consumes_counters.iter().enumerate() {
             validate_counter_consumption(c, &ccp.index(i), errs);
+        }
+        #[cfg(feature = "v1_37")]
+        if old.is_none_or(|o| o.consumes_counters != d.consumes_counters) {
+            for (i, c) in d.consumes_counters.iter().enumerate() {
+                compatibility_groups(&c.compatibility_groups, &ccp.index(i), errs);
+            }
         }
         duplicates(
             d.consumes_counters.iter().map(|c| c.counter_set.as_str()),
@@ -397,7 +523,12 @@ fn validate_device_node_selection(d: &Device, per_device: bool, path: &Path, err
 
 /// Go's `validateDeviceAttribute`: exactly one value; strings at most 64 bytes,
 /// versions semantic versions.
-fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorList) {
+fn validate_device_attribute(
+    a: &DeviceAttribute,
+    old: Option<&DeviceAttribute>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
     let mut fields = 0;
     if a.bool.is_some() {
         fields += 1;
@@ -430,6 +561,14 @@ fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorL
             attribute_version(v, &p.index(i), errs);
         }
     }
+    #[cfg(feature = "v1_37")]
+    {
+        let _ = fields;
+        attribute_union(a, old, path, errs);
+    }
+    #[cfg(not(feature = "v1_37"))]
+    let _ = old;
+    #[cfg(not(feature = "v1_37"))]
     match fields {
         0 => errs.push(Error::invalid(
             path,
@@ -445,8 +584,62 @@ fn validate_device_attribute(a: &DeviceAttribute, path: &Path, errs: &mut ErrorL
     }
 }
 
+/// The value fields of an attribute, in the order of Go's union members.
+#[cfg(feature = "v1_37")]
+fn attribute_members(a: &DeviceAttribute) -> Vec<&'static str> {
+    [
+        ("int", a.int.is_some()),
+        ("bool", a.bool.is_some()),
+        ("string", a.string.is_some()),
+        ("version", a.version.is_some()),
+        ("ints", !a.ints.is_empty()),
+        ("bools", !a.bools.is_empty()),
+        ("strings", !a.strings.is_empty()),
+        ("versions", !a.versions.is_empty()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect()
+}
+
+/// Kubernetes 1.37: the attribute's declarative union (beta, enforced), which covers
+/// the hand-written "exactly one value" and names the members set. An update that
+/// keeps the attribute, or which of its members are set, is not checked again.
+#[cfg(feature = "v1_37")]
+fn attribute_union(
+    a: &DeviceAttribute,
+    old: Option<&DeviceAttribute>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    const ALL: &str = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
+    let set = attribute_members(a);
+    if old.is_some_and(|o| o == a || attribute_members(o) == set) {
+        return;
+    }
+    match set.len() {
+        0 => errs.push(Error::invalid(
+            path,
+            "",
+            format!("must specify one of: {ALL}"),
+        )),
+        1 => {}
+        _ => errs.push(Error::invalid(
+            path,
+            format!("{{{}}}", set.join(", ")),
+            format!("must specify exactly one of: {ALL}"),
+        )),
+    }
+}
+
 /// The attribute as Go prints it: its internal `DeviceAttribute`.
+#[cfg(not(feature = "v1_37"))]
 fn attribute_value(a: &DeviceAttribute) -> BadValue {
+    attribute_internal(a)
+}
+
+/// An attribute as Go's `json.Marshal` writes its internal `DeviceAttribute`.
+fn attribute_internal(a: &DeviceAttribute) -> BadValue {
     GoStruct::new()
         .raw("IntValue", json_text(&a.int))
         .raw("BoolValue", json_text(&a.bool))
@@ -512,198 +705,6 @@ fn is_semver(v: &str) -> bool {
     }
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() == 3 && parts.iter().all(|p| numeric(p))
-}
-
-/// Go's `validateMultiAllocatableDeviceCapacity` and
-/// `validateSingleAllocatableDeviceCapacity`.
-fn validate_capacity(c: &DeviceCapacity, multiple: bool, path: &Path, errs: &mut ErrorList) {
-    let Some(policy) = &c.request_policy else {
-        return;
-    };
-    let p = path.child("requestPolicy");
-    if !multiple {
-        errs.push(Error::forbidden(
-            &p,
-            "allowMultipleAllocations must be true",
-        ));
-        return;
-    }
-    validate_request_policy(&c.value, policy, &p, errs);
-}
-
-/// Go's `validateRequestPolicy`.
-fn validate_request_policy(
-    max: &Quantity,
-    policy: &CapacityRequestPolicy,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    if !policy.valid_values.is_empty() && policy.valid_range.is_some() {
-        errs.push(Error::forbidden(
-            path,
-            "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at the same time",
-        ));
-        return;
-    }
-    if !policy.valid_values.is_empty() {
-        match &policy.default {
-            None => errs.push(Error::required(
-                &path.child("default"),
-                "required when validValues is defined",
-            )),
-            Some(d) => validate_valid_values(
-                d,
-                max,
-                &policy.valid_values,
-                &path.child("validValues"),
-                errs,
-            ),
-        }
-    } else if let Some(range) = &policy.valid_range {
-        match &policy.default {
-            None => errs.push(Error::required(
-                &path.child("default"),
-                "required when validRange is defined",
-            )),
-            Some(d) => validate_range(d, max, range, &path.child("validRange"), errs),
-        }
-    }
-}
-
-/// Go's `validateRequestPolicyValidValues`: ascending, at most 10, unique by value, none
-/// over the capacity, and the default among them.
-fn validate_valid_values(
-    default: &Quantity,
-    max: &Quantity,
-    values: &[Quantity],
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    for i in 0..values.len().saturating_sub(1) {
-        if values[i] > values[i + 1] {
-            errs.push(Error::invalid(
-                &path.index(i + 1),
-                values[i + 1].to_string(),
-                "values must be sorted in ascending order",
-            ));
-        }
-    }
-    let mut found = false;
-    if !too_many(values.len(), MAX_VALID_VALUES, path, errs) {
-        for (i, v) in values.iter().enumerate() {
-            if v > max {
-                errs.push(Error::invalid(
-                    &path.index(i),
-                    v.to_string(),
-                    format!("option is larger than capacity value: {max}"),
-                ));
-            }
-            if v == default {
-                found = true;
-            }
-        }
-        let keys: Vec<String> = values.iter().map(|v| v.value().to_string()).collect();
-        duplicates(keys.iter().map(String::as_str), path, errs);
-    }
-    if !found {
-        errs.push(Error::invalid(
-            path,
-            default.to_string(),
-            "default value is not valid according to the requestPolicy",
-        ));
-    }
-}
-
-/// Go's `validateRequestPolicyRange`.
-fn validate_range(
-    default: &Quantity,
-    max: &Quantity,
-    range: &crate::resource::v1::CapacityRequestPolicyRange,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    let Some(min) = &range.min else {
-        errs.push(Error::required(
-            &path.child("min"),
-            "required when validRange is defined",
-        ));
-        return;
-    };
-    let mp = path.child("min");
-    if min > max {
-        errs.push(Error::invalid(
-            &mp,
-            min.to_string(),
-            format!("min is larger than capacity value: {max}"),
-        ));
-    }
-    if default < min {
-        errs.push(Error::invalid(
-            &mp,
-            default.to_string(),
-            format!("default is less than min: {min}"),
-        ));
-    }
-    let xp = path.child("max");
-    if let Some(upper) = &range.max {
-        if min > upper {
-            errs.push(Error::invalid(
-                &xp,
-                min.to_string(),
-                format!("min is larger than max: {upper}"),
-            ));
-        }
-        if upper > max {
-            errs.push(Error::invalid(
-                &xp,
-                upper.to_string(),
-                format!("max is larger than capacity value: {max}"),
-            ));
-        }
-        if default > upper {
-            errs.push(Error::invalid(
-                &xp,
-                default.to_string(),
-                format!("default is more than max: {upper}"),
-            ));
-        }
-    }
-    if let Some(step) = &range.step {
-        let sp = path.child("step");
-        let mut added = min.clone();
-        if added.add(step).is_ok() && &added > max {
-            errs.push(Error::invalid(
-                &sp,
-                step.to_string(),
-                format!("one step {added} is larger than capacity value: {max}"),
-            ));
-        }
-        step_multiple(default, min, step, &sp, errs);
-        if let Some(upper) = &range.max {
-            step_multiple(upper, min, step, &sp, errs);
-        }
-    }
-}
-
-/// Go's `validateRequestPolicyRangeStep`: `value - min` a multiple of `step` (in whole
-/// units, as Go's `Value()` rounds them).
-fn step_multiple(
-    value: &Quantity,
-    min: &Quantity,
-    step: &Quantity,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    let step_val = step.value();
-    let added = value.value().wrapping_sub(min.value());
-    // Go divides by zero here and panics; a zero step is not a multiple of anything.
-    if step_val == 0 || added.wrapping_rem(step_val) != 0 {
-        errs.push(Error::invalid(
-            path,
-            value.to_string(),
-            format!("value is not a multiple of a given step ({step}) from ({min})"),
-        ));
-    }
 }
 
 /// Go's `validateCounterSet`: a DNS-label name and 1 to 32 counters with DNS-label names.

@@ -6,11 +6,18 @@ use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::super::json_value;
-use super::{dns1123_label, validate_device_taint, validate_driver_name, validate_pool_name};
+use super::{
+    dns1123_label, resource_pool_name, validate_device_taint, validate_driver_name,
+    validate_pool_name,
+};
 use crate::resource::v1alpha3::{
     PoolStatus, ResourcePoolStatusRequest, ResourcePoolStatusRequestSpec,
     ResourcePoolStatusRequestStatus,
 };
+// The hub: `v1beta2` on 1.36; 1.37 serves `v1`, which became the hub.
+#[cfg(feature = "v1_37")]
+use crate::resource::v1::{DeviceTaintRule, DeviceTaintRuleSpec};
+#[cfg(not(feature = "v1_37"))]
 use crate::resource::v1beta2::{DeviceTaintRule, DeviceTaintRuleSpec};
 use crate::validation::declarative::long_name_caseless;
 
@@ -96,26 +103,6 @@ pub fn validate_resource_pool_status_request_update(
     errs
 }
 
-/// `validate.ResourcePoolName`: at most 253 bytes, non-empty DNS-subdomain segments.
-fn resource_pool_name(value: &str, path: &Path, errs: &mut ErrorList) {
-    if value.len() > 253 {
-        errs.push(Error::too_long(path, 253));
-    }
-    for (i, part) in value.split('/').enumerate() {
-        if part.is_empty() {
-            errs.push(Error::invalid(
-                path,
-                value,
-                format!("segment {i}: must not be empty"),
-            ));
-            continue;
-        }
-        for m in apimachinery::util::validation::is_dns1123_subdomain(part) {
-            errs.push(Error::invalid(path, part, format!("segment {i}: {m}")));
-        }
-    }
-}
-
 /// `validate.Minimum` and `validate.Maximum`.
 fn in_range(value: i64, min: Option<i64>, max: Option<i64>, path: &Path, errs: &mut ErrorList) {
     if let Some(min) = min.filter(|m| value < *m) {
@@ -149,6 +136,14 @@ fn validate_request_spec(spec: &ResourcePoolStatusRequestSpec, errs: &mut ErrorL
     match spec.limit {
         None => errs.push(Error::required(&lp, "")),
         Some(l) => in_range(i64::from(l), Some(1), Some(1000), &lp, errs),
+    }
+    // 1.37's field, forbidden while its alpha gate (DRAPartitionableDevicesType) is off.
+    #[cfg(feature = "v1_37")]
+    if spec.default_partition_type_attribute.is_some() {
+        errs.push(Error::forbidden(
+            &path.child("defaultPartitionTypeAttribute"),
+            "",
+        ));
     }
 }
 
@@ -229,6 +224,93 @@ fn validate_pool_status(pool: &PoolStatus, path: &Path, errs: &mut ErrorList) {
     if let Some(e) = &pool.validation_error {
         if e.len() > 256 {
             errs.push(Error::too_long(&path.child("validationError"), 256));
+        }
+    }
+    #[cfg(feature = "v1_37")]
+    validate_pool_summaries(pool, path, errs);
+}
+
+/// `validate.RequiredPointer` and `validate.Minimum` of an optional count.
+#[cfg(feature = "v1_37")]
+fn required_at_least(value: Option<i32>, min: i64, path: &Path, errs: &mut ErrorList) {
+    match value {
+        None => errs.push(Error::required(path, "")),
+        Some(v) => in_range(i64::from(v), Some(min), None, path, errs),
+    }
+}
+
+/// Kubernetes 1.37's summaries of a pool: `partitionSummary` (at most 32, unique by
+/// attribute and type, each with its counts) and `shareableSummary` (its device
+/// counts, and at most 32 capacities with all their quantities).
+#[cfg(feature = "v1_37")]
+fn validate_pool_summaries(pool: &PoolStatus, path: &Path, errs: &mut ErrorList) {
+    const MAX_ITEMS: usize = 32;
+    let pp = path.child("partitionSummary");
+    let partitions = &pool.partition_summary;
+    if partitions.len() > MAX_ITEMS {
+        errs.push(Error::too_many(
+            &pp,
+            partitions.len() as i64,
+            MAX_ITEMS as i64,
+        ));
+    } else {
+        for (i, p) in partitions.iter().enumerate() {
+            if partitions[..i]
+                .iter()
+                .any(|o| o.attribute == p.attribute && o.r#type == p.r#type)
+            {
+                errs.push(Error::duplicate(&pp.index(i), json_value(p)));
+            }
+        }
+        for (i, p) in partitions.iter().enumerate() {
+            let ip = pp.index(i);
+            for (name, value) in [("attribute", &p.attribute), ("type", &p.r#type)] {
+                if value.is_empty() {
+                    errs.push(Error::required(&ip.child(name), ""));
+                }
+            }
+            required_at_least(p.total, 0, &ip.child("total"), errs);
+            required_at_least(p.allocatable, 0, &ip.child("allocatable"), errs);
+        }
+    }
+    let Some(summary) = &pool.shareable_summary else {
+        return;
+    };
+    let sp = path.child("shareableSummary");
+    required_at_least(
+        summary.fully_available_devices,
+        0,
+        &sp.child("fullyAvailableDevices"),
+        errs,
+    );
+    required_at_least(
+        summary.partially_available_devices,
+        0,
+        &sp.child("partiallyAvailableDevices"),
+        errs,
+    );
+    let cp = sp.child("capacity");
+    if summary.capacity.len() > MAX_ITEMS {
+        errs.push(Error::too_many(
+            &cp,
+            summary.capacity.len() as i64,
+            MAX_ITEMS as i64,
+        ));
+        return;
+    }
+    for (i, c) in summary.capacity.iter().enumerate() {
+        let ip = cp.index(i);
+        if c.name.is_empty() {
+            errs.push(Error::required(&ip.child("name"), ""));
+        }
+        for (name, value) in [
+            ("total", &c.total),
+            ("consumed", &c.consumed),
+            ("available", &c.available),
+        ] {
+            if value.is_none() {
+                errs.push(Error::required(&ip.child(name), ""));
+            }
         }
     }
 }
