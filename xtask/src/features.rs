@@ -26,7 +26,8 @@ pub const SCHEME: &str = "scheme";
 pub const VALIDATION: &str = "validation";
 
 /// The X.509 part of certificates.k8s.io's validation (ring and x509-parser), off by
-/// default: most of what k8s-types' default build added for 1.37, for one group's checks.
+/// default: about an eighth of a clean default build's CPU time (305 s with them, 268 s
+/// without, 2026-11-29), for one group's checks.
 pub const VALIDATION_X509: &str = "validation-x509";
 
 /// The feature that turns on the default release's feature (`v1_36`).
