@@ -8,7 +8,8 @@
 # Usage: benchmarks/compile_time.sh [scratch-dir]
 # CRATE_ALONE=1 also times each crate alone after `cargo clean -p` (dependencies built).
 # TYPED_ONLY=1 also times k8s-types without its `scheme` feature (typed only, issue 16):
-# every group (`all-groups`), then `apps` (with `core`) alone.
+# every group (`all-groups`), then `apps` (with `core`) alone, each for the default
+# release (`default-release`: without a release feature k8s-types does not compile).
 # The scratch directory (default: a fresh temporary one) holds the other target
 # directories and is deleted at the end, since the build of k8s-types takes gigabytes.
 # Each build's wall and CPU time, beside k8s-openapi's, is appended to
@@ -112,8 +113,8 @@ through_crate "k8s-types" "{ path = \"$root/k8s-types\" }"
 time_build "k8s-openapi" k8s-openapi "$peer/Cargo.toml" "$scratch/target-peer"
 
 if [ "${TYPED_ONLY:-0}" = 1 ]; then
-    through_crate "typed-only" "{ path = \"$root/k8s-types\", default-features = false, features = [\"all-groups\"] }"
-    through_crate "typed-apps" "{ path = \"$root/k8s-types\", default-features = false, features = [\"apps\"] }"
+    through_crate "typed-only" "{ path = \"$root/k8s-types\", default-features = false, features = [\"all-groups\", \"default-release\"] }"
+    through_crate "typed-apps" "{ path = \"$root/k8s-types\", default-features = false, features = [\"apps\", \"default-release\"] }"
 fi
 
 # record NAME TITLE TARGET: NAME's wall and CPU times beside k8s-openapi's, as results.

@@ -8,8 +8,10 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::super::go_value::go_json;
 use super::super::signer_names::validate_user_annotations;
-use super::super::{json_value, validate_object_meta, validate_object_meta_update};
-use super::{is_kubernetes_signer_name, validate_signer_name, x509};
+use super::super::{validate_object_meta, validate_object_meta_update};
+#[cfg(feature = "validation-x509")]
+use super::x509;
+use super::{is_kubernetes_signer_name, validate_signer_name};
 use crate::certificates::v1beta1;
 use crate::value::ByteString;
 
@@ -83,9 +85,10 @@ fn bytes_of(b: &Option<ByteString>) -> &[u8] {
 }
 
 /// A `[]byte` as Go prints it: base64 in quotes, `null` when nil.
+#[cfg(feature = "validation-x509")]
 fn bytes_value(b: &Option<ByteString>) -> BadValue {
     match b {
-        Some(v) => json_value(v),
+        Some(v) => super::super::json_value(v),
         None => BadValue::Json("null".into()),
     }
 }
@@ -185,6 +188,7 @@ fn validate(metadata: &apimachinery::apis::meta::v1::ObjectMeta, s: &Spec<'_>) -
 
 /// The checks of a key Go accepts for a pod certificate: Ed25519, ECDSA on a NIST curve,
 /// RSA of 3072 or 4096 bits. `Err` holds the error for the key.
+#[cfg(feature = "validation-x509")]
 fn check_key_type(key: &x509::PublicKey, fld: &Path) -> Result<(), Error> {
     match key {
         x509::PublicKey::Ed25519(_) | x509::PublicKey::Ecdsa { .. } => Ok(()),
@@ -203,7 +207,8 @@ fn check_key_type(key: &x509::PublicKey, fld: &Path) -> Result<(), Error> {
 }
 
 /// Go's `validateStubPKCS10Request`: a small PKCS#10 request of a supported key type
-/// whose signature verifies; its contents are not judged.
+/// whose signature verifies (the request, its key and signature only with the
+/// `validation-x509` feature); its contents are not judged.
 fn validate_stub_pkcs10_request(s: &Spec<'_>) -> ErrorList {
     let mut errs = ErrorList::default();
     let spec = Path::new("spec");
@@ -213,28 +218,39 @@ fn validate_stub_pkcs10_request(s: &Spec<'_>) -> ErrorList {
         errs.push(Error::too_long(&fld, MAX_KEY_MATERIAL_SIZE as i64));
         return errs;
     }
+    #[cfg(feature = "validation-x509")]
+    errs.extend(check_stub_pkcs10_request(stub, &fld));
+    errs
+}
+
+/// The X.509 part of Go's `validateStubPKCS10Request`: the request parses, with a key
+/// of a supported type, and its signature verifies.
+#[cfg(feature = "validation-x509")]
+fn check_stub_pkcs10_request(stub: &[u8], fld: &Path) -> ErrorList {
+    let mut errs = ErrorList::default();
     let Some(csr) = x509::parse_certificate_request(stub).filter(|c| c.key.is_ok()) else {
         errs.push(Error::invalid(
-            &fld,
+            fld,
             BadValue::Omit,
             "must be a valid PKCS#10 CSR",
         ));
         return errs;
     };
     if let Ok(key) = &csr.key
-        && let Err(e) = check_key_type(key, &fld)
+        && let Err(e) = check_key_type(key, fld)
     {
         errs.push(e);
         return errs;
     }
     if csr.check_signature().is_err() {
-        errs.push(Error::invalid(&fld, BadValue::Omit, "invalid signature"));
+        errs.push(Error::invalid(fld, BadValue::Omit, "invalid signature"));
     }
     errs
 }
 
 /// Go's `validateDeprecatedPKIXPublicKey`: a small PKIX key of a supported type, and a
-/// proof of possession: the pod's UID signed with it.
+/// proof of possession: the pod's UID signed with it (the key and the proof only with
+/// the `validation-x509` feature).
 fn validate_deprecated_pkix_public_key(s: &Spec<'_>) -> ErrorList {
     let mut errs = ErrorList::default();
     let spec = Path::new("spec");
@@ -249,9 +265,25 @@ fn validate_deprecated_pkix_public_key(s: &Spec<'_>) -> ErrorList {
         errs.push(Error::too_long(&pop_path, MAX_KEY_MATERIAL_SIZE as i64));
         return errs;
     }
+    #[cfg(feature = "validation-x509")]
+    errs.extend(check_pkix_public_key(s, pkix, pop, &pkix_path, &pop_path));
+    errs
+}
+
+/// The X.509 part of Go's `validateDeprecatedPKIXPublicKey`: the key parses and is of a
+/// supported type, and the proof of possession verifies with it.
+#[cfg(feature = "validation-x509")]
+fn check_pkix_public_key(
+    s: &Spec<'_>,
+    pkix: &[u8],
+    pop: &[u8],
+    pkix_path: &Path,
+    pop_path: &Path,
+) -> ErrorList {
+    let mut errs = ErrorList::default();
     let Some(key) = x509::parse_pkix_public_key(pkix) else {
         errs.push(Error::invalid(
-            &pkix_path,
+            pkix_path,
             bytes_value(s.pkix_public_key),
             "must be a valid PKIX-serialized public key",
         ));
@@ -259,13 +291,13 @@ fn validate_deprecated_pkix_public_key(s: &Spec<'_>) -> ErrorList {
     };
     if let x509::PublicKey::Other = key {
         errs.push(Error::invalid(
-            &pkix_path,
+            pkix_path,
             bytes_value(s.pkix_public_key),
             "unknown public key type; supported types are Ed25519, ECDSA, and RSA",
         ));
         return errs;
     }
-    if let Err(e) = check_key_type(&key, &pkix_path) {
+    if let Err(e) = check_key_type(&key, pkix_path) {
         errs.push(e);
         return errs;
     }
@@ -273,7 +305,7 @@ fn validate_deprecated_pkix_public_key(s: &Spec<'_>) -> ErrorList {
     // is refused as an unverified proof.
     if x509::verify_proof(&key, s.pod_uid.as_bytes(), pop) != Some(true) {
         errs.push(Error::invalid(
-            &pop_path,
+            pop_path,
             BadValue::Omit,
             "could not verify proof-of-possession signature",
         ));

@@ -9,7 +9,9 @@ use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
 use super::super::name_rule::validate_object_meta_with;
 use super::super::{validate_kube_finalizer_name, validate_object_meta_update};
-use super::{pem, validate_cluster_trust_bundle_name, validate_signer_name, x509};
+#[cfg(feature = "validation-x509")]
+use super::x509;
+use super::{pem, validate_cluster_trust_bundle_name, validate_signer_name};
 #[cfg(feature = "v1_37")]
 use crate::certificates::v1::ClusterTrustBundle;
 #[cfg(not(feature = "v1_37"))]
@@ -51,7 +53,8 @@ fn validate(bundle: &ClusterTrustBundle, parse_bundle: bool) -> ErrorList {
 }
 
 /// Go's `validateTrustBundle`: at most 1 MiB of PEM `CERTIFICATE` blocks without
-/// headers, each a CA certificate, none twice, at least one.
+/// headers, each a CA certificate (checked with the `validation-x509` feature only),
+/// none twice, at least one.
 pub fn validate_trust_bundle(fld: &Path, bundle: &str) -> ErrorList {
     let mut errs = ErrorList::default();
     if bundle.len() > MAX_TRUST_BUNDLE_SIZE {
@@ -75,15 +78,7 @@ pub fn validate_trust_bundle(fld: &Path, bundle: &str) -> ErrorList {
         } else if block.has_headers {
             Some(format!("entry {entry} has PEM block headers"))
         } else {
-            match x509::parse_certificate(&block.bytes) {
-                Err(_) => Some(format!("entry {entry} does not parse as X.509")),
-                // Go's `IsCA` is only true with a valid basic-constraints extension, so
-                // its second check ("invalid basic constraints") cannot fail after this.
-                Ok(cert) if !cert.is_ca => {
-                    Some(format!("entry {entry} does not have the CA bit set"))
-                }
-                Ok(_) => None,
-            }
+            anchor_problem(entry, &block.bytes)
         };
         match problem {
             Some(msg) => errs.push(Error::invalid(fld, OMITTED, msg)),
@@ -136,4 +131,23 @@ pub fn validate_cluster_trust_bundle_update(
         ));
     }
     errs
+}
+
+/// Go's checks of one trust anchor's DER: it parses as X.509 and is a CA.
+#[cfg(feature = "validation-x509")]
+fn anchor_problem(entry: usize, der: &[u8]) -> Option<String> {
+    match x509::parse_certificate(der) {
+        Err(_) => Some(format!("entry {entry} does not parse as X.509")),
+        // Go's `IsCA` is only true with a valid basic-constraints extension, so its
+        // second check ("invalid basic constraints") cannot fail after this.
+        Ok(cert) if !cert.is_ca => Some(format!("entry {entry} does not have the CA bit set")),
+        Ok(_) => None,
+    }
+}
+
+/// Without the `validation-x509` feature a trust anchor's DER is not parsed, so neither
+/// that it is X.509 nor that it is a CA is checked.
+#[cfg(not(feature = "validation-x509"))]
+fn anchor_problem(_entry: usize, _der: &[u8]) -> Option<String> {
+    None
 }
