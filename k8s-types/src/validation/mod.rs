@@ -30,6 +30,7 @@
 //! | `v1` LimitRange, ResourceQuota | limit types and resource names, min ≤ default request ≤ default ≤ max, limit/request ratios, non-overcommit defaults; quota resource names and values, scopes and scope selectors | ResourceQuota scopes kept |
 //! | `admissionregistration.k8s.io/v1` ValidatingWebhookConfiguration, MutatingWebhookConfiguration | webhook names (unique, fully qualified), rules and their wildcards, failure/match/reinvocation policies, side effects, timeouts, selectors, client config (a URL as Go's `net/url` parses it, or a service and its path and port), admission review versions, match conditions' names (their CEL is not compiled: only an empty expression is refused) | side effects, review versions, unique names and valid selectors required as far as the old object had them; unchanged match conditions not judged again |
 //! | `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicyBinding, MutatingAdmissionPolicyBinding | policy name, parameter reference (name or selector, missing-parameter action), matched resources (policy, selectors, named rules), validation actions; the operations a mutation can match | as on create |
+//! | `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy, MutatingAdmissionPolicy | failure policy, parameter kind (group version and kind), matched resources (at least one rule; a mutation's operations), match conditions' names, variables' names (CEL identifiers), validations' messages and reasons, audit annotations' keys (qualified with the policy's name, unique, at most 20) and value length, mutations' patch types; every CEL expression only as far as it must be given (ours compiles none) | as on create; unchanged match conditions (and parameter kind) not judged again |
 //! | `flowcontrol.apiserver.k8s.io/v1` FlowSchema, PriorityLevelConfiguration | matching precedence, distinguisher method, priority level reference, subjects, resource and non-resource rules; priority level type, limited/exempt settings, queuing and its shuffle-sharding entropy; conditions; the mandatory `exempt` and `catch-all` objects' fixed specs | as on create |
 //! | `apps/v1` Deployment, ReplicaSet, DaemonSet, StatefulSet | replicas, selector (required, not empty, matching the template), pod template (Always restart), strategies and their rolling-update numbers, history limits, StatefulSet pod management policy | selector kept; StatefulSet fields other than Go's list forbidden |
 //! | `batch/v1` Job, CronJob | counts, restart policy (OnFailure/Never), completion mode; schedule syntax (5 fields, ranges, steps, names, `@` descriptors, no `TZ=`), concurrency policy, name length (52) | Job selector, template and completions kept |
@@ -462,6 +463,14 @@ fn register(v: &mut Validators) {
         v.add::<a::MutatingAdmissionPolicyBinding, _>(pair!(
             validate_mutating_admission_policy_binding,
             validate_mutating_admission_policy_binding_update
+        ));
+        v.add::<a::ValidatingAdmissionPolicy, _>(pair!(
+            validate_validating_admission_policy,
+            validate_validating_admission_policy_update
+        ));
+        v.add::<a::MutatingAdmissionPolicy, _>(pair!(
+            validate_mutating_admission_policy,
+            validate_mutating_admission_policy_update
         ));
     }
     #[cfg(feature = "discovery")]

@@ -39,6 +39,8 @@ mod typed_only;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_admission_policies;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_releases;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_request_version;
