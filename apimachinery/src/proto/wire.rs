@@ -85,6 +85,7 @@ impl WireEncoder {
     }
 
     /// Appends a varint.
+    #[inline]
     pub fn varint(&mut self, mut value: u64) {
         while value >= 0x80 {
             self.buf.push((value as u8) | 0x80);
@@ -94,18 +95,28 @@ impl WireEncoder {
     }
 
     /// Appends a field key.
+    #[inline]
     pub fn key(&mut self, field: u32, wire: WireType) {
         self.varint((u64::from(field) << 3) | wire.bits());
     }
 
     /// Appends a length-delimited field holding `bytes`.
     pub fn bytes_field(&mut self, field: u32, bytes: &[u8]) {
-        self.key(field, WireType::LengthDelimited);
-        self.varint(bytes.len() as u64);
-        self.raw(bytes);
+        let key = (u64::from(field) << 3) | WireType::LengthDelimited.bits();
+        // One reservation for key, length and bytes; the common case (a field below 16,
+        // fewer than 128 bytes) writes key and length as one two-byte append.
+        self.buf.reserve(bytes.len() + 2 * 10);
+        if key < 0x80 && bytes.len() < 0x80 {
+            self.buf.extend_from_slice(&[key as u8, bytes.len() as u8]);
+        } else {
+            self.varint(key);
+            self.varint(bytes.len() as u64);
+        }
+        self.buf.extend_from_slice(bytes);
     }
 
     /// Appends a varint field.
+    #[inline]
     pub fn varint_field(&mut self, field: u32, value: u64) {
         self.key(field, WireType::Varint);
         self.varint(value);
@@ -142,13 +153,21 @@ impl WireEncoder {
             self.buf[at] = len as u8;
             return;
         }
-        let mut prefix = WireEncoder::default();
-        prefix.varint(len as u64);
-        let extra = prefix.buf.len() - 1;
+        // The length's varint, built on the stack (a length fits ten bytes).
+        let mut prefix = [0u8; 10];
+        let mut n = 0;
+        let mut rest = len as u64;
+        while rest >= 0x80 {
+            prefix[n] = (rest as u8) | 0x80;
+            rest >>= 7;
+            n += 1;
+        }
+        prefix[n] = rest as u8;
+        let extra = n;
         let end = self.buf.len();
         self.buf.resize(end + extra, 0);
         self.buf.copy_within(at + 1..end, at + 1 + extra);
-        self.buf[at..at + prefix.buf.len()].copy_from_slice(&prefix.buf);
+        self.buf[at..=at + n].copy_from_slice(&prefix[..=n]);
     }
 }
 
@@ -156,6 +175,9 @@ impl WireEncoder {
 /// stack (Go's limit for unknown groups is similar; Kubernetes objects nest far less,
 /// except recursive schemas, which stay well below).
 pub const MAX_DEPTH: usize = 100;
+
+/// The largest field number a key can carry (2^29 - 1).
+const MAX_FIELD: u64 = (u32::MAX >> 3) as u64;
 
 /// Reads protobuf bytes from a slice.
 #[derive(Clone, Debug)]
@@ -202,7 +224,21 @@ impl<'a> WireDecoder<'a> {
     }
 
     /// Reads a varint of at most ten bytes.
+    #[inline]
     pub fn varint(&mut self) -> Result<u64, ProtobufError> {
+        // Keys, lengths and most values fit one byte: read it here, inline, and leave
+        // the loop to the longer ones.
+        if let Some(&byte) = self.buf.get(self.pos) {
+            if byte < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(byte));
+            }
+        }
+        self.long_varint()
+    }
+
+    /// [`varint`](Self::varint) of two bytes or more, or at the end of the input.
+    fn long_varint(&mut self) -> Result<u64, ProtobufError> {
         let start = self.offset();
         let mut value: u64 = 0;
         for i in 0..10 {
@@ -222,23 +258,27 @@ impl<'a> WireDecoder<'a> {
     }
 
     /// Reads a field key: field number and wire type.
+    #[inline]
     pub fn key(&mut self) -> Result<(u32, WireType), ProtobufError> {
-        let start = self.offset();
+        let start = self.pos;
         let key = self.varint()?;
-        // `ok_or_else`: an error is a heap allocation, and every field of every message
-        // passes here.
-        let wire = WireType::from_bits(key & 7)
-            .ok_or_else(|| ProtobufError::new(start, ProtobufErrorKind::WireType(key & 7)))?;
-        let field = key >> 3;
-        if field == 0 || field > u64::from(u32::MAX >> 3) {
-            return Err(ProtobufError::new(
-                start,
-                ProtobufErrorKind::FieldNumber(field),
-            ));
-        }
-        let key = (field as u32, wire);
+        let (Some(wire), 1..=MAX_FIELD) = (WireType::from_bits(key & 7), key >> 3) else {
+            return Err(self.bad_key(start, key));
+        };
+        let key = ((key >> 3) as u32, wire);
         self.last_key = Some(key);
         Ok(key)
+    }
+
+    /// The error for a key read at `start` with a bad wire type or field number (out of
+    /// line: every field of every message passes through [`key`](Self::key)).
+    #[cold]
+    fn bad_key(&self, start: usize, key: u64) -> ProtobufError {
+        let kind = match WireType::from_bits(key & 7) {
+            None => ProtobufErrorKind::WireType(key & 7),
+            Some(_) => ProtobufErrorKind::FieldNumber(key >> 3),
+        };
+        ProtobufError::new(self.base + start, kind)
     }
 
     /// How many values of the field whose key was read last follow one another from
@@ -276,18 +316,21 @@ impl<'a> WireDecoder<'a> {
     }
 
     /// Reads a length prefix and the bytes it announces.
+    #[inline]
     pub fn length_delimited(&mut self) -> Result<&'a [u8], ProtobufError> {
-        let start = self.offset();
+        let start = self.pos;
         let len = self.varint()?;
-        let n = usize::try_from(len)
-            .map_err(|_| ProtobufError::new(start, ProtobufErrorKind::LengthPastEnd(len)))?;
-        if n > self.buf.len() - self.pos {
-            return Err(ProtobufError::new(
-                start,
+        let rest = &self.buf[self.pos..];
+        match usize::try_from(len) {
+            Ok(n) if n <= rest.len() => {
+                self.pos += n;
+                Ok(&rest[..n])
+            }
+            _ => Err(ProtobufError::new(
+                self.base + start,
                 ProtobufErrorKind::LengthPastEnd(len),
-            ));
+            )),
         }
-        self.take(n)
     }
 
     /// A decoder over the next length-delimited value, one nesting level deeper.

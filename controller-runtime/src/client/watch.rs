@@ -1,6 +1,7 @@
 //! Watches: the server's event stream (newline-delimited JSON, or length-prefixed
 //! protobuf `WatchEvent` frames) decoded into [`WatchEvent`]s as they arrive.
 
+use std::ops::Range;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -121,8 +122,17 @@ where
         }
     }
 
-    /// The next whole frame in the buffer, if one is there.
-    fn take_frame(&mut self) -> Result<Option<Vec<u8>>, Error> {
+    /// Where the next whole frame lies in the buffer, if one is there. The frame is
+    /// decoded where it lies (no copy per event); the bytes before it are dropped on the
+    /// next call, once the frame has been decoded.
+    fn take_frame(&mut self) -> Result<Option<Range<usize>>, Error> {
+        if self.start > 0 && self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        } else if self.start > 64 * 1024 {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
         let pending = &self.buf[self.start..];
         let frame = if self.protobuf {
             let Some(len) = pending.get(..4) else {
@@ -135,12 +145,12 @@ where
                     apimachinery::proto::MAX_FRAME_LEN
                 )));
             }
-            let Some(frame) = pending.get(4..4 + len) else {
+            if pending.len() < 4 + len {
                 return Ok(None);
-            };
-            let frame = frame.to_vec();
-            self.start += 4 + len;
-            frame
+            }
+            let at = self.start + 4;
+            self.start = at + len;
+            at..at + len
         } else {
             let Some(end) = pending.iter().position(|&b| b == b'\n') else {
                 if pending.len() > apimachinery::proto::MAX_FRAME_LEN {
@@ -151,17 +161,10 @@ where
                 }
                 return Ok(None);
             };
-            let line = pending[..end].to_vec();
-            self.start += end + 1;
-            line
+            let at = self.start;
+            self.start = at + end + 1;
+            at..at + end
         };
-        if self.start > 0 && self.start == self.buf.len() {
-            self.buf.clear();
-            self.start = 0;
-        } else if self.start > 64 * 1024 {
-            self.buf.drain(..self.start);
-            self.start = 0;
-        }
         Ok(Some(frame))
     }
 
@@ -170,10 +173,11 @@ where
             match self.take_frame() {
                 Err(e) => return Some(Err(e)),
                 Ok(Some(frame)) => {
+                    let frame = &self.buf[frame];
                     if !self.protobuf && frame.iter().all(u8::is_ascii_whitespace) {
                         continue;
                     }
-                    return Some(self.decode_frame(&frame));
+                    return Some(self.decode_frame(frame));
                 }
                 Ok(None) => {}
             }
@@ -212,11 +216,11 @@ where
             split_json_event(frame).map_err(|m| self.decode_error(m))?
         };
         if event_type == "ERROR" {
-            return Err(codec::api_error_of_event(&object).into());
+            return Err(codec::api_error_of_event(object).into());
         }
         let obj = self
             .target
-            .decode(&self.scheme, self.protobuf, &object)
+            .decode(&self.scheme, self.protobuf, object)
             .map_err(|m| self.decode_error(format!("{event_type} event: {m}")))?;
         Ok(match event_type.as_str() {
             "ADDED" => WatchEvent::Added(obj),
@@ -236,7 +240,7 @@ where
 }
 
 /// `{"type": ..., "object": ...}` split into its type and the object's JSON.
-fn split_json_event(line: &[u8]) -> Result<(String, Vec<u8>), String> {
+fn split_json_event(line: &[u8]) -> Result<(String, &[u8]), String> {
     #[derive(serde::Deserialize)]
     struct Event<'a> {
         #[serde(rename = "type")]
@@ -245,16 +249,16 @@ fn split_json_event(line: &[u8]) -> Result<(String, Vec<u8>), String> {
         object: &'a serde_json::value::RawValue,
     }
     let ev: Event<'_> = serde_json::from_slice(line).map_err(|e| e.to_string())?;
-    Ok((ev.event_type, ev.object.get().as_bytes().to_vec()))
+    Ok((ev.event_type, ev.object.get().as_bytes()))
 }
 
 /// A protobuf `metav1.WatchEvent` (type = 1, object = 2, a `RawExtension` whose raw
-/// = 1 holds the enveloped object) split into its type and the object's bytes.
-fn split_protobuf_event(frame: &[u8]) -> Result<(String, Vec<u8>), String> {
+/// = 1 holds the enveloped object) split into its type and the object's bytes, borrowed.
+fn split_protobuf_event(frame: &[u8]) -> Result<(String, &[u8]), String> {
     use apimachinery::proto::{WireDecoder, WireType};
     let mut d = WireDecoder::new(frame);
     let mut event_type = String::new();
-    let mut object = Vec::new();
+    let mut object: &[u8] = &[];
     while !d.is_empty() {
         let (field, wire) = d.key().map_err(|e| e.to_string())?;
         match (field, wire) {
@@ -267,7 +271,7 @@ fn split_protobuf_event(frame: &[u8]) -> Result<(String, Vec<u8>), String> {
                 while !raw.is_empty() {
                     let (f, w) = raw.key().map_err(|e| e.to_string())?;
                     if (f, w) == (1, WireType::LengthDelimited) {
-                        object = raw.length_delimited().map_err(|e| e.to_string())?.to_vec();
+                        object = raw.length_delimited().map_err(|e| e.to_string())?;
                     } else {
                         raw.skip(f, w).map_err(|e| e.to_string())?;
                     }
@@ -298,7 +302,8 @@ mod tests {
         let mut e = apimachinery::proto::WireEncoder::new();
         e.bytes_field(1, b"MODIFIED");
         e.message(2, |raw| raw.bytes_field(1, b"k8s\0abc"));
-        let (t, o) = split_protobuf_event(&e.into_bytes()).unwrap();
+        let frame = e.into_bytes();
+        let (t, o) = split_protobuf_event(&frame).unwrap();
         assert_eq!(t, "MODIFIED");
         assert_eq!(o, b"k8s\0abc");
         assert!(split_protobuf_event(&[0x0a, 0x10, 1]).is_err());
