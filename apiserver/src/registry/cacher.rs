@@ -6,7 +6,7 @@
 //! with nothing lost or repeated between the two; one older than the ring is served by a
 //! storage watch of its own (or 410 Expired when the storage has compacted it).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, Weak};
 
@@ -80,6 +80,10 @@ impl Lazy {
         }
     }
 
+    fn stored(&self) -> Option<&KeyValue> {
+        self.stored.as_ref().map(|(kv, _)| kv)
+    }
+
     fn get(&self) -> Option<Result<&Arc<dyn Object>, &StatusError>> {
         let (kv, scheme) = self.stored.as_ref()?;
         Some(
@@ -93,6 +97,31 @@ impl Lazy {
                 })
                 .as_ref(),
         )
+    }
+}
+
+/// One object of a list served from the cache: its key, and the object its stored value
+/// decodes to (decoded on first use, once for every list and watch that needs it).
+#[derive(Clone, Debug)]
+pub struct CachedObject(Lazy);
+
+impl CachedObject {
+    /// The object's key in the storage.
+    pub fn key(&self) -> &str {
+        self.0.stored().map_or("", |kv| kv.key.as_str())
+    }
+
+    /// The object at the storage version, its `resourceVersion` set; the error of a
+    /// stored value that does not decode.
+    pub fn object(&self) -> Result<&Arc<dyn Object>, StatusError> {
+        match self.0.get() {
+            Some(Ok(obj)) => Ok(obj),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(errors::new_internal_error(format!(
+                "no stored value at {}",
+                self.key()
+            ))),
+        }
     }
 }
 
@@ -142,11 +171,13 @@ struct State {
     tx: broadcast::Sender<Arc<CacheEvent>>,
 }
 
-/// The stored values the cache keeps (Go's watch cache store).
+/// The stored values the cache keeps (Go's watch cache store), each with the object it
+/// decodes to once a list or a watch needed it (shared with the event that wrote it).
 #[derive(Debug, Default)]
 struct Objects {
-    /// By key as of `seen`, while the storage watch runs (`None` otherwise).
-    by_key: Option<HashMap<String, KeyValue>>,
+    /// By key (so in key order) as of `seen`, while the storage watch runs (`None`
+    /// otherwise).
+    by_key: Option<BTreeMap<String, Lazy>>,
     /// `by_key` holds nothing older than this revision (the list it was built from).
     valid_from: Revision,
     /// The revision of the last event applied.
@@ -221,9 +252,49 @@ impl Cacher {
         if objects.seen < objects.valid_from {
             return None;
         }
-        let mut kvs: Vec<KeyValue> = by_key.values().cloned().collect();
-        kvs.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-        Some(kvs)
+        Some(by_key.values().filter_map(Lazy::stored).cloned().collect())
+    }
+
+    /// The objects under `prefix` as of a revision at least `current` (the storage's
+    /// revision when the caller's list started), in key order, and that revision: a
+    /// consistent list served from the cache, as Go's `ConsistentListFromCache` serves
+    /// it once its cache has caught up with etcd's current revision. `None` when the
+    /// cache has not seen `current` (after waiting for this server's own writes to reach
+    /// it): the caller reads the storage.
+    pub async fn list_at_least(
+        self: &Arc<Self>,
+        prefix: &str,
+        current: Revision,
+    ) -> Option<(Revision, Vec<CachedObject>)> {
+        if self.objects().by_key.is_none() {
+            let mut st = self.state.lock().await;
+            if !st.running && self.start_locked(&mut st).await.is_err() {
+                return None;
+            }
+        }
+        // A write of this server's the cache has not seen yet is on its way: wait for
+        // it. Another writer's (or a write to another resource) may never reach this
+        // cache's watch, so the cache is then not known to be fresh.
+        let written = self.written.load(Ordering::Relaxed).min(current);
+        let mut seen = self.seen.subscribe();
+        tokio::time::timeout(CATCH_UP, seen.wait_for(|s| *s >= written))
+            .await
+            .ok()?
+            .ok()?;
+        let objects = self.objects();
+        let by_key = objects.by_key.as_ref()?;
+        if objects.seen < objects.valid_from || objects.seen < current {
+            return None;
+        }
+        let items = by_key
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(|(key, _)| key.starts_with(prefix))
+            .map(|(_, lazy)| CachedObject(lazy.clone()))
+            .collect();
+        Some((objects.seen, items))
     }
 
     /// The latest revision the cache has seen (0 before it started).
@@ -260,7 +331,12 @@ impl Cacher {
         if objects.seen < objects.valid_from {
             return Some(None);
         }
-        Some(by_key.get(key).map(|kv| (kv.clone(), objects.seen)))
+        Some(
+            by_key
+                .get(key)
+                .and_then(Lazy::stored)
+                .map(|kv| (kv.clone(), objects.seen)),
+        )
     }
 
     fn objects(&self) -> std::sync::MutexGuard<'_, Objects> {
@@ -278,10 +354,10 @@ impl Cacher {
             .list(&prefix, &ListOptions::default())
             .await
             .map_err(|e| interpret_error(e, &qualified, ""))?;
-        let objects: HashMap<String, KeyValue> = listed
+        let objects: BTreeMap<String, Lazy> = listed
             .kvs
             .into_iter()
-            .map(|kv| (kv.key.clone(), kv))
+            .map(|kv| (kv.key.clone(), Lazy::new(Some(kv), &self.scheme)))
             .collect();
         let start = if st.last_revision == 0 {
             listed.revision
@@ -437,10 +513,10 @@ impl Cacher {
                 let revision = ev.revision();
                 let event = {
                     let mut objects = this.objects();
-                    let ev = apply(&mut objects, ev);
+                    let event = apply(&mut objects, &this.scheme, ev);
                     objects.seen = objects.seen.max(revision);
                     this.seen.send_replace(objects.seen);
-                    Arc::new(lazy_event(&this.scheme, ev))
+                    Arc::new(event)
                 };
                 let mut st = this.state.lock().await;
                 st.last_revision = st.last_revision.max(revision);
@@ -496,19 +572,34 @@ impl Cacher {
     }
 }
 
-/// Applies a storage event to the cache's objects, and fills in the previous value the
-/// storage left out (a watch without previous values) from them.
-fn apply(objects: &mut Objects, ev: WatchEvent) -> WatchEvent {
+/// Applies a storage event to the cache's objects, and makes it the cache's event: the
+/// previous value the storage left out (a watch without previous values) comes from the
+/// objects, and the written object is shared with them (decoded at most once, for the
+/// watches and the lists that need it).
+fn apply(objects: &mut Objects, scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
     let Some(by_key) = objects.by_key.as_mut() else {
-        return ev;
+        return lazy_event(scheme, ev);
     };
     match ev {
         WatchEvent::Put { kv, prev } => {
-            let old = by_key.insert(kv.key.clone(), kv.clone());
             let created = kv.create_revision == kv.mod_revision;
-            WatchEvent::Put {
-                prev: if created { None } else { prev.or(old) },
-                kv,
+            let revision = kv.mod_revision;
+            let key = kv.key.clone();
+            let object = Lazy::new(Some(kv), scheme);
+            let old = by_key.insert(key, object.clone());
+            CacheEvent {
+                event_type: if created {
+                    EventType::Added
+                } else {
+                    EventType::Modified
+                },
+                revision,
+                object,
+                prev: match (created, prev) {
+                    (true, _) => Lazy::default(),
+                    (false, Some(prev)) => Lazy::new(Some(prev), scheme),
+                    (false, None) => old.unwrap_or_default(),
+                },
             }
         }
         WatchEvent::Delete {
@@ -516,14 +607,19 @@ fn apply(objects: &mut Objects, ev: WatchEvent) -> WatchEvent {
             prev,
             revision,
         } => {
-            let old = by_key.remove(&key);
-            WatchEvent::Delete {
-                prev: prev.or(old),
-                key,
-                revision,
-            }
+            let old = by_key
+                .remove(&key)
+                .and_then(|old| old.stored.map(|(kv, _)| kv));
+            lazy_event(
+                scheme,
+                WatchEvent::Delete {
+                    prev: prev.or(old),
+                    key,
+                    revision,
+                },
+            )
         }
-        progress @ WatchEvent::Progress { .. } => progress,
+        progress @ WatchEvent::Progress { .. } => lazy_event(scheme, progress),
     }
 }
 

@@ -684,6 +684,12 @@ impl Store {
             start_key = Some(t.start_key(&prefix));
         }
         let filtered = !params.selection.is_empty();
+        if revision == 0
+            && start_key.is_none()
+            && let Some(page) = self.list_from_cache(&prefix, params).await?
+        {
+            return Ok(page);
+        }
         let mut page = ListPage::default();
         loop {
             let options = ListOptions {
@@ -734,6 +740,51 @@ impl Store {
                 return Ok(page);
             }
         }
+    }
+
+    /// A consistent list (the current state, no continue token) from the watch cache
+    /// once it has seen the storage's current revision, as Go's `ConsistentListFromCache`
+    /// serves one: no range read, and each object decoded once for every list and watch.
+    /// Pages and their continue tokens are those of the storage's list at the cache's
+    /// revision (the next page is read from the storage at it). `None` when the cache
+    /// is behind the storage: the caller reads the storage.
+    async fn list_from_cache(
+        &self,
+        prefix: &str,
+        params: &ListParams,
+    ) -> Result<Option<ListPage>, StatusError> {
+        let Ok(current) = self.storage.current_revision().await else {
+            return Ok(None);
+        };
+        let Some((revision, cached)) = self.cacher.list_at_least(prefix, current).await else {
+            return Ok(None);
+        };
+        let filtered = !params.selection.is_empty();
+        let mut page = ListPage {
+            resource_version: revision,
+            ..ListPage::default()
+        };
+        let total = cached.len();
+        for (i, entry) in cached.iter().enumerate() {
+            if params.limit != 0 && page.items.len() == params.limit {
+                // This key starts the next page.
+                let token = ContinueToken::new(revision, prefix, entry.key());
+                page.continue_token = Some(token.encode());
+                if !filtered {
+                    page.remaining_item_count = i64::try_from(total - i).ok();
+                }
+                break;
+            }
+            let mut obj = entry.object()?.deep_copy_object();
+            self.strategy.decorate(&mut *obj);
+            if params
+                .selection
+                .matches(&self.info, self.strategy.selectable_fields(), &*obj)
+            {
+                page.items.push(obj);
+            }
+        }
+        Ok(Some(page))
     }
 
     /// Every object of the collection, for deletecollection.
