@@ -235,18 +235,7 @@ impl Cacher {
     /// manager, see them a moment later). `None` when the cache cannot tell within a
     /// second: the caller reads the storage.
     pub async fn list_current(self: &Arc<Self>) -> Option<Vec<KeyValue>> {
-        if self.objects().by_key.is_none() {
-            let mut st = self.state.lock().await;
-            if !st.running && self.start_locked(&mut st).await.is_err() {
-                return None;
-            }
-        }
-        let written = self.written.load(Ordering::Relaxed);
-        let mut seen = self.seen.subscribe();
-        tokio::time::timeout(CATCH_UP, seen.wait_for(|s| *s >= written))
-            .await
-            .ok()?
-            .ok()?;
+        self.seen_own_writes(Revision::MAX).await?;
         let objects = self.objects();
         let by_key = objects.by_key.as_ref()?;
         if objects.seen < objects.valid_from {
@@ -266,21 +255,10 @@ impl Cacher {
         prefix: &str,
         current: Revision,
     ) -> Option<(Revision, Vec<CachedObject>)> {
-        if self.objects().by_key.is_none() {
-            let mut st = self.state.lock().await;
-            if !st.running && self.start_locked(&mut st).await.is_err() {
-                return None;
-            }
-        }
         // A write of this server's the cache has not seen yet is on its way: wait for
         // it. Another writer's (or a write to another resource) may never reach this
         // cache's watch, so the cache is then not known to be fresh.
-        let written = self.written.load(Ordering::Relaxed).min(current);
-        let mut seen = self.seen.subscribe();
-        tokio::time::timeout(CATCH_UP, seen.wait_for(|s| *s >= written))
-            .await
-            .ok()?
-            .ok()?;
+        self.seen_own_writes(current).await?;
         let objects = self.objects();
         let by_key = objects.by_key.as_ref()?;
         if objects.seen < objects.valid_from || objects.seen < current {
@@ -295,6 +273,25 @@ impl Cacher {
             .map(|(_, lazy)| CachedObject(lazy.clone()))
             .collect();
         Some((objects.seen, items))
+    }
+
+    /// Starts the cache if it is not running, and waits (up to a second) until it has
+    /// seen every write this server made to the resource, up to revision `up_to`;
+    /// `None` when it cannot start or does not catch up in time.
+    async fn seen_own_writes(self: &Arc<Self>, up_to: Revision) -> Option<()> {
+        if self.objects().by_key.is_none() {
+            let mut st = self.state.lock().await;
+            if !st.running && self.start_locked(&mut st).await.is_err() {
+                return None;
+            }
+        }
+        let written = self.written.load(Ordering::Relaxed).min(up_to);
+        let mut seen = self.seen.subscribe();
+        tokio::time::timeout(CATCH_UP, seen.wait_for(|s| *s >= written))
+            .await
+            .ok()?
+            .ok()?;
+        Some(())
     }
 
     /// The latest revision the cache has seen (0 before it started).
