@@ -21,6 +21,8 @@
 # kube-apiserver each run on their own etcd of that build with a fresh data directory,
 # and every row is measured on one, then on the other, before the next row.
 # LOAD_CMS (default 10000), LOAD_PODS (default 1000): the memory phase's objects.
+# EXTRAS=0 runs the request rows alone (no watch fan-out, memory or start phase): a
+# before/after comparison of a request's CPU in a few minutes.
 #
 # Each figure is also appended to benchmarks/results/apiserver.jsonl (see
 # benchmarks/results/README.md): rates and CPU seconds per 1,000 requests (utime+stime
@@ -33,7 +35,7 @@ set -euo pipefail
 kapi="$1"; n="${2:-1000}"; clients="${3:-4}"; secs="${4:-5}"
 watchers="${5:-100}"; watch_events="${6:-500}"
 backends="${BACKENDS:-memory redb etcd}"; encodings="${ENCODINGS:-json protobuf}"
-load_cms="${LOAD_CMS:-10000}"; load_pods="${LOAD_PODS:-1000}"
+load_cms="${LOAD_CMS:-10000}"; load_pods="${LOAD_PODS:-1000}"; extras="${EXTRAS:-1}"
 here="$(cd "$(dirname "$0")" && pwd)"
 # The oracle of the release kapi is built for by default (oracle/build.sh).
 oracle="$here/../../oracle/bin/1.37"
@@ -219,10 +221,12 @@ run_alone() {
       [ "$errors" = 0 ] && record_rusternetes "$op" "$rate" "$note"
     done
   done
-  for enc in $encodings; do
-    fanout+=("| kapi | $backend | $enc | $(python3 "$here/watch_fanout.py" "${url[kapi]}" "$watchers" "$watch_events" "$enc") |")
-    api DELETE "${url[kapi]}/api/v1/namespaces/bench/configmaps" >/dev/null
-  done
+  if [ "$extras" != 0 ]; then
+    for enc in $encodings; do
+      fanout+=("| kapi | $backend | $enc | $(python3 "$here/watch_fanout.py" "${url[kapi]}" "$watchers" "$watch_events" "$enc") |")
+      api DELETE "${url[kapi]}/api/v1/namespaces/bench/configmaps" >/dev/null
+    done
+  fi
   stop kapi
 }
 
@@ -267,61 +271,63 @@ if [[ " $backends " == *" etcd "* ]] && [ -n "$etcd_bin" ]; then
       fi
     done
   done
-  for enc in $encodings; do
-    declare -A delivered=()
+  if [ "$extras" != 0 ]; then
+    for enc in $encodings; do
+      declare -A delivered=()
+      for s in "${servers[@]}"; do
+        line="$(python3 "$here/watch_fanout.py" "${url[$s]}" "$watchers" "$watch_events" "$enc")"
+        fanout+=("| $s | etcd | $enc | $line |")
+        delivered[$s]="$(sed -n 's/.*delivered=\([0-9]*\).*/\1/p' <<<"$line")"
+        api DELETE "${url[$s]}/api/v1/namespaces/bench/configmaps" >/dev/null
+      done
+      if [ -n "$kas_bin" ]; then
+        record_pair "etcd/watch fan-out $(wire)" \
+          "kapi serve on etcd: watch fan-out to $watchers watchers, $(wire), events delivered per second" \
+          events/s "${delivered[kapi]}" "${delivered[kas]}" "ratio >= 1.5" \
+          "watch_fanout.py $watchers watchers, $watch_events events each, TLS and a token; load average $(load)"
+      fi
+    done
+
+    # Resident memory after loading LOAD_CMS ConfigMaps and LOAD_PODS Pods into each.
+    declare -A rss
+    enc=json
     for s in "${servers[@]}"; do
-      line="$(python3 "$here/watch_fanout.py" "${url[$s]}" "$watchers" "$watch_events" "$enc")"
-      fanout+=("| $s | etcd | $enc | $line |")
-      delivered[$s]="$(sed -n 's/.*delivered=\([0-9]*\).*/\1/p' <<<"$line")"
-      api DELETE "${url[$s]}/api/v1/namespaces/bench/configmaps" >/dev/null
+      took="$(python3 "$here/load.py" "${url[$s]}" "$load_cms" "$load_pods" "$clients")"
+      sleep 2
+      rss[$s]="$(awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/${pid[$s]}/status")"
+      echo "resident memory of $s after $load_cms ConfigMaps and $load_pods Pods (loaded in $took s): ${rss[$s]} MiB"
     done
     if [ -n "$kas_bin" ]; then
-      record_pair "etcd/watch fan-out $(wire)" \
-        "kapi serve on etcd: watch fan-out to $watchers watchers, $(wire), events delivered per second" \
-        events/s "${delivered[kapi]}" "${delivered[kas]}" "ratio >= 1.5" \
-        "watch_fanout.py $watchers watchers, $watch_events events each, TLS and a token; load average $(load)"
+      record_pair "etcd/resident memory" \
+        "kapi serve on etcd: resident memory after $load_cms ConfigMaps and $load_pods Pods" \
+        MiB "${rss[kapi]}" "${rss[kas]}" "ratio <= 0.25" "VmRSS of the server process; load average $(load)"
     fi
-  done
 
-  # Resident memory after loading LOAD_CMS ConfigMaps and LOAD_PODS Pods into each.
-  declare -A rss
-  enc=json
-  for s in "${servers[@]}"; do
-    took="$(python3 "$here/load.py" "${url[$s]}" "$load_cms" "$load_pods" "$clients")"
-    sleep 2
-    rss[$s]="$(awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/${pid[$s]}/status")"
-    echo "resident memory of $s after $load_cms ConfigMaps and $load_pods Pods (loaded in $took s): ${rss[$s]} MiB"
-  done
-  if [ -n "$kas_bin" ]; then
-    record_pair "etcd/resident memory" \
-      "kapi serve on etcd: resident memory after $load_cms ConfigMaps and $load_pods Pods" \
-      MiB "${rss[kapi]}" "${rss[kas]}" "ratio <= 0.25" "VmRSS of the server process; load average $(load)"
-  fi
+    if [ -n "${ETCD_CEILING:-}" ]; then
+      echo
+      echo "etcd's own ceiling (etcdctl check perf --load=s, a minute), kapi serve's etcd:"
+      ETCDCTL_API=3 etcdctl --endpoints "$ours_etcd" check perf --load=s 2>&1 | tr '\r' '\n' | grep -E '^(PASS|FAIL)' || true
+    fi
+    if [ -n "${STORAGE_THROUGHPUT:-}" ]; then
+      echo "etcd's own ceiling, same etcd, $clients clients (storage_throughput):"
+      "$STORAGE_THROUGHPUT" etcd "$ours_etcd" 4000 "$clients"
+    fi
 
-  if [ -n "${ETCD_CEILING:-}" ]; then
+    # Time from start to /readyz ok, each on a fresh etcd (kube-apiserver's measured at its
+    # start above, kapi serve's again now, after it, so that neither starts beside the
+    # other's load phase).
+    stop kapi
+    start_etcd fresh
+    start_kapi kapi --etcd-servers "$etcd_url"; etcd_start="${started[kapi]}"; stop kapi
+    start_kapi kapi; [ -z "${memory_start:-}" ] && memory_start="${started[kapi]}"; stop kapi
     echo
-    echo "etcd's own ceiling (etcdctl check perf --load=s, a minute), kapi serve's etcd:"
-    ETCDCTL_API=3 etcdctl --endpoints "$ours_etcd" check perf --load=s 2>&1 | tr '\r' '\n' | grep -E '^(PASS|FAIL)' || true
-  fi
-  if [ -n "${STORAGE_THROUGHPUT:-}" ]; then
-    echo "etcd's own ceiling, same etcd, $clients clients (storage_throughput):"
-    "$STORAGE_THROUGHPUT" etcd "$ours_etcd" 4000 "$clients"
-  fi
-
-  # Time from start to /readyz ok, each on a fresh etcd (kube-apiserver's measured at its
-  # start above, kapi serve's again now, after it, so that neither starts beside the
-  # other's load phase).
-  stop kapi
-  start_etcd fresh
-  start_kapi kapi --etcd-servers "$etcd_url"; etcd_start="${started[kapi]}"; stop kapi
-  start_kapi kapi; [ -z "${memory_start:-}" ] && memory_start="${started[kapi]}"; stop kapi
-  echo
-  echo "start to /readyz: kapi serve in memory ${memory_start} s, on etcd ${etcd_start} s${kas_bin:+, kube-apiserver ${started[kas]} s}"
-  if [ -n "$kas_bin" ]; then
-    record_pair "start to readyz in memory" "kapi serve in memory: start to /readyz ok (kube-apiserver on etcd)" \
-      s "$memory_start" "${started[kas]}" "ratio <= 0.05" "fresh etcd $(etcd_version) for each server on etcd; load average $(load)"
-    record_pair "start to readyz on etcd" "kapi serve on etcd: start to /readyz ok" \
-      s "$etcd_start" "${started[kas]}" "ratio <= 0.2" "fresh etcd $(etcd_version) for each; load average $(load)"
+    echo "start to /readyz: kapi serve in memory ${memory_start} s, on etcd ${etcd_start} s${kas_bin:+, kube-apiserver ${started[kas]} s}"
+    if [ -n "$kas_bin" ]; then
+      record_pair "start to readyz in memory" "kapi serve in memory: start to /readyz ok (kube-apiserver on etcd)" \
+        s "$memory_start" "${started[kas]}" "ratio <= 0.05" "fresh etcd $(etcd_version) for each server on etcd; load average $(load)"
+      record_pair "start to readyz on etcd" "kapi serve on etcd: start to /readyz ok" \
+        s "$etcd_start" "${started[kas]}" "ratio <= 0.2" "fresh etcd $(etcd_version) for each; load average $(load)"
+    fi
   fi
 fi
 echo

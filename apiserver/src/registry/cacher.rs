@@ -6,7 +6,7 @@
 //! with nothing lost or repeated between the two; one older than the ring is served by a
 //! storage watch of its own (or 410 Expired when the storage has compacted it).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, Weak};
 
@@ -80,6 +80,10 @@ impl Lazy {
         }
     }
 
+    fn stored(&self) -> Option<&KeyValue> {
+        self.stored.as_ref().map(|(kv, _)| kv)
+    }
+
     fn get(&self) -> Option<Result<&Arc<dyn Object>, &StatusError>> {
         let (kv, scheme) = self.stored.as_ref()?;
         Some(
@@ -93,6 +97,31 @@ impl Lazy {
                 })
                 .as_ref(),
         )
+    }
+}
+
+/// One object of a list served from the cache: its key, and the object its stored value
+/// decodes to (decoded on first use, once for every list and watch that needs it).
+#[derive(Clone, Debug)]
+pub struct CachedObject(Lazy);
+
+impl CachedObject {
+    /// The object's key in the storage.
+    pub fn key(&self) -> &str {
+        self.0.stored().map_or("", |kv| kv.key.as_str())
+    }
+
+    /// The object at the storage version, its `resourceVersion` set; the error of a
+    /// stored value that does not decode.
+    pub fn object(&self) -> Result<&Arc<dyn Object>, StatusError> {
+        match self.0.get() {
+            Some(Ok(obj)) => Ok(obj),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(errors::new_internal_error(format!(
+                "no stored value at {}",
+                self.key()
+            ))),
+        }
     }
 }
 
@@ -142,11 +171,13 @@ struct State {
     tx: broadcast::Sender<Arc<CacheEvent>>,
 }
 
-/// The stored values the cache keeps (Go's watch cache store).
+/// The stored values the cache keeps (Go's watch cache store), each with the object it
+/// decodes to once a list or a watch needed it (shared with the event that wrote it).
 #[derive(Debug, Default)]
 struct Objects {
-    /// By key as of `seen`, while the storage watch runs (`None` otherwise).
-    by_key: Option<HashMap<String, KeyValue>>,
+    /// By key (so in key order) as of `seen`, while the storage watch runs (`None`
+    /// otherwise).
+    by_key: Option<BTreeMap<String, Lazy>>,
     /// `by_key` holds nothing older than this revision (the list it was built from).
     valid_from: Revision,
     /// The revision of the last event applied.
@@ -204,26 +235,63 @@ impl Cacher {
     /// manager, see them a moment later). `None` when the cache cannot tell within a
     /// second: the caller reads the storage.
     pub async fn list_current(self: &Arc<Self>) -> Option<Vec<KeyValue>> {
+        self.seen_own_writes(Revision::MAX).await?;
+        let objects = self.objects();
+        let by_key = objects.by_key.as_ref()?;
+        if objects.seen < objects.valid_from {
+            return None;
+        }
+        Some(by_key.values().filter_map(Lazy::stored).cloned().collect())
+    }
+
+    /// The objects under `prefix` as of a revision at least `current` (the storage's
+    /// revision when the caller's list started), in key order, and that revision: a
+    /// consistent list served from the cache, as Go's `ConsistentListFromCache` serves
+    /// it once its cache has caught up with etcd's current revision. `None` when the
+    /// cache has not seen `current` (after waiting for this server's own writes to reach
+    /// it): the caller reads the storage.
+    pub async fn list_at_least(
+        self: &Arc<Self>,
+        prefix: &str,
+        current: Revision,
+    ) -> Option<(Revision, Vec<CachedObject>)> {
+        // A write of this server's the cache has not seen yet is on its way: wait for
+        // it. Another writer's (or a write to another resource) may never reach this
+        // cache's watch, so the cache is then not known to be fresh.
+        self.seen_own_writes(current).await?;
+        let objects = self.objects();
+        let by_key = objects.by_key.as_ref()?;
+        if objects.seen < objects.valid_from || objects.seen < current {
+            return None;
+        }
+        let items = by_key
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(|(key, _)| key.starts_with(prefix))
+            .map(|(_, lazy)| CachedObject(lazy.clone()))
+            .collect();
+        Some((objects.seen, items))
+    }
+
+    /// Starts the cache if it is not running, and waits (up to a second) until it has
+    /// seen every write this server made to the resource, up to revision `up_to`;
+    /// `None` when it cannot start or does not catch up in time.
+    async fn seen_own_writes(self: &Arc<Self>, up_to: Revision) -> Option<()> {
         if self.objects().by_key.is_none() {
             let mut st = self.state.lock().await;
             if !st.running && self.start_locked(&mut st).await.is_err() {
                 return None;
             }
         }
-        let written = self.written.load(Ordering::Relaxed);
+        let written = self.written.load(Ordering::Relaxed).min(up_to);
         let mut seen = self.seen.subscribe();
         tokio::time::timeout(CATCH_UP, seen.wait_for(|s| *s >= written))
             .await
             .ok()?
             .ok()?;
-        let objects = self.objects();
-        let by_key = objects.by_key.as_ref()?;
-        if objects.seen < objects.valid_from {
-            return None;
-        }
-        let mut kvs: Vec<KeyValue> = by_key.values().cloned().collect();
-        kvs.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-        Some(kvs)
+        Some(())
     }
 
     /// The latest revision the cache has seen (0 before it started).
@@ -260,7 +328,12 @@ impl Cacher {
         if objects.seen < objects.valid_from {
             return Some(None);
         }
-        Some(by_key.get(key).map(|kv| (kv.clone(), objects.seen)))
+        Some(
+            by_key
+                .get(key)
+                .and_then(Lazy::stored)
+                .map(|kv| (kv.clone(), objects.seen)),
+        )
     }
 
     fn objects(&self) -> std::sync::MutexGuard<'_, Objects> {
@@ -278,10 +351,10 @@ impl Cacher {
             .list(&prefix, &ListOptions::default())
             .await
             .map_err(|e| interpret_error(e, &qualified, ""))?;
-        let objects: HashMap<String, KeyValue> = listed
+        let objects: BTreeMap<String, Lazy> = listed
             .kvs
             .into_iter()
-            .map(|kv| (kv.key.clone(), kv))
+            .map(|kv| (kv.key.clone(), Lazy::new(Some(kv), &self.scheme)))
             .collect();
         let start = if st.last_revision == 0 {
             listed.revision
@@ -437,10 +510,10 @@ impl Cacher {
                 let revision = ev.revision();
                 let event = {
                     let mut objects = this.objects();
-                    let ev = apply(&mut objects, ev);
+                    let event = apply(&mut objects, &this.scheme, ev);
                     objects.seen = objects.seen.max(revision);
                     this.seen.send_replace(objects.seen);
-                    Arc::new(lazy_event(&this.scheme, ev))
+                    Arc::new(event)
                 };
                 let mut st = this.state.lock().await;
                 st.last_revision = st.last_revision.max(revision);
@@ -496,19 +569,34 @@ impl Cacher {
     }
 }
 
-/// Applies a storage event to the cache's objects, and fills in the previous value the
-/// storage left out (a watch without previous values) from them.
-fn apply(objects: &mut Objects, ev: WatchEvent) -> WatchEvent {
+/// Applies a storage event to the cache's objects, and makes it the cache's event: the
+/// previous value the storage left out (a watch without previous values) comes from the
+/// objects, and the written object is shared with them (decoded at most once, for the
+/// watches and the lists that need it).
+fn apply(objects: &mut Objects, scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
     let Some(by_key) = objects.by_key.as_mut() else {
-        return ev;
+        return lazy_event(scheme, ev);
     };
     match ev {
         WatchEvent::Put { kv, prev } => {
-            let old = by_key.insert(kv.key.clone(), kv.clone());
             let created = kv.create_revision == kv.mod_revision;
-            WatchEvent::Put {
-                prev: if created { None } else { prev.or(old) },
-                kv,
+            let revision = kv.mod_revision;
+            let key = kv.key.clone();
+            let object = Lazy::new(Some(kv), scheme);
+            let old = by_key.insert(key, object.clone());
+            CacheEvent {
+                event_type: if created {
+                    EventType::Added
+                } else {
+                    EventType::Modified
+                },
+                revision,
+                object,
+                prev: match (created, prev) {
+                    (true, _) => Lazy::default(),
+                    (false, Some(prev)) => Lazy::new(Some(prev), scheme),
+                    (false, None) => old.unwrap_or_default(),
+                },
             }
         }
         WatchEvent::Delete {
@@ -516,14 +604,19 @@ fn apply(objects: &mut Objects, ev: WatchEvent) -> WatchEvent {
             prev,
             revision,
         } => {
-            let old = by_key.remove(&key);
-            WatchEvent::Delete {
-                prev: prev.or(old),
-                key,
-                revision,
-            }
+            let old = by_key
+                .remove(&key)
+                .and_then(|old| old.stored.map(|(kv, _)| kv));
+            lazy_event(
+                scheme,
+                WatchEvent::Delete {
+                    prev: prev.or(old),
+                    key,
+                    revision,
+                },
+            )
         }
-        progress @ WatchEvent::Progress { .. } => progress,
+        progress @ WatchEvent::Progress { .. } => lazy_event(scheme, progress),
     }
 }
 
@@ -561,233 +654,4 @@ fn lazy_event(scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]
-mod tests {
-    use super::*;
-    use crate::storage::MemoryStorage;
-    use apimachinery::apis::meta::v1::ObjectMeta;
-    use apimachinery::runtime::Scheme;
-    use apimachinery::schema::GroupVersionKind;
-    use bytes::Bytes;
-
-    #[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
-    #[api(group = "example.com", version = "v1", kind = "Widget")]
-    pub struct Widget {
-        pub metadata: ObjectMeta,
-    }
-
-    fn info() -> ResourceInfo {
-        ResourceInfo {
-            group: "example.com".into(),
-            resource: "widgets".into(),
-            singular: "widget".into(),
-            kind: "Widget".into(),
-            list_kind: "WidgetList".into(),
-            namespaced: false,
-            short_names: Vec::new(),
-            categories: Vec::new(),
-            verbs: Vec::new(),
-            versions: vec!["v1".into()],
-            storage_gvk: GroupVersionKind::new("example.com", "v1", "Widget"),
-            key_prefix: "/registry/example.com/widgets".into(),
-            has_spec: false,
-            has_status: false,
-            has_scale: false,
-            subresources: Vec::new(),
-        }
-    }
-
-    fn widget(name: &str) -> Bytes {
-        Bytes::from(format!(
-            r#"{{"apiVersion":"example.com/v1","kind":"Widget","metadata":{{"name":"{name}"}}}}"#
-        ))
-    }
-
-    /// A write noted by the server is in the next `list_current` (its reader waits for
-    /// the cache's watch to deliver it), in key order, deletions included.
-    #[tokio::test]
-    async fn list_current_shows_the_servers_own_writes_in_key_order() {
-        let mut scheme = Scheme::new();
-        scheme.add_known_type::<Widget>().unwrap();
-        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
-        let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
-        let keys = || async {
-            let kvs = cacher.list_current().await.unwrap();
-            kvs.into_iter().map(|kv| kv.key).collect::<Vec<String>>()
-        };
-        assert!(keys().await.is_empty());
-        for name in ["b", "c", "a"] {
-            let kv = storage
-                .create(
-                    &format!("/registry/example.com/widgets/{name}"),
-                    widget(name),
-                )
-                .await
-                .unwrap();
-            cacher.note_write(kv.mod_revision);
-            let keys = keys().await;
-            assert!(keys.contains(&format!("/registry/example.com/widgets/{name}")));
-            let mut sorted = keys.clone();
-            sorted.sort();
-            assert_eq!(keys, sorted);
-        }
-        let deleted = storage
-            .delete("/registry/example.com/widgets/c", None)
-            .await
-            .unwrap();
-        cacher.note_write(deleted.revision);
-        assert_eq!(
-            keys().await,
-            [
-                "/registry/example.com/widgets/a",
-                "/registry/example.com/widgets/b"
-            ]
-        );
-    }
-
-    /// Writes past the ring's capacity: a resume the ring still covers is replayed from
-    /// it, an older one is served by a storage watch of its own, and both see every
-    /// event after their revision, in order.
-    #[tokio::test]
-    async fn resumes_from_the_ring_or_from_storage_when_the_ring_has_moved_on() {
-        let mut scheme = Scheme::new();
-        scheme.add_known_type::<Widget>().unwrap();
-        let scheme = Arc::new(scheme);
-        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
-        // (Revision 0 means "now" to a storage watch: start after a first write.)
-        storage
-            .create("/registry/example.com/widgets/first", widget("first"))
-            .await
-            .unwrap();
-        let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
-        let (start, _live) = cacher.watch(0).await.unwrap();
-        assert_eq!(start, 1);
-        let total = RING_CAPACITY + 100;
-        for i in 0..total {
-            storage
-                .create(
-                    &format!("/registry/example.com/widgets/w{i}"),
-                    widget(&format!("w{i}")),
-                )
-                .await
-                .unwrap();
-        }
-        let last = storage.current_revision().await.unwrap();
-        for _ in 0..200 {
-            if cacher.last_revision().await == last {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        assert_eq!(cacher.last_revision().await, last);
-        // Recent: from the ring.
-        let (_, mut recent) = cacher.watch(last - 3).await.unwrap();
-        for want in last - 2..=last {
-            let e = recent.next().await.unwrap().unwrap();
-            assert_eq!((e.revision, e.event_type), (want, EventType::Added));
-        }
-        // Older than the ring: a storage watch of its own, from the very first write.
-        let (_, mut old) = cacher.watch(start).await.unwrap();
-        for want in start + 1..start + 5 {
-            let e = old.next().await.unwrap().unwrap();
-            assert_eq!(e.revision, want);
-            let name = e
-                .object()
-                .and_then(|o| o.meta().map(|m| m.name().to_owned()));
-            assert_eq!(
-                name.as_deref(),
-                Some(format!("w{}", want - start - 1).as_str())
-            );
-        }
-    }
-
-    /// Watches without previous values leave them all out, as etcd's do.
-    fn without_prev(
-        events: crate::storage::WatchStream,
-        lean: bool,
-    ) -> crate::storage::WatchStream {
-        if !lean {
-            return events;
-        }
-        Box::pin(events.map(|item| {
-            item.map(|event| match event {
-                WatchEvent::Put { kv, .. } => WatchEvent::Put { kv, prev: None },
-                WatchEvent::Delete { key, revision, .. } => WatchEvent::Delete {
-                    key,
-                    prev: None,
-                    revision,
-                },
-                progress => progress,
-            })
-        }))
-    }
-
-    /// Over a storage that sends no previous values, the cache's events still carry
-    /// them (from its own objects): a modification has the object before it, a deletion
-    /// the deleted object, and the objects the cache keeps follow every write.
-    #[tokio::test]
-    async fn events_carry_previous_objects_the_storage_left_out() {
-        let mut scheme = Scheme::new();
-        scheme.add_known_type::<Widget>().unwrap();
-        let storage: Arc<dyn Storage> =
-            Arc::new(crate::storage::testing::ReshapedWatches::new(without_prev));
-        storage
-            .create("/registry/example.com/widgets/before", widget("before"))
-            .await
-            .unwrap();
-        let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
-        let (_, mut events) = cacher.watch(0).await.unwrap();
-        let key = "/registry/example.com/widgets/w";
-        let created = storage.create(key, widget("w")).await.unwrap();
-        let updated = storage
-            .update(key, widget("w"), created.mod_revision)
-            .await
-            .unwrap();
-        storage
-            .update("/registry/example.com/widgets/before", widget("before"), 1)
-            .await
-            .unwrap();
-        let deleted = storage.delete(key, None).await.unwrap();
-        let rv = |o: Option<&Arc<dyn Object>>| {
-            o.and_then(|o| o.meta().map(|m| m.resource_version().to_owned()))
-        };
-        let added = events.next().await.unwrap().unwrap();
-        assert_eq!(added.event_type, EventType::Added);
-        assert!(added.prev().is_none());
-        let modified = events.next().await.unwrap().unwrap();
-        assert_eq!(modified.event_type, EventType::Modified);
-        assert_eq!(rv(modified.prev()), Some(created.mod_revision.to_string()));
-        assert_eq!(
-            rv(modified.object()),
-            Some(updated.mod_revision.to_string())
-        );
-        // An object listed before the watch started: its previous value is the listed one.
-        let listed = events.next().await.unwrap().unwrap();
-        assert_eq!(listed.event_type, EventType::Modified);
-        assert_eq!(rv(listed.prev()), Some("1".to_owned()));
-        let gone = events.next().await.unwrap().unwrap();
-        assert_eq!(gone.event_type, EventType::Deleted);
-        assert_eq!(gone.revision, deleted.revision);
-        let name = gone
-            .object()
-            .and_then(|o| o.meta().map(|m| m.name().to_owned()));
-        assert_eq!(name.as_deref(), Some("w"));
-        assert!(cacher.current(key).await.is_none());
-    }
-
-    #[tokio::test]
-    async fn undecodable_values_are_skipped() {
-        let scheme = Arc::new(Scheme::new());
-        let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
-        let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
-        let (_, mut events) = cacher.watch(0).await.unwrap();
-        storage
-            .create(
-                "/registry/example.com/widgets/a",
-                Bytes::from_static(b"not an object"),
-            )
-            .await
-            .unwrap();
-        let next = tokio::time::timeout(std::time::Duration::from_millis(200), events.next()).await;
-        assert!(next.is_err(), "an undecodable value was delivered");
-    }
-}
+mod tests;

@@ -22,16 +22,16 @@ use bytes::Bytes;
 
 use super::cacher::Cacher;
 use super::codec::decode_stored;
-use super::continue_token::ContinueToken;
 use super::delete_params::DeleteParams;
 use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
 use super::strategy::{Strategy, Subresource};
 use crate::storage::{
-    KeyValue, ListOptions, OPTIMISTIC_LOCK_ERROR_MSG, Revision, Storage, StorageError,
-    interpret_error,
+    KeyValue, OPTIMISTIC_LOCK_ERROR_MSG, Revision, Storage, StorageError, interpret_error,
 };
+
+mod list;
 
 /// How many times an update without a client `resourceVersion` is retried when another
 /// writer got there first (Go's `GuaranteedUpdate` retries until it applies).
@@ -663,90 +663,6 @@ impl Store {
             name,
             "too many concurrent writers; try again",
         ))
-    }
-
-    /// A page of the collection (one namespace's, or all), filtered by the selectors.
-    pub async fn list(
-        &self,
-        namespace: Option<&str>,
-        params: &ListParams,
-    ) -> Result<ListPage, StatusError> {
-        let prefix = self.info.collection_prefix(namespace);
-        let qualified = self.qualified();
-        let mut revision = params.revision;
-        let mut start_key = None;
-        if let Some(token) = &params.continue_token {
-            let t = ContinueToken::decode(token)
-                .map_err(|e| errors::new_bad_request(format!("invalid continue token: {e}")))?;
-            // A negative revision continues at the latest (Go's tokens of lists that
-            // were not consistent).
-            revision = t.revision.max(0);
-            start_key = Some(t.start_key(&prefix));
-        }
-        let filtered = !params.selection.is_empty();
-        let mut page = ListPage::default();
-        loop {
-            let options = ListOptions {
-                revision,
-                start_key: start_key.clone(),
-                // One key more than asked tells whether another page exists.
-                limit: if params.limit == 0 {
-                    0
-                } else {
-                    params.limit + 1 - page.items.len().min(params.limit)
-                },
-            };
-            let result = self
-                .storage
-                .list(&prefix, &options)
-                .await
-                .map_err(|e| match e {
-                    StorageError::Compacted { .. } if params.continue_token.is_some() => {
-                        errors::new_resource_expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.")
-                    }
-                    e => interpret_error(e, &qualified, ""),
-                })?;
-            revision = result.revision;
-            page.resource_version = result.revision;
-            let fetched = result.kvs.len();
-            let more_in_store = result.remaining > 0;
-            for kv in result.kvs {
-                if params.limit != 0 && page.items.len() == params.limit {
-                    // This key starts the next page.
-                    let token = ContinueToken::new(revision, &prefix, &kv.key);
-                    page.continue_token = Some(token.encode());
-                    if !filtered {
-                        page.remaining_item_count = Some(result.remaining + 1);
-                    }
-                    return Ok(page);
-                }
-                let next = format!("{}\u{0}", kv.key);
-                let obj = self.decode(&kv)?;
-                start_key = Some(next);
-                if params
-                    .selection
-                    .matches(&self.info, self.strategy.selectable_fields(), &*obj)
-                {
-                    page.items.push(obj);
-                }
-            }
-            if params.limit == 0 || !more_in_store || fetched == 0 {
-                return Ok(page);
-            }
-        }
-    }
-
-    /// Every object of the collection, for deletecollection.
-    pub async fn list_all(
-        &self,
-        namespace: Option<&str>,
-        selection: &Selection,
-    ) -> Result<Vec<Box<dyn Object>>, StatusError> {
-        let params = ListParams {
-            selection: selection.clone(),
-            ..ListParams::default()
-        };
-        Ok(self.list(namespace, &params).await?.items)
     }
 }
 

@@ -1,0 +1,290 @@
+//! The watch cache's tests: lists and resumes served from it, previous objects it fills in.
+
+use super::*;
+use crate::storage::MemoryStorage;
+use apimachinery::apis::meta::v1::ObjectMeta;
+use apimachinery::runtime::Scheme;
+use apimachinery::schema::GroupVersionKind;
+use bytes::Bytes;
+
+#[derive(apimachinery::ApiObject, Clone, Debug, Default, PartialEq)]
+#[api(group = "example.com", version = "v1", kind = "Widget")]
+pub struct Widget {
+    pub metadata: ObjectMeta,
+}
+
+fn info() -> ResourceInfo {
+    ResourceInfo {
+        group: "example.com".into(),
+        resource: "widgets".into(),
+        singular: "widget".into(),
+        kind: "Widget".into(),
+        list_kind: "WidgetList".into(),
+        namespaced: false,
+        short_names: Vec::new(),
+        categories: Vec::new(),
+        verbs: Vec::new(),
+        versions: vec!["v1".into()],
+        storage_gvk: GroupVersionKind::new("example.com", "v1", "Widget"),
+        key_prefix: "/registry/example.com/widgets".into(),
+        has_spec: false,
+        has_status: false,
+        has_scale: false,
+        subresources: Vec::new(),
+    }
+}
+
+fn widget(name: &str) -> Bytes {
+    Bytes::from(format!(
+        r#"{{"apiVersion":"example.com/v1","kind":"Widget","metadata":{{"name":"{name}"}}}}"#
+    ))
+}
+
+/// A write noted by the server is in the next `list_current` (its reader waits for
+/// the cache's watch to deliver it), in key order, deletions included.
+#[tokio::test]
+async fn list_current_shows_the_servers_own_writes_in_key_order() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
+    let keys = || async {
+        let kvs = cacher.list_current().await.unwrap();
+        kvs.into_iter().map(|kv| kv.key).collect::<Vec<String>>()
+    };
+    assert!(keys().await.is_empty());
+    for name in ["b", "c", "a"] {
+        let kv = storage
+            .create(
+                &format!("/registry/example.com/widgets/{name}"),
+                widget(name),
+            )
+            .await
+            .unwrap();
+        cacher.note_write(kv.mod_revision);
+        let keys = keys().await;
+        assert!(keys.contains(&format!("/registry/example.com/widgets/{name}")));
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+    }
+    let deleted = storage
+        .delete("/registry/example.com/widgets/c", None)
+        .await
+        .unwrap();
+    cacher.note_write(deleted.revision);
+    assert_eq!(
+        keys().await,
+        [
+            "/registry/example.com/widgets/a",
+            "/registry/example.com/widgets/b"
+        ]
+    );
+}
+
+/// A consistent list from the cache: the objects under the prefix in key order, at
+/// a revision no older than the storage's; refused (the caller reads the storage)
+/// when the storage has moved past what the cache has seen; and the objects are
+/// those the watch events carry, decoded once for both.
+#[tokio::test]
+async fn lists_from_the_cache_only_when_it_has_seen_the_current_revision() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    let prefix = "/registry/example.com/widgets/";
+    for name in ["b", "a"] {
+        storage
+            .create(&format!("{prefix}{name}"), widget(name))
+            .await
+            .unwrap();
+    }
+    let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
+    let names = |items: &[CachedObject]| {
+        items
+            .iter()
+            .map(|o| o.object().unwrap().meta().unwrap().name().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let current = storage.current_revision().await.unwrap();
+    let (revision, items) = cacher.list_at_least(prefix, current).await.unwrap();
+    assert!(revision >= current);
+    assert_eq!(names(&items), ["a", "b"]);
+    assert_eq!(items[0].key(), format!("{prefix}a"));
+
+    // A write the cache's watch never sees (another resource's): not known fresh.
+    storage
+        .create("/registry/example.com/gadgets/g", widget("g"))
+        .await
+        .unwrap();
+    let current = storage.current_revision().await.unwrap();
+    assert!(cacher.list_at_least(prefix, current).await.is_none());
+
+    // This server's own write to the resource: the list waits for it.
+    let (_, mut events) = cacher.watch(0).await.unwrap();
+    let kv = storage
+        .create(&format!("{prefix}c"), widget("c"))
+        .await
+        .unwrap();
+    cacher.note_write(kv.mod_revision);
+    let (revision, items) = cacher.list_at_least(prefix, kv.mod_revision).await.unwrap();
+    assert_eq!(revision, kv.mod_revision);
+    assert_eq!(names(&items), ["a", "b", "c"]);
+    assert_eq!(
+        items[2]
+            .object()
+            .unwrap()
+            .meta()
+            .unwrap()
+            .resource_version(),
+        kv.mod_revision.to_string()
+    );
+    let added = events.next().await.unwrap().unwrap();
+    assert!(Arc::ptr_eq(
+        added.object().unwrap(),
+        items[2].object().unwrap()
+    ));
+}
+
+/// Writes past the ring's capacity: a resume the ring still covers is replayed from
+/// it, an older one is served by a storage watch of its own, and both see every
+/// event after their revision, in order.
+#[tokio::test]
+async fn resumes_from_the_ring_or_from_storage_when_the_ring_has_moved_on() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let scheme = Arc::new(scheme);
+    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    // (Revision 0 means "now" to a storage watch: start after a first write.)
+    storage
+        .create("/registry/example.com/widgets/first", widget("first"))
+        .await
+        .unwrap();
+    let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
+    let (start, _live) = cacher.watch(0).await.unwrap();
+    assert_eq!(start, 1);
+    let total = RING_CAPACITY + 100;
+    for i in 0..total {
+        storage
+            .create(
+                &format!("/registry/example.com/widgets/w{i}"),
+                widget(&format!("w{i}")),
+            )
+            .await
+            .unwrap();
+    }
+    let last = storage.current_revision().await.unwrap();
+    for _ in 0..200 {
+        if cacher.last_revision().await == last {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(cacher.last_revision().await, last);
+    // Recent: from the ring.
+    let (_, mut recent) = cacher.watch(last - 3).await.unwrap();
+    for want in last - 2..=last {
+        let e = recent.next().await.unwrap().unwrap();
+        assert_eq!((e.revision, e.event_type), (want, EventType::Added));
+    }
+    // Older than the ring: a storage watch of its own, from the very first write.
+    let (_, mut old) = cacher.watch(start).await.unwrap();
+    for want in start + 1..start + 5 {
+        let e = old.next().await.unwrap().unwrap();
+        assert_eq!(e.revision, want);
+        let name = e
+            .object()
+            .and_then(|o| o.meta().map(|m| m.name().to_owned()));
+        assert_eq!(
+            name.as_deref(),
+            Some(format!("w{}", want - start - 1).as_str())
+        );
+    }
+}
+
+/// Watches without previous values leave them all out, as etcd's do.
+fn without_prev(events: crate::storage::WatchStream, lean: bool) -> crate::storage::WatchStream {
+    if !lean {
+        return events;
+    }
+    Box::pin(events.map(|item| {
+        item.map(|event| match event {
+            WatchEvent::Put { kv, .. } => WatchEvent::Put { kv, prev: None },
+            WatchEvent::Delete { key, revision, .. } => WatchEvent::Delete {
+                key,
+                prev: None,
+                revision,
+            },
+            progress => progress,
+        })
+    }))
+}
+
+/// Over a storage that sends no previous values, the cache's events still carry
+/// them (from its own objects): a modification has the object before it, a deletion
+/// the deleted object, and the objects the cache keeps follow every write.
+#[tokio::test]
+async fn events_carry_previous_objects_the_storage_left_out() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let storage: Arc<dyn Storage> =
+        Arc::new(crate::storage::testing::ReshapedWatches::new(without_prev));
+    storage
+        .create("/registry/example.com/widgets/before", widget("before"))
+        .await
+        .unwrap();
+    let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
+    let (_, mut events) = cacher.watch(0).await.unwrap();
+    let key = "/registry/example.com/widgets/w";
+    let created = storage.create(key, widget("w")).await.unwrap();
+    let updated = storage
+        .update(key, widget("w"), created.mod_revision)
+        .await
+        .unwrap();
+    storage
+        .update("/registry/example.com/widgets/before", widget("before"), 1)
+        .await
+        .unwrap();
+    let deleted = storage.delete(key, None).await.unwrap();
+    let rv = |o: Option<&Arc<dyn Object>>| {
+        o.and_then(|o| o.meta().map(|m| m.resource_version().to_owned()))
+    };
+    let added = events.next().await.unwrap().unwrap();
+    assert_eq!(added.event_type, EventType::Added);
+    assert!(added.prev().is_none());
+    let modified = events.next().await.unwrap().unwrap();
+    assert_eq!(modified.event_type, EventType::Modified);
+    assert_eq!(rv(modified.prev()), Some(created.mod_revision.to_string()));
+    assert_eq!(
+        rv(modified.object()),
+        Some(updated.mod_revision.to_string())
+    );
+    // An object listed before the watch started: its previous value is the listed one.
+    let listed = events.next().await.unwrap().unwrap();
+    assert_eq!(listed.event_type, EventType::Modified);
+    assert_eq!(rv(listed.prev()), Some("1".to_owned()));
+    let gone = events.next().await.unwrap().unwrap();
+    assert_eq!(gone.event_type, EventType::Deleted);
+    assert_eq!(gone.revision, deleted.revision);
+    let name = gone
+        .object()
+        .and_then(|o| o.meta().map(|m| m.name().to_owned()));
+    assert_eq!(name.as_deref(), Some("w"));
+    assert!(cacher.current(key).await.is_none());
+}
+
+#[tokio::test]
+async fn undecodable_values_are_skipped() {
+    let scheme = Arc::new(Scheme::new());
+    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
+    let (_, mut events) = cacher.watch(0).await.unwrap();
+    storage
+        .create(
+            "/registry/example.com/widgets/a",
+            Bytes::from_static(b"not an object"),
+        )
+        .await
+        .unwrap();
+    let next = tokio::time::timeout(std::time::Duration::from_millis(200), events.next()).await;
+    assert!(next.is_err(), "an undecodable value was delivered");
+}

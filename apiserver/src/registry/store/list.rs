@@ -1,0 +1,147 @@
+//! Lists of a resource (Go's `Store.List`): from the watch cache when it is known to be
+//! current, else from the storage, in pages with continue tokens.
+
+use apimachinery::api::errors::{self, StatusError};
+use apimachinery::runtime::Object;
+
+use super::{ListPage, ListParams, Store};
+use crate::registry::continue_token::ContinueToken;
+use crate::registry::selection::Selection;
+use crate::storage::{ListOptions, StorageError, interpret_error};
+
+impl Store {
+    /// A page of the collection (one namespace's, or all), filtered by the selectors.
+    pub async fn list(
+        &self,
+        namespace: Option<&str>,
+        params: &ListParams,
+    ) -> Result<ListPage, StatusError> {
+        let prefix = self.info.collection_prefix(namespace);
+        let qualified = self.qualified();
+        let mut revision = params.revision;
+        let mut start_key = None;
+        if let Some(token) = &params.continue_token {
+            let t = ContinueToken::decode(token)
+                .map_err(|e| errors::new_bad_request(format!("invalid continue token: {e}")))?;
+            // A negative revision continues at the latest (Go's tokens of lists that
+            // were not consistent).
+            revision = t.revision.max(0);
+            start_key = Some(t.start_key(&prefix));
+        }
+        let filtered = !params.selection.is_empty();
+        if revision == 0
+            && start_key.is_none()
+            && let Some(page) = self.list_from_cache(&prefix, params).await?
+        {
+            return Ok(page);
+        }
+        let mut page = ListPage::default();
+        loop {
+            let options = ListOptions {
+                revision,
+                start_key: start_key.clone(),
+                // One key more than asked tells whether another page exists.
+                limit: if params.limit == 0 {
+                    0
+                } else {
+                    params.limit + 1 - page.items.len().min(params.limit)
+                },
+            };
+            let result = self
+                .storage
+                .list(&prefix, &options)
+                .await
+                .map_err(|e| match e {
+                    StorageError::Compacted { .. } if params.continue_token.is_some() => {
+                        errors::new_resource_expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.")
+                    }
+                    e => interpret_error(e, &qualified, ""),
+                })?;
+            revision = result.revision;
+            page.resource_version = result.revision;
+            let fetched = result.kvs.len();
+            let more_in_store = result.remaining > 0;
+            for kv in result.kvs {
+                if params.limit != 0 && page.items.len() == params.limit {
+                    // This key starts the next page.
+                    let token = ContinueToken::new(revision, &prefix, &kv.key);
+                    page.continue_token = Some(token.encode());
+                    if !filtered {
+                        page.remaining_item_count = Some(result.remaining + 1);
+                    }
+                    return Ok(page);
+                }
+                let next = format!("{}\u{0}", kv.key);
+                let obj = self.decode(&kv)?;
+                start_key = Some(next);
+                if params
+                    .selection
+                    .matches(&self.info, self.strategy.selectable_fields(), &*obj)
+                {
+                    page.items.push(obj);
+                }
+            }
+            if params.limit == 0 || !more_in_store || fetched == 0 {
+                return Ok(page);
+            }
+        }
+    }
+
+    /// A consistent list (the current state, no continue token) from the watch cache
+    /// once it has seen the storage's current revision, as Go's `ConsistentListFromCache`
+    /// serves one: no range read, and each object decoded once for every list and watch.
+    /// Pages and their continue tokens are those of the storage's list at the cache's
+    /// revision (the next page is read from the storage at it). `None` when the cache
+    /// is behind the storage: the caller reads the storage.
+    async fn list_from_cache(
+        &self,
+        prefix: &str,
+        params: &ListParams,
+    ) -> Result<Option<ListPage>, StatusError> {
+        let Ok(current) = self.storage.current_revision().await else {
+            return Ok(None);
+        };
+        let Some((revision, cached)) = self.cacher.list_at_least(prefix, current).await else {
+            return Ok(None);
+        };
+        let filtered = !params.selection.is_empty();
+        let mut page = ListPage {
+            resource_version: revision,
+            ..ListPage::default()
+        };
+        let total = cached.len();
+        for (i, entry) in cached.iter().enumerate() {
+            if params.limit != 0 && page.items.len() == params.limit {
+                // This key starts the next page.
+                let token = ContinueToken::new(revision, prefix, entry.key());
+                page.continue_token = Some(token.encode());
+                if !filtered {
+                    page.remaining_item_count = i64::try_from(total - i).ok();
+                }
+                break;
+            }
+            let mut obj = entry.object()?.deep_copy_object();
+            self.strategy.decorate(&mut *obj);
+            if params
+                .selection
+                .matches(&self.info, self.strategy.selectable_fields(), &*obj)
+            {
+                page.items.push(obj);
+            }
+        }
+        Ok(Some(page))
+    }
+
+    /// Every object of the collection, for deletecollection.
+    pub async fn list_all(
+        &self,
+        namespace: Option<&str>,
+        selection: &Selection,
+    ) -> Result<Vec<Box<dyn Object>>, StatusError> {
+        let params = ListParams {
+            selection: selection.clone(),
+            ..ListParams::default()
+        };
+        Ok(self.list(namespace, &params).await?.items)
+    }
+}
