@@ -212,7 +212,16 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<String>, limit: usize) {
                 }
             }
         }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+        (Value::Array(x), Value::Array(y)) => {
+            // Lists of different lengths (causes one server repeats, say): their
+            // lengths, then the items they both have.
+            if x.len() != y.len() {
+                out.push(format!(
+                    "{path}: kapi {} items / kube-apiserver {} items",
+                    x.len(),
+                    y.len()
+                ));
+            }
             for (i, (a, b)) in x.iter().zip(y).enumerate() {
                 diff(&format!("{path}/{i}"), a, b, out, limit);
             }
@@ -293,6 +302,15 @@ mod tests {
             [
                 "/a/1/b: kapi 2 / kube-apiserver 3",
                 "/c: kapi absent / kube-apiserver 1"
+            ]
+        );
+        // Lists of different lengths: their lengths, then their common items.
+        let d = differences(&json!({"a": [1, 2, 3]}), &json!({"a": [1, 4]}), 10);
+        assert_eq!(
+            d,
+            [
+                "/a: kapi 3 items / kube-apiserver 2 items",
+                "/a/1: kapi 2 / kube-apiserver 4"
             ]
         );
     }
