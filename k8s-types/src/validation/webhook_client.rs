@@ -10,6 +10,42 @@ use super::go_url;
 /// What Go appends to a URL's errors.
 const URL_FORM: &str = "; desired format: https://host[/path]";
 
+/// An in-cluster service a webhook is reached at, as both APIs' service references hold it.
+pub(crate) struct ServiceRef<'a> {
+    pub name: &'a str,
+    pub namespace: &'a str,
+    pub path: Option<&'a str>,
+    pub port: i32,
+}
+
+/// A webhook's client configuration: a URL or a service, exactly one (the check each
+/// API's `validateWebhookClientConfig` makes around Go's shared URL and service checks).
+pub(crate) fn validate_client_config(
+    url: Option<&str>,
+    service: Option<ServiceRef<'_>>,
+    p: &Path,
+    errs: &mut ErrorList,
+) {
+    match (url, service) {
+        (Some(url), None) => validate_webhook_url(url, true, &p.child("url"), errs),
+        // Go passes the service's name where `ValidateWebhookService` takes the namespace
+        // and the namespace where it takes the name, so a missing namespace is reported
+        // at `service.name` (and the other way round).
+        (None, Some(s)) => validate_webhook_service(
+            &p.child("service"),
+            s.name,
+            s.namespace,
+            s.path,
+            s.port,
+            errs,
+        ),
+        _ => errs.push(Error::required(
+            p,
+            "exactly one of url or service is required",
+        )),
+    }
+}
+
 /// Go's `webhook.ValidateWebhookURL`.
 pub(crate) fn validate_webhook_url(url: &str, force_https: bool, p: &Path, errs: &mut ErrorList) {
     let u = match go_url::parse(url) {

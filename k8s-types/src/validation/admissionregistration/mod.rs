@@ -15,7 +15,7 @@ use apimachinery::util::validation::{is_dns1035_label, is_dns1123_subdomain, is_
 use super::go_value::go_list;
 use super::invalid_each;
 use super::label_selector::validate_label_selector_with;
-use super::webhook_client::{validate_webhook_service, validate_webhook_url};
+use super::webhook_client::{ServiceRef, validate_client_config};
 use crate::admissionregistration::v1::{
     MatchCondition, MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations,
     ValidatingWebhook, ValidatingWebhookConfiguration, WebhookClientConfig,
@@ -426,23 +426,13 @@ fn resources(resources: &[String], p: &Path, errs: &mut ErrorList) {
 
 /// A webhook's client configuration: a URL or a service, exactly one.
 fn client_config(cc: &WebhookClientConfig, p: &Path, errs: &mut ErrorList) {
-    match (&cc.url, &cc.service) {
-        (Some(url), None) => validate_webhook_url(url, true, &p.child("url"), errs),
-        (None, Some(s)) => validate_webhook_service(
-            &p.child("service"),
-            // Go passes the service's name and namespace in each other's places, so
-            // an empty namespace is reported as the name's error, and back.
-            &s.name,
-            &s.namespace,
-            s.path.as_deref(),
-            s.port.unwrap_or_default(),
-            errs,
-        ),
-        _ => errs.push(Error::required(
-            p,
-            "exactly one of url or service is required",
-        )),
-    }
+    let service = cc.service.as_ref().map(|s| ServiceRef {
+        name: &s.name,
+        namespace: &s.namespace,
+        path: s.path.as_deref(),
+        port: s.port.unwrap_or_default(),
+    });
+    validate_client_config(cc.url.as_deref(), service, p, errs);
 }
 
 /// Go's `validateMatchConditions`: at most 64, named (qualified names, unique) with an

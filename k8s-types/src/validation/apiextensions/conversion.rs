@@ -9,7 +9,7 @@ use apimachinery::util::validation::is_dns1035_label;
 use super::Options;
 use super::spec::enum_string;
 use crate::apiextensions::v1::CustomResourceConversion;
-use crate::validation::webhook_client::{validate_webhook_service, validate_webhook_url};
+use crate::validation::webhook_client::{ServiceRef, validate_client_config};
 
 /// The ConversionReview versions the previous release of the API server understands.
 const ACCEPTED_REVIEW_VERSIONS: [&str; 2] = ["v1", "v1beta1"];
@@ -62,24 +62,15 @@ pub(super) fn validate_conversion(
             &cp,
             "required when strategy is set to Webhook",
         )),
-        Some(cc) => match (&cc.url, &cc.service) {
-            (Some(url), None) => validate_webhook_url(url, true, &cp.child("url"), errs),
-            // Go passes the service's name where `ValidateWebhookService` takes the
-            // namespace and the namespace where it takes the name, so a missing
-            // namespace is reported at `service.name` (and the other way round).
-            (None, Some(s)) => validate_webhook_service(
-                &cp.child("service"),
-                &s.name,
-                &s.namespace,
-                s.path.as_deref(),
-                s.port.unwrap_or_default(),
-                errs,
-            ),
-            _ => errs.push(Error::required(
-                &cp,
-                "exactly one of url or service is required",
-            )),
-        },
+        Some(cc) => {
+            let service = cc.service.as_ref().map(|s| ServiceRef {
+                name: &s.name,
+                namespace: &s.namespace,
+                path: s.path.as_deref(),
+                port: s.port.unwrap_or_default(),
+            });
+            validate_client_config(cc.url.as_deref(), service, &cp, errs);
+        }
     }
     review_version_list(
         review_versions,
