@@ -5,9 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::client;
+use crate::support::https_webhook;
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use base64::Engine;
+use base64::prelude::BASE64_STANDARD;
 use client::{TestServer, start};
 use serde_json::{Value, json};
 
@@ -288,7 +292,8 @@ async fn name_conflicts_are_refused_as_go_refuses_them() {
     other["metadata"]["name"] = json!("gizmos.example.com");
     other["spec"]["names"] = json!({"plural": "gizmos", "kind": "Widget"});
     create(&s, CRDS, other).await;
-    // A CRD taking a built-in resource's name.
+    // A CRD taking a built-in resource's name: refused by validation before any naming,
+    // as Go refuses it (a CRD's group needs a dot; `*.k8s.io` groups an API approval).
     let builtin = json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -298,46 +303,39 @@ async fn name_conflicts_are_refused_as_go_refuses_them() {
                  "versions": [{"name": "v9", "served": true, "storage": true,
                                "schema": {"openAPIV3Schema": {"type": "object"}}}]},
     });
-    create(&s, CRDS, builtin).await;
-    for (name, reason, message) in [
-        // Go checks the list kind last: its conflict is the one reported.
-        (
-            "gizmos.example.com",
-            "ListKindConflict",
-            "\"WidgetList\" is already in use",
-        ),
-        (
-            "deployments.apps",
-            "PluralConflict",
-            "\"deployments\" is already in use",
-        ),
-    ] {
-        let mut found = None;
-        for _ in 0..200 {
-            let crd = s.get(&format!("{CRDS}/{name}")).await.json();
-            if let Some(c) = crd["status"]["conditions"]
-                .as_array()
-                .and_then(|c| c.iter().find(|c| c["type"] == "NamesAccepted"))
-            {
-                found = Some((crd.clone(), c.clone()));
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        let (crd, names) = found.expect("NamesAccepted set");
-        assert_eq!(names["status"], "False", "{name}");
-        assert_eq!(names["reason"], reason, "{name}");
-        assert_eq!(names["message"], message, "{name}");
-        let established = crd["status"]["conditions"]
+    let r = s.send_json("POST", CRDS, &builtin).await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.json()["details"]["causes"][0]["message"],
+        "Invalid value: \"apps\": should be a domain with at least one dot"
+    );
+    // Go checks the list kind last: its conflict is the one reported.
+    let name = "gizmos.example.com";
+    let mut found = None;
+    for _ in 0..200 {
+        let crd = s.get(&format!("{CRDS}/{name}")).await.json();
+        if let Some(c) = crd["status"]["conditions"]
             .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["type"] == "Established")
-            .unwrap()
-            .clone();
-        assert_eq!(established["status"], "False");
-        assert_eq!(established["reason"], "NotAccepted");
+            .and_then(|c| c.iter().find(|c| c["type"] == "NamesAccepted"))
+        {
+            found = Some((crd.clone(), c.clone()));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
+    let (crd, names) = found.expect("NamesAccepted set");
+    assert_eq!(names["status"], "False");
+    assert_eq!(names["reason"], "ListKindConflict");
+    assert_eq!(names["message"], "\"WidgetList\" is already in use");
+    let established = crd["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "Established")
+        .unwrap()
+        .clone();
+    assert_eq!(established["status"], "False");
+    assert_eq!(established["reason"], "NotAccepted");
     assert_eq!(
         s.get("/apis/example.com/v1/namespaces/default/gizmos")
             .await
@@ -737,51 +735,51 @@ async fn printer_columns_and_scale_follow_the_crd() {
     assert_eq!(names, ["pools", "pools/scale", "pools/status"]);
 }
 
-/// A conversion webhook on a loopback port: `v1` `spec.size` is `v2` `spec.length`.
-/// `mode` makes it misbehave: `fewer` drops an object, `rename` changes a name.
-async fn conversion_webhook(mode: &'static str) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/convert", listener.local_addr().unwrap());
-    let app = axum::Router::new().fallback(move |body: axum::body::Bytes| async move {
-        let review: Value = serde_json::from_slice(&body).unwrap();
-        let request = &review["request"];
-        let desired = request["desiredAPIVersion"].as_str().unwrap().to_owned();
-        let mut converted: Vec<Value> = request["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| {
-                let mut o = o.clone();
-                let spec = o["spec"].as_object_mut().unwrap();
-                if desired.ends_with("/v2") {
-                    if let Some(v) = spec.remove("size") {
-                        spec.insert("length".into(), v);
+/// A conversion webhook on a loopback port, over HTTPS as Go requires: `v1` `spec.size`
+/// is `v2` `spec.length`. `mode` makes it misbehave: `fewer` drops an object, `rename`
+/// changes a name. Its URL and its certificate's PEM.
+async fn conversion_webhook(mode: &'static str) -> (String, String) {
+    https_webhook::serve(
+        "/convert",
+        Arc::new(move |review: Value| {
+            let request = &review["request"];
+            let desired = request["desiredAPIVersion"].as_str().unwrap().to_owned();
+            let mut converted: Vec<Value> = request["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| {
+                    let mut o = o.clone();
+                    let spec = o["spec"].as_object_mut().unwrap();
+                    if desired.ends_with("/v2") {
+                        if let Some(v) = spec.remove("size") {
+                            spec.insert("length".into(), v);
+                        }
+                    } else if let Some(v) = spec.remove("length") {
+                        spec.insert("size".into(), v);
                     }
-                } else if let Some(v) = spec.remove("length") {
-                    spec.insert("size".into(), v);
+                    o["apiVersion"] = json!(desired);
+                    o
+                })
+                .collect();
+            match mode {
+                "fewer" => {
+                    converted.pop();
                 }
-                o["apiVersion"] = json!(desired);
-                o
-            })
-            .collect();
-        match mode {
-            "fewer" => {
-                converted.pop();
+                "rename" => converted[0]["metadata"]["name"] = json!("renamed"),
+                _ => {}
             }
-            "rename" => converted[0]["metadata"]["name"] = json!("renamed"),
-            _ => {}
-        }
-        serde_json::to_vec(&json!({
-            "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
-            "response": {"uid": request["uid"], "result": {"status": "Success"}, "convertedObjects": converted},
-        }))
-        .unwrap()
-    });
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    url
+            json!({
+                "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+                "response": {"uid": request["uid"], "result": {"status": "Success"}, "convertedObjects": converted},
+            })
+        }),
+    )
+    .await
 }
 
-fn converted_crd(url: &str) -> Value {
+/// A CRD whose `v1` and `v2` the webhook at `url` converts, trusting `ca` (PEM).
+fn converted_crd((url, ca): &(String, String)) -> Value {
     json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -791,7 +789,8 @@ fn converted_crd(url: &str) -> Value {
             "scope": "Namespaced",
             "names": {"plural": "rulers", "kind": "Ruler"},
             "conversion": {"strategy": "Webhook", "webhook": {
-                "conversionReviewVersions": ["v1"], "clientConfig": {"url": url}}},
+                "conversionReviewVersions": ["v1"],
+                "clientConfig": {"url": url, "caBundle": BASE64_STANDARD.encode(ca)}}},
             "versions": [
                 {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
                     "type": "object", "properties": {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}}}},

@@ -60,6 +60,7 @@ const LAYERS: &[&[&str]] = &[
         "registry::dependencies",
         "registry::events",
         "registry::lifecycle",
+        "registry::policy",
         "registry::rbac",
         "registry::resource",
         "registry::scheduling",

@@ -2,6 +2,8 @@
 //! temporary directory, an etcd process).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod https_webhook;
+
 use std::any::Any;
 use std::sync::Arc;
 
