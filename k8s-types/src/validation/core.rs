@@ -42,7 +42,7 @@ pub use event::{
     EventVersion, EventView, validate_event, validate_event_create, validate_event_update,
     validate_event_view_update,
 };
-#[cfg(all(feature = "v1_37", feature = "extensions"))]
+#[cfg(all(feature = "v1_37", feature = "extensions", feature = "scheme"))]
 pub(crate) use eviction_responders::drop_eviction_responder_errors;
 #[cfg(feature = "v1_37")]
 pub(crate) use eviction_responders::validate_eviction_responders;

@@ -65,7 +65,7 @@ pub(crate) fn validate_eviction_responders(
 /// kube-apiserver runs them on the object in the request's version. Every error under an
 /// `evictionResponders` field is theirs: the hand-written check reports on
 /// `schedulingGroup`.
-#[cfg(feature = "extensions")]
+#[cfg(all(feature = "extensions", feature = "scheme"))]
 pub(crate) fn drop_eviction_responder_errors(errs: &mut ErrorList) {
     let theirs = |field: &str| {
         field
