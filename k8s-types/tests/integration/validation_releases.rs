@@ -636,6 +636,8 @@ fn duplicate_request_is_reported_with_the_request_from_1_37() {
     assert_eq!(errs, vec![want.to_owned()]);
 }
 
+// On 1.36 a constraint's attribute is not judged in this form (the oracle agrees).
+#[cfg(feature = "v1_37")]
 #[test]
 fn constraint_attributes_in_the_declarative_rule_words_from_1_37() {
     let errs = errors::<resource::v1::ResourceClaim>(claim(

@@ -133,7 +133,9 @@ pub(crate) fn decode(data: &[u8]) -> Option<(Block<'_>, &[u8])> {
                 Err(_) => continue,
             }
         }
-        let after = rest.get(usize::try_from(end_index).ok()? + PEM_END.len() - 1..)?;
+        // Go's `rest[endIndex+len(pemEnd)-1:]`: with no body the END line follows the type
+        // line at once, and `endIndex` is -1 (the newline it was found by is behind).
+        let after = rest.get(usize::try_from(end_index + PEM_END.len() as isize - 1).ok()?..)?;
         let (_, after, _) = get_line(after);
         return Some((
             Block {
