@@ -12,6 +12,8 @@ use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_co
 use crate::registry::rest::{RestStorage, StandardStorage};
 use crate::registry::strategy::GenericStrategy;
 
+use super::podgroup::{scheduling_policy, workload_name};
+
 /// Go's `compositePodGroupColumnDefinitions`.
 pub const COLUMNS: [Column; 4] = [
     NAME,
@@ -35,18 +37,8 @@ pub static COMPOSITE_POD_GROUP_TABLE: Printer = Printer {
 /// Go's `printCompositePodGroup`: name, `Gang` when the policy is gang scheduling (else
 /// `Basic`), the Workload it was made from (`<none>` without a reference), age.
 pub fn print_composite_pod_group(obj: &Value) -> Row {
-    let policy = if obj
-        .pointer("/spec/schedulingPolicy/gang")
-        .is_some_and(|g| !g.is_null())
-    {
-        "Gang"
-    } else {
-        "Basic"
-    };
-    let workload = match obj.pointer("/spec/workloadRef") {
-        Some(r) if !r.is_null() => printers::text(r, "/workloadName"),
-        _ => "<none>",
-    };
+    let policy = scheduling_policy(obj);
+    let workload = workload_name(obj, "/spec/workloadRef", "/workloadName");
     Row::from(vec![
         Value::from(printers::text(obj, "/metadata/name")),
         Value::from(policy),

@@ -55,19 +55,9 @@ pub static POD_GROUP_TABLE: Printer = Printer {
 /// reference), the status (`Pending`; `Scheduled` or `Unschedulable` once the scheduled
 /// condition is there; a `DisruptionTarget` condition's reason over both), age.
 pub fn print_pod_group(obj: &Value) -> Row {
-    let policy = if obj
-        .pointer("/spec/schedulingPolicy/gang")
-        .is_some_and(|g| !g.is_null())
-    {
-        "Gang"
-    } else {
-        "Basic"
-    };
+    let policy = scheduling_policy(obj);
     let (reference, name) = WORKLOAD_REF;
-    let workload = match obj.pointer(reference) {
-        Some(r) if !r.is_null() => printers::text(r, name),
-        _ => "<none>",
-    };
+    let workload = workload_name(obj, reference, name);
     // Go's map of the conditions by type: the last of a type counts.
     let conditions = items(obj, "/status/conditions");
     let last = |kind: &str| {
@@ -94,6 +84,28 @@ pub fn print_pod_group(obj: &Value) -> Row {
         Value::from(status),
         printers::age(obj),
     ])
+}
+
+/// The policy column of Go's pod group printers: `Gang` when the group is gang
+/// scheduled, else `Basic`.
+pub(super) fn scheduling_policy(obj: &Value) -> &'static str {
+    if obj
+        .pointer("/spec/schedulingPolicy/gang")
+        .is_some_and(|g| !g.is_null())
+    {
+        "Gang"
+    } else {
+        "Basic"
+    }
+}
+
+/// The workload column of Go's pod group printers: the name at `name` inside the
+/// reference at `reference`, `<none>` without one.
+pub(super) fn workload_name<'a>(obj: &'a Value, reference: &str, name: &str) -> &'a str {
+    match obj.pointer(reference) {
+        Some(r) if !r.is_null() => printers::text(r, name),
+        _ => "<none>",
+    }
 }
 
 /// The PodGroups' REST storage over `info`.
