@@ -1,5 +1,6 @@
 //! Go's `k8s.io/apimachinery/pkg/util` packages, under their Go names.
 
+pub mod diff;
 pub mod intstr;
 pub mod json;
 #[cfg(feature = "apply")]

@@ -72,7 +72,7 @@ impl GoStruct {
 
 /// A slice as Go writes it: `null` when nil (ours cannot tell nil from empty: a list
 /// Go's JSON left out is both), else each element's text.
-#[cfg_attr(not(feature = "resource"), allow(dead_code))]
+#[cfg_attr(not(any(feature = "core", feature = "resource")), allow(dead_code))]
 pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
     if items.is_empty() {
         return "null".to_owned();
@@ -86,6 +86,17 @@ pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
     }
     out.push(']');
     out
+}
+
+/// A slice ours keeps apart from nil (an `Option<Vec>`, for a field Go always writes):
+/// `null` for `None`, `[]` for an empty one, else each element's text.
+#[cfg_attr(not(feature = "core"), allow(dead_code))]
+pub(crate) fn kept_list<T>(items: Option<&[T]>, each: impl Fn(&T) -> String) -> String {
+    match items {
+        Some([]) => "[]".to_owned(),
+        Some(items) => list(items, each),
+        None => "null".to_owned(),
+    }
 }
 
 /// An optional internal struct: its JSON, or `null` for Go's nil pointer.

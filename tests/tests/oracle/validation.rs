@@ -90,10 +90,11 @@ fn sorted(causes: &[Cause]) -> Vec<Cause> {
 const POD_SPEC_DIFF: &str =
     "equal but for the spec diff Go appends to `pod updates may not change fields other than`";
 
-/// Cuts Go's pod-update message at the newline after which Go appends go-cmp's
-/// rendering of the spec difference: go-cmp makes that text unstable on purpose (random
-/// spacing), so no other implementation can write it. The rest of the list is still
-/// compared; true when a message was cut.
+/// Cuts Go's pod-update message at the newline after which Go appends `diff.Diff` of
+/// the old and the munged internal pod spec (a unified diff of the internal structs'
+/// JSON, with Go's field names, which ours has no writer for yet: known_differences.txt
+/// says what it would take). The rest of the list is still compared; true when a message
+/// was cut.
 fn cut_pod_spec_diffs(go: &mut [Cause]) -> bool {
     let mut cut = false;
     for (_, _, m) in go {

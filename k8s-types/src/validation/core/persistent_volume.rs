@@ -510,7 +510,7 @@ fn same_affinity_but_ga_keys(new: Option<&VolumeNodeAffinity>, old: &VolumeNodeA
 
 /// A volume node affinity as Go's `json.Marshal` writes the internal struct.
 fn affinity_value(a: &VolumeNodeAffinity) -> BadValue {
-    use super::super::go_internal::{GoStruct, list, or_null};
+    use super::super::go_internal::{GoStruct, kept_list, list, or_null};
     let requirement = |r: &crate::core::v1::NodeSelectorRequirement| {
         GoStruct::new()
             .field("Key", r.key.as_str())
@@ -527,11 +527,10 @@ fn affinity_value(a: &VolumeNodeAffinity) -> BadValue {
         .raw(
             "Required",
             or_null(a.required.as_ref(), |r| {
-                let terms = r.node_selector_terms.as_deref().unwrap_or_default();
                 GoStruct::new()
                     .raw(
                         "NodeSelectorTerms",
-                        list(terms, |t| {
+                        kept_list(r.node_selector_terms.as_deref(), |t| {
                             GoStruct::new()
                                 .raw("MatchExpressions", list(&t.match_expressions, requirement))
                                 .raw("MatchFields", list(&t.match_fields, requirement))

@@ -3,6 +3,8 @@
 
 use crate::validation::{validate_object_meta, validate_object_meta_update};
 use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
+#[cfg(feature = "v1_37")]
+use apimachinery::apis::meta::v1::validation::validate_generic_object_meta;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::super::json_value;
@@ -86,8 +88,19 @@ pub fn validate_resource_pool_status_request_update(
     new: &ResourcePoolStatusRequest,
     old: &ResourcePoolStatusRequest,
 ) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    let meta = validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    // On 1.37 kube-apiserver runs the declarative rules (the spec's and the status's
+    // below) after the generic metadata checks, which run when the hand-written update
+    // checks (the metadata's only) found nothing: a namespace, kept from the old object,
+    // is then refused. On 1.36 the strategy's `ValidateUpdate` merged them, so any of
+    // them skipped the generic checks.
+    #[cfg(feature = "v1_37")]
+    let meta = if meta.is_empty() {
+        validate_generic_object_meta(&new.metadata, false)
+    } else {
+        meta
+    };
+    let mut errs = meta;
     if new.spec != old.spec {
         errs.push(Error::invalid(
             &Path::new("spec"),
