@@ -1,11 +1,16 @@
 //! The core group's resources with something of their own (Go's `pkg/registry/core`).
 
 pub mod configmap;
+pub mod endpoints;
 pub mod event;
 pub mod namespace;
 pub mod node;
+pub mod persistentvolume;
+pub mod persistentvolumeclaim;
 pub mod pod;
+pub mod podtemplate;
 pub mod replicationcontroller;
+pub mod resourcequota;
 pub mod secret;
 pub mod service;
 pub mod serviceaccount;
@@ -40,26 +45,19 @@ const fn sub(
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
         "configmaps" => configmap::storage(info, deps),
+        "endpoints" => endpoints::storage(info, deps),
         "events" => event::storage(info, deps),
         "namespaces" => namespace::storage(info, deps),
         "nodes" => node::storage(info, deps),
+        "persistentvolumeclaims" => persistentvolumeclaim::storage(info, deps),
+        "persistentvolumes" => persistentvolume::storage(info, deps),
         "pods" => pod::storage(info, deps),
+        "podtemplates" => podtemplate::storage(info, deps),
         "replicationcontrollers" => replicationcontroller::storage(info, deps),
+        "resourcequotas" => resourcequota::storage(info, deps),
         "secrets" => secret::storage(info, deps),
         "services" => service::storage(info, deps),
         "serviceaccounts" => serviceaccount::storage(info, deps),
-        "podtemplates" => deps.standard(
-            info,
-            pod::template::PodTemplateStrategy {
-                template_metadata: "/template/metadata",
-                base: GenericStrategy::returning_deleted_object(),
-            },
-        ),
-        // Their Go stores answer a delete with the deleted object; nothing else of theirs
-        // differs from the generic strategy here.
-        "persistentvolumeclaims" | "persistentvolumes" | "resourcequotas" => {
-            deps.standard(info, GenericStrategy::returning_deleted_object())
-        }
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }
