@@ -1,18 +1,94 @@
-//! PersistentVolumes (Go's `pkg/registry/core/persistentvolume`): a delete answers with
-//! the deleted volume, and the table `kubectl get persistentvolumes` prints (Go's
+//! PersistentVolumes (Go's `pkg/registry/core/persistentvolume`): created `Pending`
+//! with the time of that phase, which a write of `/status` changing the phase moves; no
+//! generation; a delete answers with the deleted volume; and the table `kubectl get persistentvolumes` prints (Go's
 //! `printPersistentVolume`).
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use apimachinery::api::errors::StatusError;
+use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::{Object, Scheme};
+use serde_json::{Value, json};
 
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, access_modes, quantity, string_column, text,
 };
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
+use crate::registry::{ResourceInfo, from_value, to_json};
+
+/// Go's persistent volume strategy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PersistentVolumeStrategy;
+
+/// Now, as a phase's transition time (whole seconds, as Go's `metav1.Time` is written).
+fn now() -> Value {
+    Value::from(Time::now().truncate_to_seconds().to_rfc3339())
+}
+
+impl Strategy for PersistentVolumeStrategy {
+    /// Go's `PrepareForCreate`: the status the server's own, `Pending` since now.
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut pv = to_json(&*obj)?;
+        if let Some(map) = pv.as_object_mut() {
+            map.insert(
+                "status".into(),
+                json!({"phase": "Pending", "lastPhaseTransitionTime": now()}),
+            );
+        }
+        from_value(scheme, &info.storage_gvk, pv)
+    }
+
+    /// Go's `PrepareForUpdate`s: the object's keeps the status; the status's keeps the
+    /// spec, and the phase's transition time unless the phase changes (then now, when
+    /// the writer did not set another time).
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
+        if subresource != Subresource::Status {
+            return Ok(new);
+        }
+        let old = to_json(old)?;
+        let mut pv = to_json(&*new)?;
+        let old_time = old.pointer("/status/lastPhaseTransitionTime").cloned();
+        let new_time = pv.pointer("/status/lastPhaseTransitionTime").cloned();
+        let time = if text(&old, "/status/phase") == text(&pv, "/status/phase") {
+            new_time.or(old_time)
+        } else if new_time.is_none() || new_time == old_time {
+            Some(now())
+        } else {
+            new_time
+        };
+        if let (Some(status), Some(time)) = (
+            pv.get_mut("status").and_then(Value::as_object_mut),
+            time.filter(|t| !t.is_null()),
+        ) {
+            status.insert("lastPhaseTransitionTime".into(), time);
+        }
+        from_value(scheme, &info.storage_gvk, pv)
+    }
+
+    /// Go's persistent volume strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+}
 
 /// Go's `core.BetaStorageClassAnnotation`, which names a volume's or a claim's class
 /// before `storageClassName` does.
@@ -132,7 +208,7 @@ pub fn print_persistent_volume(obj: &Value) -> Row {
 /// The PersistentVolumes' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
+        StandardStorage::new(deps.store(info, PersistentVolumeStrategy))
             .with_table_convertor(Arc::new(PERSISTENT_VOLUME_TABLE)),
     )
 }

@@ -1,5 +1,5 @@
-//! PersistentVolumeClaims (Go's `pkg/registry/core/persistentvolumeclaim`): a delete
-//! answers with the deleted claim, and the table `kubectl get persistentvolumeclaims`
+//! PersistentVolumeClaims (Go's `pkg/registry/core/persistentvolumeclaim`): no
+//! generation, a delete answers with the deleted claim, and the table `kubectl get persistentvolumeclaims`
 //! prints (Go's `printPersistentVolumeClaim`).
 
 use std::sync::Arc;
@@ -13,7 +13,22 @@ use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, access_modes, quantity, string_column, text,
 };
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::strategy::Strategy;
+
+/// Go's persistent volume claim strategy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PersistentVolumeClaimStrategy;
+
+impl Strategy for PersistentVolumeClaimStrategy {
+    /// Go's claim strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+}
 
 /// Go's `persistentVolumeClaimColumnDefinitions`.
 pub const COLUMNS: [Column; 9] = [
@@ -91,7 +106,7 @@ pub fn print_persistent_volume_claim(obj: &Value) -> Row {
 /// The PersistentVolumeClaims' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
+        StandardStorage::new(deps.store(info, PersistentVolumeClaimStrategy))
             .with_table_convertor(Arc::new(PERSISTENT_VOLUME_CLAIM_TABLE)),
     )
 }

@@ -1,5 +1,5 @@
-//! ResourceQuotas (Go's `pkg/registry/core/resourcequota`): a delete answers with the
-//! deleted quota, and the table `kubectl get resourcequotas` prints (Go's
+//! ResourceQuotas (Go's `pkg/registry/core/resourcequota`): no generation, a delete
+//! answers with the deleted quota, and the table `kubectl get resourcequotas` prints (Go's
 //! `printResourceQuota`: what is used of each hard limit).
 
 use std::sync::Arc;
@@ -12,7 +12,22 @@ use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, quantity, string_column, text,
 };
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::strategy::Strategy;
+
+/// Go's resource quota strategy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ResourceQuotaStrategy;
+
+impl Strategy for ResourceQuotaStrategy {
+    /// Go's resource quota strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+}
 
 /// Go's `resourceQuotaColumnDefinitions`.
 pub const COLUMNS: [Column; 4] = [
@@ -76,7 +91,7 @@ pub fn print_resource_quota(obj: &Value) -> Row {
 /// The ResourceQuotas' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
+        StandardStorage::new(deps.store(info, ResourceQuotaStrategy))
             .with_table_convertor(Arc::new(RESOURCE_QUOTA_TABLE)),
     )
 }
