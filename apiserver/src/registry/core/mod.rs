@@ -1,5 +1,6 @@
 //! The core group's resources with something of their own (Go's `pkg/registry/core`).
 
+pub mod componentstatus;
 pub mod configmap;
 pub mod endpoints;
 pub mod event;
@@ -44,6 +45,7 @@ const fn sub(
 /// The REST storage of core resource `info` (Go's `core/rest/storage_core.go`).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
+        "componentstatuses" => componentstatus::storage(info, deps),
         "configmaps" => configmap::storage(info, deps),
         "endpoints" => endpoints::storage(info, deps),
         "events" => event::storage(info, deps),

@@ -1,7 +1,7 @@
 //! PersistentVolumes (Go's `pkg/registry/core/persistentvolume`): created `Pending`
 //! with the time of that phase, which a write of `/status` changing the phase moves; no
-//! generation; a delete answers with the deleted volume; and the table `kubectl get persistentvolumes` prints (Go's
-//! `printPersistentVolume`).
+//! generation; a delete answers with the deleted volume; and the table `kubectl get
+//! persistentvolumes` prints (Go's `printPersistentVolume`).
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! PersistentVolumeClaims (Go's `pkg/registry/core/persistentvolumeclaim`): no
-//! generation, a delete answers with the deleted claim, and the table `kubectl get persistentvolumeclaims`
-//! prints (Go's `printPersistentVolumeClaim`).
+//! generation, a delete answers with the deleted claim, and the table `kubectl get
+//! persistentvolumeclaims` prints (Go's `printPersistentVolumeClaim`).
 
 use std::sync::Arc;
 

@@ -1,8 +1,7 @@
 //! PodTemplates (Go's `pkg/registry/core/podtemplate`): a generation that grows when the
 //! template changes, a delete answers with the deleted template, the template's
 //! init-container annotations are dropped (as every pod template kind drops them), and
-//! the table `kubectl get podtemplates` prints (Go's
-//! `printPodTemplate`).
+//! the table `kubectl get podtemplates` prints (Go's `printPodTemplate`).
 
 use std::sync::Arc;
 

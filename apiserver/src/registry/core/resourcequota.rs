@@ -1,6 +1,6 @@
 //! ResourceQuotas (Go's `pkg/registry/core/resourcequota`): no generation, a delete
-//! answers with the deleted quota, and the table `kubectl get resourcequotas` prints (Go's
-//! `printResourceQuota`: what is used of each hard limit).
+//! answers with the deleted quota, and the table `kubectl get resourcequotas` prints
+//! (Go's `printResourceQuota`: what is used of each hard limit).
 
 use std::sync::Arc;
 
