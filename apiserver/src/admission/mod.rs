@@ -163,7 +163,8 @@ impl Chain {
 
     /// The chain a server runs: Go's default order of its built-in plugins around
     /// `configured` ones: `NamespaceLifecycle` first, `ServiceAccount`, `Priority` and
-    /// `DefaultTolerationSeconds` (what they do to new Pods), then the configured mutating
+    /// `DefaultTolerationSeconds` (what they do to new Pods), `StorageObjectInUseProtection`
+    /// (the finalizers of volumes, claims and attribute classes), then the configured mutating
     /// plugins, the mutating webhooks, the configured validating plugins and the
     /// validating webhooks, all reading the server's `stores` (by group and resource)
     /// over its `storage`.
@@ -177,11 +178,12 @@ impl Chain {
         if let Some(lifecycle) = plugin::NamespaceLifecycle::for_stores(stores) {
             chain = chain.with_mutating(Arc::new(lifecycle));
         }
-        // Go's default plugins that change Pods, in Go's order.
+        // Go's default plugins that change Pods and storage objects, in Go's order.
         chain = chain
             .with_mutating(Arc::new(plugin::ServiceAccount))
             .with_mutating(Arc::new(plugin::Priority))
-            .with_mutating(Arc::new(plugin::DefaultTolerationSeconds));
+            .with_mutating(Arc::new(plugin::DefaultTolerationSeconds))
+            .with_mutating(Arc::new(plugin::StorageObjectInUseProtection));
         let webhooks = Arc::new(webhook::Webhooks::new(stores.clone(), storage, resolver));
         chain.mutating.extend(configured.mutating.iter().cloned());
         chain

@@ -14,7 +14,7 @@ use serde_json::Map;
 pub const EVENTS_GROUP: &str = "events.k8s.io";
 
 /// `events.k8s.io` field ↔ core field, where the names differ.
-const RENAMES: &[(&str, &str)] = &[
+pub(crate) const RENAMES: &[(&str, &str)] = &[
     ("regarding", "involvedObject"),
     ("note", "message"),
     ("deprecatedSource", "source"),

@@ -268,6 +268,60 @@ pub fn format_labels(labels: Option<&Value>) -> String {
     pairs.join(",")
 }
 
+// --- Shared by the core group's printers (tables-core): Go's helpers of printers.go
+// that several core kinds' rows use.
+
+/// An integer column of `kubectl get`'s (priority 0).
+pub const fn integer_column(name: &'static str, description: &'static str) -> Column {
+    Column {
+        type_: "integer",
+        ..string_column(name, description, 0)
+    }
+}
+
+/// Go's `layoutContainerCells`: the names and the images of `containers`, each a
+/// comma-separated list in the containers' order.
+pub fn layout_container_cells(containers: &[Value]) -> (String, String) {
+    let join = |pointer: &str| {
+        containers
+            .iter()
+            .map(|c| text(c, pointer))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    (join("/name"), join("/image"))
+}
+
+/// A quantity (a map's value, if there is one) as Go's `Quantity.String()` writes it
+/// (its canonical form), `0` for none, as Go prints a map's missing quantity.
+pub fn quantity(value: Option<&Value>) -> String {
+    let text = match value {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => return "0".to_owned(),
+    };
+    // A stored quantity always parses; text that does not is shown as it is.
+    apimachinery::api::resource::Quantity::parse_quantity(&text)
+        .map_or(text, |q| q.canonical_string())
+}
+
+/// Go's `helper.GetAccessModesAsString`: the access modes at `pointer` of `obj`, each
+/// once, abbreviated, in Go's fixed order (`RWO`, `ROX`, `RWX`, `RWOP`).
+pub fn access_modes(obj: &Value, pointer: &str) -> String {
+    let modes = items(obj, pointer);
+    [
+        ("ReadWriteOnce", "RWO"),
+        ("ReadOnlyMany", "ROX"),
+        ("ReadWriteMany", "RWX"),
+        ("ReadWriteOncePod", "RWOP"),
+    ]
+    .iter()
+    .filter(|(mode, _)| modes.iter().any(|m| m.as_str() == Some(mode)))
+    .map(|(_, short)| *short)
+    .collect::<Vec<_>>()
+    .join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,5 +334,26 @@ mod tests {
         assert_eq!(since(None), "<unknown>");
         let now = Time::now().to_rfc3339();
         assert!(since(Some(&Value::from(now))).ends_with('s'));
+    }
+
+    #[test]
+    fn containers_quantities_and_access_modes_print_as_go_prints_them() {
+        let containers = [
+            json!({"name": "a", "image": "nginx"}),
+            json!({"name": "b", "image": "busybox:1"}),
+        ];
+        assert_eq!(
+            layout_container_cells(&containers),
+            ("a,b".to_owned(), "nginx,busybox:1".to_owned())
+        );
+        assert_eq!(layout_container_cells(&[]), (String::new(), String::new()));
+        let obj = json!({"cpu": "2000m", "memory": "1024Mi", "n": 5,
+            "modes": ["ReadWriteOncePod", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOnce"]});
+        assert_eq!(quantity(obj.get("cpu")), "2");
+        assert_eq!(quantity(obj.get("memory")), "1Gi");
+        assert_eq!(quantity(obj.get("n")), "5");
+        assert_eq!(quantity(obj.get("none")), "0");
+        assert_eq!(access_modes(&obj, "/modes"), "RWO,RWX,RWOP");
+        assert_eq!(access_modes(&obj, "/none"), "");
     }
 }

@@ -5,8 +5,10 @@ pub mod namespace_lifecycle;
 mod pods;
 pub mod priority;
 pub mod service_account;
+pub mod storage_object_in_use_protection;
 
 pub use default_toleration_seconds::DefaultTolerationSeconds;
 pub use namespace_lifecycle::NamespaceLifecycle;
 pub use priority::Priority;
 pub use service_account::ServiceAccount;
+pub use storage_object_in_use_protection::StorageObjectInUseProtection;

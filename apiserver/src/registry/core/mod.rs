@@ -1,11 +1,17 @@
 //! The core group's resources with something of their own (Go's `pkg/registry/core`).
 
+pub mod componentstatus;
 pub mod configmap;
+pub mod endpoints;
 pub mod event;
 pub mod namespace;
 pub mod node;
+pub mod persistentvolume;
+pub mod persistentvolumeclaim;
 pub mod pod;
+pub mod podtemplate;
 pub mod replicationcontroller;
+pub mod resourcequota;
 pub mod secret;
 pub mod service;
 pub mod serviceaccount;
@@ -39,27 +45,21 @@ const fn sub(
 /// The REST storage of core resource `info` (Go's `core/rest/storage_core.go`).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
+        "componentstatuses" => componentstatus::storage(info, deps),
         "configmaps" => configmap::storage(info, deps),
+        "endpoints" => endpoints::storage(info, deps),
         "events" => event::storage(info, deps),
         "namespaces" => namespace::storage(info, deps),
         "nodes" => node::storage(info, deps),
+        "persistentvolumeclaims" => persistentvolumeclaim::storage(info, deps),
+        "persistentvolumes" => persistentvolume::storage(info, deps),
         "pods" => pod::storage(info, deps),
+        "podtemplates" => podtemplate::storage(info, deps),
         "replicationcontrollers" => replicationcontroller::storage(info, deps),
+        "resourcequotas" => resourcequota::storage(info, deps),
         "secrets" => secret::storage(info, deps),
         "services" => service::storage(info, deps),
         "serviceaccounts" => serviceaccount::storage(info, deps),
-        "podtemplates" => deps.standard(
-            info,
-            pod::template::PodTemplateStrategy {
-                template_metadata: "/template/metadata",
-                base: GenericStrategy::returning_deleted_object(),
-            },
-        ),
-        // Their Go stores answer a delete with the deleted object; nothing else of theirs
-        // differs from the generic strategy here.
-        "persistentvolumeclaims" | "persistentvolumes" | "resourcequotas" => {
-            deps.standard(info, GenericStrategy::returning_deleted_object())
-        }
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

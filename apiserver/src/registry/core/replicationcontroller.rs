@@ -1,5 +1,6 @@
 //! ReplicationControllers (Go's `pkg/registry/core/replicationcontroller`): selectable
-//! by `status.replicas`, and scaled through `/scale` (their selector a plain map).
+//! by `status.replicas`, scaled through `/scale` (their selector a plain map), and the
+//! table `kubectl get replicationcontrollers` prints (Go's `printReplicationController`).
 
 use std::sync::Arc;
 
@@ -9,9 +10,14 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::rest::RestStorage;
 use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
+use serde_json::Value;
 
 use crate::registry::core::pod::template::{
     prepare_template_for_update, without_init_container_annotations,
+};
+use crate::registry::printers::{
+    self, AGE, Column, NAME, Printer, Row, format_labels, int, integer_column, items,
+    layout_container_cells, string_column, text,
 };
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
@@ -62,7 +68,98 @@ impl Strategy for ReplicationControllerStrategy {
     }
 }
 
-/// The ReplicationControllers' REST storage over `info`, with Go's `ScaleREST`.
+/// Go's `replicationControllerColumnDefinitions`.
+pub const COLUMNS: [Column; 8] = [
+    NAME,
+    integer_column(
+        "Desired",
+        "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+    ),
+    integer_column(
+        "Current",
+        "Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+    ),
+    integer_column(
+        "Ready",
+        "The number of ready replicas for this replication controller.",
+    ),
+    AGE,
+    string_column("Containers", "Names of each container in the template.", 1),
+    string_column(
+        "Images",
+        "Images referenced by each container in the template.",
+        1,
+    ),
+    string_column(
+        "Selector",
+        "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+        1,
+    ),
+];
+
+/// The ReplicationControllers' table convertor.
+pub static REPLICATION_CONTROLLER_TABLE: Printer = Printer {
+    api_version: "v1",
+    kind: "ReplicationController",
+    columns: &COLUMNS,
+    print: print_replication_controller,
+};
+
+/// Go's `printReplicationController` (wide): name, the desired replicas (0 unset), the
+/// current and the ready ones, age, the template's containers and images, the selector.
+pub fn print_replication_controller(obj: &Value) -> Row {
+    let (names, images) = layout_container_cells(items(obj, "/spec/template/spec/containers"));
+    Row::from(vec![
+        Value::from(text(obj, "/metadata/name")),
+        Value::from(int(obj, "/spec/replicas")),
+        Value::from(int(obj, "/status/replicas")),
+        Value::from(int(obj, "/status/readyReplicas")),
+        printers::age(obj),
+        Value::from(names),
+        Value::from(images),
+        Value::from(format_labels(obj.pointer("/spec/selector"))),
+    ])
+}
+
+/// The ReplicationControllers' REST storage over `info`, with Go's `ScaleREST` and the
+/// table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.scalable(info, ReplicationControllerStrategy)
+    deps.scalable_with_table(
+        info,
+        ReplicationControllerStrategy,
+        Arc::new(REPLICATION_CONTROLLER_TABLE),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Go's `TestPrintReplicationController` cases, with the wide columns server-side
+    /// tables always have.
+    #[test]
+    fn replication_controllers_print_replicas_containers_and_selector() {
+        let template = json!({"metadata": {"labels": {"a": "b"}},
+            "spec": {"containers": [{"name": "test", "image": "test_image"}]}});
+        let basic = json!({"metadata": {"name": "rc1", "namespace": "test-namespace"},
+            "spec": {"replicas": 0, "selector": {"a": "b"}, "template": template}});
+        assert_eq!(
+            Value::from(print_replication_controller(&basic).cells),
+            json!(["rc1", 0, 0, 0, "<unknown>", "test", "test_image", "a=b"])
+        );
+        let scaled = json!({"metadata": {"name": "rc1"},
+            "spec": {"replicas": 5, "selector": {"a": "b"}, "template": template},
+            "status": {"replicas": 3, "readyReplicas": 1}});
+        assert_eq!(
+            Value::from(print_replication_controller(&scaled).cells),
+            json!(["rc1", 5, 3, 1, "<unknown>", "test", "test_image", "a=b"])
+        );
+        // No template, no selector, replicas unset (Go's nil pointer: 0).
+        let bare = json!({"metadata": {"name": "rc2"}, "spec": {}});
+        assert_eq!(
+            Value::from(print_replication_controller(&bare).cells),
+            json!(["rc2", 0, 0, 0, "<unknown>", "", "", "<none>"])
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! ServiceAccounts (Go's `pkg/registry/core/serviceaccount`): a deleted one answers with
 //! itself, and its `token` subresource issues tokens (`authentication.k8s.io/v1`
-//! `TokenRequest`, Go's `TokenREST`) when the server has a token issuer.
+//! `TokenRequest`, Go's `TokenREST`) when the server has a token issuer; the table
+//! `kubectl get serviceaccounts` prints is Go's `printServiceAccount`.
 
 use std::sync::Arc;
 
@@ -11,8 +12,28 @@ use serde_json::Value;
 use super::sub;
 use crate::authentication::serviceaccount::ServiceAccountTokens;
 use crate::registry::dependencies::Dependencies;
-use crate::registry::rest::{Context, Creater, RestStorage};
+use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, text};
+use crate::registry::rest::{Context, Creater, RestStorage, TableConvertor};
 use crate::registry::{GenericStrategy, ResourceInfo, Store, SubresourceInfo};
+
+/// Go's `serviceAccountColumnDefinitions`.
+pub const COLUMNS: [Column; 2] = [NAME, AGE];
+
+/// The ServiceAccounts' table convertor.
+pub static SERVICE_ACCOUNT_TABLE: Printer = Printer {
+    api_version: "v1",
+    kind: "ServiceAccount",
+    columns: &COLUMNS,
+    print: print_service_account,
+};
+
+/// Go's `printServiceAccount`: name and age (its secrets are not counted any more).
+pub fn print_service_account(obj: &Value) -> Row {
+    Row::from(vec![
+        Value::from(text(obj, "/metadata/name")),
+        printers::age(obj),
+    ])
+}
 
 /// The REST storage of ServiceAccounts.
 #[derive(Debug)]
@@ -52,6 +73,10 @@ impl RestStorage for ServiceAccountStorage {
             _ => None,
         }
     }
+
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        Some(&SERVICE_ACCOUNT_TABLE)
+    }
 }
 
 /// `POST .../serviceaccounts/NAME/token` (Go's `TokenREST`): a token for the
@@ -71,5 +96,25 @@ impl Creater for TokenRest {
         self.tokens
             .request_token(ctx.namespace, ctx.name, obj)
             .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Go's `TestPrintServiceAccount` cases: secrets or none, the row is name and age.
+    #[test]
+    fn service_accounts_print_name_and_age() {
+        for sa in [
+            json!({"metadata": {"name": "sa1"}, "secrets": []}),
+            json!({"metadata": {"name": "sa1"}, "secrets": [{"name": "Secret1"}, {"name": "Secret2"}]}),
+        ] {
+            assert_eq!(
+                Value::from(print_service_account(&sa).cells),
+                json!(["sa1", "<unknown>"])
+            );
+        }
     }
 }

@@ -156,6 +156,7 @@ fn table(body: &mut Value) {
             let Value::String(text) = cell else { continue };
             let normalized = match name.as_str() {
                 "Age" => "<age>".to_owned(),
+                "Last Seen" | "First Seen" => "<age>".to_owned(),
                 "Cluster-IP" => text
                     .split(',')
                     .map(cluster_ip)

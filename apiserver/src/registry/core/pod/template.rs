@@ -76,7 +76,7 @@ pub fn without_init_container_annotations(
 }
 
 /// The strategy of a kind whose own part in a write is its pod template's (Go's
-/// strategies of Deployments, StatefulSets, DaemonSets, CronJobs and PodTemplates, as
+/// strategies of Deployments, StatefulSets, DaemonSets and CronJobs, as
 /// far as kapi serve has them): the generic strategy's, with the template's
 /// init-container annotations dropped on create and on an update of the object (not of
 /// its `/status`, which Go's status strategies leave to their own `PrepareForUpdate`).

@@ -1,0 +1,216 @@
+//! PersistentVolumeClaims (Go's `pkg/registry/core/persistentvolumeclaim`): no
+//! generation, a delete answers with the deleted claim, and the table `kubectl get
+//! persistentvolumeclaims` prints (Go's `printPersistentVolumeClaim`).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::persistentvolume::{beta_storage_class, or_unset, phase};
+use crate::registry::ResourceInfo;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{
+    self, AGE, Column, NAME, Printer, Row, access_modes, quantity, string_column, text,
+};
+use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::strategy::Strategy;
+
+/// Go's persistent volume claim strategy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PersistentVolumeClaimStrategy;
+
+impl Strategy for PersistentVolumeClaimStrategy {
+    /// Go's claim strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+}
+
+/// Go's `persistentVolumeClaimColumnDefinitions`.
+pub const COLUMNS: [Column; 9] = [
+    NAME,
+    string_column(
+        "Status",
+        "phase represents the current phase of PersistentVolumeClaim.",
+        0,
+    ),
+    string_column(
+        "Volume",
+        "volumeName is the binding reference to the PersistentVolume backing this claim.",
+        0,
+    ),
+    string_column(
+        "Capacity",
+        "capacity represents the actual resources of the underlying volume.",
+        0,
+    ),
+    string_column(
+        "Access Modes",
+        "accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1",
+        0,
+    ),
+    string_column("StorageClass", "StorageClass of the pvc", 0),
+    string_column(
+        "VolumeAttributesClass",
+        "VolumeAttributesClass of the pvc",
+        0,
+    ),
+    AGE,
+    string_column(
+        "VolumeMode",
+        "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.",
+        1,
+    ),
+];
+
+/// The PersistentVolumeClaims' table convertor.
+pub static PERSISTENT_VOLUME_CLAIM_TABLE: Printer = Printer {
+    api_version: "v1",
+    kind: "PersistentVolumeClaim",
+    columns: &COLUMNS,
+    print: print_persistent_volume_claim,
+};
+
+/// Go's `printPersistentVolumeClaim`: name, the phase (`Terminating` when deleted), the
+/// volume, and, once bound to one, its `storage` capacity and access modes; the class
+/// (Go's `GetPersistentVolumeClaimClass`), the volume attributes class, age, the
+/// volume mode.
+pub fn print_persistent_volume_claim(obj: &Value) -> Row {
+    let volume = text(obj, "/spec/volumeName");
+    let (capacity, modes) = if volume.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (
+            quantity(obj.pointer("/status/capacity/storage")),
+            access_modes(obj, "/status/accessModes"),
+        )
+    };
+    let class = beta_storage_class(obj).unwrap_or_else(|| text(obj, "/spec/storageClassName"));
+    Row::from(vec![
+        Value::from(text(obj, "/metadata/name")),
+        Value::from(phase(obj)),
+        Value::from(volume),
+        Value::from(capacity),
+        Value::from(modes),
+        Value::from(class),
+        Value::from(or_unset(obj, "/spec/volumeAttributesClassName")),
+        printers::age(obj),
+        Value::from(or_unset(obj, "/spec/volumeMode")),
+    ])
+}
+
+/// The PersistentVolumeClaims' REST storage over `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    Arc::new(
+        StandardStorage::new(deps.store(info, PersistentVolumeClaimStrategy))
+            .with_table_convertor(Arc::new(PERSISTENT_VOLUME_CLAIM_TABLE)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cells(obj: Value) -> Value {
+        Value::from(print_persistent_volume_claim(&obj).cells)
+    }
+
+    /// Go's `TestPrintPersistentVolumeClaim` cases.
+    #[test]
+    fn claims_print_their_volume_capacity_and_class_once_bound() {
+        let status = |phase: &str, storage: &str, mode: &str| json!({"phase": phase, "capacity": {"storage": storage}, "accessModes": [mode]});
+        assert_eq!(
+            cells(json!({"metadata": {"name": "test1"},
+                "spec": {"volumeName": "my-volume", "volumeMode": "Filesystem"},
+                "status": status("Bound", "4Gi", "ReadOnlyMany")})),
+            json!([
+                "test1",
+                "Bound",
+                "my-volume",
+                "4Gi",
+                "ROX",
+                "",
+                "<unset>",
+                "<unknown>",
+                "Filesystem"
+            ])
+        );
+        // Not bound: no capacity nor access modes, whatever the status says.
+        assert_eq!(
+            cells(
+                json!({"metadata": {"name": "test2"}, "spec": {"volumeMode": "Filesystem"},
+                "status": status("Lost", "4Gi", "ReadOnlyMany")})
+            ),
+            json!([
+                "test2",
+                "Lost",
+                "",
+                "",
+                "",
+                "",
+                "<unset>",
+                "<unknown>",
+                "Filesystem"
+            ])
+        );
+        assert_eq!(
+            cells(json!({"metadata": {"name": "test4"},
+                "spec": {"volumeName": "my-volume", "storageClassName": "my-scn",
+                    "volumeMode": "Filesystem"},
+                "status": status("Pending", "10Gi", "ReadWriteOnce")})),
+            json!([
+                "test4",
+                "Pending",
+                "my-volume",
+                "10Gi",
+                "RWO",
+                "my-scn",
+                "<unset>",
+                "<unknown>",
+                "Filesystem"
+            ])
+        );
+        assert_eq!(
+            cells(json!({"metadata": {"name": "test5"},
+                "spec": {"volumeName": "my-volume", "storageClassName": "my-scn",
+                    "volumeAttributesClassName": "my-vacn"},
+                "status": status("Pending", "10Gi", "ReadWriteOnce")})),
+            json!([
+                "test5",
+                "Pending",
+                "my-volume",
+                "10Gi",
+                "RWO",
+                "my-scn",
+                "my-vacn",
+                "<unknown>",
+                "<unset>"
+            ])
+        );
+        // The beta annotation names the class before `storageClassName`; a deleted
+        // claim is terminating.
+        assert_eq!(
+            cells(
+                json!({"metadata": {"name": "test6", "deletionTimestamp": "2026-01-01T00:00:00Z",
+                    "annotations": {"volume.beta.kubernetes.io/storage-class": ""}},
+                "spec": {"storageClassName": "ga"}, "status": {"phase": "Bound"}})
+            ),
+            json!([
+                "test6",
+                "Terminating",
+                "",
+                "",
+                "",
+                "",
+                "<unset>",
+                "<unknown>",
+                "<unset>"
+            ])
+        );
+    }
+}

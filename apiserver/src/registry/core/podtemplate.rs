@@ -1,0 +1,146 @@
+//! PodTemplates (Go's `pkg/registry/core/podtemplate`): a generation that grows when the
+//! template changes, a delete answers with the deleted template, the template's
+//! init-container annotations are dropped (as every pod template kind drops them), and
+//! the table `kubectl get podtemplates` prints (Go's `printPodTemplate`).
+
+use std::sync::Arc;
+
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
+use serde_json::Value;
+
+use crate::registry::core::pod::template::{
+    prepare_template_for_update, without_init_container_annotations,
+};
+use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{
+    Column, NAME, Printer, Row, format_labels, items, layout_container_cells, string_column, text,
+};
+use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
+use crate::registry::{ResourceInfo, to_json};
+
+/// Where a PodTemplate's template's metadata is.
+const TEMPLATE_METADATA: &str = "/template/metadata";
+
+/// Go's pod template strategy (of the PodTemplate kind; the kinds with a template
+/// share `pod::template::PodTemplateStrategy`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PodTemplateKindStrategy;
+
+impl Strategy for PodTemplateKindStrategy {
+    /// Go's `PrepareForCreate`: generation 1, the template without its init-container
+    /// annotations.
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        mut obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        // A PodTemplate has no spec, so the store gives it no generation of its own.
+        if let Some(meta) = obj.meta_mut() {
+            meta.set_generation(1);
+        }
+        without_init_container_annotations(scheme, info, obj, TEMPLATE_METADATA)
+    }
+
+    /// Go's `PrepareForUpdate`: the template without its init-container annotations, and
+    /// one generation more when it changed.
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
+        let mut new =
+            prepare_template_for_update(scheme, info, new, subresource, TEMPLATE_METADATA)?;
+        let old_template = to_json(old)?.get("template").cloned();
+        if to_json(&*new)?.get("template").cloned() != old_template {
+            let generation = old.meta().map_or(0, |m| m.generation());
+            if let Some(meta) = new.meta_mut() {
+                meta.set_generation(generation + 1);
+            }
+        }
+        Ok(new)
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+}
+
+/// Go's `podTemplateColumnDefinitions` (no age).
+pub const COLUMNS: [Column; 4] = [
+    NAME,
+    string_column("Containers", "Names of each container in the template.", 0),
+    string_column(
+        "Images",
+        "Images referenced by each container in the template.",
+        0,
+    ),
+    string_column("Pod Labels", "The labels for the pod template.", 0),
+];
+
+/// The PodTemplates' table convertor.
+pub static POD_TEMPLATE_TABLE: Printer = Printer {
+    api_version: "v1",
+    kind: "PodTemplate",
+    columns: &COLUMNS,
+    print: print_pod_template,
+};
+
+/// Go's `printPodTemplate`: name, the template's containers and images, its labels.
+pub fn print_pod_template(obj: &Value) -> Row {
+    let (names, images) = layout_container_cells(items(obj, "/template/spec/containers"));
+    Row::from(vec![
+        Value::from(text(obj, "/metadata/name")),
+        Value::from(names),
+        Value::from(images),
+        Value::from(format_labels(obj.pointer("/template/metadata/labels"))),
+    ])
+}
+
+/// The PodTemplates' REST storage over `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    Arc::new(
+        StandardStorage::new(deps.store(info, PodTemplateKindStrategy))
+            .with_table_convertor(Arc::new(POD_TEMPLATE_TABLE)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Go's `TestPrintPodTemplate` cases.
+    #[test]
+    fn pod_templates_print_containers_images_and_labels() {
+        let cells = |obj: Value| Value::from(print_pod_template(&obj).cells);
+        assert_eq!(
+            cells(json!({"metadata": {"name": "pod-template-1"},
+                "template": {"metadata": {"name": "pod-template-1"}, "spec": {"containers": []}}})),
+            json!(["pod-template-1", "", "", "<none>"])
+        );
+        assert_eq!(
+            cells(json!({"metadata": {"name": "pod-template-2"},
+                "template": {"spec": {"containers": [
+                    {"name": "fake-container1", "image": "fake-image1"},
+                    {"name": "fake-container2", "image": "fake-image2"}]}}})),
+            json!([
+                "pod-template-2",
+                "fake-container1,fake-container2",
+                "fake-image1,fake-image2",
+                "<none>"
+            ])
+        );
+        assert_eq!(
+            cells(json!({"metadata": {"name": "pod-template-3"},
+                "template": {"metadata": {"labels": {"foo": "bar"}}, "spec": {"containers": []}}})),
+            json!(["pod-template-3", "", "", "foo=bar"])
+        );
+    }
+}
