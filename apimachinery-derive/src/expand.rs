@@ -127,11 +127,11 @@ fn expand_object(c: &Container, krate: &TokenStream) -> TokenStream {
             let name = &f.ident;
             (
                 quote! {
-                    if self.#name.is_empty() {
-                        <Self as #krate::runtime::Resource>::gvk()
-                    } else {
-                        self.#name.group_version_kind()
-                    }
+                    self.#name.group_version_kind_or(
+                        <Self as #krate::runtime::Resource>::GROUP,
+                        <Self as #krate::runtime::Resource>::VERSION,
+                        <Self as #krate::runtime::Resource>::KIND,
+                    )
                 },
                 quote! { self.#name.set_group_version_kind(gvk); },
             )

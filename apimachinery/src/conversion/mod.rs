@@ -73,7 +73,8 @@ mod field_label;
 mod internal_form;
 mod registration;
 mod scope;
-// The crate's only unsafe code: raw parts of a vector, converted element by element.
+// Unsafe code (with `runtime::assign`'s, the crate's only): raw parts of a vector,
+// converted element by element.
 #[allow(unsafe_code)]
 mod vec_in_place;
 

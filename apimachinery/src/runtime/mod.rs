@@ -12,6 +12,10 @@
 //! - [`Validators`], [`ValidatorRegistration`]: per-type validation functions (Go's REST
 //!   strategies' `Validate`), registered at link time.
 
+// Besides `conversion::vec_in_place`, the crate's only unsafe code: one byte swap that
+// moves an object of any registered type into a `&mut dyn Object` of the same type.
+#[allow(unsafe_code)]
+mod assign;
 pub mod json_reader;
 mod json_tree;
 mod object;

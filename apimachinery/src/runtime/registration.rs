@@ -2,7 +2,7 @@
 //! [`ResourceMetadata`], the static [`Resource`] trait, and the link-time
 //! [`Registration`]s that `#[derive(ApiObject)]` submits.
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::fmt;
 
 use serde::Serialize;
@@ -27,12 +27,8 @@ pub struct ObjectType {
     type_name: fn() -> &'static str,
     kind: &'static str,
     new: fn() -> Box<dyn Object>,
-    assign: AssignFn,
     decode_json: DecodeJsonFn,
 }
-
-/// Moves an object into a `&mut dyn Object` of the same concrete type.
-type AssignFn = fn(&mut dyn Object, Box<dyn Object>) -> Result<(), Box<dyn Object>>;
 
 /// The per-type functions an [`ObjectType`] points to.
 ///
@@ -50,38 +46,9 @@ trait TypeShims: Object + Default + ReadJson {
         let object: Box<Self> = Box::default();
         object
     }
-
-    fn assign_boxed(into: &mut dyn Object, value: Box<dyn Object>) -> Result<(), Box<dyn Object>> {
-        let (Some(slot), true) = (into.downcast_mut::<Self>(), value.is::<Self>()) else {
-            return Err(value);
-        };
-        // Moved rather than swapped: `mem::swap` of two `T`s compiled to a loop over the
-        // type's size per kind, where three moves are three `memcpy` calls. The old value
-        // goes back into the box, dropped by `drop_object` so that no drop code of `T`
-        // is inlined here. The box is downcast through `Any` directly:
-        // `<dyn Object>::downcast` would add its own checks and closures per type.
-        let any: Box<dyn Any> = value;
-        match any.downcast::<Self>() {
-            Ok(mut boxed) => {
-                let new = *boxed;
-                *boxed = std::mem::replace(slot, new);
-                drop_object(boxed);
-                Ok(())
-            }
-            // `is` checked the type above; this arm only keeps the function free of panics.
-            Err(_) => Err(super::object::unreachable_box()),
-        }
-    }
 }
 
 impl<T: Object + Default + ReadJson> TypeShims for T {}
-
-/// Drops an object through its vtable. Never inlined: inlined, the optimizer sees the
-/// concrete type and compiles the type's whole drop into the caller.
-#[inline(never)]
-fn drop_object(object: Box<dyn Object>) {
-    drop(object);
-}
 
 impl ObjectType {
     /// The type `T`, registered by default under its own kind `T::KIND`.
@@ -97,7 +64,6 @@ impl ObjectType {
             type_name: std::any::type_name::<T>,
             kind,
             new: <T as TypeShims>::new_boxed,
-            assign: <T as TypeShims>::assign_boxed,
             decode_json: <T as typed_json::DecodeJson>::decode_json,
         }
     }
@@ -155,7 +121,7 @@ impl ObjectType {
         into: &mut dyn Object,
         value: Box<dyn Object>,
     ) -> Result<(), Box<dyn Object>> {
-        (self.assign)(into, value)
+        super::assign::assign(self.type_id(), into, value)
     }
 }
 

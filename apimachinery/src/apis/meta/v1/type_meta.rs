@@ -40,6 +40,24 @@ impl TypeMeta {
         GroupVersionKind::from_api_version_and_kind(&self.api_version, self.kind.as_str())
     }
 
+    /// The group version kind these strings name, or when neither is set, the one given
+    /// (a typed object's own: what its `Object::group_version_kind` returns). Out of line
+    /// and not generic, so that `#[derive(ApiObject)]` compiles one call per type
+    /// rather than both branches.
+    #[inline(never)]
+    pub fn group_version_kind_or(
+        &self,
+        group: &'static str,
+        version: &'static str,
+        kind: &'static str,
+    ) -> GroupVersionKind {
+        if self.is_empty() {
+            GroupVersionKind::from_static(group, version, kind)
+        } else {
+            self.group_version_kind()
+        }
+    }
+
     /// Sets kind and apiVersion from `gvk`.
     ///
     /// Strings that already say the same are left as they are, and changed ones reuse
