@@ -40,9 +40,12 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "authorization.k8s.io" => super::authorization::storage(info, deps),
         "batch" => super::batch::storage(info, deps),
         "certificates.k8s.io" => super::certificates::storage(info, deps),
+        "coordination.k8s.io" => super::coordination::storage(info, deps),
+        "discovery.k8s.io" => super::discovery::storage(info, deps),
         "events.k8s.io" => super::events::storage(info, deps),
         #[cfg(feature = "v1_37")]
         "lifecycle.k8s.io" => super::lifecycle::storage(info, deps),
+        "networking.k8s.io" => super::networking::storage(info, deps),
         "policy" => super::policy::storage(info, deps),
         "rbac.authorization.k8s.io" => super::rbac::storage(info, deps),
         "resource.k8s.io" => super::resource::storage(info, deps),

@@ -35,11 +35,14 @@ pub mod authorization;
 pub mod batch;
 pub mod builtin;
 pub mod certificates;
+pub mod coordination;
 pub mod core;
 pub mod dependencies;
+pub mod discovery;
 pub mod events;
 #[cfg(feature = "v1_37")]
 pub mod lifecycle;
+pub mod networking;
 pub mod policy;
 pub mod rbac;
 pub mod resource;

@@ -1,0 +1,30 @@
+//! The networking.k8s.io group's resources with something of their own (Go's
+//! `pkg/registry/networking`): each kind's table.
+
+pub mod ingress;
+pub mod ingressclass;
+pub mod ipaddress;
+pub mod networkpolicy;
+pub mod servicecidr;
+
+use std::sync::Arc;
+
+use super::ResourceInfo;
+use super::dependencies::Dependencies;
+use super::printers::Printer;
+use super::rest::{RestStorage, StandardStorage};
+use super::strategy::GenericStrategy;
+
+/// The REST storage of networking.k8s.io resource `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    let table: &'static Printer = match info.resource.as_str() {
+        "ingresses" => &ingress::INGRESS_TABLE,
+        "ingressclasses" => &ingressclass::INGRESS_CLASS_TABLE,
+        "ipaddresses" => &ipaddress::IP_ADDRESS_TABLE,
+        "networkpolicies" => &networkpolicy::NETWORK_POLICY_TABLE,
+        "servicecidrs" => &servicecidr::SERVICE_CIDR_TABLE,
+        _ => return deps.standard(info, GenericStrategy::default()),
+    };
+    let store = deps.store(info, GenericStrategy::default());
+    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(*table)))
+}
