@@ -38,6 +38,7 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "apiextensions.k8s.io" => super::apiextensions::storage(info, deps),
         "authentication.k8s.io" => super::authentication::storage(info, deps),
         "authorization.k8s.io" => super::authorization::storage(info, deps),
+        "autoscaling" => super::autoscaling::storage(info, deps),
         "batch" => super::batch::storage(info, deps),
         "certificates.k8s.io" => super::certificates::storage(info, deps),
         "coordination.k8s.io" => super::coordination::storage(info, deps),

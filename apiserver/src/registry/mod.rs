@@ -32,6 +32,7 @@ pub mod apiextensions;
 pub mod apps;
 pub mod authentication;
 pub mod authorization;
+pub mod autoscaling;
 pub mod batch;
 pub mod builtin;
 pub mod certificates;
