@@ -231,6 +231,9 @@ pub struct GenericStrategy {
     pub names: NameValidation,
     /// Go's `ReturnDeletedObject`.
     pub returns_deleted_object: bool,
+    /// Whether its objects have no `metadata.generation` (Go's strategies that never set
+    /// one: Leases', LeaseCandidates', ServiceCIDRs', IPAddresses').
+    pub no_generation: bool,
 }
 
 impl GenericStrategy {
@@ -250,6 +253,10 @@ impl Strategy for GenericStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.returns_deleted_object
+    }
+
+    fn tracks_generation(&self) -> bool {
+        !self.no_generation
     }
 }
 

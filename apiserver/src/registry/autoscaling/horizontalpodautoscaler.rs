@@ -80,10 +80,19 @@ impl TableConvertor for HorizontalPodAutoscalerTable {
     ) -> Value {
         let definitions = COLUMNS.iter().map(printers::column_definition).collect();
         let type_meta = format!("autoscaling/{version}");
+        // Go's rows carry the metadata of the internal object, without the annotations
+        // autoscaling/v1 keeps v2's fields in: that of the v2 form; the whole object
+        // (`includeObject=Object`) is the one asked for.
+        let (shown, version) = if include_object == "Object" {
+            (objects.to_vec(), version)
+        } else {
+            let v2 = objects.iter().map(|o| self.as_v2(version, o)).collect();
+            (v2, "v2")
+        };
         printers::table(
             definitions,
             Some((&type_meta, "HorizontalPodAutoscaler")),
-            objects,
+            &shown,
             list_meta,
             include_object,
             |obj| print_horizontal_pod_autoscaler(&self.as_v2(version, obj)),
@@ -319,7 +328,11 @@ mod tests {
             "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web", "apiVersion": "apps/v1"},
                 "minReplicas": 2, "maxReplicas": 5, "targetCPUUtilizationPercentage": 60},
             "status": {"currentReplicas": 3, "desiredReplicas": 3, "currentCPUUtilizationPercentage": 40}});
-        let out = table.convert_to_table("v1", &[v1], Map::new(), "None");
+        let out = table.convert_to_table("v1", std::slice::from_ref(&v1), Map::new(), "Metadata");
+        assert_eq!(out["rows"][0]["object"]["metadata"], json!({"name": "web"}));
+        let with_object =
+            table.convert_to_table("v1", std::slice::from_ref(&v1), Map::new(), "Object");
+        assert_eq!(with_object["rows"][0]["object"], v1);
         let mut cells = out["rows"][0]["cells"].as_array().unwrap().clone();
         cells.remove(6);
         assert_eq!(

@@ -19,6 +19,11 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "leasecandidates" => &leasecandidate::LEASE_CANDIDATE_TABLE,
         _ => return deps.standard(info, GenericStrategy::default()),
     };
-    let store = deps.store(info, GenericStrategy::default());
+    // Go's strategies of both set no generation.
+    let strategy = GenericStrategy {
+        no_generation: true,
+        ..GenericStrategy::default()
+    };
+    let store = deps.store(info, strategy);
     Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(*table)))
 }

@@ -25,6 +25,12 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "servicecidrs" => &servicecidr::SERVICE_CIDR_TABLE,
         _ => return deps.standard(info, GenericStrategy::default()),
     };
-    let store = deps.store(info, GenericStrategy::default());
+    // Go's strategies of these set no generation.
+    let no_generation = matches!(info.resource.as_str(), "ipaddresses" | "servicecidrs");
+    let strategy = GenericStrategy {
+        no_generation,
+        ..GenericStrategy::default()
+    };
+    let store = deps.store(info, strategy);
     Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(*table)))
 }
