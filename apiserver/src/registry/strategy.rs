@@ -232,7 +232,8 @@ pub struct GenericStrategy {
     /// Go's `ReturnDeletedObject`.
     pub returns_deleted_object: bool,
     /// Whether its objects have no `metadata.generation` (Go's strategies that never set
-    /// one: Leases', LeaseCandidates', ServiceCIDRs', IPAddresses').
+    /// one: Leases', LeaseCandidates', ServiceCIDRs', IPAddresses', and 1.36's
+    /// HorizontalPodAutoscalers').
     pub no_generation: bool,
 }
 

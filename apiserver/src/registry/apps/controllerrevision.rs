@@ -10,7 +10,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, int, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `controllerRevisionColumnDefinition`.
@@ -68,8 +68,11 @@ fn controller_name(owner: &Value) -> String {
 
 /// The ControllerRevisions' REST storage over `info`, with the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    let store = deps.store(info, GenericStrategy::default());
-    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(CONTROLLER_REVISION_TABLE)))
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default(),
+        Arc::new(CONTROLLER_REVISION_TABLE),
+    )
 }
 
 #[cfg(test)]

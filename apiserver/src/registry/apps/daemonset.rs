@@ -9,10 +9,10 @@ use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
-    self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, integer_column, items,
-    string_column, text,
+    self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, integer_column, string_column,
+    text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 
 /// Go's `daemonSetColumnDefinitions`.
 pub const COLUMNS: [Column; 11] = [
@@ -68,7 +68,7 @@ pub static DAEMON_SET_TABLE: Printer = Printer {
 /// Go's `printDaemonSet`: the scheduling counts, the template's node selector, its
 /// containers and images, the selector.
 pub fn print_daemon_set(obj: &Value) -> Row {
-    let [names, images] = printers::container_cells(items(obj, "/spec/template/spec/containers"));
+    let [names, images] = super::template_container_cells(obj);
     Row::from(vec![
         Value::from(text(obj, "/metadata/name")),
         Value::from(int(obj, "/status/desiredNumberScheduled")),
@@ -90,8 +90,11 @@ pub fn print_daemon_set(obj: &Value) -> Row {
 
 /// The DaemonSets' REST storage over `info`, with the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    let store = deps.store(info, PodTemplateStrategy::new(super::TEMPLATE_METADATA));
-    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(DAEMON_SET_TABLE)))
+    deps.standard_with_table(
+        info,
+        PodTemplateStrategy::new(super::TEMPLATE_METADATA),
+        Arc::new(DAEMON_SET_TABLE),
+    )
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
 use crate::registry::dependencies::Dependencies;
-use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, int, items, string_column};
+use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, int, string_column};
 use crate::registry::rest::RestStorage;
 
 /// Go's `deploymentColumnDefinitions`.
@@ -45,11 +45,8 @@ pub static DEPLOYMENT_TABLE: Printer = Printer {
 
 /// Go's `printDeployment`.
 pub fn print_deployment(obj: &Value) -> Row {
-    let [names, images] = printers::container_cells(items(obj, "/spec/template/spec/containers"));
-    let replicas = obj
-        .pointer("/spec/replicas")
-        .and_then(Value::as_i64)
-        .unwrap_or(1);
+    let [names, images] = super::template_container_cells(obj);
+    let replicas = super::desired_replicas(obj);
     // Unlike the other workloads' (`FormatLabelSelector`), an empty selector is an empty
     // cell here, and an invalid one `<invalid>`.
     let selector = printers::label_selector_string(obj.pointer("/spec/selector"))

@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
-    self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, integer_column, items,
-    string_column, text,
+    self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, integer_column, string_column,
+    text,
 };
 use crate::registry::rest::RestStorage;
 use apimachinery::api::errors::StatusError;
@@ -95,11 +95,8 @@ pub static REPLICA_SET_TABLE: Printer = Printer {
 /// Go's `printReplicaSet`: desired, current and ready replicas, the template's containers
 /// and images, the selector.
 pub fn print_replica_set(obj: &Value) -> Row {
-    let [names, images] = printers::container_cells(items(obj, "/spec/template/spec/containers"));
-    let desired = obj
-        .pointer("/spec/replicas")
-        .and_then(Value::as_i64)
-        .unwrap_or(1);
+    let [names, images] = super::template_container_cells(obj);
+    let desired = super::desired_replicas(obj);
     Row::from(vec![
         Value::from(text(obj, "/metadata/name")),
         Value::from(desired),

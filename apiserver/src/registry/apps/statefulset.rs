@@ -9,7 +9,7 @@ use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
-    self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, items, string_column, text,
+    self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, string_column, text,
 };
 use crate::registry::rest::RestStorage;
 
@@ -33,11 +33,8 @@ pub static STATEFUL_SET_TABLE: Printer = Printer {
 /// Go's `printStatefulSet`: ready of desired replicas, the template's containers and
 /// images.
 pub fn print_stateful_set(obj: &Value) -> Row {
-    let [names, images] = printers::container_cells(items(obj, "/spec/template/spec/containers"));
-    let desired = obj
-        .pointer("/spec/replicas")
-        .and_then(Value::as_i64)
-        .unwrap_or(1);
+    let [names, images] = super::template_container_cells(obj);
+    let desired = super::desired_replicas(obj);
     Row::from(vec![
         Value::from(text(obj, "/metadata/name")),
         Value::from(format!("{}/{desired}", int(obj, "/status/readyReplicas"))),

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Row, int, items, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage, TableConvertor};
+use crate::registry::rest::{RestStorage, TableConvertor};
 use crate::registry::strategy::GenericStrategy;
 use crate::registry::{ResourceInfo, convert, from_value, to_json};
 
@@ -228,8 +228,13 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     let table = HorizontalPodAutoscalerTable {
         scheme: deps.scheme.clone(),
     };
-    let store = deps.store(info, GenericStrategy::default());
-    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(table)))
+    // Go 1.37's strategy sets a generation (its HPAGeneration feature, on by default);
+    // 1.36's none.
+    let strategy = GenericStrategy {
+        no_generation: cfg!(not(feature = "v1_37")),
+        ..GenericStrategy::default()
+    };
+    deps.standard_with_table(info, strategy, Arc::new(table))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::registry::printers::{
     self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, integer_column, items,
     string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 
 /// Where a CronJob's pod template's metadata is.
 const TEMPLATE_METADATA: &str = "/spec/jobTemplate/spec/template/metadata";
@@ -99,8 +99,11 @@ pub fn print_cron_job(obj: &Value) -> Row {
 
 /// The CronJobs' REST storage over `info`, with the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    let store = deps.store(info, PodTemplateStrategy::new(TEMPLATE_METADATA));
-    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(CRON_JOB_TABLE)))
+    deps.standard_with_table(
+        info,
+        PodTemplateStrategy::new(TEMPLATE_METADATA),
+        Arc::new(CRON_JOB_TABLE),
+    )
 }
 
 #[cfg(test)]

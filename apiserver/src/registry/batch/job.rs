@@ -16,7 +16,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, items, string_column,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
 };
@@ -221,10 +221,7 @@ pub fn print_job(obj: &Value) -> Row {
 
 /// The Jobs' REST storage over `info`, with the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, JobStrategy))
-            .with_table_convertor(Arc::new(JOB_TABLE)),
-    )
+    deps.standard_with_table(info, JobStrategy, Arc::new(JOB_TABLE))
 }
 
 #[cfg(test)]

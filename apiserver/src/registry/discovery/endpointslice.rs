@@ -10,7 +10,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `endpointSliceColumnDefinitions`.
@@ -90,8 +90,11 @@ fn first_three(values: impl Iterator<Item = String>) -> String {
 
 /// The EndpointSlices' REST storage over `info`, with the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    let store = deps.store(info, GenericStrategy::default());
-    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(ENDPOINT_SLICE_TABLE)))
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default(),
+        Arc::new(ENDPOINT_SLICE_TABLE),
+    )
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::ResourceInfo;
 use super::dependencies::Dependencies;
 use super::printers::Printer;
-use super::rest::{RestStorage, StandardStorage};
+use super::rest::RestStorage;
 use super::strategy::GenericStrategy;
 
 /// The REST storage of networking.k8s.io resource `info`.
@@ -31,6 +31,5 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         no_generation,
         ..GenericStrategy::default()
     };
-    let store = deps.store(info, strategy);
-    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(*table)))
+    deps.standard_with_table(info, strategy, Arc::new(*table))
 }
