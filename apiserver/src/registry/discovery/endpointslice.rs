@@ -1,17 +1,68 @@
-//! EndpointSlices (Go's `pkg/registry/discovery/endpointslice`): the table
+//! EndpointSlices (Go's `pkg/registry/discovery/endpointslice`): a generation counted
+//! over everything but the metadata (and the labels), and the table
 //! `kubectl get endpointslices` prints (Go's `printEndpointSlice`).
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
+use crate::registry::{ResourceInfo, to_json};
+
+/// Go's endpoint slice strategy: an EndpointSlice has neither spec nor status, yet
+/// its generation starts at 1 and grows with each update changing anything but its
+/// metadata, or its labels.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EndpointSliceStrategy;
+
+impl Strategy for EndpointSliceStrategy {
+    fn prepare_for_create(
+        &self,
+        _scheme: &Scheme,
+        _info: &ResourceInfo,
+        mut obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        if let Some(meta) = obj.meta_mut() {
+            meta.set_generation(1);
+        }
+        Ok(obj)
+    }
+
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
+        let (old_v, new_v) = (to_json(old)?, to_json(&*new)?);
+        let without_metadata = |v: &Value| {
+            let mut v = v.clone();
+            if let Some(map) = v.as_object_mut() {
+                map.remove("metadata");
+            }
+            v
+        };
+        let changed = without_metadata(&old_v) != without_metadata(&new_v)
+            || old_v.pointer("/metadata/labels") != new_v.pointer("/metadata/labels");
+        if changed {
+            let generation = old.meta().map_or(0, |m| m.generation());
+            if let Some(meta) = new.meta_mut() {
+                meta.set_generation(generation + 1);
+            }
+        }
+        Ok(new)
+    }
+}
 
 /// Go's `endpointSliceColumnDefinitions`.
 pub const COLUMNS: [Column; 5] = [
@@ -90,17 +141,48 @@ fn first_three(values: impl Iterator<Item = String>) -> String {
 
 /// The EndpointSlices' REST storage over `info`, with the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard_with_table(
-        info,
-        GenericStrategy::default(),
-        Arc::new(ENDPOINT_SLICE_TABLE),
-    )
+    deps.standard_with_table(info, EndpointSliceStrategy, Arc::new(ENDPOINT_SLICE_TABLE))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Go's strategy: generation 1 on create, one more for a changed endpoint or label,
+    /// none for another metadata change.
+    #[test]
+    fn the_generation_counts_changes_but_metadata_ones() {
+        use crate::registry::{from_value, resources_from_scheme};
+        let mut scheme = Scheme::with_name("endpointslice-generation-tests");
+        scheme.add_registry().unwrap();
+        let info = resources_from_scheme(&scheme)
+            .into_values()
+            .find(|r| r.group == "discovery.k8s.io" && r.resource == "endpointslices")
+            .unwrap();
+        let slice = |labels: Value, address: &str| {
+            let v = json!({"metadata": {"name": "s", "labels": labels, "generation": 1},
+                "addressType": "IPv4", "endpoints": [{"addresses": [address]}]});
+            from_value(&scheme, &info.storage_gvk, v).unwrap()
+        };
+        let created = EndpointSliceStrategy
+            .prepare_for_create(&scheme, &info, slice(json!({}), "10.0.0.1"))
+            .unwrap();
+        assert_eq!(created.meta().unwrap().generation(), 1);
+        let update = |new: Box<dyn Object>| {
+            let out = EndpointSliceStrategy
+                .prepare_for_update(&scheme, &info, &*created, new, Subresource::Main)
+                .unwrap();
+            out.meta().unwrap().generation()
+        };
+        assert_eq!(update(slice(json!({}), "10.0.0.2")), 2);
+        assert_eq!(update(slice(json!({"a": "b"}), "10.0.0.1")), 2);
+        let mut annotated = slice(json!({}), "10.0.0.1");
+        let mut annotations = std::collections::BTreeMap::new();
+        annotations.insert("a".to_owned(), "b".to_owned());
+        annotated.meta_mut().unwrap().set_annotations(annotations);
+        assert_eq!(update(annotated), 1);
+    }
 
     /// Go's `TestPrintEndpointSlice`'s cases.
     #[test]
