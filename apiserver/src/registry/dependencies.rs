@@ -54,6 +54,16 @@ impl Dependencies {
         Arc::new(StandardStorage::new(self.store(info, strategy)))
     }
 
+    /// [`standard`](Self::standard), with the `kubectl get` table of its kind.
+    pub fn standard_with_table(
+        &self,
+        info: ResourceInfo,
+        strategy: impl Strategy + 'static,
+        table: Arc<dyn TableConvertor>,
+    ) -> Arc<dyn RestStorage> {
+        Arc::new(StandardStorage::new(self.store(info, strategy)).with_table_convertor(table))
+    }
+
     /// The REST storage of a resource whose creates `creater` answers without storing
     /// them (the reviews).
     pub fn answering(&self, info: ResourceInfo, creater: Arc<dyn Creater>) -> Arc<dyn RestStorage> {

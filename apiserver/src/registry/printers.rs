@@ -148,14 +148,7 @@ impl TableConvertor for Printer {
         list_meta: Map<String, Value>,
         include_object: &str,
     ) -> Value {
-        let definitions = self
-            .columns
-            .iter()
-            .map(|c| {
-                json!({"name": c.name, "type": c.type_, "format": c.format,
-                    "description": c.description, "priority": c.priority})
-            })
-            .collect();
+        let definitions = self.columns.iter().map(column_definition).collect();
         let type_meta = Some((self.api_version, self.kind));
         table(
             definitions,
@@ -166,6 +159,12 @@ impl TableConvertor for Printer {
             self.print,
         )
     }
+}
+
+/// The JSON of column `c`'s definition.
+pub fn column_definition(c: &Column) -> Value {
+    json!({"name": c.name, "type": c.type_, "format": c.format,
+        "description": c.description, "priority": c.priority})
 }
 
 /// The Table of `objects` (their JSON) with the column `definitions`, each row printed by
@@ -268,29 +267,8 @@ pub fn format_labels(labels: Option<&Value>) -> String {
     pairs.join(",")
 }
 
-// --- Shared by the core group's printers (tables-core): Go's helpers of printers.go
-// that several core kinds' rows use.
-
-/// An integer column of `kubectl get`'s (priority 0).
-pub const fn integer_column(name: &'static str, description: &'static str) -> Column {
-    Column {
-        type_: "integer",
-        ..string_column(name, description, 0)
-    }
-}
-
-/// Go's `layoutContainerCells`: the names and the images of `containers`, each a
-/// comma-separated list in the containers' order.
-pub fn layout_container_cells(containers: &[Value]) -> (String, String) {
-    let join = |pointer: &str| {
-        containers
-            .iter()
-            .map(|c| text(c, pointer))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    (join("/name"), join("/image"))
-}
+// --- Go's helpers of printers.go that several core kinds' rows use (quantities,
+// access modes); the integer columns and container cells are with the workloads' below.
 
 /// A quantity (a map's value, if there is one) as Go's `Quantity.String()` writes it
 /// (its canonical form), `0` for none, as Go prints a map's missing quantity.
@@ -322,6 +300,102 @@ pub fn access_modes(obj: &Value, pointer: &str) -> String {
     .join(",")
 }
 
+// --- Workload tables (task tables-workloads): the cells Go's printers of the pod-template
+// kinds share (`layoutContainerCells`, `metav1.FormatLabelSelector`) and the integer
+// columns of their counts.
+
+/// The seconds since the epoch of an RFC 3339 time, if `time` is one.
+pub fn unix_seconds(time: &Value) -> Option<i64> {
+    let t = Time::parse_rfc3339(time.as_str()?).ok()?;
+    Some(t.unix_seconds())
+}
+
+/// An integer column of priority `priority`.
+pub const fn integer_column(
+    name: &'static str,
+    description: &'static str,
+    priority: i32,
+) -> Column {
+    Column {
+        type_: "integer",
+        ..string_column(name, description, priority)
+    }
+}
+
+/// The `Containers` column (wide) of the pod-template kinds.
+pub const CONTAINERS: Column =
+    string_column("Containers", "Names of each container in the template.", 1);
+
+/// The `Images` column (wide) of the pod-template kinds.
+pub const IMAGES: Column = string_column(
+    "Images",
+    "Images referenced by each container in the template.",
+    1,
+);
+
+/// Go's `layoutContainerCells`: the names and the images of `containers` (the `Containers`
+/// and `Images` cells), each joined with commas.
+pub fn container_cells(containers: &[Value]) -> [Value; 2] {
+    let join = |key: &str| {
+        containers
+            .iter()
+            .map(|c| text(c, key))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    [Value::from(join("/name")), Value::from(join("/image"))]
+}
+
+/// Go's `metav1.LabelSelectorAsSelector(s).String()`: each requirement, sorted by key
+/// (empty for no selector or an empty one); `None` when a requirement is one Go's
+/// `labels.NewRequirement` refuses (an unknown operator, `In`/`NotIn` without values,
+/// `Exists`/`DoesNotExist` with some).
+pub fn label_selector_string(selector: Option<&Value>) -> Option<String> {
+    let Some(selector) = selector.filter(|s| !s.is_null()) else {
+        return Some(String::new());
+    };
+    let mut requirements: Vec<(String, String)> = Vec::new();
+    if let Some(labels) = selector.get("matchLabels").and_then(Value::as_object) {
+        for (k, v) in labels {
+            requirements.push((k.clone(), format!("{k}={}", v.as_str().unwrap_or_default())));
+        }
+    }
+    for e in items(selector, "/matchExpressions") {
+        let key = text(e, "/key");
+        let mut values: Vec<&str> = items(e, "/values")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        values.sort_unstable();
+        let requirement = match (text(e, "/operator"), values.is_empty()) {
+            ("In", false) => format!("{key} in ({})", values.join(",")),
+            ("NotIn", false) => format!("{key} notin ({})", values.join(",")),
+            ("Exists", true) => key.to_owned(),
+            ("DoesNotExist", true) => format!("!{key}"),
+            _ => return None,
+        };
+        requirements.push((key.to_owned(), requirement));
+    }
+    requirements.sort();
+    Some(
+        requirements
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect::<Vec<_>>()
+            .join(","),
+    )
+}
+
+/// Go's `metav1.FormatLabelSelector`: [`label_selector_string`], `<none>` when it selects
+/// everything or nothing, `<error>` when it is invalid.
+pub fn format_label_selector(selector: Option<&Value>) -> String {
+    match label_selector_string(selector) {
+        None => "<error>".to_owned(),
+        Some(s) if s.is_empty() => "<none>".to_owned(),
+        Some(s) => s,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,10 +417,10 @@ mod tests {
             json!({"name": "b", "image": "busybox:1"}),
         ];
         assert_eq!(
-            layout_container_cells(&containers),
-            ("a,b".to_owned(), "nginx,busybox:1".to_owned())
+            container_cells(&containers),
+            [json!("a,b"), json!("nginx,busybox:1")]
         );
-        assert_eq!(layout_container_cells(&[]), (String::new(), String::new()));
+        assert_eq!(container_cells(&[]), [json!(""), json!("")]);
         let obj = json!({"cpu": "2000m", "memory": "1024Mi", "n": 5,
             "modes": ["ReadWriteOncePod", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOnce"]});
         assert_eq!(quantity(obj.get("cpu")), "2");
@@ -355,5 +429,26 @@ mod tests {
         assert_eq!(quantity(obj.get("none")), "0");
         assert_eq!(access_modes(&obj, "/modes"), "RWO,RWX,RWOP");
         assert_eq!(access_modes(&obj, "/none"), "");
+    }
+
+    #[test]
+    fn selectors_format_as_go_formats_them() {
+        let selector = json!({"matchLabels": {"b": "2"},
+            "matchExpressions": [{"key": "a", "operator": "NotIn", "values": ["y", "x"]},
+                {"key": "c", "operator": "DoesNotExist"}]});
+        assert_eq!(
+            format_label_selector(Some(&selector)),
+            "a notin (x,y),b=2,!c"
+        );
+        assert_eq!(format_label_selector(Some(&json!({}))), "<none>");
+        assert_eq!(format_label_selector(None), "<none>");
+        let bad = json!({"matchExpressions": [{"key": "a", "operator": "In"}]});
+        assert_eq!(format_label_selector(Some(&bad)), "<error>");
+        assert_eq!(label_selector_string(Some(&bad)), None);
+        let containers = [
+            json!({"name": "a", "image": "i"}),
+            json!({"name": "b", "image": "j"}),
+        ];
+        assert_eq!(container_cells(&containers), [json!("a,b"), json!("i,j")]);
     }
 }

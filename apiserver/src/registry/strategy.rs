@@ -231,6 +231,10 @@ pub struct GenericStrategy {
     pub names: NameValidation,
     /// Go's `ReturnDeletedObject`.
     pub returns_deleted_object: bool,
+    /// Whether its objects have no `metadata.generation` (Go's strategies that never set
+    /// one: Leases', LeaseCandidates', ServiceCIDRs', IPAddresses', and 1.36's
+    /// HorizontalPodAutoscalers').
+    pub no_generation: bool,
 }
 
 impl GenericStrategy {
@@ -250,6 +254,10 @@ impl Strategy for GenericStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.returns_deleted_object
+    }
+
+    fn tracks_generation(&self) -> bool {
+        !self.no_generation
     }
 }
 

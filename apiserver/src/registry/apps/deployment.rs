@@ -8,9 +8,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
 use crate::registry::dependencies::Dependencies;
-use crate::registry::printers::{
-    self, AGE, Column, NAME, Printer, Row, int, items, string_column, text,
-};
+use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, int, string_column};
 use crate::registry::rest::RestStorage;
 
 /// Go's `deploymentColumnDefinitions`.
@@ -28,12 +26,8 @@ pub const COLUMNS: [Column; 8] = [
         0,
     ),
     AGE,
-    string_column("Containers", "Names of each container in the template.", 1),
-    string_column(
-        "Images",
-        "Images referenced by each container in the template.",
-        1,
-    ),
+    printers::CONTAINERS,
+    printers::IMAGES,
     string_column(
         "Selector",
         "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.",
@@ -51,18 +45,12 @@ pub static DEPLOYMENT_TABLE: Printer = Printer {
 
 /// Go's `printDeployment`.
 pub fn print_deployment(obj: &Value) -> Row {
-    let containers = items(obj, "/spec/template/spec/containers");
-    let join = |key: &str| {
-        containers
-            .iter()
-            .map(|c| text(c, key))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let replicas = obj
-        .pointer("/spec/replicas")
-        .and_then(Value::as_i64)
-        .unwrap_or(1);
+    let [names, images] = super::template_container_cells(obj);
+    let replicas = super::desired_replicas(obj);
+    // Unlike the other workloads' (`FormatLabelSelector`), an empty selector is an empty
+    // cell here, and an invalid one `<invalid>`.
+    let selector = printers::label_selector_string(obj.pointer("/spec/selector"))
+        .unwrap_or_else(|| "<invalid>".to_owned());
     Row::from(vec![
         obj.pointer("/metadata/name")
             .cloned()
@@ -71,46 +59,10 @@ pub fn print_deployment(obj: &Value) -> Row {
         Value::from(int(obj, "/status/updatedReplicas")),
         Value::from(int(obj, "/status/availableReplicas")),
         printers::age(obj),
-        Value::from(join("/name")),
-        Value::from(join("/image")),
-        Value::from(selector_string(obj.pointer("/spec/selector"))),
+        names,
+        images,
+        Value::from(selector),
     ])
-}
-
-/// Go's `metav1.LabelSelectorAsSelector(s).String()`: each requirement, sorted by key.
-pub fn selector_string(selector: Option<&Value>) -> String {
-    let Some(selector) = selector.filter(|s| !s.is_null()) else {
-        return String::new();
-    };
-    let mut requirements: Vec<(String, String)> = Vec::new();
-    if let Some(labels) = selector.get("matchLabels").and_then(Value::as_object) {
-        for (k, v) in labels {
-            requirements.push((k.clone(), format!("{k}={}", v.as_str().unwrap_or_default())));
-        }
-    }
-    for e in items(selector, "/matchExpressions") {
-        let key = text(e, "/key");
-        let mut values: Vec<&str> = items(e, "/values")
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        values.sort_unstable();
-        let values = values.join(",");
-        let requirement = match text(e, "/operator") {
-            "In" => format!("{key} in ({values})"),
-            "NotIn" => format!("{key} notin ({values})"),
-            "Exists" => key.to_owned(),
-            "DoesNotExist" => format!("!{key}"),
-            _ => return "<invalid>".to_owned(),
-        };
-        requirements.push((key.to_owned(), requirement));
-    }
-    requirements.sort();
-    requirements
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 /// The Deployments' REST storage over `info`: `/scale` and the table.

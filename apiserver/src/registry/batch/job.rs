@@ -1,5 +1,6 @@
 //! Jobs (Go's `pkg/registry/batch/job`): selectable by `status.successful`; created
-//! with the selector Go's strategy generates unless `manualSelector` is set.
+//! with the selector Go's strategy generates unless `manualSelector` is set; and the
+//! table `kubectl get jobs` prints (Go's `printJob`).
 
 use std::sync::Arc;
 
@@ -12,6 +13,9 @@ use crate::registry::core::pod::template::{
     prepare_template_for_update, without_init_container_annotations,
 };
 use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{
+    self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, items, string_column,
+};
 use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
@@ -122,9 +126,102 @@ impl Strategy for JobStrategy {
     }
 }
 
-/// The Jobs' REST storage over `info`.
+/// The `Selector` column of Jobs and CronJobs (`JobSpec`'s `selector`).
+pub const SELECTOR: Column = string_column(
+    "Selector",
+    "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+    1,
+);
+
+/// Go's `jobColumnDefinitions`.
+pub const COLUMNS: [Column; 8] = [
+    NAME,
+    string_column("Status", "Status of the job.", 0),
+    string_column(
+        "Completions",
+        "The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.",
+        0,
+    ),
+    string_column("Duration", "Time required to complete the job.", 0),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    SELECTOR,
+];
+
+/// The Jobs' table convertor.
+pub static JOB_TABLE: Printer = Printer {
+    api_version: "batch/v1",
+    kind: "Job",
+    columns: &COLUMNS,
+    print: print_job,
+};
+
+/// Go's `printJob`: the status its conditions give, succeeded of the completions (of
+/// the parallelism, when completions are not set), how long it ran or has been running,
+/// the template's containers and images, the selector.
+pub fn print_job(obj: &Value) -> Row {
+    let succeeded = int(obj, "/status/succeeded");
+    let completions = match obj.pointer("/spec/completions").and_then(Value::as_i64) {
+        Some(completions) => format!("{succeeded}/{completions}"),
+        None => match int(obj, "/spec/parallelism") {
+            parallelism if parallelism > 1 => format!("{succeeded}/1 of {parallelism}"),
+            _ => format!("{succeeded}/1"),
+        },
+    };
+    let start = obj
+        .pointer("/status/startTime")
+        .and_then(printers::unix_seconds);
+    let end = obj
+        .pointer("/status/completionTime")
+        .and_then(printers::unix_seconds);
+    let duration = match (start, end) {
+        (None, _) => String::new(),
+        (Some(_), None) => printers::since(obj.pointer("/status/startTime")),
+        (Some(start), Some(end)) => printers::human_duration(end - start),
+    };
+    let has = |condition: &str| {
+        items(obj, "/status/conditions")
+            .iter()
+            .find(|c| printers::text(c, "/type") == condition)
+            .is_some_and(|c| printers::text(c, "/status") == "True")
+    };
+    let status = if has("Complete") {
+        "Complete"
+    } else if has("Failed") {
+        "Failed"
+    } else if obj
+        .pointer("/metadata/deletionTimestamp")
+        .is_some_and(|t| !t.is_null())
+    {
+        "Terminating"
+    } else if has("Suspended") {
+        "Suspended"
+    } else if has("FailureTarget") {
+        "FailureTarget"
+    } else if has("SuccessCriteriaMet") {
+        "SuccessCriteriaMet"
+    } else {
+        "Running"
+    };
+    let [names, images] = printers::container_cells(items(obj, "/spec/template/spec/containers"));
+    Row::from(vec![
+        Value::from(printers::text(obj, "/metadata/name")),
+        Value::from(status),
+        Value::from(completions),
+        Value::from(duration),
+        printers::age(obj),
+        names,
+        images,
+        Value::from(printers::format_label_selector(
+            obj.pointer("/spec/selector"),
+        )),
+    ])
+}
+
+/// The Jobs' REST storage over `info`, with the table.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard(info, JobStrategy)
+    deps.standard_with_table(info, JobStrategy, Arc::new(JOB_TABLE))
 }
 
 #[cfg(test)]
@@ -157,6 +254,43 @@ mod tests {
         assert_eq!(labels["batch.kubernetes.io/job-name"], "pi");
         assert_eq!(labels["controller-uid"], "u-1");
         assert_eq!(labels["batch.kubernetes.io/controller-uid"], "u-1");
+    }
+
+    /// Go's `TestPrintJob`'s cases: completions of parallelism, a finished Job's
+    /// duration, the status from the conditions.
+    #[test]
+    fn jobs_print_as_kubectl_shows_them() {
+        let cells = |job: Value| {
+            let mut cells = print_job(&job).cells;
+            cells.remove(4);
+            cells.truncate(4);
+            Value::from(cells)
+        };
+        let job = json!({"metadata": {"name": "job1"},
+            "spec": {"completions": 2, "template": {"spec": {"containers": [
+                {"name": "fake-job-container1", "image": "fake-job-image1"}]}},
+                "selector": {"matchLabels": {"job-name": "job1"}}},
+            "status": {"succeeded": 1}});
+        assert_eq!(cells(job.clone()), json!(["job1", "Running", "1/2", ""]));
+        let wide = print_job(&job).cells;
+        assert_eq!(
+            Value::from(wide[5..].to_vec()),
+            json!(["fake-job-container1", "fake-job-image1", "job-name=job1"])
+        );
+        let parallel = json!({"metadata": {"name": "job2"}, "spec": {"parallelism": 2}});
+        assert_eq!(cells(parallel), json!(["job2", "Running", "0/1 of 2", ""]));
+        let done = json!({"metadata": {"name": "job3"}, "spec": {"completions": 2},
+            "status": {"succeeded": 2, "startTime": "2020-01-01T00:00:00Z",
+                "completionTime": "2020-01-01T00:31:00Z",
+                "conditions": [{"type": "Complete", "status": "True"}]}});
+        assert_eq!(cells(done), json!(["job3", "Complete", "2/2", "31m"]));
+        let suspended = json!({"metadata": {"name": "job4"},
+            "status": {"conditions": [{"type": "Failed", "status": "False"},
+                {"type": "Suspended", "status": "True"}]}});
+        assert_eq!(cells(suspended), json!(["job4", "Suspended", "0/1", ""]));
+        let deleting = json!({"metadata": {"name": "job5", "deletionTimestamp": "2020-01-01T00:00:00Z"},
+            "status": {"conditions": [{"type": "Suspended", "status": "True"}]}});
+        assert_eq!(cells(deleting)[1], json!("Terminating"));
     }
 
     #[test]

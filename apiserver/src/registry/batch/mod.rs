@@ -1,11 +1,11 @@
 //! The batch group's resources with something of their own (Go's `pkg/registry/batch`).
 
+pub mod cronjob;
 pub mod job;
 
 use std::sync::Arc;
 
 use super::ResourceInfo;
-use super::core::pod::template::PodTemplateStrategy;
 use super::dependencies::Dependencies;
 use super::rest::RestStorage;
 use super::strategy::GenericStrategy;
@@ -14,10 +14,7 @@ use super::strategy::GenericStrategy;
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
         "jobs" => job::storage(info, deps),
-        "cronjobs" => deps.standard(
-            info,
-            PodTemplateStrategy::new("/spec/jobTemplate/spec/template/metadata"),
-        ),
+        "cronjobs" => cronjob::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

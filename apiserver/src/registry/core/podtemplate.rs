@@ -14,7 +14,7 @@ use crate::registry::core::pod::template::{
 };
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
-    Column, NAME, Printer, Row, format_labels, items, layout_container_cells, string_column, text,
+    Column, NAME, Printer, Row, container_cells, format_labels, items, string_column, text,
 };
 use crate::registry::rest::{RestStorage, StandardStorage};
 use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
@@ -94,11 +94,11 @@ pub static POD_TEMPLATE_TABLE: Printer = Printer {
 
 /// Go's `printPodTemplate`: name, the template's containers and images, its labels.
 pub fn print_pod_template(obj: &Value) -> Row {
-    let (names, images) = layout_container_cells(items(obj, "/template/spec/containers"));
+    let [names, images] = container_cells(items(obj, "/template/spec/containers"));
     Row::from(vec![
         Value::from(text(obj, "/metadata/name")),
-        Value::from(names),
-        Value::from(images),
+        names,
+        images,
         Value::from(format_labels(obj.pointer("/template/metadata/labels"))),
     ])
 }

@@ -16,8 +16,8 @@ use crate::registry::core::pod::template::{
     prepare_template_for_update, without_init_container_annotations,
 };
 use crate::registry::printers::{
-    self, AGE, Column, NAME, Printer, Row, format_labels, int, integer_column, items,
-    layout_container_cells, string_column, text,
+    self, AGE, Column, NAME, Printer, Row, container_cells, format_labels, int, integer_column,
+    items, string_column, text,
 };
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
@@ -74,14 +74,17 @@ pub const COLUMNS: [Column; 8] = [
     integer_column(
         "Desired",
         "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+        0,
     ),
     integer_column(
         "Current",
         "Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+        0,
     ),
     integer_column(
         "Ready",
         "The number of ready replicas for this replication controller.",
+        0,
     ),
     AGE,
     string_column("Containers", "Names of each container in the template.", 1),
@@ -108,15 +111,15 @@ pub static REPLICATION_CONTROLLER_TABLE: Printer = Printer {
 /// Go's `printReplicationController` (wide): name, the desired replicas (0 unset), the
 /// current and the ready ones, age, the template's containers and images, the selector.
 pub fn print_replication_controller(obj: &Value) -> Row {
-    let (names, images) = layout_container_cells(items(obj, "/spec/template/spec/containers"));
+    let [names, images] = container_cells(items(obj, "/spec/template/spec/containers"));
     Row::from(vec![
         Value::from(text(obj, "/metadata/name")),
         Value::from(int(obj, "/spec/replicas")),
         Value::from(int(obj, "/status/replicas")),
         Value::from(int(obj, "/status/readyReplicas")),
         printers::age(obj),
-        Value::from(names),
-        Value::from(images),
+        names,
+        images,
         Value::from(format_labels(obj.pointer("/spec/selector"))),
     ])
 }

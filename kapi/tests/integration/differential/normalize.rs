@@ -157,6 +157,10 @@ fn table(body: &mut Value) {
             let normalized = match name.as_str() {
                 "Age" => "<age>".to_owned(),
                 "Last Seen" | "First Seen" => "<age>".to_owned(),
+                // A Job's run time and a CronJob's last schedule: ages too.
+                "Duration" | "Last Schedule" if !text.is_empty() && !text.starts_with('<') => {
+                    "<age>".to_owned()
+                }
                 "Cluster-IP" => text
                     .split(',')
                     .map(cluster_ip)
