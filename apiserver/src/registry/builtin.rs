@@ -40,6 +40,7 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "authorization.k8s.io" => super::authorization::storage(info, deps),
         "batch" => super::batch::storage(info, deps),
         "certificates.k8s.io" => super::certificates::storage(info, deps),
+        "discovery.k8s.io" => super::discovery::storage(info, deps),
         "events.k8s.io" => super::events::storage(info, deps),
         #[cfg(feature = "v1_37")]
         "lifecycle.k8s.io" => super::lifecycle::storage(info, deps),

@@ -37,6 +37,7 @@ pub mod builtin;
 pub mod certificates;
 pub mod core;
 pub mod dependencies;
+pub mod discovery;
 pub mod events;
 #[cfg(feature = "v1_37")]
 pub mod lifecycle;

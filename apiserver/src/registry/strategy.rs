@@ -344,7 +344,11 @@ fn prepare_for_update_as_values(
     ) {
         // Go's `BeforeUpdate` takes the stored uid only when the new object has none:
         // another one (a patch's) is refused by validation as immutable.
-        if meta.get("uid").and_then(Value::as_str).is_none_or(str::is_empty) {
+        if meta
+            .get("uid")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+        {
             match old_meta.get("uid") {
                 Some(v) => meta.insert("uid".into(), v.clone()),
                 None => meta.remove("uid"),
@@ -420,11 +424,17 @@ mod tests {
             "data":{"k":"v"}}"#,
         );
         for (new, uid) in [
-            (r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other",
+            (
+                r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other",
             "uid":"u-2","generateName":"b-","generation":9,"resourceVersion":"7",
             "creationTimestamp":"2020-01-01T00:00:00Z","labels":{"y":"2"},
-            "finalizers":["f"]},"data":{"k":"w"},"immutable":true}"#, "u-2"),
-            (r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#, "u-1"),
+            "finalizers":["f"]},"data":{"k":"w"},"immutable":true}"#,
+                "u-2",
+            ),
+            (
+                r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
+                "u-1",
+            ),
         ] {
             let fast = prepare_for_update(
                 &scheme,

@@ -65,7 +65,9 @@ async fn a_status_put_naming_another_uid_is_a_conflict() {
     let uid = created["metadata"]["uid"].as_str().unwrap().to_owned();
     let mut put = created.clone();
     put["metadata"]["uid"] = json!(OTHER);
-    let r = s.send_json("PUT", &format!("{pdbs}/pdb/status"), &put).await;
+    let r = s
+        .send_json("PUT", &format!("{pdbs}/pdb/status"), &put)
+        .await;
     assert_eq!(r.status, 409, "{}", String::from_utf8_lossy(&r.body));
     assert_eq!(
         r.json()["message"],
