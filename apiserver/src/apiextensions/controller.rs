@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
+use apimachinery::managedfields::FieldManager;
 use apimachinery::runtime::Scheme;
 use apimachinery::schema::GroupVersion;
 use futures_util::{FutureExt, StreamExt};
@@ -17,6 +18,7 @@ use tokio::task::JoinHandle;
 
 use super::CustomResource;
 use super::status::{CLEANUP_FINALIZER, ReservedNames, compute_statuses, is_true};
+use crate::endpoints::fieldmanager::{self, SchemeConverter};
 use crate::registry::{
     DeleteParams, RestStorage, Selection, Store, Subresource, convert, from_value, to_json,
 };
@@ -171,8 +173,13 @@ async fn sync(api: &dyn CustomResourceServer, store: &Store) -> Result<(), Statu
     Ok(())
 }
 
+/// The manager kube-apiserver's own controllers write as (its user agent's first word).
+const MANAGER: &str = "kube-apiserver";
+
 /// Changes the stored CRD `name` (its `status` when `subresource` says so) with `edit`
-/// on its v1 JSON.
+/// on its v1 JSON. A write of the status is recorded in `managedFields` as Go's
+/// controllers' writes through the REST storage are: manager `kube-apiserver`, an
+/// `Update` of the status subresource in v1.
 pub(crate) async fn write(
     scheme: &Arc<Scheme>,
     store: &Store,
@@ -182,11 +189,27 @@ pub(crate) async fn write(
 ) -> Result<(), StatusError> {
     let scheme = scheme.clone();
     let storage_gv = store.info().storage_version();
+    let gvk = v1().with_kind("CustomResourceDefinition");
+    let types = fieldmanager::types_for(&gvk);
+    let converter = SchemeConverter {
+        scheme: &scheme,
+        gvk: gvk.clone(),
+        served: store.info().versions.clone(),
+    };
+    let tracked = (subresource == Subresource::Status).then(|| {
+        let reset = store.strategy().reset_fields(store.info(), subresource);
+        FieldManager::new(&types, &v1().to_string(), "status", &converter).with_reset_fields(reset)
+    });
+    let empty = fieldmanager::empty_object(&scheme, &gvk);
     store
         .update("", name, subresource, false, |current| {
             let mut v = to_json(&*convert(&scheme, current, &v1())?)?;
+            let live = tracked.as_ref().map(|_| v.clone());
             edit(&mut v);
-            let obj = from_value(&scheme, &v1().with_kind("CustomResourceDefinition"), v)?;
+            if let (Some(fm), Some(live)) = (&tracked, &live) {
+                fm.update(Some(live), &empty, &mut v, MANAGER, &fieldmanager::now());
+            }
+            let obj = from_value(&scheme, &gvk, v)?;
             convert(&scheme, obj, &storage_gv)
         })
         .await

@@ -286,7 +286,11 @@ pub fn prepare_for_update(
     let mut new = new;
     if !info.has_spec && !info.has_status {
         if let (Some(old), Some(meta)) = (old.meta(), new.meta_mut()) {
-            meta.set_uid(old.uid());
+            // Go keeps a uid the new object names (a patch's): validation refuses it
+            // when it is not the stored one.
+            if meta.uid().is_empty() {
+                meta.set_uid(old.uid());
+            }
             meta.set_creation_timestamp(old.creation_timestamp());
             meta.set_namespace(old.namespace());
             meta.set_deletion_timestamp(old.deletion_timestamp());
@@ -325,8 +329,14 @@ fn prepare_for_update_as_values(
                     metadata.as_ref().and_then(Value::as_object),
                 ) {
                     // managedFields too: they record this write (Go keeps them in
-                    // `ResetObjectMetaForStatus`).
-                    for k in ["labels", "annotations", "resourceVersion", "managedFields"] {
+                    // `ResetObjectMetaForStatus`), and the uid, checked below.
+                    for k in [
+                        "labels",
+                        "annotations",
+                        "resourceVersion",
+                        "managedFields",
+                        "uid",
+                    ] {
                         match new_meta.get(k) {
                             Some(v) => meta.insert(k.into(), v.clone()),
                             None => meta.remove(k),
@@ -340,8 +350,19 @@ fn prepare_for_update_as_values(
         new_v.get_mut("metadata").and_then(Value::as_object_mut),
         old_v.get("metadata").and_then(Value::as_object),
     ) {
+        // Go's `BeforeUpdate` takes the stored uid only when the new object has none:
+        // another one (a patch's) is refused by validation as immutable.
+        if meta
+            .get("uid")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+        {
+            match old_meta.get("uid") {
+                Some(v) => meta.insert("uid".into(), v.clone()),
+                None => meta.remove("uid"),
+            };
+        }
         for k in [
-            "uid",
             "creationTimestamp",
             "namespace",
             "deletionTimestamp",
@@ -410,12 +431,18 @@ mod tests {
             "deletionTimestamp":"2026-02-02T03:04:05Z","deletionGracePeriodSeconds":30},
             "data":{"k":"v"}}"#,
         );
-        for new in [
-            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other",
+        for (new, uid) in [
+            (
+                r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other",
             "uid":"u-2","generateName":"b-","generation":9,"resourceVersion":"7",
             "creationTimestamp":"2020-01-01T00:00:00Z","labels":{"y":"2"},
             "finalizers":["f"]},"data":{"k":"w"},"immutable":true}"#,
-            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
+                "u-2",
+            ),
+            (
+                r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
+                "u-1",
+            ),
         ] {
             let fast = prepare_for_update(
                 &scheme,
@@ -439,7 +466,9 @@ mod tests {
                 object_to_unstructured(&*fast).unwrap(),
                 object_to_unstructured(&*by_values).unwrap()
             );
-            assert_eq!(fast.meta().unwrap().uid(), "u-1");
+            // A uid the new object names stays (validation refuses it), as in Go's
+            // `BeforeUpdate`; none is the stored one.
+            assert_eq!(fast.meta().unwrap().uid(), uid);
         }
     }
 }

@@ -12,6 +12,26 @@ use super::StorageError;
 pub const OPTIMISTIC_LOCK_ERROR_MSG: &str =
     "the object has been modified; please apply your changes to the latest version and try again";
 
+/// The conflict of an update whose object names a uid other than the stored object's
+/// (Go's `storage.Preconditions.Check` of the uid an update's body carries, whose
+/// `StorageError` of code 4, invalid object, `InterpretUpdateError` makes a 409 Conflict
+/// on `name` of `resource`, with the storage error's words, etcd key `key` included).
+pub fn uid_precondition_failed(
+    resource: &GroupResource,
+    name: &str,
+    key: &str,
+    wanted: &str,
+    stored: &str,
+) -> StatusError {
+    errors::new_conflict(
+        resource,
+        name,
+        format!(
+            "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {wanted}, UID in object meta: {stored}"
+        ),
+    )
+}
+
 /// The API error of `err`, a failed operation on `name` (empty for a collection) of
 /// `resource`: a key that exists is `AlreadyExists`, a missing one `NotFound`, a failed
 /// compare-and-swap Go's optimistic-lock `Conflict`, a compacted revision `Expired`, a
@@ -93,6 +113,17 @@ mod tests {
             suggests(&late),
             Some(1),
             "the client is asked to retry after a second"
+        );
+    }
+
+    #[test]
+    fn a_uid_precondition_failure_is_gos_conflict() {
+        let cms = GroupResource::new("", "configmaps");
+        let err = uid_precondition_failed(&cms, "cm", "/registry/configmaps/ns/cm", "a", "b");
+        assert!(errors::is_conflict(&err));
+        assert_eq!(
+            err.to_string(),
+            "Operation cannot be fulfilled on configmaps \"cm\": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns/cm, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: a, UID in object meta: b"
         );
     }
 

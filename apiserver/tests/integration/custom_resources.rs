@@ -104,6 +104,23 @@ async fn a_crd_is_served_stored_and_removed() {
             ("Established", "True", "InitialNamesAccepted")
         ]
     );
+    // The controllers' status writes are recorded as Go's, through the REST storage.
+    let status_entry = crd["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["subresource"] == "status")
+        .unwrap();
+    assert_eq!(
+        (&status_entry["manager"], &status_entry["operation"]),
+        (&json!("kube-apiserver"), &json!("Update"))
+    );
+    let owned = &status_entry["fieldsV1"]["f:status"];
+    assert!(owned["f:acceptedNames"]["f:kind"].is_object(), "{owned}");
+    assert!(
+        owned["f:conditions"]["k:{\"type\":\"Established\"}"].is_object(),
+        "{owned}"
+    );
 
     // Discovery, legacy and aggregated.
     let list = s.get("/apis/example.com/v1").await.json();

@@ -31,4 +31,5 @@ mod server_api;
 mod server_backends;
 mod server_side_apply;
 mod storage_backends;
+mod update_preconditions;
 mod validation;

@@ -57,6 +57,7 @@ const LAYERS: &[&[&str]] = &[
         "registry::builtin",
         "registry::certificates",
         "registry::core",
+        "registry::discovery",
         "registry::dependencies",
         "registry::events",
         "registry::lifecycle",

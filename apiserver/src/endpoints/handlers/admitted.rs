@@ -9,7 +9,7 @@ use apimachinery::schema::GroupVersionKind;
 use super::{Handler, resource_version};
 use crate::admission;
 use crate::registry::DeleteParams;
-use crate::storage::OPTIMISTIC_LOCK_ERROR_MSG;
+use crate::storage::{self, OPTIMISTIC_LOCK_ERROR_MSG};
 
 /// How many times an admitted write is admitted again when another writer changed the
 /// object between its read and its write (the store's own retry count).
@@ -75,10 +75,14 @@ impl Handler<'_> {
     /// admits it, and the store writes it only if the object is still at the
     /// resourceVersion read. When another writer got there first and the client named
     /// no resourceVersion, the whole round (admission included) runs again; nothing is
-    /// stored when admission refuses.
+    /// stored when admission refuses. `uid`, when given (the uid a PUT's body carries),
+    /// is a precondition checked first, as Go's `GuaranteedUpdate` checks it: an object
+    /// with another uid is a 409 Conflict, before any conflict of resourceVersions,
+    /// admission or validation.
     pub(super) async fn admitted_update<F>(
         &self,
         dry_run: bool,
+        uid: Option<&str>,
         mut compute: F,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError>
     where
@@ -95,6 +99,21 @@ impl Handler<'_> {
             let (current, kv, current_is_fresh) = self.store.read(ns, name, fresh).await?;
             let current_rv = resource_version(&*current);
             let rev = kv.mod_revision;
+            let stored_uid = current.meta().map(|m| m.uid()).unwrap_or_default();
+            if let Some(wanted) = uid.filter(|u| *u != stored_uid) {
+                if self.stale_read(current_is_fresh, ns, name, rev).await {
+                    fresh = true;
+                    continue;
+                }
+                let key = self.store.info().key(ns, name);
+                return Err(storage::uid_precondition_failed(
+                    &self.qualified(),
+                    name,
+                    &key,
+                    wanted,
+                    stored_uid,
+                ));
+            }
             let computed = compute(current.deep_copy_object()).and_then(|new| {
                 let asked = resource_version(&*new);
                 if !asked.is_empty() && asked != current_rv {

@@ -129,7 +129,7 @@ impl Handler<'_> {
                 Ok(_) => {
                     let mut w_out = Vec::new();
                     let updated = self
-                        .admitted_update(dry_run, |current| {
+                        .admitted_update(dry_run, None, |current| {
                             let current_rv = current
                                 .meta()
                                 .map(|m| m.resource_version().to_owned())

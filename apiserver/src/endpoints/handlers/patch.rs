@@ -39,7 +39,7 @@ impl Handler<'_> {
         let gvk = self.request_gvk();
         let mut warnings = Vec::new();
         let (updated, admitted) = self
-            .admitted_update(dry_run, |current| {
+            .admitted_update(dry_run, None, |current| {
                 let current_rv = current
                     .meta()
                     .map(|m| m.resource_version().to_owned())

@@ -86,7 +86,7 @@ impl Handler<'_> {
                 let scaler = self.scaler()?;
                 let version = self.info.api_version.as_str();
                 let (obj, admitted) = self
-                    .admitted_update(dry_run, |current| {
+                    .admitted_update(dry_run, None, |current| {
                         let before = to_json(&*current)?;
                         let mut v = before.clone();
                         scaler.set_replicas(version, &mut v, replicas);

@@ -13,10 +13,16 @@ impl Handler<'_> {
         let dry_run = self.write_options("UpdateOptions", ErrorList::default())?;
         let (obj, mut warnings) = self.admit(body, media, Some(&self.info.name)).await?;
         let reset = resets_managed_fields(body, media);
+        // Go takes the body's uid as a precondition (`rest.DefaultUpdatedObjectInfo`);
+        // patches and applies, whose objects come from the stored one, take none.
+        let uid = obj
+            .meta()
+            .map(|m| m.uid().to_owned())
+            .filter(|u| !u.is_empty());
         // PUT replaces: the new object does not depend on the current one, so a retry
         // (possible only without a resourceVersion) writes the same body again.
         let (updated, admitted) = self
-            .admitted_update(dry_run, |current| {
+            .admitted_update(dry_run, uid.as_deref(), |current| {
                 self.track_managed_fields(Some(&*current), obj.deep_copy_object(), reset)
             })
             .await?;

@@ -5,7 +5,8 @@
 //! resourceVersion and continue token (they count every write to etcd, the other
 //! server's own objects' too), generated names' suffixes, allocated cluster IPs and node
 //! ports, table ages, and the addresses a server gives for itself; a resourceVersion a
-//! message quotes (a failed precondition's) as the field's.
+//! message quotes (a failed precondition's) as the field's, and a stored uid a message
+//! quotes (a failed uid precondition's) as the field's.
 
 use std::collections::HashMap;
 
@@ -79,6 +80,9 @@ fn walk(value: &mut Value, versions: &mut Versions) {
                     ("message", Value::String(m)) if m.contains(RV_IN_RECORD) => {
                         *v = Value::from(rv_in_message(m, versions));
                     }
+                    ("message", Value::String(m)) if m.contains(UID_IN_OBJECT) => {
+                        *v = Value::from(uid_in_message(m));
+                    }
                     _ => walk(v, versions),
                 }
             }
@@ -108,6 +112,18 @@ fn rv_in_message(message: &str, versions: &mut Versions) -> String {
         return message.to_owned();
     };
     format!("{before}{RV_IN_RECORD}{}){rest}", versions.token(rv))
+}
+
+/// How a failed uid precondition of an update quotes the stored uid (the message's end).
+const UID_IN_OBJECT: &str = "UID in object meta: ";
+
+/// A message ending with a stored uid (a failed uid precondition's), the uid normalized
+/// as the field is.
+fn uid_in_message(message: &str) -> String {
+    match message.rsplit_once(UID_IN_OBJECT) {
+        Some((before, _)) => format!("{before}{UID_IN_OBJECT}<uid>"),
+        None => message.to_owned(),
+    }
 }
 
 /// A name made from `generateName`: its suffix is random.
@@ -288,6 +304,12 @@ mod tests {
         assert_eq!(
             conflict["message"],
             "Operation cannot be fulfilled on ConfigMap \"a\": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (<rv 2>). The object might have been modified"
+        );
+        let mut uid = json!({"kind": "Status", "message": "Operation cannot be fulfilled on configmaps \"a\": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 41, UID in object meta: 3ecb8aa2"});
+        normalize(&mut uid, &mut versions);
+        assert_eq!(
+            uid["message"],
+            "Operation cannot be fulfilled on configmaps \"a\": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 41, UID in object meta: <uid>"
         );
         assert_eq!(
             node_ports("80:31234/TCP,443/TCP"),
