@@ -231,6 +231,9 @@ pub struct GenericStrategy {
     pub names: NameValidation,
     /// Go's `ReturnDeletedObject`.
     pub returns_deleted_object: bool,
+    /// Whether its objects keep no `metadata.generation` though they have a spec (Go's
+    /// strategies of CSIDrivers, ClusterTrustBundles, ... set none).
+    pub without_generation: bool,
 }
 
 impl GenericStrategy {
@@ -250,6 +253,10 @@ impl Strategy for GenericStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.returns_deleted_object
+    }
+
+    fn tracks_generation(&self) -> bool {
+        !self.without_generation
     }
 }
 

@@ -72,6 +72,7 @@ const RETRY_DELAY: Duration = Duration::from_millis(500);
 pub const STRATEGY: GenericStrategy = GenericStrategy {
     names: NameValidation::PathSegment,
     returns_deleted_object: false,
+    without_generation: false,
 };
 
 /// The store of RBAC resource `info`, written with [`STRATEGY`].

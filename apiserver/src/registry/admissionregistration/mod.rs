@@ -1,6 +1,7 @@
 //! The admissionregistration.k8s.io group's resources (Go's
 //! `pkg/registry/admissionregistration`): webhook configurations, admission policies and
-//! their bindings print their tables ([`params`] has the cells of policies' parameters).
+//! their bindings print their tables ([`params`] has the cells of policies' parameters);
+//! webhook configurations keep a generation of their webhooks.
 
 pub mod mutatingadmissionpolicy;
 pub mod mutatingadmissionpolicybinding;
@@ -17,6 +18,7 @@ use super::dependencies::Dependencies;
 use super::printers::Printer;
 use super::rest::{RestStorage, StandardStorage};
 use super::strategy::GenericStrategy;
+use validatingwebhookconfiguration::WebhookConfigurationStrategy;
 
 /// The REST storage of admissionregistration.k8s.io resource `info` (Go's
 /// `admissionregistration/rest/storage_apiserver.go`).
@@ -30,8 +32,10 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "mutatingadmissionpolicybindings" => &mutatingadmissionpolicybinding::TABLE,
         _ => return deps.standard(info, GenericStrategy::default()),
     };
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(*table)),
-    )
+    let store = if info.resource.ends_with("webhookconfigurations") {
+        deps.store(info, WebhookConfigurationStrategy)
+    } else {
+        deps.store(info, GenericStrategy::default())
+    };
+    Arc::new(StandardStorage::new(store).with_table_convertor(Arc::new(*table)))
 }

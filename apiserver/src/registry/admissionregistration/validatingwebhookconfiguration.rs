@@ -1,14 +1,53 @@
 //! ValidatingWebhookConfigurations (Go's
-//! `pkg/registry/admissionregistration/validatingwebhookconfiguration`): the generic
-//! strategy, and the table `kubectl get validatingwebhookconfigurations` prints (Go's
-//! `printValidatingWebhook`: how many webhooks), whose columns and row
-//! MutatingWebhookConfigurations print too.
+//! `pkg/registry/admissionregistration/validatingwebhookconfiguration`): a strategy
+//! keeping a generation of the webhooks, and the table `kubectl get
+//! validatingwebhookconfigurations` prints (Go's `printValidatingWebhook`: how many
+//! webhooks); MutatingWebhookConfigurations have the same strategy, columns and row.
 
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
+use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
+use crate::registry::{ResourceInfo, to_json};
+
+/// Go's strategies of webhook configurations: `metadata.generation` is 1 on create and
+/// grows with each update changing the webhooks (the kinds have no spec).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WebhookConfigurationStrategy;
+
+impl Strategy for WebhookConfigurationStrategy {
+    fn prepare_for_create(
+        &self,
+        _scheme: &Scheme,
+        _info: &ResourceInfo,
+        mut obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        if let Some(meta) = obj.meta_mut() {
+            meta.set_generation(1);
+        }
+        Ok(obj)
+    }
+
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let changed = to_json(old)?.get("webhooks") != to_json(&*new)?.get("webhooks");
+        let mut new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
+        if changed && let (Some(old), Some(meta)) = (old.meta(), new.meta_mut()) {
+            meta.set_generation(old.generation() + 1);
+        }
+        Ok(new)
+    }
+}
 
 /// Go's `validatingWebhookColumnDefinitions` (and `mutatingWebhookColumnDefinitions`).
 pub const COLUMNS: [Column; 3] = [

@@ -1,18 +1,21 @@
 //! CertificateSigningRequests (Go's `pkg/registry/certificates/certificates`):
-//! selectable by `spec.signerName`, and the table `kubectl get csr` prints (Go's
+//! selectable by `spec.signerName`, their requester (`spec.username`, `uid`, `groups`,
+//! `extra`) set from the user creating them, and the table `kubectl get csr` prints (Go's
 //! `printCertificateSigningRequest`).
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::Object;
+use serde_json::{Value, json};
 
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, human_duration, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::{SelectableField, Strategy};
-use crate::registry::{ResourceInfo, SubresourceInfo};
+use crate::registry::rest::{Context, RestStorage, TableConvertor};
+use crate::registry::strategy::{SelectableField, Strategy, Subresource};
+use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json};
 
 /// Go's `certificateSigningRequestColumnDefinitions` (the `Requestor` column is
 /// described by the `request` field's documentation, as Go's is).
@@ -100,6 +103,78 @@ impl Strategy for CertificateSigningRequestStrategy {
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("spec.signerName", "/spec/signerName")]
     }
+
+    /// Go's CSR strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
+    /// Go's `GetResetFields`: a request's spec is the server's (the requester) and
+    /// immutable, its status written through `/status` and `/approval`.
+    fn reset_fields(
+        &self,
+        _info: &ResourceInfo,
+        subresource: Subresource,
+    ) -> &'static [&'static str] {
+        match subresource {
+            Subresource::Main | Subresource::Finalize => &["spec", "status"],
+            Subresource::Status => &["spec"],
+        }
+    }
+}
+
+/// The CertificateSigningRequests' REST storage: a create names its requester.
+#[derive(Debug)]
+pub struct CertificateSigningRequestStorage {
+    store: Arc<Store>,
+}
+
+#[async_trait::async_trait]
+impl RestStorage for CertificateSigningRequestStorage {
+    fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        Some(&CERTIFICATE_SIGNING_REQUEST_TABLE)
+    }
+
+    /// Go's `PrepareForCreate`: the requester is the user creating the request, whatever
+    /// the body says, and a new request has no status (no one creates it approved).
+    async fn begin_create(
+        &self,
+        ctx: &Context<'_>,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut csr = to_json(&*obj)?;
+        set_requester(&mut csr, ctx.user);
+        from_value(self.store.scheme(), &self.store.info().storage_gvk, csr)
+    }
+}
+
+/// Sets `csr`'s requester to `user` (empty fields left out) and clears its status.
+fn set_requester(csr: &mut Value, user: &crate::authentication::user::Info) {
+    if let Some(map) = csr.as_object_mut() {
+        map.insert("status".into(), json!({}));
+    }
+    let Some(spec) = csr.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for field in ["username", "uid", "groups", "extra"] {
+        spec.remove(field);
+    }
+    if !user.name.is_empty() {
+        spec.insert("username".into(), Value::from(user.name.as_str()));
+    }
+    if !user.uid.is_empty() {
+        spec.insert("uid".into(), Value::from(user.uid.as_str()));
+    }
+    if !user.groups.is_empty() {
+        spec.insert("groups".into(), json!(user.groups));
+    }
+    if !user.extra.is_empty() {
+        spec.insert("extra".into(), json!(user.extra));
+    }
 }
 
 /// The CertificateSigningRequests' REST storage over `info`.
@@ -112,10 +187,9 @@ pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn Re
         kind: "CertificateSigningRequest",
         verbs: &["get", "patch", "update"],
     }];
-    Arc::new(
-        StandardStorage::new(deps.store(info, CertificateSigningRequestStrategy))
-            .with_table_convertor(Arc::new(CERTIFICATE_SIGNING_REQUEST_TABLE)),
-    )
+    Arc::new(CertificateSigningRequestStorage {
+        store: deps.store(info, CertificateSigningRequestStrategy),
+    })
 }
 
 #[cfg(test)]
@@ -126,6 +200,24 @@ mod tests {
     fn cells(spec: Value, status: Value) -> Vec<Value> {
         let csr = json!({"metadata": {"name": "csr1"}, "spec": spec, "status": status});
         print_certificate_signing_request(&csr).cells
+    }
+
+    #[test]
+    fn the_requester_is_the_user_creating_the_request() {
+        let mut csr = json!({"spec": {"request": "cg==", "username": "forged",
+            "groups": ["system:masters"]}, "status": {"conditions": [{"type": "Approved"}]}});
+        let user = crate::authentication::user::Info {
+            name: "alice".into(),
+            uid: String::new(),
+            groups: vec!["devs".into(), "system:authenticated".into()],
+            extra: Default::default(),
+        };
+        set_requester(&mut csr, &user);
+        assert_eq!(
+            csr,
+            json!({"spec": {"request": "cg==", "username": "alice",
+                "groups": ["devs", "system:authenticated"]}, "status": {}})
+        );
     }
 
     /// Go's `TestPrintCertificateSigningRequest` cases.

@@ -48,8 +48,14 @@ pub fn print_cluster_trust_bundle(obj: &Value) -> Row {
 /// The ClusterTrustBundles' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(CLUSTER_TRUST_BUNDLE_TABLE)),
+        StandardStorage::new(deps.store(
+            info,
+            GenericStrategy {
+                without_generation: true,
+                ..GenericStrategy::default()
+            },
+        ))
+        .with_table_convertor(Arc::new(CLUSTER_TRUST_BUNDLE_TABLE)),
     )
 }
 

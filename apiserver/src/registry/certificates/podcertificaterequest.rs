@@ -98,6 +98,11 @@ impl Strategy for PodCertificateRequestStrategy {
             ("spec.nodeName", "/spec/nodeName"),
         ]
     }
+
+    /// Go's pod certificate request strategy keeps no generation.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
 }
 
 /// The PodCertificateRequests' REST storage over `info`.

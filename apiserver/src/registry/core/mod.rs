@@ -41,6 +41,14 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     match info.resource.as_str() {
         "configmaps" => configmap::storage(info, deps),
         "events" => event::storage(info, deps),
+        // Go's LimitRange strategy keeps no generation.
+        "limitranges" => deps.standard(
+            info,
+            GenericStrategy {
+                without_generation: true,
+                ..GenericStrategy::default()
+            },
+        ),
         "namespaces" => namespace::storage(info, deps),
         "nodes" => node::storage(info, deps),
         "pods" => pod::storage(info, deps),

@@ -1,17 +1,19 @@
 //! CSIDrivers (Go's `pkg/registry/storage/csidriver`): a delete answers with the deleted
-//! driver, and the table `kubectl get csidrivers` prints (Go's `printCSIDriver`).
+//! driver, a driver asking for service account tokens without saying where they go is
+//! warned about, and the table `kubectl get csidrivers` prints (Go's `printCSIDriver`).
 
 use std::sync::Arc;
 
+use apimachinery::runtime::Object;
 use serde_json::Value;
 
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::strategy::Strategy;
+use crate::registry::{ResourceInfo, to_json};
 
 /// A boolean column of `kubectl get`'s.
 const fn boolean_column(name: &'static str, description: &'static str) -> Column {
@@ -100,10 +102,58 @@ pub fn print_csi_driver(obj: &Value) -> Row {
     ])
 }
 
+/// Go's warning for a driver with token requests and no `serviceAccountTokenInSecrets`.
+const TOKENS_IN_SECRETS_RECOMMENDED: &str = "spec.serviceAccountTokenInSecrets is unset; if supported by this CSI driver, set to true to prevent possible logging of tokens in volume attributes";
+
+/// Go's CSI driver strategy: a delete answers with the deleted driver, no generation is
+/// kept, and a driver given token requests without `serviceAccountTokenInSecrets` is
+/// warned about.
+#[derive(Clone, Copy, Debug)]
+pub struct CsiDriverStrategy;
+
+/// Whether `new` asks for tokens, `old`'s requests (if any) changed, and it does not say
+/// where they go.
+fn tokens_unplaced(new: &Value, old: Option<&Value>) -> bool {
+    let requests = new.pointer("/spec/tokenRequests");
+    requests
+        .and_then(Value::as_array)
+        .is_some_and(|r| !r.is_empty())
+        && old.is_none_or(|old| old.pointer("/spec/tokenRequests") != requests)
+        && new
+            .pointer("/spec/serviceAccountTokenInSecrets")
+            .is_none_or(Value::is_null)
+}
+
+impl Strategy for CsiDriverStrategy {
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        match to_json(obj) {
+            Ok(new) if tokens_unplaced(&new, None) => vec![TOKENS_IN_SECRETS_RECOMMENDED.into()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        match (to_json(obj), to_json(old)) {
+            (Ok(new), Ok(old)) if tokens_unplaced(&new, Some(&old)) => {
+                vec![TOKENS_IN_SECRETS_RECOMMENDED.into()]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// The CSIDrivers' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
+        StandardStorage::new(deps.store(info, CsiDriverStrategy))
             .with_table_convertor(Arc::new(CSI_DRIVER_TABLE)),
     )
 }
@@ -112,6 +162,25 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn token_requests_without_a_place_for_the_tokens_are_warned_about() {
+        let driver = |spec: Value| json!({"spec": spec});
+        let tokens = json!({"tokenRequests": [{"audience": "a"}]});
+        assert!(tokens_unplaced(&driver(tokens.clone()), None));
+        assert!(!tokens_unplaced(
+            &driver(tokens.clone()),
+            Some(&driver(tokens.clone()))
+        ));
+        assert!(tokens_unplaced(&driver(tokens), Some(&driver(json!({})))));
+        let placed =
+            json!({"tokenRequests": [{"audience": "a"}], "serviceAccountTokenInSecrets": false});
+        assert!(!tokens_unplaced(&driver(placed), None));
+        assert!(!tokens_unplaced(
+            &driver(json!({"tokenRequests": []})),
+            None
+        ));
+    }
 
     /// Go's `TestPrintCSIDriver` cases.
     #[test]

@@ -49,8 +49,14 @@ pub fn print_csi_node(obj: &Value) -> Row {
 /// The CSINodes' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
-            .with_table_convertor(Arc::new(CSI_NODE_TABLE)),
+        StandardStorage::new(deps.store(
+            info,
+            GenericStrategy {
+                without_generation: true,
+                ..GenericStrategy::returning_deleted_object()
+            },
+        ))
+        .with_table_convertor(Arc::new(CSI_NODE_TABLE)),
     )
 }
 

@@ -73,8 +73,14 @@ pub fn print_volume_attachment(obj: &Value) -> Row {
 /// The VolumeAttachments' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
-            .with_table_convertor(Arc::new(VOLUME_ATTACHMENT_TABLE)),
+        StandardStorage::new(deps.store(
+            info,
+            GenericStrategy {
+                without_generation: true,
+                ..GenericStrategy::returning_deleted_object()
+            },
+        ))
+        .with_table_convertor(Arc::new(VOLUME_ATTACHMENT_TABLE)),
     )
 }
 

@@ -4,8 +4,8 @@
 //! share a version, and which are newer, still compares), a list's or table's own
 //! resourceVersion and continue token (they count every write to etcd, the other
 //! server's own objects' too), generated names' suffixes, allocated cluster IPs and node
-//! ports, table ages, and the addresses a server gives for itself; a resourceVersion a
-//! message quotes (a failed precondition's) as the field's.
+//! ports, table ages and creation times, and the addresses a server gives for itself; a
+//! resourceVersion a message quotes (a failed precondition's) as the field's.
 
 use std::collections::HashMap;
 
@@ -134,7 +134,8 @@ fn cluster_ip(ip: &str) -> String {
     }
 }
 
-/// A table's cells that hold ages, allocated addresses or node ports.
+/// A table's cells that hold ages, creation times (Go's default table), allocated
+/// addresses or node ports.
 fn table(body: &mut Value) {
     let names: Vec<String> = body
         .get("columnDefinitions")
@@ -156,6 +157,7 @@ fn table(body: &mut Value) {
             let Value::String(text) = cell else { continue };
             let normalized = match name.as_str() {
                 "Age" => "<age>".to_owned(),
+                "Created At" => "<time>".to_owned(),
                 "Cluster-IP" => text
                     .split(',')
                     .map(cluster_ip)
