@@ -93,8 +93,8 @@ mod tests {
         );
         assert_eq!(
             table["rows"],
-            json!([{"cells": ["a", "2026-11-29T22:19:50Z"]},
-                {"cells": ["b", "0001-01-01T00:00:00Z"]}])
+            json!([{"cells": ["a", "2026-11-29T22:19:50Z"], "object": null},
+                {"cells": ["b", "0001-01-01T00:00:00Z"], "object": null}])
         );
         let with_objects = convertor.convert_to_table("v1", &objects[1..], Map::new(), "Object");
         let object = &with_objects["rows"][0]["object"];

@@ -49,6 +49,7 @@ const LAYERS: &[&[&str]] = &[
     // apiextensions-apiserver).
     &[
         "apiextensions",
+        "registry::admissionregistration",
         "registry::apiextensions",
         "registry::apps",
         "registry::authentication",
@@ -59,7 +60,9 @@ const LAYERS: &[&[&str]] = &[
         "registry::core",
         "registry::dependencies",
         "registry::events",
+        "registry::flowcontrol",
         "registry::lifecycle",
+        "registry::node",
         "registry::policy",
         "registry::rbac",
         "registry::resource",
