@@ -5,11 +5,9 @@
 
 use serde_json::Value;
 
-use crate::registry::printers::{
-    self, AGE, Column, NAME, Printer, Row, items, string_column, text,
-};
+use crate::registry::printers::{AGE, Column, NAME, Printer, Row, string_column};
 
-use super::params::{PARAM_KIND, param_kind};
+use super::params::{PARAM_KIND, policy_row};
 
 /// Go's `mutatingAdmissionPolicy` column definitions.
 pub const COLUMNS: [Column; 4] = [
@@ -37,13 +35,7 @@ pub static TABLE: Printer = Printer {
 /// Go's `printMutatingAdmissionPolicy`: name, the number of mutations, the parameters'
 /// kind, age.
 pub fn print_mutating_admission_policy(obj: &Value) -> Row {
-    let mutations = i64::try_from(items(obj, "/spec/mutations").len()).unwrap_or(i64::MAX);
-    Row::from(vec![
-        Value::from(text(obj, "/metadata/name")),
-        Value::from(mutations),
-        Value::from(param_kind(obj)),
-        printers::age(obj),
-    ])
+    policy_row(obj, "/spec/mutations")
 }
 
 #[cfg(test)]

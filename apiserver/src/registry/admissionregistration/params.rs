@@ -1,10 +1,9 @@
-//! The cells of admission policies' parameters that Go's printers of validating and
-//! mutating policies and bindings share: a policy's `ParamKind` and a binding's
-//! `ParamRef`.
+//! What Go's printers of validating and mutating admission policies and of their bindings
+//! share: a policy's row (its rules counted, its `ParamKind`) and a binding's `ParamRef`.
 
 use serde_json::Value;
 
-use crate::registry::printers::{Column, string_column, text};
+use crate::registry::printers::{self, Column, Row, items, string_column, text};
 
 /// The `ParamKind` column of the policies.
 pub const PARAM_KIND: Column = string_column(
@@ -13,8 +12,20 @@ pub const PARAM_KIND: Column = string_column(
     0,
 );
 
+/// Go's `printValidatingAdmissionPolicy` and `printMutatingAdmissionPolicy`: name, the
+/// number of rules (the validations or mutations at `rules`), the parameters' kind, age.
+pub fn policy_row(policy: &Value, rules: &str) -> Row {
+    let count = i64::try_from(items(policy, rules).len()).unwrap_or(i64::MAX);
+    Row::from(vec![
+        Value::from(text(policy, "/metadata/name")),
+        Value::from(count),
+        Value::from(param_kind(policy)),
+        printers::age(policy),
+    ])
+}
+
 /// A policy's `ParamKind` cell: `<apiVersion>/<kind>`, `<unset>` without one.
-pub fn param_kind(policy: &Value) -> String {
+fn param_kind(policy: &Value) -> String {
     match policy.pointer("/spec/paramKind").filter(|p| !p.is_null()) {
         Some(kind) => format!("{}/{}", text(kind, "/apiVersion"), text(kind, "/kind")),
         None => "<unset>".to_owned(),
