@@ -35,6 +35,7 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
     match info.group.as_str() {
         "" => super::core::storage(info, deps),
         "apps" => super::apps::storage(info, deps),
+        "admissionregistration.k8s.io" => super::admissionregistration::storage(info, deps),
         "apiextensions.k8s.io" => super::apiextensions::storage(info, deps),
         "authentication.k8s.io" => super::authentication::storage(info, deps),
         "authorization.k8s.io" => super::authorization::storage(info, deps),
@@ -44,9 +45,11 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "coordination.k8s.io" => super::coordination::storage(info, deps),
         "discovery.k8s.io" => super::discovery::storage(info, deps),
         "events.k8s.io" => super::events::storage(info, deps),
+        "flowcontrol.apiserver.k8s.io" => super::flowcontrol::storage(info, deps),
         #[cfg(feature = "v1_37")]
         "lifecycle.k8s.io" => super::lifecycle::storage(info, deps),
         "networking.k8s.io" => super::networking::storage(info, deps),
+        "node.k8s.io" => super::node::storage(info, deps),
         "policy" => super::policy::storage(info, deps),
         "rbac.authorization.k8s.io" => super::rbac::storage(info, deps),
         "resource.k8s.io" => super::resource::storage(info, deps),

@@ -16,6 +16,7 @@
 mod cacher;
 pub mod codec;
 mod continue_token;
+pub mod default_table;
 mod delete_params;
 mod event_conversion;
 mod graceful_delete;
@@ -28,6 +29,7 @@ mod store;
 pub mod strategy;
 pub mod validation;
 
+pub mod admissionregistration;
 pub mod apiextensions;
 pub mod apps;
 pub mod authentication;
@@ -41,9 +43,11 @@ pub mod core;
 pub mod dependencies;
 pub mod discovery;
 pub mod events;
+pub mod flowcontrol;
 #[cfg(feature = "v1_37")]
 pub mod lifecycle;
 pub mod networking;
+pub mod node;
 pub mod policy;
 pub mod rbac;
 pub mod resource;

@@ -188,7 +188,8 @@ pub fn table(
                 row["conditions"] = conditions;
             }
             match include_object {
-                "None" => {}
+                // Go's row keeps an empty object, written as null.
+                "None" => row["object"] = Value::Null,
                 "Object" => {
                     let mut object = obj.clone();
                     if let (Some(map), Some((api_version, kind))) =

@@ -233,7 +233,7 @@ pub struct GenericStrategy {
     pub returns_deleted_object: bool,
     /// Whether its objects have no `metadata.generation` (Go's strategies that never set
     /// one: Leases', LeaseCandidates', ServiceCIDRs', IPAddresses', and 1.36's
-    /// HorizontalPodAutoscalers').
+    /// HorizontalPodAutoscalers'; CSIDrivers', ClusterTrustBundles', ...).
     pub no_generation: bool,
 }
 

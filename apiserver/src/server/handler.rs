@@ -24,6 +24,7 @@ use crate::endpoints::responsewriters::{
     error_response, json_response, method_not_allowed, path_not_found, plain_not_found,
     value_response,
 };
+use crate::registry::default_table::DefaultTable;
 use crate::registry::{ResourceInfo, TableConvertor};
 
 /// The Kubernetes minor version the server reports at `/version`: the release built's
@@ -260,12 +261,16 @@ impl Api {
         // their metadata (`as=PartialObjectMetadata`) in protobuf too.
         let unstructured = store.strategy().is_unstructured();
         // A table is answered in JSON even when the Accept header offers nothing else,
-        // as Go's table negotiation does.
-        let table = rest.table_convertor().filter(|_| {
-            wants_table(accept)
-                && info.subresource.is_empty()
-                && matches!(info.verb.as_str(), "get" | "list")
-        });
+        // as Go's table negotiation does; a kind without a printer answers Go's default
+        // table.
+        let default_table = DefaultTable {
+            group: &resource.group,
+            kind: &resource.kind,
+        };
+        let table = (wants_table(accept)
+            && info.subresource.is_empty()
+            && matches!(info.verb.as_str(), "get" | "list"))
+        .then(|| rest.table_convertor().unwrap_or(&default_table));
         let output = match negotiate_output_options(Some(accept), !unstructured) {
             Ok(output) => output,
             // Go serves custom resources without go-restful, which refuses other

@@ -49,6 +49,7 @@ const LAYERS: &[&[&str]] = &[
     // apiextensions-apiserver).
     &[
         "apiextensions",
+        "registry::admissionregistration",
         "registry::apiextensions",
         "registry::apps",
         "registry::authentication",
@@ -60,7 +61,9 @@ const LAYERS: &[&[&str]] = &[
         "registry::discovery",
         "registry::dependencies",
         "registry::events",
+        "registry::flowcontrol",
         "registry::lifecycle",
+        "registry::node",
         "registry::policy",
         "registry::rbac",
         "registry::resource",

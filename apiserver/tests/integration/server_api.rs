@@ -1252,8 +1252,8 @@ async fn content_negotiation_and_field_validation() {
     assert_eq!(r.json()["kind"], "Table");
     assert_eq!(r.json()["rows"][0]["cells"][0], "n");
     assert!(r.json()["rows"][0]["cells"][1].is_i64());
-    // A kind without a printer here (Roles have none in Go either) falls back to the
-    // plain object.
+    // A kind without a printer (Roles have none in Go either) answers Go's default
+    // table: the name and the creation time.
     let r = s
         .request(
             "GET",
@@ -1262,7 +1262,16 @@ async fn content_negotiation_and_field_validation() {
             b"",
         )
         .await;
-    assert_eq!(r.json()["kind"], "RoleList");
+    assert_eq!(r.json()["kind"], "Table");
+    let columns = &r.json()["columnDefinitions"];
+    assert_eq!(
+        (
+            &columns[0]["name"],
+            &columns[1]["name"],
+            &columns[1]["type"]
+        ),
+        (&json!("Name"), &json!("Created At"), &json!("date"))
+    );
     assert_eq!(
         s.request("GET", &format!("{CM}/n"), &[("Accept", "text/html")], b"")
             .await

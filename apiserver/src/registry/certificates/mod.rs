@@ -1,7 +1,8 @@
-//! The certificates.k8s.io group's resources with something of their own (Go's
-//! `pkg/registry/certificates`).
+//! The certificates.k8s.io group's resources (Go's `pkg/registry/certificates`): each
+//! prints its table.
 
 pub mod certificatesigningrequest;
+pub mod clustertrustbundle;
 pub mod podcertificaterequest;
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use super::strategy::GenericStrategy;
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
         "certificatesigningrequests" => certificatesigningrequest::storage(info, deps),
+        "clustertrustbundles" => clustertrustbundle::storage(info, deps),
         "podcertificaterequests" => podcertificaterequest::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }

@@ -49,6 +49,14 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "configmaps" => configmap::storage(info, deps),
         "endpoints" => endpoints::storage(info, deps),
         "events" => event::storage(info, deps),
+        // Go's LimitRange strategy keeps no generation.
+        "limitranges" => deps.standard(
+            info,
+            GenericStrategy {
+                no_generation: true,
+                ..GenericStrategy::default()
+            },
+        ),
         "namespaces" => namespace::storage(info, deps),
         "nodes" => node::storage(info, deps),
         "persistentvolumeclaims" => persistentvolumeclaim::storage(info, deps),

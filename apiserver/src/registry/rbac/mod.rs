@@ -1,9 +1,12 @@
 //! The rbac.authorization.k8s.io group's resources (Go's `pkg/registry/rbac`): Roles,
 //! ClusterRoles and their bindings are written with the RBAC strategy (names are path
 //! segments), and [`escalation`] is the check that no write grants what its writer does
-//! not hold.
+//! not hold. RoleBindings and ClusterRoleBindings print their tables; Roles and
+//! ClusterRoles have Go's default one.
 
+pub mod clusterrolebinding;
 pub mod escalation;
+pub mod rolebinding;
 
 use std::sync::Arc;
 
@@ -14,5 +17,9 @@ use crate::authorization::rbac::STRATEGY;
 
 /// The REST storage of RBAC resource `info` (Go's `rbac/rest/storage_rbac.go`).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard(info, STRATEGY)
+    match info.resource.as_str() {
+        "rolebindings" => rolebinding::storage(info, deps),
+        "clusterrolebindings" => clusterrolebinding::storage(info, deps),
+        _ => deps.standard(info, STRATEGY),
+    }
 }

@@ -1,7 +1,12 @@
-//! The storage.k8s.io group's resources (Go's `pkg/registry/storage`): their stores
-//! answer a delete with the deleted object; StorageClasses print their table.
+//! The storage.k8s.io group's resources (Go's `pkg/registry/storage`): each but
+//! CSIStorageCapacities answers a delete with the deleted object and prints its table;
+//! CSIStorageCapacities have Go's default table.
 
+pub mod csidriver;
+pub mod csinode;
 pub mod storageclass;
+pub mod volumeattachment;
+pub mod volumeattributesclass;
 
 use std::sync::Arc;
 
@@ -15,9 +20,10 @@ use super::strategy::GenericStrategy;
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
         "storageclasses" => storageclass::storage(info, deps),
-        "csidrivers" | "csinodes" | "volumeattachments" | "volumeattributesclasses" => {
-            deps.standard(info, GenericStrategy::returning_deleted_object())
-        }
+        "csidrivers" => csidriver::storage(info, deps),
+        "csinodes" => csinode::storage(info, deps),
+        "volumeattachments" => volumeattachment::storage(info, deps),
+        "volumeattributesclasses" => volumeattributesclass::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

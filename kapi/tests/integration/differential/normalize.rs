@@ -4,9 +4,9 @@
 //! share a version, and which are newer, still compares), a list's or table's own
 //! resourceVersion and continue token (they count every write to etcd, the other
 //! server's own objects' too), generated names' suffixes, allocated cluster IPs and node
-//! ports, table ages, and the addresses a server gives for itself; a resourceVersion a
-//! message quotes (a failed precondition's) as the field's, and a stored uid a message
-//! quotes (a failed uid precondition's) as the field's.
+//! ports, table ages and creation times, and the addresses a server gives for itself; a
+//! resourceVersion a message quotes (a failed precondition's) as the field's, and a
+//! stored uid a message quotes (a failed uid precondition's) as the field's.
 
 use std::collections::HashMap;
 
@@ -150,7 +150,8 @@ fn cluster_ip(ip: &str) -> String {
     }
 }
 
-/// A table's cells that hold ages, allocated addresses or node ports.
+/// A table's cells that hold ages, creation times (Go's default table), allocated
+/// addresses or node ports.
 fn table(body: &mut Value) {
     let names: Vec<String> = body
         .get("columnDefinitions")
@@ -177,6 +178,7 @@ fn table(body: &mut Value) {
                 "Duration" | "Last Schedule" if !text.is_empty() && !text.starts_with('<') => {
                     "<age>".to_owned()
                 }
+                "Created At" => "<time>".to_owned(),
                 "Cluster-IP" => text
                     .split(',')
                     .map(cluster_ip)

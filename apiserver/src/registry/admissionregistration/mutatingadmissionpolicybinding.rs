@@ -1,0 +1,16 @@
+//! MutatingAdmissionPolicyBindings (Go's
+//! `pkg/registry/admissionregistration/mutatingadmissionpolicybinding`): the generic
+//! strategy, and the table `kubectl get mutatingadmissionpolicybindings` prints (Go's
+//! `printMutatingAdmissionPolicyBinding`, a validating binding's row).
+
+use crate::registry::printers::Printer;
+
+use super::validatingadmissionpolicybinding::{COLUMNS, print_policy_binding};
+
+/// The MutatingAdmissionPolicyBindings' table convertor.
+pub static TABLE: Printer = Printer {
+    api_version: "admissionregistration.k8s.io/v1",
+    kind: "MutatingAdmissionPolicyBinding",
+    columns: &COLUMNS,
+    print: print_policy_binding,
+};
