@@ -156,6 +156,9 @@ fn table(body: &mut Value) {
             let Value::String(text) = cell else { continue };
             let normalized = match name.as_str() {
                 "Age" => "<age>".to_owned(),
+                // A DeviceTaintRule's taint's age; a ResourcePoolStatusRequest's since it
+                // completed.
+                "TimeAdded" | "Completed" => "<age>".to_owned(),
                 "Cluster-IP" => text
                     .split(',')
                     .map(cluster_ip)
