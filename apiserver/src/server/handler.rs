@@ -260,12 +260,14 @@ impl Api {
         // their metadata (`as=PartialObjectMetadata`) in protobuf too.
         let unstructured = store.strategy().is_unstructured();
         // A table is answered in JSON even when the Accept header offers nothing else,
-        // as Go's table negotiation does.
-        let table = rest.table_convertor().filter(|_| {
-            wants_table(accept)
-                && info.subresource.is_empty()
-                && matches!(info.verb.as_str(), "get" | "list")
-        });
+        // as Go's table negotiation does. A built-in workload's `/scale` answers its
+        // Scale's table (Go's ScaleREST converts with the printers).
+        let table = match info.subresource.as_str() {
+            "" if matches!(info.verb.as_str(), "get" | "list") => rest.table_convertor(),
+            "scale" => rest.scaler().and_then(|s| s.table()),
+            _ => None,
+        }
+        .filter(|_| wants_table(accept));
         let output = match negotiate_output_options(Some(accept), !unstructured) {
             Ok(output) => output,
             // Go serves custom resources without go-restful, which refuses other
@@ -313,10 +315,12 @@ impl Api {
                 .map(reply_response);
         }
         if info.subresource == "scale" {
-            return h
-                .scale(method.as_str(), body, content_type)
-                .await
-                .map(reply_response);
+            let reply = h.scale(method.as_str(), body, content_type).await?;
+            let reply = match table {
+                Some(convertor) => table_reply(convertor, info, query, reply)?,
+                None => reply,
+            };
+            return Ok(reply_response(reply));
         }
         if let Some(convertor) = table {
             let reply = if info.verb == "get" {
