@@ -37,6 +37,7 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "apps" => super::apps::storage(info, deps),
         "admissionregistration.k8s.io" => super::admissionregistration::storage(info, deps),
         "apiextensions.k8s.io" => super::apiextensions::storage(info, deps),
+        "internal.apiserver.k8s.io" => super::apiserverinternal::storage(info, deps),
         "authentication.k8s.io" => super::authentication::storage(info, deps),
         "authorization.k8s.io" => super::authorization::storage(info, deps),
         "autoscaling" => super::autoscaling::storage(info, deps),
@@ -55,6 +56,7 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "resource.k8s.io" => super::resource::storage(info, deps),
         "scheduling.k8s.io" => super::scheduling::storage(info, deps),
         "storage.k8s.io" => super::storage::storage(info, deps),
+        "storagemigration.k8s.io" => super::storagemigration::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }
@@ -85,8 +87,9 @@ mod tests {
         )
     }
 
-    /// kube-apiserver 1.36's stores that set `ReturnDeletedObject`
-    /// (`pkg/registry/*/*/storage/storage.go`): a name here that nothing serves would be
+    /// kube-apiserver's stores that set `ReturnDeletedObject`
+    /// (`pkg/registry/*/*/storage/storage.go`) among those served by default (1.36's
+    /// DeviceTaintRules' too, which are not): a name here that nothing serves would be
     /// a typo silently turning Go's answer back into a Status.
     #[test]
     fn exactly_gos_stores_return_deleted_objects() {
@@ -99,6 +102,10 @@ mod tests {
             ("", "resourcequotas"),
             ("", "serviceaccounts"),
             ("", "services"),
+            ("resource.k8s.io", "deviceclasses"),
+            ("resource.k8s.io", "resourceclaims"),
+            ("resource.k8s.io", "resourceclaimtemplates"),
+            ("resource.k8s.io", "resourceslices"),
             ("storage.k8s.io", "csidrivers"),
             ("storage.k8s.io", "csinodes"),
             ("storage.k8s.io", "storageclasses"),

@@ -31,6 +31,7 @@ pub mod validation;
 
 pub mod admissionregistration;
 pub mod apiextensions;
+pub mod apiserverinternal;
 pub mod apps;
 pub mod authentication;
 pub mod authorization;
@@ -53,6 +54,7 @@ pub mod rbac;
 pub mod resource;
 pub mod scheduling;
 pub mod storage;
+pub mod storagemigration;
 
 pub use cacher::{CacheEvent, CacheWatch, Cacher, EventType};
 pub use codec::{MediaType, convert, decode_stored, encode, from_value, to_json};

@@ -396,6 +396,20 @@ pub fn format_label_selector(selector: Option<&Value>) -> String {
         Some(s) => s,
     }
 }
+// --- The tables of DRA, scheduling and storage-version kinds (task tables-dra) ---
+
+/// The columns of the kinds Go prints by name and age only (DeviceClasses,
+/// ResourceClaimTemplates, Workloads).
+pub const NAME_AND_AGE: [Column; 2] = [NAME, AGE];
+
+/// The row of a kind printed by name and age only.
+pub fn print_name_and_age(obj: &Value) -> Row {
+    Row::from(vec![Value::from(text(obj, "/metadata/name")), age(obj)])
+}
+
+/// The `Name` column of the tables whose name column has no `name` format (Go's Scale
+/// and StorageVersionMigration printers).
+pub const PLAIN_NAME: Column = string_column("Name", NAME_DESCRIPTION, 0);
 
 #[cfg(test)]
 mod tests {

@@ -106,6 +106,12 @@ pub trait Scaler: Send + Sync + Debug {
     fn replicas_path(&self, _version: &str) -> Option<Path> {
         Some(spec_replicas())
     }
+
+    /// The `kubectl get` table of a `Scale` (Go's `ScaleREST.ConvertToTable`), when the
+    /// resource's `/scale` has one: the built-in workloads' do, custom resources' do not.
+    fn table(&self) -> Option<&dyn TableConvertor> {
+        None
+    }
 }
 
 /// One served resource (Go's `rest.Storage` and the optional interfaces its handlers

@@ -4,7 +4,47 @@
 
 use serde_json::{Map, Value};
 
-use super::rest::Scaler;
+use super::printers::{self, AGE, Column, PLAIN_NAME, Printer, Row};
+use super::rest::{Scaler, TableConvertor};
+
+/// Go's `scaleColumnDefinitions` (whose name column has no `name` format).
+pub const SCALE_COLUMNS: [Column; 4] = [
+    PLAIN_NAME,
+    Column {
+        name: "Desired",
+        type_: "integer",
+        format: "",
+        description: "replicas is the desired number of instances for the scaled object.",
+        priority: 0,
+    },
+    Column {
+        name: "Available",
+        type_: "integer",
+        format: "",
+        description: "replicas is the actual number of observed instances of the scaled object.",
+        priority: 0,
+    },
+    AGE,
+];
+
+/// The table of a built-in workload's `Scale` (Go's table generator has `printScale`,
+/// which the workloads' `ScaleREST`s convert with).
+pub static SCALE_TABLE: Printer = Printer {
+    api_version: "autoscaling/v1",
+    kind: "Scale",
+    columns: &SCALE_COLUMNS,
+    print: print_scale,
+};
+
+/// Go's `printScale`: name, desired and observed replicas, age (the scaled object's).
+pub fn print_scale(scale: &Value) -> Row {
+    Row::from(vec![
+        Value::from(printers::text(scale, "/metadata/name")),
+        Value::from(printers::int(scale, "/spec/replicas")),
+        Value::from(printers::int(scale, "/status/replicas")),
+        printers::age(scale),
+    ])
+}
 
 /// The `Scale` of an object with `spec.replicas`, `status.replicas` and a
 /// `spec.selector` (a `LabelSelector`, or a replication controller's plain map).
@@ -34,6 +74,10 @@ impl Scaler for ReplicasScale {
                 "selector": selector,
             },
         })
+    }
+
+    fn table(&self) -> Option<&dyn TableConvertor> {
+        Some(&SCALE_TABLE)
     }
 
     fn set_replicas(&self, _version: &str, obj: &mut Value, replicas: i64) {
@@ -119,5 +163,24 @@ mod tests {
         let mut written = rc.clone();
         ReplicasScale.set_replicas("v1", &mut written, 4);
         assert_eq!(written["spec"]["replicas"], 4);
+    }
+
+    #[test]
+    fn a_scale_prints_its_desired_and_observed_replicas() {
+        // Go's TestPrintScale case.
+        let deployment = json!({"metadata": {"name": "test-autoscaler", "namespace": "test"},
+            "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}}},
+            "status": {"replicas": 1}});
+        let scale = ReplicasScale.scale_of("v1", &deployment);
+        let table =
+            ReplicasScale
+                .table()
+                .unwrap()
+                .convert_to_table("v1", &[scale], Map::new(), "None");
+        assert_eq!(
+            table["rows"][0]["cells"],
+            json!(["test-autoscaler", 2, 1, "<unknown>"])
+        );
+        assert_eq!(table["columnDefinitions"][0]["format"], "");
     }
 }

@@ -261,6 +261,26 @@ impl Strategy for GenericStrategy {
     }
 }
 
+/// A [`GenericStrategy`] whose objects keep no `metadata.generation`, though they have a
+/// spec: Go's strategies that never set one (ResourceClaims', ResourceClaimTemplates',
+/// StorageVersionMigrations', Workloads', ...).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WithoutGeneration(pub GenericStrategy);
+
+impl Strategy for WithoutGeneration {
+    fn names(&self) -> NameValidation {
+        self.0.names
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.0.returns_deleted_object
+    }
+
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+}
+
 /// Whether a write changed what makes a new generation, in Go's built-in strategies:
 /// the spec (of a kind that has one).
 pub fn spec_changed(old: &Value, new: &Value, _subresource: Subresource) -> bool {

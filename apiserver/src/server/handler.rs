@@ -262,15 +262,20 @@ impl Api {
         let unstructured = store.strategy().is_unstructured();
         // A table is answered in JSON even when the Accept header offers nothing else,
         // as Go's table negotiation does; a kind without a printer answers Go's default
-        // table.
+        // table. A built-in workload's `/scale` answers its Scale's table (Go's ScaleREST
+        // converts with the printers).
         let default_table = DefaultTable {
             group: &resource.group,
             kind: &resource.kind,
         };
-        let table = (wants_table(accept)
-            && info.subresource.is_empty()
-            && matches!(info.verb.as_str(), "get" | "list"))
-        .then(|| rest.table_convertor().unwrap_or(&default_table));
+        let table = match info.subresource.as_str() {
+            "" if matches!(info.verb.as_str(), "get" | "list") => {
+                Some(rest.table_convertor().unwrap_or(&default_table))
+            }
+            "scale" => rest.scaler().and_then(|s| s.table()),
+            _ => None,
+        }
+        .filter(|_| wants_table(accept));
         let output = match negotiate_output_options(Some(accept), !unstructured) {
             Ok(output) => output,
             // Go serves custom resources without go-restful, which refuses other
@@ -318,10 +323,12 @@ impl Api {
                 .map(reply_response);
         }
         if info.subresource == "scale" {
-            return h
-                .scale(method.as_str(), body, content_type)
-                .await
-                .map(reply_response);
+            let reply = h.scale(method.as_str(), body, content_type).await?;
+            let reply = match table {
+                Some(convertor) => table_reply(convertor, info, query, reply)?,
+                None => reply,
+            };
+            return Ok(reply_response(reply));
         }
         if let Some(convertor) = table {
             let reply = if info.verb == "get" {

@@ -1,15 +1,20 @@
 //! ResourceSlices (Go's `pkg/registry/resource/resourceslice`): selectable by
 //! `spec.nodeName` (empty for a slice of no single node) and `spec.driver`, and from
-//! Kubernetes 1.37 by `spec.pool.name`, as the DRA drivers and the scheduler list them.
+//! Kubernetes 1.37 by `spec.pool.name`, as the DRA drivers and the scheduler list them;
+//! and the table `kubectl get resourceslices` prints (Go's `printResourceSlice`).
 
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
-use crate::registry::rest::RestStorage;
+use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
+use crate::registry::rest::{RestStorage, StandardStorage};
 use crate::registry::strategy::{SelectableField, Strategy};
 
-/// Go's resource slice strategy, as far as selection goes.
+/// Go's resource slice strategy, as far as selection goes; its store answers a delete
+/// with the deleted slice.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ResourceSliceStrategy;
 
@@ -28,11 +33,67 @@ impl Strategy for ResourceSliceStrategy {
         ];
         FIELDS
     }
+
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+}
+
+/// `ResourcePool{}.SwaggerDoc()["name"]` (of `resource.k8s.io/v1`, as Go's printer
+/// takes it whatever version is asked): 1.37 mentions the field selector.
+#[cfg(feature = "v1_37")]
+const POOL: &str = "Name is used to identify the pool. For node-local devices, this is often the node name, but this is not required. A field selector can be used to list only ResourceSlice objects belonging to a certain pool.\n\nIt must not be longer than 253 characters and must consist of one or more DNS sub-domains separated by slashes. This field is immutable.";
+#[cfg(not(feature = "v1_37"))]
+const POOL: &str = "Name is used to identify the pool. For node-local devices, this is often the node name, but this is not required.\n\nIt must not be longer than 253 characters and must consist of one or more DNS sub-domains separated by slashes. This field is immutable.";
+
+/// Go's `nodeResourceSliceColumnDefinitions`.
+pub const COLUMNS: [Column; 5] = [
+    NAME,
+    string_column(
+        "Node",
+        "NodeName identifies the node which provides the resources in this pool. A field selector can be used to list only ResourceSlice objects belonging to a certain node.\n\nThis field can be used to limit access from nodes to ResourceSlices with the same node name. It also indicates to autoscalers that adding new nodes of the same type as some old node might also make new resources available.\n\nExactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set. This field is immutable.",
+        0,
+    ),
+    string_column(
+        "Driver",
+        "Driver identifies the DRA driver providing the capacity information. A field selector can be used to list only ResourceSlice objects with a certain driver name.\n\nMust be a DNS subdomain and should end with a DNS domain owned by the vendor of the driver. It should use only lower case characters. This field is immutable.",
+        0,
+    ),
+    string_column("Pool", POOL, 0),
+    AGE,
+];
+
+/// The ResourceSlices' table convertor.
+pub static RESOURCE_SLICE_TABLE: Printer = Printer {
+    api_version: "resource.k8s.io/v1",
+    kind: "ResourceSlice",
+    columns: &COLUMNS,
+    print: print_resource_slice,
+};
+
+/// Go's `printResourceSlice`: name, node (empty for a slice of no single node), driver,
+/// pool, age.
+pub fn print_resource_slice(obj: &Value) -> Row {
+    Row::from(
+        [
+            "/metadata/name",
+            "/spec/nodeName",
+            "/spec/driver",
+            "/spec/pool/name",
+        ]
+        .iter()
+        .map(|p| Value::from(printers::text(obj, p)))
+        .chain([printers::age(obj)])
+        .collect::<Vec<_>>(),
+    )
 }
 
 /// The ResourceSlices' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard(info, ResourceSliceStrategy)
+    Arc::new(
+        StandardStorage::new(deps.store(info, ResourceSliceStrategy))
+            .with_table_convertor(Arc::new(RESOURCE_SLICE_TABLE)),
+    )
 }
 
 #[cfg(test)]
@@ -82,6 +143,19 @@ mod tests {
                      "pool": {"name": "rack-1", "generation": 1, "resourceSliceCount": 1}}}))
         .unwrap();
         Ok(selection.matches(&info(), fields, &slice))
+    }
+
+    #[test]
+    fn the_row_has_the_node_driver_and_pool() {
+        // Go's TestPrintResourceSlice cases: a node's slice, and one of all nodes.
+        let mut slice = serde_json::json!({"metadata": {"name": "s"},
+            "spec": {"nodeName": "node-1", "driver": "gpu.example.com",
+                     "pool": {"name": "pool-1", "generation": 1, "resourceSliceCount": 1}}});
+        let mut cells = print_resource_slice(&slice).cells;
+        cells.pop();
+        assert_eq!(cells, ["s", "node-1", "gpu.example.com", "pool-1"]);
+        slice["spec"].as_object_mut().unwrap().remove("nodeName");
+        assert_eq!(print_resource_slice(&slice).cells[1], "");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 #[cfg(feature = "v1_37")]
 pub mod compositepodgroup;
 pub mod podgroup;
+pub mod priorityclass;
+pub mod workload;
 
 use std::sync::Arc;
 
@@ -18,6 +20,8 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         #[cfg(feature = "v1_37")]
         "compositepodgroups" => compositepodgroup::storage(info, deps),
         "podgroups" => podgroup::storage(info, deps),
+        "priorityclasses" => priorityclass::storage(info, deps),
+        "workloads" => workload::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

@@ -179,6 +179,9 @@ fn table(body: &mut Value) {
                     "<age>".to_owned()
                 }
                 "Created At" => "<time>".to_owned(),
+                // A DeviceTaintRule's taint's age; a ResourcePoolStatusRequest's since it
+                // completed.
+                "TimeAdded" | "Completed" => "<age>".to_owned(),
                 "Cluster-IP" => text
                     .split(',')
                     .map(cluster_ip)

@@ -1,0 +1,27 @@
+//! DeviceClasses (`resource.k8s.io`; Go's `pkg/registry/resource/deviceclass`): the
+//! generic strategy, and the table `kubectl get deviceclasses` prints (Go's
+//! `printDeviceClass`: name and age).
+
+use std::sync::Arc;
+
+use crate::registry::ResourceInfo;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{NAME_AND_AGE, Printer, print_name_and_age};
+use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::strategy::GenericStrategy;
+
+/// The DeviceClasses' table convertor.
+pub static DEVICE_CLASS_TABLE: Printer = Printer {
+    api_version: "resource.k8s.io/v1",
+    kind: "DeviceClass",
+    columns: &NAME_AND_AGE,
+    print: print_name_and_age,
+};
+
+/// The DeviceClasses' REST storage over `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    Arc::new(
+        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
+            .with_table_convertor(Arc::new(DEVICE_CLASS_TABLE)),
+    )
+}

@@ -1,0 +1,31 @@
+//! ResourceClaimTemplates (`resource.k8s.io`; Go's
+//! `pkg/registry/resource/resourceclaimtemplate`): the generic strategy, and the table
+//! `kubectl get resourceclaimtemplates` prints (Go's `printResourceClaimTemplate`: name
+//! and age).
+
+use std::sync::Arc;
+
+use crate::registry::ResourceInfo;
+use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{NAME_AND_AGE, Printer, print_name_and_age};
+use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::strategy::{GenericStrategy, WithoutGeneration};
+
+/// The ResourceClaimTemplates' table convertor.
+pub static RESOURCE_CLAIM_TEMPLATE_TABLE: Printer = Printer {
+    api_version: "resource.k8s.io/v1",
+    kind: "ResourceClaimTemplate",
+    columns: &NAME_AND_AGE,
+    print: print_name_and_age,
+};
+
+/// The ResourceClaimTemplates' REST storage over `info`.
+pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
+    Arc::new(
+        StandardStorage::new(deps.store(
+            info,
+            WithoutGeneration(GenericStrategy::returning_deleted_object()),
+        ))
+        .with_table_convertor(Arc::new(RESOURCE_CLAIM_TEMPLATE_TABLE)),
+    )
+}
