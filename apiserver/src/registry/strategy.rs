@@ -233,7 +233,8 @@ pub struct GenericStrategy {
     pub returns_deleted_object: bool,
     /// Whether its objects have no `metadata.generation` (Go's strategies that never set
     /// one: Leases', LeaseCandidates', ServiceCIDRs', IPAddresses', and 1.36's
-    /// HorizontalPodAutoscalers'; CSIDrivers', ClusterTrustBundles', ...).
+    /// HorizontalPodAutoscalers'; CSIDrivers', ClusterTrustBundles', ResourceClaims',
+    /// StorageVersionMigrations', Workloads', ...), though most have a spec.
     pub no_generation: bool,
 }
 
@@ -243,6 +244,14 @@ impl GenericStrategy {
         GenericStrategy {
             returns_deleted_object: true,
             ..GenericStrategy::default()
+        }
+    }
+
+    /// This strategy for objects that keep no `metadata.generation`.
+    pub fn without_generation(self) -> Self {
+        GenericStrategy {
+            no_generation: true,
+            ..self
         }
     }
 }
@@ -258,26 +267,6 @@ impl Strategy for GenericStrategy {
 
     fn tracks_generation(&self) -> bool {
         !self.no_generation
-    }
-}
-
-/// A [`GenericStrategy`] whose objects keep no `metadata.generation`, though they have a
-/// spec: Go's strategies that never set one (ResourceClaims', ResourceClaimTemplates',
-/// StorageVersionMigrations', Workloads', ...).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WithoutGeneration(pub GenericStrategy);
-
-impl Strategy for WithoutGeneration {
-    fn names(&self) -> NameValidation {
-        self.0.names
-    }
-
-    fn returns_deleted_object(&self) -> bool {
-        self.0.returns_deleted_object
-    }
-
-    fn tracks_generation(&self) -> bool {
-        false
     }
 }
 

@@ -10,7 +10,7 @@ use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::{GenericStrategy, WithoutGeneration};
+use crate::registry::strategy::GenericStrategy;
 
 /// Go's `resourceClaimColumnDefinitions`.
 pub const COLUMNS: [Column; 3] = [
@@ -68,7 +68,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     Arc::new(
         StandardStorage::new(deps.store(
             info,
-            WithoutGeneration(GenericStrategy::returning_deleted_object()),
+            GenericStrategy::returning_deleted_object().without_generation(),
         ))
         .with_table_convertor(Arc::new(RESOURCE_CLAIM_TABLE)),
     )

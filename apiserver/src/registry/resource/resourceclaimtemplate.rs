@@ -9,7 +9,7 @@ use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{NAME_AND_AGE, Printer, print_name_and_age};
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::{GenericStrategy, WithoutGeneration};
+use crate::registry::strategy::GenericStrategy;
 
 /// The ResourceClaimTemplates' table convertor.
 pub static RESOURCE_CLAIM_TEMPLATE_TABLE: Printer = Printer {
@@ -24,7 +24,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     Arc::new(
         StandardStorage::new(deps.store(
             info,
-            WithoutGeneration(GenericStrategy::returning_deleted_object()),
+            GenericStrategy::returning_deleted_object().without_generation(),
         ))
         .with_table_convertor(Arc::new(RESOURCE_CLAIM_TEMPLATE_TABLE)),
     )

@@ -11,7 +11,7 @@ use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, Column, NAME, Printer, Row, string_column};
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::{GenericStrategy, WithoutGeneration};
+use crate::registry::strategy::GenericStrategy;
 
 /// Go's `resourcePoolStatusRequestColumnDefinitions` (no age: the time since the
 /// request completed instead).
@@ -122,7 +122,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     Arc::new(
         StandardStorage::new(deps.store(
             info,
-            WithoutGeneration(GenericStrategy::returning_deleted_object()),
+            GenericStrategy::returning_deleted_object().without_generation(),
         ))
         .with_table_convertor(Arc::new(RESOURCE_POOL_STATUS_REQUEST_TABLE)),
     )

@@ -9,7 +9,7 @@ use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{NAME_AND_AGE, Printer, print_name_and_age};
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::{GenericStrategy, WithoutGeneration};
+use crate::registry::strategy::GenericStrategy;
 
 /// The Workloads' table convertor.
 pub static WORKLOAD_TABLE: Printer = Printer {
@@ -25,7 +25,7 @@ pub static WORKLOAD_TABLE: Printer = Printer {
 /// The Workloads' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, WithoutGeneration(GenericStrategy::default())))
+        StandardStorage::new(deps.store(info, GenericStrategy::default().without_generation()))
             .with_table_convertor(Arc::new(WORKLOAD_TABLE)),
     )
 }

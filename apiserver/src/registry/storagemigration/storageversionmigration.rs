@@ -12,7 +12,7 @@ use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, Column, PLAIN_NAME, Printer, Row, string_column};
 use crate::registry::rest::{RestStorage, StandardStorage};
-use crate::registry::strategy::{GenericStrategy, WithoutGeneration};
+use crate::registry::strategy::GenericStrategy;
 
 /// Go's `storageVersionMigrationColumnDefinitions`.
 pub const COLUMNS: [Column; 3] = [
@@ -60,7 +60,7 @@ pub fn print_storage_version_migration(obj: &Value) -> Row {
 /// The StorageVersionMigrations' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, WithoutGeneration(GenericStrategy::default())))
+        StandardStorage::new(deps.store(info, GenericStrategy::default().without_generation()))
             .with_table_convertor(Arc::new(STORAGE_VERSION_MIGRATION_TABLE)),
     )
 }
