@@ -10,6 +10,7 @@ use super::declared::{
 };
 use super::template::{
     Old, disruption_mode, immutable_on_update, priority_fields, resource_claims, scheduling_policy,
+    with_generic_meta,
 };
 use crate::scheduling::v1beta1::{PodGroup, PodGroupSpec, PodGroupStatus, WorkloadReference};
 use crate::validation::{json_value, validate_object_meta, validate_object_meta_update};
@@ -31,6 +32,7 @@ pub fn validate_pod_group(g: &PodGroup, old: Option<&PodGroup>) -> ErrorList {
             "must be set when parentCompositePodGroupName is set",
         ));
     }
+    let mut errs = with_generic_meta(errs, &g.metadata);
     let update = old.is_some();
     let spec = Old {
         update,

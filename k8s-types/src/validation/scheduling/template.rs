@@ -52,6 +52,20 @@ impl<'a, T> Old<'a, Option<T>> {
     }
 }
 
+/// What kube-apiserver adds to a strategy's hand-written errors before the declarative
+/// ones: when there are none, the generic metadata checks every object gets (names as
+/// path segments, the namespace a DNS label), so a declarative error does not hide them.
+pub(crate) fn with_generic_meta(
+    handwritten: ErrorList,
+    meta: &apimachinery::apis::meta::v1::ObjectMeta,
+) -> ErrorList {
+    if handwritten.is_empty() {
+        apimachinery::apis::meta::v1::validation::validate_generic_object_meta(meta, true)
+    } else {
+        handwritten
+    }
+}
+
 /// A field `+k8s:immutable`: on an update (that changed it, see [`Old::unchanged`]).
 pub(crate) fn immutable_on_update<T>(old: &Old<'_, T>, path: &Path, errs: &mut ErrorList) -> bool {
     if old.update {

@@ -12,7 +12,7 @@ use super::declared::{
     each_changed, forbidden, long_name, max_items, no_add_or_remove, path_segment_name, required,
     union, unique_by,
 };
-use super::template::{Old, immutable_on_update, pod_group_template};
+use super::template::{Old, immutable_on_update, pod_group_template, with_generic_meta};
 use crate::scheduling::v1beta1::{
     CompositePodGroupTemplate, PodGroupTemplate, TypedLocalObjectReference, Workload, WorkloadSpec,
 };
@@ -32,6 +32,7 @@ pub fn validate_workload(w: &Workload, old: Option<&Workload>) -> ErrorList {
     };
     let sp = Path::new("spec");
     validate_workload_spec(&w.spec, &sp, &mut errs);
+    let mut errs = with_generic_meta(errs, &w.metadata);
     let old = Old {
         update: old.is_some(),
         old: old.map(|o| &o.spec),
