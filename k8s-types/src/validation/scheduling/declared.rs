@@ -164,3 +164,44 @@ pub(crate) fn each_changed<'a, T: PartialEq, K: PartialEq>(
         check(i, item, matched);
     }
 }
+
+/// Where an update stands for one value: `update` is the operation, `old` the value
+/// matched to it in the old object (none on create, or when nothing matched).
+#[derive(Clone, Copy)]
+pub(crate) struct Old<'a, T> {
+    pub(crate) update: bool,
+    pub(crate) old: Option<&'a T>,
+}
+
+impl<'a, T: PartialEq> Old<'a, T> {
+    /// Go's ratcheting: an update that kept a value it could match is not checked again.
+    pub(crate) fn unchanged(&self, new: &T) -> bool {
+        self.update && self.old == Some(new)
+    }
+
+    /// The old value of a field of this one.
+    pub(crate) fn field<U>(&self, get: impl FnOnce(&'a T) -> &'a U) -> Old<'a, U> {
+        Old {
+            update: self.update,
+            old: self.old.map(get),
+        }
+    }
+}
+
+impl<'a, T> Old<'a, Option<T>> {
+    /// An optional field's old value, itself.
+    pub(crate) fn inner(&self) -> Old<'a, T> {
+        Old {
+            update: self.update,
+            old: self.old.and_then(Option::as_ref),
+        }
+    }
+}
+
+/// A field `+k8s:immutable`: on an update (that changed it, see [`Old::unchanged`]).
+pub(crate) fn immutable_on_update<T>(old: &Old<'_, T>, path: &Path, errs: &mut ErrorList) -> bool {
+    if old.update {
+        immutable(path, errs);
+    }
+    old.update
+}

@@ -5,12 +5,12 @@
 use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
+use super::declared::{Old, immutable_on_update};
 use super::declared::{
     each_changed, forbidden, long_name, max_items, required, short_name, unique_by,
 };
 use super::template::{
-    Old, disruption_mode, immutable_on_update, priority_fields, resource_claims, scheduling_policy,
-    with_generic_meta,
+    disruption_mode, priority_fields, resource_claims, scheduling_policy, with_generic_meta,
 };
 use crate::scheduling::v1beta1::{PodGroup, PodGroupSpec, PodGroupStatus, WorkloadReference};
 use crate::validation::{json_value, validate_object_meta, validate_object_meta_update};

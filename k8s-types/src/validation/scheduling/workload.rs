@@ -8,11 +8,12 @@ use std::collections::BTreeSet;
 use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
+use super::declared::{Old, immutable_on_update};
 use super::declared::{
     each_changed, forbidden, long_name, max_items, no_add_or_remove, path_segment_name, required,
     union, unique_by,
 };
-use super::template::{Old, immutable_on_update, pod_group_template, with_generic_meta};
+use super::template::{pod_group_template, with_generic_meta};
 use crate::scheduling::v1beta1::{
     CompositePodGroupTemplate, PodGroupTemplate, TypedLocalObjectReference, Workload, WorkloadSpec,
 };
