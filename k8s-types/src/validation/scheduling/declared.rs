@@ -100,7 +100,8 @@ pub(crate) fn minimum(value: i32, min: i32, path: &Path, errs: &mut ErrorList) {
     }
 }
 
-/// `validate.Maximum`.
+/// `validate.Maximum` (a rule of 1.37's templates only).
+#[cfg_attr(not(feature = "v1_37"), allow(dead_code))]
 pub(crate) fn maximum(value: i32, max: i32, path: &Path, errs: &mut ErrorList) {
     if value > max {
         errs.push(Error::invalid(
@@ -128,7 +129,8 @@ pub(crate) fn unique_by<T, K: PartialEq>(
 }
 
 /// `validate.ValSliceUpdate` with `NoAddItem` and `NoRemoveItem`, items matched by key:
-/// an update may neither add nor remove items.
+/// an update may neither add nor remove items (a rule of 1.37's template lists only).
+#[cfg_attr(not(feature = "v1_37"), allow(dead_code))]
 pub(crate) fn no_add_or_remove<T, K: PartialEq>(
     new: &[T],
     old: &[T],
