@@ -223,7 +223,7 @@ pub(crate) fn resource_claims(
     path: &Path,
     errs: &mut ErrorList,
 ) {
-    if old.unchanged(&claims.to_vec()) {
+    if old.update && old.old.is_some_and(|o| o.as_slice() == claims) {
         return;
     }
     let changed = immutable_on_update(&old, path, errs);
