@@ -42,6 +42,9 @@
 //! | `coordination.k8s.io/v1` Lease | durations and transitions | |
 //! | `apiextensions.k8s.io/v1` CustomResourceDefinition | name `<plural>.<group>`, group, scope, versions (names, one storage version, unique, deprecation warnings, a schema each), names and accepted names, subresources, printer columns, selectable fields, conversion and its webhook, stored versions, API approval of protected groups, `preserveUnknownFields`; the schema: keywords a CRD may not use, `nullable` and status-subresource rules at the root, defaults in metadata, `x-kubernetes-*` extensions, rules' static parts and field paths, the first reason it is not structural | group and plural kept; scope and kind kept once established; schema rules relaxed where the old CRD already broke them |
 //! | `scheduling.k8s.io/v1` PriorityClass | user value range, `system-` prefix | value and preemption policy kept |
+//! | `scheduling.k8s.io/v1beta1` Workload (1.37) | template names unique across the tree, composite depth ≤ 4, one priority, composite templates with children; declarative: one of the template lists, controller reference, ≤ 8 templates with unique names, each template's policy (one of basic/gang, `minCount` ≥ 1), resource claims (≤ 4, unique, one source), disruption mode, priority ≤ 1e9; gated fields forbidden | templates neither added nor removed, their fields immutable |
+//! | `scheduling.k8s.io/v1alpha2` Workload and PodGroup (1.36) | metadata; declarative: controller and template references, 1–8 templates with unique names, policy (one of basic/gang, `minCount` ≥ 1), resource claims (≤ 4, unique, one source), resource claim statuses; gated fields forbidden | templates, references, claims, a pod group's policy immutable |
+//! | `scheduling.k8s.io/v1beta1` PodGroup (1.37) | a workload reference with a parent; declarative: workload reference names, policy, resource claims, disruption mode required, priority; gated fields forbidden; resource claim statuses | workload reference, claims, disruption mode, priority fields immutable; gang neither set nor cleared |
 //!
 //! # Not validated
 //!
@@ -608,6 +611,15 @@ fn register(v: &mut Validators) {
         validate_priority_class,
         validate_priority_class_update
     ));
+    #[cfg(feature = "scheduling")]
+    {
+        #[cfg(not(feature = "v1_37"))]
+        use crate::scheduling::v1alpha2 as s;
+        #[cfg(feature = "v1_37")]
+        use crate::scheduling::v1beta1 as s;
+        v.add::<s::Workload, _>(|new, old| declarative::merged(validate_workload(new, old)));
+        v.add::<s::PodGroup, _>(|new, old| declarative::merged(validate_pod_group(new, old)));
+    }
     #[cfg(feature = "resource")]
     {
         use crate::resource::v1 as r;

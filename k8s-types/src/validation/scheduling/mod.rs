@@ -1,8 +1,26 @@
 //! The scheduling group's validation (Go's `pkg/apis/scheduling/validation`):
-//! PriorityClass.
+//! PriorityClass; on Kubernetes 1.37, Workload and PodGroup (`v1beta1`), with the
+//! declarative rules Go's strategies run for them.
 
 use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+
+mod declared;
+#[cfg(feature = "v1_37")]
+mod pod_group;
+#[cfg(feature = "v1_37")]
+mod template;
+#[cfg(not(feature = "v1_37"))]
+mod v1alpha2;
+#[cfg(feature = "v1_37")]
+mod workload;
+
+#[cfg(feature = "v1_37")]
+pub use pod_group::validate_pod_group;
+#[cfg(not(feature = "v1_37"))]
+pub use v1alpha2::{validate_pod_group, validate_workload};
+#[cfg(feature = "v1_37")]
+pub use workload::validate_workload;
 
 use super::json_value;
 use crate::scheduling::v1::PriorityClass;
