@@ -37,6 +37,7 @@ fn rest_storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage>
         "apps" => super::apps::storage(info, deps),
         "admissionregistration.k8s.io" => super::admissionregistration::storage(info, deps),
         "apiextensions.k8s.io" => super::apiextensions::storage(info, deps),
+        "apiregistration.k8s.io" => super::apiregistration::storage(info, deps),
         "internal.apiserver.k8s.io" => super::apiserverinternal::storage(info, deps),
         "authentication.k8s.io" => super::authentication::storage(info, deps),
         "authorization.k8s.io" => super::authorization::storage(info, deps),

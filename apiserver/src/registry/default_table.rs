@@ -52,14 +52,19 @@ impl TableConvertor for DefaultTable<'_> {
             format!("{}/{version}", self.group)
         };
         let type_meta = Some((api_version.as_str(), self.kind));
-        table(
+        let mut table = table(
             definitions,
             type_meta,
             objects,
             list_meta,
             include_object,
             print,
-        )
+        );
+        // Go's default convertor appends rows to a nil list: none is `null`.
+        if objects.is_empty() {
+            table["rows"] = Value::Null;
+        }
+        table
     }
 }
 

@@ -31,6 +31,7 @@ pub mod validation;
 
 pub mod admissionregistration;
 pub mod apiextensions;
+pub mod apiregistration;
 pub mod apiserverinternal;
 pub mod apps;
 pub mod authentication;

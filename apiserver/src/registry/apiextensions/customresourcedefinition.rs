@@ -2,9 +2,11 @@
 //! `pkg/registry/customresourcedefinition`): a CRD written is checked as Go's validation
 //! checks it (the Scheme's validator, then every version's schema structural), and its
 //! first delete adds the cleanup finalizer, so the CRD stays (terminating) until the
-//! controller has deleted its objects.
+//! controller has deleted its objects; `kubectl get crds` prints apiextensions' own table.
 
 use std::sync::Arc;
+
+use serde_json::{Map, Value};
 
 use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::Time;
@@ -15,7 +17,10 @@ use crate::apiextensions::controller::GROUP;
 use crate::apiextensions::status::mark_terminating;
 use crate::apiextensions::validation::check_definition;
 use crate::registry::dependencies::Dependencies;
-use crate::registry::rest::{Context, RestStorage};
+use crate::registry::printers::{
+    CREATION_TIMESTAMP_DESCRIPTION, Column, NAME, Printer, Row, items, string_column, text,
+};
+use crate::registry::rest::{Context, RestStorage, TableConvertor};
 use crate::registry::strategy::{Strategy, Subresource};
 use crate::registry::{
     DeleteParams, ResourceInfo, Store, convert, from_value, to_json, validation,
@@ -50,6 +55,94 @@ impl Strategy for CustomResourceDefinitionStrategy {
     }
 }
 
+/// The columns of apiextensions' CRD table (its `tableconvertor`, not kubectl's printers).
+const COLUMNS: [Column; 8] = [
+    NAME,
+    string_column("Scope", "Cluster/Namespaced", 0),
+    string_column("Versions", "Served versions", 0),
+    Column {
+        type_: "date",
+        ..string_column("Created At", CREATION_TIMESTAMP_DESCRIPTION, 0)
+    },
+    string_column("Group", "API group", 1),
+    string_column("Kind", "CustomResource kind", 1),
+    string_column("ShortNames", "Short names", 1),
+    Column {
+        type_: "boolean",
+        ..string_column("Established", "Established status", 1)
+    },
+];
+
+/// The columns and rows of CRDs (served at apiextensions.k8s.io/v1 only).
+const PRINTER: Printer = Printer {
+    api_version: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    columns: &COLUMNS,
+    print: print_custom_resource_definition,
+};
+
+/// The CRDs' table: apiextensions-apiserver's `crdConvertor`, whose rows Go appends to a
+/// nil list, so a table without rows says `null`.
+#[derive(Clone, Copy, Debug)]
+pub struct CustomResourceDefinitionTable;
+
+impl TableConvertor for CustomResourceDefinitionTable {
+    fn convert_to_table(
+        &self,
+        version: &str,
+        objects: &[Value],
+        list_meta: Map<String, Value>,
+        include_object: &str,
+    ) -> Value {
+        let mut table = PRINTER.convert_to_table(version, objects, list_meta, include_object);
+        if objects.is_empty() {
+            table["rows"] = Value::Null;
+        }
+        table
+    }
+}
+
+/// A CRD's row: name, scope, the served versions sorted (the storage one marked), the
+/// creation time (RFC 3339, UTC), group, kind, short names, and whether it is
+/// established.
+pub fn print_custom_resource_definition(crd: &Value) -> Row {
+    let mut versions: Vec<String> = items(crd, "/spec/versions")
+        .iter()
+        .filter(|v| v.get("served").and_then(Value::as_bool) == Some(true))
+        .map(|v| {
+            let name = text(v, "/name");
+            if v.get("storage").and_then(Value::as_bool) == Some(true) {
+                format!("{name}(storage)")
+            } else {
+                name.to_owned()
+            }
+        })
+        .collect();
+    versions.sort();
+    let short_names: Vec<&str> = items(crd, "/spec/names/shortNames")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let created = crd
+        .pointer("/metadata/creationTimestamp")
+        .and_then(Value::as_str)
+        .and_then(|t| Time::parse_rfc3339(t).ok())
+        .unwrap_or(Time::ZERO);
+    let established = items(crd, "/status/conditions")
+        .iter()
+        .any(|c| text(c, "/type") == "Established" && text(c, "/status") == "True");
+    Row::from(vec![
+        Value::from(text(crd, "/metadata/name")),
+        Value::from(text(crd, "/spec/scope")),
+        Value::from(versions.join(",")),
+        Value::from(created.to_rfc3339()),
+        Value::from(text(crd, "/spec/group")),
+        Value::from(text(crd, "/spec/names/kind")),
+        Value::from(short_names.join(",")),
+        Value::from(established),
+    ])
+}
+
 /// The REST storage of CRDs.
 #[derive(Debug)]
 pub struct CustomResourceDefinitionStorage {
@@ -71,6 +164,10 @@ impl RestStorage for CustomResourceDefinitionStorage {
 
     fn deletes_itself(&self) -> bool {
         true
+    }
+
+    fn table_convertor(&self) -> Option<&dyn TableConvertor> {
+        Some(&CustomResourceDefinitionTable)
     }
 
     /// Go's CRD `Delete`: the first delete of a CRD marks it terminating (deletion
