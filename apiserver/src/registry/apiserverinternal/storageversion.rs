@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `storageVersionColumnDefinitions`.
@@ -75,9 +75,10 @@ pub fn print_storage_version(obj: &Value) -> Row {
 
 /// The StorageVersions' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default().without_generation()))
-            .with_table_convertor(Arc::new(STORAGE_VERSION_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default().without_generation(),
+        Arc::new(STORAGE_VERSION_TABLE),
     )
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{Column, NAME, Printer, Row, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `clusterTrustBundleColumnDefinitions`.
@@ -47,15 +47,10 @@ pub fn print_cluster_trust_bundle(obj: &Value) -> Row {
 
 /// The ClusterTrustBundles' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(
-            info,
-            GenericStrategy {
-                no_generation: true,
-                ..GenericStrategy::default()
-            },
-        ))
-        .with_table_convertor(Arc::new(CLUSTER_TRUST_BUNDLE_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default().without_generation(),
+        Arc::new(CLUSTER_TRUST_BUNDLE_TABLE),
     )
 }
 

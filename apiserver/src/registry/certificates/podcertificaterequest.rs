@@ -12,7 +12,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     Column, NAME, Printer, Row, format_labels, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{SelectableField, Strategy};
 
 /// Go's `podCertificateRequestColumnDefinitions` (no age).
@@ -107,9 +107,10 @@ impl Strategy for PodCertificateRequestStrategy {
 
 /// The PodCertificateRequests' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, PodCertificateRequestStrategy))
-            .with_table_convertor(Arc::new(POD_CERTIFICATE_REQUEST_TABLE)),
+    deps.standard_with_table(
+        info,
+        PodCertificateRequestStrategy,
+        Arc::new(POD_CERTIFICATE_REQUEST_TABLE),
     )
 }
 

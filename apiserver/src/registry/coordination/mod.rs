@@ -20,9 +20,6 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         _ => return deps.standard(info, GenericStrategy::default()),
     };
     // Go's strategies of both set no generation.
-    let strategy = GenericStrategy {
-        no_generation: true,
-        ..GenericStrategy::default()
-    };
+    let strategy = GenericStrategy::default().without_generation();
     deps.standard_with_table(info, strategy, Arc::new(*table))
 }

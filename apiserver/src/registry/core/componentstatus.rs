@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{Column, NAME, Printer, Row, items, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `componentStatusColumnDefinitions` (no age).
@@ -53,9 +53,10 @@ pub fn print_component_status(obj: &Value) -> Row {
 
 /// The ComponentStatuses' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(COMPONENT_STATUS_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default(),
+        Arc::new(COMPONENT_STATUS_TABLE),
     )
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `configMapColumnDefinitions`.
@@ -49,8 +49,5 @@ pub fn print_config_map(obj: &Value) -> Row {
 
 /// The ConfigMaps' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(CONFIG_MAP_TABLE)),
-    )
+    deps.standard_with_table(info, GenericStrategy::default(), Arc::new(CONFIG_MAP_TABLE))
 }

@@ -11,7 +11,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, int, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `endpointColumnDefinitions`.
@@ -93,10 +93,7 @@ pub fn format_endpoints(obj: &Value) -> String {
 
 /// The Endpoints' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(ENDPOINTS_TABLE)),
-    )
+    deps.standard_with_table(info, GenericStrategy::default(), Arc::new(ENDPOINTS_TABLE))
 }
 
 #[cfg(test)]

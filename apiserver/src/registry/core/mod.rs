@@ -50,13 +50,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "endpoints" => endpoints::storage(info, deps),
         "events" => event::storage(info, deps),
         // Go's LimitRange strategy keeps no generation.
-        "limitranges" => deps.standard(
-            info,
-            GenericStrategy {
-                no_generation: true,
-                ..GenericStrategy::default()
-            },
-        ),
+        "limitranges" => deps.standard(info, GenericStrategy::default().without_generation()),
         "namespaces" => namespace::storage(info, deps),
         "nodes" => node::storage(info, deps),
         "persistentvolumeclaims" => persistentvolumeclaim::storage(info, deps),

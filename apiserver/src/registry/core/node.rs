@@ -12,7 +12,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{SelectableField, Strategy};
 
 /// Go's node strategy.
@@ -134,10 +134,7 @@ pub fn print_node(obj: &Value) -> Row {
 pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     // `proxy` reaches the Node's kubelet: listed as kube-apiserver lists it, not served.
     info.subresources = vec![sub("proxy", "NodeProxyOptions", PROXY_VERBS)];
-    Arc::new(
-        StandardStorage::new(deps.store(info, NodeStrategy))
-            .with_table_convertor(Arc::new(NODE_TABLE)),
-    )
+    deps.standard_with_table(info, NodeStrategy, Arc::new(NODE_TABLE))
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, access_modes, quantity, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
 use crate::registry::{ResourceInfo, from_value, to_json};
 
@@ -207,9 +207,10 @@ pub fn print_persistent_volume(obj: &Value) -> Row {
 
 /// The PersistentVolumes' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, PersistentVolumeStrategy))
-            .with_table_convertor(Arc::new(PERSISTENT_VOLUME_TABLE)),
+    deps.standard_with_table(
+        info,
+        PersistentVolumeStrategy,
+        Arc::new(PERSISTENT_VOLUME_TABLE),
     )
 }
 

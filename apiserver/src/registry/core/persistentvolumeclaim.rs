@@ -12,7 +12,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, access_modes, quantity, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::Strategy;
 
 /// Go's persistent volume claim strategy.
@@ -105,9 +105,10 @@ pub fn print_persistent_volume_claim(obj: &Value) -> Row {
 
 /// The PersistentVolumeClaims' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, PersistentVolumeClaimStrategy))
-            .with_table_convertor(Arc::new(PERSISTENT_VOLUME_CLAIM_TABLE)),
+    deps.standard_with_table(
+        info,
+        PersistentVolumeClaimStrategy,
+        Arc::new(PERSISTENT_VOLUME_CLAIM_TABLE),
     )
 }
 

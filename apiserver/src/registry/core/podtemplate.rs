@@ -16,7 +16,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     Column, NAME, Printer, Row, container_cells, format_labels, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
 use crate::registry::{ResourceInfo, to_json};
 
@@ -105,10 +105,7 @@ pub fn print_pod_template(obj: &Value) -> Row {
 
 /// The PodTemplates' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, PodTemplateKindStrategy))
-            .with_table_convertor(Arc::new(POD_TEMPLATE_TABLE)),
-    )
+    deps.standard_with_table(info, PodTemplateKindStrategy, Arc::new(POD_TEMPLATE_TABLE))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, quantity, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::Strategy;
 
 /// Go's resource quota strategy.
@@ -90,10 +90,7 @@ pub fn print_resource_quota(obj: &Value) -> Row {
 
 /// The ResourceQuotas' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, ResourceQuotaStrategy))
-            .with_table_convertor(Arc::new(RESOURCE_QUOTA_TABLE)),
-    )
+    deps.standard_with_table(info, ResourceQuotaStrategy, Arc::new(RESOURCE_QUOTA_TABLE))
 }
 
 #[cfg(test)]

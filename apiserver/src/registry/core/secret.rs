@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{SelectableField, Strategy};
 
 /// Go's secret strategy.
@@ -61,10 +61,7 @@ pub fn print_secret(obj: &Value) -> Row {
 
 /// The Secrets' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, SecretStrategy))
-            .with_table_convertor(Arc::new(SECRET_TABLE)),
-    )
+    deps.standard_with_table(info, SecretStrategy, Arc::new(SECRET_TABLE))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, int, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `priorityLevelColumnDefinitions` (string columns holding integers, as Go's).
@@ -81,9 +81,10 @@ pub fn print_priority_level_configuration(obj: &Value) -> Row {
 
 /// The PriorityLevelConfigurations' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(PRIORITY_LEVEL_CONFIGURATION_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default(),
+        Arc::new(PRIORITY_LEVEL_CONFIGURATION_TABLE),
     )
 }
 

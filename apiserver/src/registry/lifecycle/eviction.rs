@@ -15,7 +15,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, human_duration, items, since, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `evictionColumnDefinitions` (the last two are `-o wide`'s).
@@ -203,10 +203,7 @@ pub fn print_eviction(obj: &Value) -> Row {
 
 /// The Evictions' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(EVICTION_TABLE)),
-    )
+    deps.standard_with_table(info, GenericStrategy::default(), Arc::new(EVICTION_TABLE))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// `EvictionRequestSpec{}.SwaggerDoc()["target"]`, which two columns describe.
@@ -107,9 +107,10 @@ pub(super) fn status(obj: &Value) -> String {
 
 /// The EvictionRequests' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(EVICTION_REQUEST_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default(),
+        Arc::new(EVICTION_REQUEST_TABLE),
     )
 }
 

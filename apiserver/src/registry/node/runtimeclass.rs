@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `runtimeClassColumnDefinitions`: the handler's description is
@@ -34,9 +34,10 @@ pub fn print_runtime_class(obj: &Value) -> Row {
 
 /// The RuntimeClasses' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(RUNTIME_CLASS_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default(),
+        Arc::new(RUNTIME_CLASS_TABLE),
     )
 }
 

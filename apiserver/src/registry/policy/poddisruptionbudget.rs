@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{Strategy, Subresource, prepare_for_update, spec_changed};
 use crate::registry::{ResourceInfo, from_value, to_json};
 
@@ -67,9 +67,10 @@ pub fn print_pod_disruption_budget(obj: &Value) -> Row {
 
 /// The PodDisruptionBudgets' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, PodDisruptionBudgetStrategy))
-            .with_table_convertor(Arc::new(POD_DISRUPTION_BUDGET_TABLE)),
+    deps.standard_with_table(
+        info,
+        PodDisruptionBudgetStrategy,
+        Arc::new(POD_DISRUPTION_BUDGET_TABLE),
     )
 }
 

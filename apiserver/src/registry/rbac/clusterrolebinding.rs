@@ -8,7 +8,7 @@ use crate::authorization::rbac::STRATEGY;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{AGE, Column, NAME, Printer, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 
 use super::rolebinding::print_binding;
 
@@ -42,8 +42,5 @@ pub static CLUSTER_ROLE_BINDING_TABLE: Printer = Printer {
 
 /// The ClusterRoleBindings' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, STRATEGY))
-            .with_table_convertor(Arc::new(CLUSTER_ROLE_BINDING_TABLE)),
-    )
+    deps.standard_with_table(info, STRATEGY, Arc::new(CLUSTER_ROLE_BINDING_TABLE))
 }

@@ -12,7 +12,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 
 /// `rbacv1beta1.RoleBinding{}.SwaggerDoc()["roleRef"]`, which 1.37 lower-cased.
 #[cfg(feature = "v1_37")]
@@ -70,10 +70,7 @@ pub fn print_binding(obj: &Value) -> Row {
 
 /// The RoleBindings' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, STRATEGY))
-            .with_table_convertor(Arc::new(ROLE_BINDING_TABLE)),
-    )
+    deps.standard_with_table(info, STRATEGY, Arc::new(ROLE_BINDING_TABLE))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{NAME_AND_AGE, Printer, print_name_and_age};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// The DeviceClasses' table convertor.
@@ -20,8 +20,9 @@ pub static DEVICE_CLASS_TABLE: Printer = Printer {
 
 /// The DeviceClasses' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
-            .with_table_convertor(Arc::new(DEVICE_CLASS_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::returning_deleted_object(),
+        Arc::new(DEVICE_CLASS_TABLE),
     )
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{self, Strategy, Subresource, spec_changed};
 use crate::registry::{ResourceInfo, from_value, to_json};
 
@@ -125,9 +125,10 @@ pub fn print_device_taint_rule(obj: &Value) -> Row {
 
 /// The DeviceTaintRules' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, DeviceTaintRuleStrategy))
-            .with_table_convertor(Arc::new(DEVICE_TAINT_RULE_TABLE)),
+    deps.standard_with_table(
+        info,
+        DeviceTaintRuleStrategy,
+        Arc::new(DEVICE_TAINT_RULE_TABLE),
     )
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `resourceClaimColumnDefinitions`.
@@ -65,12 +65,10 @@ fn state(obj: &Value) -> String {
 
 /// The ResourceClaims' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(
-            info,
-            GenericStrategy::returning_deleted_object().without_generation(),
-        ))
-        .with_table_convertor(Arc::new(RESOURCE_CLAIM_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::returning_deleted_object().without_generation(),
+        Arc::new(RESOURCE_CLAIM_TABLE),
     )
 }
 

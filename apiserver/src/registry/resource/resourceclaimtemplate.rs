@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{NAME_AND_AGE, Printer, print_name_and_age};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// The ResourceClaimTemplates' table convertor.
@@ -21,11 +21,9 @@ pub static RESOURCE_CLAIM_TEMPLATE_TABLE: Printer = Printer {
 
 /// The ResourceClaimTemplates' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(
-            info,
-            GenericStrategy::returning_deleted_object().without_generation(),
-        ))
-        .with_table_convertor(Arc::new(RESOURCE_CLAIM_TEMPLATE_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::returning_deleted_object().without_generation(),
+        Arc::new(RESOURCE_CLAIM_TEMPLATE_TABLE),
     )
 }

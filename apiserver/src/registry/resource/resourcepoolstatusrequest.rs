@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `resourcePoolStatusRequestColumnDefinitions` (no age: the time since the
@@ -119,12 +119,10 @@ pub fn print_resource_pool_status_request(obj: &Value) -> Row {
 
 /// The ResourcePoolStatusRequests' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(
-            info,
-            GenericStrategy::returning_deleted_object().without_generation(),
-        ))
-        .with_table_convertor(Arc::new(RESOURCE_POOL_STATUS_REQUEST_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::returning_deleted_object().without_generation(),
+        Arc::new(RESOURCE_POOL_STATUS_REQUEST_TABLE),
     )
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{SelectableField, Strategy};
 
 /// Go's resource slice strategy, as far as selection goes; its store answers a delete
@@ -90,10 +90,7 @@ pub fn print_resource_slice(obj: &Value) -> Row {
 
 /// The ResourceSlices' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, ResourceSliceStrategy))
-            .with_table_convertor(Arc::new(RESOURCE_SLICE_TABLE)),
-    )
+    deps.standard_with_table(info, ResourceSliceStrategy, Arc::new(RESOURCE_SLICE_TABLE))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 use super::podgroup::{scheduling_policy, workload_name};
@@ -49,9 +49,10 @@ pub fn print_composite_pod_group(obj: &Value) -> Row {
 
 /// The CompositePodGroups' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(COMPOSITE_POD_GROUP_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default(),
+        Arc::new(COMPOSITE_POD_GROUP_TABLE),
     )
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, items, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// `PodGroupSpec{}.SwaggerDoc()["schedulingPolicy"]` of the release's version.
@@ -110,10 +110,7 @@ pub(super) fn workload_name<'a>(obj: &'a Value, reference: &str, name: &str) -> 
 
 /// The PodGroups' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default()))
-            .with_table_convertor(Arc::new(POD_GROUP_TABLE)),
-    )
+    deps.standard_with_table(info, GenericStrategy::default(), Arc::new(POD_GROUP_TABLE))
 }
 
 #[cfg(test)]

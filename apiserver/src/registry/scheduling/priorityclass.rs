@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::Strategy;
 use apimachinery::api::errors::StatusError;
 
@@ -85,10 +85,7 @@ pub fn print_priority_class(obj: &Value) -> Row {
 
 /// The PriorityClasses' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, PriorityClassStrategy))
-            .with_table_convertor(Arc::new(PRIORITY_CLASS_TABLE)),
-    )
+    deps.standard_with_table(info, PriorityClassStrategy, Arc::new(PRIORITY_CLASS_TABLE))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{NAME_AND_AGE, Printer, print_name_and_age};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// The Workloads' table convertor.
@@ -24,8 +24,9 @@ pub static WORKLOAD_TABLE: Printer = Printer {
 
 /// The Workloads' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default().without_generation()))
-            .with_table_convertor(Arc::new(WORKLOAD_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default().without_generation(),
+        Arc::new(WORKLOAD_TABLE),
     )
 }

@@ -11,7 +11,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::Strategy;
 use crate::registry::{ResourceInfo, to_json};
 
@@ -152,10 +152,7 @@ impl Strategy for CsiDriverStrategy {
 
 /// The CSIDrivers' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, CsiDriverStrategy))
-            .with_table_convertor(Arc::new(CSI_DRIVER_TABLE)),
-    )
+    deps.standard_with_table(info, CsiDriverStrategy, Arc::new(CSI_DRIVER_TABLE))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `csiNodeColumnDefinitions`.
@@ -48,15 +48,10 @@ pub fn print_csi_node(obj: &Value) -> Row {
 
 /// The CSINodes' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(
-            info,
-            GenericStrategy {
-                no_generation: true,
-                ..GenericStrategy::returning_deleted_object()
-            },
-        ))
-        .with_table_convertor(Arc::new(CSI_NODE_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::returning_deleted_object().without_generation(),
+        Arc::new(CSI_NODE_TABLE),
     )
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `volumeAttachmentColumnDefinitions` (the attacher's column has the `name`
@@ -72,15 +72,10 @@ pub fn print_volume_attachment(obj: &Value) -> Row {
 
 /// The VolumeAttachments' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(
-            info,
-            GenericStrategy {
-                no_generation: true,
-                ..GenericStrategy::returning_deleted_object()
-            },
-        ))
-        .with_table_convertor(Arc::new(VOLUME_ATTACHMENT_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::returning_deleted_object().without_generation(),
+        Arc::new(VOLUME_ATTACHMENT_TABLE),
     )
 }
 

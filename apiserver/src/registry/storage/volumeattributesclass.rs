@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column, text};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// `storagev1.VolumeAttributesClass{}.SwaggerDoc()["driverName"]` (1.37 reworded it).
@@ -40,9 +40,10 @@ pub fn print_volume_attributes_class(obj: &Value) -> Row {
 
 /// The VolumeAttributesClasses' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
-            .with_table_convertor(Arc::new(VOLUME_ATTRIBUTES_CLASS_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::returning_deleted_object(),
+        Arc::new(VOLUME_ATTRIBUTES_CLASS_TABLE),
     )
 }
 

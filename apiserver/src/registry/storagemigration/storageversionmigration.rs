@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, Column, PLAIN_NAME, Printer, Row, string_column};
-use crate::registry::rest::{RestStorage, StandardStorage};
+use crate::registry::rest::RestStorage;
 use crate::registry::strategy::GenericStrategy;
 
 /// Go's `storageVersionMigrationColumnDefinitions`.
@@ -59,9 +59,10 @@ pub fn print_storage_version_migration(obj: &Value) -> Row {
 
 /// The StorageVersionMigrations' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::default().without_generation()))
-            .with_table_convertor(Arc::new(STORAGE_VERSION_MIGRATION_TABLE)),
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default().without_generation(),
+        Arc::new(STORAGE_VERSION_MIGRATION_TABLE),
     )
 }
 
