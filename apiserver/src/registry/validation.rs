@@ -128,7 +128,7 @@ pub fn validate_status(
 /// kind's own validation (Go's `validateCommonFields` in `rest.BeforeUpdate`): the new
 /// metadata on its own (names as path segments, the namespace by the resource's
 /// scope), then against the old (`ValidateObjectMetaAccessorUpdate`: uid, name,
-/// creationTimestamp... unchanged, a resourceVersion given).
+/// creationTimestamp... unchanged, a resourceVersion given, and the labels again).
 #[cfg(feature = "v1_36")]
 pub fn common_fields(info: &ResourceInfo, obj: &dyn Object, old: &dyn Object) -> ErrorList {
     let (Some(meta), Some(old_meta)) = (obj.meta(), old.meta()) else {
