@@ -12,7 +12,9 @@ use crate::fx_hash::FxHashMap;
 use crate::runtime::{Resource, ResourceScope};
 use crate::util::validation::field::ErrorList;
 
-type ValidateFn = dyn Fn(&dyn Any, Option<&dyn Any>) -> ErrorList + Send + Sync;
+/// A type's erased function: the object, the one it replaces, and whether to check the
+/// metadata generically after a clean run (see [`Validators::add`]).
+type ValidateFn = dyn Fn(&dyn Any, Option<&dyn Any>, bool) -> ErrorList + Send + Sync;
 type ValidateStatusFn = dyn Fn(&dyn Any, &dyn Any) -> ErrorList + Send + Sync;
 type UndeclaredFn = fn(&mut ErrorList);
 
@@ -46,11 +48,15 @@ impl Validators {
         F: Fn(&T, Option<&T>) -> ErrorList + Send + Sync + 'static,
     {
         let namespaced = matches!(T::SCOPE, ResourceScope::Namespaced);
-        let erased = move |obj: &dyn Any, old: Option<&dyn Any>| match obj.downcast_ref::<T>() {
+        let erased = move |obj: &dyn Any, old: Option<&dyn Any>, generic: bool| match obj
+            .downcast_ref::<T>()
+        {
             Some(t) => {
                 let errs = f(t, old.and_then(|o| o.downcast_ref::<T>()));
                 match t.meta() {
-                    Some(meta) if errs.is_empty() => validate_generic_object_meta(meta, namespaced),
+                    Some(meta) if generic && errs.is_empty() => {
+                        validate_generic_object_meta(meta, namespaced)
+                    }
                     _ => errs,
                 }
             }
@@ -119,8 +125,21 @@ impl Validators {
     /// value of another type counts as no old value. A `&dyn Object` is passed as it is
     /// (it upcasts to `&dyn Any`).
     pub fn validate(&self, value: &dyn Any, old: Option<&dyn Any>) -> Option<ErrorList> {
+        self.run(value, old, true)
+    }
+
+    /// [`validate`](Self::validate), with the generic metadata check after a clean run
+    /// only when `generic` (without it: the kind's own errors, with its declarative
+    /// rules', as [`Scheme::validate_strategy`](crate::runtime::Scheme::validate_strategy)
+    /// gives them).
+    pub(crate) fn run(
+        &self,
+        value: &dyn Any,
+        old: Option<&dyn Any>,
+        generic: bool,
+    ) -> Option<ErrorList> {
         let (_, f) = self.funcs.get(&value.type_id())?;
-        Some(f(value, old))
+        Some(f(value, old, generic))
     }
 
     /// True when `T` has a validation function.

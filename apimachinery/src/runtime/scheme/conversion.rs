@@ -407,6 +407,28 @@ impl Scheme {
         obj: &dyn Object,
         old: Option<&dyn Object>,
     ) -> Option<crate::util::validation::field::ErrorList> {
+        self.validate_with(obj, old, true)
+    }
+
+    /// [`validate`](Self::validate) without the generic metadata check it runs after a
+    /// kind's validator found nothing (see [`Validators::add`](crate::runtime::Validators::add)):
+    /// the strategy's own errors, for a server whose update checks every object's
+    /// metadata first, as kube-apiserver's `rest.BeforeUpdate` does.
+    pub fn validate_strategy(
+        &self,
+        obj: &dyn Object,
+        old: Option<&dyn Object>,
+    ) -> Option<crate::util::validation::field::ErrorList> {
+        self.validate_with(obj, old, false)
+    }
+
+    /// [`validate`](Self::validate), with the generic metadata check when `generic`.
+    fn validate_with(
+        &self,
+        obj: &dyn Object,
+        old: Option<&dyn Object>,
+        generic: bool,
+    ) -> Option<crate::util::validation::field::ErrorList> {
         let direct = |o: &dyn Object| {
             let t = o.object_type_id();
             self.validators.has_type_id(t) && !self.internal_forms.has_type_id(t)
@@ -417,7 +439,7 @@ impl Scheme {
                 Some(o) => Some(o),
                 None => None,
             };
-            let errs = self.validators.validate(obj, old)?;
+            let errs = self.validators.run(obj, old, generic)?;
             return Some(self.validators.for_request_type(request_type, errs));
         }
         let obj = self.internal_copy(obj)?;
@@ -429,7 +451,7 @@ impl Scheme {
             Some(o) => Some(&**o),
             None => None,
         };
-        let errs = self.validators.validate(&*obj, old)?;
+        let errs = self.validators.run(&*obj, old, generic)?;
         Some(self.validators.for_request_type(request_type, errs))
     }
 
