@@ -2,7 +2,8 @@
 //! `pkg/registry/customresourcedefinition`): a CRD written is checked as Go's validation
 //! checks it (the Scheme's validator, then every version's schema structural), and its
 //! first delete adds the cleanup finalizer, so the CRD stays (terminating) until the
-//! controller has deleted its objects; `kubectl get crds` prints apiextensions' own table.
+//! controller has deleted its objects; `kubectl get crds` prints apiextensions' own table
+//! (1.37; 1.36 has Go's default one).
 
 use std::sync::Arc;
 
@@ -81,7 +82,7 @@ const PRINTER: Printer = Printer {
     print: print_custom_resource_definition,
 };
 
-/// The CRDs' table: apiextensions-apiserver's `crdConvertor`, whose rows Go appends to a
+/// The CRDs' table (Kubernetes 1.37 on): apiextensions-apiserver's `crdConvertor`, whose rows Go appends to a
 /// nil list, so a table without rows says `null`.
 #[derive(Clone, Copy, Debug)]
 pub struct CustomResourceDefinitionTable;
@@ -166,8 +167,13 @@ impl RestStorage for CustomResourceDefinitionStorage {
         true
     }
 
+    /// apiextensions' own table from 1.37 on; 1.36's store has Go's default one.
     fn table_convertor(&self) -> Option<&dyn TableConvertor> {
-        Some(&CustomResourceDefinitionTable)
+        if cfg!(feature = "v1_37") {
+            Some(&CustomResourceDefinitionTable)
+        } else {
+            None
+        }
     }
 
     /// Go's CRD `Delete`: the first delete of a CRD marks it terminating (deletion
