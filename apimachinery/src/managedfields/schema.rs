@@ -168,8 +168,14 @@ impl ParseableType {
         let mut named = HashMap::new();
         let mut visited = std::collections::HashSet::new();
         let mut pending = vec![root.to_owned()];
+        let mut overridden = Vec::new();
         while let Some(name) = pending.pop() {
             if !visited.insert(name.clone()) {
+                continue;
+            }
+            if let Some((base, atomic)) = split_map_type_override(&name) {
+                pending.push(base.to_owned());
+                overridden.push((name.clone(), base.to_owned(), atomic));
                 continue;
             }
             // A missing or untyped schema stays out of the table: its values are
@@ -198,6 +204,17 @@ impl ParseableType {
                     TypeRef::Named(other) => target = other.to_string(),
                     TypeRef::Deduced => break,
                 }
+            }
+        }
+        // A field that overrides its referenced type's map type gets a copy of that type
+        // with the field's merge rule (Go's `TypeRef.ElementRelationship`).
+        for (name, base, atomic) in overridden {
+            if let Some(Atom::Map(m)) = named.get(&base) {
+                let mut copy = m.clone();
+                copy.atomic = atomic;
+                named.insert(name, Atom::Map(copy));
+            } else if let Some(atom) = named.get(&base).cloned() {
+                named.insert(name, atom);
             }
         }
         ParseableType {
@@ -264,16 +281,44 @@ fn ref_name(reference: &str) -> Option<&str> {
         .or_else(|| reference.strip_prefix("#/definitions/"))
 }
 
+/// What joins a named type and a field's `x-kubernetes-map-type` in the name of the
+/// overridden copy (not a character of OpenAPI schema names).
+const MAP_TYPE_OVERRIDE: &str = "\u{0}map-type=";
+
+/// The named type and whether its copy is atomic, for the name of an overridden copy.
+fn split_map_type_override(name: &str) -> Option<(&str, bool)> {
+    let (base, map_type) = name.split_once(MAP_TYPE_OVERRIDE)?;
+    Some((base, map_type == "atomic"))
+}
+
 /// One OpenAPI schema as a type; names it refers to are pushed on `pending`.
 fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
     let Some(obj) = schema.as_object() else {
         return TypeRef::Deduced;
     };
-    if let Some(name) = obj.get("$ref").and_then(Value::as_str).and_then(ref_name) {
-        pending.push(name.to_owned());
+    // OpenAPI v3 wraps a field's reference in allOf to give it a description.
+    let reference = obj.get("$ref").or_else(|| {
+        match obj.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+            Some([only]) if obj.get("type").is_none() && obj.get("properties").is_none() => {
+                only.get("$ref")
+            }
+            _ => None,
+        }
+    });
+    if let Some(name) = reference.and_then(Value::as_str).and_then(ref_name) {
+        // A field may say how the referenced struct merges where it is used, whatever
+        // the struct says elsewhere: Go's schema converter keeps that as an override on
+        // the reference (a PersistentVolume's `claimRef` is granular over the atomic
+        // ObjectReference).
+        let name = match obj.get("x-kubernetes-map-type").and_then(Value::as_str) {
+            Some(map_type @ ("atomic" | "granular")) => {
+                format!("{name}{MAP_TYPE_OVERRIDE}{map_type}")
+            }
+            _ => name.to_owned(),
+        };
+        pending.push(name.clone());
         return TypeRef::Named(name.into());
     }
-    // OpenAPI v3 wraps a field's reference in allOf to give it a description.
     if let Some([only]) = obj
         .get("allOf")
         .and_then(Value::as_array)

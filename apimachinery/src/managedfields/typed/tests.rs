@@ -260,3 +260,30 @@ fn a_key_field_left_out_is_keyed_by_its_default() {
     .unwrap();
     assert_eq!(merged, json!({"ports": [{"port": 80, "protocol": "TCP"}]}));
 }
+
+/// A field's `x-kubernetes-map-type` overrides its referenced struct's where it is used,
+/// as Go's schema converter keeps it on the reference: a PersistentVolume's `claimRef`
+/// (granular) over the ObjectReference that is atomic everywhere else.
+#[test]
+fn a_field_overrides_the_map_type_of_the_struct_it_refers_to() {
+    let schemas = json!({
+        "ObjectReference": {"type": "object", "x-kubernetes-map-type": "atomic",
+            "properties": {"name": {"type": "string"}, "namespace": {"type": "string"}}},
+        "Spec": {"type": "object", "properties": {
+            "claimRef": {"allOf": [{"$ref": "#/components/schemas/ObjectReference"}],
+                         "x-kubernetes-map-type": "granular"},
+            "other": {"allOf": [{"$ref": "#/components/schemas/ObjectReference"}]}
+        }},
+        "Volume": {"type": "object", "properties": {
+            "spec": {"allOf": [{"$ref": "#/components/schemas/Spec"}]}
+        }}
+    });
+    let t = ParseableType::from_openapi_v3_named(schemas.as_object().expect("object"), "Volume");
+    let reference = json!({"name": "c", "namespace": "default"});
+    let set = to_field_set(&t, &json!({"spec": {"claimRef": reference, "other": reference}}))
+        .expect("fits");
+    assert_eq!(
+        String::from_utf8(set.to_fields_v1_bytes()).expect("utf-8"),
+        r#"{"f:spec":{"f:claimRef":{"f:name":{},"f:namespace":{}},"f:other":{}}}"#
+    );
+}
