@@ -27,6 +27,7 @@ use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json}
 
 mod binding;
 pub mod disabled;
+pub mod level_resources;
 mod qos;
 mod table;
 pub mod template;
@@ -40,7 +41,9 @@ pub struct PodStrategy;
 
 impl Strategy for PodStrategy {
     /// Go's `PrepareForCreate`: generation 1, the fields `DropDisabledPodFields` drops
-    /// gone, and a status of the server's own: phase `Pending` and the QoS class (a class the client set is kept, as Go's `GetPodQOS`
+    /// gone, on 1.37 the pod-level resources completed from the containers'
+    /// ([`level_resources`]), and a status of the server's own: phase `Pending` and the
+    /// QoS class (a class the client set is kept, as Go's `GetPodQOS`
     /// reads it before the status is replaced), with `PodScheduled=False` while
     /// scheduling gates hold the Pod.
     fn prepare_for_create(
@@ -51,6 +54,8 @@ impl Strategy for PodStrategy {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut pod = to_json(&*obj)?;
         template::drop_disabled_pod_fields_in(&mut pod, None);
+        #[cfg(feature = "v1_37")]
+        level_resources::default_pod_level_resources(&mut pod);
         let qos = match pod.pointer("/status/qosClass").and_then(Value::as_str) {
             Some(class) if !class.is_empty() => class.to_owned(),
             _ => compute_pod_qos(&pod).to_owned(),
