@@ -98,6 +98,11 @@ pub fn drop_disabled(fields: &[GatedField], new: &mut Value, old: Option<&Value>
     changed
 }
 
+/// Whether `value` (a pod spec, or status) uses any of `fields`.
+pub fn any_in_use(fields: &[GatedField], value: &Value) -> bool {
+    fields.iter().any(|field| in_use(field, value))
+}
+
 /// Whether `value` uses `field` (Go's `…InUse`).
 fn in_use(field: &GatedField, value: &Value) -> bool {
     let mut found = Vec::new();

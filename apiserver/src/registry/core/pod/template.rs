@@ -87,19 +87,33 @@ pub fn drop_disabled_pod_fields_in(pod: &mut Value, old: Option<&Value>) -> bool
 
 /// `obj` (of the resource `info`, at its storage version) after `drop` of its JSON
 /// form and of `old`'s (`None` on create), read back only when it dropped something.
+/// `gated` says whether the JSON form has any gated field: only then is the old object
+/// (what decides whether those stay) read, most writes having none.
 fn dropping(
     scheme: &Scheme,
     info: &ResourceInfo,
     old: Option<&dyn Object>,
     obj: Box<dyn Object>,
+    gated: impl FnOnce(&Value) -> bool,
     drop: impl FnOnce(&mut Value, Option<&Value>) -> bool,
 ) -> Result<Box<dyn Object>, StatusError> {
     let mut value = to_json(&*obj)?;
-    let old = old.map(to_json).transpose()?;
+    let old = match old {
+        Some(old) if gated(&value) => Some(to_json(old)?),
+        // Without gated fields nothing depends on the old object: `None` drops what is
+        // dropped regardless (the init-container annotations).
+        _ => None,
+    };
     if drop(&mut value, old.as_ref()) {
         return crate::registry::from_value(scheme, &info.storage_gvk, value);
     }
     Ok(obj)
+}
+
+/// Whether the pod spec at `spec` of `obj` has a field of a gate off by default.
+fn has_gated_spec_fields(obj: &Value, spec: &str) -> bool {
+    obj.pointer(spec)
+        .is_some_and(|spec| disabled::any_in_use(SPEC_FIELDS, spec))
 }
 
 /// Go's `DropDisabledTemplateFields` on `obj` (of the resource `info`, at its storage
@@ -112,9 +126,14 @@ pub fn drop_disabled_template_fields(
     obj: Box<dyn Object>,
     metadata: &str,
 ) -> Result<Box<dyn Object>, StatusError> {
-    dropping(scheme, info, old, obj, |new, old| {
-        drop_disabled_template_fields_in(new, old, metadata)
-    })
+    dropping(
+        scheme,
+        info,
+        old,
+        obj,
+        |new| has_gated_spec_fields(new, &spec_beside(metadata)),
+        |new, old| drop_disabled_template_fields_in(new, old, metadata),
+    )
 }
 
 /// Go's `DropDisabledPodFields` on the Pod `obj` (of the resource `info`, at its storage
@@ -125,7 +144,13 @@ pub fn drop_disabled_pod_fields(
     old: Option<&dyn Object>,
     obj: Box<dyn Object>,
 ) -> Result<Box<dyn Object>, StatusError> {
-    dropping(scheme, info, old, obj, drop_disabled_pod_fields_in)
+    let gated = |pod: &Value| {
+        has_gated_spec_fields(pod, "/spec")
+            || pod
+                .get("status")
+                .is_some_and(|status| disabled::any_in_use(STATUS_FIELDS, status))
+    };
+    dropping(scheme, info, old, obj, gated, drop_disabled_pod_fields_in)
 }
 
 /// The strategy of a kind whose own part in a write is its pod template's (Go's
@@ -292,5 +317,39 @@ pub(crate) mod tests {
                 "{subresource:?}"
             );
         }
+    }
+
+    /// A gated field goes on create and on an update over a Pod without it, and stays
+    /// on an update over a Pod that has it (stored while its gate was on).
+    #[test]
+    fn a_gated_field_stays_only_when_the_stored_pod_uses_it() {
+        let s = scheme();
+        let info = info(&s, "", "pods");
+        let pod = json!({"metadata": {"name": "p", "namespace": "d"},
+            "spec": {"schedulingGroup": {"podGroupName": "g"},
+                "containers": [{"name": "c", "image": "i", "lifecycle": {"stopSignal": "SIGUSR1"}}]}});
+        let typed = |v: &Value| from_value(&s, &info.storage_gvk, v.clone()).unwrap();
+        let created = PodStrategy
+            .prepare_for_create(&s, &info, typed(&pod))
+            .unwrap();
+        let created = to_json(&*created).unwrap();
+        assert!(created["spec"].get("schedulingGroup").is_none());
+        assert!(created["spec"]["containers"][0].get("lifecycle").is_none());
+        let update = |old: &Value| {
+            let new = PodStrategy
+                .prepare_for_update(&s, &info, &*typed(old), typed(&pod), Subresource::Main)
+                .unwrap();
+            to_json(&*new).unwrap()
+        };
+        assert!(update(&created)["spec"].get("schedulingGroup").is_none());
+        let kept = update(&pod);
+        assert_eq!(
+            kept["spec"]["schedulingGroup"],
+            pod["spec"]["schedulingGroup"]
+        );
+        assert_eq!(
+            kept["spec"]["containers"][0]["lifecycle"],
+            pod["spec"]["containers"][0]["lifecycle"]
+        );
     }
 }
