@@ -72,6 +72,11 @@ pub static STATUS_FIELDS: &[GatedField] = &[
         gate: "DRANodeAllocatableResources",
         find: |status, out| non_empty_at(status, "", "/nodeAllocatableResourceClaimStatuses", out),
     },
+    // Alpha since 1.35 (`dropImageVolumeWithDigest`).
+    GatedField {
+        gate: "ImageVolumeWithDigest",
+        find: image_volume_statuses,
+    },
     // Alpha since 1.21; the field is new in 1.37.
     #[cfg(feature = "v1_37")]
     GatedField {
@@ -191,6 +196,21 @@ fn stop_signals(spec: &Value, out: &mut Vec<String>) {
             out.push(format!("{at}/lifecycle/stopSignal"));
         } else {
             out.push(format!("{at}/lifecycle"));
+        }
+    }
+}
+
+/// `volumeStatus` of every container status's volume mounts (an image volume's digest).
+fn image_volume_statuses(status: &Value, out: &mut Vec<String>) {
+    for list in [
+        "containerStatuses",
+        "initContainerStatuses",
+        "ephemeralContainerStatuses",
+    ] {
+        for (at, container) in elements(status, "", list) {
+            for (at, mount) in elements(container, &at, "volumeMounts") {
+                present_at(mount, &at, "/volumeStatus", out);
+            }
         }
     }
 }
@@ -338,10 +358,16 @@ mod tests {
     #[test]
     fn status_fields_of_gates_off_by_default_are_dropped_unless_in_use() {
         let status = json!({"phase": "Running",
-            "nodeAllocatableResourceClaimStatuses": [{"resourceClaimName": "c"}]});
+            "nodeAllocatableResourceClaimStatuses": [{"resourceClaimName": "c"}],
+            "initContainerStatuses": [{"name": "i", "volumeMounts": [
+                {"name": "v", "mountPath": "/v", "volumeStatus": {"image": {"imageRef": "r"}}}]}]});
         let mut new = status.clone();
         assert!(drop_disabled(STATUS_FIELDS, &mut new, Some(&json!({}))));
-        assert_eq!(new, json!({"phase": "Running"}));
+        assert_eq!(
+            new,
+            json!({"phase": "Running",
+                "initContainerStatuses": [{"name": "i", "volumeMounts": [{"name": "v", "mountPath": "/v"}]}]})
+        );
         let mut new = status.clone();
         assert!(!drop_disabled(STATUS_FIELDS, &mut new, Some(&status)));
     }
