@@ -47,15 +47,15 @@ impl Strategy for ReplicaSetStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
-        prepare_template_for_update(
+        let new = prepare_template_for_update(
             scheme,
             info,
             old,
             new,
             subresource,
             super::TEMPLATE_METADATA,
-        )
+        )?;
+        prepare_for_update(scheme, info, old, new, subresource, spec_changed)
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

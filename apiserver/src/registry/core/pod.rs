@@ -95,15 +95,17 @@ impl Strategy for PodStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(
+        // Dropped before the generation is counted: a write adding only dropped fields
+        // changes nothing (Go drops before `updatePodGeneration`).
+        let new = template::drop_disabled_pod_fields(scheme, info, Some(old), new)?;
+        prepare_for_update(
             scheme,
             info,
             old,
             new,
             subresource,
             crate::registry::strategy::spec_changed,
-        )?;
-        template::drop_disabled_pod_fields(scheme, info, Some(old), new)
+        )
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

@@ -54,9 +54,9 @@ impl Strategy for PodTemplateKindStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
-        let mut new =
+        let new =
             prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)?;
+        let mut new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
         let old_template = to_json(old)?.get("template").cloned();
         if to_json(&*new)?.get("template").cloned() != old_template {
             let generation = old.meta().map_or(0, |m| m.generation());

@@ -50,8 +50,9 @@ impl Strategy for ReplicationControllerStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
-        prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)
+        let new =
+            prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)?;
+        prepare_for_update(scheme, info, old, new, subresource, spec_changed)
     }
 
     /// Go's: dependents are orphaned by default at core/v1, for compatibility.

@@ -194,15 +194,22 @@ impl Strategy for PodTemplateStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(
+        let new = prepare_template_for_update(
+            scheme,
+            info,
+            old,
+            new,
+            subresource,
+            self.template_metadata,
+        )?;
+        prepare_for_update(
             scheme,
             info,
             old,
             new,
             subresource,
             crate::registry::strategy::spec_changed,
-        )?;
-        prepare_template_for_update(scheme, info, old, new, subresource, self.template_metadata)
+        )
     }
 
     fn names(&self) -> NameValidation {
@@ -214,8 +221,10 @@ impl Strategy for PodTemplateStrategy {
     }
 }
 
-/// The last step of a template kind's `PrepareForUpdate`: on a write of the object (not
+/// The first step of a template kind's `PrepareForUpdate`: on a write of the object (not
 /// of `/status`), `new` without its template's disabled fields that `old` does not use.
+/// It comes before the generation is counted (as in Go), so that a write adding nothing
+/// but dropped fields changes nothing.
 pub fn prepare_template_for_update(
     scheme: &Scheme,
     info: &ResourceInfo,
@@ -350,6 +359,37 @@ pub(crate) mod tests {
         assert_eq!(
             kept["spec"]["containers"][0]["lifecycle"],
             pod["spec"]["containers"][0]["lifecycle"]
+        );
+    }
+
+    /// A write adding nothing but dropped fields leaves the generation as it was.
+    #[test]
+    fn a_template_write_adding_only_dropped_fields_keeps_the_generation() {
+        let s = scheme();
+        let info = info(&s, "apps", "deployments");
+        let deployment = json!({"metadata": {"name": "d", "namespace": "n", "generation": 3},
+            "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {
+                "metadata": {"labels": {"a": "b"}},
+                "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
+        let mut gated = deployment.clone();
+        gated["spec"]["template"]["spec"]["schedulingGroup"] = json!({"podGroupName": "g"});
+        let typed = |v: &Value| from_value(&s, &info.storage_gvk, v.clone()).unwrap();
+        let strategy = PodTemplateStrategy::new("/spec/template/metadata");
+        let updated = strategy
+            .prepare_for_update(
+                &s,
+                &info,
+                &*typed(&deployment),
+                typed(&gated),
+                Subresource::Main,
+            )
+            .unwrap();
+        let updated = to_json(&*updated).unwrap();
+        assert_eq!(updated["metadata"]["generation"], 3);
+        assert!(
+            updated["spec"]["template"]["spec"]
+                .get("schedulingGroup")
+                .is_none()
         );
     }
 }
