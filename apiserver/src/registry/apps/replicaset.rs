@@ -17,7 +17,7 @@ use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
 
 use crate::registry::core::pod::template::{
-    prepare_template_for_update, without_init_container_annotations,
+    drop_disabled_template_fields, prepare_template_for_update,
 };
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
@@ -28,14 +28,14 @@ use crate::registry::strategy::{
 pub struct ReplicaSetStrategy;
 
 impl Strategy for ReplicaSetStrategy {
-    /// Go's `PrepareForCreate`: the template without its init-container annotations.
+    /// Go's `PrepareForCreate`: the template without what `DropDisabledTemplateFields` drops.
     fn prepare_for_create(
         &self,
         scheme: &Scheme,
         info: &ResourceInfo,
         obj: Box<dyn Object>,
     ) -> Result<Box<dyn Object>, StatusError> {
-        without_init_container_annotations(scheme, info, obj, super::TEMPLATE_METADATA)
+        drop_disabled_template_fields(scheme, info, None, obj, super::TEMPLATE_METADATA)
     }
 
     /// Go's `PrepareForUpdate`: the template's too.
@@ -47,8 +47,15 @@ impl Strategy for ReplicaSetStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
-        prepare_template_for_update(scheme, info, new, subresource, super::TEMPLATE_METADATA)
+        let new = prepare_template_for_update(
+            scheme,
+            info,
+            old,
+            new,
+            subresource,
+            super::TEMPLATE_METADATA,
+        )?;
+        prepare_for_update(scheme, info, old, new, subresource, spec_changed)
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

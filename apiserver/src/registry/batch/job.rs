@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::registry::GarbageCollectionPolicy;
 use crate::registry::core::pod::template::{
-    prepare_template_for_update, without_init_container_annotations,
+    drop_disabled_template_fields, prepare_template_for_update,
 };
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
@@ -44,8 +44,8 @@ impl Strategy for JobStrategy {
     /// `batch.kubernetes.io/` forms; labels the template already has are kept) and the
     /// selector `batch.kubernetes.io/controller-uid=<uid>`, unless `manualSelector` is
     /// true. A Job created with `generateName` has no name yet here, so its `job-name`
-    /// labels are left out. And Go's `PrepareForCreate`: the template without its
-    /// init-container annotations.
+    /// labels are left out. And Go's `PrepareForCreate`: the template without what
+    /// `DropDisabledTemplateFields` drops.
     fn prepare_for_create(
         &self,
         scheme: &Scheme,
@@ -54,7 +54,7 @@ impl Strategy for JobStrategy {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut job = to_json(&*obj)?;
         if job.pointer("/spec/manualSelector") == Some(&Value::Bool(true)) {
-            return without_init_container_annotations(scheme, info, obj, TEMPLATE_METADATA);
+            return drop_disabled_template_fields(scheme, info, None, obj, TEMPLATE_METADATA);
         }
         let text = |p: &str| {
             job.pointer(p)
@@ -100,15 +100,15 @@ impl Strategy for JobStrategy {
         if selector.get("batch.kubernetes.io/controller-uid").is_none() {
             selector["batch.kubernetes.io/controller-uid"] = Value::from(uid.as_str());
         }
-        #[cfg(feature = "v1_37")]
-        crate::registry::core::pod::template::drop_init_container_annotations(
+        crate::registry::core::pod::template::drop_disabled_template_fields_in(
             &mut job,
+            None,
             TEMPLATE_METADATA,
         );
         from_value(scheme, &info.storage_gvk, job)
     }
 
-    /// Go's `PrepareForUpdate`: the template without its init-container annotations too.
+    /// Go's `PrepareForUpdate`: the template without what `DropDisabledTemplateFields` drops too.
     fn prepare_for_update(
         &self,
         scheme: &Scheme,
@@ -117,8 +117,9 @@ impl Strategy for JobStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
-        prepare_template_for_update(scheme, info, new, subresource, TEMPLATE_METADATA)
+        let new =
+            prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)?;
+        prepare_for_update(scheme, info, old, new, subresource, spec_changed)
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

@@ -1,25 +1,82 @@
 //! PersistentVolumeClaims (Go's `pkg/registry/core/persistentvolumeclaim`): no
-//! generation, a delete answers with the deleted claim, and the table `kubectl get
-//! persistentvolumeclaims` prints (Go's `printPersistentVolumeClaim`).
+//! generation, created without a status, the data sources made consistent and the
+//! fields of disabled features dropped ([`claim_fields`]), a delete answers with the
+//! deleted claim, and the table `kubectl get persistentvolumeclaims` prints (Go's
+//! `printPersistentVolumeClaim`).
+
+pub mod claim_fields;
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use super::persistentvolume::{beta_storage_class, or_unset, phase};
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, access_modes, quantity, string_column, text,
 };
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::Strategy;
+use crate::registry::strategy::{Strategy, Subresource, prepare_for_update, spec_changed};
+use crate::registry::{ResourceInfo, from_value, to_json};
 
 /// Go's persistent volume claim strategy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PersistentVolumeClaimStrategy;
 
 impl Strategy for PersistentVolumeClaimStrategy {
+    /// Go's `PrepareForCreate`: no status; the spec without its disabled fields, its
+    /// data sources as [`claim_fields`] makes them.
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut claim = to_json(&*obj)?;
+        if let Some(map) = claim.as_object_mut() {
+            map.remove("status");
+        }
+        if let Some(spec) = claim.get_mut("spec") {
+            claim_fields::drop_disabled_fields(spec, None);
+            claim_fields::enforce_data_source_backwards_compatibility(spec, None);
+            claim_fields::normalize_data_sources(spec);
+        }
+        from_value(scheme, &info.storage_gvk, claim)
+    }
+
+    /// Go's `PrepareForUpdate` of the claim (the spec as on create, with the stored
+    /// claim's data sources and fields in use kept) and of its `/status` (the status
+    /// without the disabled fields the stored one does not have).
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
+        let (mut claim, old) = (to_json(&*new)?, to_json(old)?);
+        let part = match subresource {
+            Subresource::Main => "spec",
+            Subresource::Status => "status",
+            Subresource::Finalize => return Ok(new),
+        };
+        let (Some(value), old) = (claim.get_mut(part), old.get(part)) else {
+            return Ok(new);
+        };
+        if subresource == Subresource::Main {
+            claim_fields::drop_disabled_fields(value, old);
+            claim_fields::enforce_data_source_backwards_compatibility(value, old);
+            claim_fields::normalize_data_sources(value);
+        } else {
+            claim_fields::drop_disabled_status_fields(value, old);
+        }
+        from_value(scheme, &info.storage_gvk, claim)
+    }
+
     /// Go's claim strategy keeps no generation.
     fn tracks_generation(&self) -> bool {
         false

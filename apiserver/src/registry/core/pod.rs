@@ -26,6 +26,8 @@ use crate::registry::strategy::{SelectableField, Strategy, Subresource, prepare_
 use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json};
 
 mod binding;
+pub mod disabled;
+pub mod level_resources;
 mod qos;
 mod table;
 pub mod template;
@@ -38,8 +40,10 @@ pub use table::{POD_TABLE, print_pod};
 pub struct PodStrategy;
 
 impl Strategy for PodStrategy {
-    /// Go's `PrepareForCreate`: generation 1, and a status of the server's own: phase
-    /// `Pending` and the QoS class (a class the client set is kept, as Go's `GetPodQOS`
+    /// Go's `PrepareForCreate`: generation 1, the fields `DropDisabledPodFields` drops
+    /// gone, on 1.37 the pod-level resources completed from the containers'
+    /// ([`level_resources`]), and a status of the server's own: phase `Pending` and the
+    /// QoS class (a class the client set is kept, as Go's `GetPodQOS`
     /// reads it before the status is replaced), with `PodScheduled=False` while
     /// scheduling gates hold the Pod.
     fn prepare_for_create(
@@ -49,6 +53,9 @@ impl Strategy for PodStrategy {
         obj: Box<dyn Object>,
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut pod = to_json(&*obj)?;
+        template::drop_disabled_pod_fields_in(&mut pod, None);
+        #[cfg(feature = "v1_37")]
+        level_resources::default_pod_level_resources(&mut pod);
         let qos = match pod.pointer("/status/qosClass").and_then(Value::as_str) {
             Some(class) if !class.is_empty() => class.to_owned(),
             _ => compute_pod_qos(&pod).to_owned(),
@@ -74,13 +81,12 @@ impl Strategy for PodStrategy {
         if let Some(meta) = pod.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.insert("generation".into(), Value::from(1));
         }
-        #[cfg(feature = "v1_37")]
-        template::drop_init_container_annotations(&mut pod, "/metadata");
         from_value(scheme, &info.storage_gvk, pod)
     }
 
     /// Go's `PrepareForUpdate` of the Pod and of its `/status` (both drop what
-    /// `DropDisabledPodFields` drops: the init-container annotations, on 1.37).
+    /// `DropDisabledPodFields` drops: fields of gates off by default that the old Pod
+    /// does not use, and the init-container annotations, on 1.37).
     fn prepare_for_update(
         &self,
         scheme: &Scheme,
@@ -89,15 +95,17 @@ impl Strategy for PodStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(
+        // Dropped before the generation is counted: a write adding only dropped fields
+        // changes nothing (Go drops before `updatePodGeneration`).
+        let new = template::drop_disabled_pod_fields(scheme, info, Some(old), new)?;
+        prepare_for_update(
             scheme,
             info,
             old,
             new,
             subresource,
             crate::registry::strategy::spec_changed,
-        )?;
-        template::without_init_container_annotations(scheme, info, new, "/metadata")
+        )
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

@@ -1,6 +1,6 @@
 //! PodTemplates (Go's `pkg/registry/core/podtemplate`): a generation that grows when the
 //! template changes, a delete answers with the deleted template, the template's
-//! init-container annotations are dropped (as every pod template kind drops them), and
+//! disabled fields are dropped (as every pod template kind drops them), and
 //! the table `kubectl get podtemplates` prints (Go's `printPodTemplate`).
 
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use crate::registry::core::pod::template::{
-    prepare_template_for_update, without_init_container_annotations,
+    drop_disabled_template_fields, prepare_template_for_update,
 };
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
@@ -41,10 +41,10 @@ impl Strategy for PodTemplateKindStrategy {
         if let Some(meta) = obj.meta_mut() {
             meta.set_generation(1);
         }
-        without_init_container_annotations(scheme, info, obj, TEMPLATE_METADATA)
+        drop_disabled_template_fields(scheme, info, None, obj, TEMPLATE_METADATA)
     }
 
-    /// Go's `PrepareForUpdate`: the template without its init-container annotations, and
+    /// Go's `PrepareForUpdate`: the template without what `DropDisabledTemplateFields` drops, and
     /// one generation more when it changed.
     fn prepare_for_update(
         &self,
@@ -54,9 +54,9 @@ impl Strategy for PodTemplateKindStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
-        let mut new =
-            prepare_template_for_update(scheme, info, new, subresource, TEMPLATE_METADATA)?;
+        let new =
+            prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)?;
+        let mut new = prepare_for_update(scheme, info, old, new, subresource, |_, _, _| false)?;
         let old_template = to_json(old)?.get("template").cloned();
         if to_json(&*new)?.get("template").cloned() != old_template {
             let generation = old.meta().map_or(0, |m| m.generation());

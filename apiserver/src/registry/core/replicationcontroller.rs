@@ -13,7 +13,7 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use crate::registry::core::pod::template::{
-    prepare_template_for_update, without_init_container_annotations,
+    drop_disabled_template_fields, prepare_template_for_update,
 };
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, container_cells, format_labels, int, integer_column,
@@ -31,17 +31,17 @@ const TEMPLATE_METADATA: &str = "/spec/template/metadata";
 pub struct ReplicationControllerStrategy;
 
 impl Strategy for ReplicationControllerStrategy {
-    /// Go's `PrepareForCreate`: the template without its init-container annotations.
+    /// Go's `PrepareForCreate`: the template without what `DropDisabledTemplateFields` drops.
     fn prepare_for_create(
         &self,
         scheme: &Scheme,
         info: &ResourceInfo,
         obj: Box<dyn Object>,
     ) -> Result<Box<dyn Object>, StatusError> {
-        without_init_container_annotations(scheme, info, obj, TEMPLATE_METADATA)
+        drop_disabled_template_fields(scheme, info, None, obj, TEMPLATE_METADATA)
     }
 
-    /// Go's `PrepareForUpdate`: the template without its init-container annotations too.
+    /// Go's `PrepareForUpdate`: the template without what `DropDisabledTemplateFields` drops too.
     fn prepare_for_update(
         &self,
         scheme: &Scheme,
@@ -50,8 +50,9 @@ impl Strategy for ReplicationControllerStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
-        prepare_template_for_update(scheme, info, new, subresource, TEMPLATE_METADATA)
+        let new =
+            prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)?;
+        prepare_for_update(scheme, info, old, new, subresource, spec_changed)
     }
 
     /// Go's: dependents are orphaned by default at core/v1, for compatibility.

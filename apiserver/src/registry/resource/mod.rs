@@ -1,6 +1,7 @@
 //! The resource.k8s.io group's resources with something of their own (Go's
 //! `pkg/registry/resource`).
 
+pub mod claimspec;
 pub mod deviceclass;
 pub mod devicetaintrule;
 pub mod resourceclaim;

@@ -1,11 +1,12 @@
 //! ResourceClaims (`resource.k8s.io`; Go's `pkg/registry/resource/resourceclaim`): the
-//! generic strategy, and the table `kubectl get resourceclaims` prints (Go's
+//! generic strategy with the spec's disabled fields dropped ([`super::claimspec`]), and the table `kubectl get resourceclaims` prints (Go's
 //! `printResourceClaim`), whose State column sums up the claim's allocation.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::claimspec::ClaimSpecStrategy;
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
@@ -67,7 +68,10 @@ fn state(obj: &Value) -> String {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::returning_deleted_object().without_generation(),
+        ClaimSpecStrategy {
+            spec: "/spec",
+            base: GenericStrategy::returning_deleted_object().without_generation(),
+        },
         Arc::new(RESOURCE_CLAIM_TABLE),
     )
 }

@@ -1,15 +1,19 @@
-//! What Go's `pkg/api/pod` drops from every Pod and pod template the server writes
-//! (`DropDisabledPodFields`, `DropDisabledTemplateFields`, which each strategy with a Pod
-//! or a `PodTemplateSpec` calls in `PrepareForCreate` and `PrepareForUpdate`), as far as
-//! kapi serve has it: the legacy init-container annotations. Kubernetes 1.37 moved that
-//! drop there from the core/v1 conversions (on 1.36 the conversions of `k8s-types` do
-//! it, so the strategies here leave objects as they are), and [`PodTemplateStrategy`]
-//! is the strategy of the kinds that have nothing but their template of their own.
+//! What Go's `pkg/api/pod` (`pkg/api/pod/util.go`) drops from every Pod and pod template
+//! the server writes (`DropDisabledPodFields`, `DropDisabledTemplateFields`, which each
+//! strategy with a Pod or a `PodTemplateSpec` calls in `PrepareForCreate` and
+//! `PrepareForUpdate`): the fields of feature gates off by default ([`disabled`]) and, on
+//! 1.37, the legacy init-container annotations (Kubernetes 1.37 moved that drop here from
+//! the core/v1 conversions; on 1.36 the conversions of `k8s-types` do it). And
+//! [`PodTemplateStrategy`], the strategy of the kinds that have nothing but their
+//! template of their own.
+//!
+//! [`disabled`]: super::disabled
 
 use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
+use super::disabled::{self, SPEC_FIELDS, STATUS_FIELDS};
 use crate::registry::strategy::{GenericStrategy, Strategy, Subresource, prepare_for_update};
 use crate::registry::validation::NameValidation;
 use crate::registry::{ResourceInfo, to_json};
@@ -44,42 +48,116 @@ pub fn drop_init_container_annotations(obj: &mut Value, metadata: &str) -> bool 
     dropped
 }
 
-/// `obj` (of the resource `info`, at its storage version) without the init-container
-/// annotations of the metadata at `metadata`, read back only when there were some. On
-/// Kubernetes 1.36 `obj` itself: its conversions dropped them already.
-pub fn without_init_container_annotations(
+/// The pointer of the pod spec beside the pod metadata at `metadata` (`/spec` beside a
+/// Pod's `/metadata`, `/spec/template/spec` beside `/spec/template/metadata`).
+fn spec_beside(metadata: &str) -> String {
+    let template = metadata.strip_suffix("/metadata").unwrap_or(metadata);
+    format!("{template}/spec")
+}
+
+/// Go's `DropDisabledTemplateFields` on the JSON form `obj` of an object whose pod
+/// template's metadata is at the pointer `metadata` (the spec beside it): the
+/// init-container annotations (1.37) and the spec's fields of gates off by default that
+/// `old` (the object replaced; `None` on create) does not use. Whether it dropped any.
+pub fn drop_disabled_template_fields_in(
+    obj: &mut Value,
+    old: Option<&Value>,
+    metadata: &str,
+) -> bool {
+    let mut dropped = cfg!(feature = "v1_37") && drop_init_container_annotations(obj, metadata);
+    let spec = spec_beside(metadata);
+    if let Some(new_spec) = obj.pointer_mut(&spec) {
+        let old_spec = old.and_then(|old| old.pointer(&spec));
+        dropped |= disabled::drop_disabled(SPEC_FIELDS, new_spec, old_spec);
+    }
+    dropped
+}
+
+/// Go's `DropDisabledPodFields` on the JSON form of a Pod: its template fields (as
+/// [`drop_disabled_template_fields_in`]) and its status's fields of gates off by default
+/// that `old`'s status does not use.
+pub fn drop_disabled_pod_fields_in(pod: &mut Value, old: Option<&Value>) -> bool {
+    let mut dropped = drop_disabled_template_fields_in(pod, old, "/metadata");
+    if let Some(status) = pod.get_mut("status") {
+        dropped |=
+            disabled::drop_disabled(STATUS_FIELDS, status, old.and_then(|o| o.get("status")));
+    }
+    dropped
+}
+
+/// `obj` (of the resource `info`, at its storage version) after `drop` of its JSON
+/// form and of `old`'s (`None` on create), read back only when it dropped something.
+/// `gated` says whether the JSON form has any gated field: only then is the old object
+/// (what decides whether those stay) read, most writes having none.
+fn dropping(
     scheme: &Scheme,
     info: &ResourceInfo,
-    mut obj: Box<dyn Object>,
-    metadata: &str,
+    old: Option<&dyn Object>,
+    obj: Box<dyn Object>,
+    gated: impl FnOnce(&Value) -> bool,
+    drop: impl FnOnce(&mut Value, Option<&Value>) -> bool,
 ) -> Result<Box<dyn Object>, StatusError> {
-    if cfg!(feature = "v1_37") {
-        // An object's own metadata is read and written through its accessors, without
-        // a JSON round trip (every Pod update comes here).
-        if metadata == "/metadata" {
-            if let Some(meta) = obj.meta_mut() {
-                let mut annotations = meta.annotations();
-                let before = annotations.len();
-                annotations.retain(|k, _| !INIT_CONTAINER_ANNOTATIONS.contains(&k.as_str()));
-                if annotations.len() != before {
-                    meta.set_annotations(annotations);
-                }
-                return Ok(obj);
-            }
-        }
-        let mut value = to_json(&*obj)?;
-        if drop_init_container_annotations(&mut value, metadata) {
-            return crate::registry::from_value(scheme, &info.storage_gvk, value);
-        }
+    let mut value = to_json(&*obj)?;
+    let old = match old {
+        Some(old) if gated(&value) => Some(to_json(old)?),
+        // Without gated fields nothing depends on the old object: `None` drops what is
+        // dropped regardless (the init-container annotations).
+        _ => None,
+    };
+    if drop(&mut value, old.as_ref()) {
+        return crate::registry::from_value(scheme, &info.storage_gvk, value);
     }
     Ok(obj)
+}
+
+/// Whether the pod spec at `spec` of `obj` has a field of a gate off by default.
+fn has_gated_spec_fields(obj: &Value, spec: &str) -> bool {
+    obj.pointer(spec)
+        .is_some_and(|spec| disabled::any_in_use(SPEC_FIELDS, spec))
+}
+
+/// Go's `DropDisabledTemplateFields` on `obj` (of the resource `info`, at its storage
+/// version), whose template's metadata is at `metadata`, replacing `old` (`None` on
+/// create).
+pub fn drop_disabled_template_fields(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    old: Option<&dyn Object>,
+    obj: Box<dyn Object>,
+    metadata: &str,
+) -> Result<Box<dyn Object>, StatusError> {
+    dropping(
+        scheme,
+        info,
+        old,
+        obj,
+        |new| has_gated_spec_fields(new, &spec_beside(metadata)),
+        |new, old| drop_disabled_template_fields_in(new, old, metadata),
+    )
+}
+
+/// Go's `DropDisabledPodFields` on the Pod `obj` (of the resource `info`, at its storage
+/// version), replacing `old` (`None` on create).
+pub fn drop_disabled_pod_fields(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    old: Option<&dyn Object>,
+    obj: Box<dyn Object>,
+) -> Result<Box<dyn Object>, StatusError> {
+    let gated = |pod: &Value| {
+        has_gated_spec_fields(pod, "/spec")
+            || pod
+                .get("status")
+                .is_some_and(|status| disabled::any_in_use(STATUS_FIELDS, status))
+    };
+    dropping(scheme, info, old, obj, gated, drop_disabled_pod_fields_in)
 }
 
 /// The strategy of a kind whose own part in a write is its pod template's (Go's
 /// strategies of Deployments, StatefulSets, DaemonSets and CronJobs, as
 /// far as kapi serve has them): the generic strategy's, with the template's
-/// init-container annotations dropped on create and on an update of the object (not of
-/// its `/status`, which Go's status strategies leave to their own `PrepareForUpdate`).
+/// disabled fields dropped on create and on an update of the object (not of its
+/// `/status`, which Go's status strategies leave to their own `PrepareForUpdate`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PodTemplateStrategy {
     /// The JSON pointer of the template's metadata (`/spec/template/metadata`).
@@ -105,7 +183,7 @@ impl Strategy for PodTemplateStrategy {
         info: &ResourceInfo,
         obj: Box<dyn Object>,
     ) -> Result<Box<dyn Object>, StatusError> {
-        without_init_container_annotations(scheme, info, obj, self.template_metadata)
+        drop_disabled_template_fields(scheme, info, None, obj, self.template_metadata)
     }
 
     fn prepare_for_update(
@@ -116,15 +194,22 @@ impl Strategy for PodTemplateStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let new = prepare_for_update(
+        let new = prepare_template_for_update(
+            scheme,
+            info,
+            old,
+            new,
+            subresource,
+            self.template_metadata,
+        )?;
+        prepare_for_update(
             scheme,
             info,
             old,
             new,
             subresource,
             crate::registry::strategy::spec_changed,
-        )?;
-        prepare_template_for_update(scheme, info, new, subresource, self.template_metadata)
+        )
     }
 
     fn names(&self) -> NameValidation {
@@ -136,18 +221,21 @@ impl Strategy for PodTemplateStrategy {
     }
 }
 
-/// The last step of a template kind's `PrepareForUpdate`: on a write of the object (not
-/// of `/status`), `new` without its template's init-container annotations.
+/// The first step of a template kind's `PrepareForUpdate`: on a write of the object (not
+/// of `/status`), `new` without its template's disabled fields that `old` does not use.
+/// It comes before the generation is counted (as in Go), so that a write adding nothing
+/// but dropped fields changes nothing.
 pub fn prepare_template_for_update(
     scheme: &Scheme,
     info: &ResourceInfo,
+    old: &dyn Object,
     new: Box<dyn Object>,
     subresource: Subresource,
     template_metadata: &str,
 ) -> Result<Box<dyn Object>, StatusError> {
     match subresource {
         Subresource::Main => {
-            without_init_container_annotations(scheme, info, new, template_metadata)
+            drop_disabled_template_fields(scheme, info, Some(old), new, template_metadata)
         }
         Subresource::Status | Subresource::Finalize => Ok(new),
     }
@@ -238,5 +326,70 @@ pub(crate) mod tests {
                 "{subresource:?}"
             );
         }
+    }
+
+    /// A gated field goes on create and on an update over a Pod without it, and stays
+    /// on an update over a Pod that has it (stored while its gate was on).
+    #[test]
+    fn a_gated_field_stays_only_when_the_stored_pod_uses_it() {
+        let s = scheme();
+        let info = info(&s, "", "pods");
+        let pod = json!({"metadata": {"name": "p", "namespace": "d"},
+            "spec": {"schedulingGroup": {"podGroupName": "g"},
+                "containers": [{"name": "c", "image": "i", "lifecycle": {"stopSignal": "SIGUSR1"}}]}});
+        let typed = |v: &Value| from_value(&s, &info.storage_gvk, v.clone()).unwrap();
+        let created = PodStrategy
+            .prepare_for_create(&s, &info, typed(&pod))
+            .unwrap();
+        let created = to_json(&*created).unwrap();
+        assert!(created["spec"].get("schedulingGroup").is_none());
+        assert!(created["spec"]["containers"][0].get("lifecycle").is_none());
+        let update = |old: &Value| {
+            let new = PodStrategy
+                .prepare_for_update(&s, &info, &*typed(old), typed(&pod), Subresource::Main)
+                .unwrap();
+            to_json(&*new).unwrap()
+        };
+        assert!(update(&created)["spec"].get("schedulingGroup").is_none());
+        let kept = update(&pod);
+        assert_eq!(
+            kept["spec"]["schedulingGroup"],
+            pod["spec"]["schedulingGroup"]
+        );
+        assert_eq!(
+            kept["spec"]["containers"][0]["lifecycle"],
+            pod["spec"]["containers"][0]["lifecycle"]
+        );
+    }
+
+    /// A write adding nothing but dropped fields leaves the generation as it was.
+    #[test]
+    fn a_template_write_adding_only_dropped_fields_keeps_the_generation() {
+        let s = scheme();
+        let info = info(&s, "apps", "deployments");
+        let deployment = json!({"metadata": {"name": "d", "namespace": "n", "generation": 3},
+            "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {
+                "metadata": {"labels": {"a": "b"}},
+                "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
+        let mut gated = deployment.clone();
+        gated["spec"]["template"]["spec"]["schedulingGroup"] = json!({"podGroupName": "g"});
+        let typed = |v: &Value| from_value(&s, &info.storage_gvk, v.clone()).unwrap();
+        let strategy = PodTemplateStrategy::new("/spec/template/metadata");
+        let updated = strategy
+            .prepare_for_update(
+                &s,
+                &info,
+                &*typed(&deployment),
+                typed(&gated),
+                Subresource::Main,
+            )
+            .unwrap();
+        let updated = to_json(&*updated).unwrap();
+        assert_eq!(updated["metadata"]["generation"], 3);
+        assert!(
+            updated["spec"]["template"]["spec"]
+                .get("schedulingGroup")
+                .is_none()
+        );
     }
 }
