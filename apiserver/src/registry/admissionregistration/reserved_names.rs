@@ -41,7 +41,7 @@ pub fn create_errors(obj: &dyn Object) -> ErrorList {
         errs.push(Error::invalid(
             &Path::new("metadata").child("name"),
             name,
-            &reason(),
+            reason(),
         ));
     }
     errs
