@@ -91,7 +91,8 @@ impl Strategy for DaemonSetStrategy {
         // Go's status strategy keeps the whole stored spec, the generation with it.
         let template_changed = subresource == Subresource::Main
             && to_json(old)?.pointer("/spec/template") != to_json(&*new)?.pointer("/spec/template");
-        set_template_generation(&mut *new, stored + i64::from(template_changed));
+        // Go's int64 wraps around (and validation then refuses the decrement).
+        set_template_generation(&mut *new, stored.wrapping_add(i64::from(template_changed)));
         Ok(new)
     }
 
