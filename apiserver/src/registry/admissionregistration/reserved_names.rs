@@ -115,24 +115,22 @@ pub fn validate(
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use k8s_types as _;
     use serde_json::json;
 
     use super::*;
-    use crate::registry::{from_value, resources_from_scheme};
+    use crate::registry::core::pod::template::tests as template_tests;
+    use crate::registry::from_value;
 
     /// Go's strategies: a reserved name is refused on create on 1.37 (warned about on
     /// 1.36), warned about on update; other names pass.
     #[test]
     fn reserved_names_are_refused_on_create_and_warned_about_on_update() {
-        let mut scheme = Scheme::with_name("reserved-names-tests");
-        scheme.add_registry().unwrap();
-        let info = resources_from_scheme(&scheme)
-            .remove(&(
-                "admissionregistration.k8s.io".to_owned(),
-                "validatingadmissionpolicybindings".to_owned(),
-            ))
-            .unwrap();
+        let scheme = template_tests::scheme();
+        let info = template_tests::info(
+            &scheme,
+            "admissionregistration.k8s.io",
+            "validatingadmissionpolicybindings",
+        );
         let binding = |name: &str| {
             let v = json!({"apiVersion": "admissionregistration.k8s.io/v1",
                 "kind": "ValidatingAdmissionPolicyBinding", "metadata": {"name": name},

@@ -235,16 +235,13 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::registry::{from_value, resources_from_scheme};
-    use k8s_types as _;
+    use crate::registry::core::pod::template::tests as template_tests;
+    use crate::registry::from_value;
     use serde_json::json;
 
-    fn scheme_and_info() -> (Scheme, ResourceInfo) {
-        let mut scheme = Scheme::with_name("daemon-set-strategy-tests");
-        scheme.add_registry().unwrap();
-        let info = resources_from_scheme(&scheme)
-            .remove(&("apps".to_owned(), "daemonsets".to_owned()))
-            .unwrap();
+    fn scheme_and_info() -> (Arc<Scheme>, ResourceInfo) {
+        let scheme = template_tests::scheme();
+        let info = template_tests::info(&scheme, "apps", "daemonsets");
         (scheme, info)
     }
 

@@ -58,22 +58,20 @@ pub fn without_disabled_fields(
 #[cfg(all(test, feature = "v1_37"))]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use k8s_types as _;
+    use std::sync::Arc;
+
     use serde_json::{Value, json};
 
     use super::*;
     use crate::registry::batch::cronjob::CronJobStrategy;
     use crate::registry::batch::job::JobStrategy;
     use crate::registry::core::pod::template::PodTemplateStrategy;
-    use crate::registry::resources_from_scheme;
+    use crate::registry::core::pod::template::tests as template_tests;
     use crate::registry::strategy::{Strategy, Subresource};
 
-    fn scheme_and_info(resource: &str) -> (Scheme, ResourceInfo) {
-        let mut scheme = Scheme::with_name("job-spec-tests");
-        scheme.add_registry().unwrap();
-        let info = resources_from_scheme(&scheme)
-            .remove(&("batch".to_owned(), resource.to_owned()))
-            .unwrap();
+    fn scheme_and_info(resource: &str) -> (Arc<Scheme>, ResourceInfo) {
+        let scheme = template_tests::scheme();
+        let info = template_tests::info(&scheme, "batch", resource);
         (scheme, info)
     }
 

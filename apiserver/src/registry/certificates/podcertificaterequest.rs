@@ -134,22 +134,15 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use k8s_types as _;
+    use crate::registry::core::pod::template::tests as template_tests;
     use serde_json::json;
 
     /// An apply to the object owns no status (1.37; 1.36 has no reset fields there), one
     /// to `/status` neither spec nor (1.37) metadata.
     #[test]
-    #[allow(clippy::unwrap_used)]
     fn apply_leaves_what_each_write_cannot_change_unowned() {
-        let mut scheme = apimachinery::runtime::Scheme::with_name("pcr-reset-fields-tests");
-        scheme.add_registry().unwrap();
-        let info = crate::registry::resources_from_scheme(&scheme)
-            .remove(&(
-                "certificates.k8s.io".to_owned(),
-                "podcertificaterequests".to_owned(),
-            ))
-            .unwrap();
+        let scheme = template_tests::scheme();
+        let info = template_tests::info(&scheme, "certificates.k8s.io", "podcertificaterequests");
         let s = PodCertificateRequestStrategy;
         let (main, status) = if cfg!(feature = "v1_37") {
             (&["status"][..], &["metadata", "spec"][..])
