@@ -96,6 +96,23 @@ pub fn validate(
     refuse_unless_empty(info, obj, &errs)
 }
 
+/// [`validate`] of a create of `obj`, with the causes `extra` of the resource's strategy
+/// after the kind's (Go's strategies whose `Validate` adds checks of their own to their
+/// kind's validation).
+pub fn validate_create_with(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    names: NameValidation,
+    obj: &dyn Object,
+    extra: ErrorList,
+) -> Result<(), StatusError> {
+    let mut errs = scheme
+        .validate(obj, None)
+        .unwrap_or_else(|| object_meta_errors(names, obj));
+    errs.extend(extra);
+    refuse_unless_empty(info, obj, &errs)
+}
+
 /// Validates a write of `obj`'s `/status` replacing `old`: with the kind's `/status`
 /// validator when the Scheme has one (Go's status strategy's `ValidateUpdate`, e.g.
 /// `ValidatePodStatusUpdate`), else its metadata only; on 1.36 after the common

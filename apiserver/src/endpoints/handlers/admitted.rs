@@ -133,13 +133,16 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
+            // Go's `WarningsOnUpdate` (which its `BeforeUpdate` adds after the admission
+            // chain's), of the object as written over the current one.
+            let strategy_warnings = self.strategy().warnings_on_update(&*new, &*current);
             let admitted = if self.info.subresource == "scale" {
                 self.admit_scale(new, current, dry_run).await
             } else {
                 self.run_admission(admission::Operation::Update, new, Some(current), dry_run)
                     .await
             };
-            let (mut new, warnings) = match admitted {
+            let (mut new, mut warnings) = match admitted {
                 Ok(v) => v,
                 Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
                     fresh = true;
@@ -147,6 +150,7 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
+            warnings.extend(strategy_warnings);
             if let Some(meta) = new.meta_mut() {
                 meta.set_resource_version(if asked.is_empty() {
                     &current_rv

@@ -1,7 +1,7 @@
 //! MutatingAdmissionPolicies (Go's
-//! `pkg/registry/admissionregistration/mutatingadmissionpolicy`): the generic strategy,
-//! and the table `kubectl get mutatingadmissionpolicies` prints (Go's
-//! `printMutatingAdmissionPolicy`: how many mutations, the parameters' kind).
+//! `pkg/registry/admissionregistration/mutatingadmissionpolicy/strategy.go`): the strategy
+//! of [`super::reserved_names`], and the table `kubectl get mutatingadmissionpolicies`
+//! prints (Go's `printMutatingAdmissionPolicy`: how many mutations, the parameters' kind).
 
 use serde_json::Value;
 

@@ -1,7 +1,8 @@
 //! MutatingAdmissionPolicyBindings (Go's
-//! `pkg/registry/admissionregistration/mutatingadmissionpolicybinding`): the generic
-//! strategy, and the table `kubectl get mutatingadmissionpolicybindings` prints (Go's
-//! `printMutatingAdmissionPolicyBinding`, a validating binding's row).
+//! `pkg/registry/admissionregistration/mutatingadmissionpolicybinding/strategy.go`): the
+//! strategy of [`super::reserved_names`], and the table `kubectl get
+//! mutatingadmissionpolicybindings` prints (Go's `printMutatingAdmissionPolicyBinding`, a
+//! validating binding's row).
 
 use crate::registry::printers::Printer;
 

@@ -1,6 +1,8 @@
 //! MutatingWebhookConfigurations (Go's
-//! `pkg/registry/admissionregistration/mutatingwebhookconfiguration`): the generic
-//! strategy, and the table `kubectl get mutatingwebhookconfigurations` prints (Go's
+//! `pkg/registry/admissionregistration/mutatingwebhookconfiguration/strategy.go`): the
+//! strategy of validating configurations
+//! ([`WebhookConfigurationStrategy`](super::validatingwebhookconfiguration::WebhookConfigurationStrategy)),
+//! and the table `kubectl get mutatingwebhookconfigurations` prints (Go's
 //! `printMutatingWebhook`, a validating configuration's row).
 
 use crate::registry::printers::Printer;

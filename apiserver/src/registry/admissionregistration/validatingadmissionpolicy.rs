@@ -1,7 +1,8 @@
 //! ValidatingAdmissionPolicies (Go's
-//! `pkg/registry/admissionregistration/validatingadmissionpolicy`): the generic
-//! strategy, and the table `kubectl get validatingadmissionpolicies` prints (Go's
-//! `printValidatingAdmissionPolicy`: how many validations, the parameters' kind).
+//! `pkg/registry/admissionregistration/validatingadmissionpolicy/strategy.go`): the
+//! strategy of [`super::reserved_names`], and the table `kubectl get
+//! validatingadmissionpolicies` prints (Go's `printValidatingAdmissionPolicy`: how many
+//! validations, the parameters' kind).
 
 use serde_json::Value;
 

@@ -1,8 +1,9 @@
 //! ValidatingAdmissionPolicyBindings (Go's
-//! `pkg/registry/admissionregistration/validatingadmissionpolicybinding`): the generic
-//! strategy, and the table `kubectl get validatingadmissionpolicybindings` prints (Go's
-//! `printValidatingAdmissionPolicyBinding`: the policy and the parameters), whose
-//! columns and row MutatingAdmissionPolicyBindings print too.
+//! `pkg/registry/admissionregistration/validatingadmissionpolicybinding/strategy.go`): the
+//! strategy of [`super::reserved_names`], and the table `kubectl get
+//! validatingadmissionpolicybindings` prints (Go's `printValidatingAdmissionPolicyBinding`:
+//! the policy and the parameters), whose columns and row MutatingAdmissionPolicyBindings
+//! print too.
 
 use serde_json::Value;
 

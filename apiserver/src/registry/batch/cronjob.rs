@@ -1,11 +1,14 @@
-//! CronJobs (Go's `pkg/registry/batch/cronjob`): the table `kubectl get cronjobs`
-//! prints (Go's `printCronJob`).
+//! CronJobs (Go's `pkg/registry/batch/cronjob/strategy.go`): the strategy, and the table
+//! `kubectl get cronjobs` prints (Go's `printCronJob`).
 
 use std::sync::Arc;
 
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use super::job::SELECTOR;
+use super::job_spec::without_disabled_fields;
 use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
 use crate::registry::dependencies::Dependencies;
@@ -14,9 +17,61 @@ use crate::registry::printers::{
     string_column, text,
 };
 use crate::registry::rest::RestStorage;
+use crate::registry::strategy::{Strategy, Subresource};
+use crate::registry::validation::NameValidation;
 
 /// Where a CronJob's pod template's metadata is.
 const TEMPLATE_METADATA: &str = "/spec/jobTemplate/spec/template/metadata";
+
+/// Where a CronJob's JobSpec is.
+const JOB_SPEC: &str = "/spec/jobTemplate/spec";
+
+/// Go's CronJob strategy: the pod template's (init-container annotations dropped, a new
+/// generation when the spec changes), and the job template without the fields of
+/// disabled features ([`job_spec`](super::job_spec)) on create and on an update of the
+/// object, unless the stored CronJob uses them.
+#[derive(Clone, Copy, Debug)]
+pub struct CronJobStrategy {
+    /// What is not particular to CronJobs.
+    pub template: PodTemplateStrategy,
+}
+
+impl Strategy for CronJobStrategy {
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let obj = without_disabled_fields(scheme, info, None, obj, JOB_SPEC)?;
+        self.template.prepare_for_create(scheme, info, obj)
+    }
+
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        // Before the generation is counted: a dropped field changes nothing.
+        let new = match subresource {
+            Subresource::Main => without_disabled_fields(scheme, info, Some(old), new, JOB_SPEC)?,
+            Subresource::Status | Subresource::Finalize => new,
+        };
+        self.template
+            .prepare_for_update(scheme, info, old, new, subresource)
+    }
+
+    fn names(&self) -> NameValidation {
+        self.template.names()
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.template.returns_deleted_object()
+    }
+}
 
 /// Go's `cronJobColumnDefinitions`.
 pub const COLUMNS: [Column; 10] = [
@@ -101,7 +156,9 @@ pub fn print_cron_job(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        PodTemplateStrategy::new(TEMPLATE_METADATA),
+        CronJobStrategy {
+            template: PodTemplateStrategy::new(TEMPLATE_METADATA),
+        },
         Arc::new(CRON_JOB_TABLE),
     )
 }

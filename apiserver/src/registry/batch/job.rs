@@ -8,6 +8,7 @@ use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
 use serde_json::{Value, json};
 
+use super::job_spec::without_disabled_fields;
 use crate::registry::GarbageCollectionPolicy;
 use crate::registry::core::pod::template::{
     drop_disabled_template_fields, prepare_template_for_update,
@@ -45,7 +46,8 @@ impl Strategy for JobStrategy {
     /// selector `batch.kubernetes.io/controller-uid=<uid>`, unless `manualSelector` is
     /// true. A Job created with `generateName` has no name yet here, so its `job-name`
     /// labels are left out. And Go's `PrepareForCreate`: the template without what
-    /// `DropDisabledTemplateFields` drops.
+    /// `DropDisabledTemplateFields` drops, the spec without the fields of disabled features
+    /// ([`job_spec`](super::job_spec)).
     fn prepare_for_create(
         &self,
         scheme: &Scheme,
@@ -54,6 +56,7 @@ impl Strategy for JobStrategy {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut job = to_json(&*obj)?;
         if job.pointer("/spec/manualSelector") == Some(&Value::Bool(true)) {
+            let obj = without_disabled_fields(scheme, info, None, obj, "/spec")?;
             return drop_disabled_template_fields(scheme, info, None, obj, TEMPLATE_METADATA);
         }
         let text = |p: &str| {
@@ -105,10 +108,17 @@ impl Strategy for JobStrategy {
             None,
             TEMPLATE_METADATA,
         );
+        #[cfg(feature = "v1_37")]
+        if let Some(spec) = job.get_mut("spec").and_then(Value::as_object_mut) {
+            for field in super::job_spec::GATED {
+                spec.remove(*field);
+            }
+        }
         from_value(scheme, &info.storage_gvk, job)
     }
 
-    /// Go's `PrepareForUpdate`: the template without what `DropDisabledTemplateFields` drops too.
+    /// Go's `PrepareForUpdate`: the template without what `DropDisabledTemplateFields` drops
+    /// too, and the spec without the fields of disabled features the stored Job does not use.
     fn prepare_for_update(
         &self,
         scheme: &Scheme,
@@ -117,6 +127,11 @@ impl Strategy for JobStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
+        // Before the generation is counted: a dropped field changes nothing.
+        let new = match subresource {
+            Subresource::Main => without_disabled_fields(scheme, info, Some(old), new, "/spec")?,
+            Subresource::Status | Subresource::Finalize => new,
+        };
         let new =
             prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)?;
         prepare_for_update(scheme, info, old, new, subresource, spec_changed)

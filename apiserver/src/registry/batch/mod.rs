@@ -2,6 +2,7 @@
 
 pub mod cronjob;
 pub mod job;
+pub mod job_spec;
 
 use std::sync::Arc;
 

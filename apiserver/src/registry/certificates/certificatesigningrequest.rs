@@ -1,4 +1,4 @@
-//! CertificateSigningRequests (Go's `pkg/registry/certificates/certificates`):
+//! CertificateSigningRequests (Go's `pkg/registry/certificates/certificates/strategy.go`):
 //! selectable by `spec.signerName`, their requester (`spec.username`, `uid`, `groups`,
 //! `extra`) set from the user creating them, and the table `kubectl get csr` prints (Go's
 //! `printCertificateSigningRequest`).

@@ -1,7 +1,8 @@
 //! PodCertificateRequests (Go's `pkg/registry/certificates/podcertificaterequest`):
 //! selectable by `spec.signerName`, `spec.podName` and `spec.nodeName`, which the kubelet
-//! lists its own node's requests by; and the table `kubectl get podcertificaterequests`
-//! prints (Go's `printPodCertificateRequest`).
+//! lists its own node's requests by; the fields server-side apply leaves to the server
+//! (Go's `strategy.go`); and the table `kubectl get podcertificaterequests` prints (Go's
+//! `printPodCertificateRequest`).
 
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use crate::registry::printers::{
     Column, NAME, Printer, Row, format_labels, items, string_column, text,
 };
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::{SelectableField, Strategy};
+use crate::registry::strategy::{SelectableField, Strategy, Subresource};
 
 /// Go's `podCertificateRequestColumnDefinitions` (no age).
 pub const COLUMNS: [Column; 7] = [
@@ -103,6 +104,22 @@ impl Strategy for PodCertificateRequestStrategy {
     fn tracks_generation(&self) -> bool {
         false
     }
+
+    /// Go's `GetResetFields`. Kubernetes 1.37: the status on the object, and on
+    /// `/status` the spec and the metadata (which its status strategy resets); 1.36's
+    /// strategy has none on the object, and the spec on `/status`.
+    fn reset_fields(
+        &self,
+        _info: &ResourceInfo,
+        subresource: Subresource,
+    ) -> &'static [&'static str] {
+        match (subresource, cfg!(feature = "v1_37")) {
+            (Subresource::Status, true) => &["metadata", "spec"],
+            (Subresource::Status, false) => &["spec"],
+            (Subresource::Main | Subresource::Finalize, true) => &["status"],
+            (Subresource::Main | Subresource::Finalize, false) => &[],
+        }
+    }
 }
 
 /// The PodCertificateRequests' REST storage over `info`.
@@ -117,7 +134,24 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::core::pod::template::tests as template_tests;
     use serde_json::json;
+
+    /// An apply to the object owns no status (1.37; 1.36 has no reset fields there), one
+    /// to `/status` neither spec nor (1.37) metadata.
+    #[test]
+    fn apply_leaves_what_each_write_cannot_change_unowned() {
+        let scheme = template_tests::scheme();
+        let info = template_tests::info(&scheme, "certificates.k8s.io", "podcertificaterequests");
+        let s = PodCertificateRequestStrategy;
+        let (main, status) = if cfg!(feature = "v1_37") {
+            (&["status"][..], &["metadata", "spec"][..])
+        } else {
+            (&[][..], &["spec"][..])
+        };
+        assert_eq!(s.reset_fields(&info, Subresource::Main), main);
+        assert_eq!(s.reset_fields(&info, Subresource::Status), status);
+    }
 
     /// Go's `TestPrintPodCertificateRequest` cases, wide.
     #[test]
