@@ -9,6 +9,7 @@ use apimachinery::schema::GroupVersionKind;
 use super::{Handler, resource_version};
 use crate::admission;
 use crate::registry::DeleteParams;
+use crate::registry::Subresource;
 use crate::storage::{self, OPTIMISTIC_LOCK_ERROR_MSG};
 
 /// How many times an admitted write is admitted again when another writer changed the
@@ -123,6 +124,11 @@ impl Handler<'_> {
                         OPTIMISTIC_LOCK_ERROR_MSG,
                     ));
                 }
+                // A `/scale` write without a resourceVersion is made over the object read
+                // (Go's scale updates keep its version), whatever the strategy says.
+                if self.info.subresource != "scale" {
+                    self.store.check_conditional(name, &asked)?;
+                }
                 Ok((new, asked))
             });
             let (new, asked) = match computed {
@@ -133,13 +139,18 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
+            // Go's strategy `WarningsOnUpdate` (its status strategies' say nothing).
+            let strategy_warnings = match self.subresource() {
+                Subresource::Main => self.strategy().warnings_on_update(&*new, &*current),
+                Subresource::Status | Subresource::Finalize => Vec::new(),
+            };
             let admitted = if self.info.subresource == "scale" {
                 self.admit_scale(new, current, dry_run).await
             } else {
                 self.run_admission(admission::Operation::Update, new, Some(current), dry_run)
                     .await
             };
-            let (mut new, warnings) = match admitted {
+            let (mut new, mut warnings) = match admitted {
                 Ok(v) => v,
                 Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
                     fresh = true;
@@ -147,6 +158,7 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
+            warnings.extend(strategy_warnings);
             if let Some(meta) = new.meta_mut() {
                 meta.set_resource_version(if asked.is_empty() {
                     &current_rv
