@@ -45,11 +45,8 @@ fn sub_schemas(schema: &Value) -> Vec<&Value> {
 fn non_scalar_set_items<'a>(schema: &'a Value, found: &mut BTreeSet<&'a str>) {
     let set = schema.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("set");
     if let (true, Some(items)) = (set, schema.get("items").filter(|i| i.is_object())) {
-        match items.get("type").and_then(Value::as_str) {
-            Some(t @ ("object" | "array")) => {
-                found.insert(t);
-            }
-            _ => {}
+        if let Some(t @ ("object" | "array")) = items.get("type").and_then(Value::as_str) {
+            found.insert(t);
         }
     }
     for sub in sub_schemas(schema) {
@@ -140,7 +137,7 @@ mod tests {
             "a": set_of(json!({"type": "object", "x-kubernetes-map-type": "atomic"})),
             "b": set_of(json!({"type": "array", "items": {"type": "string"}})),
         }});
-        let old = crd(&[objects.clone()]);
+        let old = crd(std::slice::from_ref(&objects));
         assert!(new_list_type_set_warnings(&crd(&[objects]), &old).is_empty());
         assert_eq!(
             new_list_type_set_warnings(&crd(&[both]), &old),

@@ -124,9 +124,10 @@ impl Handler<'_> {
                         OPTIMISTIC_LOCK_ERROR_MSG,
                     ));
                 }
-                // A `/scale` write without a resourceVersion is made over the object read
-                // (Go's scale updates keep its version), whatever the strategy says.
-                if self.info.subresource != "scale" {
+                // A PUT naming no resourceVersion, where the strategy requires one. Patches
+                // and applies (whose objects come from the stored one, with its version)
+                // and `/scale` writes (Go's keep the version read) are not refused.
+                if self.info.verb == "update" && self.info.subresource != "scale" {
                     self.store.check_conditional(name, &asked)?;
                 }
                 Ok((new, asked))
