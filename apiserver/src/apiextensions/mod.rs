@@ -12,6 +12,7 @@
 //! | [`validation`] | `apis/apiextensions/validation` | the checks of a CRD written: name, schemas required and structural |
 //! | [`table`] | `registry/customresource/tableconvertor` | `as=Table` answers with the printer columns |
 //! | [`schema`] | `apiserver/schema`, `apiserver/validation` | structural schemas: pruning, defaulting, validation |
+//! | [`warnings`] | `registry/customresourcedefinition` | the warnings about a CRD written |
 //!
 //! Custom resources are [`Unstructured`](apimachinery::runtime::Unstructured) objects,
 //! stored as JSON at the storage version under `/registry/<group>/<plural>/`, as
@@ -27,6 +28,7 @@ pub mod schema;
 pub mod status;
 pub mod table;
 pub mod validation;
+pub mod warnings;
 
 pub use definition::{
     Conversion, CustomResource, DefinitionError, PrinterColumn, ScaleSubresource, Version,

@@ -127,6 +127,70 @@ mod tests {
         }
     }
 
+    /// The stores whose Go strategy's `AllowUnconditionalUpdate` is false, among every
+    /// resource of the release (`--runtime-config=api/all=true`): an update of theirs
+    /// that names no `resourceVersion` is refused. 1.37 made PodGroups' and Workloads'
+    /// so, and brought CompositePodGroups, Evictions and EvictionRequests with it.
+    /// The admission registration, certificates, coordination and storage version kinds
+    /// are Go's too: not yet here.
+    #[test]
+    fn exactly_gos_strategies_refuse_unconditional_updates() {
+        let mut refusing = vec![
+            ("apiextensions.k8s.io", "customresourcedefinitions"),
+            ("apiregistration.k8s.io", "apiservices"),
+            ("node.k8s.io", "runtimeclasses"),
+            ("policy", "poddisruptionbudgets"),
+            ("resource.k8s.io", "resourcepoolstatusrequests"),
+            ("storage.k8s.io", "csidrivers"),
+            ("storage.k8s.io", "csinodes"),
+            ("storage.k8s.io", "csistoragecapacities"),
+            ("storage.k8s.io", "volumeattachments"),
+            ("storagemigration.k8s.io", "storageversionmigrations"),
+        ];
+        if cfg!(feature = "v1_37") {
+            refusing.extend([
+                ("lifecycle.k8s.io", "evictionrequests"),
+                ("lifecycle.k8s.io", "evictions"),
+                ("scheduling.k8s.io", "compositepodgroups"),
+                ("scheduling.k8s.io", "podgroups"),
+                ("scheduling.k8s.io", "workloads"),
+            ]);
+        }
+        let mut scheme = Scheme::with_name("builtin-tests");
+        scheme.add_registry().unwrap();
+        let mut all = ResourceConfig::kube_apiserver_default();
+        all.apply_runtime_config("api/all=true", &scheme).unwrap();
+        let deps = Dependencies {
+            scheme: Arc::new(scheme),
+            storage: Arc::new(MemoryStorage::new()),
+            authenticator: Arc::new(Anonymous),
+            authorizer: Arc::new(AlwaysAllow),
+            service_account_tokens: None,
+            service_network: Default::default(),
+        };
+        let storages = rest_storages(&deps, &all);
+        let known = [
+            "admissionregistration.k8s.io",
+            "certificates.k8s.io",
+            "coordination.k8s.io",
+            "internal.apiserver.k8s.io",
+        ];
+        for ((group, resource), rest) in &storages {
+            if known.contains(&group.as_str()) {
+                continue;
+            }
+            let expected = refusing.contains(&(group.as_str(), resource.as_str()));
+            assert_eq!(
+                rest.store().strategy().allow_unconditional_update(),
+                !expected,
+                "{resource}.{group}"
+            );
+        }
+        for (group, resource) in refusing {
+            assert!(storages.contains_key(&(group.to_owned(), resource.to_owned())));
+        }
+    }
+
     /// Every kind with a pod template drops the template's legacy init-container
     /// annotations on create and on update (Go 1.37's `DropDisabledTemplateFields`
     /// callers; on 1.36 the conversions did it and the strategies leave them).

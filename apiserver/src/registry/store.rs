@@ -13,7 +13,7 @@ use std::sync::Arc;
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
-use apimachinery::schema::GroupResource;
+use apimachinery::schema::{GroupKind, GroupResource};
 use apimachinery::serializer::Encoder;
 use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::util::json::JsonLayout;
@@ -113,6 +113,16 @@ impl Store {
 
     fn qualified(&self) -> GroupResource {
         self.info.qualified_resource()
+    }
+
+    /// Go's store refusing an update of `name` that names no `resourceVersion` (`asked`
+    /// empty) when the strategy does not allow unconditional updates: 422, checked
+    /// before the update is prepared or validated.
+    pub fn check_conditional(&self, name: &str, asked: &str) -> Result<(), StatusError> {
+        if asked.is_empty() && !self.strategy.allow_unconditional_update() {
+            return Err(resource_version_required(&self.qualified(), name));
+        }
+        Ok(())
     }
 
     /// Decodes a stored value, sets its `resourceVersion` from the revision and
@@ -402,6 +412,7 @@ impl Store {
                     )));
                 }
             }
+            self.check_conditional(name, &asked)?;
             new = self.strategy.prepare_for_update(
                 &self.scheme,
                 &self.info,
@@ -675,4 +686,18 @@ fn random_suffix() -> String {
         .take(5)
         .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
         .collect()
+}
+
+/// Go's store refusing an update without a `resourceVersion` of a resource whose strategy
+/// does not allow unconditional updates: 422 naming the resource where the kind usually
+/// is (`csidrivers.storage.k8s.io "x" is invalid`), and the version it read, 0.
+fn resource_version_required(qualified: &GroupResource, name: &str) -> StatusError {
+    let kind = GroupKind::new(qualified.group.as_str(), qualified.resource.as_str());
+    let metadata = Path::new("metadata");
+    let required = Error::invalid(
+        &metadata.child("resourceVersion"),
+        0i64,
+        "must be specified for an update",
+    );
+    errors::new_invalid(&kind, name, &ErrorList(vec![required]))
 }

@@ -89,17 +89,21 @@ pub trait Strategy: Send + Sync + Debug {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let changed: fn(&Value, &Value, Subresource) -> bool = if self.tracks_generation() {
-            spec_changed
-        } else {
-            |_, _, _| false
-        };
+        let changed = generation_rule(self.tracks_generation());
         prepare_for_update(scheme, info, old, new, subresource, changed)
     }
 
     /// Go's `AllowCreateOnUpdate`: whether a PUT of a missing object creates it.
     fn allow_create_on_update(&self) -> bool {
         false
+    }
+
+    /// Go's `AllowUnconditionalUpdate`: whether an update naming no
+    /// `metadata.resourceVersion` is applied over whatever is stored (most of Go's
+    /// strategies). Where it is not, the store refuses such an update (422) before
+    /// preparing or validating it.
+    fn allow_unconditional_update(&self) -> bool {
+        true
     }
 
     /// What names of the resource must be (used when the scheme has no validator).
@@ -236,6 +240,13 @@ pub struct GenericStrategy {
     /// HorizontalPodAutoscalers'; CSIDrivers', ClusterTrustBundles', ResourceClaims',
     /// StorageVersionMigrations', Workloads', ...), though most have a spec.
     pub no_generation: bool,
+    /// Whether an update must name the `resourceVersion` it replaces (Go's strategies
+    /// whose `AllowUnconditionalUpdate` is false: CSIDrivers', VolumeAttachments', ...).
+    pub requires_resource_version: bool,
+    /// Whether a create clears the status (of a kind that has one), and a `/status`
+    /// write keeps the stored labels, annotations, finalizers and owner references
+    /// ([`reset_metadata_for_status`]): 1.37's Evictions' and EvictionRequests'.
+    pub status_by_status_writes_only: bool,
 }
 
 impl GenericStrategy {
@@ -254,6 +265,24 @@ impl GenericStrategy {
             ..self
         }
     }
+
+    /// This strategy for objects that are updated only at a `resourceVersion` the
+    /// update names.
+    pub fn requiring_resource_version(self) -> Self {
+        GenericStrategy {
+            requires_resource_version: true,
+            ..self
+        }
+    }
+
+    /// This strategy for objects whose status is cleared on create and whose `/status`
+    /// writes keep the stored labels, annotations, finalizers and owner references.
+    pub fn with_status_by_status_writes_only(self) -> Self {
+        GenericStrategy {
+            status_by_status_writes_only: true,
+            ..self
+        }
+    }
 }
 
 impl Strategy for GenericStrategy {
@@ -267,6 +296,54 @@ impl Strategy for GenericStrategy {
 
     fn tracks_generation(&self) -> bool {
         !self.no_generation
+    }
+
+    fn allow_unconditional_update(&self) -> bool {
+        !self.requires_resource_version
+    }
+
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        if !(self.status_by_status_writes_only && info.has_status) {
+            return Ok(obj);
+        }
+        let mut value = to_json(&*obj)?;
+        if let Some(map) = value.as_object_mut() {
+            map.insert("status".into(), Value::Object(Default::default()));
+        }
+        from_value(scheme, &info.storage_gvk, value)
+    }
+
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let changed = generation_rule(self.tracks_generation());
+        let new = prepare_for_update(scheme, info, old, new, subresource, changed)?;
+        if !(self.status_by_status_writes_only && subresource == Subresource::Status) {
+            return Ok(new);
+        }
+        let mut value = to_json(&*new)?;
+        reset_metadata_for_status(&mut value, &to_json(old)?);
+        from_value(scheme, &info.storage_gvk, value)
+    }
+}
+
+/// What makes a new generation for a strategy that `tracks` one: [`spec_changed`];
+/// nothing for one that does not.
+pub fn generation_rule(tracks: bool) -> fn(&Value, &Value, Subresource) -> bool {
+    if tracks {
+        spec_changed
+    } else {
+        |_, _, _| false
     }
 }
 
@@ -395,6 +472,24 @@ fn prepare_for_update_as_values(
         }
     }
     from_value(scheme, &info.storage_gvk, new_v)
+}
+
+/// Go's `metav1.ResetObjectMetaForStatus` as some status strategies use it (on top of
+/// what [`prepare_for_update`] keeps): a `/status` write keeps the stored labels,
+/// annotations, finalizers and owner references too (`new` and `old` are objects'
+/// JSON).
+pub fn reset_metadata_for_status(new: &mut Value, old: &Value) {
+    if let (Some(meta), Some(old_meta)) = (
+        new.get_mut("metadata").and_then(Value::as_object_mut),
+        old.get("metadata").and_then(Value::as_object),
+    ) {
+        for k in ["labels", "annotations", "finalizers", "ownerReferences"] {
+            match old_meta.get(k) {
+                Some(v) => meta.insert(k.into(), v.clone()),
+                None => meta.remove(k),
+            };
+        }
+    }
 }
 
 fn copy_field(from: &Value, to: &mut Value, field: &str) {

@@ -73,6 +73,8 @@ pub const STRATEGY: GenericStrategy = GenericStrategy {
     names: NameValidation::PathSegment,
     returns_deleted_object: false,
     no_generation: false,
+    requires_resource_version: false,
+    status_by_status_writes_only: false,
 };
 
 /// The store of RBAC resource `info`, written with [`STRATEGY`].

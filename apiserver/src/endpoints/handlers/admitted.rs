@@ -9,6 +9,7 @@ use apimachinery::schema::GroupVersionKind;
 use super::{Handler, resource_version};
 use crate::admission;
 use crate::registry::DeleteParams;
+use crate::registry::Subresource;
 use crate::storage::{self, OPTIMISTIC_LOCK_ERROR_MSG};
 
 /// How many times an admitted write is admitted again when another writer changed the
@@ -123,6 +124,12 @@ impl Handler<'_> {
                         OPTIMISTIC_LOCK_ERROR_MSG,
                     ));
                 }
+                // A PUT naming no resourceVersion, where the strategy requires one. Patches
+                // and applies (whose objects come from the stored one, with its version)
+                // and `/scale` writes (Go's keep the version read) are not refused.
+                if self.info.verb == "update" && self.info.subresource != "scale" {
+                    self.store.check_conditional(name, &asked)?;
+                }
                 Ok((new, asked))
             });
             let (new, asked) = match computed {
@@ -133,9 +140,11 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
-            // Go's `WarningsOnUpdate` (which its `BeforeUpdate` adds after the admission
-            // chain's), of the object as written over the current one.
-            let strategy_warnings = self.strategy().warnings_on_update(&*new, &*current);
+            // Go's strategy `WarningsOnUpdate` (its status strategies' say nothing).
+            let strategy_warnings = match self.subresource() {
+                Subresource::Main => self.strategy().warnings_on_update(&*new, &*current),
+                Subresource::Status | Subresource::Finalize => Vec::new(),
+            };
             let admitted = if self.info.subresource == "scale" {
                 self.admit_scale(new, current, dry_run).await
             } else {

@@ -63,6 +63,11 @@ fn changed_outside_metadata(old: &Value, new: &Value, subresource: Subresource) 
 }
 
 impl Strategy for CustomResourceStrategy {
+    /// Go's `AllowUnconditionalUpdate` is false: an update names the version it replaces.
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     fn prepare_for_update(
         &self,
         scheme: &Scheme,

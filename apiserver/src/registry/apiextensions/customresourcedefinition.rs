@@ -3,7 +3,8 @@
 //! checks it (the Scheme's validator, then every version's schema structural), and its
 //! first delete adds the cleanup finalizer, so the CRD stays (terminating) until the
 //! controller has deleted its objects; `kubectl get crds` prints apiextensions' own table
-//! (1.37; 1.36 has Go's default one).
+//! (1.37; 1.36 has Go's default one). An update names the version it replaces, and a
+//! schema's set-typed lists of objects or lists are warned of (1.37).
 
 use std::sync::Arc;
 
@@ -17,6 +18,7 @@ use apimachinery::schema::{GroupResource, GroupVersion};
 use crate::apiextensions::controller::GROUP;
 use crate::apiextensions::status::mark_terminating;
 use crate::apiextensions::validation::check_definition;
+use crate::apiextensions::warnings;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     CREATION_TIMESTAMP_DESCRIPTION, Column, NAME, Printer, Row, items, string_column, text,
@@ -32,6 +34,11 @@ use crate::registry::{
 pub struct CustomResourceDefinitionStrategy;
 
 impl Strategy for CustomResourceDefinitionStrategy {
+    /// Go's `AllowUnconditionalUpdate` is false: an update names the version it replaces.
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     /// Go's `Validate` and `ValidateUpdate`: the scheme's validator, then
     /// apiextensions' checks of the CRD (on its v1 form) when the write is of the CRD
     /// itself.
@@ -53,6 +60,25 @@ impl Strategy for CustomResourceDefinitionStrategy {
             &GroupVersion::new(GROUP, "v1"),
         )?;
         check_definition(&to_json(&*v1)?)
+    }
+
+    /// 1.37: a schema's set-typed lists of objects or lists are warned of (CRDs are
+    /// stored at v1, the form the warnings read).
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        match to_json(obj) {
+            Ok(crd) if cfg!(feature = "v1_37") => warnings::list_type_set_warnings(&crd),
+            _ => Vec::new(),
+        }
+    }
+
+    /// 1.37: those the stored definition did not already have.
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        match (to_json(obj), to_json(old)) {
+            (Ok(new), Ok(old)) if cfg!(feature = "v1_37") => {
+                warnings::new_list_type_set_warnings(&new, &old)
+            }
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -15,7 +15,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     match info.resource.as_str() {
         "apiservices" => deps.standard_with_table(
             info,
-            GenericStrategy::default(),
+            GenericStrategy::default().requiring_resource_version(),
             Arc::new(apiservice::API_SERVICE_TABLE),
         ),
         _ => deps.standard(info, GenericStrategy::default()),

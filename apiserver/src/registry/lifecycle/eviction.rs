@@ -1,5 +1,7 @@
 //! Evictions (Kubernetes 1.37, `lifecycle.k8s.io/v1alpha1`; Go's
-//! `pkg/registry/lifecycle/eviction`): the generic strategy, and the table
+//! `pkg/registry/lifecycle/eviction/strategy.go`): the generic strategy (a create clears
+//! the status, a `/status` write keeps the stored labels and annotations, an update
+//! names the version it replaces), and the table
 //! `kubectl get evictions` prints (Go's `printEviction`): the target, the status, the
 //! responder at work and how far it is, who asked.
 
@@ -203,7 +205,13 @@ pub fn print_eviction(obj: &Value) -> Row {
 
 /// The Evictions' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard_with_table(info, GenericStrategy::default(), Arc::new(EVICTION_TABLE))
+    deps.standard_with_table(
+        info,
+        GenericStrategy::default()
+            .requiring_resource_version()
+            .with_status_by_status_writes_only(),
+        Arc::new(EVICTION_TABLE),
+    )
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! EvictionRequests (Go's `pkg/registry/lifecycle/evictionrequest`): the generic
-//! strategy, and the table `kubectl get evictionrequests` prints (Go's
-//! `printEvictionRequest`).
+//! EvictionRequests (Go's `pkg/registry/lifecycle/evictionrequest/strategy.go`): the
+//! generic strategy (a create clears the status, a `/status` write keeps the stored
+//! labels and annotations, an update names the version it replaces), and the table
+//! `kubectl get evictionrequests` prints (Go's `printEvictionRequest`).
 
 use std::sync::Arc;
 
@@ -109,7 +110,9 @@ pub(super) fn status(obj: &Value) -> String {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::default(),
+        GenericStrategy::default()
+            .requiring_resource_version()
+            .with_status_by_status_writes_only(),
         Arc::new(EVICTION_REQUEST_TABLE),
     )
 }

@@ -36,7 +36,7 @@ pub fn print_runtime_class(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::default(),
+        GenericStrategy::default().requiring_resource_version(),
         Arc::new(RUNTIME_CLASS_TABLE),
     )
 }

@@ -83,6 +83,11 @@ pub const PDB_V1BETA1_LABEL: &str = "pdb.kubernetes.io/deprecated-v1beta1-empty-
 pub struct PodDisruptionBudgetStrategy;
 
 impl Strategy for PodDisruptionBudgetStrategy {
+    /// Go's `AllowUnconditionalUpdate` is false: an update names the version it replaces.
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     /// Go's `PrepareForCreate`: generation 1 (the store's), and the selector without
     /// the v1beta1 label (1.37).
     fn prepare_for_create(

@@ -2,7 +2,9 @@
 //! ClusterRoles and their bindings are written with the RBAC strategy (names are path
 //! segments), and [`escalation`] is the check that no write grants what its writer does
 //! not hold. RoleBindings and ClusterRoleBindings print their tables; Roles and
-//! ClusterRoles have Go's default one.
+//! ClusterRoles have Go's default one (their strategies, Go's
+//! `pkg/registry/rbac/role/strategy.go` and `pkg/registry/rbac/clusterrole/strategy.go`,
+//! are [`STRATEGY`]).
 
 pub mod clusterrolebinding;
 pub mod escalation;

@@ -121,7 +121,9 @@ pub fn print_resource_pool_status_request(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::returning_deleted_object().without_generation(),
+        GenericStrategy::returning_deleted_object()
+            .without_generation()
+            .requiring_resource_version(),
         Arc::new(RESOURCE_POOL_STATUS_REQUEST_TABLE),
     )
 }

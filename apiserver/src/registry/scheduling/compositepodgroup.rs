@@ -1,16 +1,17 @@
 //! CompositePodGroups (Kubernetes 1.37, `scheduling.k8s.io/v1alpha3`; Go's
-//! `pkg/registry/scheduling/compositepodgroup`): the generic strategy, and the table
+//! `pkg/registry/scheduling/compositepodgroup/strategy.go`): the strategy of the gated
+//! scheduling kinds ([`GatedFieldsStrategy`]), and the table
 //! `kubectl get compositepodgroups` prints (Go's `printCompositePodGroup`).
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::gated_fields::{Gated, GatedFieldsStrategy};
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column};
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::GenericStrategy;
 
 use super::podgroup::{scheduling_policy, workload_name};
 
@@ -51,7 +52,7 @@ pub fn print_composite_pod_group(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::default(),
+        GatedFieldsStrategy(Gated::CompositePodGroup),
         Arc::new(COMPOSITE_POD_GROUP_TABLE),
     )
 }

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "v1_37")]
 pub mod compositepodgroup;
+#[cfg(feature = "v1_37")]
+pub mod gated_fields;
 pub mod podgroup;
 pub mod priorityclass;
 pub mod workload;

@@ -1,5 +1,6 @@
 //! PodGroups (`scheduling.k8s.io`, `v1alpha2` on Kubernetes 1.36, `v1beta1` on 1.37; Go's
-//! `pkg/registry/scheduling/podgroup`): the generic strategy, and the table
+//! `pkg/registry/scheduling/podgroup/strategy.go`): on 1.37 the strategy of the gated
+//! scheduling kinds (`gated_fields`), on 1.36 the generic one; and the table
 //! `kubectl get podgroups` prints (Go's `printPodGroup`), each release's.
 
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, items, string_column};
 use crate::registry::rest::RestStorage;
+#[cfg(not(feature = "v1_37"))]
 use crate::registry::strategy::GenericStrategy;
 
 /// `PodGroupSpec{}.SwaggerDoc()["schedulingPolicy"]` of the release's version.
@@ -108,9 +110,15 @@ pub(super) fn workload_name<'a>(obj: &'a Value, reference: &str, name: &str) -> 
     }
 }
 
-/// The PodGroups' REST storage over `info`.
+/// The PodGroups' REST storage over `info`: 1.37's strategy
+/// ([`GatedFieldsStrategy`](super::gated_fields::GatedFieldsStrategy)); on 1.36 the
+/// generic one, without a generation (Go's sets none).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard_with_table(info, GenericStrategy::default(), Arc::new(POD_GROUP_TABLE))
+    #[cfg(feature = "v1_37")]
+    let strategy = super::gated_fields::GatedFieldsStrategy(super::gated_fields::Gated::PodGroup);
+    #[cfg(not(feature = "v1_37"))]
+    let strategy = GenericStrategy::default().without_generation();
+    deps.standard_with_table(info, strategy, Arc::new(POD_GROUP_TABLE))
 }
 
 #[cfg(test)]

@@ -125,6 +125,11 @@ fn tokens_unplaced(new: &Value, old: Option<&Value>) -> bool {
 }
 
 impl Strategy for CsiDriverStrategy {
+    /// Go's `AllowUnconditionalUpdate` is false: an update names the version it replaces.
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     fn returns_deleted_object(&self) -> bool {
         true
     }

@@ -24,6 +24,12 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "csinodes" => csinode::storage(info, deps),
         "volumeattachments" => volumeattachment::storage(info, deps),
         "volumeattributesclasses" => volumeattributesclass::storage(info, deps),
+        // Go's `pkg/registry/storage/csistoragecapacity/strategy.go`: updates name the
+        // version they replace.
+        "csistoragecapacities" => deps.standard(
+            info,
+            GenericStrategy::default().requiring_resource_version(),
+        ),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

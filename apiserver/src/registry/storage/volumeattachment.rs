@@ -74,7 +74,9 @@ pub fn print_volume_attachment(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::returning_deleted_object().without_generation(),
+        GenericStrategy::returning_deleted_object()
+            .without_generation()
+            .requiring_resource_version(),
         Arc::new(VOLUME_ATTACHMENT_TABLE),
     )
 }

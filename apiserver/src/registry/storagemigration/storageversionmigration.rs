@@ -1,7 +1,7 @@
 //! StorageVersionMigrations (`storagemigration.k8s.io`: `v1`, served by default, from
 //! Kubernetes 1.37, and `v1beta1`, which is not; Go's
-//! `pkg/registry/storagemigration/storagemigration`): the generic strategy, and the
-//! table `kubectl get storageversionmigrations` prints (Go's
+//! `pkg/registry/storagemigration/storagemigration/strategy.go`): the generic strategy
+//! (an update names the version it replaces), and the table `kubectl get storageversionmigrations` prints (Go's
 //! `printStorageVersionMigration`: no age, and a name column without the `name` format).
 
 use std::sync::Arc;
@@ -61,7 +61,9 @@ pub fn print_storage_version_migration(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::default().without_generation(),
+        GenericStrategy::default()
+            .without_generation()
+            .requiring_resource_version(),
         Arc::new(STORAGE_VERSION_MIGRATION_TABLE),
     )
 }
