@@ -60,6 +60,7 @@ use self::handler::ApiHandler;
 use self::healthz::HealthChecks;
 use self::routes::{Routes, reserved_names};
 use crate::admission::Chain;
+use crate::admission::plugins::{PluginSelection, PluginSelectionError};
 use crate::admission::webhook::{DnsServiceResolver, ServiceResolver};
 use crate::audit::AuditLog;
 use crate::authentication::serviceaccount::ServiceAccountTokens;
@@ -106,6 +107,10 @@ pub enum ServerError {
         #[source]
         source: StatusError,
     },
+    /// `--enable-admission-plugins` / `--disable-admission-plugins` name a plugin
+    /// kube-apiserver does not have, or one both ways.
+    #[error(transparent)]
+    AdmissionPlugins(#[from] PluginSelectionError),
 }
 
 /// What a server is built from (Go's `server.Config`).
@@ -117,6 +122,7 @@ pub struct Config {
     anonymous_auth: bool,
     authorizer: Arc<dyn Authorizer>,
     admission: Chain,
+    admission_plugins: PluginSelection,
     webhook_services: Arc<dyn ServiceResolver>,
     service_account_tokens: Option<Arc<ServiceAccountTokens>>,
     service_network: ServiceNetwork,
@@ -133,8 +139,9 @@ impl Config {
     /// A server of every resource kind in `scheme` (served versions only) in the
     /// versions kube-apiserver of the release serves by default (its GA versions: see
     /// [`resource_config`](Config::resource_config); groups kube-apiserver does not have
-    /// are all served), kept in `storage`; every request anonymous and allowed, no
-    /// admission plugins, until the builder methods below say otherwise.
+    /// are all served), kept in `storage`; every request anonymous and allowed,
+    /// kube-apiserver's default admission plugins that this server implements, until
+    /// the builder methods below say otherwise.
     pub fn new(scheme: Arc<Scheme>, storage: Arc<dyn Storage>) -> Self {
         Config {
             scheme,
@@ -143,6 +150,7 @@ impl Config {
             anonymous_auth: true,
             authorizer: Arc::new(AlwaysAllow),
             admission: Chain::new(),
+            admission_plugins: PluginSelection::new(),
             webhook_services: Arc::new(DnsServiceResolver),
             service_account_tokens: None,
             service_network: ServiceNetwork::default(),
@@ -245,6 +253,17 @@ impl Config {
     /// `--enable-admission-plugins` and the dynamic webhooks).
     pub fn admission(mut self, chain: Chain) -> Self {
         self.admission = chain;
+        self
+    }
+
+    /// Which built-in admission plugins run (Go's `--enable-admission-plugins` and
+    /// `--disable-admission-plugins`): by default kube-apiserver's default-on ones
+    /// (those this server implements), always in Go's order. Go's envtest runs
+    /// kube-apiserver with `ServiceAccount` disabled, as nothing there creates each
+    /// namespace's `default` account. A name Go does not know fails
+    /// [`handler`](Config::handler) with Go's error.
+    pub fn admission_plugins(mut self, plugins: PluginSelection) -> Self {
+        self.admission_plugins = plugins;
         self
     }
 
@@ -399,6 +418,7 @@ impl Config {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn handler(self, address: &str) -> Result<ApiServerHandler, ServerError> {
+        self.admission_plugins.validate()?;
         let builtin = rest_storages(
             &Dependencies {
                 scheme: self.scheme.clone(),
@@ -417,9 +437,9 @@ impl Config {
             .map(|(key, rest)| (key.clone(), rest.store().clone()))
             .collect();
         let admission = Chain::for_server(
+            &self.admission_plugins,
             &self.admission,
             &stores,
-            self.storage.clone(),
             self.webhook_services.clone(),
         );
         let (shutdown, shutdown_rx) = watch::channel(false);

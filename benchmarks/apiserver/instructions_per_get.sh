@@ -14,7 +14,7 @@ kapi="$1"; k="$2"; enc="${3:-json}"; list="${LIST:-0}"
 storage=(); [ -n "${ETCD_SERVERS:-}" ] && storage=(--etcd-servers "$ETCD_SERVERS")
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$kapi" serve --insecure-http --listen "127.0.0.1:$port" --kubeconfig "$work/kubeconfig" "${storage[@]}" > "$work/serve.log" 2>&1 &
+valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$kapi" serve --insecure-http --controllers=-serviceaccount --listen "127.0.0.1:$port" --kubeconfig "$work/kubeconfig" "${storage[@]}" > "$work/serve.log" 2>&1 &
 pid=$!
 for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.5; done
 python3 - "$port" "$k" "$enc" "$list" <<'PY'

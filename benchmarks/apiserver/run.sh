@@ -141,7 +141,10 @@ declare -A url pid started
 start_kapi() {
   local name="$1" p; shift; p="$(port)"
   start_ns="$(date +%s%N)"
-  "$kapi" serve --listen "127.0.0.1:$p" "${tls[@]}" --kubeconfig "$work/kubeconfig-$name" "$@" \
+  # Without the serviceaccount controller kapi serve otherwise runs: kube-apiserver runs
+  # alone here, and prepare makes the account.
+  "$kapi" serve --listen "127.0.0.1:$p" "${tls[@]}" --kubeconfig "$work/kubeconfig-$name" \
+    --controllers=-serviceaccount "$@" \
     > "$work/$name.log" 2>&1 &
   pids+=($!); pid[$name]=$!; url[$name]="https://127.0.0.1:$p"
   started[$name]="$(wait_ready "${url[$name]}" "${pid[$name]}")"

@@ -216,6 +216,14 @@ impl ControllerSelection {
             .collect())
     }
 
+    /// This selection with `name` (a canonical name) on unless it already says
+    /// otherwise: an earlier `-name` keeps it off (the first mention decides), as a
+    /// default the user can turn down.
+    pub fn or_enabled(mut self, name: &str) -> Self {
+        self.entries.push(name.to_owned());
+        self
+    }
+
     /// Whether nothing is selected.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -267,6 +275,17 @@ mod tests {
     fn nothing_runs_unless_selected() {
         assert!(names("").is_empty());
         assert!(ControllerSelection::parse("").unwrap().is_empty());
+        let sa = lookup("serviceaccount").unwrap();
+        let defaulted = |flag: &str| {
+            ControllerSelection::parse(flag)
+                .unwrap()
+                .or_enabled(SERVICE_ACCOUNT_CONTROLLER)
+                .is_enabled(sa)
+        };
+        assert!(defaulted(""));
+        assert!(defaulted("namespace"));
+        assert!(!defaulted("-serviceaccount"));
+        assert!(!defaulted("*,-serviceaccount-controller"));
     }
 
     #[test]

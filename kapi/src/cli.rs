@@ -57,8 +57,9 @@ pub enum Command {
         after_help = "Reads manifests as `convert` does: files, directories (-R for their subdirectories),\nmulti-document YAML, List objects, and standard input (-f -) for the output of\n`helm template` or `kustomize build`, where each object's `# Source:` comment names\nthe template it came from. Objects whose API version is neither deprecated nor\nremoved by the target release are not listed.\n\nExit status 1 when an object's API version is no longer served by the target release\n(or an input cannot be read), 0 otherwise: deprecated versions alone do not fail.\n\nExamples:\n  kapi deprecations -f manifests/ -R\n  kapi deprecations -f manifests/ -R --target-version 1.32 -o json\n  helm template ./chart | kapi deprecations -f -\n  kustomize build overlays/prod | kapi deprecations -f - -o yaml"
     )]
     Deprecations(DeprecationsArgs),
-    /// Serve the built-in API over HTTPS, as kube-apiserver does (no controllers: objects
-    /// are stored and served, like envtest's API server). Prints its URL, writes a
+    /// Serve the built-in API over HTTPS, as kube-apiserver does (of the controllers only
+    /// the one making each namespace's default ServiceAccount unless asked: objects are
+    /// stored and served, like envtest's API server). Prints its URL, writes a
     /// kubeconfig for kubectl and client libraries, and runs until SIGINT or SIGTERM.
     #[command(
         after_help = "Without --data-dir or --etcd-servers, objects are kept in memory and lost on exit.\nTLS with a certificate of kapi's own CA; the kubeconfig carries the CA and an admin\nclient certificate (system:masters). --insecure-http serves plain HTTP on loopback only.\n\nExamples:\n  kapi serve\n  kapi serve --listen 127.0.0.1:6443 --kubeconfig /tmp/kapi.kubeconfig\n  kubectl --kubeconfig /tmp/kapi.kubeconfig get namespaces"
@@ -139,11 +140,24 @@ pub struct ServeArgs {
     /// for one resource. A key alone is true.
     #[arg(long = "runtime-config", value_name = "KEY=VALUE,...", action = clap::ArgAction::Append)]
     pub runtime_config: Vec<String>,
-    /// Run kube-controller-manager's controllers in-process (none by default, as
-    /// envtest): `*` for every one implemented, `name` (or its alias) to enable one,
-    /// `-name` to disable one, comma-separated, as kube-controller-manager's flag.
-    /// Implemented: garbagecollector, namespace, serviceaccount, root-ca-cert-publisher,
-    /// replicaset, deployment, job.
+    /// Admission plugins to run besides kube-apiserver's default ones, as its
+    /// --enable-admission-plugins: Go's names, comma-separated, the flag repeatable;
+    /// their order does not matter (plugins run in Go's order). A name kube-apiserver
+    /// does not know is refused with its error.
+    #[arg(long = "enable-admission-plugins", value_name = "NAME,...", value_delimiter = ',', action = clap::ArgAction::Append)]
+    pub enable_admission_plugins: Vec<String>,
+    /// Default admission plugins not to run, as kube-apiserver's
+    /// --disable-admission-plugins (envtest passes ServiceAccount).
+    #[arg(long = "disable-admission-plugins", value_name = "NAME,...", value_delimiter = ',', action = clap::ArgAction::Append)]
+    pub disable_admission_plugins: Vec<String>,
+    /// Run kube-controller-manager's controllers in-process: `*` for every one
+    /// implemented, `name` (or its alias) to enable one, `-name` to disable one,
+    /// comma-separated, as kube-controller-manager's flag. By default only
+    /// serviceaccount, while the ServiceAccount admission plugin is on (it refuses Pods
+    /// whose account does not exist, and the controller makes each namespace's
+    /// `default`, as in a cluster); `-serviceaccount` leaves kube-apiserver alone, as
+    /// envtest's. Implemented: garbagecollector, namespace, serviceaccount,
+    /// root-ca-cert-publisher, replicaset, deployment, job.
     #[arg(
         long = "controllers",
         value_name = "NAME,...",

@@ -3,14 +3,16 @@
 //! ones, each seeing the object as the request left it, in the resource's storage
 //! version (a plugin that needs another version converts with [`Attributes::scheme`]).
 //!
-//! A server runs [`Chain::for_server`]: the built-in [`plugin::NamespaceLifecycle`]
-//! first, the plugins given to [`crate::server::Config::admission`], and the dynamic
-//! [`webhook`]s of the `admissionregistration.k8s.io/v1` configurations it stores.
+//! A server runs [`Chain::for_server`]: the built-in [`plugin`]s that
+//! [`crate::server::Config::admission_plugins`] enables ([`plugins`]: Go's names, order
+//! and defaults), the plugins given to [`crate::server::Config::admission`], and the
+//! dynamic [`webhook`]s of the `admissionregistration.k8s.io/v1` configurations it stores.
 //! Creates, updates, patches (`/status` and `/scale` included: `/scale` is admitted as
 //! an autoscaling/v1 `Scale`) and deletes (with the object as `old_object`) are
 //! admitted; nothing is stored when a plugin refuses.
 
 pub mod plugin;
+pub mod plugins;
 pub mod webhook;
 
 use std::collections::BTreeMap;
@@ -77,6 +79,39 @@ pub struct Attributes {
     pub scheme: Arc<Scheme>,
     /// What plugins report beside their decision (warnings, audit annotations).
     pub reports: Reports,
+}
+
+impl Attributes {
+    /// Replaces the request's object with `json`, read at the object's own version.
+    pub fn set_object_json(&mut self, json: serde_json::Value) -> Result<(), StatusError> {
+        let Some(object) = &self.object else {
+            return Ok(());
+        };
+        let gvk = object.group_version_kind();
+        self.object = Some(crate::registry::from_value(&self.scheme, &gvk, json)?);
+        Ok(())
+    }
+
+    /// A refusal of this request by a plugin (Go's `admission.NewForbidden`): 403 for
+    /// the resource and the object's name, or its `generateName` before a name is
+    /// generated, or `Unknown`.
+    pub fn forbidden(&self, err: impl std::fmt::Display) -> StatusError {
+        let meta = self.object.as_deref().and_then(|o| o.meta());
+        let name = if !self.name.is_empty() {
+            self.name.clone()
+        } else if let Some(meta) = meta {
+            match (meta.name(), meta.generate_name()) {
+                (name, _) if !name.is_empty() => name.to_owned(),
+                (_, generate) if !generate.is_empty() => generate.to_owned(),
+                _ => "Unknown".to_owned(),
+            }
+        } else if self.object.is_some() {
+            "Unknown/errorGettingName".to_owned()
+        } else {
+            "Unknown".to_owned()
+        };
+        apimachinery::api::errors::new_forbidden(&self.resource.group_resource(), &name, err)
+    }
 }
 
 /// What admission plugins report beside admitting or refusing (Go's
@@ -161,37 +196,59 @@ impl Chain {
         self
     }
 
-    /// The chain a server runs: Go's default order of its built-in plugins around
-    /// `configured` ones: `NamespaceLifecycle` first, `ServiceAccount`, `Priority` and
-    /// `DefaultTolerationSeconds` (what they do to new Pods), `StorageObjectInUseProtection`
-    /// (the finalizers of volumes, claims and attribute classes), then the configured mutating
-    /// plugins, the mutating webhooks, the configured validating plugins and the
-    /// validating webhooks, all reading the server's `stores` (by group and resource)
-    /// over its `storage`.
+    /// The chain a server runs: the built-in plugins `plugins` enables that this
+    /// server implements, in Go's order ([`plugins::ALL_ORDERED_PLUGINS`]), then the
+    /// `configured` mutating and validating plugins, then the dynamic webhooks (when
+    /// enabled), all reading the server's `stores` (by group and resource).
     pub fn for_server(
+        plugins: &plugins::PluginSelection,
         configured: &Chain,
         stores: &BTreeMap<(String, String), Arc<crate::registry::Store>>,
-        storage: Arc<dyn crate::storage::Storage>,
         resolver: Arc<dyn webhook::ServiceResolver>,
     ) -> Chain {
         let mut chain = Chain::new();
-        if let Some(lifecycle) = plugin::NamespaceLifecycle::for_stores(stores) {
-            chain = chain.with_mutating(Arc::new(lifecycle));
+        for name in plugins.enabled() {
+            match name {
+                plugins::NAMESPACE_LIFECYCLE => {
+                    if let Some(lifecycle) = plugin::NamespaceLifecycle::for_stores(stores) {
+                        chain = chain.with_mutating(Arc::new(lifecycle));
+                    }
+                }
+                plugins::SERVICE_ACCOUNT => {
+                    if let Some(accounts) = plugin::ServiceAccount::for_stores(stores) {
+                        let accounts = Arc::new(accounts);
+                        chain = chain
+                            .with_mutating(accounts.clone())
+                            .with_validating(accounts);
+                    }
+                }
+                plugins::PRIORITY => chain = chain.with_mutating(Arc::new(plugin::Priority)),
+                plugins::DEFAULT_TOLERATION_SECONDS => {
+                    chain = chain.with_mutating(Arc::new(plugin::DefaultTolerationSeconds));
+                }
+                plugins::STORAGE_OBJECT_IN_USE_PROTECTION => {
+                    chain = chain.with_mutating(Arc::new(plugin::StorageObjectInUseProtection));
+                }
+                plugins::DEFAULT_INGRESS_CLASS => {
+                    if let Some(classes) = plugin::DefaultIngressClass::for_stores(stores) {
+                        chain = chain.with_mutating(Arc::new(classes));
+                    }
+                }
+                _ => {}
+            }
         }
-        // Go's default plugins that change Pods and storage objects, in Go's order.
-        chain = chain
-            .with_mutating(Arc::new(plugin::ServiceAccount))
-            .with_mutating(Arc::new(plugin::Priority))
-            .with_mutating(Arc::new(plugin::DefaultTolerationSeconds))
-            .with_mutating(Arc::new(plugin::StorageObjectInUseProtection));
-        let webhooks = Arc::new(webhook::Webhooks::new(stores.clone(), storage, resolver));
         chain.mutating.extend(configured.mutating.iter().cloned());
         chain
             .validating
             .extend(configured.validating.iter().cloned());
+        let webhooks = Arc::new(webhook::Webhooks::new(stores.clone(), resolver));
+        if plugins.is_enabled(plugins::MUTATING_ADMISSION_WEBHOOK) {
+            chain = chain.with_mutating(Arc::new(webhook::MutatingWebhooks(webhooks.clone())));
+        }
+        if plugins.is_enabled(plugins::VALIDATING_ADMISSION_WEBHOOK) {
+            chain = chain.with_validating(Arc::new(webhook::ValidatingWebhooks(webhooks)));
+        }
         chain
-            .with_mutating(Arc::new(webhook::MutatingWebhooks(webhooks.clone())))
-            .with_validating(Arc::new(webhook::ValidatingWebhooks(webhooks)))
     }
 
     /// Runs the mutating plugins, then the validating ones; the first refusal ends it.

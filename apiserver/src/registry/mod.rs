@@ -67,6 +67,7 @@ pub use resource_info::{ResourceInfo, SubresourceInfo, resources_from_scheme};
 pub use rest::{Context, Creater, RestStorage, Scaler, StandardStorage, TableConvertor};
 pub use scale::{ReplicasScale, scale_metadata};
 pub use selection::{Selection, UnsupportedFieldError};
+pub(crate) use store::random_suffix;
 pub use store::{ListPage, ListParams, Store};
 pub use strategy::{
     FieldValidation, GenericStrategy, SelectableField, Strategy, Subresource, WebhookConverter,

@@ -242,6 +242,21 @@ impl Store {
         Ok(self.read(namespace, name, false).await?.0)
     }
 
+    /// Every stored value of the resource, for readers that would use an informer in
+    /// Go (admission plugins): from the watch cache once it has seen this server's own
+    /// writes, else from the storage.
+    pub async fn list_stored(&self) -> Result<Vec<KeyValue>, StatusError> {
+        if let Some(kvs) = self.cacher.list_current().await {
+            return Ok(kvs);
+        }
+        let prefix = self.info.collection_prefix(None);
+        self.storage
+            .list(&prefix, &crate::storage::ListOptions::default())
+            .await
+            .map(|listed| listed.kvs)
+            .map_err(|e| interpret_error(e, &self.qualified(), ""))
+    }
+
     /// The storage's revision of `name` now, when a write that started from a cached
     /// object failed: the same revision means the failure stands.
     pub async fn revision_of(&self, namespace: &str, name: &str) -> Option<Revision> {
@@ -678,7 +693,7 @@ impl Store {
 }
 
 /// Go's `utilrand.String(5)` alphabet: no vowels or look-alike characters.
-fn random_suffix() -> String {
+pub(crate) fn random_suffix() -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     let bytes = uuid::Uuid::new_v4().into_bytes();
     bytes

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Scheme;
+use apiserver::admission::plugins::{self, PluginSelection};
 use apiserver::admission::{self, Chain, MutationInterface, Operation, ValidationInterface};
 use apiserver::server::{ApiServerHandler, Config};
 use apiserver::storage::MemoryStorage;
@@ -487,4 +488,117 @@ async fn a_failing_webhook_selecting_everything_can_still_be_removed() {
     )
     .await;
     assert_eq!(code, 201);
+}
+
+async fn default_plugins_handler(plugins: PluginSelection) -> ApiServerHandler {
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    Config::new(Arc::new(scheme), Arc::new(MemoryStorage::new()))
+        .admission_plugins(plugins)
+        .handler("127.0.0.1:6443")
+        .await
+        .unwrap()
+}
+
+const PODS: &str = "/api/v1/namespaces/default/pods";
+
+fn pod(name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]}})
+}
+
+/// kube-apiserver's default plugins: a Pod waits for its namespace's `default` account
+/// and is refused without it; with it, it runs as it with the token volume mounted.
+#[tokio::test]
+async fn service_account_admission_is_on_by_default_as_in_kube_apiserver() {
+    let h = default_plugins_handler(PluginSelection::new()).await;
+    let (code, status, _) = send(&h, "POST", PODS, JSON, Some(pod("early"))).await;
+    assert_eq!(code, 403, "{status}");
+    assert_eq!(
+        status["message"],
+        r#"pods "early" is forbidden: error looking up service account default/default: serviceaccount "default" not found"#
+    );
+    let account =
+        json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default"}});
+    let (code, _, _) = send(
+        &h,
+        "POST",
+        "/api/v1/namespaces/default/serviceaccounts",
+        JSON,
+        Some(account),
+    )
+    .await;
+    assert_eq!(code, 201);
+    let (code, created, _) = send(&h, "POST", PODS, JSON, Some(pod("web"))).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["spec"]["serviceAccountName"], "default");
+    let volume = &created["spec"]["volumes"][0];
+    let name = volume["name"].as_str().unwrap();
+    assert!(name.starts_with("kube-api-access-"), "{volume}");
+    assert_eq!(volume["projected"]["defaultMode"], 420);
+    assert_eq!(
+        created["spec"]["containers"][0]["volumeMounts"][0],
+        json!({"name": name, "readOnly": true,
+            "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"})
+    );
+}
+
+/// Disabled, as envtest runs it: no account needed, nothing mounted.
+#[tokio::test]
+async fn service_account_admission_can_be_disabled() {
+    let plugins = PluginSelection::new().disable([plugins::SERVICE_ACCOUNT]);
+    let h = default_plugins_handler(plugins).await;
+    let (code, created, _) = send(&h, "POST", PODS, JSON, Some(pod("web"))).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["spec"].get("serviceAccountName"), None);
+    assert_eq!(created["spec"].get("volumes"), None);
+}
+
+/// An Ingress without a class gets the default IngressClass through the server.
+#[tokio::test]
+async fn default_ingress_class_admission_names_the_default_class() {
+    let h = default_plugins_handler(PluginSelection::new()).await;
+    let class = json!({"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass",
+        "metadata": {"name": "nginx",
+            "annotations": {"ingressclass.kubernetes.io/is-default-class": "true"}},
+        "spec": {"controller": "example.com/nginx"}});
+    let (code, _, _) = send(
+        &h,
+        "POST",
+        "/apis/networking.k8s.io/v1/ingressclasses",
+        JSON,
+        Some(class),
+    )
+    .await;
+    assert_eq!(code, 201);
+    let ingress = json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+        "metadata": {"name": "web"},
+        "spec": {"defaultBackend": {"service": {"name": "web", "port": {"number": 80}}}}});
+    let (code, created, _) = send(
+        &h,
+        "POST",
+        "/apis/networking.k8s.io/v1/namespaces/default/ingresses",
+        JSON,
+        Some(ingress),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["spec"]["ingressClassName"], "nginx");
+}
+
+/// A plugin name kube-apiserver does not know stops the server with Go's error.
+#[tokio::test]
+async fn an_unknown_plugin_name_is_gos_error() {
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme).unwrap();
+    let err = Config::new(Arc::new(scheme), Arc::new(MemoryStorage::new()))
+        .admission_plugins(PluginSelection::new().disable(["ServiceAcount"]))
+        .handler("127.0.0.1:6443")
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        r#"disable-admission-plugins plugin "ServiceAcount" is unknown"#
+    );
 }

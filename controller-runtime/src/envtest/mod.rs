@@ -78,6 +78,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apimachinery::runtime::{Scheme, SchemeError};
+use apiserver::admission::plugins::{self, PluginSelection};
 use apiserver::resource_config::{ResourceConfig, RuntimeConfigError};
 use apiserver::server::{GenericApiServer, ServerError};
 use apiserver::storage::{MemoryStorage, Storage};
@@ -297,8 +298,13 @@ impl EnvironmentBuilder {
                 .apply_runtime_config(value, &scheme)
                 .map_err(EnvtestError::RuntimeConfig)?;
         }
+        // Go's envtest runs kube-apiserver with --disable-admission-plugins=ServiceAccount:
+        // nothing there makes each namespace's `default` account, so Pods are not refused
+        // for lack of it (and get no token volume).
+        let admission = PluginSelection::new().disable([plugins::SERVICE_ACCOUNT]);
         let server = apiserver::server::Config::new(scheme.clone(), storage.clone())
             .resource_config(served)
+            .admission_plugins(admission)
             .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await?;
         Ok(Environment {

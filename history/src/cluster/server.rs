@@ -90,6 +90,9 @@ impl Server {
                     format!("--token-auth-file={}", path(&pki.token_file)),
                     // kube-apiserver's below: both allocate Service IPs from one range.
                     format!("--service-cluster-ip-range={SERVICE_CLUSTER_IP_RANGE}"),
+                    // kube-apiserver runs alone, without kube-controller-manager's
+                    // serviceaccount controller, which kapi serve otherwise runs.
+                    "--controllers=-serviceaccount".to_owned(),
                 ],
             ),
             Implementation::KubeApiserver(bin) => {

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use apiserver::admission::Chain;
+use apiserver::admission::plugins::{self, PluginSelection};
 use apiserver::registry::core::service::ServiceNetwork;
 use apiserver::resource_config::ResourceConfig;
 use apiserver::server::Config;
@@ -70,6 +71,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             .controllers()
             .map_err(|e| format!("--controllers: {e}"))?;
     }
+    let admission_plugins = admission_plugins(args)?;
     if args.nodes > controller_manager::nodes::MAX_NODES {
         return Err(format!(
             "--nodes: at most {} simulated Nodes (their Pod CIDRs are /24s of 10.64.0.0/10)",
@@ -111,6 +113,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
                 .resource_config(served)
                 .authorizer(authorization.authorizer)
                 .admission(admission)
+                .admission_plugins(admission_plugins.clone())
                 .connection_workers(connection_workers(args))
                 .shutdown_delay(shutdown_delay(args)?)
                 .service_network(service_network(args)?),
@@ -126,6 +129,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
         }
         let controllers = start_controllers(
             args,
+            &admission_plugins,
             &security::client_url(&url, server.local_addr()),
             &security.credentials,
             scheme_for_controllers,
@@ -166,6 +170,22 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--enable-admission-plugins` and `--disable-admission-plugins` applied to
+/// kube-apiserver's defaults, checked as Go checks them.
+fn admission_plugins(args: &ServeArgs) -> Result<PluginSelection, CommandError> {
+    let names = |list: &[String]| -> Vec<String> {
+        list.iter()
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect()
+    };
+    let selection = PluginSelection::new()
+        .enable(names(&args.enable_admission_plugins))
+        .disable(names(&args.disable_admission_plugins));
+    selection.validate()?;
+    Ok(selection)
+}
+
 /// `--runtime-config` applied to what kube-apiserver serves by default; every use of
 /// the flag adds its pairs, as Go's.
 fn resource_config(
@@ -186,12 +206,21 @@ fn resource_config(
 /// it does).
 async fn start_controllers(
     args: &ServeArgs,
+    admission_plugins: &PluginSelection,
     url: &str,
     credentials: &security::Credentials,
     scheme: Arc<apimachinery::runtime::Scheme>,
 ) -> Result<Option<controller_manager::ControllerManager>, CommandError> {
-    let selection = args.controllers.clone().unwrap_or_default();
-    if selection.is_empty() && args.nodes == 0 {
+    let mut selection = args.controllers.clone().unwrap_or_default();
+    if admission_plugins.is_enabled(plugins::SERVICE_ACCOUNT) {
+        // kube-controller-manager's part of what ServiceAccount admission relies on.
+        selection = selection.or_enabled(controller_manager::names::SERVICE_ACCOUNT_CONTROLLER);
+    }
+    let none_selected = selection
+        .controllers()
+        .map_err(|e| format!("--controllers: {e}"))?
+        .is_empty();
+    if none_selected && args.nodes == 0 {
         return Ok(None);
     }
     let options = controller_manager::Options::new()

@@ -1,12 +1,16 @@
 //! The built-in admission plugins.
 
+pub mod default_ingress_class;
 pub mod default_toleration_seconds;
 pub mod namespace_lifecycle;
 mod pods;
 pub mod priority;
 pub mod service_account;
 pub mod storage_object_in_use_protection;
+#[cfg(test)]
+mod test_support;
 
+pub use default_ingress_class::DefaultIngressClass;
 pub use default_toleration_seconds::DefaultTolerationSeconds;
 pub use namespace_lifecycle::NamespaceLifecycle;
 pub use priority::Priority;

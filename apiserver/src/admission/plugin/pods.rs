@@ -5,7 +5,7 @@ use apimachinery::api::errors::StatusError;
 use serde_json::{Map, Value};
 
 use super::super::{Attributes, Operation};
-use crate::registry::{from_value, to_json};
+use crate::registry::to_json;
 
 /// Runs `change` on the spec (JSON) of the Pod a request creates, if it creates one (not
 /// a subresource's object), and puts the Pod back when `change` says it changed it.
@@ -26,7 +26,7 @@ pub(super) fn change_created_pod_spec(
 }
 
 /// The JSON of the Pod a request creates (not a subresource's object), if it is one.
-fn created_pod(attributes: &Attributes) -> Result<Option<Value>, StatusError> {
+pub(super) fn created_pod(attributes: &Attributes) -> Result<Option<Value>, StatusError> {
     let is_pod = attributes.resource.group.is_empty() && attributes.resource.resource == "pods";
     if attributes.operation != Operation::Create || !is_pod || !attributes.subresource.is_empty() {
         return Ok(None);
@@ -35,11 +35,6 @@ fn created_pod(attributes: &Attributes) -> Result<Option<Value>, StatusError> {
 }
 
 /// Replaces the request's object with `pod`, at the object's own version.
-fn set_pod(attributes: &mut Attributes, pod: Value) -> Result<(), StatusError> {
-    let Some(object) = &attributes.object else {
-        return Ok(());
-    };
-    let gvk = object.group_version_kind();
-    attributes.object = Some(from_value(&attributes.scheme, &gvk, pod)?);
-    Ok(())
+pub(super) fn set_pod(attributes: &mut Attributes, pod: Value) -> Result<(), StatusError> {
+    attributes.set_object_json(pod)
 }

@@ -64,7 +64,7 @@ use self::configuration::{Webhook, WebhookConfiguration};
 pub use self::resolver::{DnsServiceResolver, ServiceResolver, StaticServiceResolver};
 use super::{Attributes, MutationInterface, Operation, ValidationInterface};
 use crate::registry::{MediaType, Store, convert, encode, from_value, to_json};
-use crate::storage::{ListOptions, Revision, Storage, interpret_error};
+use crate::storage::Revision;
 
 /// The API group of the webhook configurations.
 pub const GROUP: &str = "admissionregistration.k8s.io";
@@ -74,7 +74,6 @@ pub const GROUP: &str = "admissionregistration.k8s.io";
 #[derive(Debug)]
 pub struct Webhooks {
     stores: BTreeMap<(String, String), Arc<Store>>,
-    storage: Arc<dyn Storage>,
     resolver: Arc<dyn ServiceResolver>,
     parsed: std::sync::Mutex<BTreeMap<String, Parsed>>,
 }
@@ -147,12 +146,10 @@ impl Webhooks {
     /// and resource), Services reached through `resolver`.
     pub fn new(
         stores: BTreeMap<(String, String), Arc<Store>>,
-        storage: Arc<dyn Storage>,
         resolver: Arc<dyn ServiceResolver>,
     ) -> Self {
         Webhooks {
             stores,
-            storage,
             resolver,
             parsed: std::sync::Mutex::default(),
         }
@@ -169,17 +166,7 @@ impl Webhooks {
         };
         // From the watch cache, as Go's configuration manager reads its informer: a
         // write then costs the storage no read of the configurations.
-        let kvs = match store.cacher().list_current().await {
-            Some(kvs) => kvs,
-            None => {
-                let prefix = store.info().collection_prefix(None);
-                self.storage
-                    .list(&prefix, &ListOptions::default())
-                    .await
-                    .map_err(|e| interpret_error(e, &store.info().qualified_resource(), ""))?
-                    .kvs
-            }
-        };
+        let kvs = store.list_stored().await?;
         let versions: Vec<(String, Revision)> = kvs
             .iter()
             .map(|kv| (kv.key.clone(), kv.mod_revision))

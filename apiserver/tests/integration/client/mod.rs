@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use apimachinery::runtime::Scheme;
+use apiserver::admission::plugins::PluginSelection;
 use apiserver::server::{Config, GenericApiServer};
 use apiserver::storage::{MemoryStorage, Storage};
 use serde_json::Value;
@@ -77,7 +78,11 @@ pub async fn start() -> TestServer {
 }
 
 pub async fn start_with(storage: Arc<dyn Storage>) -> TestServer {
+    // As Go's integration tests and envtest start kube-apiserver: nothing here makes
+    // each namespace's `default` ServiceAccount, which that plugin would wait for.
+    let plugins = PluginSelection::new().disable([apiserver::admission::plugins::SERVICE_ACCOUNT]);
     let server = Config::new(scheme(), storage.clone())
+        .admission_plugins(plugins)
         .serve("127.0.0.1:0".parse().unwrap())
         .await
         .unwrap();

@@ -77,6 +77,9 @@ fn walk(value: &mut Value, versions: &mut Versions) {
                     ("clusterIP", Value::String(ip)) => *v = Value::from(cluster_ip(ip)),
                     ("nodePort", Value::Number(_)) => *v = Value::from("<node port>"),
                     ("serverAddress", Value::String(_)) => *v = Value::from("<address>"),
+                    ("name", Value::String(n)) if token_volume(n) => {
+                        *v = Value::from(format!("{TOKEN_VOLUME_PREFIX}<suffix>"));
+                    }
                     ("message", Value::String(m)) if m.contains(RV_IN_RECORD) => {
                         *v = Value::from(rv_in_message(m, versions));
                     }
@@ -124,6 +127,17 @@ fn uid_in_message(message: &str) -> String {
         Some((before, _)) => format!("{before}{UID_IN_OBJECT}<uid>"),
         None => message.to_owned(),
     }
+}
+
+/// The prefix of the projected token volume ServiceAccount admission adds to a Pod
+/// (and its containers' mounts of it), whose suffix is random.
+const TOKEN_VOLUME_PREFIX: &str = "kube-api-access-";
+
+fn token_volume(name: &str) -> bool {
+    name.strip_prefix(TOKEN_VOLUME_PREFIX)
+        .is_some_and(|suffix| {
+            suffix.len() == 5 && suffix.chars().all(|c| c.is_ascii_alphanumeric())
+        })
 }
 
 /// A name made from `generateName`: its suffix is random.
