@@ -165,13 +165,15 @@ pub(crate) mod tests {
     use crate::registry::core::pod::PodStrategy;
     use crate::registry::{from_value, resources_from_scheme};
 
-    fn scheme() -> Arc<Scheme> {
+    /// A scheme with every kind.
+    pub(crate) fn scheme() -> Arc<Scheme> {
         let mut scheme = Scheme::with_name("pod-template-tests");
         scheme.add_registry().unwrap();
         Arc::new(scheme)
     }
 
-    fn info(scheme: &Scheme, group: &str, resource: &str) -> ResourceInfo {
+    /// The resource `group`/`resource` of `scheme`.
+    pub(crate) fn info(scheme: &Scheme, group: &str, resource: &str) -> ResourceInfo {
         resources_from_scheme(scheme)
             .into_values()
             .find(|r| r.group == group && r.resource == resource)
