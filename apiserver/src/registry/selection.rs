@@ -18,14 +18,28 @@ use apimachinery::util::validation::field::go_quote;
 use super::resource_info::ResourceInfo;
 use super::strategy::SelectableField;
 
-/// A field's value as Go's selectable fields write it (booleans and numbers as text,
-/// absent as empty).
-fn field_text(value: Option<&Value>) -> String {
+/// The selectable fields whose Go value is a boolean or a number rather than a string,
+/// with the text Go's `ToSelectableFields` writes for them when the JSON leaves them
+/// out (their zero value, which the objects here do not serialize): a Pod's
+/// `spec.hostNetwork` (`strconv.FormatBool`), a Node's `spec.unschedulable`
+/// (`fmt.Sprint`), a Job's `status.successful` (`strconv.Itoa`).
+const ZERO_WHEN_ABSENT: &[(&str, &str)] = &[
+    ("spec.hostNetwork", "false"),
+    ("spec.unschedulable", "false"),
+    ("status.successful", "0"),
+];
+
+/// The field `label`'s value as Go's selectable fields write it (booleans and numbers
+/// as text, absent as empty or as its [zero](ZERO_WHEN_ABSENT)).
+fn field_text(label: &str, value: Option<&Value>) -> String {
     match value {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Number(n)) => n.to_string(),
-        _ => String::new(),
+        _ => ZERO_WHEN_ABSENT
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map_or_else(String::new, |(_, zero)| (*zero).to_owned()),
     }
 }
 
@@ -112,7 +126,10 @@ impl Selection {
         if !extra.is_empty() {
             let json = object_to_unstructured(obj).map_or(Value::Null, Value::Object);
             for (label, pointer) in extra {
-                fields.insert((*label).to_owned(), field_text(json.pointer(pointer)));
+                fields.insert(
+                    (*label).to_owned(),
+                    field_text(label, json.pointer(pointer)),
+                );
             }
         }
         self.fields.matches(&fields)
@@ -153,6 +170,18 @@ mod tests {
         selection
             .check_fields(&info(namespaced), extra, custom)
             .map_or_else(|e| e.to_string(), |()| "ok".into())
+    }
+
+    #[test]
+    fn absent_booleans_and_numbers_are_their_zero_as_in_go() {
+        assert_eq!(field_text("spec.hostNetwork", None), "false");
+        assert_eq!(
+            field_text("spec.hostNetwork", Some(&Value::Bool(true))),
+            "true"
+        );
+        assert_eq!(field_text("status.successful", None), "0");
+        assert_eq!(field_text("spec.nodeName", None), "");
+        assert_eq!(field_text("spec.nodeName", Some(&Value::Null)), "");
     }
 
     #[test]

@@ -386,7 +386,24 @@ pub fn prepare_for_update(
             return Ok(new);
         }
     }
-    prepare_for_update_as_values(scheme, info, old, new, subresource, changed)
+    prepare_for_update_as_values(scheme, info, old, new, subresource, changed, |_, _, _| {})
+}
+
+/// [`prepare_for_update`] with a strategy's own step: `adjust` gets the stored object,
+/// the new one (its status or the rest already taken from the stored one, the server's
+/// metadata restored) and the subresource written, all as JSON, before the new
+/// generation is decided (Go's strategies that restore or drop fields of their own in
+/// `PrepareForUpdate`: a Pod's, a Node's).
+pub fn prepare_for_update_adjusted(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    old: &dyn Object,
+    new: Box<dyn Object>,
+    subresource: Subresource,
+    changed: fn(&Value, &Value, Subresource) -> bool,
+    adjust: impl FnOnce(&Value, &mut Value, Subresource),
+) -> Result<Box<dyn Object>, StatusError> {
+    prepare_for_update_as_values(scheme, info, old, new, subresource, changed, adjust)
 }
 
 /// [`prepare_for_update`] for every kind, on the objects' JSON values.
@@ -397,6 +414,7 @@ fn prepare_for_update_as_values(
     new: Box<dyn Object>,
     subresource: Subresource,
     changed: fn(&Value, &Value, Subresource) -> bool,
+    adjust: impl FnOnce(&Value, &mut Value, Subresource),
 ) -> Result<Box<dyn Object>, StatusError> {
     let old_v = to_json(old)?;
     let mut new_v = to_json(&*new)?;
@@ -462,6 +480,7 @@ fn prepare_for_update_as_values(
             };
         }
     }
+    adjust(&old_v, &mut new_v, subresource);
     if changed(&old_v, &new_v, subresource) {
         let generation = old_v
             .pointer("/metadata/generation")
@@ -564,6 +583,7 @@ mod tests {
                 decode(new),
                 Subresource::Main,
                 spec_changed,
+                |_, _, _| {},
             )
             .unwrap();
             assert_eq!(

@@ -1,4 +1,4 @@
-//! Endpoints (Go's `pkg/registry/core/endpoint`): the generic strategy, and the table
+//! Endpoints (Go's `pkg/registry/core/endpoint/strategy.go`): the generic strategy, and the table
 //! `kubectl get endpoints` prints (Go's `printEndpoints`: the first addresses with
 //! their ports).
 

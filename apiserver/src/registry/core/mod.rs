@@ -1,4 +1,6 @@
-//! The core group's resources with something of their own (Go's `pkg/registry/core`).
+//! The core group's resources with something of their own (Go's `pkg/registry/core`),
+//! and the LimitRanges, which have nothing but the generic strategy without a
+//! generation (Go's `pkg/registry/core/limitrange/strategy.go`).
 
 pub mod componentstatus;
 pub mod configmap;

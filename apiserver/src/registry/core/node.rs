@@ -1,25 +1,109 @@
-//! Nodes (Go's `pkg/registry/core/node`): selectable by `spec.unschedulable`, and the
-//! table `kubectl get nodes` prints (Go's `printNode`).
+//! Nodes (Go's `pkg/registry/core/node`): selectable by `spec.unschedulable`, created
+//! and updated without the fields Go's `dropDisabledFields` drops, and the table
+//! `kubectl get nodes` prints (Go's `printNode`).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use super::{PROXY_VERBS, sub};
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,
 };
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::{SelectableField, Strategy};
+use crate::registry::strategy::{
+    SelectableField, Strategy, Subresource, prepare_for_update_adjusted, spec_changed,
+};
+use crate::registry::{ResourceInfo, from_value, to_json};
 
 /// Go's node strategy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NodeStrategy;
 
+/// The fields of a Node a write may set only where the stored Node has them, as
+/// `(top-level part, field)`: the dynamic kubelet configuration, whose feature is gone
+/// (`spec.configSource`, and `status.config` on a write of `/status`), and on 1.37
+/// `spec.podPreemptionPolicy` (its gate, InPlacePodVerticalScalingSchedulerPreemption,
+/// alpha and off). Go's other drops are of fields whose gates are on (the runtime
+/// handlers, features and declared features of the status; 1.37's
+/// `status.nodeInfo.runningInUserNamespace`, KubeletInUserNamespace beta and on).
+const KEPT_ONLY_IN_USE: &[(&str, &str)] = &[
+    ("spec", "configSource"),
+    #[cfg(feature = "v1_37")]
+    ("spec", "podPreemptionPolicy"),
+];
+
+/// Removes `field` of `part` of `node` unless `old` (the stored Node, none on create)
+/// has it; whether it removed anything.
+fn drop_unless_in_use(node: &mut Value, old: Option<&Value>, part: &str, field: &str) -> bool {
+    if old
+        .and_then(|o| o.get(part))
+        .and_then(|p| p.get(field))
+        .is_some_and(|v| !v.is_null())
+    {
+        return false;
+    }
+    node.get_mut(part)
+        .and_then(Value::as_object_mut)
+        .and_then(|p| p.remove(field))
+        .is_some()
+}
+
 impl Strategy for NodeStrategy {
+    /// Go's `PrepareForCreate`: a Node may be created with its status, all but
+    /// `status.config`, and without the [`KEPT_ONLY_IN_USE`] fields.
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut node = to_json(&*obj)?;
+        let mut dropped = drop_unless_in_use(&mut node, None, "status", "config");
+        for (part, field) in KEPT_ONLY_IN_USE {
+            dropped |= drop_unless_in_use(&mut node, None, part, field);
+        }
+        if dropped {
+            return from_value(scheme, &info.storage_gvk, node);
+        }
+        Ok(obj)
+    }
+
+    /// Go's `PrepareForUpdate` of the Node and of its `/status`: the status (or the
+    /// spec) as stored, and the [`KEPT_ONLY_IN_USE`] fields (`status.config` on
+    /// `/status`) only where the stored Node has them.
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        prepare_for_update_adjusted(
+            scheme,
+            info,
+            old,
+            new,
+            subresource,
+            spec_changed,
+            |old, new, subresource| match subresource {
+                Subresource::Status => {
+                    drop_unless_in_use(new, Some(old), "status", "config");
+                }
+                Subresource::Main | Subresource::Finalize => {
+                    for (part, field) in KEPT_ONLY_IN_USE {
+                        drop_unless_in_use(new, Some(old), part, field);
+                    }
+                }
+            },
+        )
+    }
+
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("spec.unschedulable", "/spec/unschedulable")]
     }
@@ -138,9 +222,63 @@ pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn Re
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::registry::core::pod::template::tests::{info, scheme};
     use serde_json::json;
+
+    /// Whether 1.37's `spec.podPreemptionPolicy` is dropped (its gate is off).
+    const PREEMPTION: bool = cfg!(feature = "v1_37");
+
+    fn node_with_everything() -> Value {
+        let mut node = json!({"metadata": {"name": "n1"},
+            "spec": {"unschedulable": true, "configSource": {"configMap": {"namespace": "kube-system", "name": "kubelet", "kubeletConfigKey": "kubelet"}}},
+            "status": {"capacity": {"cpu": "4"}, "config": {"error": "none"}}});
+        if PREEMPTION {
+            node["spec"]["podPreemptionPolicy"] =
+                json!({"disableResizePreemption": ["example.com/a"]});
+        }
+        node
+    }
+
+    #[test]
+    fn a_node_is_created_without_what_go_drops() {
+        let s = scheme();
+        let nodes = info(&s, "", "nodes");
+        let obj = from_value(&s, &nodes.storage_gvk, node_with_everything()).unwrap();
+        let created = to_json(&*NodeStrategy.prepare_for_create(&s, &nodes, obj).unwrap()).unwrap();
+        assert_eq!(created["spec"], json!({"unschedulable": true}));
+        assert_eq!(created["status"], json!({"capacity": {"cpu": "4"}}));
+    }
+
+    #[test]
+    fn an_update_keeps_only_what_the_stored_node_has() {
+        let s = scheme();
+        let nodes = info(&s, "", "nodes");
+        let bare = json!({"metadata": {"name": "n1"}, "spec": {"unschedulable": true}});
+        let update = |old: &Value, new: &Value, subresource| {
+            let old = from_value(&s, &nodes.storage_gvk, old.clone()).unwrap();
+            let new = from_value(&s, &nodes.storage_gvk, new.clone()).unwrap();
+            to_json(
+                &*NodeStrategy
+                    .prepare_for_update(&s, &nodes, &*old, new, subresource)
+                    .unwrap(),
+            )
+            .unwrap()
+        };
+        // Set by a write: dropped.
+        let got = update(&bare, &node_with_everything(), Subresource::Main);
+        assert_eq!(got["spec"], json!({"unschedulable": true}));
+        let got = update(&bare, &node_with_everything(), Subresource::Status);
+        assert_eq!(got["status"], json!({"capacity": {"cpu": "4"}}));
+        // Stored already: a write may keep or change them.
+        let stored = node_with_everything();
+        let got = update(&stored, &stored, Subresource::Main);
+        assert_eq!(got["spec"], stored["spec"]);
+        let got = update(&stored, &stored, Subresource::Status);
+        assert_eq!(got["status"], stored["status"]);
+    }
 
     #[test]
     fn nodes_print_as_kubectl_shows_them() {

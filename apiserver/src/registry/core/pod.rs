@@ -21,8 +21,11 @@ use serde_json::{Value, json};
 
 use super::{PROXY_VERBS, sub};
 use crate::registry::dependencies::Dependencies;
+use crate::registry::printers::{int, items, text};
 use crate::registry::rest::{Creater, RestStorage, TableConvertor};
-use crate::registry::strategy::{SelectableField, Strategy, Subresource, prepare_for_update};
+use crate::registry::strategy::{
+    SelectableField, Strategy, Subresource, prepare_for_update_adjusted, spec_changed,
+};
 use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json};
 
 mod binding;
@@ -57,7 +60,9 @@ impl Strategy for PodStrategy {
         #[cfg(feature = "v1_37")]
         level_resources::default_pod_level_resources(&mut pod);
         let qos = match pod.pointer("/status/qosClass").and_then(Value::as_str) {
-            Some(class) if !class.is_empty() => class.to_owned(),
+            // 1.36 only: 1.37's `PrepareForCreate` replaces the status before it computes
+            // the class, so there a client's class counts for nothing.
+            Some(class) if !class.is_empty() && cfg!(not(feature = "v1_37")) => class.to_owned(),
             _ => compute_pod_qos(&pod).to_owned(),
         };
         let gated = pod
@@ -98,13 +103,24 @@ impl Strategy for PodStrategy {
         // Dropped before the generation is counted: a write adding only dropped fields
         // changes nothing (Go drops before `updatePodGeneration`).
         let new = template::drop_disabled_pod_fields(scheme, info, Some(old), new)?;
-        prepare_for_update(
+        prepare_for_update_adjusted(
             scheme,
             info,
             old,
             new,
             subresource,
-            crate::registry::strategy::spec_changed,
+            spec_changed,
+            |old, new, subresource| match subresource {
+                Subresource::Status => keep_status_fields(old, new),
+                // Go 1.37 (PodLevelResourcesFixDefaulting, beta and on): pod-level
+                // resources a write leaves out, as a client that does not know them
+                // does, are kept.
+                Subresource::Main | Subresource::Finalize => {
+                    if cfg!(feature = "v1_37") {
+                        keep_absent(old, new, "spec", "resources");
+                    }
+                }
+            },
         )
     }
 
@@ -150,6 +166,81 @@ impl Strategy for PodStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         true
+    }
+}
+
+/// What Go's Pod status strategy keeps from the stored Pod where a write of `/status`
+/// leaves it out (old kubelets and other clients that do not know a field drop it):
+/// `status.qosClass` (set once, on create), `status.observedGeneration` and each
+/// condition's (matched by type, in order, as Go's `preserveOldObservedGeneration`
+/// does), and, on 1.37, the DRA fields `resourceClaimStatuses`,
+/// `extendedResourceClaimStatus` and `nodeAllocatableResourceClaimStatuses`. (Go
+/// clears a list field written as `[]`; kapi's objects hold no difference between an
+/// empty list and none, so such a write keeps the stored list.)
+fn keep_status_fields(old: &Value, new: &mut Value) {
+    keep_absent(old, new, "status", "qosClass");
+    keep_absent(old, new, "status", "observedGeneration");
+    if cfg!(feature = "v1_37") {
+        for field in [
+            "resourceClaimStatuses",
+            "extendedResourceClaimStatus",
+            "nodeAllocatableResourceClaimStatuses",
+        ] {
+            keep_absent(old, new, "status", field);
+        }
+    }
+    let mut old_generations: Vec<(&str, i64)> = items(old, "/status/conditions")
+        .iter()
+        .map(|c| (text(c, "/type"), int(c, "/observedGeneration")))
+        .collect();
+    let Some(conditions) = new
+        .pointer_mut("/status/conditions")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    for condition in conditions.iter_mut().filter_map(Value::as_object_mut) {
+        let kind = condition
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        // Each stored condition of a type lends its generation to one new condition.
+        let stored = old_generations
+            .iter()
+            .position(|(t, _)| *t == kind)
+            .map(|i| old_generations.remove(i).1);
+        let unset = condition
+            .get("observedGeneration")
+            .and_then(Value::as_i64)
+            .is_none_or(|g| g == 0);
+        if let (true, Some(generation)) = (unset, stored.filter(|g| *g != 0)) {
+            condition.insert("observedGeneration".into(), Value::from(generation));
+        }
+    }
+}
+
+/// Copies `field` of the top-level object `part` (`spec`, `status`) of `old` into `new`
+/// where `new` has it unset (absent, null, or an empty string or zero, which kapi's
+/// objects do not write).
+fn keep_absent(old: &Value, new: &mut Value, part: &str, field: &str) {
+    let unset = |v: Option<&Value>| {
+        v.is_none_or(|v| v.is_null() || v.as_str() == Some("") || v.as_i64() == Some(0))
+    };
+    let Some(stored) = old.get(part).and_then(|p| p.get(field)) else {
+        return;
+    };
+    if unset(Some(stored)) || !unset(new.get(part).and_then(|p| p.get(field))) {
+        return;
+    }
+    let Some(map) = new.as_object_mut() else {
+        return;
+    };
+    if let Some(target) = map
+        .entry(part)
+        .or_insert_with(|| Value::Object(Default::default()))
+        .as_object_mut()
+    {
+        target.insert(field.into(), stored.clone());
     }
 }
 

@@ -194,3 +194,123 @@ fn marking_for_finalizers_keeps_an_earlier_timestamp_and_bumps_the_generation_on
     mark_as_deleting(&mut *p, Time::from_unix(NOW + 50, 0));
     assert_eq!(marks(&*p), (Some(50), Some(0), 2));
 }
+
+fn as_json(obj: &dyn Object) -> Value {
+    crate::registry::to_json(obj).unwrap()
+}
+
+#[test]
+fn a_clients_qos_class_is_kept_on_1_36_only() {
+    let s = scheme();
+    let pods = info(&s, "", "pods");
+    let mut v = scheduled(Some(30));
+    v["status"] = json!({"qosClass": "Guaranteed", "phase": "Running"});
+    let created = PodStrategy
+        .prepare_for_create(&s, &pods, pod(&s, v))
+        .unwrap();
+    let created = as_json(&*created);
+    let expected = if cfg!(feature = "v1_37") {
+        "BestEffort"
+    } else {
+        "Guaranteed"
+    };
+    assert_eq!(created["status"]["qosClass"], json!(expected));
+    assert_eq!(created["status"]["phase"], json!("Pending"));
+}
+
+#[test]
+fn an_update_leaving_out_pod_level_resources_keeps_them_on_1_37() {
+    let s = scheme();
+    let pods = info(&s, "", "pods");
+    let mut old = scheduled(Some(30));
+    old["spec"]["resources"] = json!({"limits": {"cpu": "1"}});
+    let new = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*pod(&s, old.clone()),
+            pod(&s, scheduled(Some(30))),
+            Subresource::Main,
+        )
+        .unwrap();
+    let new = as_json(&*new);
+    if cfg!(feature = "v1_37") {
+        assert_eq!(new["spec"]["resources"], old["spec"]["resources"]);
+        // Kept, the spec is as it was: no new generation.
+        assert_eq!(new["metadata"]["generation"], json!(1));
+    } else {
+        assert_eq!(new["spec"].get("resources"), None);
+    }
+    // Resources the write names are its own.
+    let mut changed = old.clone();
+    changed["spec"]["resources"] = json!({"limits": {"cpu": "2"}});
+    let new = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*pod(&s, old),
+            pod(&s, changed),
+            Subresource::Main,
+        )
+        .unwrap();
+    assert_eq!(
+        as_json(&*new)["spec"]["resources"],
+        json!({"limits": {"cpu": "2"}})
+    );
+}
+
+#[test]
+fn a_status_write_keeps_what_it_leaves_out() {
+    let s = scheme();
+    let pods = info(&s, "", "pods");
+    let mut old = scheduled(Some(30));
+    old["status"] = json!({
+        "phase": "Pending",
+        "qosClass": "Burstable",
+        "observedGeneration": 3,
+        "conditions": [
+            {"type": "Ready", "status": "False", "observedGeneration": 2},
+            {"type": "Ready", "status": "False", "observedGeneration": 1},
+            {"type": "PodScheduled", "status": "True", "observedGeneration": 1},
+        ],
+        "resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": "p-gpu"}],
+    });
+    let mut new = scheduled(Some(30));
+    new["status"] = json!({
+        "phase": "Running",
+        "conditions": [
+            {"type": "PodScheduled", "status": "True", "observedGeneration": 4},
+            {"type": "Ready", "status": "True"},
+            {"type": "Ready", "status": "True"},
+            {"type": "Initialized", "status": "True"},
+        ],
+    });
+    let written = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*pod(&s, old.clone()),
+            pod(&s, new),
+            Subresource::Status,
+        )
+        .unwrap();
+    let status = &as_json(&*written)["status"];
+    assert_eq!(status["phase"], json!("Running"));
+    assert_eq!(status["qosClass"], json!("Burstable"));
+    assert_eq!(status["observedGeneration"], json!(3));
+    let generations: Vec<Value> = status["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.get("observedGeneration").cloned().unwrap_or(Value::Null))
+        .collect();
+    assert_eq!(generations, [json!(4), json!(2), json!(1), Value::Null]);
+    if cfg!(feature = "v1_37") {
+        assert_eq!(
+            status["resourceClaimStatuses"],
+            old["status"]["resourceClaimStatuses"]
+        );
+    } else {
+        assert_eq!(status.get("resourceClaimStatuses"), None);
+    }
+}
