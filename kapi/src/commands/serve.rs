@@ -109,6 +109,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             storage.clone(),
             Config::new(scheme.clone(), storage)
                 .resource_config(served)
+                .deprecated_kinds(k8s_types::lifecycle::deprecated_kinds().collect())
                 .authorizer(authorization.authorizer)
                 .admission(admission)
                 .connection_workers(connection_workers(args))
