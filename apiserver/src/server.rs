@@ -66,6 +66,7 @@ use crate::audit::AuditLog;
 use crate::authentication::serviceaccount::ServiceAccountTokens;
 use crate::authentication::{Anonymous, Authenticator};
 use crate::authorization::{AlwaysAllow, Authorizer};
+use crate::endpoints::deprecation::DeprecatedKinds;
 use crate::registry::Store;
 use crate::registry::builtin::rest_storages;
 use crate::registry::core::service::allocator::ServiceNetwork;
@@ -133,6 +134,7 @@ pub struct Config {
     max_mutating_requests_inflight: usize,
     shutdown_delay: Duration,
     resource_config: ResourceConfig,
+    deprecated_kinds: DeprecatedKinds,
 }
 
 impl Config {
@@ -161,6 +163,7 @@ impl Config {
             max_mutating_requests_inflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
             shutdown_delay: Duration::ZERO,
             resource_config: ResourceConfig::kube_apiserver_default(),
+            deprecated_kinds: DeprecatedKinds::new(),
         }
     }
 
@@ -188,6 +191,37 @@ impl Config {
     /// ```
     pub fn resource_config(mut self, config: ResourceConfig) -> Self {
         self.resource_config = config;
+        self
+    }
+
+    /// The lifecycle of the built-in kinds: each request served by a kind deprecated in
+    /// the server's release ([`crate::RELEASE`]) carries its warning, as kube-apiserver's
+    /// routes do for a Go type whose `APILifecycleDeprecated()` is that release or
+    /// before; none by default. A custom resource's warnings are its CRD's (a version
+    /// marked `deprecated`).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use apiserver::endpoints::deprecation::DeprecatedKinds;
+    /// use apiserver::server::Config;
+    /// use apiserver::storage::MemoryStorage;
+    /// use apimachinery::runtime::Scheme;
+    /// use apimachinery::schema::GroupVersionKind;
+    ///
+    /// // k8s-types' lifecycle table has every kind's (see kapi serve).
+    /// let kinds: DeprecatedKinds = [(
+    ///     GroupVersionKind::new("", "v1", "ComponentStatus"),
+    ///     (1, 19),
+    ///     "v1 ComponentStatus is deprecated in v1.19+".to_owned(),
+    /// )]
+    /// .into_iter()
+    /// .collect();
+    /// let config = Config::new(Arc::new(Scheme::new()), Arc::new(MemoryStorage::new()))
+    ///     .deprecated_kinds(kinds);
+    /// # drop(config);
+    /// ```
+    pub fn deprecated_kinds(mut self, kinds: DeprecatedKinds) -> Self {
+        self.deprecated_kinds = kinds;
         self
     }
 
@@ -450,6 +484,7 @@ impl Config {
             address: address.to_owned(),
             admission,
             builtin: builtin.clone(),
+            deprecated_kinds: self.deprecated_kinds.clone(),
             reserved,
             routes: RwLock::new(Arc::new(routes)),
             shutdown: shutdown_rx,

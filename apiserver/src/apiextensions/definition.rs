@@ -3,9 +3,11 @@
 //! scope, versions with their schemas, subresources and printer columns, and the
 //! conversion strategy.
 
+use std::cmp::Ordering;
+
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::schema::{GroupKind, GroupVersionKind};
-use apimachinery::version::compare_kube_aware_versions;
+use apimachinery::version::{compare_kube_aware_version_strings, compare_kube_aware_versions};
 use serde_json::Value;
 
 use crate::registry::{FieldValidation, ResourceInfo};
@@ -86,7 +88,12 @@ pub struct Version {
     pub scale: Option<ScaleSubresource>,
     /// Its `additionalPrinterColumns`.
     pub printer_columns: Vec<PrinterColumn>,
-    /// Its deprecation warning, when deprecated.
+    /// Whether it is marked `deprecated`.
+    pub deprecated: bool,
+    /// The warning every request for it carries when deprecated: its
+    /// `deprecationWarning`, or without one Go's text naming the newest served version
+    /// not deprecated (`crdHandler`'s `defaultDeprecationWarning`); `None` when it is
+    /// not deprecated. (An empty `deprecationWarning` asks for no warning.)
     pub deprecation_warning: Option<String>,
 }
 
@@ -193,13 +200,25 @@ impl CustomResource {
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
             .unwrap_or_else(|| format!("{kind}List"));
-        let versions: Vec<Version> = crd
+        let mut versions: Vec<Version> = crd
             .pointer("/spec/versions")
             .and_then(Value::as_array)
             .ok_or_else(|| missing("spec.versions"))?
             .iter()
             .map(read_version)
             .collect();
+        let defaults: Vec<Option<String>> = versions
+            .iter()
+            .map(|v| {
+                (v.deprecated && v.deprecation_warning.is_none())
+                    .then(|| default_deprecation_warning(group, kind, &v.name, &versions))
+            })
+            .collect();
+        for (v, default) in versions.iter_mut().zip(defaults) {
+            if default.is_some() {
+                v.deprecation_warning = default;
+            }
+        }
         if !versions.iter().any(|v| v.storage) {
             return Err(DefinitionError::NoStorageVersion { name });
         }
@@ -384,6 +403,7 @@ impl CustomResource {
 }
 
 fn read_version(v: &Value) -> Version {
+    let deprecated = v.get("deprecated").and_then(Value::as_bool) == Some(true);
     let scale = v.pointer("/subresources/scale").map(|s| ScaleSubresource {
         spec_replicas_path: str_at(s, "/specReplicasPath")
             .unwrap_or(".spec.replicas")
@@ -417,16 +437,37 @@ fn read_version(v: &Value) -> Version {
         status: v.pointer("/subresources/status").is_some(),
         scale,
         printer_columns,
-        deprecation_warning: if v.get("deprecated").and_then(Value::as_bool) == Some(true) {
-            Some(
-                str_at(v, "/deprecationWarning")
-                    .map(str::to_owned)
-                    .unwrap_or_default(),
-            )
-        } else {
-            None
-        },
+        deprecated,
+        // Go's default text needs every version: `from_json` fills it in.
+        deprecation_warning: str_at(v, "/deprecationWarning")
+            .filter(|_| deprecated)
+            .map(str::to_owned),
     }
+}
+
+/// Go's `defaultDeprecationWarning`: `GROUP/VERSION KIND is deprecated`, with `; use
+/// GROUP/NEWER KIND` naming the most preferred served version, not deprecated, that is
+/// preferred to `deprecated` (kube-aware version order), when there is one.
+fn default_deprecation_warning(
+    group: &str,
+    kind: &str,
+    deprecated: &str,
+    versions: &[Version],
+) -> String {
+    let mut message = format!("{group}/{deprecated} {kind} is deprecated");
+    let newest = versions
+        .iter()
+        .filter(|v| {
+            v.served
+                && !v.deprecated
+                && compare_kube_aware_version_strings(deprecated, &v.name) == Ordering::Less
+        })
+        .map(|v| v.name.as_str())
+        .max_by(|a, b| compare_kube_aware_version_strings(a, b));
+    if let Some(newest) = newest {
+        message.push_str(&format!("; use {group}/{newest} {kind}"));
+    }
+    message
 }
 
 #[cfg(test)]
@@ -455,5 +496,46 @@ mod tests {
             CustomResource::from_json(&crd),
             Err(DefinitionError::NoStorageVersion { .. })
         ));
+    }
+
+    fn warnings(versions: Value) -> Result<Vec<Option<String>>, DefinitionError> {
+        let crd = serde_json::json!({"metadata": {"name": "gadgets.example.com"},
+            "spec": {"group": "example.com", "names": {"plural": "gadgets", "kind": "Gadget"},
+            "versions": versions}});
+        let cr = CustomResource::from_json(&crd)?;
+        Ok(cr
+            .versions
+            .into_iter()
+            .map(|v| v.deprecation_warning)
+            .collect())
+    }
+
+    #[test]
+    fn deprecated_versions_warn_with_their_text_or_gos_default() -> Result<(), DefinitionError> {
+        let versions = serde_json::json!([
+            {"name": "v1alpha1", "served": true, "deprecated": true},
+            {"name": "v1beta1", "served": true, "deprecated": true,
+             "deprecationWarning": "use v2, please"},
+            {"name": "v1beta2", "served": true, "deprecated": true, "deprecationWarning": ""},
+            {"name": "v1", "served": true, "storage": true},
+            {"name": "v2", "served": false},
+            {"name": "v3", "served": true, "deprecated": true},
+            {"name": "v1beta3", "served": true, "deprecationWarning": "not deprecated"},
+        ]);
+        assert_eq!(
+            warnings(versions)?,
+            [
+                // The newest served version not deprecated, whatever the list's order.
+                Some("example.com/v1alpha1 Gadget is deprecated; use example.com/v1 Gadget".into()),
+                Some("use v2, please".into()),
+                Some(String::new()),
+                None,
+                None,
+                // Nothing newer served and not deprecated.
+                Some("example.com/v3 Gadget is deprecated".into()),
+                None,
+            ]
+        );
+        Ok(())
     }
 }

@@ -165,6 +165,14 @@ pub trait RestStorage: Send + Sync + Debug {
         Ok(())
     }
 
+    /// The warning every request for `version` of the resource carries, whatever its
+    /// verb or subresource (Go's `crdHandler` for a CRD version marked `deprecated`).
+    /// Built-in kinds have none here: their deprecation is the server's, by kind
+    /// ([`DeprecatedKinds`](crate::endpoints::deprecation::DeprecatedKinds)).
+    fn version_warning(&self, _version: &str) -> Option<&str> {
+        None
+    }
+
     /// Refuses a watch at `version` (the request's `path` for messages).
     fn check_watch(&self, _version: &str, _path: &str) -> Result<(), StatusError> {
         Ok(())

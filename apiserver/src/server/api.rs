@@ -13,6 +13,7 @@ use super::routes::Routes;
 use crate::admission::Chain;
 use crate::apiextensions::controller::CustomResourceServer;
 use crate::apiextensions::{CustomResource, ReservedNames};
+use crate::endpoints::deprecation::DeprecatedKinds;
 use crate::registry::{RestStorage, Store};
 use crate::storage::Storage;
 
@@ -27,6 +28,8 @@ pub(crate) struct Api {
     pub(crate) admission: Chain,
     /// The REST storages of the built-in resources, which never change.
     pub(crate) builtin: BTreeMap<(String, String), Arc<dyn RestStorage>>,
+    /// The built-in kinds' deprecations (their requests' warnings).
+    pub(crate) deprecated_kinds: DeprecatedKinds,
     /// The built-in names custom resources may not take.
     pub(crate) reserved: ReservedNames,
     /// What is served now: rebuilt when the custom resources change.

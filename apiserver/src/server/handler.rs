@@ -13,6 +13,7 @@ use super::filters::{Answer, Handle, RequestScope};
 use super::routes::Routes;
 use crate::authentication::user::Info;
 use crate::discovery::{AGGREGATED_CONTENT_TYPE, wants_aggregated};
+use crate::endpoints::handlers::scale::scale_kind;
 use crate::endpoints::handlers::watch as watch_handler;
 use crate::endpoints::handlers::{Handler, MAX_REQUEST_BODY_BYTES, Query, Reply};
 use crate::endpoints::negotiation::{
@@ -24,8 +25,9 @@ use crate::endpoints::responsewriters::{
     error_response, json_response, method_not_allowed, path_not_found, plain_not_found,
     value_response,
 };
+use crate::endpoints::warning::WarningRecorder;
 use crate::registry::default_table::DefaultTable;
-use crate::registry::{ResourceInfo, TableConvertor};
+use crate::registry::{Creater, ResourceInfo, TableConvertor};
 
 /// The Kubernetes minor version the server reports at `/version`: the release built's
 /// (`crate::RELEASE` is `1.` and this).
@@ -172,7 +174,10 @@ impl Api {
         };
         let content_type = header_str(&parts.headers, header::CONTENT_TYPE);
         let user_agent = header_str(&parts.headers, header::USER_AGENT).unwrap_or_default();
-        match self
+        // Go's warning recorder: what the request's route and handler warn of goes on
+        // the answer, an error's too.
+        let mut warnings = WarningRecorder::new();
+        let mut response = match self
             .resource(
                 &parts.method,
                 path,
@@ -183,12 +188,15 @@ impl Api {
                 &body,
                 content_type,
                 user_agent,
+                &mut warnings,
             )
             .await
         {
             Ok(resp) => resp,
             Err(e) => error_response(&e),
-        }
+        };
+        warnings.write_to(response.headers_mut());
+        response
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -203,6 +211,7 @@ impl Api {
         body: &[u8],
         content_type: Option<&str>,
         user_agent: &str,
+        warnings: &mut WarningRecorder,
     ) -> Result<Response<Body>, StatusError> {
         let routes = self.routes();
         let rest = routes
@@ -232,6 +241,12 @@ impl Api {
         }
         if resource.namespaced && info.verb == "create" && info.namespace.is_none() {
             return Err(method_not_allowed(method.as_str(), path));
+        }
+        // A custom resource's version warns from here on, whatever the subresource asked
+        // (Go's crdHandler adds the warning once the scope matches, before choosing the
+        // subresource's handler).
+        if let Some(w) = rest.version_warning(&info.api_version) {
+            warnings.add(w);
         }
         let subresource = match info.subresource.as_str() {
             "" => None,
@@ -276,16 +291,24 @@ impl Api {
             _ => None,
         }
         .filter(|_| wants_table(accept));
-        let output = match negotiate_output_options(Some(accept), !unstructured) {
-            Ok(output) => output,
-            // Go serves custom resources without go-restful, which refuses other
-            // Accept headers before any handler.
-            Err(_) if !unstructured && !routable(accept) => {
-                return Err(route_not_acceptable(matches!(
-                    info.verb.as_str(),
-                    "list" | "watch"
-                )));
+        let output = negotiate_output_options(Some(accept), !unstructured);
+        // Go serves custom resources without go-restful, which refuses other Accept
+        // headers before any handler.
+        if output.is_err() && !unstructured && !routable(accept) {
+            return Err(route_not_acceptable(matches!(
+                info.verb.as_str(),
+                "list" | "watch"
+            )));
+        }
+        // The request has its route: a deprecated kind's routes warn of it before
+        // their handler runs (custom resources warned above, by their CRD).
+        if !unstructured {
+            if let Some(w) = self.route_deprecation(resource, info, subresource) {
+                warnings.add(w);
             }
+        }
+        let output = match output {
+            Ok(output) => output,
             Err(_) if table.is_some() => Output {
                 media: MediaType::Json,
                 conversion: None,
@@ -320,7 +343,7 @@ impl Api {
             return h
                 .answer(creater, body, negotiate_input(content_type)?)
                 .await
-                .map(reply_response);
+                .map(|reply| reply_response(reply, warnings));
         }
         if info.subresource == "scale" {
             let reply = h.scale(method.as_str(), body, content_type).await?;
@@ -328,7 +351,7 @@ impl Api {
                 Some(convertor) => table_reply(convertor, info, query, reply)?,
                 None => reply,
             };
-            return Ok(reply_response(reply));
+            return Ok(reply_response(reply, warnings));
         }
         if let Some(convertor) = table {
             let reply = if info.verb == "get" {
@@ -336,7 +359,10 @@ impl Api {
             } else {
                 h.list().await?
             };
-            return Ok(reply_response(table_reply(convertor, info, query, reply)?));
+            return Ok(reply_response(
+                table_reply(convertor, info, query, reply)?,
+                warnings,
+            ));
         }
         let reply = match info.verb.as_str() {
             "get" => h.get().await?,
@@ -379,19 +405,40 @@ impl Api {
             }
             other => return Err(method_not_allowed(other, path)),
         };
-        Ok(reply_response(reply))
+        Ok(reply_response(reply, warnings))
     }
 }
 
-fn reply_response(reply: Reply) -> Response<Body> {
-    let mut resp = json_response(reply.code, reply.content_type, reply.body);
-    for w in reply.warnings {
-        let text = format!("299 - {:?}", w);
-        if let Ok(v) = HeaderValue::from_str(&text) {
-            resp.headers_mut().append(header::WARNING, v);
+impl Api {
+    /// The deprecation warning of the built-in route serving `info` (Go's installer
+    /// wraps each route of a deprecated kind in `AddWarningsHandler`): by the route's
+    /// kind, the resource's own but for subresources of another kind (`/scale`'s
+    /// `Scale`, `pods/eviction`'s `Eviction`).
+    fn route_deprecation(
+        &self,
+        resource: &ResourceInfo,
+        info: &RequestInfo,
+        subresource: Option<&dyn Creater>,
+    ) -> Option<&str> {
+        let own_kind = match (subresource, info.subresource.as_str()) {
+            (Some(creater), _) => Some(creater.kind(&info.api_version)),
+            (None, "scale") => Some(scale_kind()),
+            (None, _) => None,
+        };
+        match &own_kind {
+            Some(k) => self.deprecated_kinds.warning(&k.group, &k.version, &k.kind),
+            None => {
+                self.deprecated_kinds
+                    .warning(&resource.group, &info.api_version, &resource.kind)
+            }
         }
     }
-    resp
+}
+
+/// The answer of `reply`, its warnings recorded after those before it.
+fn reply_response(reply: Reply, warnings: &mut WarningRecorder) -> Response<Body> {
+    warnings.extend(reply.warnings.iter().map(String::as_str));
+    json_response(reply.code, reply.content_type, reply.body)
 }
 
 fn resource_list(routes: &Routes, group_version: &str) -> Response<Body> {

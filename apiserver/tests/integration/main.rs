@@ -13,6 +13,7 @@ mod conversion_webhook_tls;
 mod custom_resources;
 mod defaulting;
 mod deleted_object_answers;
+mod deprecation_warnings;
 mod etcd_backend;
 mod filters;
 mod graceful_deletion;

@@ -305,6 +305,7 @@ impl EnvironmentBuilder {
         let server = apiserver::server::Config::new(scheme.clone(), storage.clone())
             .resource_config(served)
             .admission_plugins(admission)
+            .deprecated_kinds(k8s_types::lifecycle::deprecated_kinds().collect())
             .serve(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await?;
         Ok(Environment {

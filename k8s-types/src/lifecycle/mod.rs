@@ -39,6 +39,8 @@ mod table;
 use std::fmt;
 use std::str::FromStr;
 
+use apimachinery::schema::GroupVersionKind;
+
 /// A Kubernetes minor release, `major.minor` (`1.25`), as Go's lifecycle methods return it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Release {
@@ -223,6 +225,30 @@ pub fn find_api_version(api_version: &str, kind: &str) -> Option<&'static ApiLif
 /// Every entry, sorted by group, version and kind.
 pub fn all() -> &'static [ApiLifecycle] {
     table::TABLE
+}
+
+/// Every kind with a deprecation release, as a server's deprecation warnings are made
+/// from it: the kind's group, version and kind, the release it is deprecated in as
+/// `(major, minor)`, and its [`warning_message`](ApiLifecycle::warning_message). A
+/// server compares the release with its own, as kube-apiserver's `IsDeprecated` does
+/// (`apiserver`'s `DeprecatedKinds` collects it).
+///
+/// ```
+/// let endpoints = k8s_types::lifecycle::deprecated_kinds()
+///     .find(|(gvk, _, _)| gvk.group.is_empty() && gvk.version == "v1" && gvk.kind == "Endpoints")
+///     .ok_or("no v1 Endpoints")?;
+/// assert_eq!(endpoints.1, (1, 33));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn deprecated_kinds() -> impl Iterator<Item = (GroupVersionKind, (u16, u16), String)> {
+    all().iter().filter_map(|l| {
+        let deprecated = l.deprecated?;
+        Some((
+            GroupVersionKind::new(l.group, l.version, l.kind),
+            (deprecated.major, deprecated.minor),
+            l.warning_message(),
+        ))
+    })
 }
 
 /// The `k8s.io/api` releases read, oldest first.

@@ -111,6 +111,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<ExitCode, CommandErr
             storage.clone(),
             Config::new(scheme.clone(), storage)
                 .resource_config(served)
+                .deprecated_kinds(k8s_types::lifecycle::deprecated_kinds().collect())
                 .authorizer(authorization.authorizer)
                 .admission(admission)
                 .admission_plugins(admission_plugins.clone())

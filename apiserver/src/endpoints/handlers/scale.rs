@@ -20,6 +20,12 @@ use crate::endpoints::negotiation::PatchType;
 use crate::endpoints::responsewriters::method_not_allowed;
 use crate::registry::{Scaler, from_value, to_json};
 
+/// The kind a built-in resource's `/scale` serves whatever the version asked for: Go's
+/// `ScaleREST` objects are autoscaling/v1 `Scale`s.
+pub fn scale_kind() -> GroupVersionKind {
+    GroupVersionKind::new("autoscaling", "v1", "Scale")
+}
+
 impl Handler<'_> {
     /// GET, PUT or PATCH of `/scale`: the autoscaling/v1 `Scale` view of the object's
     /// replicas.
@@ -29,7 +35,7 @@ impl Handler<'_> {
         body: &[u8],
         content_type: Option<&str>,
     ) -> Result<Reply, StatusError> {
-        let scale_gvk = GroupVersionKind::new("autoscaling", "v1", "Scale");
+        let scale_gvk = scale_kind();
         let ns = self.namespace().to_owned();
         let name = self.info.name.clone();
         // Go reads a GET's options as GetOptions, a write's as UpdateOptions or
@@ -119,7 +125,7 @@ impl Handler<'_> {
         current: Box<dyn Object>,
         dry_run: bool,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
-        let scale_gvk = GroupVersionKind::new("autoscaling", "v1", "Scale");
+        let scale_gvk = scale_kind();
         let new_scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*new)?)?;
         let old_scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*current)?)?;
         let (admitted, warnings) = self
@@ -176,7 +182,7 @@ impl Handler<'_> {
         let mut old_scale = scaler.scale_of(version, before);
         set_entries(&mut old_scale, handler.to_subresource());
         let mut new_scale = scaler.scale_of(version, after);
-        let scale_gvk = GroupVersionKind::new("autoscaling", "v1", "Scale");
+        let scale_gvk = scale_kind();
         let types = fieldmanager::types_for(&scale_gvk);
         FieldManager::new(&types, "autoscaling/v1", "scale", &NoConversion).update(
             Some(&old_scale),

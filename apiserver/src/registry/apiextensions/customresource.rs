@@ -215,6 +215,12 @@ impl RestStorage for CustomResourceStorage {
 
     /// Watches of another version than the storage one would need the conversion
     /// webhook for every event, which this server does not call.
+    fn version_warning(&self, version: &str) -> Option<&str> {
+        self.definition
+            .version(version)
+            .and_then(|v| v.deprecation_warning.as_deref())
+    }
+
     fn check_watch(&self, version: &str, path: &str) -> Result<(), StatusError> {
         let webhook = matches!(self.definition.conversion, Conversion::Webhook(_));
         let storage_version = &self.definition.storage_version().name;
