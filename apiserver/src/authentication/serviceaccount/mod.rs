@@ -259,16 +259,7 @@ impl ServiceAccountTokens {
                 errors::new_bad_request("spec.expirationSeconds must be an integer")
             })?,
         };
-        let mut audiences: Vec<String> = spec
-            .get("audiences")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut audiences = crate::registry::authorization::strings(spec.get("audiences"));
         if audiences.is_empty() {
             audiences = self.audiences.clone();
         }

@@ -138,15 +138,7 @@ fn webhook_attestations(
 /// decoder would have refused it before validation.
 #[cfg(feature = "v1_37")]
 fn strings(values: &Value) -> Vec<String> {
-    values
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
+    crate::registry::authorization::strings(Some(values))
 }
 
 /// A `[]string` as Go's `json.Marshal` writes it: `null` when nil.

@@ -86,7 +86,8 @@ fn invalid(kind: &str, field: &str, detail: &str) -> StatusError {
     errors::new_invalid(&GroupKind::new(GROUP, kind), "", &ErrorList(vec![error]))
 }
 
-fn strings(v: Option<&Value>) -> Vec<String> {
+/// The strings of a JSON list (what is not a string, or not a list, read as none).
+pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
         .map(|a| {
             a.iter()
