@@ -111,6 +111,39 @@ pub fn validate_horizontal_pod_autoscaler_update(
     errs
 }
 
+/// Go's `ValidateHorizontalPodAutoscalerStatusUpdate`, the `/status` strategy's check:
+/// the metadata's identity kept, the current and desired replica counts not negative,
+/// and from Kubernetes 1.37 (whose conditions carry an `observedGeneration`) no
+/// condition's generation negative either.
+pub fn validate_horizontal_pod_autoscaler_status_update(
+    new: &HorizontalPodAutoscaler,
+    old: &HorizontalPodAutoscaler,
+) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    let status = &new.status;
+    let sp = Path::new("status");
+    #[cfg(feature = "v1_37")]
+    for (i, condition) in status.conditions.iter().enumerate() {
+        if let Some(generation) = condition.observed_generation {
+            let cp = sp.child("conditions");
+            let ip = cp.index(i);
+            super::non_negative(generation, &ip.child("observedGeneration"), &mut errs);
+        }
+    }
+    super::non_negative(
+        i64::from(status.current_replicas),
+        &sp.child("currentReplicas"),
+        &mut errs,
+    );
+    super::non_negative(
+        i64::from(status.desired_replicas),
+        &sp.child("desiredReplicas"),
+        &mut errs,
+    );
+    errs
+}
+
 /// Go's `validateHorizontalPodAutoscalerSpec`.
 fn spec(spec: &HorizontalPodAutoscalerSpec, opts: Options, errs: &mut ErrorList) {
     let fld = Path::new("spec");

@@ -66,7 +66,8 @@
 //! a Node's `preferAvoidPods` annotation, and the JSON error text for an unreadable
 //! taints annotation; the diff Go appends to a PersistentVolume's or claim's
 //! "immutable after creation" message. The `/status` checks of Service,
-//! ReplicationController, Node, PersistentVolume and PersistentVolumeClaim
+//! ReplicationController, Node, PersistentVolume, PersistentVolumeClaim,
+//! HorizontalPodAutoscaler and (from 1.37) CSINode
 //! (`validate_*_status_update`) are registered as the kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
 //! the API server runs on a write of the subresource; Pod's and the workloads' status
@@ -438,10 +439,16 @@ fn register(v: &mut Validators) {
         v.add_undeclared_version::<x::ReplicaSet>(drop);
     }
     #[cfg(feature = "autoscaling")]
-    v.add::<crate::autoscaling::v2::HorizontalPodAutoscaler, _>(pair!(
-        validate_horizontal_pod_autoscaler,
-        validate_horizontal_pod_autoscaler_update
-    ));
+    {
+        use crate::autoscaling::v2::HorizontalPodAutoscaler;
+        v.add::<HorizontalPodAutoscaler, _>(pair!(
+            validate_horizontal_pod_autoscaler,
+            validate_horizontal_pod_autoscaler_update
+        ));
+        v.add_status::<HorizontalPodAutoscaler, _>(
+            validate_horizontal_pod_autoscaler_status_update,
+        );
+    }
     #[cfg(feature = "batch")]
     {
         use crate::batch::v1 as b;
@@ -587,6 +594,8 @@ fn register(v: &mut Validators) {
         ));
         v.add::<s::CSIDriver, _>(pair!(validate_csi_driver, validate_csi_driver_update));
         v.add::<s::CSINode, _>(pair!(validate_csi_node, validate_csi_node_update));
+        #[cfg(feature = "v1_37")]
+        v.add_status::<s::CSINode, _>(validate_csi_node_status_update);
         v.add::<s::CSIStorageCapacity, _>(pair!(
             validate_csi_storage_capacity,
             validate_csi_storage_capacity_update

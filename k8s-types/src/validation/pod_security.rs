@@ -148,11 +148,13 @@ pub(super) fn validate_pod_security_context(
 }
 
 /// Go's `ValidateSecurityContext` for a container; `host_users` is false when the pod
-/// runs in its own user namespace.
+/// runs in its own user namespace, `allow_sys_admin` Go's
+/// `AllowSysAdminWhenPrivilegeEscalationFalse`.
 pub(super) fn validate_security_context(
     sc: &SecurityContext,
     path: &Path,
     host_users: bool,
+    allow_sys_admin: bool,
     errs: &mut ErrorList,
 ) {
     if sc.privileged == Some(true) && !allow_privileged() {
@@ -192,7 +194,11 @@ pub(super) fn validate_security_context(
             ));
         }
         // One error per CAP_SYS_ADMIN listed, as Go loops over them.
-        let adds = sc.capabilities.iter().flat_map(|c| &c.add);
+        let adds = sc
+            .capabilities
+            .iter()
+            .filter(|_| !allow_sys_admin)
+            .flat_map(|c| &c.add);
         for _ in adds.filter(|a| *a == "CAP_SYS_ADMIN") {
             errs.push(Error::invalid(
                 path,
@@ -749,9 +755,15 @@ fn validate_windows(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
         &sp.child("seLinuxOptions"),
         errs,
     );
-    forbid(spec.host_users.is_some(), &path.child("hostUsers"), errs);
-    forbid(spec.host_pid, &path.child("hostPID"), errs);
-    forbid(spec.host_ipc, &path.child("hostIPC"), errs);
+    // 1.36 reports the host namespaces with the pod's security context, 1.37 (where
+    // they are the spec's own fields) after it.
+    let host_namespaces = |errs: &mut ErrorList| {
+        forbid(spec.host_users.is_some(), &path.child("hostUsers"), errs);
+        forbid(spec.host_pid, &path.child("hostPID"), errs);
+        forbid(spec.host_ipc, &path.child("hostIPC"), errs);
+    };
+    #[cfg(not(feature = "v1_37"))]
+    host_namespaces(errs);
     forbid(
         sc.seccomp_profile.is_some(),
         &sp.child("seccompProfile"),
@@ -764,11 +776,15 @@ fn validate_windows(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
         errs,
     );
     forbid(!sc.sysctls.is_empty(), &sp.child("sysctls"), errs);
-    forbid(
-        spec.share_process_namespace.is_some(),
-        &path.child("shareProcessNamespace"),
-        errs,
-    );
+    let share_process_namespace = |errs: &mut ErrorList| {
+        forbid(
+            spec.share_process_namespace.is_some(),
+            &path.child("shareProcessNamespace"),
+            errs,
+        );
+    };
+    #[cfg(not(feature = "v1_37"))]
+    share_process_namespace(errs);
     forbid(sc.run_as_user.is_some(), &sp.child("runAsUser"), errs);
     forbid(sc.run_as_group.is_some(), &sp.child("runAsGroup"), errs);
     // Go tests the slice against nil; an empty list does not survive decoding here.
@@ -787,6 +803,11 @@ fn validate_windows(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
         &sp.child("seLinuxChangePolicy"),
         errs,
     );
+    #[cfg(feature = "v1_37")]
+    {
+        host_namespaces(errs);
+        share_process_namespace(errs);
+    }
     for (field, i, c) in container_contexts(spec) {
         let lp = path.child(field);
         let ip = lp.index(i);
@@ -812,4 +833,34 @@ fn validate_windows(spec: &PodSpec, path: &Path, errs: &mut ErrorList) {
             forbid(set, &cp.child(name), errs);
         }
     }
+}
+
+/// Go's `useAllowSysAdminWhenPrivilegeEscalationFalse` (Kubernetes 1.37; always false
+/// before): whether the spec an update replaces has a container adding `CAP_SYS_ADMIN`
+/// whose privilege escalation is not explicitly allowed, which lets the update keep it.
+pub(super) fn allow_sys_admin_without_escalation(old: Option<&crate::core::v1::PodSpec>) -> bool {
+    let Some(old) = old.filter(|_| cfg!(feature = "v1_37")) else {
+        return false;
+    };
+    let regular = old
+        .containers
+        .iter()
+        .flatten()
+        .map(|c| c.security_context.as_ref());
+    let init = old
+        .init_containers
+        .iter()
+        .map(|c| c.security_context.as_ref());
+    let ephemeral = old
+        .ephemeral_containers
+        .iter()
+        .map(|c| c.security_context.as_ref());
+    regular.chain(init).chain(ephemeral).flatten().any(|sc| {
+        sc.allow_privilege_escalation != Some(true)
+            && sc
+                .capabilities
+                .iter()
+                .flat_map(|c| &c.add)
+                .any(|a| a == "CAP_SYS_ADMIN")
+    })
 }

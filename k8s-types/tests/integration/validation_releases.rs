@@ -3,7 +3,7 @@
 //! Go's (k8s.io/apimachinery v0.36.3 / v0.37.2, k8s.io/kubernetes v1.36.3 / v1.37.2).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use k8s_types::{autoscaling, core, flowcontrol, node, rbac, resource, storage};
+use k8s_types::{autoscaling, core, flowcontrol, networking, node, rbac, resource, storage};
 use serde_json::{Value, json};
 
 use crate::validation::{errors, update_errors};
@@ -235,6 +235,35 @@ fn attacher_format_in_the_declarative_rule_words_on_create() {
 }
 
 #[test]
+fn volume_error_message_limit_is_its_own_from_1_37() {
+    let va = json!({"metadata": {"name": "va"}, "spec": {"attacher": "csi.example.com",
+        "nodeName": "n", "source": {"persistentVolumeName": "pv"}},
+        "status": {"attached": false, "detachError": {"message": "x".repeat(1025)}}});
+    let errs = errors::<storage::v1::VolumeAttachment>(va);
+    let limit = per_release(262_144, 1024);
+    assert_eq!(
+        errs,
+        vec![format!(
+            "status.detachError.message: Too long: may not be more than {limit} bytes"
+        )]
+    );
+}
+
+#[test]
+fn network_policy_end_port_below_port_names_the_end_port_from_1_37() {
+    let np = json!({"metadata": meta(), "spec": {"podSelector": {},
+        "ingress": [{"ports": [{"protocol": "TCP", "port": 8080, "endPort": 80}]}]}});
+    let errs = errors::<networking::v1::NetworkPolicy>(np);
+    let value = per_release(8080, 80);
+    assert_eq!(
+        errs,
+        vec![format!(
+            "spec.ingress[0].ports[0].endPort: Invalid value: {value}: must be greater than or equal to `port`"
+        )]
+    );
+}
+
+#[test]
 fn hpa_scales_to_zero_from_1_37() {
     let hpa = json!({"metadata": meta(), "spec": {"minReplicas": 0, "maxReplicas": 3,
         "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
@@ -443,6 +472,51 @@ fn with_spec(patch: Value) -> Value {
         s.extend(p);
     }
     spec
+}
+
+#[test]
+fn sys_admin_without_privilege_escalation_is_kept_by_an_update_from_1_37() {
+    let template = |image: &str| {
+        json!({"metadata": {"name": "t", "namespace": "default"}, "template": {
+            "metadata": {"labels": {"app": "web"}},
+            "spec": {"containers": [{"name": "web", "image": image,
+                "securityContext": {"allowPrivilegeEscalation": false,
+                    "capabilities": {"add": ["CAP_SYS_ADMIN"]}}}]}}})
+    };
+    let sys_admin = |errs: Vec<String>| {
+        errs.into_iter()
+            .filter(|e| e.contains("CAP_SYS_ADMIN"))
+            .count()
+    };
+    assert_eq!(
+        sys_admin(errors::<core::v1::PodTemplate>(template("nginx"))),
+        1
+    );
+    // Go's AllowSysAdminWhenPrivilegeEscalationFalse: the old template had it.
+    let kept = update_errors::<core::v1::PodTemplate>(template("nginx"), template("nginx:2"));
+    assert_eq!(sys_admin(kept), per_release(1, 0));
+}
+
+#[test]
+fn windows_pods_report_host_namespaces_after_the_security_context_from_1_37() {
+    let errs = crate::validation::pod_spec_errors(json!({"os": {"name": "windows"},
+        "hostPID": true, "shareProcessNamespace": false,
+        "securityContext": {"runAsUser": 1}}));
+    let windows: Vec<&str> = errs
+        .iter()
+        .map(String::as_str)
+        .filter(|e| e.ends_with("cannot be set for a windows pod"))
+        .collect();
+    let host_pid = "spec.hostPID: Forbidden: cannot be set for a windows pod";
+    let share = "spec.shareProcessNamespace: Forbidden: cannot be set for a windows pod";
+    let run_as_user = "spec.securityContext.runAsUser: Forbidden: cannot be set for a windows pod";
+    assert_eq!(
+        windows,
+        per_release(
+            vec![host_pid, share, run_as_user],
+            vec![run_as_user, host_pid, share]
+        )
+    );
 }
 
 fn job(scheduling: Value, parallelism: i32) -> Value {

@@ -109,3 +109,50 @@ fn kinds_without_status_rules_have_no_status_validator() {
     let cm = json!({"metadata": meta("cm", true)});
     assert_eq!(status_errors::<ConfigMap>(cm.clone(), cm), None);
 }
+
+#[test]
+fn horizontal_pod_autoscaler_status_counts_and_condition_generations_not_negative() {
+    use k8s_types::autoscaling::v2::HorizontalPodAutoscaler;
+    let old = json!({"metadata": meta("hpa", true), "spec": {"maxReplicas": 3,
+        "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}}});
+    let mut new = old.clone();
+    new["status"] = json!({"currentReplicas": -1, "desiredReplicas": -2, "conditions": [
+        {"type": "AbleToScale", "status": "True", "observedGeneration": -3}]});
+    let mut want = vec![
+        "status.currentReplicas: Invalid value: -1: must be greater than or equal to 0",
+        "status.desiredReplicas: Invalid value: -2: must be greater than or equal to 0",
+    ];
+    // Conditions carry an observedGeneration from 1.37 (1.36 reads none).
+    if cfg!(feature = "v1_37") {
+        want.insert(
+            0,
+            "status.conditions[0].observedGeneration: Invalid value: -3: must be greater than or equal to 0",
+        );
+    }
+    assert_eq!(
+        status_errors::<HorizontalPodAutoscaler>(old, new).unwrap(),
+        want
+    );
+}
+
+#[cfg(feature = "v1_37")]
+#[test]
+fn csi_node_storage_health_is_checked_from_1_37() {
+    use k8s_types::storage::v1::CSINode;
+    let old = json!({"metadata": meta("node-1", false), "spec": {"drivers": []}});
+    let mut new = old.clone();
+    new["status"] = json!({"storageHealth": [
+        {"name": "csi.example.com", "healthConditions": [
+            {"status": "Fine", "reason": "", "accessMode": "WriteMany", "volumeMode": "Raw"}]},
+        {"name": "csi.example.com"}]});
+    assert_eq!(
+        status_errors::<CSINode>(old, new).unwrap(),
+        [
+            "status.storageHealth[0].healthConditions[0].status: Unsupported value: \"Fine\": supported values: \"StorageDegraded\", \"StorageUnreachable\"",
+            "status.storageHealth[0].healthConditions[0].reason: Required value",
+            "status.storageHealth[0].healthConditions[0].accessMode: Unsupported value: \"WriteMany\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"",
+            "status.storageHealth[0].healthConditions[0].volumeMode: Unsupported value: \"Raw\": supported values: \"Filesystem\", \"Block\"",
+            "status.storageHealth[1]: Duplicate value: \"csi.example.com\"",
+        ]
+    );
+}

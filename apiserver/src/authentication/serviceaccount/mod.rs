@@ -28,7 +28,6 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::Scheme;
 use apimachinery::schema::{GroupKind, GroupResource};
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Header, Validation};
@@ -43,6 +42,7 @@ use crate::registry::{GenericStrategy, ResourceInfo, Store, resources_from_schem
 use crate::storage::Storage;
 
 mod keys;
+mod validation;
 
 pub use keys::{KeyError, SigningKey, VerifyingKey};
 
@@ -64,10 +64,6 @@ pub const NODE_UID_KEY: &str = "authentication.kubernetes.io/node-uid";
 /// A TokenRequest's default lifetime (the `expirationSeconds` default of
 /// `authentication.k8s.io/v1`).
 const DEFAULT_EXPIRATION_SECONDS: i64 = 3600;
-/// The shortest lifetime Go's validation accepts.
-const MIN_EXPIRATION_SECONDS: i64 = 600;
-/// The longest: 2^32 seconds.
-const MAX_EXPIRATION_SECONDS: i64 = 1 << 32;
 /// The clock skew tolerated on `exp` and `nbf` (go-jose's default leeway).
 const LEEWAY_SECONDS: u64 = 60;
 
@@ -263,34 +259,17 @@ impl ServiceAccountTokens {
                 errors::new_bad_request("spec.expirationSeconds must be an integer")
             })?,
         };
-        if expiration < MIN_EXPIRATION_SECONDS {
-            return Err(invalid_token_request(
-                name,
-                "spec.expirationSeconds",
-                &expiration.to_string(),
-                "may not specify a duration less than 10 minutes",
-            ));
-        }
-        if expiration > MAX_EXPIRATION_SECONDS {
-            return Err(invalid_token_request(
-                name,
-                "spec.expirationSeconds",
-                &expiration.to_string(),
-                "may not specify a duration larger than 2^32 seconds",
-            ));
-        }
-        let mut audiences: Vec<String> = spec
-            .get("audiences")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut audiences = crate::registry::authorization::strings(spec.get("audiences"));
         if audiences.is_empty() {
             audiences = self.audiences.clone();
+        }
+        let errs = validation::validate_token_request(&spec, expiration, &audiences);
+        if !errs.is_empty() {
+            return Err(errors::new_invalid(
+                &GroupKind::new("authentication.k8s.io", "TokenRequest"),
+                "",
+                &errs,
+            ));
         }
         let mut claim = KubernetesClaim {
             namespace: namespace.to_owned(),
@@ -308,13 +287,27 @@ impl ServiceAccountTokens {
                 field("name"),
                 field("uid"),
             );
-            let (resource, bound_namespace) = match (api_version, kind) {
-                ("v1", "Pod") => ("pods", namespace),
-                ("v1", "Secret") => ("secrets", namespace),
-                ("v1", "Node") => ("nodes", ""),
+            // Go matches the core kinds by group alone, and names the kind it refuses
+            // as `GroupVersionKind::String` does (`group/version, Kind=kind`).
+            let (group, version) = match api_version.split('/').collect::<Vec<_>>()[..] {
+                [version] => ("", version),
+                [group, version] => (group, version),
+                _ => ("", ""),
+            };
+            let gvk = format!("{group}/{version}, Kind={kind}");
+            let (resource, bound_namespace) = match (group, kind) {
+                ("", "Pod") => ("pods", namespace),
+                ("", "Secret") => ("secrets", namespace),
+                ("", "Node") => ("nodes", ""),
+                _ if cfg!(feature = "v1_37") && validation::is_webhook_ref(Some(bound)) => {
+                    // APIServerWebhookAuthenticationToken is alpha, off by default.
+                    return Err(errors::new_bad_request(format!(
+                        "cannot bind token to object of type {gvk} (feature gate APIServerWebhookAuthenticationToken is disabled)"
+                    )));
+                }
                 _ => {
                     return Err(errors::new_bad_request(format!(
-                        "cannot bind token for object of type {api_version}, Kind={kind}"
+                        "cannot bind token to object of type {gvk}"
                     )));
                 }
             };
@@ -539,14 +532,6 @@ impl TokenAuthenticator for ServiceAccountTokens {
             None => Ok(None),
         }
     }
-}
-
-fn invalid_token_request(name: &str, field: &str, value: &str, detail: &str) -> StatusError {
-    errors::new_invalid(
-        &GroupKind::new("authentication.k8s.io", "TokenRequest"),
-        name,
-        &ErrorList(vec![Error::invalid(&Path::new(field), value, detail)]),
-    )
 }
 
 #[cfg(test)]

@@ -179,6 +179,34 @@ async fn token_requests_are_validated_as_go_validates_them() {
         .await
         .unwrap_err();
     assert_eq!(bound.code(), 400);
+    assert_eq!(
+        bound.status.message,
+        "cannot bind token to object of type apps/v1, Kind=Deployment"
+    );
+    let webhook = tokens
+        .request_token(
+            "default",
+            "builder",
+            json!({"spec": {"attestations": {"admissionReviewAPIGroups": ["*"]},
+                "boundObjectRef": {"kind": "ValidatingWebhookConfiguration",
+                    "apiVersion": "admissionregistration.k8s.io/v1", "name": "w"}}}),
+        )
+        .await
+        .unwrap_err();
+    // 1.37 validates the attestations, then refuses the binding while its gate is off;
+    // 1.36 knows no attestations and refuses the kind.
+    assert_eq!(webhook.code(), 400);
+    let gate = if cfg!(feature = "v1_37") {
+        " (feature gate APIServerWebhookAuthenticationToken is disabled)"
+    } else {
+        ""
+    };
+    assert_eq!(
+        webhook.status.message,
+        format!(
+            "cannot bind token to object of type admissionregistration.k8s.io/v1, Kind=ValidatingWebhookConfiguration{gate}"
+        )
+    );
     let no_pod = tokens
         .request_token(
             "default",

@@ -50,6 +50,15 @@ async fn a_review_without_exactly_one_attribute_set_is_invalid() {
     .await
     .unwrap_err();
     assert_eq!(err.code(), 422);
+    let both_text = if cfg!(feature = "v1_37") {
+        "spec: Invalid value: {\"Path\":\"/\",\"Verb\":\"\"}: exactly one of nonResourceAttributes or resourceAttributes must be specified"
+    } else {
+        "spec.nonResourceAttributes: Invalid value: {\"Path\":\"/\",\"Verb\":\"\"}: cannot be specified in combination with resourceAttributes"
+    };
+    assert_eq!(
+        err.status.message,
+        format!("SubjectAccessReview.authorization.k8s.io \"\" is invalid: {both_text}")
+    );
     let none = json!({"spec": {"user": "a"}});
     let err = answer(
         "subjectaccessreviews",
@@ -61,6 +70,17 @@ async fn a_review_without_exactly_one_attribute_set_is_invalid() {
     .await
     .unwrap_err();
     assert_eq!(err.code(), 422);
+    let none_field = if cfg!(feature = "v1_37") {
+        "spec"
+    } else {
+        "spec.resourceAttributes"
+    };
+    assert_eq!(
+        err.status.message,
+        format!(
+            "SubjectAccessReview.authorization.k8s.io \"\" is invalid: {none_field}: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified"
+        )
+    );
     let nobody = json!({"spec": {"resourceAttributes": {"verb": "get"}}});
     let err = answer(
         "subjectaccessreviews",

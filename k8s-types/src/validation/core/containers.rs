@@ -39,6 +39,10 @@ pub(super) struct PodFacts<'a> {
     /// The image volumes, which take no bind mount options (1.37).
     #[cfg(feature = "v1_37")]
     pub(super) image_volumes: BTreeSet<&'a str>,
+    /// Go's `AllowSysAdminWhenPrivilegeEscalationFalse` (1.37): an update whose old spec
+    /// already had a container adding `CAP_SYS_ADMIN` without privilege escalation
+    /// keeps being accepted.
+    pub(super) allow_sys_admin_without_escalation: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -275,7 +279,13 @@ pub(super) fn validate_container<'a>(
         errs,
     );
     if let Some(sc) = c.security_context {
-        validate_security_context(sc, &path.child("securityContext"), pod.host_users, errs);
+        validate_security_context(
+            sc,
+            &path.child("securityContext"),
+            pod.host_users,
+            pod.allow_sys_admin_without_escalation,
+            errs,
+        );
     }
     // Go's `validateInitContainerRestartPolicy` (with both restart-rule gates on, as in
     // 1.36, it is the regular containers' check for init containers too).

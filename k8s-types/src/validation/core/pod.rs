@@ -163,6 +163,8 @@ pub(super) fn validate_pod_spec_for(
             .filter(|v| v.image.is_some())
             .map(|v| v.name.as_str())
             .collect(),
+        allow_sys_admin_without_escalation:
+            crate::validation::pod_security::allow_sys_admin_without_escalation(old),
     };
     validate_pod_resource_claims(
         &spec.resource_claims,

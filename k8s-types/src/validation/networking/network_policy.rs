@@ -130,9 +130,14 @@ fn validate_port(port: &NetworkPolicyPort, fld: &Path, errs: &mut ErrorList) {
             }
             if let Some(end) = port.end_port {
                 if end < *n {
+                    // Go reports the port up to 1.36 and the end port from 1.37.
+                    #[cfg(not(feature = "v1_37"))]
+                    let reported = *n;
+                    #[cfg(feature = "v1_37")]
+                    let reported = end;
                     errs.push(Error::invalid(
                         &ep,
-                        *n,
+                        reported,
                         "must be greater than or equal to `port`",
                     ));
                 }

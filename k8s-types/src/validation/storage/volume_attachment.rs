@@ -120,14 +120,19 @@ fn volume_attachment(va: &VolumeAttachment, old: Option<&VolumeAttachment>) -> E
     errs
 }
 
-/// Go's `validateVolumeError`: a message of at most 1,024 bytes (Go reports the
-/// metadata's limit, 262,144), a non-negative code.
+/// Go's `validateVolumeError`: a message of at most 1,024 bytes, a non-negative code.
+/// The too-long error names the limit Go reports: the metadata's (262,144) up to 1.36,
+/// the message's own from 1.37.
 fn volume_error(e: Option<&VolumeError>, path: &Path, errs: &mut ErrorList) {
     let Some(e) = e else {
         return;
     };
     if e.message.len() > MAX_ERROR_MESSAGE_SIZE {
-        errs.push(Error::too_long(&path.child("message"), MAX_METADATA_SIZE));
+        #[cfg(not(feature = "v1_37"))]
+        let reported = MAX_METADATA_SIZE;
+        #[cfg(feature = "v1_37")]
+        let reported = MAX_ERROR_MESSAGE_SIZE as i64;
+        errs.push(Error::too_long(&path.child("message"), reported));
     }
     if let Some(code) = e.error_code.filter(|c| *c < 0) {
         errs.push(Error::invalid(

@@ -8,11 +8,34 @@ use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
+use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::schema::{GroupResource, GroupVersionKind};
+use apimachinery::util::validation::field::{Error, Path};
 use serde_json::{Value, json};
 
 use crate::registry::rest::{Context, Creater};
 use crate::registry::{Store, from_value, to_json};
+
+/// Go's `ValidatePodBinding`, as the texts of its errors: the target a Node (or of no
+/// kind), named; from Kubernetes 1.37 the name of a Node target a valid node name (a
+/// DNS subdomain).
+fn validate_pod_binding(kind: &str, node: &str) -> Vec<String> {
+    let mut invalid = Vec::new();
+    if !kind.is_empty() && kind != "Node" {
+        invalid.push(format!(
+            "target.kind: Unsupported value: {kind:?}: supported values: \"Node\", \"<empty>\""
+        ));
+    }
+    if node.is_empty() {
+        invalid.push("target.name: Required value".to_owned());
+    } else if cfg!(feature = "v1_37") && (kind.is_empty() || kind == "Node") {
+        let path = Path::new("target.name");
+        for msg in name_is_dns_subdomain(node, false) {
+            invalid.push(Error::invalid(&path, node, msg).to_string());
+        }
+    }
+    invalid
+}
 
 /// The binding subresource of the Pods' storage.
 #[derive(Debug)]
@@ -45,15 +68,7 @@ impl Creater for BindingRest {
         }
         let (kind, node) = (text("/target/kind"), text("/target/name"));
         // Go's ValidatePodBinding answers through a plain error: a 500.
-        let mut invalid = Vec::new();
-        if !kind.is_empty() && kind != "Node" {
-            invalid.push(format!(
-                "target.kind: Unsupported value: {kind:?}: supported values: \"Node\", \"<empty>\""
-            ));
-        }
-        if node.is_empty() {
-            invalid.push("target.name: Required value".to_owned());
-        }
+        let invalid = validate_pod_binding(&kind, &node);
         match invalid.len() {
             0 => {}
             1 => return Err(errors::new_internal_error(&invalid[0])),
@@ -172,5 +187,37 @@ fn set_scheduled(pod: &mut Value) {
         }
         Some(c) => *c = scheduled,
         None => conditions.push(scheduled),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate_pod_binding;
+
+    #[test]
+    fn a_binding_names_a_node_target() {
+        assert_eq!(
+            validate_pod_binding("Pod", ""),
+            [
+                "target.kind: Unsupported value: \"Pod\": supported values: \"Node\", \"<empty>\"",
+                "target.name: Required value",
+            ]
+        );
+        assert!(validate_pod_binding("Node", "node-1").is_empty());
+        // 1.37 checks a Node target's name; a target of another kind is refused for its
+        // kind alone.
+        let bad = validate_pod_binding("", "Node_1");
+        if cfg!(feature = "v1_37") {
+            assert_eq!(bad.len(), 1, "{bad:?}");
+            assert!(
+                bad[0].starts_with(
+                    "target.name: Invalid value: \"Node_1\": a lowercase RFC 1123 subdomain"
+                ),
+                "{bad:?}"
+            );
+        } else {
+            assert!(bad.is_empty(), "{bad:?}");
+        }
+        assert_eq!(validate_pod_binding("Pod", "Node_1").len(), 1);
     }
 }
