@@ -298,7 +298,11 @@ fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
     };
     // OpenAPI v3 wraps a field's reference in allOf to give it a description.
     let reference = obj.get("$ref").or_else(|| {
-        match obj.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+        match obj
+            .get("allOf")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+        {
             Some([only]) if obj.get("type").is_none() && obj.get("properties").is_none() => {
                 only.get("$ref")
             }

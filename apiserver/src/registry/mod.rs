@@ -72,3 +72,15 @@ pub use store::{ListPage, ListParams, Store};
 pub use strategy::{
     FieldValidation, GenericStrategy, SelectableField, Strategy, Subresource, WebhookConverter,
 };
+
+/// The strings of a JSON list (what is not a string, or not a list, read as none).
+pub(crate) fn string_list(v: Option<&serde_json::Value>) -> Vec<String> {
+    v.and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(serde_json::Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -280,8 +280,11 @@ fn a_field_overrides_the_map_type_of_the_struct_it_refers_to() {
     });
     let t = ParseableType::from_openapi_v3_named(schemas.as_object().expect("object"), "Volume");
     let reference = json!({"name": "c", "namespace": "default"});
-    let set = to_field_set(&t, &json!({"spec": {"claimRef": reference, "other": reference}}))
-        .expect("fits");
+    let set = to_field_set(
+        &t,
+        &json!({"spec": {"claimRef": reference, "other": reference}}),
+    )
+    .expect("fits");
     assert_eq!(
         String::from_utf8(set.to_fields_v1_bytes()).expect("utf-8"),
         r#"{"f:spec":{"f:claimRef":{"f:name":{},"f:namespace":{}},"f:other":{}}}"#

@@ -134,7 +134,7 @@ impl MutationInterface for DefaultIngressClass {
 mod tests {
     use serde_json::json;
 
-    use super::super::test_support::Fixture;
+    use super::super::tests::Fixture;
     use super::*;
 
     const CLASS: (&str, &str, &str, &str) = (GROUP, "v1", "IngressClass", "ingressclasses");
@@ -163,7 +163,7 @@ mod tests {
         let mut attributes =
             fixture.attributes(Operation::Create, INGRESS, "", "web", ingress.clone());
         plugin.admit(&mut attributes).await.unwrap();
-        super::super::test_support::object_json(&attributes)
+        super::super::tests::object_json(&attributes)
     }
 
     #[tokio::test]

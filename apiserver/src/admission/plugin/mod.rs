@@ -8,7 +8,7 @@ pub mod priority;
 pub mod service_account;
 pub mod storage_object_in_use_protection;
 #[cfg(test)]
-mod test_support;
+mod tests;
 
 pub use default_ingress_class::DefaultIngressClass;
 pub use default_toleration_seconds::DefaultTolerationSeconds;

@@ -259,7 +259,7 @@ impl ServiceAccountTokens {
                 errors::new_bad_request("spec.expirationSeconds must be an integer")
             })?,
         };
-        let mut audiences = crate::registry::authorization::strings(spec.get("audiences"));
+        let mut audiences = crate::registry::string_list(spec.get("audiences"));
         if audiences.is_empty() {
             audiences = self.audiences.clone();
         }

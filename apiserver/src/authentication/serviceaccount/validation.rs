@@ -114,7 +114,7 @@ fn webhook_attestations(
         let [group] = values.as_slice() else {
             errs.push(Error::invalid(
                 &kp,
-                value_list(Some(&values)),
+                BadValue::json_strings(&values),
                 "must specify a single value",
             ));
             continue;
@@ -138,7 +138,7 @@ fn webhook_attestations(
 /// decoder would have refused it before validation.
 #[cfg(feature = "v1_37")]
 fn strings(values: &Value) -> Vec<String> {
-    crate::registry::authorization::strings(Some(values))
+    crate::registry::string_list(Some(values))
 }
 
 /// A `[]string` as Go's `json.Marshal` writes it: `null` when nil.

@@ -86,17 +86,7 @@ fn invalid(kind: &str, field: &str, detail: &str) -> StatusError {
     errors::new_invalid(&GroupKind::new(GROUP, kind), "", &ErrorList(vec![error]))
 }
 
-/// The strings of a JSON list (what is not a string, or not a list, read as none).
-pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
-}
+pub(crate) use crate::registry::string_list as strings;
 
 /// The user a (Local)SubjectAccessReview asks about.
 fn subject_from_spec(spec: &Value) -> Info {

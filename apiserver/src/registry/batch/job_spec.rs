@@ -55,7 +55,8 @@ pub fn without_disabled_fields(
     Ok(new)
 }
 
-#[cfg(all(test, feature = "v1_37"))]
+#[cfg(test)]
+#[cfg(feature = "v1_37")]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use std::sync::Arc;

@@ -16,7 +16,7 @@ use crate::registry::printers::{
 };
 use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{
-    SelectableField, Strategy, Subresource, prepare_for_update_adjusted, spec_changed,
+    SelectableField, Strategy, Subresource, generation_rule, prepare_for_update_adjusted,
 };
 use crate::registry::{ResourceInfo, from_value, to_json};
 
@@ -54,6 +54,11 @@ fn drop_unless_in_use(node: &mut Value, old: Option<&Value>, part: &str, field: 
 }
 
 impl Strategy for NodeStrategy {
+    /// Go's Node strategy sets no `metadata.generation`.
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
     /// Go's `PrepareForCreate`: a Node may be created with its status, all but
     /// `status.config`, and without the [`KEPT_ONLY_IN_USE`] fields.
     fn prepare_for_create(
@@ -90,7 +95,7 @@ impl Strategy for NodeStrategy {
             old,
             new,
             subresource,
-            spec_changed,
+            generation_rule(false),
             |old, new, subresource| match subresource {
                 Subresource::Status => {
                     drop_unless_in_use(new, Some(old), "status", "config");
@@ -249,7 +254,8 @@ mod tests {
         let obj = from_value(&s, &nodes.storage_gvk, node_with_everything()).unwrap();
         let created = to_json(&*NodeStrategy.prepare_for_create(&s, &nodes, obj).unwrap()).unwrap();
         assert_eq!(created["spec"], json!({"unschedulable": true}));
-        assert_eq!(created["status"], json!({"capacity": {"cpu": "4"}}));
+        assert_eq!(created["status"].get("config"), None);
+        assert_eq!(created["status"]["capacity"], json!({"cpu": "4"}));
     }
 
     #[test]
@@ -271,13 +277,14 @@ mod tests {
         let got = update(&bare, &node_with_everything(), Subresource::Main);
         assert_eq!(got["spec"], json!({"unschedulable": true}));
         let got = update(&bare, &node_with_everything(), Subresource::Status);
-        assert_eq!(got["status"], json!({"capacity": {"cpu": "4"}}));
+        assert_eq!(got["status"].get("config"), None);
+        assert_eq!(got["status"]["capacity"], json!({"cpu": "4"}));
         // Stored already: a write may keep or change them.
         let stored = node_with_everything();
         let got = update(&stored, &stored, Subresource::Main);
         assert_eq!(got["spec"], stored["spec"]);
         let got = update(&stored, &stored, Subresource::Status);
-        assert_eq!(got["status"], stored["status"]);
+        assert_eq!(got["status"]["config"], stored["status"]["config"]);
     }
 
     #[test]

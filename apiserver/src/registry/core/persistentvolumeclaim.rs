@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::persistentvolume::{beta_storage_class, or_unset, phase};
 use crate::registry::dependencies::Dependencies;
@@ -26,8 +26,9 @@ use crate::registry::{ResourceInfo, from_value, to_json};
 pub struct PersistentVolumeClaimStrategy;
 
 impl Strategy for PersistentVolumeClaimStrategy {
-    /// Go's `PrepareForCreate`: no status; the spec without its disabled fields, its
-    /// data sources as [`claim_fields`] makes them.
+    /// Go's `PrepareForCreate`: no status (what the storage then answers is its default,
+    /// phase `Pending`, as Go's storage decodes the object with its defaults); the spec
+    /// without its disabled fields, its data sources as [`claim_fields`] makes them.
     fn prepare_for_create(
         &self,
         scheme: &Scheme,
@@ -36,7 +37,7 @@ impl Strategy for PersistentVolumeClaimStrategy {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut claim = to_json(&*obj)?;
         if let Some(map) = claim.as_object_mut() {
-            map.remove("status");
+            map.insert("status".into(), json!({"phase": "Pending"}));
         }
         if let Some(spec) = claim.get_mut("spec") {
             claim_fields::drop_disabled_fields(spec, None);

@@ -1,20 +1,59 @@
 //! ServiceAccounts (Go's `pkg/registry/core/serviceaccount`): a deleted one answers with
-//! itself, and its `token` subresource issues tokens (`authentication.k8s.io/v1`
+//! itself, one newly given the deprecated mountable-secrets annotation is warned about,
+//! and its `token` subresource issues tokens (`authentication.k8s.io/v1`
 //! `TokenRequest`, Go's `TokenREST`) when the server has a token issuer; the table
 //! `kubectl get serviceaccounts` prints is Go's `printServiceAccount`.
 
 use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
 use super::sub;
+use crate::admission::plugin::service_account::ENFORCE_MOUNTABLE_SECRETS_ANNOTATION as ENFORCE_MOUNTABLE_SECRETS;
 use crate::authentication::serviceaccount::ServiceAccountTokens;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, text};
 use crate::registry::rest::{Context, Creater, RestStorage, TableConvertor};
-use crate::registry::{GenericStrategy, ResourceInfo, Store, SubresourceInfo};
+use crate::registry::strategy::Strategy;
+use crate::registry::{ResourceInfo, Store, SubresourceInfo};
+
+/// Go's ServiceAccount strategy: a deleted account answers with itself; an account
+/// newly given the annotation `kubernetes.io/enforce-mountable-secrets` (deprecated in
+/// 1.32) is warned about, on create and on update
+/// (not when the stored account has it already).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ServiceAccountStrategy;
+
+/// Go's `warnIfHasEnforceMountableSecretsAnnotation`.
+fn mountable_secrets_warning(obj: &dyn Object, old: Option<&dyn Object>) -> Vec<String> {
+    let has = |o: &dyn Object| {
+        o.meta()
+            .is_some_and(|m| m.annotations().contains_key(ENFORCE_MOUNTABLE_SECRETS))
+    };
+    if old.is_some_and(has) || !has(obj) {
+        return Vec::new();
+    }
+    vec![format!(
+        "metadata.annotations[{ENFORCE_MOUNTABLE_SECRETS}]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets"
+    )]
+}
+
+impl Strategy for ServiceAccountStrategy {
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        mountable_secrets_warning(obj, None)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        mountable_secrets_warning(obj, Some(old))
+    }
+}
 
 /// Go's `serviceAccountColumnDefinitions`.
 pub const COLUMNS: [Column; 2] = [NAME, AGE];
@@ -54,7 +93,7 @@ pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn Re
         }];
     }
     Arc::new(ServiceAccountStorage {
-        store: deps.store(info, GenericStrategy::returning_deleted_object()),
+        store: deps.store(info, ServiceAccountStrategy),
         token: deps
             .service_account_tokens
             .clone()

@@ -1,6 +1,6 @@
 use serde_json::json;
 
-use super::super::test_support::{Fixture, Target, object_json};
+use super::super::tests::{Fixture, Target, object_json};
 use super::*;
 
 const POD: Target<'static> = ("", "v1", "Pod", "pods");
