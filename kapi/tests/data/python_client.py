@@ -72,6 +72,10 @@ core.create_namespaced_secret(
 secret = core.read_namespaced_secret("creds", "default")
 assert secret.data == {"user": "YWRtaW4=", "password": "czNjcmV0"}, secret.data
 assert secret.string_data is None, secret.string_data
+# The account must exist (Go's ServiceAccount admission refuses a pod naming a missing one).
+core.create_namespaced_service_account(
+    "default", client.V1ServiceAccount(metadata=client.V1ObjectMeta(name="bot"))
+)
 pod = core.create_namespaced_pod(
     "default",
     client.V1Pod(
