@@ -247,6 +247,10 @@ pub struct GenericStrategy {
     /// write keeps the stored labels, annotations, finalizers and owner references
     /// ([`reset_metadata_for_status`]): 1.37's Evictions' and EvictionRequests'.
     pub status_by_status_writes_only: bool,
+    /// Whether a PUT of a missing object creates it (Go's strategies whose
+    /// `AllowCreateOnUpdate` is true: Leases', LeaseCandidates', LimitRanges',
+    /// RuntimeClasses', Endpoints' and the RBAC kinds').
+    pub creates_on_update: bool,
 }
 
 impl GenericStrategy {
@@ -271,6 +275,14 @@ impl GenericStrategy {
     pub fn requiring_resource_version(self) -> Self {
         GenericStrategy {
             requires_resource_version: true,
+            ..self
+        }
+    }
+
+    /// This strategy for objects a PUT creates when they are missing.
+    pub fn creating_on_update(self) -> Self {
+        GenericStrategy {
+            creates_on_update: true,
             ..self
         }
     }
@@ -300,6 +312,10 @@ impl Strategy for GenericStrategy {
 
     fn allow_unconditional_update(&self) -> bool {
         !self.requires_resource_version
+    }
+
+    fn allow_create_on_update(&self) -> bool {
+        self.creates_on_update
     }
 
     fn prepare_for_create(

@@ -10,6 +10,7 @@ mod admission;
 mod cached_writes;
 mod connection_workers;
 mod conversion_webhook_tls;
+mod create_on_update;
 mod custom_resources;
 mod defaulting;
 mod deleted_object_answers;

@@ -75,6 +75,7 @@ pub const STRATEGY: GenericStrategy = GenericStrategy {
     no_generation: false,
     requires_resource_version: false,
     status_by_status_writes_only: false,
+    creates_on_update: true,
 };
 
 /// The store of RBAC resource `info`, written with [`STRATEGY`].

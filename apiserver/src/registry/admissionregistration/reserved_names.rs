@@ -72,6 +72,12 @@ pub fn warnings_on_create(obj: &dyn Object) -> Vec<String> {
 pub struct AdmissionPolicyStrategy;
 
 impl Strategy for AdmissionPolicyStrategy {
+    /// Go's admission policy and binding strategies update only at the
+    /// `resourceVersion` an update names.
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     fn validate(
         &self,
         scheme: &Scheme,

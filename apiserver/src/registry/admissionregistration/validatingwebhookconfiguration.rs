@@ -89,6 +89,12 @@ fn rule_warnings(obj: &dyn Object) -> Vec<String> {
 }
 
 impl Strategy for WebhookConfigurationStrategy {
+    /// Go's webhook configuration strategies update only at the `resourceVersion`
+    /// an update names.
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     fn prepare_for_create(
         &self,
         _scheme: &Scheme,

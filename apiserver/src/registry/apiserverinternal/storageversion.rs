@@ -77,7 +77,10 @@ pub fn print_storage_version(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::default().without_generation(),
+        // Go's strategy sets no generation and updates only at a named resourceVersion.
+        GenericStrategy::default()
+            .without_generation()
+            .requiring_resource_version(),
         Arc::new(STORAGE_VERSION_TABLE),
     )
 }

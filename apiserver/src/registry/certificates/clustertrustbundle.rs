@@ -49,7 +49,10 @@ pub fn print_cluster_trust_bundle(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::default().without_generation(),
+        // Go's strategy sets no generation and updates only at a named resourceVersion.
+        GenericStrategy::default()
+            .without_generation()
+            .requiring_resource_version(),
         Arc::new(CLUSTER_TRUST_BUNDLE_TABLE),
     )
 }

@@ -92,6 +92,11 @@ pub fn print_pod_certificate_request(obj: &Value) -> Row {
 pub struct PodCertificateRequestStrategy;
 
 impl Strategy for PodCertificateRequestStrategy {
+    /// Go's strategy updates only at the `resourceVersion` an update names.
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[
             ("spec.signerName", "/spec/signerName"),

@@ -19,7 +19,11 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "leasecandidates" => &leasecandidate::LEASE_CANDIDATE_TABLE,
         _ => return deps.standard(info, GenericStrategy::default()),
     };
-    // Go's strategies of both set no generation.
-    let strategy = GenericStrategy::default().without_generation();
+    // Go's strategies of both set no generation, create on PUT and update only at a
+    // named resourceVersion.
+    let strategy = GenericStrategy::default()
+        .without_generation()
+        .requiring_resource_version()
+        .creating_on_update();
     deps.standard_with_table(info, strategy, Arc::new(*table))
 }

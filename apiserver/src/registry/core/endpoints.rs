@@ -93,7 +93,9 @@ pub fn format_endpoints(obj: &Value) -> String {
 
 /// The Endpoints' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    deps.standard_with_table(info, GenericStrategy::default(), Arc::new(ENDPOINTS_TABLE))
+    // Go's Endpoints strategy creates on PUT.
+    let strategy = GenericStrategy::default().creating_on_update();
+    deps.standard_with_table(info, strategy, Arc::new(ENDPOINTS_TABLE))
 }
 
 #[cfg(test)]

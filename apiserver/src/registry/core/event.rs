@@ -21,6 +21,11 @@ use crate::registry::strategy::{SelectableField, Strategy};
 pub struct EventStrategy;
 
 impl Strategy for EventStrategy {
+    /// Go's event strategy creates on PUT.
+    fn allow_create_on_update(&self) -> bool {
+        true
+    }
+
     /// Go's event strategy: Events take no propagation finalizers.
     fn garbage_collection_policy(&self, _version: &str) -> GarbageCollectionPolicy {
         GarbageCollectionPolicy::Unsupported

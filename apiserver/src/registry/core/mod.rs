@@ -51,8 +51,13 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "configmaps" => configmap::storage(info, deps),
         "endpoints" => endpoints::storage(info, deps),
         "events" => event::storage(info, deps),
-        // Go's LimitRange strategy keeps no generation.
-        "limitranges" => deps.standard(info, GenericStrategy::default().without_generation()),
+        // Go's LimitRange strategy keeps no generation, and creates on PUT.
+        "limitranges" => deps.standard(
+            info,
+            GenericStrategy::default()
+                .without_generation()
+                .creating_on_update(),
+        ),
         "namespaces" => namespace::storage(info, deps),
         "nodes" => node::storage(info, deps),
         "persistentvolumeclaims" => persistentvolumeclaim::storage(info, deps),

@@ -37,6 +37,12 @@ impl Strategy for ServiceStrategy {
     fn returns_deleted_object(&self) -> bool {
         true
     }
+
+    /// Go's service strategy creates on PUT (its status strategy too: a PUT of a
+    /// missing Service's `/status` creates the Service as a POST would).
+    fn allow_create_on_update(&self) -> bool {
+        true
+    }
 }
 
 /// The REST storage of Services (Go's `service/storage.REST` with its allocators).

@@ -36,7 +36,9 @@ pub fn print_runtime_class(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.standard_with_table(
         info,
-        GenericStrategy::default().requiring_resource_version(),
+        GenericStrategy::default()
+            .requiring_resource_version()
+            .creating_on_update(),
         Arc::new(RUNTIME_CLASS_TABLE),
     )
 }

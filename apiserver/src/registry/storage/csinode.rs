@@ -68,6 +68,7 @@ const BASE: GenericStrategy = GenericStrategy {
     no_generation: true,
     requires_resource_version: true,
     status_by_status_writes_only: true,
+    creates_on_update: false,
 };
 
 /// `new` (a CSINode's JSON) without the storage health the CSIVolumeHealth gate (off)
