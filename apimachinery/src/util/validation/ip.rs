@@ -533,6 +533,71 @@ pub fn is_valid_cidr(path: &Path, value: &str) -> ErrorList {
     errs
 }
 
+/// Go's `GetWarningsForIP`: the warning for an address of a legacy field that Go's
+/// sloppy parser accepts but `net/netip` does not (leading zeros, an IPv4-mapped IPv6
+/// address), or that is IPv6 but not in RFC 5952 form. Nothing for a value the sloppy
+/// parser refuses (its validation reports that).
+pub fn get_warnings_for_ip(path: &Path, value: &str) -> Vec<String> {
+    let Some(ip) = parse_ip_sloppy(value) else {
+        return Vec::new();
+    };
+    if !ip.strict || ip.is_4in6() {
+        return vec![format!(
+            "{path}: non-standard IP address {} is invalid: use {}",
+            super::field::go_quote(value),
+            super::field::go_quote(&ip.go_string())
+        )];
+    }
+    if !ip.v4_literal {
+        let canonical = ipv6_string(&ip.bytes);
+        if canonical != value {
+            return vec![format!(
+                "{path}: IPv6 address {} should be in RFC 5952 canonical format ({})",
+                super::field::go_quote(value),
+                super::field::go_quote(&canonical)
+            )];
+        }
+    }
+    Vec::new()
+}
+
+/// Go's `GetWarningsForCIDR`: warnings for a network of a legacy field with bits set
+/// beyond its prefix, in a form `net/netip` refuses, or IPv6 not in RFC 5952 form.
+pub fn get_warnings_for_cidr(path: &Path, value: &str) -> Vec<String> {
+    let Some(cidr) = parse_cidr_sloppy(value) else {
+        return Vec::new();
+    };
+    let quote = super::field::go_quote;
+    let mut warnings = Vec::new();
+    if cidr.has_host_bits() {
+        let single = format!("{}/{}", cidr.ip.go_string(), cidr.bits);
+        warnings.push(format!(
+            "{path}: CIDR value {} is ambiguous in this context (should be {} or {}?)",
+            quote(value),
+            quote(&cidr.go_string()),
+            quote(&single)
+        ));
+    }
+    if !cidr.strict || cidr.ip.is_4in6() {
+        warnings.push(format!(
+            "{path}: non-standard CIDR value {} is invalid: use {}",
+            quote(value),
+            quote(&cidr.go_string())
+        ));
+    }
+    if warnings.is_empty() && !cidr.ip.v4_literal {
+        let canonical = format!("{}/{}", ipv6_string(&cidr.ip.bytes), cidr.ones);
+        if canonical != value {
+            warnings.push(format!(
+                "{path}: IPv6 CIDR value {} should be in RFC 5952 canonical format ({})",
+                quote(value),
+                quote(&canonical)
+            ));
+        }
+    }
+    warnings
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -611,5 +676,46 @@ mod tests {
         assert!(!net.contains(&v6.network()));
         assert!(v6.contains(&parse_cidr_sloppy("2001:db8:1::/48").unwrap().network()));
         assert!(net.is_ipv4() && !v6.is_ipv4());
+    }
+
+    /// Go's `TestGetWarningsForIP` and `TestGetWarningsForCIDR` cases.
+    #[test]
+    fn warnings_for_legacy_addresses() {
+        let spec = Path::new("spec");
+        let ips = spec.child("clusterIPs");
+        let p = ips.index(0);
+        assert!(get_warnings_for_ip(&p, "192.168.0.1").is_empty());
+        assert!(get_warnings_for_ip(&p, "2001:db8::2").is_empty());
+        assert_eq!(
+            get_warnings_for_ip(&p, "192.168.000.001"),
+            ["spec.clusterIPs[0]: non-standard IP address \"192.168.000.001\" is invalid: use \"192.168.0.1\""]
+        );
+        assert_eq!(
+            get_warnings_for_ip(&p, "::ffff:192.168.0.1"),
+            ["spec.clusterIPs[0]: non-standard IP address \"::ffff:192.168.0.1\" is invalid: use \"192.168.0.1\""]
+        );
+        assert_eq!(
+            get_warnings_for_ip(&p, "2001:db8:0:0::2"),
+            ["spec.clusterIPs[0]: IPv6 address \"2001:db8:0:0::2\" should be in RFC 5952 canonical format (\"2001:db8::2\")"]
+        );
+        assert_eq!(
+            get_warnings_for_ip(&p, "2001:DB8::2"),
+            ["spec.clusterIPs[0]: IPv6 address \"2001:DB8::2\" should be in RFC 5952 canonical format (\"2001:db8::2\")"]
+        );
+        assert!(get_warnings_for_ip(&p, "not an ip").is_empty());
+
+        assert!(get_warnings_for_cidr(&p, "192.168.0.0/24").is_empty());
+        assert_eq!(
+            get_warnings_for_cidr(&p, "192.168.0.1/24"),
+            ["spec.clusterIPs[0]: CIDR value \"192.168.0.1/24\" is ambiguous in this context (should be \"192.168.0.0/24\" or \"192.168.0.1/32\"?)"]
+        );
+        assert_eq!(
+            get_warnings_for_cidr(&p, "192.168.000.000/24"),
+            ["spec.clusterIPs[0]: non-standard CIDR value \"192.168.000.000/24\" is invalid: use \"192.168.0.0/24\""]
+        );
+        assert_eq!(
+            get_warnings_for_cidr(&p, "2001:db8:0:0::/64"),
+            ["spec.clusterIPs[0]: IPv6 CIDR value \"2001:db8:0:0::/64\" should be in RFC 5952 canonical format (\"2001:db8::/64\")"]
+        );
     }
 }
