@@ -229,6 +229,9 @@ impl Chain {
                 plugins::STORAGE_OBJECT_IN_USE_PROTECTION => {
                     chain = chain.with_mutating(Arc::new(plugin::StorageObjectInUseProtection));
                 }
+                plugins::TAINT_NODES_BY_CONDITION => {
+                    chain = chain.with_mutating(Arc::new(plugin::TaintNodesByCondition));
+                }
                 plugins::DEFAULT_INGRESS_CLASS => {
                     if let Some(classes) = plugin::DefaultIngressClass::for_stores(stores) {
                         chain = chain.with_mutating(Arc::new(classes));

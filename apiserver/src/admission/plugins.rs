@@ -25,19 +25,22 @@ pub const DEFAULT_TOLERATION_SECONDS: &str = "DefaultTolerationSeconds";
 pub const STORAGE_OBJECT_IN_USE_PROTECTION: &str = "StorageObjectInUseProtection";
 /// Go's `defaultingressclass.PluginName`.
 pub const DEFAULT_INGRESS_CLASS: &str = "DefaultIngressClass";
+/// Go's `nodetaint.PluginName`.
+pub const TAINT_NODES_BY_CONDITION: &str = "TaintNodesByCondition";
 /// Go's `mutatingwebhook.PluginName`: the dynamic mutating webhooks.
 pub const MUTATING_ADMISSION_WEBHOOK: &str = "MutatingAdmissionWebhook";
 /// Go's `validatingwebhook.PluginName`: the dynamic validating webhooks.
 pub const VALIDATING_ADMISSION_WEBHOOK: &str = "ValidatingAdmissionWebhook";
 
 /// The plugins this server implements.
-pub const IMPLEMENTED: [&str; 8] = [
+pub const IMPLEMENTED: [&str; 9] = [
     NAMESPACE_LIFECYCLE,
     SERVICE_ACCOUNT,
     PRIORITY,
     DEFAULT_TOLERATION_SECONDS,
     STORAGE_OBJECT_IN_USE_PROTECTION,
     DEFAULT_INGRESS_CLASS,
+    TAINT_NODES_BY_CONDITION,
     MUTATING_ADMISSION_WEBHOOK,
     VALIDATING_ADMISSION_WEBHOOK,
 ];
@@ -53,7 +56,7 @@ pub const ALL_ORDERED_PLUGINS: &[&str] = &[
     "LimitRanger",
     SERVICE_ACCOUNT,
     "NodeRestriction",
-    "TaintNodesByCondition",
+    TAINT_NODES_BY_CONDITION,
     "AlwaysPullImages",
     "ImagePolicyWebhook",
     "PodSecurity",
@@ -106,7 +109,7 @@ pub const DEFAULT_ON_PLUGINS: &[&str] = &[
     #[cfg(feature = "v1_36")]
     "PodGroupWorkloadExists",
     PRIORITY,
-    "TaintNodesByCondition",
+    TAINT_NODES_BY_CONDITION,
     "RuntimeClass",
     "CertificateApproval",
     "CertificateSigning",

@@ -142,6 +142,12 @@ pub trait Strategy: Send + Sync + Debug {
         Vec::new()
     }
 
+    /// Go's status strategy's `WarningsOnUpdate`, for a write of `/status` (most say
+    /// nothing; Services', Ingresses' and Pods' warn of addresses in the status).
+    fn warnings_on_status_update(&self, _obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Go's `Canonicalize`: the object's canonical form, once it is valid.
     fn canonicalize(&self, _obj: &mut dyn Object) {}
 

@@ -7,10 +7,11 @@ use apimachinery::apis::meta::v1::validation::{
 };
 use apimachinery::util::validation::domain::is_fully_qualified_domain_name;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::ip::{is_valid_ip_for_legacy_field, parse_ip_sloppy};
-use apimachinery::util::validation::{
-    is_dns1123_label, is_qualified_name, is_valid_ip, is_valid_label_value,
+// Go's `validation.IsValidIP` since 1.36 is the strict, canonical check of `ip`.
+use apimachinery::util::validation::ip::{
+    is_valid_ip, is_valid_ip_for_legacy_field, parse_ip_sloppy,
 };
+use apimachinery::util::validation::{is_dns1123_label, is_qualified_name, is_valid_label_value};
 
 use super::{invalid_each, validate_endpoint_ip, validate_object_meta};
 use crate::discovery::v1::{Endpoint, EndpointHints, EndpointPort, EndpointSlice};

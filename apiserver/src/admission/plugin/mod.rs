@@ -7,6 +7,7 @@ mod pods;
 pub mod priority;
 pub mod service_account;
 pub mod storage_object_in_use_protection;
+pub mod taint_nodes_by_condition;
 #[cfg(test)]
 mod tests;
 
@@ -16,3 +17,4 @@ pub use namespace_lifecycle::NamespaceLifecycle;
 pub use priority::Priority;
 pub use service_account::ServiceAccount;
 pub use storage_object_in_use_protection::StorageObjectInUseProtection;
+pub use taint_nodes_by_condition::TaintNodesByCondition;

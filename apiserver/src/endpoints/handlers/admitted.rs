@@ -45,6 +45,29 @@ impl Handler<'_> {
         old: Option<Box<dyn Object>>,
         dry_run: bool,
     ) -> Result<(Option<Box<dyn Object>>, Vec<String>), StatusError> {
+        let (obj, _, warnings) = self
+            .run_admission_keeping_old(operation, kind, obj, old, dry_run)
+            .await?;
+        Ok((obj, warnings))
+    }
+
+    /// [`run_admission_of`](Self::run_admission_of), giving the old object back (the
+    /// plugins read it, none keeps it) for what runs after the write.
+    async fn run_admission_keeping_old(
+        &self,
+        operation: admission::Operation,
+        kind: GroupVersionKind,
+        obj: Option<Box<dyn Object>>,
+        old: Option<Box<dyn Object>>,
+        dry_run: bool,
+    ) -> Result<
+        (
+            Option<Box<dyn Object>>,
+            Option<Box<dyn Object>>,
+            Vec<String>,
+        ),
+        StatusError,
+    > {
         let info = self.store.info();
         let name = obj
             .as_ref()
@@ -67,7 +90,34 @@ impl Handler<'_> {
             reports: admission::Reports::default(),
         };
         self.admission.run(&mut attributes).await?;
-        Ok((attributes.object, attributes.reports.warnings()))
+        let warnings = attributes.reports.warnings();
+        Ok((attributes.object, attributes.old_object, warnings))
+    }
+
+    /// The admission chain on an update of `current` to `new`: the admitted object, the
+    /// current one given back, and the plugins' warnings.
+    async fn run_update_admission(
+        &self,
+        new: Box<dyn Object>,
+        current: Box<dyn Object>,
+        dry_run: bool,
+    ) -> Result<(Box<dyn Object>, Box<dyn Object>, Vec<String>), StatusError> {
+        let kind = self.request_gvk();
+        let (obj, old, warnings) = self
+            .run_admission_keeping_old(
+                admission::Operation::Update,
+                kind,
+                Some(new),
+                Some(current),
+                dry_run,
+            )
+            .await?;
+        let obj = obj
+            .ok_or_else(|| errors::new_internal_error("an admission plugin removed the object"))?;
+        let old = old.ok_or_else(|| {
+            errors::new_internal_error("an admission plugin removed the old object")
+        })?;
+        Ok((obj, old, warnings))
     }
 
     /// An update as Go's `GuaranteedUpdate` runs it with admission inside: the current
@@ -140,18 +190,13 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
-            // Go's strategy `WarningsOnUpdate` (its status strategies' say nothing).
-            let strategy_warnings = match self.subresource() {
-                Subresource::Main => self.strategy().warnings_on_update(&*new, &*current),
-                Subresource::Status | Subresource::Finalize => Vec::new(),
-            };
             let admitted = if self.info.subresource == "scale" {
-                self.admit_scale(new, current, dry_run).await
+                let admitted = self.admit_scale(new, &*current, dry_run).await;
+                admitted.map(|(new, warnings)| (new, current, warnings))
             } else {
-                self.run_admission(admission::Operation::Update, new, Some(current), dry_run)
-                    .await
+                self.run_update_admission(new, current, dry_run).await
             };
-            let (mut new, mut warnings) = match admitted {
+            let (mut new, current, mut warnings) = match admitted {
                 Ok(v) => v,
                 Err(_) if self.stale_read(current_is_fresh, ns, name, rev).await => {
                     fresh = true;
@@ -159,7 +204,6 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
-            warnings.extend(strategy_warnings);
             if let Some(meta) = new.meta_mut() {
                 meta.set_resource_version(if asked.is_empty() {
                     &current_rv
@@ -190,7 +234,21 @@ impl Handler<'_> {
                 {
                     fresh = true;
                 }
-                other => return other.map(|o| (o, warnings)),
+                Err(e) => return Err(e),
+                Ok(written) => {
+                    // Go's strategy's `WarningsOnUpdate` (or its status strategy's),
+                    // which run on the object prepared and found valid.
+                    warnings.extend(match self.subresource() {
+                        Subresource::Main => {
+                            self.strategy().warnings_on_update(&*written, &*current)
+                        }
+                        Subresource::Status => self
+                            .strategy()
+                            .warnings_on_status_update(&*written, &*current),
+                        Subresource::Finalize => Vec::new(),
+                    });
+                    return Ok((written, warnings));
+                }
             }
         }
         Err(errors::new_conflict(

@@ -119,6 +119,7 @@ impl Handler<'_> {
                     let obj = self.rest.begin_create(&self.context(dry_run), obj).await?;
                     match self.store.create(&ns, obj, dry_run).await {
                         Ok(created) => {
+                            warnings.extend(self.strategy().warnings_on_create(&*created));
                             return self.reply(201, &*self.to_request_version(created)?, warnings);
                         }
                         Err(e) if errors::is_already_exists(&e) => continue,

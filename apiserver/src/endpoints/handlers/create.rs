@@ -21,9 +21,10 @@ impl Handler<'_> {
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
         warnings.extend(admitted);
-        warnings.extend(self.strategy().warnings_on_create(&*obj));
         let obj = self.rest.begin_create(&self.context(dry_run), obj).await?;
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
+        // Go's `WarningsOnCreate` runs once the object is prepared and valid.
+        warnings.extend(self.strategy().warnings_on_create(&*created));
         self.reply(
             201,
             &*self.to_request_version_async(created).await?,

@@ -122,7 +122,7 @@ impl Handler<'_> {
     pub(super) async fn admit_scale(
         &self,
         new: Box<dyn Object>,
-        current: Box<dyn Object>,
+        current: &dyn Object,
         dry_run: bool,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         let scale_gvk = scale_kind();

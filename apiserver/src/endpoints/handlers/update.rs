@@ -111,7 +111,6 @@ impl Handler<'_> {
         let (obj, mut warnings) = self
             .run_admission(admission::Operation::Create, obj, None, dry_run)
             .await?;
-        warnings.extend(self.strategy().warnings_on_create(&*obj));
         // Go's status stores are copies of the main store made before its
         // `BeginCreate` is set: a Service created through `/status` gets no cluster IP.
         let obj = if self.info.subresource.is_empty() {
@@ -120,6 +119,8 @@ impl Handler<'_> {
             obj
         };
         let created = self.store.create(self.namespace(), obj, dry_run).await?;
+        // Go's `WarningsOnCreate` runs once the object is prepared and valid.
+        warnings.extend(self.strategy().warnings_on_create(&*created));
         Ok((created, warnings))
     }
 }

@@ -12,7 +12,57 @@ use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, int, items, string_column, text,
 };
 use crate::registry::rest::RestStorage;
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::strategy::Strategy;
+use crate::registry::to_json;
+use apimachinery::runtime::Object;
+use apimachinery::util::validation::field::Path;
+use apimachinery::util::validation::ip::get_warnings_for_ip;
+
+/// Go's Endpoints strategy: generic, but a PUT creates a missing object, and addresses
+/// in a non-standard form are warned about.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EndpointsStrategy;
+
+impl Strategy for EndpointsStrategy {
+    fn allow_create_on_update(&self) -> bool {
+        true
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|e| endpoints_warnings(&e))
+            .unwrap_or_default()
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        self.warnings_on_create(obj)
+    }
+}
+
+/// Go's `endpointsWarnings`: the addresses' IPs in a non-standard form, unless the
+/// Endpoints controller wrote the object (it writes them canonical).
+pub fn endpoints_warnings(endpoints: &Value) -> Vec<String> {
+    let managed_by = endpoints
+        .pointer("/metadata/labels/endpoints.kubernetes.io~1managed-by")
+        .and_then(Value::as_str);
+    if managed_by == Some("endpoint-controller") {
+        return Vec::new();
+    }
+    let mut warnings = Vec::new();
+    let subsets = Path::new("subsets");
+    for (i, subset) in items(endpoints, "/subsets").iter().enumerate() {
+        let subset_path = subsets.index(i);
+        for list in ["addresses", "notReadyAddresses"] {
+            let path = subset_path.child(list);
+            for (j, address) in items(subset, &format!("/{list}")).iter().enumerate() {
+                let entry = path.index(j);
+                let ip = entry.child("ip");
+                warnings.extend(get_warnings_for_ip(&ip, text(address, "/ip")));
+            }
+        }
+    }
+    warnings
+}
 
 /// Go's `endpointColumnDefinitions`.
 pub const COLUMNS: [Column; 3] = [
@@ -93,9 +143,7 @@ pub fn format_endpoints(obj: &Value) -> String {
 
 /// The Endpoints' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    // Go's Endpoints strategy creates on PUT.
-    let strategy = GenericStrategy::default().creating_on_update();
-    deps.standard_with_table(info, strategy, Arc::new(ENDPOINTS_TABLE))
+    deps.standard_with_table(info, EndpointsStrategy, Arc::new(ENDPOINTS_TABLE))
 }
 
 #[cfg(test)]
@@ -142,5 +190,22 @@ mod tests {
         );
         let row = print_endpoints(&json!({"metadata": {"name": "e"}})).cells;
         assert_eq!(Value::from(row), json!(["e", "<none>", "<unknown>"]));
+    }
+
+    /// Go's `TestEndpointsWarnings` cases.
+    #[test]
+    fn non_standard_addresses_are_warned_about_unless_the_controller_wrote_them() {
+        let mut e = json!({"metadata": {"name": "e"}, "subsets": [
+            {"addresses": [{"ip": "10.0.0.1"}, {"ip": "10.000.0.2"}], "notReadyAddresses": [{"ip": "2001:db8:0::3"}]}]});
+        assert_eq!(
+            endpoints_warnings(&e),
+            [
+                "subsets[0].addresses[1].ip: non-standard IP address \"10.000.0.2\" is invalid: use \"10.0.0.2\"",
+                "subsets[0].notReadyAddresses[0].ip: IPv6 address \"2001:db8:0::3\" should be in RFC 5952 canonical format (\"2001:db8::3\")",
+            ]
+        );
+        e["metadata"]["labels"] =
+            json!({"endpoints.kubernetes.io/managed-by": "endpoint-controller"});
+        assert!(endpoints_warnings(&e).is_empty());
     }
 }

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
+use apimachinery::util::validation::field::Path;
+use apimachinery::util::validation::ip::get_warnings_for_cidr;
 use serde_json::Value;
 
 use super::{PROXY_VERBS, sub};
@@ -57,6 +59,14 @@ impl Strategy for NodeStrategy {
     /// Go's Node strategy sets no `metadata.generation`.
     fn tracks_generation(&self) -> bool {
         false
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj).map(|n| node_warnings(&n)).unwrap_or_default()
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        self.warnings_on_create(obj)
     }
 
     /// Go's `PrepareForCreate`: a Node may be created with its status, all but
@@ -219,6 +229,30 @@ pub fn print_node(obj: &Value) -> Row {
     ])
 }
 
+/// Go's `nodeWarnings`: the removed dynamic configuration, the unused external ID, and
+/// pod CIDRs that are ambiguous or in a non-standard form.
+fn node_warnings(node: &Value) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if node
+        .pointer("/spec/configSource")
+        .is_some_and(|c| !c.is_null())
+    {
+        warnings.push("spec.configSource: the feature is removed".to_owned());
+    }
+    if !text(node, "/spec/externalID").is_empty() {
+        warnings.push(
+            "spec.externalID: this field is deprecated, and is unused by Kubernetes".to_owned(),
+        );
+    }
+    let spec = Path::new("spec");
+    let cidrs = spec.child("podCIDRs");
+    for (i, cidr) in items(node, "/spec/podCIDRs").iter().enumerate() {
+        let cidr = cidr.as_str().unwrap_or_default();
+        warnings.extend(get_warnings_for_cidr(&cidrs.index(i), cidr));
+    }
+    warnings
+}
+
 /// The Nodes' REST storage over `info`, with the table.
 pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     // `proxy` reaches the Node's kubelet: listed as kube-apiserver lists it, not served.
@@ -315,5 +349,21 @@ mod tests {
             (bare[1].clone(), bare[2].clone()),
             (json!("Unknown"), json!("<none>"))
         );
+    }
+
+    /// Go's `nodeWarnings` cases.
+    #[test]
+    fn removed_and_unused_fields_and_ambiguous_pod_cidrs_are_warned_about() {
+        let node = json!({"spec": {"configSource": {"configMap": {}}, "externalID": "x",
+            "podCIDRs": ["10.0.0.0/24", "10.0.1.1/24"]}});
+        assert_eq!(
+            node_warnings(&node),
+            [
+                "spec.configSource: the feature is removed",
+                "spec.externalID: this field is deprecated, and is unused by Kubernetes",
+                "spec.podCIDRs[1]: CIDR value \"10.0.1.1/24\" is ambiguous in this context (should be \"10.0.1.0/24\" or \"10.0.1.1/32\"?)",
+            ]
+        );
+        assert!(node_warnings(&json!({"spec": {}})).is_empty());
     }
 }

@@ -18,6 +18,8 @@ use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{Strategy, Subresource, prepare_for_update};
 use crate::registry::{ResourceInfo, from_value, to_json};
 
+pub mod warnings;
+
 /// Go's persistent volume strategy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PersistentVolumeStrategy;
@@ -28,6 +30,16 @@ fn now() -> Value {
 }
 
 impl Strategy for PersistentVolumeStrategy {
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|pv| warnings::persistent_volume_warnings(&pv))
+            .unwrap_or_default()
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        self.warnings_on_create(obj)
+    }
+
     /// Go's `PrepareForCreate`: the status the server's own, `Pending` since now.
     fn prepare_for_create(
         &self,

@@ -4,15 +4,17 @@
 
 use std::sync::Arc;
 
+use apimachinery::api::resource::Quantity;
+use apimachinery::runtime::Object;
 use serde_json::Value;
 
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, quantity, string_column, text,
 };
 use crate::registry::rest::RestStorage;
 use crate::registry::strategy::Strategy;
+use crate::registry::{ResourceInfo, to_json};
 
 /// Go's resource quota strategy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -27,6 +29,44 @@ impl Strategy for ResourceQuotaStrategy {
     fn returns_deleted_object(&self) -> bool {
         true
     }
+
+    /// Go's `WarningsOnCreate` (its `WarningsOnUpdate` says nothing).
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj).map(|q| quota_warnings(&q)).unwrap_or_default()
+    }
+}
+
+/// Go's `knownResourceNames`, whose request and limit a quota compares.
+const KNOWN_RESOURCES: [&str; 4] = ["cpu", "memory", "storage", "ephemeral-storage"];
+
+/// Go's resource quota `WarningsOnCreate`: a hard request above its hard limit (`cpu`
+/// and `memory` stand for their requests when `requests.*` is not given).
+fn quota_warnings(quota: &Value) -> Vec<String> {
+    let hard = |name: &str| {
+        quota
+            .pointer("/spec/hard")
+            .and_then(|h| h.get(name))
+            .and_then(Value::as_str)
+            .and_then(|q| Quantity::parse_quantity(q).ok())
+    };
+    let mut warnings = Vec::new();
+    for resource in KNOWN_RESOURCES {
+        let mut request_name = format!("requests.{resource}");
+        let mut request = hard(&request_name);
+        if request.is_none() && matches!(resource, "cpu" | "memory") {
+            request = hard(resource);
+            request_name = resource.to_owned();
+        }
+        let limit_name = format!("limits.{resource}");
+        if let (Some(request), Some(limit)) = (request, hard(&limit_name)) {
+            if request > limit {
+                warnings.push(format!(
+                    "ResourceQuota {request_name} ({request}) should be less than {limit_name} ({limit})"
+                ));
+            }
+        }
+    }
+    warnings
 }
 
 /// Go's `resourceQuotaColumnDefinitions`.
@@ -134,6 +174,21 @@ mod tests {
         assert_eq!(
             Value::from(print_resource_quota(&fresh).cells),
             json!(["q", "", "", "<unknown>"])
+        );
+    }
+
+    /// Go's `TestResourceQuotaStrategy` warning cases.
+    #[test]
+    fn requests_above_limits_are_warned_about() {
+        let quota = serde_json::json!({"spec": {"hard": {
+            "cpu": "2", "limits.cpu": "1", "requests.memory": "1Gi", "limits.memory": "2Gi",
+            "requests.storage": "10Gi", "limits.storage": "1Gi"}}});
+        assert_eq!(
+            quota_warnings(&quota),
+            [
+                "ResourceQuota cpu (2) should be less than limits.cpu (1)",
+                "ResourceQuota requests.storage (10Gi) should be less than limits.storage (1Gi)",
+            ]
         );
     }
 }

@@ -17,6 +17,7 @@ use crate::registry::{ResourceInfo, Selection, Store, from_value, to_json};
 
 pub mod allocator;
 mod table;
+pub mod warnings;
 pub use allocator::ServiceNetwork;
 pub use table::{SERVICE_TABLE, print_service};
 
@@ -42,6 +43,22 @@ impl Strategy for ServiceStrategy {
     /// missing Service's `/status` creates the Service as a POST would).
     fn allow_create_on_update(&self) -> bool {
         true
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|svc| warnings::service_warnings(&svc))
+            .unwrap_or_default()
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        self.warnings_on_create(obj)
+    }
+
+    fn warnings_on_status_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|svc| warnings::load_balancer_status_warnings(&svc))
+            .unwrap_or_default()
     }
 }
 

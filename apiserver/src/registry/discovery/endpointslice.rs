@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
+use apimachinery::util::validation::field::Path;
+use apimachinery::util::validation::ip::get_warnings_for_ip;
 use serde_json::Value;
 
 use crate::registry::dependencies::Dependencies;
@@ -62,6 +64,51 @@ impl Strategy for EndpointSliceStrategy {
         }
         Ok(new)
     }
+
+    /// Go's `WarningsOnCreate`: FQDN slices are deprecated; addresses in a
+    /// non-standard form.
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        let Ok(slice) = to_json(obj) else {
+            return Vec::new();
+        };
+        let mut warnings = Vec::new();
+        if text(&slice, "/addressType") == "FQDN" {
+            warnings.push("spec.addressType: FQDN endpoints are deprecated".to_owned());
+        }
+        warnings.extend(address_warnings(&slice));
+        warnings
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|slice| address_warnings(&slice))
+            .unwrap_or_default()
+    }
+}
+
+/// Go's `warnOnBadIPs`: the endpoints' addresses in a non-standard form, unless one of
+/// Go's controllers wrote the slice (they write them canonical).
+fn address_warnings(slice: &Value) -> Vec<String> {
+    let managed_by = slice
+        .pointer("/metadata/labels/endpointslice.kubernetes.io~1managed-by")
+        .and_then(Value::as_str);
+    if matches!(
+        managed_by,
+        Some("endpointslice-controller.k8s.io" | "endpointslicemirroring-controller.k8s.io")
+    ) {
+        return Vec::new();
+    }
+    let endpoints = Path::new("endpoints");
+    let mut warnings = Vec::new();
+    for (i, endpoint) in items(slice, "/endpoints").iter().enumerate() {
+        let endpoint_path = endpoints.index(i);
+        let path = endpoint_path.child("addresses");
+        for (j, address) in items(endpoint, "/addresses").iter().enumerate() {
+            let address = address.as_str().unwrap_or_default();
+            warnings.extend(get_warnings_for_ip(&path.index(j), address));
+        }
+    }
+    warnings
 }
 
 /// Go's `endpointSliceColumnDefinitions`.
@@ -215,5 +262,20 @@ mod tests {
         let named = json!({"metadata": {"name": "n"}, "addressType": "FQDN",
             "ports": [{"name": "http"}, {}], "endpoints": []});
         assert_eq!(cells(named), json!(["n", "FQDN", "http,*", "<unset>"]));
+    }
+
+    /// Go's `TestWarningsOnEndpointSliceAddressType` and `warnOnBadIPs` cases.
+    #[test]
+    fn fqdn_slices_and_non_standard_addresses_are_warned_about() {
+        let mut slice = serde_json::json!({"addressType": "FQDN", "endpoints": [
+            {"addresses": ["a.example.com"]}, {"addresses": ["10.0.0.1", "::ffff:10.0.0.2"]}]});
+        assert_eq!(
+            address_warnings(&slice),
+            [
+                "endpoints[1].addresses[1]: non-standard IP address \"::ffff:10.0.0.2\" is invalid: use \"10.0.0.2\""
+            ]
+        );
+        slice["metadata"] = serde_json::json!({"labels": {"endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io"}});
+        assert!(address_warnings(&slice).is_empty());
     }
 }

@@ -1,9 +1,51 @@
-//! Ingresses (Go's `pkg/registry/networking/ingress`): the table `kubectl get ingresses`
-//! prints (Go's `printIngress`).
+//! Ingresses (Go's `pkg/registry/networking/ingress`): the generic strategy with Go's
+//! warnings (the deprecated class annotation on create, the status's load balancer
+//! addresses), and the table `kubectl get ingresses` prints (Go's `printIngress`).
 
 use std::collections::BTreeSet;
 
+use apimachinery::runtime::Object;
 use serde_json::Value;
+
+use crate::registry::core::service::warnings::load_balancer_status_warnings;
+use crate::registry::strategy::Strategy;
+use crate::registry::to_json;
+
+/// The annotation Go's strategy warns of when `spec.ingressClassName` is not set.
+const CLASS_ANNOTATION: &str = "kubernetes.io/ingress.class";
+
+/// Go's Ingress strategy: generic, with warnings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IngressStrategy;
+
+impl Strategy for IngressStrategy {
+    /// Go's `WarningsOnCreate` (its `WarningsOnUpdate` says nothing).
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        let Ok(ingress) = to_json(obj) else {
+            return Vec::new();
+        };
+        let annotated = ingress
+            .pointer("/metadata/annotations")
+            .and_then(|a| a.get(CLASS_ANNOTATION))
+            .is_some();
+        let class_named = ingress
+            .pointer("/spec/ingressClassName")
+            .is_some_and(|c| !c.is_null());
+        if annotated && !class_named {
+            vec![format!(
+                "annotation \"{CLASS_ANNOTATION}\" is deprecated, please use 'spec.ingressClassName' instead"
+            )]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn warnings_on_status_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|i| load_balancer_status_warnings(&i))
+            .unwrap_or_default()
+    }
+}
 
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,

@@ -25,6 +25,17 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "servicecidrs" => &servicecidr::SERVICE_CIDR_TABLE,
         _ => return deps.standard(info, GenericStrategy::default()),
     };
+    match info.resource.as_str() {
+        "networkpolicies" => {
+            let strategy = networkpolicy::NetworkPolicyStrategy;
+            return deps.standard_with_table(info, strategy, Arc::new(*table));
+        }
+        "ingresses" => {
+            let strategy = ingress::IngressStrategy;
+            return deps.standard_with_table(info, strategy, Arc::new(*table));
+        }
+        _ => {}
+    }
     // Go's strategies of these set no generation.
     let no_generation = matches!(info.resource.as_str(), "ipaddresses" | "servicecidrs");
     let strategy = GenericStrategy {
