@@ -127,7 +127,7 @@ impl Handler<'_> {
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         let scale_gvk = scale_kind();
         let new_scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*new)?)?;
-        let old_scale = from_value(self.scheme, &scale_gvk, self.scale_of(&*current)?)?;
+        let old_scale = from_value(self.scheme, &scale_gvk, self.scale_of(current)?)?;
         let (admitted, warnings) = self
             .run_admission_of(
                 admission::Operation::Update,
