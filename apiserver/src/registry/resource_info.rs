@@ -33,6 +33,16 @@ const KEY_PREFIXES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Where kube-apiserver keeps the objects of `resource` in `group`: `/registry/` and
+/// the resource's plural name, or the older name Go keeps for it ([`KEY_PREFIXES`]).
+pub fn key_prefix(group: &str, resource: &str) -> String {
+    let prefix = KEY_PREFIXES
+        .iter()
+        .find(|(g, res, _)| *g == group && *res == resource)
+        .map_or(resource, |(_, _, p)| *p);
+    format!("/registry/{prefix}")
+}
+
 /// kube-apiserver's storage versions that are not the group's preferred version serving
 /// the resource, by `(group, resource)`: `(version)` in the same group. HorizontalPodAutoscalers
 /// and CustomResourceDefinitions are stored as Go's etcd storage test pins them; the rest
@@ -221,11 +231,7 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                     .find(|(g, res, _)| *g == group.group.name && *res == r.name)
                     .map(|(_, _, v)| (*v).to_owned())
                     .unwrap_or_else(|| version.version.clone());
-                let prefix = KEY_PREFIXES
-                    .iter()
-                    .find(|(g, res, _)| *g == group.group.name && *res == r.name)
-                    .map(|(_, _, p)| (*p).to_owned())
-                    .unwrap_or_else(|| r.name.clone());
+                let prefix = key_prefix(&group.group.name, &r.name);
                 let storage_gvk = GroupVersionKind::new(
                     group.group.name.as_str(),
                     storage_version,
@@ -252,7 +258,7 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                         // Set by the resource modules that serve `/scale`.
                         has_scale: false,
                         storage_gvk,
-                        key_prefix: format!("/registry/{prefix}"),
+                        key_prefix: prefix,
                         has_spec,
                         has_status,
                         // Set by the resource modules.

@@ -7,6 +7,7 @@
 //! The REST storages of the built-in resources are in the resource modules beside this
 //! one; the endpoints see only these traits.
 
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::Arc;
 
@@ -61,6 +62,23 @@ pub fn with_status(mut review: Value, status: Value) -> Value {
         map.insert("status".into(), status);
     }
     review
+}
+
+/// Go's `rest.Connecter`: a subresource that connects the client to what runs the
+/// object (a Pod's `log`, `exec`, `attach` and `portforward` reach its node's kubelet).
+#[async_trait::async_trait]
+pub trait Connecter: Send + Sync + Debug {
+    /// The HTTP methods it answers (Go's `ConnectMethods`).
+    fn methods(&self) -> &'static [&'static str];
+
+    /// Checks the request's options (`query`) and the object `ctx.name`. `Ok(())` is Go's
+    /// answer when there is nothing to connect to yet (204, no body); an error is its
+    /// refusal. A server without kubelets answers what would reach one with an error.
+    async fn connect(
+        &self,
+        ctx: &Context<'_>,
+        query: &BTreeMap<String, String>,
+    ) -> Result<(), StatusError>;
 }
 
 /// The `kubectl get` table of a resource (Go's `rest.TableConvertor`).
@@ -124,6 +142,11 @@ pub trait RestStorage: Send + Sync + Debug {
 
     /// Creates answered without storing (the review resources).
     fn creater(&self) -> Option<&dyn Creater> {
+        None
+    }
+
+    /// A subresource that connects to what runs the object (Go's `Connecter`s).
+    fn connecter(&self, _name: &str) -> Option<&dyn Connecter> {
         None
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
 use axum::body::Body;
-use axum::http::{HeaderValue, Method, Request, Response, header};
+use axum::http::{HeaderValue, Method, Request, Response, StatusCode, header};
 
 use super::api::Api;
 use super::filters::{Answer, Handle, RequestScope};
@@ -27,7 +27,7 @@ use crate::endpoints::responsewriters::{
 };
 use crate::endpoints::warning::WarningRecorder;
 use crate::registry::default_table::DefaultTable;
-use crate::registry::{Creater, ResourceInfo, TableConvertor};
+use crate::registry::{Context, Creater, ResourceInfo, TableConvertor};
 
 /// The Kubernetes minor version the server reports at `/version`: the release built's
 /// (`crate::RELEASE` is `1.` and this).
@@ -247,6 +247,26 @@ impl Api {
         // subresource's handler).
         if let Some(w) = rest.version_warning(&info.api_version) {
             warnings.add(w);
+        }
+        // Go's connecters (a Pod's `log`, `exec`, ...): their own methods, no body.
+        if let Some(connecter) = rest.connecter(&info.subresource) {
+            if !item {
+                return Err(path_not_found(path));
+            }
+            if !connecter.methods().contains(&method.as_str()) {
+                return Err(method_not_allowed(method.as_str(), path));
+            }
+            let ctx = Context {
+                user,
+                namespace: info.namespace.as_deref().unwrap_or_default(),
+                name: &info.name,
+                version: &info.api_version,
+                dry_run: false,
+            };
+            connecter.connect(&ctx, query).await?;
+            let mut resp = Response::new(Body::empty());
+            *resp.status_mut() = StatusCode::NO_CONTENT;
+            return Ok(resp);
         }
         let subresource = match info.subresource.as_str() {
             "" => None,

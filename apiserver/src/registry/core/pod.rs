@@ -22,13 +22,14 @@ use serde_json::{Value, json};
 use super::{PROXY_VERBS, sub};
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{int, items, text};
-use crate::registry::rest::{Creater, RestStorage, TableConvertor};
+use crate::registry::rest::{Connecter, Creater, RestStorage, TableConvertor};
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update_adjusted, spec_changed,
 };
 use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json};
 
 mod binding;
+pub mod connect;
 pub mod disabled;
 pub mod level_resources;
 mod qos;
@@ -244,17 +245,20 @@ fn keep_absent(old: &Value, new: &mut Value, part: &str, field: &str) {
     }
 }
 
-/// The REST storage of Pods: the store, the `kubectl get` table and `pods/binding`.
+/// The REST storage of Pods: the store, the `kubectl get` table, `pods/binding` and
+/// the subresources that reach a kubelet ([`connect`]).
 #[derive(Debug)]
 pub struct PodStorage {
     store: Arc<Store>,
     binding: BindingRest,
+    connections: [(&'static str, connect::PodConnection); 4],
 }
 
 /// The Pods' REST storage over `info`.
 /// The subresources of a Pod besides `status`, as kube-apiserver 1.36 lists them
-/// (`core/rest/storage_core.go`). kapi serves `binding`; `attach`, `exec`, `log`,
-/// `portforward` and `proxy` reach a kubelet, which kapi has none of, and `eviction`,
+/// (`core/rest/storage_core.go`). kapi serves `binding`; `attach`, `exec`, `log` and
+/// `portforward` reach a kubelet, which kapi has none of: they answer what
+/// kube-apiserver answers before connecting ([`connect`]); `proxy`, `eviction`,
 /// `ephemeralcontainers` and `resize` are not served yet (404): listed all the same,
 /// so that clients see kube-apiserver's API.
 const SUBRESOURCES: &[SubresourceInfo] = &[
@@ -276,11 +280,19 @@ const SUBRESOURCES: &[SubresourceInfo] = &[
 pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     info.subresources = SUBRESOURCES.to_vec();
     let store = deps.store(info, PodStrategy);
+    let connection = |c| connect::PodConnection::new(c, Arc::clone(&store), deps.storage.clone());
+    let connections = [
+        ("log", connection(connect::Connection::Log)),
+        ("exec", connection(connect::Connection::Exec)),
+        ("attach", connection(connect::Connection::Attach)),
+        ("portforward", connection(connect::Connection::PortForward)),
+    ];
     Arc::new(PodStorage {
         binding: BindingRest {
             store: Arc::clone(&store),
         },
         store,
+        connections,
     })
 }
 
@@ -291,6 +303,13 @@ impl RestStorage for PodStorage {
 
     fn subresource(&self, name: &str) -> Option<&dyn Creater> {
         (name == "binding").then_some(&self.binding as &dyn Creater)
+    }
+
+    fn connecter(&self, name: &str) -> Option<&dyn Connecter> {
+        self.connections
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| c as &dyn Connecter)
     }
 
     fn table_convertor(&self) -> Option<&dyn TableConvertor> {
