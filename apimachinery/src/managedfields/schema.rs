@@ -363,6 +363,24 @@ fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
             if ty.is_none() && properties.is_none() && additional.is_none() {
                 return TypeRef::Deduced;
             }
+            // An object type that declares no field and no element (a RawExtension, such as
+            // a ControllerRevision's `data`) holds Go's untyped atomic values: the map is
+            // one leaf (`f:data`), nothing in it tracked.
+            if properties.is_none_or(Map::is_empty)
+                && additional.is_none()
+                && !preserve
+                && obj
+                    .get("x-kubernetes-embedded-resource")
+                    .and_then(Value::as_bool)
+                    != Some(true)
+            {
+                return inline(Atom::Map(MapType {
+                    fields: BTreeMap::new(),
+                    element: Some(TypeRef::Deduced),
+                    atomic: true,
+                    defaults: BTreeMap::new(),
+                }));
+            }
             let mut fields = BTreeMap::new();
             let mut defaults = BTreeMap::new();
             for (name, s) in properties.into_iter().flatten() {
@@ -377,8 +395,8 @@ fn convert(schema: &Value, pending: &mut Vec<String>) -> TypeRef {
                     Some(convert(&Value::Object(s.clone()), pending))
                 }
                 Some(_) => Some(TypeRef::Deduced),
-                // An object with no declared fields holds anything (Go's untyped map).
-                None if preserve || fields.is_empty() => Some(TypeRef::Deduced),
+                // An object that keeps unknown fields holds anything (Go's untyped map).
+                None if preserve => Some(TypeRef::Deduced),
                 None => None,
             };
             // Embedded resources carry apiVersion, kind and metadata whatever the

@@ -290,3 +290,22 @@ fn a_field_overrides_the_map_type_of_the_struct_it_refers_to() {
         r#"{"f:spec":{"f:claimRef":{"f:name":{},"f:namespace":{}},"f:other":{}}}"#
     );
 }
+
+/// Go's schema converter reads an object type with no field and no element (a
+/// RawExtension, a ControllerRevision's `data`) as a struct with no fields: the value
+/// is one leaf, whatever it holds; one that keeps unknown fields is descended into.
+#[test]
+fn an_object_of_no_declared_fields_is_one_leaf() {
+    let t = ParseableType::from_openapi_v3_schema(&json!({
+        "type": "object",
+        "properties": {
+            "data": {"type": "object"},
+            "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}
+    }));
+    let set = to_field_set(
+        &t,
+        &json!({"data": {"spec": {"a": 1}}, "free": {"b": {"c": 2}}}),
+    )
+    .expect("typed");
+    assert_eq!(paths(&set), [".data", ".free.b.c"]);
+}
