@@ -688,34 +688,48 @@ mod tests {
         assert!(get_warnings_for_ip(&p, "2001:db8::2").is_empty());
         assert_eq!(
             get_warnings_for_ip(&p, "192.168.000.001"),
-            ["spec.clusterIPs[0]: non-standard IP address \"192.168.000.001\" is invalid: use \"192.168.0.1\""]
+            [
+                "spec.clusterIPs[0]: non-standard IP address \"192.168.000.001\" is invalid: use \"192.168.0.1\""
+            ]
         );
         assert_eq!(
             get_warnings_for_ip(&p, "::ffff:192.168.0.1"),
-            ["spec.clusterIPs[0]: non-standard IP address \"::ffff:192.168.0.1\" is invalid: use \"192.168.0.1\""]
+            [
+                "spec.clusterIPs[0]: non-standard IP address \"::ffff:192.168.0.1\" is invalid: use \"192.168.0.1\""
+            ]
         );
         assert_eq!(
             get_warnings_for_ip(&p, "2001:db8:0:0::2"),
-            ["spec.clusterIPs[0]: IPv6 address \"2001:db8:0:0::2\" should be in RFC 5952 canonical format (\"2001:db8::2\")"]
+            [
+                "spec.clusterIPs[0]: IPv6 address \"2001:db8:0:0::2\" should be in RFC 5952 canonical format (\"2001:db8::2\")"
+            ]
         );
         assert_eq!(
             get_warnings_for_ip(&p, "2001:DB8::2"),
-            ["spec.clusterIPs[0]: IPv6 address \"2001:DB8::2\" should be in RFC 5952 canonical format (\"2001:db8::2\")"]
+            [
+                "spec.clusterIPs[0]: IPv6 address \"2001:DB8::2\" should be in RFC 5952 canonical format (\"2001:db8::2\")"
+            ]
         );
         assert!(get_warnings_for_ip(&p, "not an ip").is_empty());
 
         assert!(get_warnings_for_cidr(&p, "192.168.0.0/24").is_empty());
         assert_eq!(
             get_warnings_for_cidr(&p, "192.168.0.1/24"),
-            ["spec.clusterIPs[0]: CIDR value \"192.168.0.1/24\" is ambiguous in this context (should be \"192.168.0.0/24\" or \"192.168.0.1/32\"?)"]
+            [
+                "spec.clusterIPs[0]: CIDR value \"192.168.0.1/24\" is ambiguous in this context (should be \"192.168.0.0/24\" or \"192.168.0.1/32\"?)"
+            ]
         );
         assert_eq!(
             get_warnings_for_cidr(&p, "192.168.000.000/24"),
-            ["spec.clusterIPs[0]: non-standard CIDR value \"192.168.000.000/24\" is invalid: use \"192.168.0.0/24\""]
+            [
+                "spec.clusterIPs[0]: non-standard CIDR value \"192.168.000.000/24\" is invalid: use \"192.168.0.0/24\""
+            ]
         );
         assert_eq!(
             get_warnings_for_cidr(&p, "2001:db8:0:0::/64"),
-            ["spec.clusterIPs[0]: IPv6 CIDR value \"2001:db8:0:0::/64\" should be in RFC 5952 canonical format (\"2001:db8::/64\")"]
+            [
+                "spec.clusterIPs[0]: IPv6 CIDR value \"2001:db8:0:0::/64\" should be in RFC 5952 canonical format (\"2001:db8::/64\")"
+            ]
         );
     }
 }
