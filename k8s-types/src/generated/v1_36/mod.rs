@@ -41,6 +41,8 @@ pub mod events;
 pub mod extensions;
 #[cfg(feature = "flowcontrol")]
 pub mod flowcontrol;
+#[cfg(feature = "core")]
+pub(crate) mod go_internal;
 pub(crate) mod go_types;
 #[cfg(feature = "imagepolicy")]
 pub mod imagepolicy;
