@@ -16,6 +16,7 @@
 
 use apimachinery::util::diff::diff_json;
 use apimachinery::util::json::{JsonLayout, WriteJson, encode_write_json};
+use apimachinery::util::validation::field::BadValue;
 
 use crate::generated::go_internal::GO_STRUCTS;
 
@@ -113,6 +114,21 @@ pub(crate) fn internal_diff(root: &str, old: &dyn WriteJson, new: &dyn WriteJson
     }
 }
 
+/// [`internal_json`] as a field error's bad value (`null` if it cannot be written).
+pub(crate) fn internal_value(root: &str, value: &dyn WriteJson) -> BadValue {
+    BadValue::Json(internal_json(root, value).unwrap_or_else(|| "null".to_owned()))
+}
+
+/// A slice of internal structs as Go's `json.Marshal` writes it: `null` when empty (ours
+/// cannot tell nil from empty: a list Go's JSON left out is both).
+pub(crate) fn internal_list_value<T: WriteJson>(root: &str, items: &[T]) -> BadValue {
+    if items.is_empty() {
+        return BadValue::null();
+    }
+    let texts: Option<Vec<String>> = items.iter().map(|i| internal_json(root, i)).collect();
+    BadValue::Json(texts.map_or_else(|| "null".to_owned(), |t| format!("[{}]", t.join(","))))
+}
+
 /// A message followed, as Go writes it, by a newline and [`internal_diff`].
 pub(crate) fn with_internal_diff(
     message: &str,
@@ -180,7 +196,7 @@ fn write_fields(
                 GoShape::Struct(inner) => write_fields(inner, own, parent, out, first),
                 // A metav1 struct (`ObjectMeta`, `TypeMeta`): its tagged fields are the
                 // outer struct's, as our JSON writes them.
-                _ => splice(field, value, own, out, first),
+                _ => splice(field, own, out, first),
             }
             continue;
         }
@@ -192,27 +208,15 @@ fn write_fields(
     }
 }
 
-/// The members of an embedded metav1 struct. `TypeMeta`, which v1 inlines too, is the
-/// outer object's `kind` and `apiVersion`.
-fn splice(
-    field: &GoField,
-    outer: Option<&Node<'_>>,
-    own: Option<&Node<'_>>,
-    out: &mut String,
-    first: &mut bool,
-) {
-    let members: Vec<&(&str, Node<'_>)> = if field.json.is_empty() {
-        let Some(Node::Object(all, _)) = outer else {
-            return;
-        };
-        all.iter()
-            .filter(|(k, _)| matches!(*k, "kind" | "apiVersion"))
-            .collect()
-    } else {
-        let Some(Node::Object(all, _)) = own else {
-            return;
-        };
-        all.iter().collect()
+/// The members of an embedded metav1 struct (`ObjectMeta`, v1's `metadata`). An
+/// embedded `TypeMeta`, which v1 inlines, is left empty: Go's conversions of the structs
+/// that embed it (a claim, a stateful set's claim templates) do not copy it.
+fn splice(field: &GoField, own: Option<&Node<'_>>, out: &mut String, first: &mut bool) {
+    if field.json.is_empty() {
+        return;
+    }
+    let Some(Node::Object(members, _)) = own else {
+        return;
     };
     for (key, node) in members {
         separator(out, first);
