@@ -418,6 +418,96 @@ mod tests {
         assert!(parse("[1,]").is_none());
     }
 
+    fn of<T: serde::de::DeserializeOwned + WriteJson>(root: &str, json: &str) -> String {
+        let value: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        internal_json(root, &value).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_claim_spec_is_written_with_every_field_in_go_order() {
+        use crate::core::v1::PersistentVolumeClaimSpec;
+        let text = of::<PersistentVolumeClaimSpec>(
+            "core.PersistentVolumeClaimSpec",
+            r#"{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}"#,
+        );
+        assert_eq!(
+            text,
+            r#"{"AccessModes":["ReadWriteOnce"],"Selector":null,"Resources":{"Limits":null,"Requests":{"storage":"1Gi"}},"VolumeName":"","StorageClassName":null,"VolumeMode":null,"DataSource":null,"DataSourceRef":null,"VolumeAttributesClassName":null}"#
+        );
+    }
+
+    #[test]
+    fn a_volume_source_is_read_from_the_spec_that_inlines_it() {
+        use crate::core::v1::PersistentVolumeSpec;
+        let text = of::<PersistentVolumeSpec>(
+            "core.PersistentVolumeSource",
+            r#"{"capacity":{"storage":"1Gi"},"nfs":{"server":"s","path":"/p"}}"#,
+        );
+        assert!(text.starts_with(r#"{"GCEPersistentDisk":null,"#), "{text}");
+        assert!(
+            text.contains(r#""NFS":{"Server":"s","Path":"/p","ReadOnly":false}"#),
+            "{text}"
+        );
+        assert!(!text.contains("Capacity") && !text.contains("1Gi"), "{text}");
+    }
+
+    #[test]
+    fn a_template_has_its_metadata_fields_as_its_own() {
+        use crate::core::v1::PodTemplateSpec;
+        let text = of::<PodTemplateSpec>(
+            "core.PodTemplateSpec",
+            r#"{"metadata":{"name":"x","labels":{"a":"b"}},"spec":{"containers":[]}}"#,
+        );
+        assert!(
+            text.starts_with(
+                r#"{"name":"x","labels":{"a":"b"},"Spec":{"Volumes":null,"InitContainers":null,"Containers":[],"#
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_pods_host_network_is_where_the_releases_internal_spec_has_it() {
+        use crate::core::v1::PodSpec;
+        let text = of::<PodSpec>(
+            "core.PodSpec",
+            r#"{"hostNetwork":true,"serviceAccount":"old"}"#,
+        );
+        // 1.37's internal spec is v1's; 1.36's keeps the host namespaces in its
+        // security context, always set, and takes `serviceAccount` for an empty name.
+        #[cfg(feature = "v1_37")]
+        {
+            assert!(text.contains(r#""ServiceAccountName":"","DeprecatedServiceAccount":"old","#));
+            assert!(text.contains(r#""HostNetwork":true,"#), "{text}");
+            assert!(text.contains(r#""SecurityContext":null,"#), "{text}");
+        }
+        #[cfg(not(feature = "v1_37"))]
+        {
+            assert!(text.contains(r#""ServiceAccountName":"old","#), "{text}");
+            assert!(
+                text.contains(r#""SecurityContext":{"HostNetwork":true,"HostPID":false,"#),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_diff_is_gos_unified_diff_of_the_indented_texts() {
+        use crate::core::v1::PersistentVolumeClaimSpec;
+        let spec = |name: &str| -> PersistentVolumeClaimSpec {
+            serde_json::from_str(&format!(r#"{{"volumeName":"{name}"}}"#)).unwrap_or_default()
+        };
+        let text = internal_diff("core.PersistentVolumeClaimSpec", &spec("a"), &spec("b"));
+        assert_eq!(
+            text,
+            "@@ -5,7 +5,7 @@\n   \"Limits\": null,\n   \"Requests\": null\n  },\n- \"VolumeName\": \"a\",\n+ \"VolumeName\": \"b\",\n  \"StorageClassName\": null,\n  \"VolumeMode\": null,\n  \"DataSource\": null,\n"
+        );
+        assert_eq!(
+            internal_diff("core.PersistentVolumeClaimSpec", &spec("a"), &spec("a")),
+            ""
+        );
+    }
+
     #[test]
     fn every_struct_of_the_table_is_sorted_and_its_indexes_are_in_it() {
         assert!(GO_STRUCTS.windows(2).all(|w| w[0].name < w[1].name));
