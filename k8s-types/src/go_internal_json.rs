@@ -115,12 +115,14 @@ pub(crate) fn internal_diff(root: &str, old: &dyn WriteJson, new: &dyn WriteJson
 }
 
 /// [`internal_json`] as a field error's bad value (`null` if it cannot be written).
+#[cfg_attr(not(any(feature = "batch", feature = "storage")), allow(dead_code))]
 pub(crate) fn internal_value(root: &str, value: &dyn WriteJson) -> BadValue {
     BadValue::Json(internal_json(root, value).unwrap_or_else(|| "null".to_owned()))
 }
 
 /// A slice of internal structs as Go's `json.Marshal` writes it: `null` when empty (ours
 /// cannot tell nil from empty: a list Go's JSON left out is both).
+#[cfg_attr(not(all(feature = "apps", feature = "v1_37")), allow(dead_code))]
 pub(crate) fn internal_list_value<T: WriteJson>(root: &str, items: &[T]) -> BadValue {
     if items.is_empty() {
         return BadValue::null();

@@ -41,7 +41,7 @@ pub mod events;
 pub mod extensions;
 #[cfg(feature = "flowcontrol")]
 pub mod flowcontrol;
-#[cfg(feature = "core")]
+#[cfg(all(feature = "core", feature = "validation"))]
 pub(crate) mod go_internal;
 pub(crate) mod go_types;
 #[cfg(feature = "imagepolicy")]
