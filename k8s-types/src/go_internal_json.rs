@@ -107,6 +107,7 @@ pub(crate) fn internal_json(root: &str, value: &dyn WriteJson) -> Option<String>
 /// Go's `diff.Diff(old, new)` of two values of the internal struct `root`, converted from
 /// their v1 forms: the text Go appends to a message after a newline (empty when Go's JSON
 /// of both is the same).
+#[cfg_attr(not(feature = "core"), allow(dead_code))]
 pub(crate) fn internal_diff(root: &str, old: &dyn WriteJson, new: &dyn WriteJson) -> String {
     match (internal_json(root, old), internal_json(root, new)) {
         (Some(a), Some(b)) => diff_json(&a, &b),
@@ -122,16 +123,38 @@ pub(crate) fn internal_value(root: &str, value: &dyn WriteJson) -> BadValue {
 
 /// A slice of internal structs as Go's `json.Marshal` writes it: `null` when empty (ours
 /// cannot tell nil from empty: a list Go's JSON left out is both).
-#[cfg_attr(not(all(feature = "apps", feature = "v1_37")), allow(dead_code))]
-pub(crate) fn internal_list_value<T: WriteJson>(root: &str, items: &[T]) -> BadValue {
+fn internal_list_json<T: WriteJson>(root: &str, items: &[T]) -> Option<String> {
     if items.is_empty() {
-        return BadValue::null();
+        return Some("null".to_owned());
     }
     let texts: Option<Vec<String>> = items.iter().map(|i| internal_json(root, i)).collect();
-    BadValue::Json(texts.map_or_else(|| "null".to_owned(), |t| format!("[{}]", t.join(","))))
+    texts.map(|t| format!("[{}]", t.join(",")))
+}
+
+/// [`internal_list_json`] as a field error's bad value.
+#[cfg_attr(not(all(feature = "apps", feature = "v1_37")), allow(dead_code))]
+pub(crate) fn internal_list_value<T: WriteJson>(root: &str, items: &[T]) -> BadValue {
+    BadValue::Json(internal_list_json(root, items).unwrap_or_else(|| "null".to_owned()))
+}
+
+/// A message followed, as Go writes it, by a newline and `diff.Diff` of two slices of
+/// the internal struct `root` (each `null` when empty, as Go's nil slice).
+#[cfg_attr(not(feature = "certificates"), allow(dead_code))]
+pub(crate) fn with_internal_list_diff<T: WriteJson>(
+    message: &str,
+    root: &str,
+    old: &[T],
+    new: &[T],
+) -> String {
+    let diff = match (internal_list_json(root, old), internal_list_json(root, new)) {
+        (Some(a), Some(b)) => diff_json(&a, &b),
+        _ => String::new(),
+    };
+    format!("{message}\n{diff}")
 }
 
 /// A message followed, as Go writes it, by a newline and [`internal_diff`].
+#[cfg_attr(not(feature = "core"), allow(dead_code))]
 pub(crate) fn with_internal_diff(
     message: &str,
     root: &str,
@@ -450,7 +473,10 @@ mod tests {
             text.contains(r#""NFS":{"Server":"s","Path":"/p","ReadOnly":false}"#),
             "{text}"
         );
-        assert!(!text.contains("Capacity") && !text.contains("1Gi"), "{text}");
+        assert!(
+            !text.contains("Capacity") && !text.contains("1Gi"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -507,6 +533,30 @@ mod tests {
         assert_eq!(
             internal_diff("core.PersistentVolumeClaimSpec", &spec("a"), &spec("a")),
             ""
+        );
+    }
+
+    /// Go's text, from kube-apiserver 1.37.2's CSR strategy (the oracle's `validate` of
+    /// an update changing an Approved condition's reason).
+    #[cfg(feature = "certificates")]
+    #[test]
+    fn a_list_of_conditions_is_diffed_as_go_diffs_it() {
+        use crate::certificates::v1::CertificateSigningRequestCondition;
+        let condition = |reason: &str| -> Vec<CertificateSigningRequestCondition> {
+            let json = format!(
+                r#"[{{"type":"Approved","status":"True","reason":"{reason}","message":"m<&>","lastUpdateTime":"2024-01-01T00:00:00Z"}}]"#
+            );
+            serde_json::from_str(&json).unwrap_or_else(|e| panic!("{json}: {e}"))
+        };
+        let text = with_internal_list_diff(
+            "updates may not modify a condition of type \"Approved\"",
+            "certificates.CertificateSigningRequestCondition",
+            &condition("A"),
+            &condition("B"),
+        );
+        assert_eq!(
+            text,
+            "updates may not modify a condition of type \"Approved\"\n@@ -2,7 +2,7 @@\n  {\n   \"Type\": \"Approved\",\n   \"Status\": \"True\",\n-  \"Reason\": \"A\",\n+  \"Reason\": \"B\",\n   \"Message\": \"m\\u003c\\u0026\\u003e\",\n   \"LastUpdateTime\": \"2024-01-01T00:00:00Z\",\n   \"LastTransitionTime\": null\n"
         );
     }
 

@@ -25,7 +25,8 @@ pub const FILE: &str = "go_internal.rs";
 
 /// The internal structs whose JSON a message carries, as `package.Type`: a pod's spec
 /// (Go's `ValidatePodUpdate`), a persistent volume's source and a claim's spec (their
-/// immutability messages), a job's pod template, a volume attachment's spec and a
+/// immutability messages), a certificate signing request's conditions (Go's
+/// `validateConditions`), a job's pod template, a volume attachment's spec and a
 /// stateful set's claim templates (their bad values).
 pub const ROOTS: &[&str] = &[
     "core.PodSpec",
@@ -34,6 +35,7 @@ pub const ROOTS: &[&str] = &[
     "core.PersistentVolumeClaimSpec",
     "core.PersistentVolumeClaim",
     "storage.VolumeAttachmentSpec",
+    "certificates.CertificateSigningRequestCondition",
 ];
 
 /// The prefix of an internal package's definition names.

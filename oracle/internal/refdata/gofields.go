@@ -84,9 +84,10 @@ func GoPackages(m Module) ([]string, error) {
 // InternalPackages are the packages of k8s.io/kubernetes whose internal types
 // go-internal-fields.json records: those whose values Go's validation writes with
 // `json.Marshal` or `diff.Diff` (a pod's spec, a volume's source, a claim's spec, a job's
-// template, a volume attachment's spec, a stateful set's claim templates). Their structs
+// template, a volume attachment's spec, a stateful set's claim templates, a certificate
+// signing request's conditions). Their structs
 // have no JSON tags, so every exported field is recorded, tagged or not.
-var InternalPackages = []string{"pkg/apis/core", "pkg/apis/storage", "pkg/apis/batch", "pkg/apis/apps"}
+var InternalPackages = []string{"pkg/apis/apps", "pkg/apis/batch", "pkg/apis/certificates", "pkg/apis/core", "pkg/apis/storage"}
 
 // apiPackages is every <group>/<version> directory of k8s.io/api: those with a
 // generated.proto (each served or unserved group version has one).

@@ -41,7 +41,10 @@ pub mod events;
 pub mod extensions;
 #[cfg(feature = "flowcontrol")]
 pub mod flowcontrol;
-#[cfg(all(feature = "core", feature = "validation"))]
+#[cfg(all(
+    feature = "validation",
+    any(feature = "core", feature = "certificates")
+))]
 pub(crate) mod go_internal;
 pub(crate) mod go_types;
 #[cfg(feature = "imagepolicy")]
