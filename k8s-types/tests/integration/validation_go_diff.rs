@@ -11,7 +11,7 @@ use super::validation::update_errors;
 /// Whether `errs` has Go's error `field: message`.
 fn has(errs: &[String], field: &str, message: &str) -> bool {
     let want = format!("{field}: {message}");
-    errs.iter().any(|e| *e == want)
+    errs.contains(&want)
 }
 
 /// A claim's spec changed: Go's `ValidatePersistentVolumeClaimUpdate` appends `diff.Diff` of the internal specs.
