@@ -203,6 +203,13 @@ pub mod deprecated_fields;
 #[cfg_attr(not(feature = "v1_37"), path = "generated/v1_36/mod.rs")]
 #[cfg_attr(feature = "v1_37", path = "generated/v1_37/mod.rs")]
 mod generated;
+// Go's JSON of internal structs, for the messages validation writes (core's and
+// certificates').
+#[cfg(all(
+    feature = "validation",
+    any(feature = "core", feature = "certificates")
+))]
+mod go_internal_json;
 #[doc(hidden)]
 pub mod go_json;
 pub mod lifecycle;

@@ -54,6 +54,11 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
     }
     // The list of Go's types (`type_list`) is there whatever the features.
     root.push_str("pub(crate) mod go_types;\n");
+    // The shapes of the internal structs whose JSON validation messages carry (core's
+    // and certificates').
+    root.push_str(
+        "#[cfg(all(feature = \"validation\", any(feature = \"core\", feature = \"certificates\")))]\npub(crate) mod go_internal;\n",
+    );
     // The `+default=` markers' defaulters, called by the hand-written walks of
     // `crate::defaults` (registered in the Scheme, so behind `scheme` as they are); each
     // group's part is behind its feature inside.

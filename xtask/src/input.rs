@@ -60,6 +60,9 @@ pub struct GoStruct {
 /// are known from the protobuf type, which also sees through named types).
 #[derive(Debug, Deserialize)]
 pub struct GoField {
+    /// The field's Go name (an embedded field's, its type's name).
+    #[serde(default)]
+    pub go: String,
     /// An embedded field (`metav1.TypeMeta`, `ObjectMeta`, `VolumeSource`).
     pub embedded: bool,
     /// `json:",inline"`: the embedded struct's fields are the outer struct's.
@@ -156,9 +159,17 @@ pub struct Input {
     pub messages: BTreeMap<String, ProtoMessage>,
     /// Go structs by OpenAPI definition name.
     pub go: BTreeMap<String, GoStruct>,
+    /// The internal Go structs of `k8s.io/kubernetes` (`pkg/apis/core` and others), by
+    /// the same naming (`io.k8s.kubernetes.pkg.apis.core.PodSpec`); read by
+    /// [`Input::read_internal`].
+    pub internal: BTreeMap<String, GoStruct>,
     /// Discovery extras.
     pub extras: DiscoveryExtras,
 }
+
+/// The file of the internal structs' fields, which data written before it existed lacks
+/// (`cargo xtask refdata` writes it).
+pub const INTERNAL_FIELDS: &str = "go-internal-fields.json";
 
 fn read_json<T: serde::de::DeserializeOwned>(path: PathBuf) -> Result<T, Error> {
     let text = std::fs::read_to_string(&path).map_err(|source| Error::Read {
@@ -169,12 +180,31 @@ fn read_json<T: serde::de::DeserializeOwned>(path: PathBuf) -> Result<T, Error> 
 }
 
 impl Input {
-    /// Reads the four files from `dir`.
+    /// Reads [`INTERNAL_FIELDS`] from `dir`, or, when a directory of data prepared by
+    /// hand lacks it (`../shared/k8s-api/v1.36`), from `fallback` (the release's data
+    /// written from its Go modules).
+    pub fn read_internal(
+        &mut self,
+        dir: &Path,
+        fallback: impl FnOnce() -> Result<PathBuf, Error>,
+    ) -> Result<(), Error> {
+        let path = dir.join(INTERNAL_FIELDS);
+        let path = if path.exists() {
+            path
+        } else {
+            fallback()?.join(INTERNAL_FIELDS)
+        };
+        self.internal = read_json(path)?;
+        Ok(())
+    }
+
+    /// Reads the four files from `dir` (the internal structs: [`Input::read_internal`]).
     pub fn read(dir: &Path) -> Result<Input, Error> {
         Ok(Input {
             swagger: read_json(dir.join("swagger.json"))?,
             messages: read_json(dir.join("proto-fields.json"))?,
             go: read_json(dir.join("go-fields.json"))?,
+            internal: BTreeMap::new(),
             extras: read_json(dir.join("discovery-extras.json"))?,
         })
     }

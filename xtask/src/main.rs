@@ -34,6 +34,7 @@ mod docs;
 mod emit;
 mod etcd_proto;
 mod features;
+mod go_internal;
 mod gomod;
 mod hubs;
 mod input;
@@ -289,7 +290,10 @@ fn tree_diffs(fresh: &Path, committed_dir: &Path) -> Vec<String> {
 
 fn run(opts: &Options) -> Result<(), Error> {
     let input_dir = refdata::ensure(&workspace_root(), opts.release, opts.input.as_deref())?;
-    let input = input::Input::read(&input_dir)?;
+    let mut input = input::Input::read(&input_dir)?;
+    input.read_internal(&input_dir, || {
+        refdata::ensure(&workspace_root(), opts.release, None)
+    })?;
     let mut model = model::build(&input)?;
     model.release = opts.release.to_string();
     let shared = sharing::share(&mut model);
@@ -304,6 +308,10 @@ fn run(opts: &Options) -> Result<(), Error> {
     files.insert(
         type_list::FILE.to_owned(),
         type_list::go_types(&input, &model)?,
+    );
+    files.insert(
+        go_internal::FILE.to_owned(),
+        go_internal::go_internal(&input.internal, &input.go, &model.release)?,
     );
     let mut deps = features::group_dependencies(&model, &conversions);
     files.insert(features::DEPS_FILE.to_owned(), features::deps_json(&deps));

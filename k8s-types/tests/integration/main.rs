@@ -41,6 +41,8 @@ mod validation;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_admission_policies;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_go_diff;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_releases;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_request_version;

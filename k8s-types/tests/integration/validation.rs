@@ -366,10 +366,12 @@ fn pod_updates_may_change_images_only() {
         Vec::<String>::new()
     );
     new["spec"]["containers"][0]["ports"][0]["containerPort"] = json!(8080);
+    // Go appends `diff.Diff` of the old and the munged internal spec: its JSON with Go's
+    // field names, every field, one a line.
     assert_eq!(
         update_errors::<Pod>(old, new),
         [
-            "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"
+            "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\n@@ -12,7 +12,7 @@\n     {\n      \"Name\": \"http\",\n      \"HostPort\": 0,\n-     \"ContainerPort\": 80,\n+     \"ContainerPort\": 8080,\n      \"Protocol\": \"TCP\",\n      \"HostIP\": \"\"\n     }\n"
         ]
     );
 }

@@ -1,6 +1,7 @@
 // Command k8s-refdata writes what the Rust generator reads from the Go sources of
 // Kubernetes' modules at one release: go-fields.json (every API struct's Go fields and
-// shapes) and proto-fields.json (every protobuf message's fields, numbers, docs and
+// shapes), go-internal-fields.json (the same of the internal types of k8s.io/kubernetes
+// that validation messages write) and proto-fields.json (every protobuf message's fields, numbers, docs and
 // markers). `cargo xtask refdata` runs it on the modules it fetched and verified; it only
 // reads the directories it is given.
 //
@@ -8,8 +9,8 @@
 //
 //	k8s-refdata OUT_DIR MODULE@VERSION=DIR...
 //
-// where each MODULE is k8s.io/api, k8s.io/apimachinery, k8s.io/apiextensions-apiserver or
-// k8s.io/kube-aggregator, and DIR its source (Go's module cache).
+// where each MODULE is k8s.io/api, k8s.io/apimachinery, k8s.io/apiextensions-apiserver,
+// k8s.io/kube-aggregator or k8s.io/kubernetes, and DIR its source (Go's module cache).
 package main
 
 import (
@@ -34,6 +35,7 @@ func main() {
 
 func run(out string, args []string) error {
 	goTypes := map[string]refdata.GoType{}
+	internalTypes := map[string]refdata.GoType{}
 	messages := map[string]refdata.ProtoMessage{}
 	for _, arg := range args {
 		spec, dir, ok := strings.Cut(arg, "=")
@@ -45,6 +47,13 @@ func run(out string, args []string) error {
 		types, err := refdata.ReadGoTypes(m)
 		if err != nil {
 			return err
+		}
+		if m.Path == "k8s.io/kubernetes" {
+			// Internal types only: no protobuf, and a file of their own.
+			for k, v := range types {
+				internalTypes[k] = v
+			}
+			continue
 		}
 		for k, v := range types {
 			goTypes[k] = v
@@ -62,6 +71,11 @@ func run(out string, args []string) error {
 	}
 	if err := refdata.WriteGoFields(filepath.Join(out, "go-fields.json"), goTypes); err != nil {
 		return err
+	}
+	if len(internalTypes) > 0 {
+		if err := refdata.WriteGoFields(filepath.Join(out, "go-internal-fields.json"), internalTypes); err != nil {
+			return err
+		}
 	}
 	return refdata.WriteProtoFields(filepath.Join(out, "proto-fields.json"), messages)
 }

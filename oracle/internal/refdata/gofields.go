@@ -75,9 +75,19 @@ func GoPackages(m Module) ([]string, error) {
 		return []string{"pkg/apis/apiextensions/v1", "pkg/apis/apiextensions/v1beta1"}, nil
 	case "k8s.io/kube-aggregator":
 		return []string{"pkg/apis/apiregistration/v1", "pkg/apis/apiregistration/v1beta1"}, nil
+	case "k8s.io/kubernetes":
+		return InternalPackages, nil
 	}
 	return nil, fmt.Errorf("module %s: not one whose types are read", m.Path)
 }
+
+// InternalPackages are the packages of k8s.io/kubernetes whose internal types
+// go-internal-fields.json records: those whose values Go's validation writes with
+// `json.Marshal` or `diff.Diff` (a pod's spec, a volume's source, a claim's spec, a job's
+// template, a volume attachment's spec, a stateful set's claim templates, a certificate
+// signing request's conditions). Their structs
+// have no JSON tags, so every exported field is recorded, tagged or not.
+var InternalPackages = []string{"pkg/apis/apps", "pkg/apis/batch", "pkg/apis/certificates", "pkg/apis/core", "pkg/apis/storage"}
 
 // apiPackages is every <group>/<version> directory of k8s.io/api: those with a
 // generated.proto (each served or unserved group version has one).
@@ -116,15 +126,18 @@ func DefinitionPrefix(module, pkg string) string {
 }
 
 // ReadGoTypes reads every named struct and defined type of the module's packages, keyed
-// by OpenAPI definition name.
+// by OpenAPI definition name (for k8s.io/kubernetes, by the same rule:
+// io.k8s.kubernetes.pkg.apis.core.PodSpec).
 func ReadGoTypes(m Module) (map[string]GoType, error) {
 	pkgs, err := GoPackages(m)
 	if err != nil {
 		return nil, err
 	}
+	// Internal types carry no tags: every exported field is Go's JSON.
+	untagged := m.Path == "k8s.io/kubernetes"
 	out := map[string]GoType{}
 	for _, pkg := range pkgs {
-		if err := readGoPackage(m, pkg, out); err != nil {
+		if err := readGoPackage(m, pkg, untagged, out); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +147,7 @@ func ReadGoTypes(m Module) (map[string]GoType, error) {
 // readGoPackage reads the files Go compiles in pkg (the default build context's choice,
 // which honours build constraints such as fieldsv1_string.go's), but tests and the
 // generated files (deepcopy, protobuf, swagger docs), which declare no API types.
-func readGoPackage(m Module, pkg string, out map[string]GoType) error {
+func readGoPackage(m Module, pkg string, untagged bool, out map[string]GoType) error {
 	dir := filepath.Join(m.Dir, filepath.FromSlash(pkg))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -172,7 +185,7 @@ func readGoPackage(m Module, pkg string, out map[string]GoType) error {
 				if ts.Assign.IsValid() || ts.TypeParams != nil {
 					continue
 				}
-				t, ok, err := goType(fset, ts.Type)
+				t, ok, err := goType(fset, ts.Type, untagged)
 				if err != nil {
 					return fmt.Errorf("%s: type %s: %w", fset.Position(ts.Pos()), ts.Name.Name, err)
 				}
@@ -193,9 +206,9 @@ func readGoPackage(m Module, pkg string, out map[string]GoType) error {
 
 // goType describes a type declaration's right-hand side; ok is false for types that hold
 // no data (interfaces, functions, channels, and anything made of them).
-func goType(fset *token.FileSet, expr ast.Expr) (GoType, bool, error) {
+func goType(fset *token.FileSet, expr ast.Expr, untagged bool) (GoType, bool, error) {
 	if st, ok := expr.(*ast.StructType); ok {
-		fields, err := structFields(fset, st)
+		fields, err := structFields(fset, st, untagged)
 		return GoType{Fields: fields}, true, err
 	}
 	if !isData(expr) {
@@ -222,14 +235,19 @@ func isData(expr ast.Expr) bool {
 
 // structFields lists the fields a struct's tags put on the wire or in JSON: fields with
 // no tag (internal state such as Quantity's) and fields Go's JSON skips (`json:"-"`) are
-// not part of the API type.
-func structFields(fset *token.FileSet, st *ast.StructType) ([]GoField, error) {
+// not part of the API type. With untagged (an internal package, whose structs have no
+// tags), every exported field is, as encoding/json writes it.
+func structFields(fset *token.FileSet, st *ast.StructType, untagged bool) ([]GoField, error) {
 	fields := []GoField{}
 	for _, f := range st.Fields.List {
-		if f.Tag == nil {
+		if f.Tag == nil && !untagged {
 			continue
 		}
-		raw, err := strconv.Unquote(f.Tag.Value)
+		raw := ""
+		var err error
+		if f.Tag != nil {
+			raw, err = strconv.Unquote(f.Tag.Value)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: tag %s: %w", fset.Position(f.Pos()), f.Tag.Value, err)
 		}
@@ -275,6 +293,11 @@ func structFields(fset *token.FileSet, st *ast.StructType) ([]GoField, error) {
 			continue
 		}
 		for _, n := range f.Names {
+			// encoding/json writes only exported fields (an internal struct's
+			// unexported ones, if any, are state).
+			if untagged && !n.IsExported() {
+				continue
+			}
 			named := field
 			named.Go = n.Name
 			fields = append(fields, named)

@@ -1,6 +1,8 @@
 package refdata
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -82,5 +84,35 @@ type Callback func()
 	}
 	if got := types["io.k8s.api.apps.v1.Deployment"].Fields; !reflect.DeepEqual(got, want) {
 		t.Errorf("Deployment fields:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// An internal struct (k8s.io/kubernetes/pkg/apis/...) has no tags: read untagged, every
+// exported field is recorded, embedded ones by their type's name; unexported ones are
+// not (encoding/json skips them).
+func TestUntaggedStructsKeepEveryExportedField(t *testing.T) {
+	fset := token.NewFileSet()
+	expr, err := parser.ParseExprFrom(fset, "types.go", "struct {\n\tName string\n\tVolumeSource\n\tSize *resource.Quantity\n\tstate int\n}", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := goType(fset, expr, true)
+	if err != nil || !ok {
+		t.Fatalf("goType: %v, %v", ok, err)
+	}
+	var names []string
+	for _, f := range got.Fields {
+		names = append(names, f.Go)
+	}
+	if want := []string{"Name", "VolumeSource", "Size"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("fields %v, want %v", names, want)
+	}
+	if !got.Fields[1].Embedded || !got.Fields[2].Pointer {
+		t.Errorf("shapes: %+v", got.Fields)
+	}
+	// Read as an API package's, untagged fields are not the API's.
+	tagged, _, err := goType(fset, expr, false)
+	if err != nil || len(tagged.Fields) != 0 {
+		t.Errorf("tagged reading: %+v, %v", tagged.Fields, err)
 	}
 }

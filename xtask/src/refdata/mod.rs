@@ -13,6 +13,7 @@
 //! | `openapi-v3/*.json` | `k8s.io/kubernetes` `api/openapi-spec/v3/`, as they are |
 //! | `discovery-extras.json` | short names and categories of every resource in `k8s.io/kubernetes` `api/discovery/` ([`discovery`]) |
 //! | `go-fields.json`, `proto-fields.json` | the Go types and `generated.proto` files of the four API modules, read by the oracle module's `k8s-refdata` program with Go's own parser (`oracle/internal/refdata`) |
+//! | `go-internal-fields.json` | the same program's reading of the internal types of `k8s.io/kubernetes` (`pkg/apis/core`, `storage`, `batch`, `apps`): every exported field, since they have no JSON tags |
 //! | `testdata/` | `k8s.io/api` `testdata/HEAD`: Go's fixtures of the release |
 //! | `testdata-vX.Y.Z/` | `k8s.io/api` `testdata/vX.Y.Z`: the previous releases' fixtures with their `after_roundtrip` files |
 //! | `modules.sum` | the pin the directory was written from |
@@ -174,7 +175,10 @@ pub fn ensure(root: &Path, release: Release, given: Option<&Path>) -> Result<Pat
     }
     let dir = release.data_dir(root);
     let pin = read(&release.pin_file(root))?;
-    if std::fs::read_to_string(dir.join("modules.sum")).is_ok_and(|written| written == pin) {
+    // Data written before a file was added to it is written again.
+    if std::fs::read_to_string(dir.join("modules.sum")).is_ok_and(|written| written == pin)
+        && dir.join(crate::input::INTERNAL_FIELDS).exists()
+    {
         return Ok(dir);
     }
     eprintln!(
@@ -269,8 +273,8 @@ fn write(root: &Path, release: Release, out: &Path, fill: bool) -> Result<(), Er
     })
 }
 
-/// Runs the oracle module's `k8s-refdata` on the API modules: go-fields.json and
-/// proto-fields.json into `out`.
+/// Runs the oracle module's `k8s-refdata` on the API modules: go-fields.json,
+/// go-internal-fields.json and proto-fields.json into `out`.
 fn go_facts(root: &Path, modules: &[Module], dirs: &[PathBuf], out: &Path) -> Result<(), Error> {
     let mut args = vec![
         "run".to_owned(),
@@ -278,10 +282,9 @@ fn go_facts(root: &Path, modules: &[Module], dirs: &[PathBuf], out: &Path) -> Re
         "./cmd/k8s-refdata".to_owned(),
         out.display().to_string(),
     ];
+    // k8s.io/kubernetes too: its internal types (go-internal-fields.json).
     for (m, dir) in modules.iter().zip(dirs) {
-        if m.path != "k8s.io/kubernetes" {
-            args.push(format!("{}@{}={}", m.path, m.version, dir.display()));
-        }
+        args.push(format!("{}@{}={}", m.path, m.version, dir.display()));
     }
     let status = Command::new("go")
         .args(&args)

@@ -41,6 +41,11 @@ pub mod events;
 pub mod extensions;
 #[cfg(feature = "flowcontrol")]
 pub mod flowcontrol;
+#[cfg(all(
+    feature = "validation",
+    any(feature = "core", feature = "certificates")
+))]
+pub(crate) mod go_internal;
 pub(crate) mod go_types;
 #[cfg(feature = "imagepolicy")]
 pub mod imagepolicy;

@@ -92,7 +92,7 @@ pub fn validate_stateful_set_update(new: &StatefulSet, old: &StatefulSet) -> Err
 /// report the same).
 #[cfg(feature = "v1_37")]
 fn immutable_fields(n: &StatefulSetSpec, o: &StatefulSetSpec, errs: &mut ErrorList) {
-    use apimachinery::util::validation::field::{BadValue, json_of};
+    use crate::go_internal_json::internal_list_value;
     const IMMUTABLE: &str = "field is immutable";
     let fld = Path::new("spec");
     if n.selector != o.selector {
@@ -103,15 +103,10 @@ fn immutable_fields(n: &StatefulSetSpec, o: &StatefulSetSpec, errs: &mut ErrorLi
         ));
     }
     if !semantic_eq(&n.volume_claim_templates, &o.volume_claim_templates) {
-        // Go writes its internal claims (known difference); an empty list is nil.
-        let value = if n.volume_claim_templates.is_empty() {
-            BadValue::null()
-        } else {
-            json_of(&n.volume_claim_templates)
-        };
+        // Go writes its internal claims; an empty list is nil.
         errs.push(Error::invalid(
             &fld.child("volumeClaimTemplates"),
-            value,
+            internal_list_value("core.PersistentVolumeClaim", &n.volume_claim_templates),
             IMMUTABLE,
         ));
     }

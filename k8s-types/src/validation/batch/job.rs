@@ -15,6 +15,7 @@ use super::job_policies::{
 };
 use crate::batch::v1::{Job, JobSpec};
 use crate::core::v1::{Affinity, Container, PodTemplateSpec};
+use crate::go_internal_json::internal_value;
 use crate::validation::label_selector::{
     affinity_selector_invalid, as_selector, has_invalid_label_value, labels_value, mismatch,
     validate_label_selector_with,
@@ -532,7 +533,8 @@ fn template_update(spec: &JobSpec, old: &JobSpec, fld: &Path, opts: Options, err
         immutable(
             !semantic_eq(template, &*old_template),
             &tp,
-            || json_value(template),
+            // Go's `json.Marshal` of the internal template.
+            || internal_value("core.PodTemplateSpec", template),
             errs,
         );
         return;
@@ -550,7 +552,7 @@ fn template_update(spec: &JobSpec, old: &JobSpec, fld: &Path, opts: Options, err
     immutable(
         !semantic_eq(&template.spec, &old_spec),
         &tp.child("spec"),
-        || json_value(&template.spec),
+        || internal_value("core.PodSpec", &template.spec),
         errs,
     );
 }

@@ -13,6 +13,7 @@ use super::super::{json_value, validate_object_meta, validate_object_meta_update
 use super::x509;
 use super::{pem, validate_signer_name};
 use crate::certificates::v1::{CertificateSigningRequest, CertificateSigningRequestCondition};
+use crate::go_internal_json::with_internal_list_diff;
 
 /// Go's `LegacyUnknownSignerName`, refused by the v1 API.
 const LEGACY_UNKNOWN_SIGNER_NAME: &str = "kubernetes.io/legacy-unknown";
@@ -343,11 +344,15 @@ fn validate_update(
                     format!("updates may not add a condition of type \"{t}\""),
                 ));
             } else if n.len() == o.len() && n != o {
-                // Go appends a rendering of the two lists (its `diff.Diff`), which is not
-                // reproduced here.
+                // Go appends `diff.Diff` of the two internal lists.
                 errs.push(Error::forbidden(
                     &conditions,
-                    format!("updates may not modify a condition of type \"{t}\""),
+                    with_internal_list_diff(
+                        &format!("updates may not modify a condition of type \"{t}\""),
+                        "certificates.CertificateSigningRequestCondition",
+                        &o,
+                        &n,
+                    ),
                 ));
             }
         }

@@ -8,6 +8,7 @@ use apimachinery::util::validation::is_valid_label_value;
 
 use super::pv_sources::validate_pv_source;
 use crate::core::v1::{PersistentVolume, PersistentVolumeSpec, VolumeNodeAffinity};
+use crate::go_internal_json::with_internal_diff;
 use crate::validation::go_value::go_json;
 use crate::validation::pod_placement::validate_node_selector_allowing;
 use crate::validation::{invalid_each, validate_object_meta, validate_object_meta_update};
@@ -370,10 +371,16 @@ pub fn validate_persistent_volume_update(
         }
     }
     if !same_source(&source, &old.spec) {
-        // Go appends its diff of the two sources, which this message leaves out.
+        // Go appends `diff.Diff` of the two internal sources; v1 inlines the source in
+        // the spec, whose other fields the internal source's table does not read.
         errs.push(Error::forbidden(
             &Path::new("spec").child("persistentvolumesource"),
-            "spec.persistentvolumesource is immutable after creation",
+            with_internal_diff(
+                "spec.persistentvolumesource is immutable after creation",
+                "core.PersistentVolumeSource",
+                &old.spec,
+                &source,
+            ),
         ));
     }
     volume_mode_kept(&new.spec.volume_mode, &old.spec.volume_mode, &mut errs);

@@ -14,6 +14,7 @@ use crate::core::v1::{
     PersistentVolumeClaim, PersistentVolumeClaimSpec, TypedLocalObjectReference,
     TypedObjectReference,
 };
+use crate::go_internal_json::with_internal_diff;
 use crate::validation::label_selector::{has_invalid_label_selector, validate_label_selector_with};
 use crate::validation::{invalid_each, validate_object_meta, validate_object_meta_update};
 use crate::value::Quantity;
@@ -303,10 +304,15 @@ pub fn validate_persistent_volume_claim_update(
         new_spec.volume_attributes_class_name = old_spec.volume_attributes_class_name.clone();
     }
     if new_spec != old_spec {
-        // Go appends its diff of the two specs, which this message leaves out.
+        // Go appends `diff.Diff` of the two internal specs.
         errs.push(Error::forbidden(
             &Path::new("spec"),
-            "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+            with_internal_diff(
+                "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+                "core.PersistentVolumeClaimSpec",
+                &old_spec,
+                &new_spec,
+            ),
         ));
     }
     let zero = Quantity::default();

@@ -10,15 +10,15 @@ use crate::core::v1::{
     Affinity, Container, NodeAffinity, NodeSelectorRequirement, NodeSelectorTerm, Pod,
     PodSchedulingGate, PodSpec, Toleration,
 };
+use crate::go_internal_json::with_internal_diff;
 use crate::validation::go_value::{go_json, go_list};
 use crate::validation::validate_object_meta_update;
 
 use super::pod::{validate_pod_metadata_and_spec, validate_tolerations};
 use super::pod_annotations::validate_pod_annotation_updates;
 
-/// The start of Go's message for a spec changed elsewhere than where it may. Go
-/// appends a newline and go-cmp's rendering of the difference, which go-cmp
-/// deliberately keeps unstable (random spacing); ours stops before it.
+/// The start of Go's message for a spec changed elsewhere than where it may, to which Go
+/// appends a newline and `diff.Diff` of the old and the munged internal spec.
 const POD_UPDATE_MESSAGE: &str = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
 
 /// Go's `ValidatePodUpdate`, in Go's order (it stops early where Go does).
@@ -91,7 +91,16 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> ErrorList {
         gated_placement(&mut munged, &old.spec, &spec, &mut errs);
     }
     if munged != old.spec {
-        errs.push(Error::forbidden(&spec, POD_UPDATE_MESSAGE));
+        // Go's munged spec has its containers appended one by one to a nil slice: no
+        // containers are nil there, whatever the new pod had (its comparison holds nil
+        // and empty alike; its diff does not).
+        if munged.containers.as_ref().is_some_and(Vec::is_empty) {
+            munged.containers = None;
+        }
+        errs.push(Error::forbidden(
+            &spec,
+            with_internal_diff(POD_UPDATE_MESSAGE, "core.PodSpec", &old.spec, &munged),
+        ));
     }
     errs
 }

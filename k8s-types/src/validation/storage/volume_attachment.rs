@@ -5,9 +5,9 @@ use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_i
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::inclusive_range_error;
 
+use crate::go_internal_json::internal_value;
 use crate::storage::v1::{VolumeAttachment, VolumeAttachmentSpec, VolumeError};
 use crate::validation::declarative::{covered_driver_name, immutable_value};
-use crate::validation::go_value::go_json;
 use crate::validation::invalid_each;
 use crate::validation::{
     PersistentVolumeSpecOptions, validate_csi_driver_name, validate_object_meta,
@@ -162,27 +162,8 @@ pub fn validate_volume_attachment_update(
     errs
 }
 
-/// Go's internal `storage.VolumeAttachmentSpec`, as an error prints it.
+/// Go's internal `storage.VolumeAttachmentSpec`, as an error prints it (its inline
+/// volume spec an internal `PersistentVolumeSpec`, every source written).
 fn go_spec(spec: &VolumeAttachmentSpec) -> apimachinery::util::validation::field::BadValue {
-    #[derive(serde::Serialize)]
-    #[serde(rename_all = "PascalCase")]
-    struct GoSpec<'a> {
-        attacher: &'a str,
-        source: GoSource<'a>,
-        node_name: &'a str,
-    }
-    #[derive(serde::Serialize)]
-    #[serde(rename_all = "PascalCase")]
-    struct GoSource<'a> {
-        persistent_volume_name: Option<&'a str>,
-        inline_volume_spec: Option<()>,
-    }
-    go_json(&GoSpec {
-        attacher: &spec.attacher,
-        source: GoSource {
-            persistent_volume_name: spec.source.persistent_volume_name.as_deref(),
-            inline_volume_spec: None,
-        },
-        node_name: &spec.node_name,
-    })
+    internal_value("storage.VolumeAttachmentSpec", spec)
 }
