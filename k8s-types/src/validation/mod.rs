@@ -411,6 +411,8 @@ fn register(v: &mut Validators) {
         // The `/status` strategies' checks (Go's `ValidateUpdate` of each kind's
         // status strategy), which the server runs on a write of the subresource.
         v.add_status::<c::Pod, _>(validate_pod_status_update);
+        // Go's resize strategy's `ValidateUpdate`, run on a write of `pods/resize`.
+        v.add_subresource::<c::Pod, _>("resize", validate_pod_resize);
         v.add_status::<c::Service, _>(validate_service_status_update);
         v.add_status::<c::ReplicationController, _>(validate_replication_controller_status_update);
         v.add_status::<c::Node, _>(validate_node_status_update);
