@@ -143,7 +143,7 @@ impl Handler<'_> {
             // Go's strategy `WarningsOnUpdate` (its status strategies' say nothing).
             let strategy_warnings = match self.subresource() {
                 Subresource::Main => self.strategy().warnings_on_update(&*new, &*current),
-                Subresource::Status | Subresource::Finalize => Vec::new(),
+                Subresource::Status | Subresource::Finalize | Subresource::Resize => Vec::new(),
             };
             let admitted = if self.info.subresource == "scale" {
                 self.admit_scale(new, current, dry_run).await

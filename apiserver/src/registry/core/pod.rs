@@ -10,7 +10,8 @@
 //! deletes it), or its finalizers are gone after that (the simulated kubelet of the
 //! `controller-manager` crate does that deletion).
 //!
-//! `pods/binding` places a Pod on a Node, as a scheduler does ([`binding`]).
+//! `pods/binding` places a Pod on a Node, as a scheduler does ([`binding`]);
+//! `pods/resize` changes its containers' resources in place ([`resize`]).
 
 use std::sync::Arc;
 
@@ -32,6 +33,7 @@ mod binding;
 pub mod disabled;
 pub mod level_resources;
 mod qos;
+mod resize;
 mod table;
 pub mod template;
 pub use binding::BindingRest;
@@ -89,9 +91,9 @@ impl Strategy for PodStrategy {
         from_value(scheme, &info.storage_gvk, pod)
     }
 
-    /// Go's `PrepareForUpdate` of the Pod and of its `/status` (both drop what
-    /// `DropDisabledPodFields` drops: fields of gates off by default that the old Pod
-    /// does not use, and the init-container annotations, on 1.37).
+    /// Go's `PrepareForUpdate` of the Pod, of its `/status` and of its `/resize` ([`resize`])
+    /// (all drop what `DropDisabledPodFields` drops: fields of gates off by default that
+    /// the old Pod does not use, and the init-container annotations, on 1.37).
     fn prepare_for_update(
         &self,
         scheme: &Scheme,
@@ -112,6 +114,7 @@ impl Strategy for PodStrategy {
             spec_changed,
             |old, new, subresource| match subresource {
                 Subresource::Status => keep_status_fields(old, new),
+                Subresource::Resize => resize::drop_non_resize_updates(old, new),
                 // Go 1.37 (PodLevelResourcesFixDefaulting, beta and on): pod-level
                 // resources a write leaves out, as a client that does not know them
                 // does, are kept.
@@ -253,10 +256,10 @@ pub struct PodStorage {
 
 /// The Pods' REST storage over `info`.
 /// The subresources of a Pod besides `status`, as kube-apiserver 1.36 lists them
-/// (`core/rest/storage_core.go`). kapi serves `binding`; `attach`, `exec`, `log`,
-/// `portforward` and `proxy` reach a kubelet, which kapi has none of, and `eviction`,
-/// `ephemeralcontainers` and `resize` are not served yet (404): listed all the same,
-/// so that clients see kube-apiserver's API.
+/// (`core/rest/storage_core.go`). kapi serves `binding` and `resize` ([`resize`]);
+/// `attach`, `exec`, `log`, `portforward` and `proxy` reach a kubelet, which kapi has
+/// none of, and `eviction` and `ephemeralcontainers` are not served yet (404): listed
+/// all the same, so that clients see kube-apiserver's API.
 const SUBRESOURCES: &[SubresourceInfo] = &[
     sub("attach", "PodAttachOptions", &["create", "get"]),
     sub("binding", "Binding", &["create"]),
@@ -291,6 +294,10 @@ impl RestStorage for PodStorage {
 
     fn subresource(&self, name: &str) -> Option<&dyn Creater> {
         (name == "binding").then_some(&self.binding as &dyn Creater)
+    }
+
+    fn resizes(&self) -> bool {
+        true
     }
 
     fn table_convertor(&self) -> Option<&dyn TableConvertor> {

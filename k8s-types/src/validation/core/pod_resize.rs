@@ -28,7 +28,9 @@ pub fn validate_pod_resize(new: &Pod, old: &Pod) -> ErrorList {
     let meta = Path::new("metadata");
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, &meta);
     errs.extend(validate_pod_metadata_and_spec(new, Some(old)));
-    let root = Path::new("");
+    // Go's `field.NewPath("")`, which it writes as `[]`.
+    let empty = Path::root();
+    let root = empty.key("");
     if old.metadata.annotations.contains_key(MIRROR_POD) {
         let mut only = ErrorList::default();
         only.push(Error::forbidden(&root, "static pods cannot be resized"));

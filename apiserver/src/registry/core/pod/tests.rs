@@ -314,3 +314,54 @@ fn a_status_write_keeps_what_it_leaves_out() {
         assert_eq!(status.get("resourceClaimStatuses"), None);
     }
 }
+
+/// `pods/resize`: the stored Pod with the written container resources (a new
+/// generation), its labels and image kept; a removed limit refused by
+/// `ValidatePodResize`.
+#[test]
+fn a_resize_takes_only_container_resources() {
+    let s = scheme();
+    let pods = info(&s, "", "pods");
+    let resources = |cpu: &str| json!({"requests": {"cpu": cpu}, "limits": {"cpu": "1"}});
+    let stored = |cpu: &str, image: &str, app: &str| {
+        json!({"metadata": {"name": "p", "namespace": "ns", "generation": 1, "uid": "u",
+            "resourceVersion": "5", "labels": {"app": app},
+            "creationTimestamp": "2026-01-01T00:00:00Z"},
+            "spec": {"containers": [{"name": "c", "image": image, "resources": resources(cpu),
+                "imagePullPolicy": "Always", "terminationMessagePolicy": "File",
+                "terminationMessagePath": "/dev/termination-log"}],
+                "restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
+                "terminationGracePeriodSeconds": 30, "schedulerName": "default-scheduler"},
+            "status": {"phase": "Pending", "qosClass": "Burstable"}})
+    };
+    let old = pod(&s, stored("100m", "i", "web"));
+    let written = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*old,
+            pod(&s, stored("200m", "j", "other")),
+            Subresource::Resize,
+        )
+        .unwrap();
+    let v = as_json(&*written);
+    assert_eq!(v["spec"]["containers"][0]["resources"], resources("200m"));
+    assert_eq!(v["spec"]["containers"][0]["image"], json!("i"));
+    assert_eq!(v["metadata"]["labels"], json!({"app": "web"}));
+    assert_eq!(v["metadata"]["generation"], json!(2));
+    PodStrategy
+        .validate(&s, &pods, &*written, Some(&*old), Subresource::Resize)
+        .unwrap();
+    let mut removed = stored("200m", "i", "web");
+    removed["spec"]["containers"][0]["resources"] = json!({"requests": {"cpu": "200m"}});
+    let removed = pod(&s, removed);
+    let err = PodStrategy
+        .validate(&s, &pods, &*removed, Some(&*old), Subresource::Resize)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "spec.containers[0].resources.limits: Forbidden: resource limits cannot be removed"
+        ),
+        "{err}"
+    );
+}

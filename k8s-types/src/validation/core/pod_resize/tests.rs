@@ -88,14 +88,14 @@ fn static_and_windows_pods_are_not_resized() {
     let new = old.clone();
     assert_eq!(
         errors(&old, &new),
-        [": Forbidden: static pods cannot be resized"]
+        ["[]: Forbidden: static pods cannot be resized"]
     );
     let old = pod(json!({}), json!({}));
     let mut old_w = old.clone();
     old_w.spec.os = Some(serde_json::from_value(json!({"name": "windows"})).unwrap());
     assert_eq!(
         errors(&old_w, &old),
-        [": Forbidden: windows pods cannot be resized"]
+        ["[]: Forbidden: windows pods cannot be resized"]
     );
 }
 
