@@ -148,6 +148,12 @@ pub trait Strategy: Send + Sync + Debug {
         Vec::new()
     }
 
+    /// Go's status strategy's `WarningsOnUpdate`: warnings about a write of `/status`
+    /// (most status strategies give none).
+    fn warnings_on_status_update(&self, _obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Go's `Canonicalize`: the object's canonical form, once it is valid.
     fn canonicalize(&self, _obj: &mut dyn Object) {}
 

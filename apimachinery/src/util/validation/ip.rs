@@ -437,6 +437,35 @@ pub fn is_valid_ip_for_legacy_field(
     parse_ip(path, value, strict).1
 }
 
+/// Go's `GetWarningsForIP`: for an address accepted as it was (a legacy field's), a
+/// warning when it is not in the form Go now writes: leading zeros or the IPv4-mapped
+/// form (Go's `net/netip` refuses them), or an IPv6 address not in RFC 5952's canonical
+/// form. Nothing for a value that does not parse (validation refused it).
+pub fn warnings_for_ip(path: &Path, value: &str) -> Vec<String> {
+    let Some(ip) = parse_ip_sloppy(value) else {
+        return Vec::new();
+    };
+    let quote = super::field::go_quote;
+    if !ip.strict || ip.is_4in6() {
+        return vec![format!(
+            "{}: non-standard IP address {} is invalid: use {}",
+            path.render(),
+            quote(value),
+            quote(&ip.go_string())
+        )];
+    }
+    let canonical = ip.go_string();
+    if ip.to4().is_none() && canonical != value {
+        return vec![format!(
+            "{}: IPv6 address {} should be in RFC 5952 canonical format ({})",
+            path.render(),
+            quote(value),
+            quote(&canonical)
+        )];
+    }
+    Vec::new()
+}
+
 /// Go's `IsValidIP`: a strictly valid address in canonical form.
 pub fn is_valid_ip(path: &Path, value: &str) -> ErrorList {
     let (ip, mut errs) = parse_ip(path, value, true);
@@ -611,5 +640,30 @@ mod tests {
         assert!(!net.contains(&v6.network()));
         assert!(v6.contains(&parse_cidr_sloppy("2001:db8:1::/48").unwrap().network()));
         assert!(net.is_ipv4() && !v6.is_ipv4());
+    }
+}
+
+#[cfg(test)]
+mod warning_tests {
+    use super::*;
+
+    #[test]
+    fn warnings_as_go_gives_them() {
+        let p = Path::new("ip");
+        assert!(warnings_for_ip(&p, "1.2.3.4").is_empty());
+        assert!(warnings_for_ip(&p, "fd00::5").is_empty());
+        assert!(warnings_for_ip(&p, "bad").is_empty());
+        assert_eq!(
+            warnings_for_ip(&p, "FD00:0::5"),
+            ["ip: IPv6 address \"FD00:0::5\" should be in RFC 5952 canonical format (\"fd00::5\")"]
+        );
+        assert_eq!(
+            warnings_for_ip(&p, "010.0.0.5"),
+            ["ip: non-standard IP address \"010.0.0.5\" is invalid: use \"10.0.0.5\""]
+        );
+        assert_eq!(
+            warnings_for_ip(&p, "::ffff:1.2.3.4"),
+            ["ip: non-standard IP address \"::ffff:1.2.3.4\" is invalid: use \"1.2.3.4\""]
+        );
     }
 }

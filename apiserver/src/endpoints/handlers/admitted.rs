@@ -140,10 +140,11 @@ impl Handler<'_> {
                 }
                 Err(e) => return Err(e),
             };
-            // Go's strategy `WarningsOnUpdate` (its status strategies' say nothing).
+            // Go's strategy `WarningsOnUpdate`, or its status strategy's.
             let strategy_warnings = match self.subresource() {
                 Subresource::Main => self.strategy().warnings_on_update(&*new, &*current),
-                Subresource::Status | Subresource::Finalize | Subresource::Resize => Vec::new(),
+                Subresource::Status => self.strategy().warnings_on_status_update(&*new, &*current),
+                Subresource::Finalize | Subresource::Resize => Vec::new(),
             };
             let admitted = if self.info.subresource == "scale" {
                 self.admit_scale(new, current, dry_run).await

@@ -18,6 +18,8 @@ use std::sync::Arc;
 use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
+use apimachinery::util::validation::field::Path;
+use apimachinery::util::validation::ip::warnings_for_ip;
 use serde_json::{Value, json};
 
 use super::{PROXY_VERBS, sub};
@@ -125,6 +127,26 @@ impl Strategy for PodStrategy {
                 }
             },
         )
+    }
+
+    /// Go's `podStatusStrategy.WarningsOnUpdate`: addresses in `status.podIPs` and
+    /// `status.hostIPs` not in the form Go writes (kept from before, or non-canonical
+    /// IPv6).
+    fn warnings_on_status_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        let Ok(pod) = to_json(obj) else {
+            return Vec::new();
+        };
+        let status = Path::new("status");
+        let mut warnings = Vec::new();
+        for list in ["podIPs", "hostIPs"] {
+            let lp = status.child(list);
+            for (i, ip) in items(&pod, &format!("/status/{list}")).iter().enumerate() {
+                let ip_path = lp.index(i);
+                let p = ip_path.child("ip");
+                warnings.extend(warnings_for_ip(&p, text(ip, "/ip")));
+            }
+        }
+        warnings
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {
