@@ -230,8 +230,7 @@ fn extended_resource_claim_status(
         spec.init_containers
             .iter()
             .chain(containers.clone())
-            .filter(|c| c.name == name)
-            .last()
+            .rfind(|c| c.name == name)
     };
     let mut seen = BTreeSet::new();
     for (i, m) in mappings.iter().enumerate() {
@@ -494,7 +493,7 @@ fn ip_list(ips: &[&str], old: &[&str], path: &Path, errs: &mut ErrorList) {
             }
         }
     }
-    if !dual || !(families.0 && families.1) || ips.len() > 2 {
+    if !(dual && families.0 && families.1) || ips.len() > 2 {
         errs.push(Error::invalid(
             path,
             go_ips(ips.iter().copied()),
