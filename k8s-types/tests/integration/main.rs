@@ -41,6 +41,10 @@ mod validation;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_admission_policies;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_pod_resize;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_pod_status;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_releases;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_request_version;

@@ -149,34 +149,3 @@ fn sum(list: &BTreeMap<String, Quantity>, into: &mut BTreeMap<String, Quantity>)
     }
     found
 }
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn pod(containers: serde_json::Value) -> Pod {
-        serde_json::from_value(json!({"spec": {"containers": containers}})).unwrap()
-    }
-
-    #[test]
-    fn classes_as_go_computes_them() {
-        assert_eq!(compute_pod_qos(&pod(json!([{"name": "c"}]))), "BestEffort");
-        let both = json!({"cpu": "500m", "memory": "256Mi"});
-        let guaranteed =
-            pod(json!([{"name": "c", "resources": {"limits": both, "requests": both}}]));
-        assert_eq!(compute_pod_qos(&guaranteed), "Guaranteed");
-        let memory = pod(json!([{"name": "c", "resources": {"requests": {"memory": "64Mi"}}}]));
-        assert_eq!(compute_pod_qos(&memory), "Burstable");
-        let mixed = pod(
-            json!([{"name": "c", "resources": {"limits": both, "requests": both}},
-            {"name": "b"}]),
-        );
-        assert_eq!(compute_pod_qos(&mixed), "Burstable");
-        let mut recorded = memory.clone();
-        recorded.status.qos_class = "Guaranteed".into();
-        assert_eq!(get_pod_qos(&recorded), "Guaranteed");
-    }
-}

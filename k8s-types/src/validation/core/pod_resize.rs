@@ -297,6 +297,3 @@ fn without_cpu_memory(
     }
     out
 }
-
-#[cfg(test)]
-mod tests;

@@ -550,6 +550,3 @@ fn host_ips(status: &PodStatus, old: &PodStatus, errs: &mut ErrorList) {
     let old_ips: Vec<&str> = old.host_ips.iter().map(|p| p.ip.as_str()).collect();
     ip_list(&ips, &old_ips, &path, errs);
 }
-
-#[cfg(test)]
-mod tests;

@@ -2,12 +2,12 @@
 //! `TestHostIPsValidation`, `TestValidateContainerStatusUsers`,
 //! `TestValidateContainerStatusAllocatedResourcesStatus`), case by case.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
 
-use super::validate_pod_status_update;
-use crate::core::v1::Pod;
+use k8s_types::core::v1::Pod;
+use k8s_types::validation::validate_pod_status_update;
 
 fn pod(spec: Value, status: Value) -> Pod {
     serde_json::from_value(json!({
@@ -387,5 +387,28 @@ fn node_allocatable_claim_statuses_on_1_36() {
             "status.nodeAllocatableResourceClaimStatuses[0].resources[example.com/x]: Invalid value: \"example.com/x\": must be a node allocatable resource name",
             "status.nodeAllocatableResourceClaimStatuses[0].resources[example.com/x]: Invalid value: \"-1\": must be non-negative",
         ]
+    );
+}
+
+/// The Scheme runs it on a write of a Pod's `/status` (Go's pod status strategy), with
+/// the object converted as Go converts it: a `podIP` alone gives `podIPs` its address.
+#[test]
+fn the_scheme_runs_it_for_pods_status() {
+    let old = json!({"metadata": {"name": "p", "namespace": "ns", "resourceVersion": "1"},
+        "spec": spec()});
+    let mut new = old.clone();
+    new["status"] = json!({"podIPs": [{"ip": "1.1.1.1"}, {"ip": "2.2.2.2"}], "podIP": "1.1.1.1"});
+    let errs = crate::validation::status_errors::<Pod>(old.clone(), new).unwrap();
+    assert_eq!(
+        errs,
+        [
+            "status.podIPs: Invalid value: [{\"IP\":\"1.1.1.1\"},{\"IP\":\"2.2.2.2\"}]: may specify no more than one IP for each IP family"
+        ]
+    );
+    let mut alone = old.clone();
+    alone["status"] = json!({"podIP": "1.1.1.1"});
+    assert_eq!(
+        crate::validation::status_errors::<Pod>(old, alone).unwrap(),
+        Vec::<String>::new()
     );
 }

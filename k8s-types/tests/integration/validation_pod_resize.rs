@@ -1,11 +1,11 @@
 //! Go's `TestValidatePodResize`, case by case.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
 
-use super::validate_pod_resize;
-use crate::core::v1::Pod;
+use k8s_types::core::v1::Pod;
+use k8s_types::validation::validate_pod_resize;
 
 fn pod(resources: Value, extra: Value) -> Pod {
     let mut p = json!({
