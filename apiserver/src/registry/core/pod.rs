@@ -104,6 +104,13 @@ impl Strategy for PodStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
+        // Go's pod status strategy, unlike most, keeps the finalizers a `/status` write
+        // sends (it resets only the spec, the deletion timestamp and the owner
+        // references): taken before the write's metadata gives way to the stored.
+        let written_finalizers = match subresource {
+            Subresource::Status => Some(to_json(&*new)?.pointer("/metadata/finalizers").cloned()),
+            _ => None,
+        };
         // Dropped before the generation is counted: a write adding only dropped fields
         // changes nothing (Go drops before `updatePodGeneration`).
         let new = template::drop_disabled_pod_fields(scheme, info, Some(old), new)?;
@@ -115,7 +122,18 @@ impl Strategy for PodStrategy {
             subresource,
             spec_changed,
             |old, new, subresource| match subresource {
-                Subresource::Status => keep_status_fields(old, new),
+                Subresource::Status => {
+                    keep_status_fields(old, new);
+                    if let (Some(finalizers), Some(meta)) = (
+                        written_finalizers,
+                        new.get_mut("metadata").and_then(Value::as_object_mut),
+                    ) {
+                        match finalizers {
+                            Some(f) => meta.insert("finalizers".into(), f),
+                            None => meta.remove("finalizers"),
+                        };
+                    }
+                }
                 Subresource::Resize => resize::drop_non_resize_updates(old, new),
                 // Go 1.37 (PodLevelResourcesFixDefaulting, beta and on): pod-level
                 // resources a write leaves out, as a client that does not know them
@@ -147,6 +165,24 @@ impl Strategy for PodStrategy {
             }
         }
         warnings
+    }
+
+    /// Go's `GetResetFields` of the Pod and of its status strategy: a write of the Pod
+    /// owns no status; one of `/status` no spec, deletion timestamp or owner references
+    /// (which its `PrepareForUpdate` resets).
+    fn reset_fields(
+        &self,
+        _info: &ResourceInfo,
+        subresource: Subresource,
+    ) -> &'static [&'static str] {
+        match subresource {
+            Subresource::Status => &[
+                "spec",
+                "metadata.deletionTimestamp",
+                "metadata.ownerReferences",
+            ],
+            Subresource::Main | Subresource::Finalize | Subresource::Resize => &["status"],
+        }
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {

@@ -365,3 +365,40 @@ fn a_resize_takes_only_container_resources() {
         "{err}"
     );
 }
+
+/// Go's pod status strategy keeps the finalizers a `/status` write sends, and the
+/// stored owner references.
+#[test]
+fn a_status_write_sets_finalizers_but_not_owner_references() {
+    let s = scheme();
+    let pods = info(&s, "", "pods");
+    let mut old = scheduled(Some(30));
+    old["metadata"]["ownerReferences"] =
+        json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "o", "uid": "u"}]);
+    let mut new = scheduled(Some(30));
+    new["metadata"]["finalizers"] = json!(["example.com/hold"]);
+    let written = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*pod(&s, old.clone()),
+            pod(&s, new),
+            Subresource::Status,
+        )
+        .unwrap();
+    let meta = &as_json(&*written)["metadata"];
+    assert_eq!(meta["finalizers"], json!(["example.com/hold"]));
+    assert_eq!(meta["ownerReferences"], old["metadata"]["ownerReferences"]);
+    let held = as_json(&*written);
+    let cleared = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*written,
+            pod(&s, scheduled(Some(30))),
+            Subresource::Status,
+        )
+        .unwrap();
+    assert!(held["metadata"].get("finalizers").is_some());
+    assert!(as_json(&*cleared)["metadata"].get("finalizers").is_none());
+}
