@@ -25,7 +25,8 @@ type UndeclaredFn = fn(&mut ErrorList);
 #[derive(Clone, Default)]
 pub struct Validators {
     funcs: FxHashMap<TypeId, (&'static str, Arc<ValidateFn>)>,
-    status_funcs: FxHashMap<TypeId, Arc<ValidateStatusFn>>,
+    /// By type and subresource (`status`, a Pod's `resize`).
+    status_funcs: FxHashMap<(TypeId, &'static str), Arc<ValidateStatusFn>>,
     undeclared: FxHashMap<TypeId, UndeclaredFn>,
 }
 
@@ -76,6 +77,18 @@ impl Validators {
         T: Resource,
         F: Fn(&T, &T) -> ErrorList + Send + Sync + 'static,
     {
+        self.add_subresource::<T, F>("status", f);
+    }
+
+    /// Sets the validation function of `T`'s subresource `name` (`status`, or another
+    /// that writes the object, as a Pod's `resize`): `f(new, old)` judges an update
+    /// through it (Go's subresource strategy's `ValidateUpdate`, such as
+    /// `ValidatePodResize`), metadata included.
+    pub fn add_subresource<T, F>(&mut self, name: &'static str, f: F)
+    where
+        T: Resource,
+        F: Fn(&T, &T) -> ErrorList + Send + Sync + 'static,
+    {
         let erased = move |obj: &dyn Any, old: &dyn Any| match (
             obj.downcast_ref::<T>(),
             old.downcast_ref::<T>(),
@@ -84,7 +97,7 @@ impl Validators {
             _ => ErrorList::default(),
         };
         self.status_funcs
-            .insert(TypeId::of::<T>(), Arc::new(erased));
+            .insert((TypeId::of::<T>(), name), Arc::new(erased));
     }
 
     /// Marks `V`, a versioned type Go generates no declarative validation for (its
@@ -112,13 +125,29 @@ impl Validators {
     /// Runs the `/status` function of the value's type on an update from `old` (of the
     /// same type): `None` when the type has none.
     pub fn validate_status(&self, value: &dyn Any, old: &dyn Any) -> Option<ErrorList> {
-        let f = self.status_funcs.get(&value.type_id())?;
+        self.validate_subresource("status", value, old)
+    }
+
+    /// Runs the function of the value's type for subresource `name` on an update from
+    /// `old` (of the same type): `None` when the type has none.
+    pub fn validate_subresource(
+        &self,
+        name: &str,
+        value: &dyn Any,
+        old: &dyn Any,
+    ) -> Option<ErrorList> {
+        let f = self.status_funcs.get(&(value.type_id(), name))?;
         Some(f(value, old))
     }
 
     /// True when the type `type_id` has a `/status` validation function.
     pub fn has_status_type_id(&self, type_id: TypeId) -> bool {
-        self.status_funcs.contains_key(&type_id)
+        self.has_subresource_type_id(type_id, "status")
+    }
+
+    /// True when the type `type_id` has a validation function for subresource `name`.
+    pub fn has_subresource_type_id(&self, type_id: TypeId, name: &str) -> bool {
+        self.status_funcs.contains_key(&(type_id, name))
     }
 
     /// Runs the function of the value's type: `None` when the type has none. An `old`

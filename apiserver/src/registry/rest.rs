@@ -167,6 +167,12 @@ pub trait RestStorage: Send + Sync + Debug {
         false
     }
 
+    /// Whether the resource serves `/resize` (Pods: get, update and patch of the object
+    /// through its resize strategy, Go's `ResizeREST`).
+    fn resizes(&self) -> bool {
+        false
+    }
+
     /// The `kubectl get` table, when the resource answers `as=Table`.
     fn table_convertor(&self) -> Option<&dyn TableConvertor> {
         None

@@ -27,6 +27,9 @@ pub enum Subresource {
     /// A Namespace's `/finalize`: everything but `status` may change, `spec.finalizers`
     /// among it (which a write of the Namespace keeps as stored).
     Finalize,
+    /// A Pod's `/resize`: the status is kept as stored, and the resource's strategy keeps
+    /// all of the spec but what a resize may change (Go's `podResizeStrategy`).
+    Resize,
 }
 
 /// The `fieldValidation` directive of a write.
@@ -129,6 +132,9 @@ pub trait Strategy: Send + Sync + Debug {
             Subresource::Status => {
                 validation::validate_status(scheme, info, self.names(), obj, old)
             }
+            Subresource::Resize => {
+                validation::validate_subresource(scheme, info, "resize", obj, old)
+            }
         }
     }
 
@@ -160,7 +166,7 @@ pub trait Strategy: Send + Sync + Debug {
         subresource: Subresource,
     ) -> &'static [&'static str] {
         match (info.has_status, subresource) {
-            (true, Subresource::Main | Subresource::Finalize) => &["status"],
+            (true, Subresource::Main | Subresource::Finalize | Subresource::Resize) => &["status"],
             (true, Subresource::Status) => &["spec"],
             (false, _) => &[],
         }
@@ -442,7 +448,9 @@ fn prepare_for_update_as_values(
     let mut new_v = to_json(&*new)?;
     if info.has_status {
         match subresource {
-            Subresource::Main | Subresource::Finalize => copy_field(&old_v, &mut new_v, "status"),
+            Subresource::Main | Subresource::Finalize | Subresource::Resize => {
+                copy_field(&old_v, &mut new_v, "status")
+            }
             Subresource::Status => {
                 let status = new_v.get("status").cloned();
                 let metadata = new_v.get("metadata").cloned();

@@ -141,6 +141,33 @@ pub fn validate_status(
     }
 }
 
+/// Validates a write of `obj` through its subresource `name` (other than `status`)
+/// replacing `old`, with the kind's validator for it (Go's subresource strategy's
+/// `ValidateUpdate`: a Pod's `resize`, `ValidatePodResize`); on 1.36 after the common
+/// metadata checks. A kind without one has nothing checked beyond them. 422 `Invalid`
+/// with every cause.
+pub fn validate_subresource(
+    scheme: &Scheme,
+    info: &ResourceInfo,
+    name: &str,
+    obj: &dyn Object,
+    old: Option<&dyn Object>,
+) -> Result<(), StatusError> {
+    let Some(old) = old else {
+        return Ok(());
+    };
+    #[allow(unused_mut)]
+    let mut errs = ErrorList::default();
+    #[cfg(feature = "v1_36")]
+    errs.extend(common_fields(info, obj, old));
+    errs.extend(
+        scheme
+            .validate_subresource(name, obj, old)
+            .unwrap_or_default(),
+    );
+    refuse_unless_empty(info, obj, &errs)
+}
+
 /// What kube-apiserver 1.36 checks of every object's metadata on an update before its
 /// kind's own validation (Go's `validateCommonFields` in `rest.BeforeUpdate`): the new
 /// metadata on its own (names as path segments, the namespace by the resource's

@@ -284,6 +284,14 @@ impl Api {
                 }
                 None
             }
+            // A Pod's `/resize` reads and writes the Pod (Go's ResizeREST: a Getter,
+            // Updater and Patcher).
+            "resize" if rest.resizes() => {
+                if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
+                    return Err(method_not_allowed(method.as_str(), path));
+                }
+                None
+            }
             name => match rest.subresource(name) {
                 Some(creater) if info.verb == "create" => Some(creater),
                 _ => return Err(path_not_found(path)),

@@ -65,13 +65,13 @@
 //! CronJob's `timeZone` against the tz database; an Ingress's annotations-based class;
 //! a Node's `preferAvoidPods` annotation, and the JSON error text for an unreadable
 //! taints annotation; the diff Go appends to a PersistentVolume's or claim's
-//! "immutable after creation" message. The `/status` checks of Service,
+//! "immutable after creation" message. The `/status` checks of Pod, Service,
 //! ReplicationController, Node, PersistentVolume, PersistentVolumeClaim,
 //! HorizontalPodAutoscaler and (from 1.37) CSINode
 //! (`validate_*_status_update`) are registered as the kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
-//! the API server runs on a write of the subresource; Pod's and the workloads' status
-//! checks are not ported yet (their `/status` writes get the metadata checks only).
+//! the API server runs on a write of the subresource; the workloads' status checks are
+//! not ported yet (their `/status` writes get the metadata checks only).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -410,6 +410,9 @@ fn register(v: &mut Validators) {
         ));
         // The `/status` strategies' checks (Go's `ValidateUpdate` of each kind's
         // status strategy), which the server runs on a write of the subresource.
+        v.add_status::<c::Pod, _>(validate_pod_status_update);
+        // Go's resize strategy's `ValidateUpdate`, run on a write of `pods/resize`.
+        v.add_subresource::<c::Pod, _>("resize", validate_pod_resize);
         v.add_status::<c::Service, _>(validate_service_status_update);
         v.add_status::<c::ReplicationController, _>(validate_replication_controller_status_update);
         v.add_status::<c::Node, _>(validate_node_status_update);

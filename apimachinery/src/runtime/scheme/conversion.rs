@@ -466,15 +466,29 @@ impl Scheme {
         obj: &dyn Object,
         old: &dyn Object,
     ) -> Option<crate::util::validation::field::ErrorList> {
+        self.validate_subresource("status", obj, old)
+    }
+
+    /// Validates a write of `obj` through its subresource `name` replacing `old`
+    /// ([`validate_status`](Self::validate_status) for `status`; a Pod's `resize`: Go's
+    /// `ValidatePodResize`), with the hub type's function for it (see
+    /// [`Validators::add_subresource`](crate::runtime::Validators::add_subresource)).
+    /// `None` when the kind has none (or the conversion fails).
+    pub fn validate_subresource(
+        &self,
+        name: &str,
+        obj: &dyn Object,
+        old: &dyn Object,
+    ) -> Option<crate::util::validation::field::ErrorList> {
         let direct = |o: &dyn Object| {
             let t = o.object_type_id();
-            self.validators.has_status_type_id(t) && !self.internal_forms.has_type_id(t)
+            self.validators.has_subresource_type_id(t, name) && !self.internal_forms.has_type_id(t)
         };
         if direct(obj) && direct(old) {
-            return self.validators.validate_status(obj, old);
+            return self.validators.validate_subresource(name, obj, old);
         }
         let (obj, old) = (self.internal_copy(obj)?, self.internal_copy(old)?);
-        self.validators.validate_status(&*obj, &*old)
+        self.validators.validate_subresource(name, &*obj, &*old)
     }
 
     /// A copy of `o` in its internal form, where Go's validation runs (`None` when it

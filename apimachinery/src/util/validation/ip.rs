@@ -733,3 +733,28 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod warning_tests {
+    use super::*;
+
+    #[test]
+    fn warnings_as_go_gives_them() {
+        let p = Path::new("ip");
+        assert!(get_warnings_for_ip(&p, "1.2.3.4").is_empty());
+        assert!(get_warnings_for_ip(&p, "fd00::5").is_empty());
+        assert!(get_warnings_for_ip(&p, "bad").is_empty());
+        assert_eq!(
+            get_warnings_for_ip(&p, "FD00:0::5"),
+            ["ip: IPv6 address \"FD00:0::5\" should be in RFC 5952 canonical format (\"fd00::5\")"]
+        );
+        assert_eq!(
+            get_warnings_for_ip(&p, "010.0.0.5"),
+            ["ip: non-standard IP address \"010.0.0.5\" is invalid: use \"10.0.0.5\""]
+        );
+        assert_eq!(
+            get_warnings_for_ip(&p, "::ffff:1.2.3.4"),
+            ["ip: non-standard IP address \"::ffff:1.2.3.4\" is invalid: use \"1.2.3.4\""]
+        );
+    }
+}

@@ -245,7 +245,7 @@ impl Handler<'_> {
                         Subresource::Status => self
                             .strategy()
                             .warnings_on_status_update(&*written, &*current),
-                        Subresource::Finalize => Vec::new(),
+                        Subresource::Finalize | Subresource::Resize => Vec::new(),
                     });
                     return Ok((written, warnings));
                 }

@@ -44,6 +44,7 @@ impl Handler<'_> {
                 Subresource::Main => "",
                 Subresource::Status => "status",
                 Subresource::Finalize => "finalize",
+                Subresource::Resize => "resize",
             },
             converter,
         );

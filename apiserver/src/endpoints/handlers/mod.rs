@@ -234,6 +234,7 @@ impl Handler<'_> {
         match self.info.subresource.as_str() {
             "status" => Subresource::Status,
             "finalize" => Subresource::Finalize,
+            "resize" => Subresource::Resize,
             _ => Subresource::Main,
         }
     }

@@ -117,7 +117,7 @@ impl Strategy for CertificateSigningRequestStrategy {
         subresource: Subresource,
     ) -> &'static [&'static str] {
         match subresource {
-            Subresource::Main | Subresource::Finalize => &["spec", "status"],
+            Subresource::Main | Subresource::Finalize | Subresource::Resize => &["spec", "status"],
             Subresource::Status => &["spec"],
         }
     }

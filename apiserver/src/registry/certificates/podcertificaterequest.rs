@@ -121,8 +121,8 @@ impl Strategy for PodCertificateRequestStrategy {
         match (subresource, cfg!(feature = "v1_37")) {
             (Subresource::Status, true) => &["metadata", "spec"],
             (Subresource::Status, false) => &["spec"],
-            (Subresource::Main | Subresource::Finalize, true) => &["status"],
-            (Subresource::Main | Subresource::Finalize, false) => &[],
+            (Subresource::Main | Subresource::Finalize | Subresource::Resize, true) => &["status"],
+            (Subresource::Main | Subresource::Finalize | Subresource::Resize, false) => &[],
         }
     }
 }

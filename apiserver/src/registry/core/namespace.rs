@@ -114,7 +114,7 @@ impl Strategy for NamespaceStrategy {
             Subresource::Main => {
                 return crate::registry::validation::validate(scheme, info, names, obj, old);
             }
-            Subresource::Status => {
+            Subresource::Status | Subresource::Resize => {
                 return crate::registry::validation::validate_object_meta(info, names, obj);
             }
             // The metadata, then each finalizer by its index.

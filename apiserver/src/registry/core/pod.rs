@@ -10,13 +10,16 @@
 //! deletes it), or its finalizers are gone after that (the simulated kubelet of the
 //! `controller-manager` crate does that deletion).
 //!
-//! `pods/binding` places a Pod on a Node, as a scheduler does ([`binding`]).
+//! `pods/binding` places a Pod on a Node, as a scheduler does ([`binding`]);
+//! `pods/resize` changes its containers' resources in place ([`resize`]).
 
 use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
+use apimachinery::util::validation::field::Path;
+use apimachinery::util::validation::ip::get_warnings_for_ip;
 use serde_json::{Value, json};
 
 use super::{PROXY_VERBS, sub};
@@ -33,6 +36,7 @@ pub mod connect;
 pub mod disabled;
 pub mod level_resources;
 mod qos;
+mod resize;
 mod table;
 pub mod template;
 pub use binding::BindingRest;
@@ -90,9 +94,9 @@ impl Strategy for PodStrategy {
         from_value(scheme, &info.storage_gvk, pod)
     }
 
-    /// Go's `PrepareForUpdate` of the Pod and of its `/status` (both drop what
-    /// `DropDisabledPodFields` drops: fields of gates off by default that the old Pod
-    /// does not use, and the init-container annotations, on 1.37).
+    /// Go's `PrepareForUpdate` of the Pod, of its `/status` and of its `/resize` ([`resize`])
+    /// (all drop what `DropDisabledPodFields` drops: fields of gates off by default that
+    /// the old Pod does not use, and the init-container annotations, on 1.37).
     fn prepare_for_update(
         &self,
         scheme: &Scheme,
@@ -101,6 +105,13 @@ impl Strategy for PodStrategy {
         new: Box<dyn Object>,
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
+        // Go's pod status strategy, unlike most, keeps the finalizers a `/status` write
+        // sends (it resets only the spec, the deletion timestamp and the owner
+        // references): taken before the write's metadata gives way to the stored.
+        let written_finalizers = match subresource {
+            Subresource::Status => Some(to_json(&*new)?.pointer("/metadata/finalizers").cloned()),
+            _ => None,
+        };
         // Dropped before the generation is counted: a write adding only dropped fields
         // changes nothing (Go drops before `updatePodGeneration`).
         let new = template::drop_disabled_pod_fields(scheme, info, Some(old), new)?;
@@ -112,7 +123,19 @@ impl Strategy for PodStrategy {
             subresource,
             spec_changed,
             |old, new, subresource| match subresource {
-                Subresource::Status => keep_status_fields(old, new),
+                Subresource::Status => {
+                    keep_status_fields(old, new);
+                    if let (Some(finalizers), Some(meta)) = (
+                        written_finalizers,
+                        new.get_mut("metadata").and_then(Value::as_object_mut),
+                    ) {
+                        match finalizers {
+                            Some(f) => meta.insert("finalizers".into(), f),
+                            None => meta.remove("finalizers"),
+                        };
+                    }
+                }
+                Subresource::Resize => resize::drop_non_resize_updates(old, new),
                 // Go 1.37 (PodLevelResourcesFixDefaulting, beta and on): pod-level
                 // resources a write leaves out, as a client that does not know them
                 // does, are kept.
@@ -123,6 +146,44 @@ impl Strategy for PodStrategy {
                 }
             },
         )
+    }
+
+    /// Go's `podStatusStrategy.WarningsOnUpdate`: addresses in `status.podIPs` and
+    /// `status.hostIPs` not in the form Go writes (kept from before, or non-canonical
+    /// IPv6).
+    fn warnings_on_status_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        let Ok(pod) = to_json(obj) else {
+            return Vec::new();
+        };
+        let status = Path::new("status");
+        let mut warnings = Vec::new();
+        for list in ["podIPs", "hostIPs"] {
+            let lp = status.child(list);
+            for (i, ip) in items(&pod, &format!("/status/{list}")).iter().enumerate() {
+                let ip_path = lp.index(i);
+                let p = ip_path.child("ip");
+                warnings.extend(get_warnings_for_ip(&p, text(ip, "/ip")));
+            }
+        }
+        warnings
+    }
+
+    /// Go's `GetResetFields` of the Pod and of its status strategy: a write of the Pod
+    /// owns no status; one of `/status` no spec, deletion timestamp or owner references
+    /// (which its `PrepareForUpdate` resets).
+    fn reset_fields(
+        &self,
+        _info: &ResourceInfo,
+        subresource: Subresource,
+    ) -> &'static [&'static str] {
+        match subresource {
+            Subresource::Status => &[
+                "spec",
+                "metadata.deletionTimestamp",
+                "metadata.ownerReferences",
+            ],
+            Subresource::Main | Subresource::Finalize | Subresource::Resize => &["status"],
+        }
     }
 
     fn selectable_fields(&self) -> &'static [SelectableField] {
@@ -256,10 +317,10 @@ pub struct PodStorage {
 
 /// The Pods' REST storage over `info`.
 /// The subresources of a Pod besides `status`, as kube-apiserver 1.36 lists them
-/// (`core/rest/storage_core.go`). kapi serves `binding`; `attach`, `exec`, `log` and
-/// `portforward` reach a kubelet, which kapi has none of: they answer what
-/// kube-apiserver answers before connecting ([`connect`]); `proxy`, `eviction`,
-/// `ephemeralcontainers` and `resize` are not served yet (404): listed all the same,
+/// (`core/rest/storage_core.go`). kapi serves `binding` and `resize` ([`resize`]);
+/// `attach`, `exec`, `log` and `portforward` reach a kubelet, which kapi has none of:
+/// they answer what kube-apiserver answers before connecting ([`connect`]); `proxy`,
+/// `eviction` and `ephemeralcontainers` are not served yet (404): listed all the same,
 /// so that clients see kube-apiserver's API.
 const SUBRESOURCES: &[SubresourceInfo] = &[
     sub("attach", "PodAttachOptions", &["create", "get"]),
@@ -310,6 +371,10 @@ impl RestStorage for PodStorage {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, c)| c as &dyn Connecter)
+    }
+
+    fn resizes(&self) -> bool {
+        true
     }
 
     fn table_convertor(&self) -> Option<&dyn TableConvertor> {

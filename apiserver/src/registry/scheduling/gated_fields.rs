@@ -190,7 +190,7 @@ impl Strategy for GatedFieldsStrategy {
                 }
             }
             Subresource::Status => self.0.drop_status_fields(&mut new, &old),
-            Subresource::Finalize => {}
+            Subresource::Finalize | Subresource::Resize => {}
         }
         from_value(scheme, &info.storage_gvk, new)
     }

@@ -237,7 +237,7 @@ pub fn prepare_template_for_update(
         Subresource::Main => {
             drop_disabled_template_fields(scheme, info, Some(old), new, template_metadata)
         }
-        Subresource::Status | Subresource::Finalize => Ok(new),
+        Subresource::Status | Subresource::Finalize | Subresource::Resize => Ok(new),
     }
 }
 

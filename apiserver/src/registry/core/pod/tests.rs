@@ -314,3 +314,91 @@ fn a_status_write_keeps_what_it_leaves_out() {
         assert_eq!(status.get("resourceClaimStatuses"), None);
     }
 }
+
+/// `pods/resize`: the stored Pod with the written container resources (a new
+/// generation), its labels and image kept; a removed limit refused by
+/// `ValidatePodResize`.
+#[test]
+fn a_resize_takes_only_container_resources() {
+    let s = scheme();
+    let pods = info(&s, "", "pods");
+    let resources = |cpu: &str| json!({"requests": {"cpu": cpu}, "limits": {"cpu": "1"}});
+    let stored = |cpu: &str, image: &str, app: &str| {
+        json!({"metadata": {"name": "p", "namespace": "ns", "generation": 1, "uid": "u",
+            "resourceVersion": "5", "labels": {"app": app},
+            "creationTimestamp": "2026-01-01T00:00:00Z"},
+            "spec": {"containers": [{"name": "c", "image": image, "resources": resources(cpu),
+                "imagePullPolicy": "Always", "terminationMessagePolicy": "File",
+                "terminationMessagePath": "/dev/termination-log"}],
+                "restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
+                "terminationGracePeriodSeconds": 30, "schedulerName": "default-scheduler"},
+            "status": {"phase": "Pending", "qosClass": "Burstable"}})
+    };
+    let old = pod(&s, stored("100m", "i", "web"));
+    let written = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*old,
+            pod(&s, stored("200m", "j", "other")),
+            Subresource::Resize,
+        )
+        .unwrap();
+    let v = as_json(&*written);
+    assert_eq!(v["spec"]["containers"][0]["resources"], resources("200m"));
+    assert_eq!(v["spec"]["containers"][0]["image"], json!("i"));
+    assert_eq!(v["metadata"]["labels"], json!({"app": "web"}));
+    assert_eq!(v["metadata"]["generation"], json!(2));
+    PodStrategy
+        .validate(&s, &pods, &*written, Some(&*old), Subresource::Resize)
+        .unwrap();
+    let mut removed = stored("200m", "i", "web");
+    removed["spec"]["containers"][0]["resources"] = json!({"requests": {"cpu": "200m"}});
+    let removed = pod(&s, removed);
+    let err = PodStrategy
+        .validate(&s, &pods, &*removed, Some(&*old), Subresource::Resize)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "spec.containers[0].resources.limits: Forbidden: resource limits cannot be removed"
+        ),
+        "{err}"
+    );
+}
+
+/// Go's pod status strategy keeps the finalizers a `/status` write sends, and the
+/// stored owner references.
+#[test]
+fn a_status_write_sets_finalizers_but_not_owner_references() {
+    let s = scheme();
+    let pods = info(&s, "", "pods");
+    let mut old = scheduled(Some(30));
+    old["metadata"]["ownerReferences"] =
+        json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "o", "uid": "u"}]);
+    let mut new = scheduled(Some(30));
+    new["metadata"]["finalizers"] = json!(["example.com/hold"]);
+    let written = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*pod(&s, old.clone()),
+            pod(&s, new),
+            Subresource::Status,
+        )
+        .unwrap();
+    let meta = &as_json(&*written)["metadata"];
+    assert_eq!(meta["finalizers"], json!(["example.com/hold"]));
+    assert_eq!(meta["ownerReferences"], old["metadata"]["ownerReferences"]);
+    let held = as_json(&*written);
+    let cleared = PodStrategy
+        .prepare_for_update(
+            &s,
+            &pods,
+            &*written,
+            pod(&s, scheduled(Some(30))),
+            Subresource::Status,
+        )
+        .unwrap();
+    assert!(held["metadata"].get("finalizers").is_some());
+    assert!(as_json(&*cleared)["metadata"].get("finalizers").is_none());
+}
