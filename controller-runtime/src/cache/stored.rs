@@ -208,6 +208,9 @@ fn decode_protobuf<T: Object + Default>(bytes: &[u8], own: &GroupVersionKind) ->
     Ok(obj)
 }
 
+// serde_json's own writer, not Go's JSON: it keeps `3.0` a float and `3` an integer, and
+// with the workspace's `float_roundtrip` its reader gives back the very same f64, so the
+// map reads back equal.
 fn encode_json(obj: &Unstructured, _: &GroupVersionKind, out: &mut Vec<u8>) -> bool {
     serde_json::to_writer(out, &obj.object).is_ok()
 }
