@@ -89,18 +89,29 @@ fn go_fixtures_of_many_kinds_round_trip() {
     );
 }
 
+/// `obj` with its own kind set, as every decoded object comes back (see
+/// `type_meta_is_kept_and_an_empty_one_comes_back_set`).
+fn with_kind<T: Object + Default>(mut obj: T) -> T {
+    obj.set_group_version_kind(&T::default().group_version_kind());
+    obj
+}
+
 #[test]
 fn empty_and_sparse_objects_round_trip() {
-    assert_eq!(round_trip(&ConfigMap::default()), ConfigMap::default());
+    assert_eq!(
+        round_trip(&ConfigMap::default()),
+        with_kind(ConfigMap::default())
+    );
     let mut cm = ConfigMap::default();
     cm.metadata.name = "a".into();
     cm.metadata.namespace = "ns".into();
     cm.data.insert("k".into(), String::new());
     cm.immutable = Some(false);
+    let cm = with_kind(cm);
     assert_eq!(round_trip(&cm), cm);
     let mut pod = Pod::default();
     pod.metadata.name = "p".into();
-    assert_eq!(round_trip(&pod), pod);
+    assert_eq!(round_trip(&pod), with_kind(pod));
 }
 
 #[test]
