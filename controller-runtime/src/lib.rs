@@ -3,7 +3,8 @@
 //!
 //! The modules mirror the Go packages people know: a client that dispatches by group,
 //! version and kind to typed, unstructured and metadata-only requests; an informer cache
-//! that answers reads locally and shares cached objects instead of copying them; a manager
+//! that answers reads locally, holding objects encoded (a fraction of a decoded object's
+//! memory) and decoding one per read, or sharing them decoded; a manager
 //! and controllers whose `reconcile` is all a user writes; and test support that starts the
 //! in-process API server of the `apiserver` crate.
 //!
@@ -15,7 +16,7 @@
 //! | [`client::apiutil`] | `pkg/client/apiutil` | the dynamic RESTMapper over discovery |
 //! | [`transport`] | client-go `transport` | HTTP over rustls and its errors |
 //! | `client::fake` (feature `envtest`) | `pkg/client/fake` | a fake client that is the in-process server, so it cannot diverge |
-//! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, namespace sets, `Arc` reads |
+//! | [`cache`] | `pkg/cache`, client-go `tools/cache` | [`Cache`](cache::Cache), [`Informer`](cache::Informer), [`Indexer`](cache::Indexer): informers, field indexes, namespace sets, objects held encoded (or shared) and read as `Arc` |
 //! | `envtest` (feature `envtest`, on by default) | `pkg/envtest` | the in-process API server for tests, or the real kube-apiserver and etcd from binaries; `WebhookInstallOptions`: webhooks served from this process, their certificate made and their configurations installed |
 //! | [`workqueue`] | client-go `util/workqueue` | [`WorkQueue`](workqueue::WorkQueue): de-duplicating, delaying, rate-limited |
 //! | [`reconcile`] | `pkg/reconcile` | [`Request`](reconcile::Request), [`Action`](reconcile::Action), [`Reconciler`](reconcile::Reconciler), and [`ObjectReconciler`](reconcile::ObjectReconciler), handed the object from the cache |

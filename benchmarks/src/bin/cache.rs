@@ -3,13 +3,16 @@
 //! 1. bytes per cached object: 10,000 ConfigMaps and 1,000 Pods (Go's fixture), listed
 //!    and watched by our cache (`controller_runtime::cache::Cache`) and by kube-runtime's
 //!    reflector store, measured as the live heap bytes a counting global allocator sees
-//!    after the initial sync, minus those before it;
+//!    after the initial sync, minus those before it; our cache both as by default
+//!    (objects held encoded, `CacheOptions::store_encoded`) and holding them shared as
+//!    decoded; then the time of a `Cache::get` of every object and of whole `Cache::list`s
+//!    (after the memory figure, so that what the reads allocate is not counted);
 //! 2. watch-event decode throughput, protobuf vs JSON: a watch replaying every creation
 //!    event, objects per second through our client;
 //! 3. Go beside both, against the same server in the same run (issue 42):
 //!    controller-runtime v0.24.1's cache (as shipped, and with its
-//!    `TransformStripManagedFields`), heap bytes per object after two collections, and
-//!    client-go v0.36.3's watch decode rate (`oracle/bin/k8s-oracle bench-cache`, run
+//!    `TransformStripManagedFields`), heap bytes per object after two collections, the
+//!    time of its Get and List (each deep-copying, as by default), and client-go v0.36.3's watch decode rate (`oracle/bin/k8s-oracle bench-cache`, run
 //!    first; without the oracle built, the Go table says it was not measured).
 //!
 //! The API server runs in a child process (the same binary, `--serve`), so that only
@@ -25,7 +28,7 @@ use apimachinery::runtime::Scheme;
 use benchmarks::objects::{Error, populated_server};
 use benchmarks::{go_oracle_lines, results};
 use controller_runtime::cache::{Cache, CacheOptions};
-use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
+use controller_runtime::client::{Client, ClientOptions, ListOptions, ObjectKey, WireFormat};
 use controller_runtime::config::Config;
 use futures_util::StreamExt;
 use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
@@ -62,12 +65,23 @@ async fn released(before: i64, after: i64) {
     );
 }
 
-async fn ours_bytes_per_object<T: apimachinery::runtime::Resource>(
+/// What one of our caches costs: bytes per object held, and the time of a read.
+#[derive(Clone, Copy)]
+struct Ours {
+    bytes: f64,
+    /// `Cache::get` of every object, nanoseconds per call.
+    get_ns: f64,
+    /// `Cache::list` of all objects, nanoseconds per object returned.
+    list_ns: f64,
+}
+
+async fn ours_per_object<T: apimachinery::runtime::Resource>(
     client: &Client,
     scheme: &Arc<Scheme>,
     strip: bool,
+    encoded: bool,
     expected: usize,
-) -> Result<f64, Error> {
+) -> Result<Ours, Error> {
     settle().await;
     let before = live_bytes();
     let cache = Cache::new(
@@ -75,6 +89,7 @@ async fn ours_bytes_per_object<T: apimachinery::runtime::Resource>(
         Arc::clone(scheme),
         CacheOptions {
             strip_managed_fields: strip,
+            store_encoded: encoded,
             ..CacheOptions::default()
         },
     );
@@ -85,6 +100,29 @@ async fn ours_bytes_per_object<T: apimachinery::runtime::Resource>(
     let n = informer.indexer().len();
     settle().await;
     let after = live_bytes();
+    // Reads after the memory figure, so that what they allocate is not counted in it:
+    // a Get of every object, then whole Lists (Go's figures are the same reads, each
+    // deep-copying as controller-runtime's cache reader does by default).
+    let keys: Vec<ObjectKey> = informer
+        .indexer()
+        .list_keys()
+        .into_iter()
+        .map(|key| match key.split_once('/') {
+            Some((ns, name)) => ObjectKey::new(ns, name),
+            None => ObjectKey::new("", &key),
+        })
+        .collect();
+    let start = Instant::now();
+    for key in &keys {
+        std::hint::black_box(cache.get::<T>(key).await?);
+    }
+    let get_ns = start.elapsed().as_nanos() as f64 / keys.len().max(1) as f64;
+    const LISTS: usize = 5;
+    let start = Instant::now();
+    for _ in 0..LISTS {
+        std::hint::black_box(cache.list::<T>(&ListOptions::default()).await?);
+    }
+    let list_ns = start.elapsed().as_nanos() as f64 / (LISTS * n.max(1)) as f64;
     stop.cancel();
     drop(informer);
     drop(cache);
@@ -92,7 +130,11 @@ async fn ours_bytes_per_object<T: apimachinery::runtime::Resource>(
     if n != expected {
         return Err(format!("our cache holds {n} objects, not {expected}").into());
     }
-    Ok((after - before) as f64 / n as f64)
+    Ok(Ours {
+        bytes: (after - before) as f64 / n as f64,
+        get_ns,
+        list_ns,
+    })
 }
 
 async fn kube_bytes_per_object<K>(url: &str, strip: bool, expected: usize) -> Result<f64, Error>
@@ -169,11 +211,6 @@ async fn watch_throughput<T: apimachinery::runtime::Resource>(
     Ok(n as f64 / start.elapsed().as_secs_f64())
 }
 
-/// The server half: the in-process API server with every object created, in a child
-/// process of its own so that the parent's allocator counts the caches alone (the
-/// server's watch buffers and encoding caches would otherwise be counted, and not all
-/// of them are released between measurements). Prints `URL REVISION` and serves until
-/// its standard input closes.
 /// Go's figure for `kind` and `op` from `k8s-oracle bench-cache`'s lines.
 fn go_value(go: Option<&[serde_json::Value]>, kind: &str, op: &str) -> Option<f64> {
     go?.iter()
@@ -181,33 +218,66 @@ fn go_value(go: Option<&[serde_json::Value]>, kind: &str, op: &str) -> Option<f6
         .and_then(|r| r["value"].as_f64())
 }
 
+/// Our figures of one kind: the default cache (managedFields stripped, objects encoded),
+/// the same holding objects shared as decoded, and the default without the transform.
+struct Figures {
+    kind: &'static str,
+    n: usize,
+    ours: Ours,
+    shared: Ours,
+    raw: Ours,
+}
+
 /// The tables against Go: bytes per cached object (ours and Go's, each with and without
-/// stripping managedFields) and watch events decoded per second.
-fn print_go_tables(
-    go: Option<&[serde_json::Value]>,
-    ours: &[(&str, usize, f64, f64)],
-    rates: &[(&str, f64, f64)],
-) {
+/// stripping managedFields), the time of a read, and watch events decoded per second.
+fn print_go_tables(go: Option<&[serde_json::Value]>, ours: &[Figures], rates: &[(&str, f64, f64)]) {
     let cell = |v: Option<f64>, unit: &str| {
         v.map_or("not measured".to_owned(), |v| format!("{v:.0}{unit}"))
     };
     let ratio = |a: f64, b: Option<f64>| b.map_or("—".to_owned(), |b| format!("{:.2}x", a / b));
     println!();
-    println!("## Against Go: controller-runtime v0.24.1's cache, client-go v0.36.3's watch");
+    println!("## Against Go: controller-runtime's cache, client-go's watch");
     println!();
     println!(
-        "| objects | Go cache (as shipped) | Go (TransformStripManagedFields) | ours (strip, default) | ours (no transform) | ours / Go, both stripping | ours / Go, as shipped | target |"
+        "| objects | Go cache (as shipped) | Go (TransformStripManagedFields) | ours (strip, encoded: default) | ours (strip, shared) | ours (no transform) | ours / Go, both stripping | ours shared / Go | ours / Go, as shipped | target |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
-    for (kind, n, strip, raw) in ours {
-        let go_raw = go_value(go, kind, "cache_bytes");
-        let go_strip = go_value(go, kind, "cache_bytes_strip_managed_fields");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    for f in ours {
+        let go_raw = go_value(go, f.kind, "cache_bytes");
+        let go_strip = go_value(go, f.kind, "cache_bytes_strip_managed_fields");
         println!(
-            "| {n} {kind}s | {} | {} | {strip:.0} B | {raw:.0} B | {} | {} | ≤ 0.5x |",
+            "| {} {}s | {} | {} | {:.0} B | {:.0} B | {:.0} B | {} | {} | {} | ≤ 0.5x |",
+            f.n,
+            f.kind,
             cell(go_raw, " B"),
             cell(go_strip, " B"),
-            ratio(*strip, go_strip),
-            ratio(*strip, go_raw)
+            f.ours.bytes,
+            f.shared.bytes,
+            f.raw.bytes,
+            ratio(f.ours.bytes, go_strip),
+            ratio(f.shared.bytes, go_strip),
+            ratio(f.ours.bytes, go_raw)
+        );
+    }
+    println!();
+    println!(
+        "| reads (managedFields stripped) | Go Get (deep copy) | ours Get, encoded | ours Get, shared | encoded / Go | Go List per object | ours List per object, encoded | ours, shared | encoded / Go |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for f in ours {
+        let go_get = go_value(go, f.kind, "cache_get_ns");
+        let go_list = go_value(go, f.kind, "cache_list_ns_per_object");
+        println!(
+            "| {} | {} | {:.0} ns | {:.0} ns | {} | {} | {:.0} ns | {:.0} ns | {} |",
+            f.kind,
+            cell(go_get, " ns"),
+            f.ours.get_ns,
+            f.shared.get_ns,
+            ratio(f.ours.get_ns, go_get),
+            cell(go_list, " ns"),
+            f.ours.list_ns,
+            f.shared.list_ns,
+            ratio(f.ours.list_ns, go_list)
         );
     }
     println!();
@@ -230,12 +300,13 @@ fn print_go_tables(
 
 /// The figures as results rows (`benchmarks/results/cache.jsonl`): bytes per cached
 /// object beside kube-runtime's store, and, when Go was measured, beside Go's cache (both
-/// stripping managedFields; target ≤ 0.5×) and watch events per second beside client-go's
-/// (target ≥ 3×).
+/// stripping managedFields; target ≤ 0.5×), the time of a Get and of a List per object
+/// beside Go's (no target: the price of the encoded store, to watch), and watch events
+/// per second beside client-go's (target ≥ 3×).
 fn results_rows(
     go: Option<&[serde_json::Value]>,
     kube: &[(&str, usize, f64, f64)],
-    ours: &[(&str, usize, f64, f64)],
+    ours: &[Figures],
     rates: &[(&str, f64, f64)],
 ) -> Vec<results::Row> {
     const SOURCE: &str = "benchmarks/src/bin/cache.rs";
@@ -252,19 +323,41 @@ fn results_rows(
             .against("kube-runtime store", kube),
         );
     }
-    for &(kind, n, strip, _) in ours {
+    for f in ours {
+        let (kind, n) = (f.kind, f.n);
         if let Some(go_strip) = go_value(go, kind, "cache_bytes_strip_managed_fields") {
             rows.push(
                 results::Row::new(
                     format!("cache.{kind}/bytes per object vs Go"),
                     format!("Cache: bytes per cached {kind} ({n}), ours vs Go, both stripping managedFields"),
-                    strip,
+                    f.ours.bytes,
                     "B",
                     SOURCE,
                 )
                 .against("Go controller-runtime cache", go_strip)
                 .target("ratio <= 0.5".to_owned()),
             );
+        }
+        for (op, what, ns) in [
+            ("cache_get_ns", "Get", f.ours.get_ns),
+            (
+                "cache_list_ns_per_object",
+                "List per object",
+                f.ours.list_ns,
+            ),
+        ] {
+            if let Some(go_ns) = go_value(go, kind, op) {
+                rows.push(
+                    results::Row::new(
+                        format!("cache.{kind}/{what} time vs Go"),
+                        format!("Cache read: {what} of a cached {kind} ({n}), ours (decoding) vs Go (deep copy)"),
+                        ns,
+                        "ns",
+                        SOURCE,
+                    )
+                    .against("Go controller-runtime cache", go_ns),
+                );
+            }
         }
     }
     for &(kind, pb, js) in rates {
@@ -292,6 +385,11 @@ fn results_rows(
     rows
 }
 
+/// The server half: the in-process API server with every object created, in a child
+/// process of its own so that the parent's allocator counts the caches alone (the
+/// server's watch buffers and encoding caches would otherwise be counted, and not all
+/// of them are released between measurements). Prints `URL REVISION` and serves until
+/// its standard input closes.
 async fn serve(configmaps: usize, pods: usize) -> Result<(), Error> {
     let mut scheme = Scheme::new();
     k8s_types::register(&mut scheme)?;
@@ -346,9 +444,9 @@ async fn main() -> Result<(), Error> {
     )?;
 
     // Warm-up: the server's watch caches of both resources, each client's connection.
-    ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(&client, &scheme, true, configmaps)
+    ours_per_object::<k8s_types::core::v1::ConfigMap>(&client, &scheme, true, true, configmaps)
         .await?;
-    ours_bytes_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, true, pods).await?;
+    ours_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, true, true, pods).await?;
     kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, false, pods).await?;
 
     // Go first, alone: the Rust side waits.
@@ -365,57 +463,64 @@ async fn main() -> Result<(), Error> {
     let mut kube_figures = Vec::new();
 
     println!(
-        "| objects | ours (strip managedFields, default) | ours (no transform) | kube-runtime store (default) | kube-runtime (managedFields cleared) | ours, JSON wire (default transform) | ours / kube default |"
+        "| objects | ours (strip managedFields, encoded: default) | ours (strip, shared decoded) | ours (no transform, encoded) | kube-runtime store (default) | kube-runtime (managedFields cleared) | ours, JSON wire (default) | ours / kube default |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    {
-        let ours = ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(
-            &client, &scheme, true, configmaps,
-        )
-        .await?;
-        let ours_raw = ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(
-            &client, &scheme, false, configmaps,
-        )
-        .await?;
-        let kube =
-            kube_bytes_per_object::<k8s_openapi::api::core::v1::ConfigMap>(&url, false, configmaps)
-                .await?;
-        let kube_strip =
-            kube_bytes_per_object::<k8s_openapi::api::core::v1::ConfigMap>(&url, true, configmaps)
-                .await?;
-        let ours_json = ours_bytes_per_object::<k8s_types::core::v1::ConfigMap>(
-            &json_client,
-            &scheme,
-            true,
-            configmaps,
-        )
-        .await?;
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for kind in ["ConfigMap", "Pod"] {
+        let n = if kind == "ConfigMap" {
+            configmaps
+        } else {
+            pods
+        };
+        let c = &client;
+        let measure = |c: &Client, strip: bool, encoded: bool| {
+            let c = c.clone();
+            let scheme = Arc::clone(&scheme);
+            async move {
+                if kind == "ConfigMap" {
+                    ours_per_object::<k8s_types::core::v1::ConfigMap>(
+                        &c, &scheme, strip, encoded, n,
+                    )
+                    .await
+                } else {
+                    ours_per_object::<k8s_types::core::v1::Pod>(&c, &scheme, strip, encoded, n)
+                        .await
+                }
+            }
+        };
+        let ours = measure(c, true, true).await?;
+        let shared = measure(c, true, false).await?;
+        let ours_raw = measure(c, false, true).await?;
+        let (kube, kube_strip) = if kind == "ConfigMap" {
+            (
+                kube_bytes_per_object::<k8s_openapi::api::core::v1::ConfigMap>(&url, false, n)
+                    .await?,
+                kube_bytes_per_object::<k8s_openapi::api::core::v1::ConfigMap>(&url, true, n)
+                    .await?,
+            )
+        } else {
+            (
+                kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, false, n).await?,
+                kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, true, n).await?,
+            )
+        };
+        let ours_json = measure(&json_client, true, true).await?;
         println!(
-            "| {configmaps} ConfigMaps | {ours:.0} B | {ours_raw:.0} B | {kube:.0} B | {kube_strip:.0} B | {ours_json:.0} B | {:.2}x |",
-            ours / kube
+            "| {n} {kind}s | {:.0} B | {:.0} B | {:.0} B | {kube:.0} B | {kube_strip:.0} B | {:.0} B | {:.2}x |",
+            ours.bytes,
+            shared.bytes,
+            ours_raw.bytes,
+            ours_json.bytes,
+            ours.bytes / kube
         );
-        ours_figures.push(("ConfigMap", configmaps, ours, ours_raw));
-        kube_figures.push(("ConfigMap", configmaps, ours, kube));
-    }
-    {
-        let ours =
-            ours_bytes_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, true, pods).await?;
-        let ours_raw =
-            ours_bytes_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, false, pods)
-                .await?;
-        let kube =
-            kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, false, pods).await?;
-        let kube_strip =
-            kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, true, pods).await?;
-        let ours_json =
-            ours_bytes_per_object::<k8s_types::core::v1::Pod>(&json_client, &scheme, true, pods)
-                .await?;
-        println!(
-            "| {pods} Pods (Go's fixture) | {ours:.0} B | {ours_raw:.0} B | {kube:.0} B | {kube_strip:.0} B | {ours_json:.0} B | {:.2}x |",
-            ours / kube
-        );
-        ours_figures.push(("Pod", pods, ours, ours_raw));
-        kube_figures.push(("Pod", pods, ours, kube));
+        ours_figures.push(Figures {
+            kind,
+            n,
+            ours,
+            shared,
+            raw: ours_raw,
+        });
+        kube_figures.push((kind, n, ours.bytes, kube));
     }
 
     println!();

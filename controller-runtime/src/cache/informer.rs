@@ -112,7 +112,7 @@ impl<T: Object> Informer<T> {
             shared: Arc::new(Shared {
                 reflector: Reflector {
                     lister_watcher,
-                    store: Arc::new(Indexer::new()),
+                    store: Arc::new(Indexer::with_codec(options.store_codec.clone())),
                     processor: Arc::new(Processor::new()),
                     options,
                     synced: synced_tx,
@@ -170,7 +170,8 @@ impl<T: Object> Informer<T> {
         Ok(self.shared.reflector.store.add_indexers(indexers)?)
     }
 
-    /// The informer's store; objects are shared, not copied.
+    /// The informer's store (objects shared as decoded, or encoded and decoded on each
+    /// read: see [`ReflectorOptions::store_codec`]).
     pub fn indexer(&self) -> &Arc<Indexer<T>> {
         &self.shared.reflector.store
     }

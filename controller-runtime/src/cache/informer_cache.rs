@@ -18,6 +18,7 @@ use super::multi_namespace::{MakeFn, MultiNamespaceListerWatcher, Scope, ScopeFn
 use super::reflector::{ReflectorOptions, WatchErrorHandler};
 use super::source::{Downcast, ListWatchFactory, ListWatchRequest, ObjectForm};
 use super::store::{IndexFunc, Indexer, NAMESPACE_INDEX, namespaced_key};
+use super::stored::StoreCodec;
 use super::transform::{TransformFunc, default_transform};
 use crate::client::{Client, ListOptions, ObjectKey};
 use k8s_types::meta::v1::PartialObjectMetadata;
@@ -158,6 +159,16 @@ pub struct CacheOptions {
     /// Strip `metadata.managedFields` before storing (the default; controller-runtime's
     /// `DefaultTransform = TransformStripManagedFields`).
     pub strip_managed_fields: bool,
+    /// Hold each cached object encoded (protobuf for typed kinds that have it, compact
+    /// JSON for [`Unstructured`]) and decode it on every read, rather than holding it
+    /// decoded and sharing it (the default: true). Encoded objects take a fraction of the
+    /// memory (a ConfigMap ~0.3 KB instead of ~1.8 KB); each read then decodes a fresh
+    /// object, a cost of the order of the deep copy Go's cache makes on every read,
+    /// where shared objects are read for the price of an `Arc` clone. Turn it off for
+    /// caches read far more often than they are written and small enough to hold
+    /// decoded. Kinds with neither encoding (typed structs without `#[api(protobuf)]`)
+    /// are held decoded either way. See `BENCHMARKS.md` for the measured figures.
+    pub store_encoded: bool,
     /// Per-kind options.
     pub by_object: HashMap<GroupVersionKind, ByObject>,
     /// Kinds never cached (reads of them fail with [`CacheError::NotCached`], and the
@@ -175,6 +186,7 @@ impl Default for CacheOptions {
             default_namespaces: BTreeSet::new(),
             sync_period: None,
             strip_managed_fields: true,
+            store_encoded: true,
             by_object: HashMap::new(),
             disable_for: BTreeSet::new(),
             backoff: (Duration::from_millis(800), Duration::from_secs(30)),
@@ -189,6 +201,7 @@ impl std::fmt::Debug for CacheOptions {
             .field("default_namespaces", &self.default_namespaces)
             .field("sync_period", &self.sync_period)
             .field("strip_managed_fields", &self.strip_managed_fields)
+            .field("store_encoded", &self.store_encoded)
             .field("by_object", &self.by_object.keys().collect::<Vec<_>>())
             .field("disable_for", &self.disable_for)
             .finish()
@@ -426,9 +439,12 @@ impl Cache {
     }
 
     fn typed_entry<T: Resource>(&self) -> InformerEntry<T> {
-        self.informer_for::<T>(T::gvk(), ObjectForm::Typed, |client, request| {
-            Ok(Arc::new(ClientListerWatcher::<T>::typed(client, request)?))
-        })
+        self.informer_for::<T>(
+            T::gvk(),
+            ObjectForm::Typed,
+            |client, request| Ok(Arc::new(ClientListerWatcher::<T>::typed(client, request)?)),
+            StoreCodec::<T>::protobuf,
+        )
     }
 
     /// The informer of `gvk` holding [`Unstructured`] objects.
@@ -448,6 +464,7 @@ impl Cache {
                     client, request,
                 )?))
             },
+            || Some(StoreCodec::json()),
         )
     }
 
@@ -465,6 +482,7 @@ impl Cache {
             gvk.clone(),
             ObjectForm::Metadata,
             |client, request| Ok(Arc::new(ClientListerWatcher::metadata(client, request)?)),
+            StoreCodec::<PartialObjectMetadata>::protobuf,
         )
     }
 
@@ -486,6 +504,7 @@ impl Cache {
         gvk: GroupVersionKind,
         form: ObjectForm,
         from_client: FromClient<T>,
+        codec: fn() -> Option<StoreCodec<T>>,
     ) -> InformerEntry<T> {
         if !self.is_cached(&gvk) {
             return Err(CacheError::NotCached {
@@ -511,7 +530,7 @@ impl Cache {
                     requested: std::any::type_name::<T>(),
                 });
         }
-        let (informer, namespaces) = self.make_informer::<T>(&key, from_client)?;
+        let (informer, namespaces) = self.make_informer::<T>(&key, from_client, codec)?;
         informers.insert(
             key,
             Entry {
@@ -536,6 +555,7 @@ impl Cache {
         &self,
         key: &InformerKey,
         from_client: FromClient<T>,
+        codec: fn() -> Option<StoreCodec<T>>,
     ) -> InformerEntry<T> {
         let options = &self.inner.options;
         let by_object = options.by_object.get(&key.gvk).cloned().unwrap_or_default();
@@ -604,6 +624,7 @@ impl Cache {
                 max_backoff: options.backoff.1,
                 transform,
                 watch_error_handler: options.watch_error_handler.clone(),
+                store_codec: if options.store_encoded { codec() } else { None },
             },
         );
         Ok((informer, namespaces))
@@ -745,10 +766,17 @@ impl Cache {
             format!("{}/{}", key.namespace, key.name)
         })?;
         let key = namespaced_key(&key.namespace, &key.name);
-        store.get_by_key(&key).ok_or(CacheError::NotFound {
-            kind: kind.to_owned(),
-            key,
-        })
+        match store.try_get_by_key(&key) {
+            Ok(Some(obj)) => Ok(obj),
+            Ok(None) => Err(CacheError::NotFound {
+                kind: kind.to_owned(),
+                key,
+            }),
+            Err(e) => Err(CacheError::Informer {
+                kind: kind.to_owned(),
+                source: InformerError::Store(e),
+            }),
+        }
     }
 
     fn select<T: Object>(
@@ -764,7 +792,8 @@ impl Cache {
     }
 
     /// The cached `T` that `key` names; waits for the informer's first list
-    /// (controller-runtime's `Get`, without the copy). A key in a namespace outside
+    /// (controller-runtime's `Get`: a fresh object decoded from the stored form by
+    /// default, the shared object itself without [`CacheOptions::store_encoded`]). A key in a namespace outside
     /// [`CacheOptions::default_namespaces`] (or the kind's [`ByObject::namespaces`]) is
     /// [`CacheError::UnknownNamespace`].
     pub async fn get<T: Resource>(&self, key: &ObjectKey) -> Result<Arc<T>, CacheError> {
@@ -879,7 +908,9 @@ fn select<T: Object>(
     };
     let mut candidates = match indexed.split_first() {
         Some(((index, value), rest)) => {
-            let mut found = store.by_index(index, &scope(value)).map_err(index_error)?;
+            let mut found = store
+                .try_by_index(index, &scope(value))
+                .map_err(index_error)?;
             for (index, value) in rest {
                 let keys: BTreeSet<String> = store
                     .index_keys(index, &scope(value))
@@ -891,8 +922,10 @@ fn select<T: Object>(
             found
         }
         None => match &namespace {
-            Some(ns) => store.by_index(NAMESPACE_INDEX, ns).map_err(index_error)?,
-            None => store.list(),
+            Some(ns) => store
+                .try_by_index(NAMESPACE_INDEX, ns)
+                .map_err(index_error)?,
+            None => store.try_list().map_err(index_error)?,
         },
     };
     candidates.retain(|obj| {

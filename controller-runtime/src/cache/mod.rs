@@ -1,8 +1,12 @@
 //! The informer cache (Go's `sigs.k8s.io/controller-runtime/pkg/cache` and the parts of
 //! client-go's `tools/cache` it is built on).
 //!
-//! - [`Indexer`] (alias [`Store`]): objects as `Arc<T>` keyed by `namespace/name`, with
-//!   a namespace index and named field indexes; reads share objects, never copy them.
+//! - [`Indexer`] (alias [`Store`]): objects keyed by `namespace/name`, with a namespace
+//!   index and named field indexes; held as `Arc<T>` and shared on read, or (the cache's
+//!   default, [`CacheOptions::store_encoded`]) held encoded by a [`StoreCodec`] —
+//!   protobuf, or compact JSON for [`Unstructured`](apimachinery::runtime::Unstructured) —
+//!   and decoded into a fresh `Arc<T>` on each read, which takes a fraction of the memory
+//!   for a read cost of the order of the deep copy Go's cache makes on every read.
 //! - [`Informer`]: a reflector (list, then watch from the list's resourceVersion;
 //!   bookmarks; relist on 410 Expired; re-watch with backoff; resync) filling an
 //!   [`Indexer`] and notifying [`ResourceEventHandler`]s.
@@ -22,7 +26,9 @@
 //!   [`strip_managed_fields`]).
 //!
 //! Shared rule of the crate: cached objects are handed out as `Arc<T>`; whoever wants to
-//! change one clones it.
+//! change one clones it. Event handlers get the object of the event itself (decoded once
+//! from the wire, shared by every handler), never a decode of the stored form; only the
+//! previous state of an update, and reads of the store, decode.
 
 mod client_source;
 mod event_handler;
@@ -34,6 +40,7 @@ mod processor;
 mod reflector;
 mod source;
 mod store;
+mod stored;
 pub mod transform;
 
 #[cfg(test)]
@@ -42,6 +49,8 @@ mod informer_cache_tests;
 mod informer_tests;
 #[cfg(test)]
 mod multi_namespace_tests;
+#[cfg(test)]
+mod stored_tests;
 
 pub use event_handler::{ResourceEventHandler, ResourceEventHandlerFuncs};
 pub use informer::{HandlerRegistration, Informer, InformerError};
@@ -55,4 +64,5 @@ pub use source::{DynListerWatcher, ListWatchFactory, ListWatchRequest, ObjectFor
 pub use store::{
     IndexFunc, Indexer, NAMESPACE_INDEX, Store, StoreError, namespaced_key, object_key,
 };
+pub use stored::{StoreCodec, StoredFormat};
 pub use transform::{TransformFunc, strip_managed_fields};

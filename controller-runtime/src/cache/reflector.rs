@@ -8,7 +8,6 @@
 //! answered with 410 Expired makes it list again. Every `resync_period` the whole store is
 //! re-delivered to the handlers as updates.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -18,8 +17,9 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::lister_watcher::{ListWatchError, ListerWatcher, WatchEvent};
-use super::processor::Processor;
-use super::store::{Indexer, object_key};
+use super::processor::{Notifier, Processor};
+use super::store::{Indexer, StoreError, object_key};
+use super::stored::StoreCodec;
 use super::transform::TransformFunc;
 
 /// Called with each list or watch failure the reflector recovers from (client-go's
@@ -40,6 +40,10 @@ pub struct ReflectorOptions<T> {
     pub transform: Option<TransformFunc<T>>,
     /// Told about each failure the reflector recovers from.
     pub watch_error_handler: Option<WatchErrorHandler>,
+    /// How the informer's store holds objects: encoded with this codec and decoded on
+    /// each read, or shared as decoded when `None` (the default here; the
+    /// [`Cache`](super::Cache) sets it from [`CacheOptions::store_encoded`](super::CacheOptions::store_encoded)).
+    pub store_codec: Option<StoreCodec<T>>,
 }
 
 impl<T> Default for ReflectorOptions<T> {
@@ -50,6 +54,7 @@ impl<T> Default for ReflectorOptions<T> {
             max_backoff: Duration::from_secs(30),
             transform: None,
             watch_error_handler: None,
+            store_codec: None,
         }
     }
 }
@@ -61,6 +66,7 @@ impl<T> std::fmt::Debug for ReflectorOptions<T> {
             .field("initial_backoff", &self.initial_backoff)
             .field("max_backoff", &self.max_backoff)
             .field("transform", &self.transform.is_some())
+            .field("store_codec", &self.store_codec)
             .finish()
     }
 }
@@ -175,19 +181,33 @@ impl<T: Object> Reflector<T> {
     fn apply_list(&self, items: Vec<T>, first_list: bool) {
         let items: Vec<Arc<T>> = items.into_iter().map(|o| self.prepare(o)).collect();
         let notifier = self.processor.lock();
-        let mut old: HashMap<Arc<str>, Arc<T>> = self.store.replace(items.clone());
+        let mut old = self.store.replace_entries(&items);
         if notifier.len() == 0 {
             return;
         }
         for obj in &items {
-            match old.remove(object_key(obj.as_ref()).as_str()) {
-                Some(previous) => notifier.update(&previous, obj),
+            let key = object_key(obj.as_ref());
+            match old.remove(key.as_str()) {
+                Some(previous) => match self.store.load_entry(&key, &previous) {
+                    Ok(previous) => notifier.update(&previous, obj),
+                    Err(error) => self.undecodable_previous(&notifier, &error, obj),
+                },
                 None => notifier.add(obj, first_list),
             }
         }
-        for gone in old.values() {
-            notifier.delete(gone, true);
+        for (key, gone) in &old {
+            match self.store.load_entry(key, gone) {
+                Ok(gone) => notifier.delete(&gone, true),
+                Err(error) => report_undecodable(&error),
+            }
         }
+    }
+
+    /// An update whose previous state does not decode (a codec bug, logged): handlers
+    /// are told the new state as both, so that they still see the change.
+    fn undecodable_previous(&self, notifier: &Notifier<'_, T>, error: &StoreError, obj: &Arc<T>) {
+        report_undecodable(error);
+        notifier.update(obj, obj);
     }
 
     fn resync(&self) {
@@ -252,9 +272,14 @@ impl<T: Object> Reflector<T> {
                     let rv = new_resource_version(&obj);
                     let obj = self.prepare(obj);
                     let notifier = self.processor.lock();
-                    match self.store.add(Arc::clone(&obj)) {
-                        Some(old) => notifier.update(&old, &obj),
-                        None => notifier.add(&obj, false),
+                    // The previous state is decoded only when a handler is told of it.
+                    match self.store.add_entry(&obj) {
+                        (_, Some(_)) if notifier.len() == 0 => {}
+                        (key, Some(old)) => match self.store.load_entry(&key, &old) {
+                            Ok(old) => notifier.update(&old, &obj),
+                            Err(error) => self.undecodable_previous(&notifier, &error, &obj),
+                        },
+                        (_, None) => notifier.add(&obj, false),
                     }
                     drop(notifier);
                     if let Some(rv) = rv {
@@ -264,9 +289,19 @@ impl<T: Object> Reflector<T> {
                 Some(Ok(WatchEvent::Deleted(obj))) => {
                     let rv = new_resource_version(&obj);
                     let notifier = self.processor.lock();
-                    let last = self.store.delete(&obj);
+                    let key = object_key(&obj);
+                    let last = self.store.delete_entry(&key);
                     // The handlers get the state the cache held (transformed as every
-                    // other object they see), or the event's object if it held none.
+                    // other object they see), or the event's object if it held none
+                    // (or what it held does not decode).
+                    let last = match last {
+                        Some(last) if notifier.len() > 0 => self
+                            .store
+                            .load_entry(&key, &last)
+                            .inspect_err(report_undecodable)
+                            .ok(),
+                        _ => None,
+                    };
                     let last = last.unwrap_or_else(|| self.prepare(obj));
                     notifier.delete(&last, false);
                     drop(notifier);
@@ -278,6 +313,10 @@ impl<T: Object> Reflector<T> {
             self.set_resource_version(resource_version);
         }
     }
+}
+
+fn report_undecodable(error: &StoreError) {
+    tracing::error!(%error, "cache: the previous state of an object does not decode");
 }
 
 fn new_resource_version<T: Object>(obj: &T) -> Option<String> {

@@ -1,9 +1,13 @@
 //! The thread-safe store and indexer of an informer (client-go's `cache.Store`,
 //! `cache.Indexer` and `threadSafeMap`).
 //!
-//! Objects are held as `Arc<T>` and handed out as clones of the `Arc`: a read never deep
-//! copies an object (seed 004 names controller-runtime's deep copy on every read as its
-//! cost). Callers who want to change an object clone it explicitly.
+//! Without a codec ([`Indexer::new`]), objects are held as `Arc<T>` and handed out as
+//! clones of the `Arc`: a read never copies an object. With a [`StoreCodec`]
+//! ([`Indexer::with_codec`], what the [`Cache`](super::Cache) uses by default), each
+//! object is held encoded and decoded on every read into a fresh `Arc<T>`: a fraction of
+//! the memory, for a read cost of the order of the deep copy Go's cache makes on every
+//! read (see [`stored`](super::stored)). Either way, callers who want to change an object
+//! clone it.
 //!
 //! Every index is kept up to date on each write, and [`Indexer::replace`] swaps the whole
 //! content under one write lock, so a reader sees either the old list or the new one,
@@ -13,6 +17,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use apimachinery::runtime::Object;
+
+use super::stored::{StoreCodec, Stored};
 
 /// The name of the index every indexer has: objects by namespace (client-go's
 /// `cache.NamespaceIndex`).
@@ -37,6 +43,15 @@ pub enum StoreError {
         /// The index name.
         name: String,
     },
+    /// A stored entry did not decode (the codec's encoder and decoder disagree: a bug,
+    /// reported rather than hidden).
+    #[error("the stored object {key:?} does not decode: {message}")]
+    Undecodable {
+        /// The object's key.
+        key: String,
+        /// Why.
+        message: String,
+    },
 }
 
 /// The key of an object in a store: `namespace/name`, or `name` for cluster-scoped
@@ -57,6 +72,11 @@ pub fn namespaced_key(namespace: &str, name: &str) -> String {
     }
 }
 
+/// The namespace part of a store key: what the namespace index holds the key under.
+fn key_namespace(key: &str) -> &str {
+    key.split_once('/').map_or("", |(namespace, _)| namespace)
+}
+
 /// An object's key, shared by the item map and every index entry of the object: one
 /// allocation per object instead of one per place the key is kept.
 type Key = Arc<str>;
@@ -67,8 +87,19 @@ struct Index<T> {
     values: HashMap<String, BTreeSet<Key>>,
 }
 
+impl<T> Index<T> {
+    fn remove_value(&mut self, value: &str, key: &str) {
+        if let Some(keys) = self.values.get_mut(value) {
+            keys.remove(key);
+            if keys.is_empty() {
+                self.values.remove(value);
+            }
+        }
+    }
+}
+
 struct State<T> {
-    items: HashMap<Key, Arc<T>>,
+    items: HashMap<Key, Stored<T>>,
     indexes: BTreeMap<String, Index<T>>,
 }
 
@@ -85,21 +116,34 @@ impl<T> State<T> {
         }
     }
 
-    fn index_remove(&mut self, key: &str, obj: &T) {
-        for index in self.indexes.values_mut() {
-            for value in (index.func)(obj) {
-                if let Some(keys) = index.values.get_mut(&value) {
-                    keys.remove(key);
-                    if keys.is_empty() {
-                        index.values.remove(&value);
+    /// Removes `key` from every index, `old` being what was stored under it. The
+    /// namespace index's value comes from the key itself, so that an encoded object is
+    /// decoded only when other indexes need it; one that does not decode is removed
+    /// from every value of those indexes (slower, never stale).
+    fn index_remove(&mut self, key: &str, old: &Stored<T>, codec: Option<&StoreCodec<T>>) {
+        let custom = self.indexes.len() > 1;
+        let decoded = if custom { old.load(codec).ok() } else { None };
+        for (name, index) in self.indexes.iter_mut() {
+            if name == NAMESPACE_INDEX {
+                index.remove_value(key_namespace(key), key);
+                continue;
+            }
+            match &decoded {
+                Some(obj) => {
+                    for value in (index.func)(obj) {
+                        index.remove_value(&value, key);
                     }
                 }
+                None => index.values.retain(|_, keys| {
+                    keys.remove(key);
+                    !keys.is_empty()
+                }),
             }
         }
     }
 }
 
-/// A thread-safe, indexed store of `Arc<T>` keyed by `namespace/name` (client-go's
+/// A thread-safe, indexed store of `T` keyed by `namespace/name` (client-go's
 /// `cache.Indexer`; a [`Store`] is the same thing).
 ///
 /// ```
@@ -123,6 +167,7 @@ impl<T> State<T> {
 /// ```
 pub struct Indexer<T> {
     state: RwLock<State<T>>,
+    codec: Option<StoreCodec<T>>,
 }
 
 /// client-go's `cache.Store`: an [`Indexer`] used without custom indexes.
@@ -140,13 +185,26 @@ impl<T: Object> std::fmt::Debug for Indexer<T> {
         f.debug_struct("Indexer")
             .field("len", &state.items.len())
             .field("indexes", &state.indexes.keys().collect::<Vec<_>>())
+            .field("codec", &self.codec)
             .finish()
     }
 }
 
+/// Logs an entry that did not decode, for the reads whose signature has no error (the
+/// `try_` reads return it).
+fn report(error: &StoreError) {
+    tracing::error!(%error, "cache: a stored object was skipped");
+}
+
 impl<T: Object> Indexer<T> {
-    /// An empty indexer with the namespace index.
+    /// An empty indexer with the namespace index, holding objects shared as decoded.
     pub fn new() -> Self {
+        Self::with_codec(None)
+    }
+
+    /// An empty indexer with the namespace index, holding objects encoded with `codec`
+    /// (shared as decoded when `None`).
+    pub fn with_codec(codec: Option<StoreCodec<T>>) -> Self {
         let mut indexes = BTreeMap::new();
         let namespace: IndexFunc<T> = Arc::new(|obj: &T| {
             obj.meta()
@@ -165,7 +223,13 @@ impl<T: Object> Indexer<T> {
                 items: HashMap::new(),
                 indexes,
             }),
+            codec,
         }
+    }
+
+    /// The codec objects are held with; `None` when they are shared as decoded.
+    pub fn codec(&self) -> Option<&StoreCodec<T>> {
+        self.codec.as_ref()
     }
 
     // A panicking index function poisons the lock; the state it left is still
@@ -177,6 +241,28 @@ impl<T: Object> Indexer<T> {
 
     fn write(&self) -> RwLockWriteGuard<'_, State<T>> {
         self.state.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn load(&self, key: &str, stored: &Stored<T>) -> Result<Arc<T>, StoreError> {
+        stored
+            .load(self.codec.as_ref())
+            .map_err(|message| StoreError::Undecodable {
+                key: key.to_owned(),
+                message,
+            })
+    }
+
+    /// Decodes entries, logging and skipping those that do not decode.
+    fn load_or_skip<'a>(
+        &self,
+        entries: impl Iterator<Item = (&'a Key, &'a Stored<T>)>,
+    ) -> Vec<Arc<T>>
+    where
+        T: 'a,
+    {
+        entries
+            .filter_map(|(key, stored)| self.load(key, stored).inspect_err(report).ok())
+            .collect()
     }
 
     /// Adds indexes (client-go's `AddIndexers`); objects already stored are indexed at
@@ -192,28 +278,53 @@ impl<T: Object> Indexer<T> {
                 return Err(StoreError::IndexExists { name: name.clone() });
             }
         }
+        let objects = self.load_all(&state.items)?;
         for (name, func) in new {
-            let mut values: HashMap<String, BTreeSet<Key>> = HashMap::new();
-            for (key, obj) in &state.items {
-                for value in func(obj) {
-                    values.entry(value).or_default().insert(Arc::clone(key));
-                }
-            }
-            state.indexes.insert(name, Index { func, values });
+            state.indexes.insert(
+                name,
+                Index {
+                    values: index_values(&func, &objects),
+                    func,
+                },
+            );
         }
         Ok(())
     }
 
-    /// Adds or replaces an object under its key; returns the object it replaced.
-    pub fn add(&self, obj: Arc<T>) -> Option<Arc<T>> {
+    /// Every stored object decoded, for building an index: an entry that does not
+    /// decode fails the whole, as an index missing it would be wrong.
+    fn load_all(&self, items: &HashMap<Key, Stored<T>>) -> Result<Vec<(Key, Arc<T>)>, StoreError> {
+        items
+            .iter()
+            .map(|(key, stored)| Ok((Arc::clone(key), self.load(key, stored)?)))
+            .collect()
+    }
+
+    /// Stores `obj` under its key; returns the entry it replaced, still encoded (the
+    /// informer decodes it only when a handler is told about the update).
+    pub(crate) fn add_entry(&self, obj: &Arc<T>) -> (Key, Option<Stored<T>>) {
         let key: Key = object_key(obj.as_ref()).into();
+        let stored = Stored::new(obj, self.codec.as_ref());
         let mut state = self.write();
-        let old = state.items.insert(Arc::clone(&key), Arc::clone(&obj));
+        let old = state.items.insert(Arc::clone(&key), stored);
         if let Some(old) = &old {
-            state.index_remove(&key, old);
+            state.index_remove(&key, old, self.codec.as_ref());
         }
-        state.index_add(&key, &obj);
-        old
+        state.index_add(&key, obj);
+        (key, old)
+    }
+
+    /// Decodes an entry [`add_entry`](Self::add_entry) or
+    /// [`replace_entries`](Self::replace_entries) gave back.
+    pub(crate) fn load_entry(&self, key: &str, stored: &Stored<T>) -> Result<Arc<T>, StoreError> {
+        self.load(key, stored)
+    }
+
+    /// Adds or replaces an object under its key; returns the object it replaced (an old
+    /// entry that does not decode is logged and not returned).
+    pub fn add(&self, obj: Arc<T>) -> Option<Arc<T>> {
+        let (key, old) = self.add_entry(&obj);
+        old.and_then(|old| self.load(&key, &old).inspect_err(report).ok())
     }
 
     /// Same as [`add`](Self::add) (client-go keeps both names).
@@ -221,11 +332,18 @@ impl<T: Object> Indexer<T> {
         self.add(obj)
     }
 
-    /// Removes the object under `key`; returns it.
+    /// Removes the object under `key`; returns it, decoded (an entry that does not
+    /// decode is removed, logged and not returned).
     pub fn delete_by_key(&self, key: &str) -> Option<Arc<T>> {
+        let old = self.delete_entry(key)?;
+        self.load(key, &old).inspect_err(report).ok()
+    }
+
+    /// Removes the entry under `key`; returns it, still encoded.
+    pub(crate) fn delete_entry(&self, key: &str) -> Option<Stored<T>> {
         let mut state = self.write();
         let old = state.items.remove(key)?;
-        state.index_remove(key, &old);
+        state.index_remove(key, &old, self.codec.as_ref());
         Some(old)
     }
 
@@ -235,8 +353,20 @@ impl<T: Object> Indexer<T> {
     }
 
     /// Replaces the whole content at once (client-go's `Replace`): readers see the old
-    /// content or the new one, never a mix. Returns the previous content by key.
+    /// content or the new one, never a mix. Returns the previous content by key (entries
+    /// that do not decode are logged and left out).
     pub fn replace(&self, objects: Vec<Arc<T>>) -> HashMap<Arc<str>, Arc<T>> {
+        self.replace_entries(&objects)
+            .into_iter()
+            .filter_map(|(key, stored)| {
+                let obj = self.load(&key, &stored).inspect_err(report).ok()?;
+                Some((key, obj))
+            })
+            .collect()
+    }
+
+    /// [`replace`](Self::replace), returning the previous entries still encoded.
+    pub(crate) fn replace_entries(&self, objects: &[Arc<T>]) -> HashMap<Key, Stored<T>> {
         // Build the new items and indexes outside the lock: readers keep reading the old
         // content meanwhile, and the swap itself is a few pointer moves.
         let funcs: Vec<(String, IndexFunc<T>)> = self
@@ -245,12 +375,8 @@ impl<T: Object> Indexer<T> {
             .iter()
             .map(|(name, index)| (name.clone(), Arc::clone(&index.func)))
             .collect();
-        let mut items = HashMap::with_capacity(objects.len());
-        for obj in objects {
-            items.insert(Key::from(object_key(obj.as_ref())), obj);
-        }
         let mut new_state = State {
-            items: HashMap::new(),
+            items: HashMap::with_capacity(objects.len()),
             indexes: funcs
                 .into_iter()
                 .map(|(name, func)| {
@@ -264,10 +390,21 @@ impl<T: Object> Indexer<T> {
                 })
                 .collect(),
         };
-        for (key, obj) in &items {
-            new_state.index_add(key, obj);
+        let mut keyed = Vec::with_capacity(objects.len());
+        for obj in objects {
+            let key = Key::from(object_key(obj.as_ref()));
+            new_state
+                .items
+                .insert(Arc::clone(&key), Stored::new(obj, self.codec.as_ref()));
+            keyed.push((key, Arc::clone(obj)));
         }
-        new_state.items = items;
+        // A list naming a key twice keeps the last object, as the items map does.
+        let mut seen = std::collections::HashSet::with_capacity(keyed.len());
+        for (key, obj) in keyed.iter().rev() {
+            if seen.insert(Arc::clone(key)) {
+                new_state.index_add(key, obj);
+            }
+        }
         let mut state = self.write();
         // An index added while this one was built (possible only before an informer
         // starts, and then the store is empty) would be lost: rebuild it on the new items.
@@ -278,21 +415,28 @@ impl<T: Object> Indexer<T> {
             .map(|(name, index)| (name.clone(), Arc::clone(&index.func)))
             .collect();
         for (name, func) in missing {
-            let mut values: HashMap<String, BTreeSet<Key>> = HashMap::new();
-            for (key, obj) in &new_state.items {
-                for value in func(obj) {
-                    values.entry(value).or_default().insert(Arc::clone(key));
-                }
-            }
+            let values = index_values(&func, &keyed);
             new_state.indexes.insert(name, Index { func, values });
         }
         let old = std::mem::replace(&mut *state, new_state);
         old.items
     }
 
-    /// The object under `key` (`namespace/name`, or `name` when cluster-scoped).
+    /// The object under `key` (`namespace/name`, or `name` when cluster-scoped); an
+    /// entry that does not decode is logged and reads as absent
+    /// ([`try_get_by_key`](Self::try_get_by_key) returns the error).
     pub fn get_by_key(&self, key: &str) -> Option<Arc<T>> {
-        self.read().items.get(key).cloned()
+        self.try_get_by_key(key).inspect_err(report).ok().flatten()
+    }
+
+    /// The object under `key`, or why it does not decode.
+    pub fn try_get_by_key(&self, key: &str) -> Result<Option<Arc<T>>, StoreError> {
+        let state = self.read();
+        state
+            .items
+            .get(key)
+            .map(|stored| self.load(key, stored))
+            .transpose()
     }
 
     /// The stored object with `obj`'s key.
@@ -300,9 +444,21 @@ impl<T: Object> Indexer<T> {
         self.get_by_key(&object_key(obj))
     }
 
-    /// Every object, in no particular order.
+    /// Every object, in no particular order (entries that do not decode are logged and
+    /// left out; [`try_list`](Self::try_list) fails on them).
     pub fn list(&self) -> Vec<Arc<T>> {
-        self.read().items.values().cloned().collect()
+        let state = self.read();
+        self.load_or_skip(state.items.iter())
+    }
+
+    /// Every object, or the first entry that does not decode.
+    pub fn try_list(&self) -> Result<Vec<Arc<T>>, StoreError> {
+        let state = self.read();
+        state
+            .items
+            .iter()
+            .map(|(key, stored)| self.load(key, stored))
+            .collect()
     }
 
     /// Every key, in no particular order.
@@ -320,40 +476,49 @@ impl<T: Object> Indexer<T> {
         self.read().items.is_empty()
     }
 
-    /// The objects under `value` in index `index_name` (client-go's `ByIndex`).
+    /// The objects under `value` in index `index_name` (client-go's `ByIndex`); entries
+    /// that do not decode are logged and left out ([`try_by_index`](Self::try_by_index)
+    /// fails on them).
     pub fn by_index(&self, index_name: &str, value: &str) -> Result<Vec<Arc<T>>, StoreError> {
         let state = self.read();
+        let keys = Self::index_entry(&state, index_name, value)?;
+        Ok(self.load_or_skip(
+            keys.into_iter()
+                .flatten()
+                .filter_map(|k| state.items.get_key_value(k)),
+        ))
+    }
+
+    /// [`by_index`](Self::by_index), failing on an entry that does not decode.
+    pub fn try_by_index(&self, index_name: &str, value: &str) -> Result<Vec<Arc<T>>, StoreError> {
+        let state = self.read();
+        let keys = Self::index_entry(&state, index_name, value)?;
+        keys.into_iter()
+            .flatten()
+            .filter_map(|k| state.items.get_key_value(k))
+            .map(|(key, stored)| self.load(key, stored))
+            .collect()
+    }
+
+    fn index_entry<'a>(
+        state: &'a State<T>,
+        index_name: &str,
+        value: &str,
+    ) -> Result<Option<&'a BTreeSet<Key>>, StoreError> {
         let index = state
             .indexes
             .get(index_name)
             .ok_or_else(|| StoreError::IndexNotFound {
                 name: index_name.to_owned(),
             })?;
-        Ok(index
-            .values
-            .get(value)
-            .map(|keys| {
-                keys.iter()
-                    .filter_map(|k| state.items.get(k).cloned())
-                    .collect()
-            })
-            .unwrap_or_default())
+        Ok(index.values.get(value))
     }
 
     /// The keys under `value` in index `index_name` (client-go's `IndexKeys`).
     pub fn index_keys(&self, index_name: &str, value: &str) -> Result<Vec<String>, StoreError> {
         let state = self.read();
-        let index = state
-            .indexes
-            .get(index_name)
-            .ok_or_else(|| StoreError::IndexNotFound {
-                name: index_name.to_owned(),
-            })?;
-        Ok(index
-            .values
-            .get(value)
-            .map(|keys| keys.iter().map(|k| k.to_string()).collect())
-            .unwrap_or_default())
+        let keys = Self::index_entry(&state, index_name, value)?;
+        Ok(keys.into_iter().flatten().map(|k| k.to_string()).collect())
     }
 
     /// Every value of index `index_name` with at least one object (client-go's
@@ -373,6 +538,30 @@ impl<T: Object> Indexer<T> {
     pub fn has_index(&self, index_name: &str) -> bool {
         self.read().indexes.contains_key(index_name)
     }
+}
+
+#[cfg(test)]
+impl<T: Object> Indexer<T> {
+    /// Replaces the entry under `key` with bytes no codec decodes.
+    pub(crate) fn corrupt_for_test(&self, key: &str) {
+        if let Some(stored) = self.write().items.get_mut(key) {
+            *stored = Stored::Encoded(Box::new([0xff]));
+        }
+    }
+}
+
+/// The values of one index over `objects`.
+fn index_values<T>(
+    func: &IndexFunc<T>,
+    objects: &[(Key, Arc<T>)],
+) -> HashMap<String, BTreeSet<Key>> {
+    let mut values: HashMap<String, BTreeSet<Key>> = HashMap::new();
+    for (key, obj) in objects {
+        for value in func(obj) {
+            values.entry(value).or_default().insert(Arc::clone(key));
+        }
+    }
+    values
 }
 
 #[cfg(test)]

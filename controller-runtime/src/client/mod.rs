@@ -563,6 +563,23 @@ impl Client {
         target: Target,
         opts: &ListOptions,
     ) -> Result<WatchStream<Box<dyn Object>>, Error> {
+        let (body, protobuf, url) = self.open_watch(gvk, &target, opts).await?;
+        Ok(watch::stream(
+            body,
+            protobuf,
+            self.inner.scheme.clone(),
+            target,
+            url,
+        ))
+    }
+
+    /// Starts a watch: the response body, whether it is protobuf, and its URL.
+    async fn open_watch(
+        &self,
+        gvk: &GroupVersionKind,
+        target: &Target,
+        opts: &ListOptions,
+    ) -> Result<(hyper::body::Incoming, bool, String), Error> {
         let mapping = self.rest_mapping(gvk).await?;
         let mut query = Vec::new();
         opts.query(true, &mut query);
@@ -573,7 +590,7 @@ impl Client {
             subresource: None,
         }
         .path(&query);
-        let accept = self.accept(&target, false);
+        let accept = self.accept(target, false);
         let response = self
             .inner
             .transport
@@ -603,13 +620,7 @@ impl Client {
                 .unwrap_or_default();
             return Err(codec::api_error(code, &body).into());
         }
-        Ok(watch::stream(
-            response.into_body(),
-            codec::is_protobuf(&content_type),
-            self.inner.scheme.clone(),
-            target,
-            url,
-        ))
+        Ok((response.into_body(), codec::is_protobuf(&content_type), url))
     }
 
     // ---- typed ---------------------------------------------------------------------
@@ -757,10 +768,16 @@ impl Client {
         opts: &ListOptions,
     ) -> Result<WatchStream<T>, Error> {
         let gvk = self.gvk_for::<T>()?;
-        let stream = self
-            .watch_erased(&gvk, Target::Typed(gvk.clone()), opts)
+        let (body, protobuf, url) = self
+            .open_watch(&gvk, &Target::Typed(gvk.clone()), opts)
             .await?;
-        Ok(map_stream(stream, self.host().to_string()))
+        Ok(watch::typed_stream(
+            body,
+            protobuf,
+            self.inner.scheme.clone(),
+            gvk,
+            (url, self.host()),
+        ))
     }
 
     /// Decodes a watch response body that arrived by other means (recorded, or relayed)
@@ -804,14 +821,13 @@ impl Client {
         let body = http_body_util::StreamBody::new(
             chunks.map(|c| Ok::<_, std::convert::Infallible>(hyper::body::Frame::data(c))),
         );
-        let stream = watch::stream(
+        Ok(watch::typed_stream(
             body,
             codec::is_protobuf(content_type),
             self.inner.scheme.clone(),
-            Target::Typed(gvk),
-            self.host().to_string(),
-        );
-        Ok(map_stream(stream, self.host().to_string()))
+            gvk,
+            (self.host().to_string(), self.host()),
+        ))
     }
 
     /// The writer of the status subresource (Go's `Status()`).

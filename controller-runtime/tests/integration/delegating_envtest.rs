@@ -35,7 +35,16 @@ async fn setup(
     options: DelegatingClientOptions,
 ) -> (Environment, Client, DelegatingClient, CancellationToken) {
     let client = Client::new(env.config(), env.scheme()).unwrap();
-    let cache = Cache::new(client.clone(), env.scheme(), CacheOptions::default());
+    // Objects shared as decoded, so that a read from the cache is recognised by being
+    // the cache's own allocation.
+    let cache = Cache::new(
+        client.clone(),
+        env.scheme(),
+        CacheOptions {
+            store_encoded: false,
+            ..CacheOptions::default()
+        },
+    );
     let stop = CancellationToken::new();
     cache.start(stop.clone());
     let delegating = DelegatingClient::new(client.clone(), cache, options);
