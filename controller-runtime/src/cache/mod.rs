@@ -2,11 +2,11 @@
 //! client-go's `tools/cache` it is built on).
 //!
 //! - [`Indexer`] (alias [`Store`]): objects keyed by `namespace/name`, with a namespace
-//!   index and named field indexes; held as `Arc<T>` and shared on read, or (the cache's
-//!   default, [`CacheOptions::store_encoded`]) held encoded by a [`StoreCodec`] —
-//!   protobuf, or compact JSON for [`Unstructured`](apimachinery::runtime::Unstructured) —
-//!   and decoded into a fresh `Arc<T>` on each read, which takes a fraction of the memory
-//!   for a read cost of the order of the deep copy Go's cache makes on every read.
+//!   index and named field indexes; held as `Arc<T>` and shared on read (the default), or
+//!   (with [`CacheOptions::store_encoded`]) held encoded by a [`StoreCodec`] — protobuf,
+//!   or compact JSON for [`Unstructured`](apimachinery::runtime::Unstructured) — and
+//!   decoded into a fresh `Arc<T>` on each read, which takes a fraction of the memory
+//!   for a read cost above the deep copy Go's cache makes on every read.
 //! - [`Informer`]: a reflector (list, then watch from the list's resourceVersion;
 //!   bookmarks; relist on 410 Expired; re-watch with backoff; resync) filling an
 //!   [`Indexer`] and notifying [`ResourceEventHandler`]s.
