@@ -920,3 +920,54 @@ async fn a_patch_making_a_crd_non_structural_is_refused() {
         "object"
     );
 }
+
+/// A CRD with set-typed lists of objects or lists: 1.37 warns of them on create, and on
+/// an update only of what the stored definition did not have.
+#[cfg(feature = "v1_37")]
+#[tokio::test]
+async fn set_lists_of_objects_are_warned_of() {
+    let s = start().await;
+    let set_of =
+        |items: Value| json!({"type": "array", "x-kubernetes-list-type": "set", "items": items});
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gadgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "gadgets", "kind": "Gadget"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": {
+                        "ports": set_of(json!({"type": "object", "x-kubernetes-map-type": "atomic",
+                            "properties": {"port": {"type": "integer"}}})),
+                        "names": set_of(json!({"type": "string"}))}}}}}}],
+        },
+    });
+    let r = s.send_json("POST", CRDS, &crd).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.headers_named("warning"),
+        [
+            "299 - \"x-kubernetes-list-type: set for items of type \\\"object\\\" is not supported by server-side apply or CEL validation rules\""
+        ]
+    );
+    let patch = json!([{"op": "add",
+        "path": "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/pairs",
+        "value": set_of(json!({"type": "array", "items": {"type": "string"}}))}]);
+    let r = s
+        .patch(
+            &format!("{CRDS}/gadgets.example.com"),
+            "application/json-patch+json",
+            &patch,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.headers_named("warning"),
+        [
+            "299 - \"x-kubernetes-list-type: set for items of type \\\"array\\\" is not supported by server-side apply or CEL validation rules\""
+        ]
+    );
+}
