@@ -26,6 +26,7 @@ use super::delete_params::DeleteParams;
 use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
+use super::status_metadata::{self, StatusMetadata};
 use super::strategy::{Strategy, Subresource};
 use crate::storage::{
     KeyValue, OPTIMISTIC_LOCK_ERROR_MSG, Revision, Storage, StorageError, interpret_error,
@@ -71,6 +72,7 @@ pub struct Store {
     info: ResourceInfo,
     cacher: Arc<Cacher>,
     strategy: Arc<dyn Strategy>,
+    status_metadata: StatusMetadata,
 }
 
 impl Store {
@@ -88,7 +90,29 @@ impl Store {
             info,
             cacher,
             strategy,
+            status_metadata: StatusMetadata::WRITTEN,
         }
+    }
+
+    /// This store with `rule` for the metadata of `/status` writes (Go's status
+    /// strategy of the kind); by default the metadata written is stored.
+    pub fn with_status_metadata(mut self, rule: StatusMetadata) -> Self {
+        self.status_metadata = rule;
+        self
+    }
+
+    /// The fields a write of `subresource` leaves unowned (Go's `GetResetFields`): the
+    /// strategy's, and on `/status` the metadata paths of the kind's rule.
+    pub fn reset_fields(&self, subresource: Subresource) -> Vec<&'static str> {
+        let mut fields = self.strategy.reset_fields(&self.info, subresource).to_vec();
+        if subresource == Subresource::Status {
+            for path in self.status_metadata.unowned {
+                if !fields.contains(path) {
+                    fields.push(path);
+                }
+            }
+        }
+        fields
     }
 
     /// The resource's strategy.
@@ -435,6 +459,9 @@ impl Store {
                 new,
                 subresource,
             )?;
+            if subresource == Subresource::Status {
+                status_metadata::keep(self.status_metadata, &*current, &mut *new);
+            }
             // An update without a resourceVersion is unconditional: Go's store gives it
             // the stored one before validation (which requires one on every update).
             if asked.is_empty() {

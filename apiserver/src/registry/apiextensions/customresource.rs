@@ -15,6 +15,7 @@ use crate::apiextensions::conversion::ConversionWebhook;
 use crate::apiextensions::{Conversion, CustomResource, ScaleSubresource, table};
 use crate::endpoints::responsewriters::method_not_allowed;
 use crate::registry::rest::{RestStorage, Scaler, TableConvertor};
+use crate::registry::status_metadata::StatusMetadata;
 use crate::registry::strategy::{
     FieldValidation, Strategy, Subresource, WebhookConverter, prepare_for_update,
 };
@@ -164,12 +165,12 @@ impl CustomResourceStorage {
         definition: Arc<CustomResource>,
     ) -> Self {
         let strategy = Arc::new(CustomResourceStrategy::new(definition.clone()));
-        let store = Arc::new(Store::new(
-            scheme,
-            storage,
-            definition.resource_info(),
-            strategy,
-        ));
+        // Go's custom resource status strategy copies the whole stored object but its
+        // status (and the managed fields recording the write).
+        let store = Arc::new(
+            Store::new(scheme, storage, definition.resource_info(), strategy)
+                .with_status_metadata(StatusMetadata::WHOLE),
+        );
         let scaler = definition
             .versions
             .iter()
