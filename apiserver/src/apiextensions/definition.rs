@@ -332,6 +332,19 @@ impl CustomResource {
             has_status: self.versions.iter().any(|v| v.status),
             has_scale: self.versions.iter().any(|v| v.scale.is_some()),
             subresources: Vec::new(),
+            subresources_not_served: self
+                .versions
+                .iter()
+                .filter(|v| v.served)
+                .flat_map(|v| {
+                    let status = (!v.status).then(|| (v.name.clone(), "status".to_owned()));
+                    let scale = v
+                        .scale
+                        .is_none()
+                        .then(|| (v.name.clone(), "scale".to_owned()));
+                    status.into_iter().chain(scale)
+                })
+                .collect(),
         }
     }
 }

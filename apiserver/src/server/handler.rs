@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
+use apimachinery::schema::GroupResource;
 use axum::body::Body;
 use axum::http::{HeaderValue, Method, Request, Response, header};
 
@@ -248,15 +249,18 @@ impl Api {
         if let Some(w) = rest.version_warning(&info.api_version) {
             warnings.add(w);
         }
+        // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
+        // their metadata (`as=PartialObjectMetadata`) in protobuf too.
+        let unstructured = store.strategy().is_unstructured();
         let subresource = match info.subresource.as_str() {
             "" => None,
-            "status" if resource.has_status => {
+            "status" if resource.has_status_at(&info.api_version) => {
                 if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
                     return Err(method_not_allowed(method.as_str(), path));
                 }
                 None
             }
-            "scale" if resource.has_scale => None,
+            "scale" if resource.has_scale_at(&info.api_version) => None,
             // A Namespace's `/finalize` takes PUTs only (Go's FinalizeREST is an Updater).
             "finalize" if rest.finalizes() => {
                 if info.verb != "update" {
@@ -266,15 +270,19 @@ impl Api {
             }
             name => match rest.subresource(name) {
                 Some(creater) if info.verb == "create" => Some(creater),
+                // Go's crdHandler answers a subresource the request's version does not
+                // serve (per-version `subresources`) as a missing object.
+                _ if unstructured => {
+                    let resource =
+                        GroupResource::new(info.api_group.as_str(), info.resource.as_str());
+                    return Err(errors::new_not_found(&resource, &info.name));
+                }
                 _ => return Err(path_not_found(path)),
             },
         };
         if resource.is_create_only() && info.verb != "create" {
             return Err(method_not_allowed(method.as_str(), path));
         }
-        // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
-        // their metadata (`as=PartialObjectMetadata`) in protobuf too.
-        let unstructured = store.strategy().is_unstructured();
         // A table is answered in JSON even when the Accept header offers nothing else,
         // as Go's table negotiation does; a kind without a printer answers Go's default
         // table. A built-in workload's `/scale` answers its Scale's table (Go's ScaleREST

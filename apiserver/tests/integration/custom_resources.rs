@@ -971,3 +971,61 @@ async fn set_lists_of_objects_are_warned_of() {
         ]
     );
 }
+
+/// A CRD's subresources are per version: a version declaring none answers its
+/// objects' `/status` and `/scale` as missing objects (Go's crdHandler) and lists
+/// neither in discovery.
+#[tokio::test]
+async fn subresources_are_served_only_by_the_versions_declaring_them() {
+    let s = start().await;
+    let schema = json!({"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}});
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "tools.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "tools", "kind": "Tool"},
+            "versions": [
+                {"name": "v1", "served": true, "storage": true, "schema": schema,
+                 "subresources": {"status": {}, "scale": {
+                     "specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}}},
+                {"name": "v2", "served": true, "storage": false, "schema": schema},
+            ],
+        },
+    });
+    create(&s, CRDS, crd).await;
+    wait_for_condition(&s, "tools.example.com", "Established").await;
+    let tools = |v: &str| format!("/apis/example.com/{v}/namespaces/default/tools");
+    create(
+        &s,
+        &tools("v1"),
+        json!({"apiVersion": "example.com/v1", "kind": "Tool", "metadata": {"name": "t"},
+               "spec": {"replicas": 1}}),
+    )
+    .await;
+    for sub in ["status", "scale"] {
+        assert_eq!(s.get(&format!("{}/t/{sub}", tools("v1"))).await.status, 200);
+        let r = s.get(&format!("{}/t/{sub}", tools("v2"))).await;
+        assert_eq!(r.status, 404, "{sub}");
+        let status = r.json();
+        assert_eq!(status["reason"], "NotFound");
+        assert_eq!(status["message"], "tools.example.com \"t\" not found");
+    }
+    let names = |v: &str| {
+        let s = &s;
+        let v = v.to_owned();
+        async move {
+            let d = s.get(&format!("/apis/example.com/{v}")).await.json();
+            d["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["name"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(names("v1").await, ["tools", "tools/scale", "tools/status"]);
+    assert_eq!(names("v2").await, ["tools"]);
+}
