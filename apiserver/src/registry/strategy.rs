@@ -210,15 +210,16 @@ pub trait Strategy: Send + Sync + Debug {
     /// What the resource's codec does to a decoded body of `version` (its JSON) before
     /// it is defaulted and converted: a custom resource's unknown fields pruned and its
     /// schema's defaults and validation applied. `name` is the object's name on the URL.
-    /// Returns the warnings for the client.
+    /// The warnings for the client go into `warnings`, those found before an error too.
     fn admit_decoded(
         &self,
         _version: &str,
         _obj: &mut Value,
         _name: &str,
         _validation: FieldValidation,
-    ) -> Result<Vec<String>, StatusError> {
-        Ok(Vec::new())
+        _warnings: &mut Vec<String>,
+    ) -> Result<(), StatusError> {
+        Ok(())
     }
 
     /// The conversion webhook objects change versions through, when the resource has one.

@@ -26,7 +26,7 @@ use crate::endpoints::responsewriters::{
     error_response, json_response, method_not_allowed, path_not_found, plain_not_found,
     value_response,
 };
-use crate::endpoints::warning::WarningRecorder;
+use crate::endpoints::warning::{PendingWarnings, WarningRecorder};
 use crate::registry::default_table::DefaultTable;
 use crate::registry::{Creater, ResourceInfo, TableConvertor};
 
@@ -178,6 +178,7 @@ impl Api {
         // Go's warning recorder: what the request's route and handler warn of goes on
         // the answer, an error's too.
         let mut warnings = WarningRecorder::new();
+        let pending = PendingWarnings::default();
         let mut response = match self
             .resource(
                 &parts.method,
@@ -190,11 +191,16 @@ impl Api {
                 content_type,
                 user_agent,
                 &mut warnings,
+                &pending,
             )
             .await
         {
             Ok(resp) => resp,
-            Err(e) => error_response(&e),
+            Err(e) => {
+                let recorded = pending.take();
+                warnings.extend(recorded.iter().map(String::as_str));
+                error_response(&e)
+            }
         };
         warnings.write_to(response.headers_mut());
         response
@@ -213,6 +219,7 @@ impl Api {
         content_type: Option<&str>,
         user_agent: &str,
         warnings: &mut WarningRecorder,
+        pending: &PendingWarnings,
     ) -> Result<Response<Body>, StatusError> {
         let routes = self.routes();
         let rest = routes
@@ -337,6 +344,7 @@ impl Api {
             output: output.media,
             conversion: output.conversion,
             user_agent,
+            pending_warnings: pending,
         };
         // Go converts a write's answer after writing; one that cannot be converted is
         // refused before anything is written (a delete of a kind answering a Status

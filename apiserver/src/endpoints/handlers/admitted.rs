@@ -67,7 +67,9 @@ impl Handler<'_> {
             reports: admission::Reports::default(),
         };
         self.admission.run(&mut attributes).await?;
-        Ok((attributes.object, attributes.reports.warnings()))
+        let warnings = attributes.reports.warnings();
+        self.pending_warnings.add(&warnings);
+        Ok((attributes.object, warnings))
     }
 
     /// An update as Go's `GuaranteedUpdate` runs it with admission inside: the current

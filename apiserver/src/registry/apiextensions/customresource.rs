@@ -109,8 +109,10 @@ impl Strategy for CustomResourceStrategy {
         obj: &mut Value,
         name: &str,
         validation: FieldValidation,
-    ) -> Result<Vec<String>, StatusError> {
-        self.definition.admit(version, obj, name, validation)
+        warnings: &mut Vec<String>,
+    ) -> Result<(), StatusError> {
+        self.definition
+            .admit(version, obj, name, validation, warnings)
     }
 
     fn webhook_converter(&self) -> Option<&dyn WebhookConverter> {
