@@ -103,8 +103,12 @@ impl Store {
 
     /// The fields a write of `subresource` leaves unowned (Go's `GetResetFields`): the
     /// strategy's, and on `/status` the metadata paths of the kind's rule.
-    pub fn reset_fields(&self, subresource: Subresource) -> Vec<&'static str> {
-        let mut fields = self.strategy.reset_fields(&self.info, subresource).to_vec();
+    /// `version` is the request's, as for [`update_from`](Self::update_from).
+    pub fn reset_fields(&self, subresource: Subresource, version: &str) -> Vec<&'static str> {
+        let mut fields = self
+            .strategy
+            .reset_fields(&self.info_at(version), subresource)
+            .to_vec();
         if subresource == Subresource::Status {
             for path in self.status_metadata.unowned {
                 if !fields.contains(path) {
@@ -401,20 +405,35 @@ impl Store {
     where
         F: FnMut(Box<dyn Object>) -> Result<Box<dyn Object>, StatusError>,
     {
-        self.update_from(namespace, name, subresource, dry_run, None, update)
+        self.update_from(namespace, name, subresource, "", dry_run, None, update)
             .await
+    }
+
+    /// The resource as a write at `version` sees it: a custom resource's version that
+    /// does not serve `/status` writes the status with the object, as a kind without
+    /// one does (Go's strategy of that version has no status). `""` is every version.
+    fn info_at(&self, version: &str) -> std::borrow::Cow<'_, ResourceInfo> {
+        if version.is_empty() || !self.info.has_status || self.info.has_status_at(version) {
+            return std::borrow::Cow::Borrowed(&self.info);
+        }
+        let mut info = self.info.clone();
+        info.has_status = false;
+        std::borrow::Cow::Owned(info)
     }
 
     /// [`update`](Self::update) starting from `known`, the stored value the caller
     /// read (from the watch cache, say) instead of reading it again: one compare-and-swap
     /// when it is still current. A `known` value older than the storage's makes the swap
     /// fail; the update is then a conflict when it carries a `resourceVersion`, and is
-    /// retried from the storage otherwise.
+    /// retried from the storage otherwise. `version` is the request's (`""` for the
+    /// server's own writes), for what a custom resource's version does with the status.
+    #[allow(clippy::too_many_arguments)]
     pub async fn update_from<F>(
         &self,
         namespace: &str,
         name: &str,
         subresource: Subresource,
+        version: &str,
         dry_run: bool,
         mut known: Option<KeyValue>,
         mut update: F,
@@ -424,6 +443,7 @@ impl Store {
     {
         let key = self.info.key(namespace, name);
         let qualified = self.qualified();
+        let info = self.info_at(version);
         for _ in 0..UPDATE_RETRIES {
             let from_known = known.is_some();
             let kv = match known.take() {
@@ -454,7 +474,7 @@ impl Store {
             self.check_conditional(name, &asked)?;
             new = self.strategy.prepare_for_update(
                 &self.scheme,
-                &self.info,
+                &info,
                 &*current,
                 new,
                 subresource,
@@ -469,13 +489,8 @@ impl Store {
                     meta.set_resource_version(&kv.mod_revision.to_string());
                 }
             }
-            self.strategy.validate(
-                &self.scheme,
-                &self.info,
-                &*new,
-                Some(&*current),
-                subresource,
-            )?;
+            self.strategy
+                .validate(&self.scheme, &info, &*new, Some(&*current), subresource)?;
             self.strategy.canonicalize(&mut *new);
             // The last finalizer of an object being deleted is gone: delete it now.
             let finished = new

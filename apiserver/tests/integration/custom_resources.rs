@@ -973,8 +973,8 @@ async fn set_lists_of_objects_are_warned_of() {
 }
 
 /// A CRD's subresources are per version: a version declaring none answers its
-/// objects' `/status` and `/scale` as missing objects (Go's crdHandler) and lists
-/// neither in discovery.
+/// objects' `/status` and `/scale` as missing objects (Go's crdHandler), lists neither
+/// in discovery, and lets a create set the status.
 #[tokio::test]
 async fn subresources_are_served_only_by_the_versions_declaring_them() {
     let s = start().await;
@@ -998,13 +998,35 @@ async fn subresources_are_served_only_by_the_versions_declaring_them() {
     create(&s, CRDS, crd).await;
     wait_for_condition(&s, "tools.example.com", "Established").await;
     let tools = |v: &str| format!("/apis/example.com/{v}/namespaces/default/tools");
-    create(
+    // A create at a version serving /status cannot set it; at one without, it can.
+    let made = create(
         &s,
         &tools("v1"),
         json!({"apiVersion": "example.com/v1", "kind": "Tool", "metadata": {"name": "t"},
-               "spec": {"replicas": 1}}),
+               "spec": {"replicas": 1}, "status": {"replicas": 1}}),
     )
     .await;
+    assert!(made.get("status").is_none(), "{made}");
+    let made = create(
+        &s,
+        &tools("v2"),
+        json!({"apiVersion": "example.com/v2", "kind": "Tool", "metadata": {"name": "u"},
+               "spec": {"replicas": 1}, "status": {"replicas": 1}}),
+    )
+    .await;
+    assert_eq!(made["status"], json!({"replicas": 1}));
+    // Nor does a write of the object at v2 keep the stored status; one at v1 does.
+    for (v, sent, kept) in [("v2", 7, 7), ("v1", 9, 7)] {
+        let r = s
+            .patch(
+                &format!("{}/u", tools(v)),
+                "application/merge-patch+json",
+                &json!({"status": {"replicas": sent}}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert_eq!(r.json()["status"]["replicas"], kept, "{v}");
+    }
     for sub in ["status", "scale"] {
         assert_eq!(s.get(&format!("{}/t/{sub}", tools("v1"))).await.status, 200);
         let r = s.get(&format!("{}/t/{sub}", tools("v2"))).await;

@@ -47,7 +47,7 @@ impl Handler<'_> {
             },
             converter,
         );
-        let reset = self.store.reset_fields(subresource);
+        let reset = self.store.reset_fields(subresource, &self.info.api_version);
         if reset.is_empty() {
             fm
         } else {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::apiextensions::conversion::ConversionWebhook;
 use crate::apiextensions::{Conversion, CustomResource, ScaleSubresource, table};
 use crate::endpoints::responsewriters::method_not_allowed;
-use crate::registry::rest::{RestStorage, Scaler, TableConvertor};
+use crate::registry::rest::{Context, RestStorage, Scaler, TableConvertor};
 use crate::registry::status_metadata::StatusMetadata;
 use crate::registry::strategy::{
     FieldValidation, Strategy, Subresource, WebhookConverter, prepare_for_update,
@@ -192,9 +192,27 @@ impl CustomResourceStorage {
     }
 }
 
+#[async_trait::async_trait]
 impl RestStorage for CustomResourceStorage {
     fn store(&self) -> &Arc<Store> {
         &self.store
+    }
+
+    /// Go's custom resource `PrepareForCreate`: a create cannot set the status when the
+    /// request's version serves `/status` (each version has its strategy, with its
+    /// subresources); at a version without one the status written is stored.
+    async fn begin_create(
+        &self,
+        ctx: &Context<'_>,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut obj = obj;
+        if self.store.info().has_status_at(ctx.version) {
+            if let Some(u) = obj.downcast_mut::<Unstructured>() {
+                u.object.remove("status");
+            }
+        }
+        Ok(obj)
     }
 
     fn scaler(&self) -> Option<&dyn Scaler> {
