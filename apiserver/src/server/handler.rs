@@ -137,11 +137,16 @@ impl Api {
             ["api", version] => {
                 return resource_list(&routes, version);
             }
+            // A group no API serves (a CRD group once its last CRD is gone) is left
+            // to Go's mux, which answers in plain text.
             ["apis", group] => {
                 return match routes.discovery.group.get(*group) {
                     Some(v) => value_response(v, "application/json"),
-                    None => error_response(&path_not_found(path)),
+                    None => plain_not_found(),
                 };
+            }
+            ["apis", group, _] if !routes.discovery.group.contains_key(*group) => {
+                return plain_not_found();
             }
             ["apis", group, version] => {
                 return resource_list(&routes, &format!("{group}/{version}"));
