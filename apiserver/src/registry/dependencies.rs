@@ -105,8 +105,9 @@ impl Dependencies {
     }
 }
 
-/// What a `/status` write of a built-in kind does to its metadata (Go 1.37's and 1.36's status strategies; a kind only one
-/// release serves with a status is listed for both).
+/// What a `/status` write of a built-in kind does to its metadata: Go 1.37's and 1.36's
+/// status strategies (`PrepareForUpdate`, `GetResetFields`); a kind only one release
+/// serves with a status is listed for both.
 fn status_metadata_of(info: &ResourceInfo) -> StatusMetadata {
     match (info.group.as_str(), info.resource.as_str()) {
         ("apps", "deployments") => StatusMetadata {
@@ -147,5 +148,40 @@ fn status_metadata_of(info: &ResourceInfo) -> StatusMetadata {
             unowned: &["metadata"],
         },
         _ => StatusMetadata::WRITTEN,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::registry::resources_from_scheme;
+    use k8s_types as _;
+
+    #[test]
+    fn each_kind_has_its_go_status_strategy_rule() {
+        let mut scheme = Scheme::with_name("status-metadata-table-tests");
+        scheme.add_registry().unwrap();
+        let resources = resources_from_scheme(&scheme);
+        let rule = |group: &str, resource: &str| {
+            status_metadata_of(&resources[&(group.to_owned(), resource.to_owned())])
+        };
+        assert_eq!(rule("apps", "deployments").kept, Kept::Labels);
+        assert_eq!(rule("", "pods").kept, Kept::OwnerReferences);
+        assert_eq!(rule("batch", "jobs"), StatusMetadata::WRITTEN);
+        assert_eq!(rule("", "nodes"), StatusMetadata::WRITTEN);
+        assert_eq!(
+            rule("storage.k8s.io", "volumeattachments"),
+            StatusMetadata::RESET
+        );
+        assert_eq!(
+            rule("flowcontrol.apiserver.k8s.io", "flowschemas"),
+            StatusMetadata::WHOLE
+        );
+        let crds = rule("apiextensions.k8s.io", "customresourcedefinitions");
+        assert_eq!(
+            (crds.kept, crds.unowned),
+            (Kept::Nothing, &["metadata"][..])
+        );
     }
 }
