@@ -218,7 +218,7 @@ impl Discovery {
                     }
                     list.push(entry);
                     let mut subresources = Vec::new();
-                    if r.has_scale {
+                    if r.has_scale_at(version) {
                         list.push(json!({
                             "name": format!("{}/scale", r.resource),
                             "singularName": "",
@@ -234,7 +234,7 @@ impl Discovery {
                             "verbs": SUBRESOURCE_VERBS,
                         }));
                     }
-                    if r.has_status {
+                    if r.has_status_at(version) {
                         list.push(json!({
                             "name": format!("{}/status", r.resource),
                             "singularName": "",
@@ -404,6 +404,7 @@ mod tests {
             has_status: true,
             has_scale: false,
             subresources: Vec::new(),
+            subresources_not_served: Vec::new(),
         }
     }
 

@@ -197,8 +197,8 @@ pub(crate) async fn write(
         served: store.info().versions.clone(),
     };
     let tracked = (subresource == Subresource::Status).then(|| {
-        let reset = store.strategy().reset_fields(store.info(), subresource);
-        FieldManager::new(&types, &v1().to_string(), "status", &converter).with_reset_fields(reset)
+        let reset = store.reset_fields(subresource, "");
+        FieldManager::new(&types, &v1().to_string(), "status", &converter).with_reset_fields(&reset)
     });
     let empty = fieldmanager::empty_object(&scheme, &gvk);
     store

@@ -332,6 +332,19 @@ impl CustomResource {
             has_status: self.versions.iter().any(|v| v.status),
             has_scale: self.versions.iter().any(|v| v.scale.is_some()),
             subresources: Vec::new(),
+            subresources_not_served: self
+                .versions
+                .iter()
+                .filter(|v| v.served)
+                .flat_map(|v| {
+                    let status = (!v.status).then(|| (v.name.clone(), "status".to_owned()));
+                    let scale = v
+                        .scale
+                        .is_none()
+                        .then(|| (v.name.clone(), "scale".to_owned()));
+                    status.into_iter().chain(scale)
+                })
+                .collect(),
         }
     }
 }
@@ -341,18 +354,20 @@ impl CustomResource {
     /// version) before storing it, as Go's custom resource codec and strategy do:
     /// unknown fields pruned (an error naming each under `fieldValidation=Strict`, a
     /// warning each under `Warn`), defaults set, then the schema checked (422 Invalid
-    /// with every cause). Returns the request's warnings; `name` is the object's name
-    /// on the URL, for messages about objects that do not name themselves.
+    /// with every cause). The request's warnings go into `warnings`, those found before
+    /// an error too (Go's decoder records them before its strategy validates); `name` is
+    /// the object's name on the URL, for messages about objects that do not name
+    /// themselves.
     pub fn admit(
         &self,
         version: &str,
         obj: &mut Value,
         name: &str,
         field_validation: FieldValidation,
-    ) -> Result<Vec<String>, StatusError> {
-        let mut warnings = Vec::new();
+        warnings: &mut Vec<String>,
+    ) -> Result<(), StatusError> {
         let Some(schema) = self.version(version).and_then(|v| v.schema.as_ref()) else {
-            return Ok(warnings);
+            return Ok(());
         };
         let pruned = super::schema::prune(obj, schema);
         let unknown: Vec<String> = pruned
@@ -390,7 +405,7 @@ impl CustomResource {
                 self.name
             ));
         }
-        Ok(warnings)
+        Ok(())
     }
 
     /// Go's defaulting on read: the defaults of the storage version's schema, applied

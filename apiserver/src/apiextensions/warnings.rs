@@ -1,72 +1,156 @@
 //! The warnings Go's CRD strategy gives about a definition written
 //! (`registry/customresourcedefinition/strategy.go`'s `WarningsOnCreate` and
-//! `WarningsOnUpdate`): from 1.37, a schema declaring `x-kubernetes-list-type: set` over
-//! items that are objects or lists, which server-side apply and CEL rules cannot treat
-//! as a set (`getNonScalarListTypeSetWarnings`); an update warns only of what the
-//! stored definition did not already have.
+//! `WarningsOnUpdate`): a `format` CRD validation does not know, which it ignores
+//! (`getUnrecognizedFormatsInCRD`); from 1.37, a schema declaring
+//! `x-kubernetes-list-type: set` over items that are objects or lists, which server-side
+//! apply and CEL rules cannot treat as a set (`getNonScalarListTypeSetWarnings`). An
+//! update warns only of what the stored definition did not already have.
+//!
+//! The definition is read in its stored form (v1beta1, whose layout is Go's internal
+//! one: a schema every version shares is `spec.validation`, once) or in v1 (every
+//! version's `schema`): both places are looked at, as Go looks at both.
 
 use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-/// The sub-schemas of `schema` (a v1 `JSONSchemaProps`), where Go's `SchemaHas` looks:
-/// items, the combinators, properties and the other schema-valued keywords.
+/// The formats CRD validation checks (Go's `supportedVersionedFormats` at the
+/// compatibility version of 1.36 and 1.37, which includes 1.34's Kubernetes names), in
+/// go-openapi's normalized spelling (without dashes).
+const SUPPORTED_STRING_FORMATS: [&str; 26] = [
+    "bsonobjectid",
+    "uri",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "cidr",
+    "mac",
+    "uuid",
+    "uuid3",
+    "uuid4",
+    "uuid5",
+    "isbn",
+    "isbn10",
+    "isbn13",
+    "creditcard",
+    "ssn",
+    "hexcolor",
+    "rgbcolor",
+    "byte",
+    "password",
+    "date",
+    "duration",
+    "datetime",
+    "k8sshortname",
+    "k8slongname",
+];
+
+/// The sub-schemas of `schema` (a `JSONSchemaProps`) in the order Go's `SchemaHas`
+/// visits them: items, the combinators, not, properties, additionalProperties,
+/// patternProperties, additionalItems, definitions, dependencies.
 fn sub_schemas(schema: &Value) -> Vec<&Value> {
     let mut out = Vec::new();
-    for key in ["items", "not", "additionalProperties", "additionalItems"] {
-        match schema.get(key) {
-            Some(s @ Value::Object(_)) => out.push(s),
-            // `items` may be a list of schemas; the others are schemas or booleans.
-            Some(Value::Array(list)) if key == "items" => out.extend(list),
-            _ => {}
-        }
+    match schema.get("items") {
+        Some(s @ Value::Object(_)) => out.push(s),
+        // `items` may be a list of schemas.
+        Some(Value::Array(list)) => out.extend(list.iter().filter(|v| v.is_object())),
+        _ => {}
     }
     for key in ["allOf", "anyOf", "oneOf"] {
         if let Some(Value::Array(list)) = schema.get(key) {
-            out.extend(list);
+            out.extend(list.iter().filter(|v| v.is_object()));
         }
     }
-    for key in [
-        "properties",
-        "patternProperties",
-        "definitions",
-        "dependencies",
-    ] {
-        if let Some(Value::Object(map)) = schema.get(key) {
+    let map_values = |key: &str| -> Vec<&Value> {
+        match schema.get(key) {
             // A dependency is a schema or a list of property names.
-            out.extend(map.values().filter(|v| v.is_object()));
+            Some(Value::Object(map)) => map.values().filter(|v| v.is_object()).collect(),
+            _ => Vec::new(),
         }
-    }
+    };
+    // `not`, `additionalProperties` and `additionalItems` are schemas or booleans.
+    let single = |key: &str| schema.get(key).filter(|v| v.is_object());
+    out.extend(single("not"));
+    out.extend(map_values("properties"));
+    out.extend(single("additionalProperties"));
+    out.extend(map_values("patternProperties"));
+    out.extend(single("additionalItems"));
+    out.extend(map_values("definitions"));
+    out.extend(map_values("dependencies"));
     out
 }
 
-/// The type of the items of a set-typed list that server-side apply cannot key, into
-/// `found`, for `schema` and everything under it.
-fn non_scalar_set_items<'a>(schema: &'a Value, found: &mut BTreeSet<&'a str>) {
-    let set = schema.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("set");
-    if let (true, Some(items)) = (set, schema.get("items").filter(|i| i.is_object())) {
-        if let Some(t @ ("object" | "array")) = items.get("type").and_then(Value::as_str) {
-            found.insert(t);
-        }
-    }
+/// Calls `visit` on `schema` and everything under it, parents first (Go's `SchemaHas`
+/// with a predicate that never stops it).
+fn walk<'a>(schema: &'a Value, visit: &mut impl FnMut(&'a Value)) {
+    visit(schema);
     for sub in sub_schemas(schema) {
-        non_scalar_set_items(sub, found);
+        walk(sub, visit);
     }
 }
 
-/// Go's `getNonScalarListTypeSetWarnings`: one warning per item type (sorted) of the
-/// set-typed lists of non-scalar items in the schemas of `crd` (its v1 JSON).
-pub fn list_type_set_warnings(crd: &Value) -> Vec<String> {
-    let mut found = BTreeSet::new();
+/// The schemas of `crd`: the shared one (`spec.validation`, stored form) first, then
+/// each version's.
+fn schemas(crd: &Value) -> Vec<&Value> {
     let versions = crd
         .pointer("/spec/versions")
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
-    for version in versions {
-        if let Some(schema) = version.pointer("/schema/openAPIV3Schema") {
-            non_scalar_set_items(schema, &mut found);
-        }
+    crd.pointer("/spec/validation/openAPIV3Schema")
+        .into_iter()
+        .chain(
+            versions
+                .iter()
+                .filter_map(|v| v.pointer("/schema/openAPIV3Schema")),
+        )
+        .filter(|s| s.is_object())
+        .collect()
+}
+
+/// Go's `GetUnrecognizedFormats` of one schema: its format when the type does not take
+/// it.
+fn unrecognized_format(schema: &Value) -> Option<&str> {
+    let format = schema
+        .get("format")
+        .and_then(Value::as_str)
+        .filter(|f| !f.is_empty())?;
+    let known = match schema.get("type").and_then(Value::as_str).unwrap_or("") {
+        "" | "string" => SUPPORTED_STRING_FORMATS.contains(&format.replace('-', "").as_str()),
+        "integer" => matches!(format, "int32" | "int64"),
+        "number" => matches!(format, "float" | "double"),
+        _ => false,
+    };
+    (!known).then_some(format)
+}
+
+/// Go's `getUnrecognizedFormatsInCRD`: the formats validation ignores, in the order met
+/// (repeated as often as met).
+pub fn unrecognized_formats(crd: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    for schema in schemas(crd) {
+        walk(schema, &mut |s| {
+            found.extend(unrecognized_format(s).map(str::to_owned));
+        });
+    }
+    found
+}
+
+/// Go's `getNonScalarListTypeSetWarnings`: one warning per item type (sorted) of the
+/// set-typed lists of non-scalar items in the schemas of `crd`.
+pub fn list_type_set_warnings(crd: &Value) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    for schema in schemas(crd) {
+        walk(schema, &mut |s| {
+            let set = s.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("set");
+            let items = s.get("items").filter(|i| i.is_object());
+            if let (true, Some(items)) = (set, items) {
+                if let Some(t @ ("object" | "array")) = items.get("type").and_then(Value::as_str) {
+                    found.insert(t);
+                }
+            }
+        });
     }
     found
         .into_iter()
@@ -74,7 +158,41 @@ pub fn list_type_set_warnings(crd: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The warnings of `new` that `old` (both v1 JSON) did not give.
+/// The warning about an unrecognized format, as Go words it (its `%q` quoting is JSON's
+/// for printable text).
+fn format_warning(format: &str) -> String {
+    format!("unrecognized format {}", Value::from(format))
+}
+
+/// Go's `WarningsOnCreate` for `crd`: its unrecognized formats, then (1.37 on, when
+/// `sets` is true) its set-typed lists of non-scalar items.
+pub fn on_create(crd: &Value, sets: bool) -> Vec<String> {
+    let mut out: Vec<String> = unrecognized_formats(crd)
+        .iter()
+        .map(|f| format_warning(f))
+        .collect();
+    if sets {
+        out.extend(list_type_set_warnings(crd));
+    }
+    out
+}
+
+/// Go's `WarningsOnUpdate`: the formats `old` did not have, then the set warnings `old`
+/// did not give.
+pub fn on_update(new: &Value, old: &Value, sets: bool) -> Vec<String> {
+    let before: BTreeSet<String> = unrecognized_formats(old).into_iter().collect();
+    let mut out: Vec<String> = unrecognized_formats(new)
+        .iter()
+        .filter(|f| !before.contains(*f))
+        .map(|f| format_warning(f))
+        .collect();
+    if sets {
+        out.extend(new_list_type_set_warnings(new, old));
+    }
+    out
+}
+
+/// The set warnings of `new` that `old` did not give.
 pub fn new_list_type_set_warnings(new: &Value, old: &Value) -> Vec<String> {
     let before = list_type_set_warnings(old);
     list_type_set_warnings(new)
@@ -144,6 +262,62 @@ mod tests {
             [
                 "x-kubernetes-list-type: set for items of type \"array\" is not supported by server-side apply or CEL validation rules"
             ]
+        );
+    }
+
+    #[test]
+    fn the_stored_form_shared_schema_is_read_once() {
+        let shared = json!({"spec": {
+            "validation": {"openAPIV3Schema": {"type": "object", "properties": {
+                "a": set_of(json!({"type": "object"})),
+                "b": {"type": "string", "format": "colour"}}}},
+            "versions": [{"name": "v1"}, {"name": "v2"}]}});
+        assert_eq!(unrecognized_formats(&shared), ["colour"]);
+        assert_eq!(list_type_set_warnings(&shared).len(), 1);
+    }
+
+    #[test]
+    fn formats_are_checked_against_the_type() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string", "format": "date-time"},
+            "b": {"type": "string", "format": "k8s-short-name"},
+            "c": {"type": "integer", "format": "int32"},
+            "d": {"type": "number", "format": "double"},
+            "e": {"type": "integer", "format": "float"},
+            "f": {"type": "boolean", "format": "byte"},
+            "g": {"format": "uri"},
+            "h": {"type": "string", "format": "colour"},
+        }});
+        let crd = crd(&[schema]);
+        assert_eq!(unrecognized_formats(&crd), ["float", "byte", "colour"]);
+        assert_eq!(
+            on_create(&crd, false),
+            [
+                "unrecognized format \"float\"",
+                "unrecognized format \"byte\"",
+                "unrecognized format \"colour\""
+            ]
+        );
+    }
+
+    #[test]
+    fn an_update_warns_of_new_formats_then_new_sets() {
+        let old = crd(&[json!({"type": "object", "properties": {
+            "a": {"type": "string", "format": "colour"}}})]);
+        let new = crd(&[json!({"type": "object", "properties": {
+            "a": {"type": "string", "format": "colour"},
+            "b": {"type": "string", "format": "shade"},
+            "c": set_of(json!({"type": "array", "items": {"type": "string"}}))}})]);
+        assert_eq!(
+            on_update(&new, &old, true),
+            [
+                "unrecognized format \"shade\"",
+                "x-kubernetes-list-type: set for items of type \"array\" is not supported by server-side apply or CEL validation rules"
+            ]
+        );
+        assert_eq!(
+            on_update(&new, &old, false),
+            ["unrecognized format \"shade\""]
         );
     }
 }

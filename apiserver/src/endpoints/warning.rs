@@ -81,6 +81,37 @@ impl WarningRecorder {
     }
 }
 
+/// The warnings a handler records as they arise (Go's `warning.AddWarning` into the
+/// request's recorder), so that an error answer carries those recorded before the
+/// error: a write's decoding warnings when validation then refuses it, say. A
+/// successful answer carries its reply's warnings, which include these.
+#[derive(Debug, Default)]
+pub struct PendingWarnings(std::sync::Mutex<Vec<String>>);
+
+impl PendingWarnings {
+    /// Records `texts`.
+    pub fn add(&self, texts: &[String]) {
+        if texts.is_empty() {
+            return;
+        }
+        // A poisoned lock (a panic elsewhere) still holds the texts recorded.
+        let mut pending = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        pending.extend(texts.iter().cloned());
+    }
+
+    /// The texts recorded, in order (repeats are the recorder's to drop).
+    pub fn take(&self) -> Vec<String> {
+        let mut pending = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        std::mem::take(&mut *pending)
+    }
+}
+
 /// The first [`ITEM_CHARS`] characters of `text` (of `chars` characters), and how many.
 fn cut(text: &str, chars: usize) -> (&str, usize) {
     if chars <= ITEM_CHARS {

@@ -8,6 +8,7 @@ use super::ResourceInfo;
 use super::core::service::allocator::ServiceNetwork;
 use super::rest::{AnsweringStorage, Creater, RestStorage, StandardStorage, TableConvertor};
 use super::scale::ReplicasScale;
+use super::status_metadata::{Kept, StatusMetadata};
 use super::store::Store;
 use super::strategy::{GenericStrategy, Strategy};
 use crate::authentication::Authenticator;
@@ -37,12 +38,16 @@ pub struct Dependencies {
 impl Dependencies {
     /// The store of `info` whose writes go through `strategy`.
     pub fn store(&self, info: ResourceInfo, strategy: impl Strategy + 'static) -> Arc<Store> {
-        Arc::new(Store::new(
-            self.scheme.clone(),
-            self.storage.clone(),
-            info,
-            Arc::new(strategy),
-        ))
+        let rule = status_metadata_of(&info);
+        Arc::new(
+            Store::new(
+                self.scheme.clone(),
+                self.storage.clone(),
+                info,
+                Arc::new(strategy),
+            )
+            .with_status_metadata(rule),
+        )
     }
 
     /// The REST storage of a resource with nothing but its strategy of its own.
@@ -97,5 +102,86 @@ impl Dependencies {
                 .with_scaler(Arc::new(ReplicasScale))
                 .with_table_convertor(table),
         )
+    }
+}
+
+/// What a `/status` write of a built-in kind does to its metadata: Go 1.37's and 1.36's
+/// status strategies (`PrepareForUpdate`, `GetResetFields`); a kind only one release
+/// serves with a status is listed for both.
+fn status_metadata_of(info: &ResourceInfo) -> StatusMetadata {
+    match (info.group.as_str(), info.resource.as_str()) {
+        ("apps", "deployments") => StatusMetadata {
+            kept: Kept::Labels,
+            unowned: &["metadata.labels"],
+        },
+        ("", "pods") => StatusMetadata {
+            kept: Kept::OwnerReferences,
+            unowned: &["metadata.deletionTimestamp", "metadata.ownerReferences"],
+        },
+        // 1.36's strategy resets the metadata but its reset fields do not name it.
+        ("certificates.k8s.io", "podcertificaterequests") if !cfg!(feature = "v1_37") => {
+            StatusMetadata {
+                kept: Kept::ResetForStatus,
+                unowned: &[],
+            }
+        }
+        ("certificates.k8s.io", "podcertificaterequests")
+        | ("scheduling.k8s.io", "podgroups" | "compositepodgroups")
+        | ("networking.k8s.io", "servicecidrs")
+        | ("storagemigration.k8s.io", "storageversionmigrations")
+        | (
+            "resource.k8s.io",
+            "resourceclaims" | "devicetaintrules" | "resourcepoolstatusrequests",
+        )
+        | ("internal.apiserver.k8s.io", "storageversions")
+        | ("storage.k8s.io", "volumeattachments" | "csinodes")
+        | ("lifecycle.k8s.io", "evictions" | "evictionrequests")
+        | ("admissionregistration.k8s.io", "validatingadmissionpolicies")
+        | ("apiregistration.k8s.io", "apiservices") => StatusMetadata::RESET,
+        ("flowcontrol.apiserver.k8s.io", "flowschemas" | "prioritylevelconfigurations") => {
+            StatusMetadata::WHOLE
+        }
+        // Go's CRD status strategy calls `ResetObjectMetaForStatus` with the new
+        // metadata on both sides: nothing is kept, yet `metadata` is reset.
+        ("apiextensions.k8s.io", "customresourcedefinitions") => StatusMetadata {
+            kept: Kept::Nothing,
+            unowned: &["metadata"],
+        },
+        _ => StatusMetadata::WRITTEN,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::registry::resources_from_scheme;
+    use k8s_types as _;
+
+    #[test]
+    fn each_kind_has_its_go_status_strategy_rule() {
+        let mut scheme = Scheme::with_name("status-metadata-table-tests");
+        scheme.add_registry().unwrap();
+        let resources = resources_from_scheme(&scheme);
+        let rule = |group: &str, resource: &str| {
+            status_metadata_of(&resources[&(group.to_owned(), resource.to_owned())])
+        };
+        assert_eq!(rule("apps", "deployments").kept, Kept::Labels);
+        assert_eq!(rule("", "pods").kept, Kept::OwnerReferences);
+        assert_eq!(rule("batch", "jobs"), StatusMetadata::WRITTEN);
+        assert_eq!(rule("", "nodes"), StatusMetadata::WRITTEN);
+        assert_eq!(
+            rule("storage.k8s.io", "volumeattachments"),
+            StatusMetadata::RESET
+        );
+        assert_eq!(
+            rule("flowcontrol.apiserver.k8s.io", "flowschemas"),
+            StatusMetadata::WHOLE
+        );
+        let crds = rule("apiextensions.k8s.io", "customresourcedefinitions");
+        assert_eq!(
+            (crds.kept, crds.unowned),
+            (Kept::Nothing, &["metadata"][..])
+        );
     }
 }

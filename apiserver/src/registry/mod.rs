@@ -25,6 +25,7 @@ mod resource_info;
 pub mod rest;
 mod scale;
 mod selection;
+pub mod status_metadata;
 mod store;
 pub mod strategy;
 pub mod validation;

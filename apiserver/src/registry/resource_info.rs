@@ -158,9 +158,30 @@ pub struct ResourceInfo {
     /// Its other subresources, which discovery lists: set by the resource's module
     /// (a Pod's `binding`, `eviction`, `log`, ...).
     pub subresources: Vec<SubresourceInfo>,
+    /// The served versions that do not serve `/status` or `/scale` although another
+    /// version does, as `(version, subresource)`: a CRD's subresources are per version
+    /// (Go's `GetSubresourcesForVersion`).
+    pub subresources_not_served: Vec<(String, String)>,
 }
 
 impl ResourceInfo {
+    /// Whether `version` serves `/status`.
+    pub fn has_status_at(&self, version: &str) -> bool {
+        self.has_status && self.serves_subresource_at(version, "status")
+    }
+
+    /// Whether `version` serves `/scale`.
+    pub fn has_scale_at(&self, version: &str) -> bool {
+        self.has_scale && self.serves_subresource_at(version, "scale")
+    }
+
+    fn serves_subresource_at(&self, version: &str, subresource: &str) -> bool {
+        !self
+            .subresources_not_served
+            .iter()
+            .any(|(v, s)| v == version && s == subresource)
+    }
+
     /// The kind in `version`.
     pub fn gvk(&self, version: &str) -> GroupVersionKind {
         GroupVersionKind::new(self.group.as_str(), version, self.kind.as_str())
@@ -263,6 +284,7 @@ pub fn resources_from_scheme(scheme: &Scheme) -> BTreeMap<(String, String), Reso
                         has_status,
                         // Set by the resource modules.
                         subresources: Vec::new(),
+                        subresources_not_served: Vec::new(),
                     },
                 );
             }

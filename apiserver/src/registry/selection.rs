@@ -159,6 +159,7 @@ mod tests {
             has_status: false,
             has_scale: false,
             subresources: Vec::new(),
+            subresources_not_served: Vec::new(),
         }
     }
 

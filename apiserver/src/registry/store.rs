@@ -26,6 +26,7 @@ use super::delete_params::DeleteParams;
 use super::graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 use super::resource_info::ResourceInfo;
 use super::selection::Selection;
+use super::status_metadata::{self, StatusMetadata};
 use super::strategy::{Strategy, Subresource};
 use crate::storage::{
     KeyValue, OPTIMISTIC_LOCK_ERROR_MSG, Revision, Storage, StorageError, interpret_error,
@@ -71,6 +72,7 @@ pub struct Store {
     info: ResourceInfo,
     cacher: Arc<Cacher>,
     strategy: Arc<dyn Strategy>,
+    status_metadata: StatusMetadata,
 }
 
 impl Store {
@@ -88,7 +90,33 @@ impl Store {
             info,
             cacher,
             strategy,
+            status_metadata: StatusMetadata::WRITTEN,
         }
+    }
+
+    /// This store with `rule` for the metadata of `/status` writes (Go's status
+    /// strategy of the kind); by default the metadata written is stored.
+    pub fn with_status_metadata(mut self, rule: StatusMetadata) -> Self {
+        self.status_metadata = rule;
+        self
+    }
+
+    /// The fields a write of `subresource` leaves unowned (Go's `GetResetFields`): the
+    /// strategy's, and on `/status` the metadata paths of the kind's rule.
+    /// `version` is the request's, as for [`update_from`](Self::update_from).
+    pub fn reset_fields(&self, subresource: Subresource, version: &str) -> Vec<&'static str> {
+        let mut fields = self
+            .strategy
+            .reset_fields(&self.info_at(version), subresource)
+            .to_vec();
+        if subresource == Subresource::Status {
+            for path in self.status_metadata.unowned {
+                if !fields.contains(path) {
+                    fields.push(path);
+                }
+            }
+        }
+        fields
     }
 
     /// The resource's strategy.
@@ -377,20 +405,35 @@ impl Store {
     where
         F: FnMut(Box<dyn Object>) -> Result<Box<dyn Object>, StatusError>,
     {
-        self.update_from(namespace, name, subresource, dry_run, None, update)
+        self.update_from(namespace, name, subresource, "", dry_run, None, update)
             .await
+    }
+
+    /// The resource as a write at `version` sees it: a custom resource's version that
+    /// does not serve `/status` writes the status with the object, as a kind without
+    /// one does (Go's strategy of that version has no status). `""` is every version.
+    fn info_at(&self, version: &str) -> std::borrow::Cow<'_, ResourceInfo> {
+        if version.is_empty() || !self.info.has_status || self.info.has_status_at(version) {
+            return std::borrow::Cow::Borrowed(&self.info);
+        }
+        let mut info = self.info.clone();
+        info.has_status = false;
+        std::borrow::Cow::Owned(info)
     }
 
     /// [`update`](Self::update) starting from `known`, the stored value the caller
     /// read (from the watch cache, say) instead of reading it again: one compare-and-swap
     /// when it is still current. A `known` value older than the storage's makes the swap
     /// fail; the update is then a conflict when it carries a `resourceVersion`, and is
-    /// retried from the storage otherwise.
+    /// retried from the storage otherwise. `version` is the request's (`""` for the
+    /// server's own writes), for what a custom resource's version does with the status.
+    #[allow(clippy::too_many_arguments)]
     pub async fn update_from<F>(
         &self,
         namespace: &str,
         name: &str,
         subresource: Subresource,
+        version: &str,
         dry_run: bool,
         mut known: Option<KeyValue>,
         mut update: F,
@@ -400,6 +443,7 @@ impl Store {
     {
         let key = self.info.key(namespace, name);
         let qualified = self.qualified();
+        let info = self.info_at(version);
         for _ in 0..UPDATE_RETRIES {
             let from_known = known.is_some();
             let kv = match known.take() {
@@ -430,11 +474,14 @@ impl Store {
             self.check_conditional(name, &asked)?;
             new = self.strategy.prepare_for_update(
                 &self.scheme,
-                &self.info,
+                &info,
                 &*current,
                 new,
                 subresource,
             )?;
+            if subresource == Subresource::Status {
+                status_metadata::keep(self.status_metadata, &*current, &mut *new);
+            }
             // An update without a resourceVersion is unconditional: Go's store gives it
             // the stored one before validation (which requires one on every update).
             if asked.is_empty() {
@@ -442,13 +489,8 @@ impl Store {
                     meta.set_resource_version(&kv.mod_revision.to_string());
                 }
             }
-            self.strategy.validate(
-                &self.scheme,
-                &self.info,
-                &*new,
-                Some(&*current),
-                subresource,
-            )?;
+            self.strategy
+                .validate(&self.scheme, &info, &*new, Some(&*current), subresource)?;
             self.strategy.canonicalize(&mut *new);
             // The last finalizer of an object being deleted is gone: delete it now.
             let finished = new

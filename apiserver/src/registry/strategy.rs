@@ -222,15 +222,16 @@ pub trait Strategy: Send + Sync + Debug {
     /// What the resource's codec does to a decoded body of `version` (its JSON) before
     /// it is defaulted and converted: a custom resource's unknown fields pruned and its
     /// schema's defaults and validation applied. `name` is the object's name on the URL.
-    /// Returns the warnings for the client.
+    /// The warnings for the client go into `warnings`, those found before an error too.
     fn admit_decoded(
         &self,
         _version: &str,
         _obj: &mut Value,
         _name: &str,
         _validation: FieldValidation,
-    ) -> Result<Vec<String>, StatusError> {
-        Ok(Vec::new())
+        _warnings: &mut Vec<String>,
+    ) -> Result<(), StatusError> {
+        Ok(())
     }
 
     /// The conversion webhook objects change versions through, when the resource has one.
@@ -255,9 +256,8 @@ pub struct GenericStrategy {
     /// Whether an update must name the `resourceVersion` it replaces (Go's strategies
     /// whose `AllowUnconditionalUpdate` is false: CSIDrivers', VolumeAttachments', ...).
     pub requires_resource_version: bool,
-    /// Whether a create clears the status (of a kind that has one), and a `/status`
-    /// write keeps the stored labels, annotations, finalizers and owner references
-    /// ([`reset_metadata_for_status`]): 1.37's Evictions' and EvictionRequests'.
+    /// Whether a create clears the status (of a kind that has one): 1.37's Evictions',
+    /// EvictionRequests', CSINodes', PodGroups'.
     pub status_by_status_writes_only: bool,
     /// Whether a PUT of a missing object creates it (Go's strategies whose
     /// `AllowCreateOnUpdate` is true: Leases', LeaseCandidates', LimitRanges',
@@ -299,8 +299,7 @@ impl GenericStrategy {
         }
     }
 
-    /// This strategy for objects whose status is cleared on create and whose `/status`
-    /// writes keep the stored labels, annotations, finalizers and owner references.
+    /// This strategy for objects whose status is cleared on create.
     pub fn with_status_by_status_writes_only(self) -> Self {
         GenericStrategy {
             status_by_status_writes_only: true,
@@ -355,13 +354,7 @@ impl Strategy for GenericStrategy {
         subresource: Subresource,
     ) -> Result<Box<dyn Object>, StatusError> {
         let changed = generation_rule(self.tracks_generation());
-        let new = prepare_for_update(scheme, info, old, new, subresource, changed)?;
-        if !(self.status_by_status_writes_only && subresource == Subresource::Status) {
-            return Ok(new);
-        }
-        let mut value = to_json(&*new)?;
-        reset_metadata_for_status(&mut value, &to_json(old)?);
-        from_value(scheme, &info.storage_gvk, value)
+        prepare_for_update(scheme, info, old, new, subresource, changed)
     }
 }
 
@@ -383,8 +376,9 @@ pub fn spec_changed(old: &Value, new: &Value, _subresource: Subresource) -> bool
 
 /// What every update keeps from the stored object (Go's `BeforeUpdate` and its
 /// strategies' `PrepareForUpdate`): the metadata only the server sets, the status on a
-/// write of the object, everything but the status on a write of `/status` (labels,
-/// annotations and managed fields may change there too, as in Go), and a new
+/// write of the object, everything but the status and the metadata on a write of
+/// `/status` (the metadata a kind keeps there is
+/// its store's [`StatusMetadata`](super::status_metadata::StatusMetadata)), and a new
 /// `metadata.generation` when `changed` says the write changed what makes one.
 pub fn prepare_for_update(
     scheme: &Scheme,
@@ -452,28 +446,17 @@ fn prepare_for_update_as_values(
                 copy_field(&old_v, &mut new_v, "status")
             }
             Subresource::Status => {
+                // Everything but the status and the metadata is the stored object's;
+                // what of the metadata is kept depends on the kind
+                // (`status_metadata::keep`, which the store applies after this).
                 let status = new_v.get("status").cloned();
                 let metadata = new_v.get("metadata").cloned();
                 new_v = old_v.clone();
-                if let (Some(obj), Some(status)) = (new_v.as_object_mut(), status) {
-                    obj.insert("status".into(), status);
-                }
-                if let (Some(meta), Some(new_meta)) = (
-                    new_v.get_mut("metadata").and_then(Value::as_object_mut),
-                    metadata.as_ref().and_then(Value::as_object),
-                ) {
-                    // managedFields too: they record this write (Go keeps them in
-                    // `ResetObjectMetaForStatus`), and the uid, checked below.
-                    for k in [
-                        "labels",
-                        "annotations",
-                        "resourceVersion",
-                        "managedFields",
-                        "uid",
-                    ] {
-                        match new_meta.get(k) {
-                            Some(v) => meta.insert(k.into(), v.clone()),
-                            None => meta.remove(k),
+                if let Some(obj) = new_v.as_object_mut() {
+                    for (k, v) in [("status", status), ("metadata", metadata)] {
+                        match v {
+                            Some(v) => obj.insert(k.into(), v),
+                            None => obj.remove(k),
                         };
                     }
                 }
@@ -521,24 +504,6 @@ fn prepare_for_update_as_values(
         }
     }
     from_value(scheme, &info.storage_gvk, new_v)
-}
-
-/// Go's `metav1.ResetObjectMetaForStatus` as some status strategies use it (on top of
-/// what [`prepare_for_update`] keeps): a `/status` write keeps the stored labels,
-/// annotations, finalizers and owner references too (`new` and `old` are objects'
-/// JSON).
-pub fn reset_metadata_for_status(new: &mut Value, old: &Value) {
-    if let (Some(meta), Some(old_meta)) = (
-        new.get_mut("metadata").and_then(Value::as_object_mut),
-        old.get("metadata").and_then(Value::as_object),
-    ) {
-        for k in ["labels", "annotations", "finalizers", "ownerReferences"] {
-            match old_meta.get(k) {
-                Some(v) => meta.insert(k.into(), v.clone()),
-                None => meta.remove(k),
-            };
-        }
-    }
 }
 
 fn copy_field(from: &Value, to: &mut Value, field: &str) {

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
+use apimachinery::schema::GroupResource;
 use axum::body::Body;
 use axum::http::{HeaderValue, Method, Request, Response, StatusCode, header};
 
@@ -25,7 +26,7 @@ use crate::endpoints::responsewriters::{
     error_response, json_response, method_not_allowed, path_not_found, plain_not_found,
     value_response,
 };
-use crate::endpoints::warning::WarningRecorder;
+use crate::endpoints::warning::{PendingWarnings, WarningRecorder};
 use crate::registry::default_table::DefaultTable;
 use crate::registry::{Context, Creater, ResourceInfo, TableConvertor};
 
@@ -136,11 +137,16 @@ impl Api {
             ["api", version] => {
                 return resource_list(&routes, version);
             }
+            // A group no API serves (a CRD group once its last CRD is gone) is left
+            // to Go's mux, which answers in plain text.
             ["apis", group] => {
                 return match routes.discovery.group.get(*group) {
                     Some(v) => value_response(v, "application/json"),
-                    None => error_response(&path_not_found(path)),
+                    None => plain_not_found(),
                 };
+            }
+            ["apis", group, _] if !routes.discovery.group.contains_key(*group) => {
+                return plain_not_found();
             }
             ["apis", group, version] => {
                 return resource_list(&routes, &format!("{group}/{version}"));
@@ -177,6 +183,7 @@ impl Api {
         // Go's warning recorder: what the request's route and handler warn of goes on
         // the answer, an error's too.
         let mut warnings = WarningRecorder::new();
+        let pending = PendingWarnings::default();
         let mut response = match self
             .resource(
                 &parts.method,
@@ -189,11 +196,16 @@ impl Api {
                 content_type,
                 user_agent,
                 &mut warnings,
+                &pending,
             )
             .await
         {
             Ok(resp) => resp,
-            Err(e) => error_response(&e),
+            Err(e) => {
+                let recorded = pending.take();
+                warnings.extend(recorded.iter().map(String::as_str));
+                error_response(&e)
+            }
         };
         warnings.write_to(response.headers_mut());
         response
@@ -212,6 +224,7 @@ impl Api {
         content_type: Option<&str>,
         user_agent: &str,
         warnings: &mut WarningRecorder,
+        pending: &PendingWarnings,
     ) -> Result<Response<Body>, StatusError> {
         let routes = self.routes();
         let rest = routes
@@ -268,15 +281,18 @@ impl Api {
             *resp.status_mut() = StatusCode::NO_CONTENT;
             return Ok(resp);
         }
+        // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
+        // their metadata (`as=PartialObjectMetadata`) in protobuf too.
+        let unstructured = store.strategy().is_unstructured();
         let subresource = match info.subresource.as_str() {
             "" => None,
-            "status" if resource.has_status => {
+            "status" if resource.has_status_at(&info.api_version) => {
                 if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
                     return Err(method_not_allowed(method.as_str(), path));
                 }
                 None
             }
-            "scale" if resource.has_scale => None,
+            "scale" if resource.has_scale_at(&info.api_version) => None,
             // A Namespace's `/finalize` takes PUTs only (Go's FinalizeREST is an Updater).
             "finalize" if rest.finalizes() => {
                 if info.verb != "update" {
@@ -294,15 +310,19 @@ impl Api {
             }
             name => match rest.subresource(name) {
                 Some(creater) if info.verb == "create" => Some(creater),
+                // Go's crdHandler answers a subresource the request's version does not
+                // serve (per-version `subresources`) as a missing object.
+                _ if unstructured => {
+                    let resource =
+                        GroupResource::new(info.api_group.as_str(), info.resource.as_str());
+                    return Err(errors::new_not_found(&resource, &info.name));
+                }
                 _ => return Err(path_not_found(path)),
             },
         };
         if resource.is_create_only() && info.verb != "create" {
             return Err(method_not_allowed(method.as_str(), path));
         }
-        // Custom resources have no protobuf form: Go offers them as JSON and YAML, and
-        // their metadata (`as=PartialObjectMetadata`) in protobuf too.
-        let unstructured = store.strategy().is_unstructured();
         // A table is answered in JSON even when the Accept header offers nothing else,
         // as Go's table negotiation does; a kind without a printer answers Go's default
         // table. A built-in workload's `/scale` answers its Scale's table (Go's ScaleREST
@@ -357,6 +377,7 @@ impl Api {
             output: output.media,
             conversion: output.conversion,
             user_agent,
+            pending_warnings: pending,
         };
         // Go converts a write's answer after writing; one that cannot be converted is
         // refused before anything is written (a delete of a kind answering a Status

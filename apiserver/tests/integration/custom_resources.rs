@@ -920,3 +920,134 @@ async fn a_patch_making_a_crd_non_structural_is_refused() {
         "object"
     );
 }
+
+/// A CRD with set-typed lists of objects or lists: 1.37 warns of them on create, and on
+/// an update only of what the stored definition did not have.
+#[cfg(feature = "v1_37")]
+#[tokio::test]
+async fn set_lists_of_objects_are_warned_of() {
+    let s = start().await;
+    let set_of =
+        |items: Value| json!({"type": "array", "x-kubernetes-list-type": "set", "items": items});
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gadgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "gadgets", "kind": "Gadget"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": {
+                        "ports": set_of(json!({"type": "object", "x-kubernetes-map-type": "atomic",
+                            "properties": {"port": {"type": "integer"}}})),
+                        "names": set_of(json!({"type": "string"}))}}}}}}],
+        },
+    });
+    let r = s.send_json("POST", CRDS, &crd).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.headers_named("warning"),
+        [
+            "299 - \"x-kubernetes-list-type: set for items of type \\\"object\\\" is not supported by server-side apply or CEL validation rules\""
+        ]
+    );
+    let patch = json!([{"op": "add",
+        "path": "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/pairs",
+        "value": set_of(json!({"type": "array", "items": {"type": "string"}}))}]);
+    let r = s
+        .patch(
+            &format!("{CRDS}/gadgets.example.com"),
+            "application/json-patch+json",
+            &patch,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.headers_named("warning"),
+        [
+            "299 - \"x-kubernetes-list-type: set for items of type \\\"array\\\" is not supported by server-side apply or CEL validation rules\""
+        ]
+    );
+}
+
+/// A CRD's subresources are per version: a version declaring none answers its
+/// objects' `/status` and `/scale` as missing objects (Go's crdHandler), lists neither
+/// in discovery, and lets a create set the status.
+#[tokio::test]
+async fn subresources_are_served_only_by_the_versions_declaring_them() {
+    let s = start().await;
+    let schema = json!({"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}});
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "tools.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "tools", "kind": "Tool"},
+            "versions": [
+                {"name": "v1", "served": true, "storage": true, "schema": schema,
+                 "subresources": {"status": {}, "scale": {
+                     "specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}}},
+                {"name": "v2", "served": true, "storage": false, "schema": schema},
+            ],
+        },
+    });
+    create(&s, CRDS, crd).await;
+    wait_for_condition(&s, "tools.example.com", "Established").await;
+    let tools = |v: &str| format!("/apis/example.com/{v}/namespaces/default/tools");
+    // A create at a version serving /status cannot set it; at one without, it can.
+    let made = create(
+        &s,
+        &tools("v1"),
+        json!({"apiVersion": "example.com/v1", "kind": "Tool", "metadata": {"name": "t"},
+               "spec": {"replicas": 1}, "status": {"replicas": 1}}),
+    )
+    .await;
+    assert!(made.get("status").is_none(), "{made}");
+    let made = create(
+        &s,
+        &tools("v2"),
+        json!({"apiVersion": "example.com/v2", "kind": "Tool", "metadata": {"name": "u"},
+               "spec": {"replicas": 1}, "status": {"replicas": 1}}),
+    )
+    .await;
+    assert_eq!(made["status"], json!({"replicas": 1}));
+    // Nor does a write of the object at v2 keep the stored status; one at v1 does.
+    for (v, sent, kept) in [("v2", 7, 7), ("v1", 9, 7)] {
+        let r = s
+            .patch(
+                &format!("{}/u", tools(v)),
+                "application/merge-patch+json",
+                &json!({"status": {"replicas": sent}}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert_eq!(r.json()["status"]["replicas"], kept, "{v}");
+    }
+    for sub in ["status", "scale"] {
+        assert_eq!(s.get(&format!("{}/t/{sub}", tools("v1"))).await.status, 200);
+        let r = s.get(&format!("{}/t/{sub}", tools("v2"))).await;
+        assert_eq!(r.status, 404, "{sub}");
+        let status = r.json();
+        assert_eq!(status["reason"], "NotFound");
+        assert_eq!(status["message"], "tools.example.com \"t\" not found");
+    }
+    let names = |v: &str| {
+        let s = &s;
+        let v = v.to_owned();
+        async move {
+            let d = s.get(&format!("/apis/example.com/{v}")).await.json();
+            d["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["name"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(names("v1").await, ["tools", "tools/scale", "tools/status"]);
+    assert_eq!(names("v2").await, ["tools"]);
+}

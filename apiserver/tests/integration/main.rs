@@ -32,6 +32,7 @@ mod security_seams;
 mod server_api;
 mod server_backends;
 mod server_side_apply;
+mod status_metadata;
 mod storage_backends;
 mod update_preconditions;
 mod validation;

@@ -162,3 +162,25 @@ async fn status_writes_are_validated_by_the_kinds_status_rules() {
         "Service \"svc\" is invalid: status.loadBalancer.ingress: Forbidden: may only be used when `spec.type` is 'LoadBalancer'"
     );
 }
+
+/// The warnings recorded before a write is refused stay on the answer, as Go's warning
+/// recorder keeps them: an unknown field warned of (`fieldValidation=Warn`) in a body
+/// that validation then refuses.
+#[tokio::test]
+async fn decoding_warnings_stay_on_a_refused_write() {
+    let s = start().await;
+    let mut body = deployment(json!({"app": "web"}));
+    body["spec"]["bogus"] = json!(1);
+    let r = s
+        .send_json(
+            "POST",
+            "/apis/apps/v1/namespaces/default/deployments?fieldValidation=Warn",
+            &body,
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.headers_named("warning"),
+        [r#"299 - "unknown field \"spec.bogus\"""#]
+    );
+}

@@ -91,6 +91,7 @@ impl Handler<'_> {
         };
         self.admission.run(&mut attributes).await?;
         let warnings = attributes.reports.warnings();
+        self.pending_warnings.add(&warnings);
         Ok((attributes.object, attributes.old_object, warnings))
     }
 
@@ -214,11 +215,19 @@ impl Handler<'_> {
             let mut once = Some(new);
             let written = self
                 .store
-                .update_from(ns, name, self.subresource(), dry_run, Some(kv), |_| {
-                    once.take().ok_or_else(|| {
-                        errors::new_conflict(&self.qualified(), name, OPTIMISTIC_LOCK_ERROR_MSG)
-                    })
-                })
+                .update_from(
+                    ns,
+                    name,
+                    self.subresource(),
+                    &self.info.api_version,
+                    dry_run,
+                    Some(kv),
+                    |_| {
+                        once.take().ok_or_else(|| {
+                            errors::new_conflict(&self.qualified(), name, OPTIMISTIC_LOCK_ERROR_MSG)
+                        })
+                    },
+                )
                 .await;
             match written {
                 Err(e) if errors::is_conflict(&e) && (asked.is_empty() || !current_is_fresh) => {

@@ -61,6 +61,7 @@ impl Handler<'_> {
             },
         };
         check_kind(&gvk, expected)?;
+        self.pending_warnings.add(&warnings);
         Ok((obj, warnings))
     }
 
@@ -101,12 +102,15 @@ impl Handler<'_> {
         check_kind(&gvk, expected)?;
         let mut value = to_json(&*obj)?;
         let mut warnings = duplicates;
-        warnings.extend(self.strategy().admit_decoded(
+        let admitted = self.strategy().admit_decoded(
             &expected.version,
             &mut value,
             &self.info.name,
             validation,
-        )?);
+            &mut warnings,
+        );
+        self.pending_warnings.add(&warnings);
+        admitted?;
         let obj = from_value(self.scheme, expected, value)?;
         Ok((obj, warnings))
     }

@@ -48,11 +48,11 @@ impl Handler<'_> {
             },
             converter,
         );
-        let reset = self.strategy().reset_fields(self.store.info(), subresource);
+        let reset = self.store.reset_fields(subresource, &self.info.api_version);
         if reset.is_empty() {
             fm
         } else {
-            fm.with_reset_fields(reset)
+            fm.with_reset_fields(&reset)
         }
     }
 

@@ -19,6 +19,7 @@ use apimachinery::schema::{GroupResource, GroupVersion, GroupVersionKind};
 use super::negotiation::{Conversion, MediaType};
 use super::request_info::RequestInfo;
 use super::responsewriters::method_not_allowed;
+use super::warning::PendingWarnings;
 use crate::admission::Chain;
 use crate::authentication::user::Info;
 use crate::registry::{
@@ -82,6 +83,8 @@ pub struct Handler<'a> {
     pub conversion: Option<Conversion>,
     /// The `User-Agent` header (a write's manager when it names no `fieldManager`).
     pub user_agent: &'a str,
+    /// Where warnings are recorded as they arise, for an error answer.
+    pub pending_warnings: &'a PendingWarnings,
 }
 
 impl Handler<'_> {

@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 use crate::apiextensions::conversion::ConversionWebhook;
 use crate::apiextensions::{Conversion, CustomResource, ScaleSubresource, table};
 use crate::endpoints::responsewriters::method_not_allowed;
-use crate::registry::rest::{RestStorage, Scaler, TableConvertor};
+use crate::registry::rest::{Context, RestStorage, Scaler, TableConvertor};
+use crate::registry::status_metadata::StatusMetadata;
 use crate::registry::strategy::{
     FieldValidation, Strategy, Subresource, WebhookConverter, prepare_for_update,
 };
@@ -108,8 +109,10 @@ impl Strategy for CustomResourceStrategy {
         obj: &mut Value,
         name: &str,
         validation: FieldValidation,
-    ) -> Result<Vec<String>, StatusError> {
-        self.definition.admit(version, obj, name, validation)
+        warnings: &mut Vec<String>,
+    ) -> Result<(), StatusError> {
+        self.definition
+            .admit(version, obj, name, validation, warnings)
     }
 
     fn webhook_converter(&self) -> Option<&dyn WebhookConverter> {
@@ -164,12 +167,12 @@ impl CustomResourceStorage {
         definition: Arc<CustomResource>,
     ) -> Self {
         let strategy = Arc::new(CustomResourceStrategy::new(definition.clone()));
-        let store = Arc::new(Store::new(
-            scheme,
-            storage,
-            definition.resource_info(),
-            strategy,
-        ));
+        // Go's custom resource status strategy copies the whole stored object but its
+        // status (and the managed fields recording the write).
+        let store = Arc::new(
+            Store::new(scheme, storage, definition.resource_info(), strategy)
+                .with_status_metadata(StatusMetadata::WHOLE),
+        );
         let scaler = definition
             .versions
             .iter()
@@ -189,9 +192,27 @@ impl CustomResourceStorage {
     }
 }
 
+#[async_trait::async_trait]
 impl RestStorage for CustomResourceStorage {
     fn store(&self) -> &Arc<Store> {
         &self.store
+    }
+
+    /// Go's custom resource `PrepareForCreate`: a create cannot set the status when the
+    /// request's version serves `/status` (each version has its strategy, with its
+    /// subresources); at a version without one the status written is stored.
+    async fn begin_create(
+        &self,
+        ctx: &Context<'_>,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut obj = obj;
+        if self.store.info().has_status_at(ctx.version) {
+            if let Some(u) = obj.downcast_mut::<Unstructured>() {
+                u.object.remove("status");
+            }
+        }
+        Ok(obj)
     }
 
     fn scaler(&self) -> Option<&dyn Scaler> {

@@ -4,7 +4,8 @@
 //! first delete adds the cleanup finalizer, so the CRD stays (terminating) until the
 //! controller has deleted its objects; `kubectl get crds` prints apiextensions' own table
 //! (1.37; 1.36 has Go's default one). An update names the version it replaces, and a
-//! schema's set-typed lists of objects or lists are warned of (1.37).
+//! schema's unrecognized formats and (1.37) set-typed lists of objects or lists are
+//! warned of.
 
 use std::sync::Arc;
 
@@ -62,21 +63,20 @@ impl Strategy for CustomResourceDefinitionStrategy {
         check_definition(&to_json(&*v1)?)
     }
 
-    /// 1.37: a schema's set-typed lists of objects or lists are warned of (CRDs are
-    /// stored at v1, the form the warnings read).
+    /// Go's `WarningsOnCreate`: unrecognized formats, and (1.37) set-typed lists of
+    /// objects or lists. The object is the stored form (v1beta1), which the warnings
+    /// read as Go reads its internal one.
     fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
         match to_json(obj) {
-            Ok(crd) if cfg!(feature = "v1_37") => warnings::list_type_set_warnings(&crd),
-            _ => Vec::new(),
+            Ok(crd) => warnings::on_create(&crd, cfg!(feature = "v1_37")),
+            Err(_) => Vec::new(),
         }
     }
 
-    /// 1.37: those the stored definition did not already have.
+    /// Go's `WarningsOnUpdate`: those the stored definition did not already have.
     fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
         match (to_json(obj), to_json(old)) {
-            (Ok(new), Ok(old)) if cfg!(feature = "v1_37") => {
-                warnings::new_list_type_set_warnings(&new, &old)
-            }
+            (Ok(new), Ok(old)) => warnings::on_update(&new, &old, cfg!(feature = "v1_37")),
             _ => Vec::new(),
         }
     }

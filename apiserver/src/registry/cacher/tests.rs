@@ -31,6 +31,7 @@ fn info() -> ResourceInfo {
         has_status: false,
         has_scale: false,
         subresources: Vec::new(),
+        subresources_not_served: Vec::new(),
     }
 }
 

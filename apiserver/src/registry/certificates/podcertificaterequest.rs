@@ -111,7 +111,7 @@ impl Strategy for PodCertificateRequestStrategy {
     }
 
     /// Go's `GetResetFields`. Kubernetes 1.37: the status on the object, and on
-    /// `/status` the spec and the metadata (which its status strategy resets); 1.36's
+    /// `/status` the spec (and the metadata, the store's `/status` rule); 1.36's
     /// strategy has none on the object, and the spec on `/status`.
     fn reset_fields(
         &self,
@@ -119,8 +119,7 @@ impl Strategy for PodCertificateRequestStrategy {
         subresource: Subresource,
     ) -> &'static [&'static str] {
         match (subresource, cfg!(feature = "v1_37")) {
-            (Subresource::Status, true) => &["metadata", "spec"],
-            (Subresource::Status, false) => &["spec"],
+            (Subresource::Status, _) => &["spec"],
             (Subresource::Main | Subresource::Finalize | Subresource::Resize, true) => &["status"],
             (Subresource::Main | Subresource::Finalize | Subresource::Resize, false) => &[],
         }
@@ -143,19 +142,19 @@ mod tests {
     use serde_json::json;
 
     /// An apply to the object owns no status (1.37; 1.36 has no reset fields there), one
-    /// to `/status` neither spec nor (1.37) metadata.
+    /// to `/status` not the spec (the metadata, 1.37, is the store's rule).
     #[test]
     fn apply_leaves_what_each_write_cannot_change_unowned() {
         let scheme = template_tests::scheme();
         let info = template_tests::info(&scheme, "certificates.k8s.io", "podcertificaterequests");
         let s = PodCertificateRequestStrategy;
-        let (main, status) = if cfg!(feature = "v1_37") {
-            (&["status"][..], &["metadata", "spec"][..])
+        let main: &[&str] = if cfg!(feature = "v1_37") {
+            &["status"]
         } else {
-            (&[][..], &["spec"][..])
+            &[]
         };
         assert_eq!(s.reset_fields(&info, Subresource::Main), main);
-        assert_eq!(s.reset_fields(&info, Subresource::Status), status);
+        assert_eq!(s.reset_fields(&info, Subresource::Status), ["spec"]);
     }
 
     /// Go's `TestPrintPodCertificateRequest` cases, wide.

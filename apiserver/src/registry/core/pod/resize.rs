@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::registry::strategy::reset_metadata_for_status;
+use crate::registry::status_metadata::keep_json_for_status;
 
 /// Go's `dropNonResizeUpdates` and the rest of `podResizeStrategy.PrepareForUpdate` on
 /// the Pods' JSON (the status, already the stored one, is left alone): when the
@@ -42,7 +42,7 @@ pub(super) fn drop_non_resize_updates(old: &Value, new: &mut Value) {
     if let Some(obj) = new.as_object_mut() {
         obj.insert("spec".into(), spec);
     }
-    reset_metadata_for_status(new, old);
+    keep_json_for_status(new, old);
     // Go 1.37 (PodLevelResourcesFixDefaulting, beta and on): pod-level resources a write
     // leaves out are kept, and written ones completed from the containers'.
     #[cfg(feature = "v1_37")]
