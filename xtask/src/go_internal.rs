@@ -338,7 +338,13 @@ mod tests {
                 f("Size", "*resource.Quantity", "size", false)
             );
         }
-        for pkg in ["core", "storage"] {
+        // Every package a root is in has the `Item` its roots' fields name.
+        let mut packages: Vec<&str> = ROOTS
+            .iter()
+            .filter_map(|root| root.split_once('.').map(|(pkg, _)| pkg))
+            .collect();
+        packages.dedup();
+        for pkg in packages {
             let _ = write!(
                 internal,
                 r#""{INTERNAL}{pkg}.Item":{{"fields":[{}]}},"{INTERNAL}{pkg}.Mode":{{"defined_as":"string"}},"#,
@@ -357,9 +363,15 @@ mod tests {
         external.push('}');
         let text = go_internal(&structs(&internal), &structs(&external), "1.37")?;
         assert!(names(&text).contains("core.Item"));
-        assert!(text.contains(
-            r#"GoField { go: "Items", json: "items", embedded: false, shape: GoShape::Slice(&GoShape::Struct(0)) },"#
-        ));
+        // Structs are numbered in the table's order: `core.Item`'s number in a core root.
+        let core_item = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("name: "))
+            .position(|n| n.trim_end_matches(',').trim_matches('"') == "core.Item")
+            .unwrap_or(usize::MAX);
+        assert!(text.contains(&format!(
+            r#"GoField {{ go: "Items", json: "items", embedded: false, shape: GoShape::Slice(&GoShape::Struct({core_item})) }},"#
+        )));
         assert!(text.contains(
             r#"GoField { go: "Size", json: "size", embedded: false, shape: GoShape::Pointer(&GoShape::Value(Zero::Quantity)) },"#
         ));
