@@ -35,6 +35,7 @@ pub mod level_resources;
 mod qos;
 mod table;
 pub mod template;
+pub mod warnings;
 pub use binding::BindingRest;
 pub use qos::compute_pod_qos;
 pub use table::{POD_TABLE, print_pod};
