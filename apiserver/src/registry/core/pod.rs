@@ -17,6 +17,8 @@ use std::sync::Arc;
 use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
+use apimachinery::util::validation::field::Path;
+use apimachinery::util::validation::ip::get_warnings_for_ip;
 use serde_json::{Value, json};
 
 use super::{PROXY_VERBS, sub};
@@ -36,6 +38,7 @@ mod qos;
 mod table;
 pub mod template;
 pub mod warnings;
+pub mod workload_warnings;
 pub use binding::BindingRest;
 pub use qos::compute_pod_qos;
 pub use table::{POD_TABLE, print_pod};
@@ -59,6 +62,7 @@ impl Strategy for PodStrategy {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut pod = to_json(&*obj)?;
         template::drop_disabled_pod_fields_in(&mut pod, None);
+        apply_apparmor_version_skew(&mut pod);
         #[cfg(feature = "v1_37")]
         level_resources::default_pod_level_resources(&mut pod);
         let qos = match pod.pointer("/status/qosClass").and_then(Value::as_str) {
@@ -169,6 +173,108 @@ impl Strategy for PodStrategy {
     fn returns_deleted_object(&self) -> bool {
         true
     }
+
+    /// Go's warnings on a new Pod: the AppArmor annotations its `PrepareForCreate`
+    /// warns about (`applyAppArmorVersionSkew`), a name that is not a DNS label (it is
+    /// the Pod's hostname), and the Pod's warnings ([`warnings`]). None on update (Go
+    /// spares that frequent path).
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        let Ok(pod) = to_json(obj) else {
+            return Vec::new();
+        };
+        let mut out = apparmor_version_skew_warnings(&pod);
+        out.extend(workload_warnings::name_warning(&pod, "the Pod's hostname"));
+        out.extend(warnings::warnings_for_pod(&pod));
+        out
+    }
+
+    /// Go's `podStatusStrategy.WarningsOnUpdate`: Pod and host IPs in deprecated forms.
+    fn warnings_on_status_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        let Ok(pod) = to_json(obj) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for field in ["podIPs", "hostIPs"] {
+            for (i, ip) in items(&pod, &format!("/status/{field}")).iter().enumerate() {
+                let path = format!("status.{field}[{i}].ip");
+                out.extend(get_warnings_for_ip(&Path::new(&path), text(ip, "/ip")));
+            }
+        }
+        out
+    }
+}
+
+/// Go's `applyAppArmorVersionSkew` (Pods not on Windows): a container without an
+/// AppArmor profile field, whose deprecated annotation names a valid profile other than
+/// the Pod's, gets that profile in its field.
+fn apply_apparmor_version_skew(pod: &mut Value) {
+    if pod.pointer("/spec/os/name").and_then(Value::as_str) == Some("windows") {
+        return;
+    }
+    let Some(annotations) = pod.pointer("/metadata/annotations").cloned() else {
+        return;
+    };
+    let pod_profile = pod
+        .pointer("/spec/securityContext/appArmorProfile")
+        .filter(|p| !p.is_null())
+        .cloned();
+    for kind in ["initContainers", "containers", "ephemeralContainers"] {
+        let Some(list) = pod
+            .pointer_mut(&format!("/spec/{kind}"))
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        for c in list {
+            let key = format!(
+                "{}{}",
+                warnings::APPARMOR_ANNOTATION_PREFIX,
+                text(c, "/name")
+            );
+            let Some(annotation) = annotations.get(&key).and_then(Value::as_str) else {
+                continue;
+            };
+            let has_field = c
+                .pointer("/securityContext/appArmorProfile")
+                .is_some_and(|p| !p.is_null());
+            // Go copies only a profile its validation takes: a local profile's name
+            // unpadded and at most 4095 bytes.
+            let field = warnings::apparmor_field_for_annotation(annotation).filter(|f| {
+                f.get("localhostProfile")
+                    .and_then(Value::as_str)
+                    .is_none_or(|p| p.trim() == p && p.len() <= 4095)
+            });
+            let Some(field) = field.filter(|f| !has_field && Some(f) != pod_profile.as_ref())
+            else {
+                continue;
+            };
+            if let Some(map) = c.as_object_mut() {
+                let security = map.entry("securityContext").or_insert_with(|| json!({}));
+                if !security.is_object() {
+                    *security = json!({});
+                }
+                security["appArmorProfile"] = field;
+            }
+        }
+    }
+}
+
+/// The warnings of Go's `applyAppArmorVersionSkew` (Pods not on Windows): each
+/// container's deprecated AppArmor annotation without a profile field, unless it names
+/// the Pod's profile.
+fn apparmor_version_skew_warnings(pod: &Value) -> Vec<String> {
+    if pod.pointer("/spec/os/name").and_then(Value::as_str) == Some("windows") {
+        return Vec::new();
+    }
+    let annotations = pod.pointer("/metadata/annotations");
+    let pod_profile = pod
+        .pointer("/spec/securityContext/appArmorProfile")
+        .filter(|p| !p.is_null());
+    ["initContainers", "containers", "ephemeralContainers"]
+        .into_iter()
+        .flat_map(|kind| items(pod, &format!("/spec/{kind}")))
+        .filter_map(|c| warnings::apparmor_annotation_warning(annotations, pod_profile, c))
+        .collect()
 }
 
 /// What Go's Pod status strategy keeps from the stored Pod where a write of `/status`

@@ -14,6 +14,7 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use super::disabled::{self, SPEC_FIELDS, STATUS_FIELDS};
+use super::workload_warnings::Workload;
 use crate::registry::strategy::{GenericStrategy, Strategy, Subresource, prepare_for_update};
 use crate::registry::validation::NameValidation;
 use crate::registry::{ResourceInfo, to_json};
@@ -157,13 +158,16 @@ pub fn drop_disabled_pod_fields(
 /// strategies of Deployments, StatefulSets, DaemonSets and CronJobs, as
 /// far as kapi serve has them): the generic strategy's, with the template's
 /// disabled fields dropped on create and on an update of the object (not of its
-/// `/status`, which Go's status strategies leave to their own `PrepareForUpdate`).
+/// `/status`, which Go's status strategies leave to their own `PrepareForUpdate`), and
+/// the kind's warnings ([`Workload`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PodTemplateStrategy {
     /// The JSON pointer of the template's metadata (`/spec/template/metadata`).
     pub template_metadata: &'static str,
     /// The rest: names, whether a delete answers with the deleted object.
     pub base: GenericStrategy,
+    /// Whose warnings a write gets.
+    pub warnings: Workload,
 }
 
 impl PodTemplateStrategy {
@@ -172,6 +176,15 @@ impl PodTemplateStrategy {
         PodTemplateStrategy {
             template_metadata,
             base: GenericStrategy::default(),
+            warnings: Workload::None,
+        }
+    }
+
+    /// This strategy warning as Go's strategy of `kind` does.
+    pub fn warning_as(self, kind: Workload) -> Self {
+        PodTemplateStrategy {
+            warnings: kind,
+            ..self
         }
     }
 }
@@ -218,6 +231,40 @@ impl Strategy for PodTemplateStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.base.returns_deleted_object()
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        workload_warnings_on_create(self.warnings, obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        workload_warnings_on_update(self.warnings, obj, old)
+    }
+}
+
+/// `kind`'s warnings on creating `obj` (none when it cannot be read as JSON, or for
+/// [`Workload::None`], which reads nothing).
+pub fn workload_warnings_on_create(kind: Workload, obj: &dyn Object) -> Vec<String> {
+    if kind == Workload::None {
+        return Vec::new();
+    }
+    to_json(obj)
+        .map(|obj| kind.on_create(&obj))
+        .unwrap_or_default()
+}
+
+/// `kind`'s warnings on replacing `old` with `obj`.
+pub fn workload_warnings_on_update(
+    kind: Workload,
+    obj: &dyn Object,
+    old: &dyn Object,
+) -> Vec<String> {
+    if kind == Workload::None {
+        return Vec::new();
+    }
+    match (to_json(obj), to_json(old)) {
+        (Ok(new), Ok(old)) => kind.on_update(&new, &old),
+        _ => Vec::new(),
     }
 }
 

@@ -314,3 +314,36 @@ fn a_status_write_keeps_what_it_leaves_out() {
         assert_eq!(status.get("resourceClaimStatuses"), None);
     }
 }
+
+/// Go's Pod strategy warnings: AppArmor annotations first (its `PrepareForCreate`), the
+/// hostname, then the Pod's own; its status strategy's IPs.
+#[test]
+fn pod_strategy_warnings() {
+    let s = scheme();
+    let info = info(&s, "", "pods");
+    let pod = json!({"metadata": {"name": "a.b", "namespace": "d", "annotations": {
+            "container.apparmor.security.beta.kubernetes.io/c": "unconfined"}},
+        "spec": {"nodeSelector": {"beta.kubernetes.io/os": "linux"},
+            "containers": [{"name": "c", "image": "i"}]},
+        "status": {"podIPs": [{"ip": "010.0.0.1"}]}});
+    let obj = from_value(&s, &info.storage_gvk, pod).unwrap();
+    let w = PodStrategy.warnings_on_create(&*obj);
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert_eq!(
+        w[0],
+        r#"metadata.annotations[container.apparmor.security.beta.kubernetes.io/c]: deprecated since v1.30; use the "appArmorProfile" field instead"#
+    );
+    assert!(w[1].starts_with("metadata.name: this is used in the Pod's hostname"));
+    assert!(w[2].starts_with("spec.nodeSelector[beta.kubernetes.io/os]"));
+    assert!(PodStrategy.warnings_on_update(&*obj, &*obj).is_empty());
+    let status = PodStrategy.warnings_on_status_update(&*obj, &*obj);
+    assert_eq!(status.len(), 1, "{status:?}");
+    assert!(status[0].starts_with("status.podIPs[0].ip: "));
+    // The annotation becomes the container's field on create.
+    let created = PodStrategy.prepare_for_create(&s, &info, obj).unwrap();
+    let created = to_json(&*created).unwrap();
+    assert_eq!(
+        created["spec"]["containers"][0]["securityContext"]["appArmorProfile"],
+        json!({"type": "Unconfined"})
+    );
+}

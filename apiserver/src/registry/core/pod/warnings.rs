@@ -143,7 +143,7 @@ pub fn warnings_for_pod_template(path: &str, template: &Value) -> Vec<String> {
 
 /// Go's `ApparmorFieldForAnnotation`: the profile (as its JSON form) a deprecated
 /// container annotation stands for; `None` for an unknown value.
-fn apparmor_field_for_annotation(annotation: &str) -> Option<Value> {
+pub fn apparmor_field_for_annotation(annotation: &str) -> Option<Value> {
     match annotation {
         "unconfined" => Some(serde_json::json!({"type": "Unconfined"})),
         "runtime/default" => Some(serde_json::json!({"type": "RuntimeDefault"})),
