@@ -215,14 +215,14 @@ impl Strategy for PodTemplateStrategy {
             subresource,
             self.template_metadata,
         )?;
-        prepare_for_update(
-            scheme,
-            info,
-            old,
-            new,
-            subresource,
-            crate::registry::strategy::spec_changed,
-        )
+        // Go's Deployment strategy also counts a change of the annotations (they are
+        // copied to the Deployment's ReplicaSets).
+        let changed = if self.warnings == Workload::Deployment {
+            spec_or_annotations_changed
+        } else {
+            crate::registry::strategy::spec_changed
+        };
+        prepare_for_update(scheme, info, old, new, subresource, changed)
     }
 
     fn names(&self) -> NameValidation {
@@ -240,6 +240,19 @@ impl Strategy for PodTemplateStrategy {
     fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
         workload_warnings_on_update(self.warnings, obj, old)
     }
+}
+
+/// Whether a write of the object (not of `/status`) changed its spec or annotations
+/// (an absent map the same as an empty one): what makes a Deployment's new generation.
+fn spec_or_annotations_changed(old: &Value, new: &Value, subresource: Subresource) -> bool {
+    let annotations = |v: &Value| {
+        v.pointer("/metadata/annotations")
+            .and_then(Value::as_object)
+            .filter(|a| !a.is_empty())
+            .cloned()
+    };
+    crate::registry::strategy::spec_changed(old, new, subresource)
+        || (subresource == Subresource::Main && annotations(old) != annotations(new))
 }
 
 /// `kind`'s warnings on creating `obj` (none when it cannot be read as JSON, or for
