@@ -424,6 +424,38 @@ pub(crate) mod tests {
         );
     }
 
+    /// Go's Deployment strategy counts a new generation for new annotations too; the
+    /// other template kinds' only for a new spec, and no `/status` write does.
+    #[test]
+    fn a_deployment_annotation_change_is_a_new_generation() {
+        let s = scheme();
+        let info = info(&s, "apps", "deployments");
+        let deployment = json!({"metadata": {"name": "d", "namespace": "n", "generation": 3},
+            "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {
+                "metadata": {"labels": {"a": "b"}},
+                "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
+        let mut annotated = deployment.clone();
+        annotated["metadata"]["annotations"] = json!({"k": "v"});
+        let typed = |v: &Value| from_value(&s, &info.storage_gvk, v.clone()).unwrap();
+        let generation = |strategy: PodTemplateStrategy, subresource| {
+            let updated = strategy
+                .prepare_for_update(
+                    &s,
+                    &info,
+                    &*typed(&deployment),
+                    typed(&annotated),
+                    subresource,
+                )
+                .unwrap();
+            to_json(&*updated).unwrap()["metadata"]["generation"].clone()
+        };
+        let plain = PodTemplateStrategy::new("/spec/template/metadata");
+        let deployments = plain.warning_as(Workload::Deployment);
+        assert_eq!(generation(deployments, Subresource::Main), 4);
+        assert_eq!(generation(deployments, Subresource::Status), 3);
+        assert_eq!(generation(plain, Subresource::Main), 3);
+    }
+
     /// A write adding nothing but dropped fields leaves the generation as it was.
     #[test]
     fn a_template_write_adding_only_dropped_fields_keeps_the_generation() {
