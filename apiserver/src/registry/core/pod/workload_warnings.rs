@@ -1,9 +1,9 @@
 //! The `WarningsOnCreate` and `WarningsOnUpdate` of Go's strategies for the kinds that
 //! hold a pod template (`pkg/registry/{core,apps,batch}/*/strategy.go`, and
 //! `pkg/api/job/warnings.go`'s `WarningsForJobSpec`): the template's warnings
-//! ([`warnings`](super::warnings)), on update only when the object's (template)
-//! generation moved, as Go checks; the name warning of the kinds whose name goes into
-//! Pod names; and each kind's own.
+//! ([`warnings`](super::warnings)), on update only when Go's `PrepareForUpdate` would
+//! count the object's (template) generation up, as Go checks the generations; the name
+//! warning of the kinds whose name goes into Pod names; and each kind's own.
 
 use apimachinery::util::validation::is_dns1123_label;
 use serde_json::Value;
@@ -32,7 +32,7 @@ pub enum Workload {
     ReplicaSet,
     /// `StatefulSet` (and its volume claim templates).
     StatefulSet,
-    /// `DaemonSet` (compared by template generation).
+    /// `DaemonSet` (Go compares the template generation, which a template change counts).
     DaemonSet,
     /// `Job` (Go's `WarningsForJobSpec` at `spec`).
     Job,
