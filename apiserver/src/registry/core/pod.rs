@@ -204,20 +204,52 @@ impl Strategy for PodStrategy {
     }
 }
 
-/// Go's `applyAppArmorVersionSkew` (Pods not on Windows): a container without an
-/// AppArmor profile field, whose deprecated annotation names a valid profile other than
-/// the Pod's, gets that profile in its field.
-fn apply_apparmor_version_skew(pod: &mut Value) {
+/// The profile (JSON) Go's `applyAppArmorVersionSkew` derives from a container's
+/// deprecated annotation: `ApparmorFieldForAnnotation`, kept only when Go's validation
+/// takes it (a local profile's name unpadded and at most 4095 bytes).
+fn apparmor_profile_of(annotation: &str) -> Option<Value> {
+    warnings::apparmor_field_for_annotation(annotation).filter(|f| {
+        f.get("localhostProfile")
+            .and_then(Value::as_str)
+            .is_none_or(|p| p.trim() == p && p.len() <= 4095)
+    })
+}
+
+/// The containers of `pod` (init, regular, ephemeral) with the deprecated AppArmor
+/// annotation each has, and the Pod's own profile; `None` for a Windows Pod, which
+/// Go's `applyAppArmorVersionSkew` leaves alone.
+fn apparmor_annotated(pod: &Value) -> Option<(Option<Value>, Vec<(String, String)>)> {
     if pod.pointer("/spec/os/name").and_then(Value::as_str) == Some("windows") {
-        return;
+        return None;
     }
-    let Some(annotations) = pod.pointer("/metadata/annotations").cloned() else {
-        return;
-    };
+    let annotations = pod.pointer("/metadata/annotations")?;
     let pod_profile = pod
         .pointer("/spec/securityContext/appArmorProfile")
         .filter(|p| !p.is_null())
         .cloned();
+    let annotated = ["initContainers", "containers", "ephemeralContainers"]
+        .into_iter()
+        .flat_map(|kind| items(pod, &format!("/spec/{kind}")))
+        .filter_map(|c| {
+            let key = format!(
+                "{}{}",
+                warnings::APPARMOR_ANNOTATION_PREFIX,
+                text(c, "/name")
+            );
+            let annotation = annotations.get(&key)?.as_str().unwrap_or("");
+            Some((key, annotation.to_owned()))
+        })
+        .collect();
+    Some((pod_profile, annotated))
+}
+
+/// Go's `applyAppArmorVersionSkew` (in `PrepareForCreate`): a container without an
+/// AppArmor profile field, whose deprecated annotation names a valid profile other than
+/// the Pod's, gets that profile in its field.
+fn apply_apparmor_version_skew(pod: &mut Value) {
+    let Some((pod_profile, annotated)) = apparmor_annotated(pod) else {
+        return;
+    };
     for kind in ["initContainers", "containers", "ephemeralContainers"] {
         let Some(list) = pod
             .pointer_mut(&format!("/spec/{kind}"))
@@ -231,49 +263,61 @@ fn apply_apparmor_version_skew(pod: &mut Value) {
                 warnings::APPARMOR_ANNOTATION_PREFIX,
                 text(c, "/name")
             );
-            let Some(annotation) = annotations.get(&key).and_then(Value::as_str) else {
+            let Some((_, annotation)) = annotated.iter().find(|(k, _)| *k == key) else {
                 continue;
             };
             let has_field = c
                 .pointer("/securityContext/appArmorProfile")
                 .is_some_and(|p| !p.is_null());
-            // Go copies only a profile its validation takes: a local profile's name
-            // unpadded and at most 4095 bytes.
-            let field = warnings::apparmor_field_for_annotation(annotation).filter(|f| {
-                f.get("localhostProfile")
-                    .and_then(Value::as_str)
-                    .is_none_or(|p| p.trim() == p && p.len() <= 4095)
-            });
-            let Some(field) = field.filter(|f| !has_field && Some(f) != pod_profile.as_ref())
-            else {
+            let field = apparmor_profile_of(annotation)
+                .filter(|f| !has_field && Some(f) != pod_profile.as_ref());
+            let (Some(field), Some(map)) = (field, c.as_object_mut()) else {
                 continue;
             };
-            if let Some(map) = c.as_object_mut() {
-                let security = map.entry("securityContext").or_insert_with(|| json!({}));
-                if !security.is_object() {
-                    *security = json!({});
-                }
-                security["appArmorProfile"] = field;
+            let security = map.entry("securityContext").or_insert_with(|| json!({}));
+            if !security.is_object() {
+                *security = json!({});
             }
+            security["appArmorProfile"] = field;
         }
     }
 }
 
-/// The warnings of Go's `applyAppArmorVersionSkew` (Pods not on Windows): each
-/// container's deprecated AppArmor annotation without a profile field, unless it names
-/// the Pod's profile.
+/// The warnings of Go's `applyAppArmorVersionSkew`, found on the Pod as created (the
+/// store has prepared it): a container's annotation Go warned about before copying it
+/// is one whose profile is invalid (nothing copied), or now in the container's field
+/// and not the Pod's. (A client that sets the same profile in the field and the
+/// annotation, which Go does not warn about, cannot be told apart from a copy here.)
 fn apparmor_version_skew_warnings(pod: &Value) -> Vec<String> {
-    if pod.pointer("/spec/os/name").and_then(Value::as_str) == Some("windows") {
+    let Some((pod_profile, annotated)) = apparmor_annotated(pod) else {
         return Vec::new();
-    }
-    let annotations = pod.pointer("/metadata/annotations");
-    let pod_profile = pod
-        .pointer("/spec/securityContext/appArmorProfile")
-        .filter(|p| !p.is_null());
-    ["initContainers", "containers", "ephemeralContainers"]
-        .into_iter()
-        .flat_map(|kind| items(pod, &format!("/spec/{kind}")))
-        .filter_map(|c| warnings::apparmor_annotation_warning(annotations, pod_profile, c))
+    };
+    let field_of = |key: &str| {
+        ["initContainers", "containers", "ephemeralContainers"]
+            .into_iter()
+            .flat_map(|kind| items(pod, &format!("/spec/{kind}")))
+            .find(|c| {
+                format!(
+                    "{}{}",
+                    warnings::APPARMOR_ANNOTATION_PREFIX,
+                    text(c, "/name")
+                ) == key
+            })
+            .and_then(|c| c.pointer("/securityContext/appArmorProfile"))
+            .filter(|p| !p.is_null())
+    };
+    annotated
+        .iter()
+        .filter(|(key, annotation)| {
+            let derived = apparmor_profile_of(annotation);
+            match field_of(key) {
+                None => derived.is_none() || derived != pod_profile,
+                Some(field) => derived.as_ref() == Some(field) && derived != pod_profile,
+            }
+        })
+        .map(|(key, _)| {
+            format!(r#"metadata.annotations[{key}]: deprecated since v1.30; use the "appArmorProfile" field instead"#)
+        })
         .collect()
 }
 

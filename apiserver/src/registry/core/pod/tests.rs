@@ -339,11 +339,27 @@ fn pod_strategy_warnings() {
     let status = PodStrategy.warnings_on_status_update(&*obj, &*obj);
     assert_eq!(status.len(), 1, "{status:?}");
     assert!(status[0].starts_with("status.podIPs[0].ip: "));
-    // The annotation becomes the container's field on create.
+    // The annotation becomes the container's field on create; the Pod as created (what
+    // the handler's warnings see) still has the warning.
     let created = PodStrategy.prepare_for_create(&s, &info, obj).unwrap();
+    assert_eq!(PodStrategy.warnings_on_create(&*created), w);
     let created = to_json(&*created).unwrap();
     assert_eq!(
         created["spec"]["containers"][0]["securityContext"]["appArmorProfile"],
         json!({"type": "Unconfined"})
+    );
+    // An annotation naming the Pod's profile is neither copied nor warned about.
+    let same = json!({"metadata": {"name": "p", "namespace": "d", "annotations": {
+            "container.apparmor.security.beta.kubernetes.io/c": "localhost/x"}},
+        "spec": {"securityContext": {"appArmorProfile": {"type": "Localhost", "localhostProfile": "x"}},
+            "containers": [{"name": "c", "image": "i"}]}});
+    let same = from_value(&s, &info.storage_gvk, same).unwrap();
+    let same = PodStrategy.prepare_for_create(&s, &info, same).unwrap();
+    assert!(PodStrategy.warnings_on_create(&*same).is_empty());
+    assert!(
+        to_json(&*same).unwrap()["spec"]["containers"][0]
+            .get("securityContext")
+            .and_then(|sc| sc.get("appArmorProfile"))
+            .is_none()
     );
 }
