@@ -215,10 +215,14 @@ fn apparmor_profile_of(annotation: &str) -> Option<Value> {
     })
 }
 
+/// A Pod's own AppArmor profile (JSON), and the deprecated container annotations it
+/// has (key, value), in container order.
+type AppArmorAnnotated = (Option<Value>, Vec<(String, String)>);
+
 /// The containers of `pod` (init, regular, ephemeral) with the deprecated AppArmor
 /// annotation each has, and the Pod's own profile; `None` for a Windows Pod, which
 /// Go's `applyAppArmorVersionSkew` leaves alone.
-fn apparmor_annotated(pod: &Value) -> Option<(Option<Value>, Vec<(String, String)>)> {
+fn apparmor_annotated(pod: &Value) -> Option<AppArmorAnnotated> {
     if pod.pointer("/spec/os/name").and_then(Value::as_str) == Some("windows") {
         return None;
     }
