@@ -88,6 +88,47 @@ pub fn warnings_for_node_selector_term(
     warnings
 }
 
+/// Go's `GetWarningsForNodeSelector`: the expressions and labels of the label selector
+/// `selector` (at `path`) that name deprecated node labels (a CSIStorageCapacity's
+/// `nodeTopology`).
+pub fn warnings_for_node_selector(selector: &Value, path: &str) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let expressions = selector.get("matchExpressions").and_then(Value::as_array);
+    for (i, expression) in expressions.into_iter().flatten().enumerate() {
+        let key = expression.get("key").and_then(Value::as_str).unwrap_or("");
+        if let Some(msg) = deprecated_message(key) {
+            warnings.push(format!("{path}.matchExpressions[{i}].key: {key} is {msg}"));
+        }
+    }
+    for label in sorted_keys(selector.get("matchLabels")) {
+        if let Some(msg) = deprecated_message(label) {
+            warnings.push(format!("{path}.matchLabels.{label}: {msg}"));
+        }
+    }
+    warnings
+}
+
+/// Go's `GetWarningsForStorageClass`: the `allowedTopologies` expressions naming
+/// deprecated node labels.
+pub fn warnings_for_storage_class(class: &Value) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let topologies = class.get("allowedTopologies").and_then(Value::as_array);
+    for (i, topology) in topologies.into_iter().flatten().enumerate() {
+        let expressions = topology
+            .get("matchLabelExpressions")
+            .and_then(Value::as_array);
+        for (j, expression) in expressions.into_iter().flatten().enumerate() {
+            let key = expression.get("key").and_then(Value::as_str).unwrap_or("");
+            if let Some(msg) = deprecated_message(key) {
+                warnings.push(format!(
+                    "allowedTopologies[{i}].matchLabelExpressions[{j}].key: {msg}"
+                ));
+            }
+        }
+    }
+    warnings
+}
+
 /// Go's `GetWarningsForRuntimeClass`: one warning per deprecated label in the JSON
 /// RuntimeClass's `scheduling.nodeSelector` (Go's path names the selector, not the key).
 pub fn warnings_for_runtime_class(class: &Value) -> Vec<String> {
@@ -150,4 +191,26 @@ mod tests {
             "t.matchExpressions[1].values[0]: -bad is invalid, a valid label must be"
         ));
     }
+
+    /// Go's `GetWarningsForStorageClass` and `GetWarningsForCSIStorageCapacity` cases.
+    #[test]
+    fn storage_topologies_naming_deprecated_labels_are_warned_about() {
+        let class = json!({"allowedTopologies": [{"matchLabelExpressions": [
+            {"key": "kubernetes.io/hostname", "values": ["a"]},
+            {"key": "failure-domain.beta.kubernetes.io/zone", "values": ["z"]}]}]});
+        assert_eq!(
+            warnings_for_storage_class(&class),
+            [r#"allowedTopologies[0].matchLabelExpressions[1].key: deprecated since v1.17; use "topology.kubernetes.io/zone" instead"#]
+        );
+        let selector = json!({"matchLabels": {"beta.kubernetes.io/arch": "amd64"},
+            "matchExpressions": [{"key": "beta.kubernetes.io/os", "operator": "In", "values": ["linux"]}]});
+        assert_eq!(
+            warnings_for_node_selector(&selector, "nodeTopology"),
+            [
+                r#"nodeTopology.matchExpressions[0].key: beta.kubernetes.io/os is deprecated since v1.14; use "kubernetes.io/os" instead"#,
+                r#"nodeTopology.matchLabels.beta.kubernetes.io/arch: deprecated since v1.14; use "kubernetes.io/arch" instead"#,
+            ]
+        );
+    }
 }
+
