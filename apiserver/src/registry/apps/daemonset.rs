@@ -10,6 +10,7 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::{Map, Value};
 
 use crate::registry::core::pod::template::PodTemplateStrategy;
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, integer_column, string_column,
@@ -102,6 +103,13 @@ impl Strategy for DaemonSetStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.template.returns_deleted_object()
+    }
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        self.template.warnings_on_create(obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        self.template.warnings_on_update(obj, old)
     }
 }
 
@@ -225,7 +233,8 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     deps.standard_with_table(
         info,
         DaemonSetStrategy {
-            template: PodTemplateStrategy::new(super::TEMPLATE_METADATA),
+            template: PodTemplateStrategy::new(super::TEMPLATE_METADATA)
+                .warning_as(Workload::DaemonSet),
         },
         Arc::new(DaemonSetTable),
     )

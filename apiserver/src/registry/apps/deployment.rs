@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, int, string_column};
 use crate::registry::rest::RestStorage;
@@ -69,7 +70,7 @@ pub fn print_deployment(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.scalable_with_table(
         info,
-        PodTemplateStrategy::new(super::TEMPLATE_METADATA),
+        PodTemplateStrategy::new(super::TEMPLATE_METADATA).warning_as(Workload::Deployment),
         Arc::new(DEPLOYMENT_TABLE),
     )
 }

@@ -17,8 +17,10 @@ use apimachinery::api::errors::StatusError;
 use apimachinery::runtime::{Object, Scheme};
 
 use crate::registry::core::pod::template::{
-    drop_disabled_template_fields, prepare_template_for_update,
+    drop_disabled_template_fields, prepare_template_for_update, workload_warnings_on_create,
+    workload_warnings_on_update,
 };
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
 };
@@ -60,6 +62,13 @@ impl Strategy for ReplicaSetStrategy {
 
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("status.replicas", "/status/replicas")]
+    }
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        workload_warnings_on_create(Workload::ReplicaSet, obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        workload_warnings_on_update(Workload::ReplicaSet, obj, old)
     }
 }
 

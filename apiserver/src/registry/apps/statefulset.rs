@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, string_column, text,
@@ -48,7 +49,7 @@ pub fn print_stateful_set(obj: &Value) -> Row {
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     deps.scalable_with_table(
         info,
-        PodTemplateStrategy::new(super::TEMPLATE_METADATA),
+        PodTemplateStrategy::new(super::TEMPLATE_METADATA).warning_as(Workload::StatefulSet),
         Arc::new(STATEFUL_SET_TABLE),
     )
 }

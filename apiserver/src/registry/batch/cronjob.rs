@@ -11,6 +11,7 @@ use super::job::SELECTOR;
 use super::job_spec::without_disabled_fields;
 use crate::registry::ResourceInfo;
 use crate::registry::core::pod::template::PodTemplateStrategy;
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, integer_column, items,
@@ -70,6 +71,13 @@ impl Strategy for CronJobStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.template.returns_deleted_object()
+    }
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        self.template.warnings_on_create(obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        self.template.warnings_on_update(obj, old)
     }
 }
 
@@ -157,7 +165,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     deps.standard_with_table(
         info,
         CronJobStrategy {
-            template: PodTemplateStrategy::new(TEMPLATE_METADATA),
+            template: PodTemplateStrategy::new(TEMPLATE_METADATA).warning_as(Workload::CronJob),
         },
         Arc::new(CRON_JOB_TABLE),
     )

@@ -11,8 +11,10 @@ use serde_json::{Value, json};
 use super::job_spec::without_disabled_fields;
 use crate::registry::GarbageCollectionPolicy;
 use crate::registry::core::pod::template::{
-    drop_disabled_template_fields, prepare_template_for_update,
+    drop_disabled_template_fields, prepare_template_for_update, workload_warnings_on_create,
+    workload_warnings_on_update,
 };
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     self, AGE, CONTAINERS, Column, IMAGES, NAME, Printer, Row, int, items, string_column,
@@ -139,6 +141,13 @@ impl Strategy for JobStrategy {
 
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("status.successful", "/status/succeeded")]
+    }
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        workload_warnings_on_create(Workload::Job, obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        workload_warnings_on_update(Workload::Job, obj, old)
     }
 }
 

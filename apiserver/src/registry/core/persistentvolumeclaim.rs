@@ -2,9 +2,11 @@
 //! generation, created without a status, the data sources made consistent and the
 //! fields of disabled features dropped ([`claim_fields`]), a delete answers with the
 //! deleted claim, and the table `kubectl get persistentvolumeclaims` prints (Go's
-//! `printPersistentVolumeClaim`).
+//! `printPersistentVolumeClaim`); the beta storage-class annotation and fractional
+//! sizes are warned about ([`warnings`]).
 
 pub mod claim_fields;
+pub mod warnings;
 
 use std::sync::Arc;
 
@@ -76,6 +78,17 @@ impl Strategy for PersistentVolumeClaimStrategy {
             claim_fields::drop_disabled_status_fields(value, old);
         }
         from_value(scheme, &info.storage_gvk, claim)
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|claim| warnings::warnings_for_claim(&claim))
+            .unwrap_or_default()
+    }
+
+    /// Go warns on every update of the claim as on create (not of its `/status`).
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        self.warnings_on_create(obj)
     }
 
     /// Go's claim strategy keeps no generation.

@@ -39,6 +39,8 @@ mod qos;
 mod resize;
 mod table;
 pub mod template;
+pub mod warnings;
+pub mod workload_warnings;
 pub use binding::BindingRest;
 pub use qos::compute_pod_qos;
 pub use table::{POD_TABLE, print_pod};
@@ -62,6 +64,7 @@ impl Strategy for PodStrategy {
     ) -> Result<Box<dyn Object>, StatusError> {
         let mut pod = to_json(&*obj)?;
         template::drop_disabled_pod_fields_in(&mut pod, None);
+        apply_apparmor_version_skew(&mut pod);
         #[cfg(feature = "v1_37")]
         level_resources::default_pod_level_resources(&mut pod);
         let qos = match pod.pointer("/status/qosClass").and_then(Value::as_str) {
@@ -229,6 +232,156 @@ impl Strategy for PodStrategy {
     fn returns_deleted_object(&self) -> bool {
         true
     }
+
+    /// Go's warnings on a new Pod: the AppArmor annotations its `PrepareForCreate`
+    /// warns about (`applyAppArmorVersionSkew`), a name that is not a DNS label (it is
+    /// the Pod's hostname), and the Pod's warnings ([`warnings`]). None on update (Go
+    /// spares that frequent path).
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        let Ok(pod) = to_json(obj) else {
+            return Vec::new();
+        };
+        let mut out = apparmor_version_skew_warnings(&pod);
+        out.extend(workload_warnings::name_warning(&pod, "the Pod's hostname"));
+        out.extend(warnings::warnings_for_pod(&pod));
+        out
+    }
+
+    /// Go's `podStatusStrategy.WarningsOnUpdate`: Pod and host IPs in deprecated forms.
+    fn warnings_on_status_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        let Ok(pod) = to_json(obj) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for field in ["podIPs", "hostIPs"] {
+            for (i, ip) in items(&pod, &format!("/status/{field}")).iter().enumerate() {
+                let path = format!("status.{field}[{i}].ip");
+                out.extend(get_warnings_for_ip(&Path::new(&path), text(ip, "/ip")));
+            }
+        }
+        out
+    }
+}
+
+/// The profile (JSON) Go's `applyAppArmorVersionSkew` derives from a container's
+/// deprecated annotation: `ApparmorFieldForAnnotation`, kept only when Go's validation
+/// takes it (a local profile's name unpadded and at most 4095 bytes).
+fn apparmor_profile_of(annotation: &str) -> Option<Value> {
+    warnings::apparmor_field_for_annotation(annotation).filter(|f| {
+        f.get("localhostProfile")
+            .and_then(Value::as_str)
+            .is_none_or(|p| p.trim() == p && p.len() <= 4095)
+    })
+}
+
+/// A Pod's own AppArmor profile (JSON), and the deprecated container annotations it
+/// has (key, value), in container order.
+type AppArmorAnnotated = (Option<Value>, Vec<(String, String)>);
+
+/// The containers of `pod` (init, regular, ephemeral) with the deprecated AppArmor
+/// annotation each has, and the Pod's own profile; `None` for a Windows Pod, which
+/// Go's `applyAppArmorVersionSkew` leaves alone.
+fn apparmor_annotated(pod: &Value) -> Option<AppArmorAnnotated> {
+    if pod.pointer("/spec/os/name").and_then(Value::as_str) == Some("windows") {
+        return None;
+    }
+    let annotations = pod.pointer("/metadata/annotations")?;
+    let pod_profile = pod
+        .pointer("/spec/securityContext/appArmorProfile")
+        .filter(|p| !p.is_null())
+        .cloned();
+    let annotated = ["initContainers", "containers", "ephemeralContainers"]
+        .into_iter()
+        .flat_map(|kind| items(pod, &format!("/spec/{kind}")))
+        .filter_map(|c| {
+            let key = format!(
+                "{}{}",
+                warnings::APPARMOR_ANNOTATION_PREFIX,
+                text(c, "/name")
+            );
+            let annotation = annotations.get(&key)?.as_str().unwrap_or("");
+            Some((key, annotation.to_owned()))
+        })
+        .collect();
+    Some((pod_profile, annotated))
+}
+
+/// Go's `applyAppArmorVersionSkew` (in `PrepareForCreate`): a container without an
+/// AppArmor profile field, whose deprecated annotation names a valid profile other than
+/// the Pod's, gets that profile in its field.
+fn apply_apparmor_version_skew(pod: &mut Value) {
+    let Some((pod_profile, annotated)) = apparmor_annotated(pod) else {
+        return;
+    };
+    for kind in ["initContainers", "containers", "ephemeralContainers"] {
+        let Some(list) = pod
+            .pointer_mut(&format!("/spec/{kind}"))
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        for c in list {
+            let key = format!(
+                "{}{}",
+                warnings::APPARMOR_ANNOTATION_PREFIX,
+                text(c, "/name")
+            );
+            let Some((_, annotation)) = annotated.iter().find(|(k, _)| *k == key) else {
+                continue;
+            };
+            let has_field = c
+                .pointer("/securityContext/appArmorProfile")
+                .is_some_and(|p| !p.is_null());
+            let field = apparmor_profile_of(annotation)
+                .filter(|f| !has_field && Some(f) != pod_profile.as_ref());
+            let (Some(field), Some(map)) = (field, c.as_object_mut()) else {
+                continue;
+            };
+            let security = map.entry("securityContext").or_insert_with(|| json!({}));
+            if !security.is_object() {
+                *security = json!({});
+            }
+            security["appArmorProfile"] = field;
+        }
+    }
+}
+
+/// The warnings of Go's `applyAppArmorVersionSkew`, found on the Pod as created (the
+/// store has prepared it): a container's annotation Go warned about before copying it
+/// is one whose profile is invalid (nothing copied), or now in the container's field
+/// and not the Pod's. (A client that sets the same profile in the field and the
+/// annotation, which Go does not warn about, cannot be told apart from a copy here.)
+fn apparmor_version_skew_warnings(pod: &Value) -> Vec<String> {
+    let Some((pod_profile, annotated)) = apparmor_annotated(pod) else {
+        return Vec::new();
+    };
+    let field_of = |key: &str| {
+        ["initContainers", "containers", "ephemeralContainers"]
+            .into_iter()
+            .flat_map(|kind| items(pod, &format!("/spec/{kind}")))
+            .find(|c| {
+                format!(
+                    "{}{}",
+                    warnings::APPARMOR_ANNOTATION_PREFIX,
+                    text(c, "/name")
+                ) == key
+            })
+            .and_then(|c| c.pointer("/securityContext/appArmorProfile"))
+            .filter(|p| !p.is_null())
+    };
+    annotated
+        .iter()
+        .filter(|(key, annotation)| {
+            let derived = apparmor_profile_of(annotation);
+            match field_of(key) {
+                None => derived.is_none() || derived != pod_profile,
+                Some(field) => derived.as_ref() == Some(field) && derived != pod_profile,
+            }
+        })
+        .map(|(key, _)| {
+            format!(r#"metadata.annotations[{key}]: deprecated since v1.30; use the "appArmorProfile" field instead"#)
+        })
+        .collect()
 }
 
 /// What Go's Pod status strategy keeps from the stored Pod where a write of `/status`

@@ -10,8 +10,10 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use crate::registry::core::pod::template::{
-    drop_disabled_template_fields, prepare_template_for_update,
+    drop_disabled_template_fields, prepare_template_for_update, workload_warnings_on_create,
+    workload_warnings_on_update,
 };
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{
     Column, NAME, Printer, Row, container_cells, format_labels, items, string_column, text,
@@ -69,6 +71,13 @@ impl Strategy for PodTemplateKindStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         true
+    }
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        workload_warnings_on_create(Workload::PodTemplate, obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        workload_warnings_on_update(Workload::PodTemplate, obj, old)
     }
 }
 

@@ -13,8 +13,10 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use crate::registry::core::pod::template::{
-    drop_disabled_template_fields, prepare_template_for_update,
+    drop_disabled_template_fields, prepare_template_for_update, workload_warnings_on_create,
+    workload_warnings_on_update,
 };
+use crate::registry::core::pod::workload_warnings::Workload;
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, container_cells, format_labels, int, integer_column,
     items, string_column, text,
@@ -66,6 +68,13 @@ impl Strategy for ReplicationControllerStrategy {
 
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("status.replicas", "/status/replicas")]
+    }
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        workload_warnings_on_create(Workload::ReplicationController, obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        workload_warnings_on_update(Workload::ReplicationController, obj, old)
     }
 }
 

@@ -1,6 +1,8 @@
 //! The node.k8s.io group's resources (Go's `pkg/registry/node`): RuntimeClasses print
-//! their table.
+//! their table and warn of deprecated node labels ([`labels`], which pods' warnings use
+//! too).
 
+pub mod labels;
 pub mod runtimeclass;
 
 use std::sync::Arc;

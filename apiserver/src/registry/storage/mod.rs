@@ -4,6 +4,7 @@
 
 pub mod csidriver;
 pub mod csinode;
+pub mod csistoragecapacity;
 pub mod storageclass;
 pub mod volumeattachment;
 pub mod volumeattributesclass;
@@ -24,12 +25,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
         "csinodes" => csinode::storage(info, deps),
         "volumeattachments" => volumeattachment::storage(info, deps),
         "volumeattributesclasses" => volumeattributesclass::storage(info, deps),
-        // Go's `pkg/registry/storage/csistoragecapacity/strategy.go`: updates name the
-        // version they replace.
-        "csistoragecapacities" => deps.standard(
-            info,
-            GenericStrategy::default().requiring_resource_version(),
-        ),
+        "csistoragecapacities" => csistoragecapacity::storage(info, deps),
         _ => deps.standard(info, GenericStrategy::default()),
     }
 }

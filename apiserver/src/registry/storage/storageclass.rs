@@ -8,13 +8,15 @@
 use std::sync::Arc;
 
 use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::Object;
 use serde_json::{Map, Value, json};
 
-use crate::registry::ResourceInfo;
+use crate::registry::{ResourceInfo, to_json};
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Row, string_column, table, text};
 use crate::registry::rest::{RestStorage, StandardStorage, TableConvertor};
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::node::labels::warnings_for_storage_class;
+use crate::registry::strategy::Strategy;
 
 /// Go's `storageClassColumnDefinitions`.
 pub const COLUMNS: [Column; 6] = [
@@ -168,10 +170,31 @@ impl TableConvertor for StorageClassTable {
     }
 }
 
+/// Go's StorageClass strategy: deletes answer with the object, and classes whose
+/// allowed topologies name deprecated node labels are warned about.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StorageClassStrategy;
+
+impl Strategy for StorageClassStrategy {
+    fn returns_deleted_object(&self) -> bool {
+        true
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|c| warnings_for_storage_class(&c))
+            .unwrap_or_default()
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        self.warnings_on_create(obj)
+    }
+}
+
 /// The StorageClasses' REST storage over `info`.
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     Arc::new(
-        StandardStorage::new(deps.store(info, GenericStrategy::returning_deleted_object()))
+        StandardStorage::new(deps.store(info, StorageClassStrategy))
             .with_table_convertor(Arc::new(StorageClassTable)),
     )
 }

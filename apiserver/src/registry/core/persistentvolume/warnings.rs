@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::registry::node::labels::warnings_for_node_selector_term;
+
 /// Go's `deprecatedAnnotations` of volumes.
 const DEPRECATED_ANNOTATIONS: [(&str, &str); 2] = [
     (
@@ -30,7 +32,7 @@ const DEPRECATED_PLUGINS: [(&str, &str); 6] = [
 ];
 
 /// Go's `GetWarningsForPersistentVolume`: deprecated annotations, the Recycle reclaim
-/// policy, and deprecated volume plugins.
+/// policy, node affinity naming deprecated node labels, and deprecated volume plugins.
 pub fn persistent_volume_warnings(pv: &Value) -> Vec<String> {
     let mut warnings = Vec::new();
     let annotations = pv.pointer("/metadata/annotations");
@@ -41,6 +43,13 @@ pub fn persistent_volume_warnings(pv: &Value) -> Vec<String> {
     }
     if pv.pointer("/spec/persistentVolumeReclaimPolicy") == Some(&Value::from("Recycle")) {
         warnings.push("spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.".to_owned());
+    }
+    let terms = pv
+        .pointer("/spec/nodeAffinity/required/nodeSelectorTerms")
+        .and_then(Value::as_array);
+    for (i, term) in terms.into_iter().flatten().enumerate() {
+        let path = format!("spec.nodeAffinity.required.nodeSelectorTerms[{i}]");
+        warnings.extend(warnings_for_node_selector_term(term, false, &path));
     }
     for (plugin, message) in DEPRECATED_PLUGINS {
         if pv
@@ -73,6 +82,12 @@ mod tests {
         );
         assert!(
             persistent_volume_warnings(&json!({"spec": {"hostPath": {"path": "/x"}}})).is_empty()
+        );
+        let pinned = json!({"spec": {"nodeAffinity": {"required": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "beta.kubernetes.io/arch", "operator": "In", "values": ["!"]}]}]}}}});
+        assert_eq!(
+            persistent_volume_warnings(&pinned),
+            ["spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key: beta.kubernetes.io/arch is deprecated since v1.14; use \"kubernetes.io/arch\" instead"]
         );
     }
 }

@@ -14,6 +14,7 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use super::disabled::{self, SPEC_FIELDS, STATUS_FIELDS};
+use super::workload_warnings::Workload;
 use crate::registry::strategy::{GenericStrategy, Strategy, Subresource, prepare_for_update};
 use crate::registry::validation::NameValidation;
 use crate::registry::{ResourceInfo, to_json};
@@ -157,13 +158,16 @@ pub fn drop_disabled_pod_fields(
 /// strategies of Deployments, StatefulSets, DaemonSets and CronJobs, as
 /// far as kapi serve has them): the generic strategy's, with the template's
 /// disabled fields dropped on create and on an update of the object (not of its
-/// `/status`, which Go's status strategies leave to their own `PrepareForUpdate`).
+/// `/status`, which Go's status strategies leave to their own `PrepareForUpdate`), and
+/// the kind's warnings ([`Workload`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PodTemplateStrategy {
     /// The JSON pointer of the template's metadata (`/spec/template/metadata`).
     pub template_metadata: &'static str,
     /// The rest: names, whether a delete answers with the deleted object.
     pub base: GenericStrategy,
+    /// Whose warnings a write gets.
+    pub warnings: Workload,
 }
 
 impl PodTemplateStrategy {
@@ -172,6 +176,15 @@ impl PodTemplateStrategy {
         PodTemplateStrategy {
             template_metadata,
             base: GenericStrategy::default(),
+            warnings: Workload::None,
+        }
+    }
+
+    /// This strategy warning as Go's strategy of `kind` does.
+    pub fn warning_as(self, kind: Workload) -> Self {
+        PodTemplateStrategy {
+            warnings: kind,
+            ..self
         }
     }
 }
@@ -202,14 +215,14 @@ impl Strategy for PodTemplateStrategy {
             subresource,
             self.template_metadata,
         )?;
-        prepare_for_update(
-            scheme,
-            info,
-            old,
-            new,
-            subresource,
-            crate::registry::strategy::spec_changed,
-        )
+        // Go's Deployment strategy also counts a change of the annotations (they are
+        // copied to the Deployment's ReplicaSets).
+        let changed = if self.warnings == Workload::Deployment {
+            spec_or_annotations_changed
+        } else {
+            crate::registry::strategy::spec_changed
+        };
+        prepare_for_update(scheme, info, old, new, subresource, changed)
     }
 
     fn names(&self) -> NameValidation {
@@ -218,6 +231,53 @@ impl Strategy for PodTemplateStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.base.returns_deleted_object()
+    }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        workload_warnings_on_create(self.warnings, obj)
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, old: &dyn Object) -> Vec<String> {
+        workload_warnings_on_update(self.warnings, obj, old)
+    }
+}
+
+/// Whether a write of the object (not of `/status`) changed its spec or annotations
+/// (an absent map the same as an empty one): what makes a Deployment's new generation.
+fn spec_or_annotations_changed(old: &Value, new: &Value, subresource: Subresource) -> bool {
+    let annotations = |v: &Value| {
+        v.pointer("/metadata/annotations")
+            .and_then(Value::as_object)
+            .filter(|a| !a.is_empty())
+            .cloned()
+    };
+    crate::registry::strategy::spec_changed(old, new, subresource)
+        || (subresource == Subresource::Main && annotations(old) != annotations(new))
+}
+
+/// `kind`'s warnings on creating `obj` (none when it cannot be read as JSON, or for
+/// [`Workload::None`], which reads nothing).
+pub fn workload_warnings_on_create(kind: Workload, obj: &dyn Object) -> Vec<String> {
+    if kind == Workload::None {
+        return Vec::new();
+    }
+    to_json(obj)
+        .map(|obj| kind.on_create(&obj))
+        .unwrap_or_default()
+}
+
+/// `kind`'s warnings on replacing `old` with `obj`.
+pub fn workload_warnings_on_update(
+    kind: Workload,
+    obj: &dyn Object,
+    old: &dyn Object,
+) -> Vec<String> {
+    if kind == Workload::None {
+        return Vec::new();
+    }
+    match (to_json(obj), to_json(old)) {
+        (Ok(new), Ok(old)) => kind.on_update(&new, &old),
+        _ => Vec::new(),
     }
 }
 
@@ -362,6 +422,38 @@ pub(crate) mod tests {
             kept["spec"]["containers"][0]["lifecycle"],
             pod["spec"]["containers"][0]["lifecycle"]
         );
+    }
+
+    /// Go's Deployment strategy counts a new generation for new annotations too; the
+    /// other template kinds' only for a new spec, and no `/status` write does.
+    #[test]
+    fn a_deployment_annotation_change_is_a_new_generation() {
+        let s = scheme();
+        let info = info(&s, "apps", "deployments");
+        let deployment = json!({"metadata": {"name": "d", "namespace": "n", "generation": 3},
+            "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {
+                "metadata": {"labels": {"a": "b"}},
+                "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
+        let mut annotated = deployment.clone();
+        annotated["metadata"]["annotations"] = json!({"k": "v"});
+        let typed = |v: &Value| from_value(&s, &info.storage_gvk, v.clone()).unwrap();
+        let generation = |strategy: PodTemplateStrategy, subresource| {
+            let updated = strategy
+                .prepare_for_update(
+                    &s,
+                    &info,
+                    &*typed(&deployment),
+                    typed(&annotated),
+                    subresource,
+                )
+                .unwrap();
+            to_json(&*updated).unwrap()["metadata"]["generation"].clone()
+        };
+        let plain = PodTemplateStrategy::new("/spec/template/metadata");
+        let deployments = plain.warning_as(Workload::Deployment);
+        assert_eq!(generation(deployments, Subresource::Main), 4);
+        assert_eq!(generation(deployments, Subresource::Status), 3);
+        assert_eq!(generation(plain, Subresource::Main), 3);
     }
 
     /// A write adding nothing but dropped fields leaves the generation as it was.

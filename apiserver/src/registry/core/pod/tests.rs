@@ -402,3 +402,52 @@ fn a_status_write_sets_finalizers() {
     assert!(held["metadata"].get("finalizers").is_some());
     assert!(as_json(&*cleared)["metadata"].get("finalizers").is_none());
 }
+
+/// Go's Pod strategy warnings: AppArmor annotations first (its `PrepareForCreate`), the
+/// hostname, then the Pod's own; its status strategy's IPs.
+#[test]
+fn pod_strategy_warnings() {
+    let s = scheme();
+    let info = info(&s, "", "pods");
+    let pod = json!({"metadata": {"name": "a.b", "namespace": "d", "annotations": {
+            "container.apparmor.security.beta.kubernetes.io/c": "unconfined"}},
+        "spec": {"nodeSelector": {"beta.kubernetes.io/os": "linux"},
+            "containers": [{"name": "c", "image": "i"}]},
+        "status": {"podIPs": [{"ip": "010.0.0.1"}]}});
+    let obj = from_value(&s, &info.storage_gvk, pod).unwrap();
+    let w = PodStrategy.warnings_on_create(&*obj);
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert_eq!(
+        w[0],
+        r#"metadata.annotations[container.apparmor.security.beta.kubernetes.io/c]: deprecated since v1.30; use the "appArmorProfile" field instead"#
+    );
+    assert!(w[1].starts_with("metadata.name: this is used in the Pod's hostname"));
+    assert!(w[2].starts_with("spec.nodeSelector[beta.kubernetes.io/os]"));
+    assert!(PodStrategy.warnings_on_update(&*obj, &*obj).is_empty());
+    let status = PodStrategy.warnings_on_status_update(&*obj, &*obj);
+    assert_eq!(status.len(), 1, "{status:?}");
+    assert!(status[0].starts_with("status.podIPs[0].ip: "));
+    // The annotation becomes the container's field on create; the Pod as created (what
+    // the handler's warnings see) still has the warning.
+    let created = PodStrategy.prepare_for_create(&s, &info, obj).unwrap();
+    assert_eq!(PodStrategy.warnings_on_create(&*created), w);
+    let created = to_json(&*created).unwrap();
+    assert_eq!(
+        created["spec"]["containers"][0]["securityContext"]["appArmorProfile"],
+        json!({"type": "Unconfined"})
+    );
+    // An annotation naming the Pod's profile is neither copied nor warned about.
+    let same = json!({"metadata": {"name": "p", "namespace": "d", "annotations": {
+            "container.apparmor.security.beta.kubernetes.io/c": "localhost/x"}},
+        "spec": {"securityContext": {"appArmorProfile": {"type": "Localhost", "localhostProfile": "x"}},
+            "containers": [{"name": "c", "image": "i"}]}});
+    let same = from_value(&s, &info.storage_gvk, same).unwrap();
+    let same = PodStrategy.prepare_for_create(&s, &info, same).unwrap();
+    assert!(PodStrategy.warnings_on_create(&*same).is_empty());
+    assert!(
+        to_json(&*same).unwrap()["spec"]["containers"][0]
+            .get("securityContext")
+            .and_then(|sc| sc.get("appArmorProfile"))
+            .is_none()
+    );
+}
