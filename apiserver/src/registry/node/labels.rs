@@ -200,7 +200,9 @@ mod tests {
             {"key": "failure-domain.beta.kubernetes.io/zone", "values": ["z"]}]}]});
         assert_eq!(
             warnings_for_storage_class(&class),
-            [r#"allowedTopologies[0].matchLabelExpressions[1].key: deprecated since v1.17; use "topology.kubernetes.io/zone" instead"#]
+            [
+                r#"allowedTopologies[0].matchLabelExpressions[1].key: deprecated since v1.17; use "topology.kubernetes.io/zone" instead"#
+            ]
         );
         let selector = json!({"matchLabels": {"beta.kubernetes.io/arch": "amd64"},
             "matchExpressions": [{"key": "beta.kubernetes.io/os", "operator": "In", "values": ["linux"]}]});
@@ -213,4 +215,3 @@ mod tests {
         );
     }
 }
-

@@ -65,7 +65,9 @@ mod tests {
         };
         assert_eq!(
             capacity_warnings(&Unstructured { object }),
-            [r#"nodeTopology.matchLabels.failure-domain.beta.kubernetes.io/zone: deprecated since v1.17; use "topology.kubernetes.io/zone" instead"#]
+            [
+                r#"nodeTopology.matchLabels.failure-domain.beta.kubernetes.io/zone: deprecated since v1.17; use "topology.kubernetes.io/zone" instead"#
+            ]
         );
     }
 }

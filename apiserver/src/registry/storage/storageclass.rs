@@ -11,12 +11,12 @@ use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::Object;
 use serde_json::{Map, Value, json};
 
-use crate::registry::{ResourceInfo, to_json};
 use crate::registry::dependencies::Dependencies;
+use crate::registry::node::labels::warnings_for_storage_class;
 use crate::registry::printers::{self, AGE, Column, NAME, Row, string_column, table, text};
 use crate::registry::rest::{RestStorage, StandardStorage, TableConvertor};
-use crate::registry::node::labels::warnings_for_storage_class;
 use crate::registry::strategy::Strategy;
+use crate::registry::{ResourceInfo, to_json};
 
 /// Go's `storageClassColumnDefinitions`.
 pub const COLUMNS: [Column; 6] = [

@@ -87,7 +87,9 @@ mod tests {
             {"matchExpressions": [{"key": "beta.kubernetes.io/arch", "operator": "In", "values": ["!"]}]}]}}}});
         assert_eq!(
             persistent_volume_warnings(&pinned),
-            ["spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key: beta.kubernetes.io/arch is deprecated since v1.14; use \"kubernetes.io/arch\" instead"]
+            [
+                "spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key: beta.kubernetes.io/arch is deprecated since v1.14; use \"kubernetes.io/arch\" instead"
+            ]
         );
     }
 }
