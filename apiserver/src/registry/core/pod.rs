@@ -246,21 +246,6 @@ impl Strategy for PodStrategy {
         out.extend(warnings::warnings_for_pod(&pod));
         out
     }
-
-    /// Go's `podStatusStrategy.WarningsOnUpdate`: Pod and host IPs in deprecated forms.
-    fn warnings_on_status_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
-        let Ok(pod) = to_json(obj) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for field in ["podIPs", "hostIPs"] {
-            for (i, ip) in items(&pod, &format!("/status/{field}")).iter().enumerate() {
-                let path = format!("status.{field}[{i}].ip");
-                out.extend(get_warnings_for_ip(&Path::new(&path), text(ip, "/ip")));
-            }
-        }
-        out
-    }
 }
 
 /// The profile (JSON) Go's `applyAppArmorVersionSkew` derives from a container's

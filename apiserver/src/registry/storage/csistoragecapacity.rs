@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use apimachinery::runtime::Object;
-use serde_json::Value;
 
 use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
@@ -54,7 +53,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
 mod tests {
     use super::*;
     use apimachinery::runtime::Unstructured;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn a_topology_naming_deprecated_labels_is_warned_about() {
