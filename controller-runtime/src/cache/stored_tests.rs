@@ -56,9 +56,7 @@ where
 
 #[test]
 fn go_fixtures_of_many_kinds_round_trip() {
-    use k8s_types::{
-        apiextensions, apps, batch, coordination, core, events, networking, rbac, storage,
-    };
+    use k8s_types::{apps, batch, coordination, core, events, networking, rbac, storage};
     let ran = [
         fixture_round_trips::<core::v1::ConfigMap>("core.v1.ConfigMap.json"),
         fixture_round_trips::<core::v1::Pod>("core.v1.Pod.json"),
@@ -78,9 +76,8 @@ fn go_fixtures_of_many_kinds_round_trip() {
             "rbac.authorization.k8s.io.v1.ClusterRole.json",
         ),
         fixture_round_trips::<storage::v1::StorageClass>("storage.k8s.io.v1.StorageClass.json"),
-        fixture_round_trips::<apiextensions::v1::CustomResourceDefinition>(
-            "apiextensions.k8s.io.v1.CustomResourceDefinition.json",
-        ),
+        // (No CustomResourceDefinition: k8s.io/api's fixtures have none; its kinds live
+        // in apiextensions-apiserver.)
     ];
     eprintln!(
         "{} of {} fixtures found",
