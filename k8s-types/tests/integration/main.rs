@@ -42,6 +42,7 @@ mod validation;
 mod validation_admission_policies;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_go_diff;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_pod_resize;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_pod_status;
