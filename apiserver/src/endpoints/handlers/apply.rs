@@ -7,7 +7,6 @@ use apimachinery::serializer::yaml::yaml_to_json;
 use serde_json::Value;
 
 use super::{Handler, Reply};
-use crate::admission;
 use crate::endpoints::fieldmanager;
 use crate::endpoints::negotiation::MediaType;
 use crate::registry::{FieldValidation, Subresource, to_json};
@@ -112,14 +111,11 @@ impl Handler<'_> {
                     }
                     self.scheme.default(&mut *obj);
                     let obj = self.to_storage_version(obj)?;
-                    let (obj, admitted) = self
-                        .run_admission(admission::Operation::Create, obj, None, dry_run)
-                        .await?;
-                    warnings.extend(admitted);
-                    let obj = self.rest.begin_create(&self.context(dry_run), obj).await?;
-                    match self.store.create(&ns, obj, dry_run).await {
+                    match self
+                        .admitted_create(obj, dry_run, true, &mut warnings)
+                        .await
+                    {
                         Ok(created) => {
-                            warnings.extend(self.strategy().warnings_on_create(&*created));
                             return self.reply(201, &*self.to_request_version(created)?, warnings);
                         }
                         Err(e) if errors::is_already_exists(&e) => continue,

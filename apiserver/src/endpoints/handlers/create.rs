@@ -3,6 +3,7 @@
 //! the answer.
 
 use apimachinery::api::errors::StatusError;
+use apimachinery::runtime::Object;
 use apimachinery::util::validation::field::ErrorList;
 
 use super::decode::resets_managed_fields;
@@ -17,19 +18,40 @@ impl Handler<'_> {
         let dry_run = self.write_options("CreateOptions", ErrorList::default())?;
         let (obj, mut warnings) = self.admit(body, media, None).await?;
         let obj = self.track_managed_fields(None, obj, resets_managed_fields(body, media))?;
-        let (obj, admitted) = self
-            .run_admission(admission::Operation::Create, obj, None, dry_run)
+        let created = self
+            .admitted_create(obj, dry_run, true, &mut warnings)
             .await?;
-        warnings.extend(admitted);
-        let obj = self.rest.begin_create(&self.context(dry_run), obj).await?;
-        let created = self.store.create(self.namespace(), obj, dry_run).await?;
-        // Go's `WarningsOnCreate` runs once the object is prepared and valid.
-        warnings.extend(self.strategy().warnings_on_create(&*created));
         self.reply(
             201,
             &*self.to_request_version_async(created).await?,
             warnings,
         )
+    }
+
+    /// What every path that creates an object runs once the object is decoded (a POST,
+    /// a PUT of a missing object, an apply of one): admission as `CREATE`, the REST
+    /// storage's `BeginCreate` when `begin`, the store's create, and the strategy's
+    /// `WarningsOnCreate` (Go runs it once the object is prepared and valid). The
+    /// plugins' and the strategy's warnings are added to `warnings` as they come.
+    pub(super) async fn admitted_create(
+        &self,
+        obj: Box<dyn Object>,
+        dry_run: bool,
+        begin: bool,
+        warnings: &mut Vec<String>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let (obj, admitted) = self
+            .run_admission(admission::Operation::Create, obj, None, dry_run)
+            .await?;
+        warnings.extend(admitted);
+        let obj = if begin {
+            self.rest.begin_create(&self.context(dry_run), obj).await?
+        } else {
+            obj
+        };
+        let created = self.store.create(self.namespace(), obj, dry_run).await?;
+        warnings.extend(self.strategy().warnings_on_create(&*created));
+        Ok(created)
     }
 
     /// POST answered without storing anything (Go's review resources, a

@@ -9,7 +9,6 @@ use apimachinery::util::validation::field::ErrorList;
 
 use super::decode::resets_managed_fields;
 use super::{Handler, Reply};
-use crate::admission;
 use crate::endpoints::negotiation::MediaType;
 use crate::storage;
 
@@ -108,19 +107,13 @@ impl Handler<'_> {
             ));
         }
         let obj = self.track_managed_fields(None, obj, reset)?;
-        let (obj, mut warnings) = self
-            .run_admission(admission::Operation::Create, obj, None, dry_run)
-            .await?;
+        let mut warnings = Vec::new();
         // Go's status stores are copies of the main store made before its
         // `BeginCreate` is set: a Service created through `/status` gets no cluster IP.
-        let obj = if self.info.subresource.is_empty() {
-            self.rest.begin_create(&self.context(dry_run), obj).await?
-        } else {
-            obj
-        };
-        let created = self.store.create(self.namespace(), obj, dry_run).await?;
-        // Go's `WarningsOnCreate` runs once the object is prepared and valid.
-        warnings.extend(self.strategy().warnings_on_create(&*created));
+        let begin = self.info.subresource.is_empty();
+        let created = self
+            .admitted_create(obj, dry_run, begin, &mut warnings)
+            .await?;
         Ok((created, warnings))
     }
 }
