@@ -531,6 +531,17 @@ fn mandatory_flow_schema(name: &str) -> Option<String> {
 
 /// Go's `ValidatePriorityLevelConfiguration` (for a `v1` request).
 pub fn validate_priority_level_configuration(pl: &PriorityLevelConfiguration) -> ErrorList {
+    priority_level_configuration(pl, None)
+}
+
+/// The checks of an object, on create (`old` none) or update: Kubernetes 1.37's
+/// declarative rules do not check again what an update left as it was.
+fn priority_level_configuration(
+    pl: &PriorityLevelConfiguration,
+    #[cfg_attr(not(feature = "v1_37"), allow(unused_variables))] old: Option<
+        &PriorityLevelConfiguration,
+    >,
+) -> ErrorList {
     let mp = Path::new("metadata");
     let mut errs = validate_object_meta(&pl.metadata, false, name_is_dns_subdomain, &mp);
     if pl.metadata.annotations.contains_key(PRESERVE_ZERO_SHARES) {
@@ -544,6 +555,8 @@ pub fn validate_priority_level_configuration(pl: &PriorityLevelConfiguration) ->
     errs.extend(validate_priority_level_configuration_spec(
         &pl.spec, name, &sp,
     ));
+    #[cfg(feature = "v1_37")]
+    discriminated(&pl.spec, old.map(|o| &o.spec), &sp, &mut errs);
     mandatory_priority_level(pl, &sp, &mut errs);
     let status = Path::new("status");
     let cp = status.child("conditions");
@@ -558,9 +571,9 @@ pub fn validate_priority_level_configuration(pl: &PriorityLevelConfiguration) ->
 /// The strategy's update: Go's `ValidatePriorityLevelConfiguration` of the new object.
 pub fn validate_priority_level_configuration_update(
     new: &PriorityLevelConfiguration,
-    _old: &PriorityLevelConfiguration,
+    old: &PriorityLevelConfiguration,
 ) -> ErrorList {
-    validate_priority_level_configuration(new)
+    priority_level_configuration(new, Some(old))
 }
 
 /// Go's `ValidateIfMandatoryPriorityLevelConfigurationObject`: `exempt` may change only
@@ -656,29 +669,62 @@ const LIMITED_REQUIRED: &str = "";
 
 /// Kubernetes 1.37's declarative rules for the spec's unions (`+k8s:discriminator`,
 /// beta, enforced): a member set beside another type is forbidden, whatever the type
-/// (an unknown or empty one too); `limitResponse` checked wherever `limited` is set.
-/// The hand-written errors they cover are not reported.
+/// (an unknown or empty one too), `limited` is required with the type `Limited`, and
+/// `limitResponse` is checked wherever `limited` is set. The hand-written errors they
+/// cover are not reported. On an update (`old`), Go's generated validation does not
+/// check again what was left as it was (its "ratcheting"): nothing when the spec is
+/// unchanged, a union member when it and the type are, a field when its value is.
 #[cfg(feature = "v1_37")]
-fn discriminated(spec: &PriorityLevelConfigurationSpec, p: &Path, errs: &mut ErrorList) {
+fn discriminated(
+    spec: &PriorityLevelConfigurationSpec,
+    old: Option<&PriorityLevelConfigurationSpec>,
+    p: &Path,
+    errs: &mut ErrorList,
+) {
+    if old == Some(spec) {
+        return;
+    }
     let ty = spec.r#type.as_str();
-    if spec.exempt.is_some() && ty != "Exempt" {
+    let same_type = old.is_some_and(|o| o.r#type == spec.r#type);
+    if spec.exempt.is_some()
+        && ty != "Exempt"
+        && !(same_type && old.map(|o| &o.exempt) == Some(&spec.exempt))
+    {
         errs.push(Error::forbidden(&p.child("exempt"), ""));
     }
-    if spec.limited.is_some() && ty != "Limited" {
-        errs.push(Error::forbidden(&p.child("limited"), ""));
+    let limited_path = p.child("limited");
+    let limited_unchanged = same_type && old.map(|o| &o.limited) == Some(&spec.limited);
+    match &spec.limited {
+        None if ty == "Limited" && !limited_unchanged => {
+            errs.push(Error::required(&limited_path, LIMITED_REQUIRED));
+        }
+        Some(_) if ty != "Limited" && !limited_unchanged => {
+            errs.push(Error::forbidden(&limited_path, ""));
+        }
+        _ => {}
     }
     let Some(limited) = &spec.limited else { return };
-    let limited_path = p.child("limited");
-    let lp = limited_path.child("limitResponse");
-    let lr = &limited.limit_response;
-    if lr.r#type.is_empty() {
-        errs.push(Error::required(&lp.child("type"), ""));
+    // Each level is compared with the old one only where the old object has it.
+    let old_limited = old.and_then(|o| o.limited.as_ref());
+    if old_limited == Some(limited) {
+        return;
     }
+    let old_lr = old_limited.map(|l| &l.limit_response);
+    let lr = &limited.limit_response;
+    if old_lr == Some(lr) {
+        return;
+    }
+    let lp = limited_path.child("limitResponse");
     let qp = lp.child("queuing");
-    match (lr.r#type.as_str(), &lr.queuing) {
-        ("Queue", None) => errs.push(Error::required(&qp, "")),
-        ("Queue", Some(_)) | (_, None) => {}
-        (_, Some(_)) => errs.push(Error::forbidden(&qp, "")),
+    if !old_lr.is_some_and(|o| o.r#type == lr.r#type && o.queuing == lr.queuing) {
+        match (lr.r#type.as_str(), &lr.queuing) {
+            ("Queue", None) => errs.push(Error::required(&qp, "")),
+            ("Queue", Some(_)) | (_, None) => {}
+            (_, Some(_)) => errs.push(Error::forbidden(&qp, "")),
+        }
+    }
+    if lr.r#type.is_empty() && old_lr.is_none_or(|o| o.r#type != lr.r#type) {
+        errs.push(Error::required(&lp.child("type"), ""));
     }
 }
 
@@ -729,6 +775,8 @@ pub fn validate_priority_level_configuration_spec(
             }
             let lp = p.child("limited");
             match &spec.limited {
+                // On 1.37 the declarative rule reports it (see `discriminated`).
+                None if cfg!(feature = "v1_37") => {}
                 None => errs.push(Error::required(&lp, LIMITED_REQUIRED)),
                 Some(l) => {
                     let shares = l.nominal_concurrency_shares.unwrap_or_default();
@@ -758,8 +806,6 @@ pub fn validate_priority_level_configuration_spec(
             ENABLEMENTS,
         )),
     }
-    #[cfg(feature = "v1_37")]
-    discriminated(spec, p, &mut errs);
     errs
 }
 

@@ -47,6 +47,8 @@ mod validation_pod_resize;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_pod_status;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
+mod validation_ratcheting;
+#[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_releases;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_request_version;

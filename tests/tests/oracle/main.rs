@@ -72,11 +72,22 @@ fn run(
     for kind in client::Oracle::kinds() {
         compare(&mut oracle, &scheme, &kind, seeds, &mut outcome);
     }
-    eprintln!(
-        "{}",
-        outcome.summary(&format!("{title}, {seeds} seed(s) per kind"))
-    );
+    let heading = format!("{title}, {seeds} seed(s) per kind");
+    eprintln!("{}", outcome.summary(&heading));
+    write_kind_table(title, &outcome.kind_table(&heading));
     known::check(title, &outcome);
+}
+
+/// With `$K8S_ORACLE_TABLE_DIR` set, writes the per-kind table of a comparison to
+/// `DIR/<title>.md` (how the recorded long runs in `oracle/results/` are made).
+fn write_kind_table(title: &str, table: &str) {
+    if let Some(dir) = std::env::var_os("K8S_ORACLE_TABLE_DIR") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("the table directory can be created");
+        let path = dir.join(format!("{title}.md"));
+        std::fs::write(&path, table).expect("the per-kind table can be written");
+        eprintln!("per-kind table: {}", path.display());
+    }
 }
 
 #[test]
@@ -109,5 +120,6 @@ fn invalid_corpus_validation_as_kube_apiserver() {
     let mut outcome = outcome::Outcome::default();
     validation::compare_corpus(&mut oracle, &scheme, &mut outcome);
     eprintln!("{}", outcome.summary("corpus: tests/oracle/invalid"));
+    write_kind_table("corpus", &outcome.kind_table("corpus: tests/oracle/invalid"));
     known::check("corpus", &outcome);
 }

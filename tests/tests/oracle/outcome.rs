@@ -128,4 +128,44 @@ impl Outcome {
         }
         out
     }
+
+    /// Every kind's row (kind × the columns this outcome has): `equal (N)` when every
+    /// case of the cell was equal, `different (D of N)` when some were not, or
+    /// `not compared: why`. The recorded long runs (`oracle/results/`) are these tables.
+    pub fn kind_table(&self, title: &str) -> String {
+        let columns: Vec<Column> = Column::ALL
+            .into_iter()
+            .filter(|column| self.cells.keys().any(|(_, c)| c == column))
+            .collect();
+        let mut out = format!("## {title}\n\n| kind |");
+        for column in &columns {
+            let _ = write!(out, " {} |", column.name());
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---|".repeat(columns.len()));
+        out.push('\n');
+        let mut kinds: Vec<&str> = self.cells.keys().map(|(k, _)| k.as_str()).collect();
+        kinds.dedup();
+        for kind in kinds {
+            let _ = write!(out, "| {kind} |");
+            for column in &columns {
+                let text = match self.cells.get(&(kind.to_owned(), *column)) {
+                    None => "—".to_owned(),
+                    Some(cell) if !cell.different.is_empty() => format!(
+                        "different ({} of {})",
+                        cell.different.len(),
+                        cell.different.len() + cell.equal
+                    ),
+                    Some(cell) if cell.equal > 0 => format!("equal ({})", cell.equal),
+                    Some(cell) => format!(
+                        "not compared: {}",
+                        cell.not_compared.as_deref().unwrap_or("no case")
+                    ),
+                };
+                let _ = write!(out, " {} |", text.replace('|', "\\|"));
+            }
+            out.push('\n');
+        }
+        out
+    }
 }

@@ -15,6 +15,7 @@ use crate::resource::v1::{
     DeviceRequestAllocationResult, DeviceToleration, NetworkDeviceData, ResourceClaimStatus,
 };
 use crate::validation::declarative::long_name_caseless;
+use crate::validation::semantic::semantic_eq;
 
 /// `validate.UUID`'s message.
 const UUID_MSG: &str = "must be a lowercase UUID in 8-4-4-4-12 format";
@@ -26,7 +27,8 @@ pub(super) fn validate_claim_status(
     old: Option<&ResourceClaimStatus>,
     errs: &mut ErrorList,
 ) {
-    if old == Some(status) {
+    // Go's ratcheting compares with `Semantic.DeepEqual`: a nil list is an empty one.
+    if old.is_some_and(|o| semantic_eq(o, status)) {
         return;
     }
     let path = Path::new("status");
@@ -34,7 +36,7 @@ pub(super) fn validate_claim_status(
     if let Some(allocation) = &status.allocation {
         let ap = path.child("allocation");
         match old_allocation {
-            Some(o) if o == allocation => {}
+            Some(o) if semantic_eq(o, allocation) => {}
             Some(_) => errs.push(Error::invalid(
                 &ap,
                 BadValue::null(),
