@@ -704,11 +704,12 @@ impl<'a> FieldManager<'a> {
             Managed::decode(live.pointer("/metadata/managedFields")).map_err(ApplyError::Decode)?;
         let mut live_v = live.clone();
         strip_managed_fields(&mut live_v);
-        let set =
-            typed::to_field_set(self.types, config).map_err(|errors| ApplyError::Invalid {
+        let set = typed::to_field_set(self.types, config, typed::Duplicates::Refuse).map_err(
+            |errors| ApplyError::Invalid {
                 object: describe(config),
                 errors,
-            })?;
+            },
+        )?;
         let merged = typed::merge(self.types, &live_v, config)
             .map_err(|e| ApplyError::Internal(format!("failed to merge config: {e}")))?;
         let key = self.key(manager, Operation::Apply);

@@ -3,7 +3,7 @@
 //! two values ([`compare`]), the merge of a partial value into a whole one ([`merge`]), and
 //! the removal of items ([`remove_items`]).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
@@ -119,12 +119,37 @@ fn map_child_type(
         })
 }
 
-/// The set of every leaf field and item `value` sets (Go's `ToFieldSet`): scalars,
-/// atomic lists and maps, and the items of keyed and set lists.
-pub fn to_field_set(t: &ParseableType, value: &Value) -> Result<Set, ValidationErrors> {
+/// Whether an associative list (keyed or set) may name one item twice (Go's
+/// `typed.AllowDuplicates` validation option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Duplicates {
+    /// An item named twice is a validation error (`duplicate entries for key`): what
+    /// Go's field manager asks of an applied configuration.
+    Refuse,
+    /// Tolerated: the field manager reads every object it stores (and every write other
+    /// than apply) so, since validation of the kinds may allow duplicates (a Pod's env).
+    /// Such an item is recorded as itself, with none of its fields.
+    Allow,
+}
+
+/// The set of every leaf field and item `value` sets (Go's `ToFieldSet` of a value
+/// validated with or without `AllowDuplicates`): scalars, atomic lists and maps, and the
+/// items of keyed and set lists. An item named more than once (when `duplicates` allows
+/// it) is one member of the set, none of its fields are.
+pub fn to_field_set(
+    t: &ParseableType,
+    value: &Value,
+    duplicates: Duplicates,
+) -> Result<Set, ValidationErrors> {
     let mut set = Set::new();
     let mut errors = Vec::new();
-    field_set_walk(t, &t.root, value, &mut Vec::new(), &mut set, &mut errors);
+    let mut walk = FieldSetWalk {
+        t,
+        duplicates,
+        set: &mut set,
+        errors: &mut errors,
+    };
+    walk.walk(&t.root, value, &mut Vec::new());
     if errors.is_empty() {
         Ok(set)
     } else {
@@ -132,72 +157,101 @@ pub fn to_field_set(t: &ParseableType, value: &Value) -> Result<Set, ValidationE
     }
 }
 
-fn field_set_walk(
-    t: &ParseableType,
-    tr: &TypeRef,
-    value: &Value,
-    path: &mut Vec<PathElement>,
-    set: &mut Set,
-    errors: &mut Vec<ValidationError>,
-) {
-    match t.resolve(tr, Some(value)) {
-        Resolved::Scalar => {
-            if value.is_object() || value.is_array() {
-                errors.push(err(path, "expected scalar, got a compound value"));
-            }
-            set.insert(path);
-        }
-        Resolved::List(l) => {
-            let Value::Array(items) = value else {
-                if !value.is_null() {
-                    errors.push(err(path, "expected list"));
+struct FieldSetWalk<'a> {
+    t: &'a ParseableType,
+    duplicates: Duplicates,
+    set: &'a mut Set,
+    errors: &'a mut Vec<ValidationError>,
+}
+
+impl FieldSetWalk<'_> {
+    fn walk(&mut self, tr: &TypeRef, value: &Value, path: &mut Vec<PathElement>) {
+        let t = self.t;
+        match t.resolve(tr, Some(value)) {
+            Resolved::Scalar => {
+                if value.is_object() || value.is_array() {
+                    self.errors
+                        .push(err(path, "expected scalar, got a compound value"));
                 }
-                return;
-            };
-            if l.relationship == ListRelationship::Atomic {
-                set.insert(path);
-                return;
+                self.set.insert(path);
             }
-            let mut seen = HashSet::new();
-            for (i, item) in items.iter().enumerate() {
-                let pe = match item_element(t, l, i, item, path) {
-                    Ok(pe) => pe,
-                    Err(e) => {
-                        errors.push(e);
-                        continue;
+            Resolved::List(l) => {
+                let Value::Array(items) = value else {
+                    if !value.is_null() {
+                        self.errors.push(err(path, "expected list"));
                     }
+                    return;
                 };
-                if !seen.insert(pe.to_fields_v1_key()) {
-                    errors.push(err(path, format!("duplicate entries for key {pe}")));
-                    continue;
+                if l.relationship == ListRelationship::Atomic {
+                    self.set.insert(path);
+                    return;
                 }
-                path.push(pe);
-                field_set_walk(t, &l.element, item, path, set, errors);
-                set.insert(path);
-                path.pop();
+                self.list(l, items, path);
+            }
+            Resolved::Map(m) => {
+                let Value::Object(map) = value else {
+                    if !value.is_null() {
+                        self.errors.push(err(path, "expected map"));
+                    }
+                    return;
+                };
+                if m.atomic {
+                    self.set.insert(path);
+                    return;
+                }
+                for (k, v) in map {
+                    match map_child_type(m, k, path) {
+                        Ok(child) => {
+                            path.push(PathElement::Field(k.clone()));
+                            self.walk(&child, v, path);
+                            path.pop();
+                        }
+                        Err(e) => self.errors.push(e),
+                    }
+                }
             }
         }
-        Resolved::Map(m) => {
-            let Value::Object(map) = value else {
-                if !value.is_null() {
-                    errors.push(err(path, "expected map"));
-                }
-                return;
-            };
-            if m.atomic {
-                set.insert(path);
-                return;
-            }
-            for (k, v) in map {
-                match map_child_type(m, k, path) {
-                    Ok(child) => {
-                        path.push(PathElement::Field(k.clone()));
-                        field_set_walk(t, &child, v, path, set, errors);
-                        path.pop();
+    }
+
+    /// The items of a keyed or set list. Refused, an item named again is an error where
+    /// it is named again (Go's validation); allowed, an item named twice is recorded as
+    /// Go's `toFieldSetWalker` does: the bare item, none of its fields.
+    fn list(&mut self, l: &ListType, items: &[Value], path: &mut Vec<PathElement>) {
+        let mut elements = Vec::with_capacity(items.len());
+        let mut count: BTreeMap<PathElement, usize> = BTreeMap::new();
+        for (i, item) in items.iter().enumerate() {
+            match item_element(self.t, l, i, item, path) {
+                Ok(pe) => {
+                    let n = count.entry(pe.clone()).or_default();
+                    *n += 1;
+                    if *n > 1 && self.duplicates == Duplicates::Refuse {
+                        self.errors
+                            .push(err(path, format!("duplicate entries for key {pe}")));
                     }
-                    Err(e) => errors.push(e),
+                    elements.push(Some(pe));
+                }
+                Err(e) => {
+                    self.errors.push(e);
+                    elements.push(None);
                 }
             }
+        }
+        let mut recorded = BTreeSet::new();
+        for (item, pe) in items.iter().zip(elements) {
+            let Some(pe) = pe else { continue };
+            let duplicated = count.get(&pe).is_some_and(|n| *n > 1);
+            if duplicated && self.duplicates == Duplicates::Allow {
+                if recorded.insert(pe.clone()) {
+                    path.push(pe);
+                    self.set.insert(path);
+                    path.pop();
+                }
+                continue;
+            }
+            path.push(pe);
+            self.walk(&l.element, item, path);
+            self.set.insert(path);
+            path.pop();
         }
     }
 }
@@ -398,111 +452,6 @@ impl Walker<'_> {
         }
         (!out.is_empty()).then_some(Value::Object(out))
     }
-
-    fn index<'v>(
-        &mut self,
-        l: &ListType,
-        items: Option<&'v Vec<Value>>,
-        path: &[PathElement],
-    ) -> (Vec<PathElement>, BTreeMap<PathElement, &'v Value>) {
-        let mut order = Vec::new();
-        let mut observed = BTreeMap::new();
-        for (i, item) in items.into_iter().flatten().enumerate() {
-            match item_element(self.t, l, i, item, path) {
-                Ok(pe) => {
-                    if observed.contains_key(&pe) {
-                        continue;
-                    }
-                    observed.insert(pe.clone(), item);
-                    order.push(pe);
-                }
-                Err(e) => self.errors.push(e),
-            }
-        }
-        (order, observed)
-    }
-
-    /// Go's merge order: shared items in `rhs`'s order, `lhs`'s own items kept where
-    /// they were relative to the shared ones, `rhs`'s new items where `rhs` has them.
-    fn list_items(
-        &mut self,
-        l: &ListType,
-        lhs: Option<&Vec<Value>>,
-        rhs: Option<&Vec<Value>>,
-        path: &mut Vec<PathElement>,
-    ) -> Option<Value> {
-        let (r_order, r_seen) = self.index(l, rhs, path);
-        let (l_order, l_seen) = self.index(l, lhs, path);
-        let mut shared: std::collections::VecDeque<&PathElement> = r_order
-            .iter()
-            .filter(|pe| l_seen.contains_key(pe))
-            .collect();
-        let mut next_shared = shared.pop_front();
-        let mut out = Vec::new();
-        let (mut li, mut ri) = (0, 0);
-        while li < l_order.len() || ri < r_order.len() {
-            if li < l_order.len() && ri < r_order.len() {
-                let pe = &l_order[li];
-                if *pe == r_order[ri] {
-                    let item = self.list_item(
-                        l,
-                        pe,
-                        l_seen.get(pe).copied(),
-                        r_seen.get(pe).copied(),
-                        path,
-                    );
-                    out.extend(item);
-                    li += 1;
-                    ri += 1;
-                    next_shared = shared.pop_front();
-                    continue;
-                }
-                if r_seen.contains_key(pe) && next_shared.is_some_and(|n| n != pe) {
-                    li += 1;
-                    continue;
-                }
-            }
-            if li < l_order.len() {
-                let pe = &l_order[li];
-                if !r_seen.contains_key(pe) {
-                    let item = self.list_item(l, pe, l_seen.get(pe).copied(), None, path);
-                    out.extend(item);
-                    li += 1;
-                    continue;
-                }
-            }
-            if ri < r_order.len() {
-                let pe = &r_order[ri];
-                let item = self.list_item(
-                    l,
-                    pe,
-                    l_seen.get(pe).copied(),
-                    r_seen.get(pe).copied(),
-                    path,
-                );
-                out.extend(item);
-                ri += 1;
-                if next_shared.is_some_and(|n| n == pe) {
-                    next_shared = shared.pop_front();
-                }
-            }
-        }
-        (!out.is_empty()).then_some(Value::Array(out))
-    }
-
-    fn list_item(
-        &mut self,
-        l: &ListType,
-        pe: &PathElement,
-        lhs: Option<&Value>,
-        rhs: Option<&Value>,
-        path: &mut Vec<PathElement>,
-    ) -> Option<Value> {
-        path.push(pe.clone());
-        let out = self.walk(&l.element, lhs, rhs, path);
-        path.pop();
-        out
-    }
 }
 
 /// `value` without the list items and map entries that are members of `set` (Go's
@@ -603,6 +552,8 @@ fn ensure_walk(t: &ParseableType, tr: &TypeRef, set: &Set) -> Set {
     }
     out
 }
+
+mod lists;
 
 #[cfg(test)]
 mod tests;

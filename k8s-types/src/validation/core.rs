@@ -35,6 +35,7 @@ mod replication_controller;
 mod resources;
 mod service;
 mod service_ips;
+pub(crate) use service_ips::STRICT_IP_CIDR;
 #[cfg(feature = "v1_37")]
 mod volume_health;
 mod volume_projections;

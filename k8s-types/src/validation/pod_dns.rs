@@ -3,10 +3,10 @@
 //! search domains, options) and `hostAliases`, with Go's limits, paths and messages.
 
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
-use apimachinery::util::validation::{
-    is_dns1123_subdomain, is_dns1123_subdomain_with_underscore, is_valid_ip,
-};
+use apimachinery::util::validation::ip::is_valid_ip_for_legacy_field;
+use apimachinery::util::validation::{is_dns1123_subdomain, is_dns1123_subdomain_with_underscore};
 
+use super::core::STRICT_IP_CIDR;
 use super::{invalid_each, json_value};
 use crate::core::v1::{HostAlias, PodDNSConfig};
 
@@ -18,7 +18,8 @@ pub const MAX_DNS_SEARCH_PATHS: usize = 32;
 pub const MAX_DNS_SEARCH_LIST_CHARS: usize = 2048;
 
 /// Go's `validatePodDNSConfig`: with `dnsPolicy: None` a config with a nameserver is
-/// required; at most 3 nameservers, each an IP; at most 32 search domains of 2048
+/// required; at most 3 nameservers, each an IP (Go's legacy-field check: neither leading
+/// zeros nor the IPv4-mapped form); at most 32 search domains of 2048
 /// characters in all, each (less one trailing dot) a DNS subdomain that may hold `_`
 /// (Go's relaxed search rule, on by default; `.` alone allowed); options named.
 pub fn validate_pod_dns_config(
@@ -56,7 +57,12 @@ pub fn validate_pod_dns_config(
         ));
     }
     for (i, ns) in config.nameservers.iter().enumerate() {
-        errs.extend(is_valid_ip(&np.index(i), ns));
+        errs.extend(is_valid_ip_for_legacy_field(
+            &np.index(i),
+            ns,
+            STRICT_IP_CIDR,
+            &[],
+        ));
     }
     let sp = path.child("searches");
     if config.searches.len() > MAX_DNS_SEARCH_PATHS {
@@ -97,15 +103,55 @@ pub fn validate_pod_dns_config(
     }
 }
 
-/// Go's `ValidateHostAliases`: each alias's IP an address, each hostname a DNS
+/// Go's `ValidateHostAliases`: each alias's IP an address (as the nameservers: neither
+/// leading zeros nor the IPv4-mapped form, old values included), each hostname a DNS
 /// subdomain.
 pub fn validate_host_aliases(aliases: &[HostAlias], path: &Path<'_>, errs: &mut ErrorList) {
     for (i, alias) in aliases.iter().enumerate() {
         let p = path.index(i);
-        errs.extend(is_valid_ip(&p.child("ip"), &alias.ip));
+        errs.extend(is_valid_ip_for_legacy_field(
+            &p.child("ip"),
+            &alias.ip,
+            STRICT_IP_CIDR,
+            &[],
+        ));
         let hp = p.child("hostnames");
         for (j, hostname) in alias.hostnames.iter().enumerate() {
             invalid_each(errs, &hp.index(j), hostname, is_dns1123_subdomain(hostname));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alias(ip: &str) -> HostAlias {
+        HostAlias {
+            ip: ip.to_owned(),
+            hostnames: vec!["a".to_owned()],
+        }
+    }
+
+    /// Go's `IsValidIPForLegacyField` with `StrictIPCIDRValidation` (on since 1.36): an
+    /// IPv4-mapped IPv6 address or an octet with a leading zero is refused.
+    #[test]
+    fn alias_ips_are_checked_strictly() {
+        let mut errs = ErrorList::default();
+        let aliases = [
+            alias("10.0.0.1"),
+            alias("::ffff:10.0.0.1"),
+            alias("010.0.0.1"),
+            alias("2001:DB8::1"),
+        ];
+        validate_host_aliases(&aliases, &Path::new("hostAliases"), &mut errs);
+        let messages: Vec<String> = errs.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "hostAliases[1].ip: Invalid value: \"::ffff:10.0.0.1\": must not be an IPv4-mapped IPv6 address",
+                "hostAliases[2].ip: Invalid value: \"010.0.0.1\": must not have leading 0s",
+            ]
+        );
     }
 }

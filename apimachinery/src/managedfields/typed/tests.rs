@@ -56,7 +56,7 @@ fn field_sets_name_leaves_atomics_and_items() {
                             "ports": [{"containerPort": 80, "protocol": "TCP"}]}]
         }
     });
-    let set = to_field_set(&t, &v).expect("fits");
+    let set = to_field_set(&t, &v, Duplicates::Refuse).expect("fits");
     assert_eq!(
         String::from_utf8(set.to_fields_v1_bytes()).unwrap(),
         r#"{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:args":{},"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:protocol":{}}}}},"f:replicas":{},"f:selector":{},"f:tags":{"v:\"a\"":{},"v:\"b\"":{}}}}"#
@@ -66,12 +66,22 @@ fn field_sets_name_leaves_atomics_and_items() {
 #[test]
 fn field_sets_report_what_does_not_fit() {
     let t = types();
-    let errs = to_field_set(&t, &json!({"spec": {"replicas": 1, "bogus": 1}})).unwrap_err();
+    let errs = to_field_set(
+        &t,
+        &json!({"spec": {"replicas": 1, "bogus": 1}}),
+        Duplicates::Refuse,
+    )
+    .unwrap_err();
     assert_eq!(
         errs.to_string(),
         ".spec.bogus: field not declared in schema"
     );
-    let errs = to_field_set(&t, &json!({"spec": {"containers": [{"image": "x"}]}})).unwrap_err();
+    let errs = to_field_set(
+        &t,
+        &json!({"spec": {"containers": [{"image": "x"}]}}),
+        Duplicates::Refuse,
+    )
+    .unwrap_err();
     assert!(
         errs.to_string().contains("omits key field \"name\""),
         "{errs}"
@@ -79,6 +89,7 @@ fn field_sets_report_what_does_not_fit() {
     let errs = to_field_set(
         &t,
         &json!({"spec": {"containers": [{"name": "a"}, {"name": "a"}]}}),
+        Duplicates::Refuse,
     )
     .unwrap_err();
     assert!(
@@ -86,7 +97,12 @@ fn field_sets_report_what_does_not_fit() {
             .contains("duplicate entries for key [name=\"a\"]"),
         "{errs}"
     );
-    let errs = to_field_set(&t, &json!({"spec": {"tags": [{"x": 1}]}})).unwrap_err();
+    let errs = to_field_set(
+        &t,
+        &json!({"spec": {"tags": [{"x": 1}]}}),
+        Duplicates::Refuse,
+    )
+    .unwrap_err();
     assert!(errs.to_string().contains("only scalar values"), "{errs}");
 }
 
@@ -230,7 +246,7 @@ fn deduced_types_merge_maps_and_replace_lists() {
     )
     .unwrap();
     assert_eq!(merged, json!({"a": {"x": 1, "y": 2}, "l": [3]}));
-    let set = to_field_set(&t, &json!({"a": {"x": 1}, "l": [1]})).unwrap();
+    let set = to_field_set(&t, &json!({"a": {"x": 1}, "l": [1]}), Duplicates::Refuse).unwrap();
     assert_eq!(paths(&set), [".l", ".a.x"]);
 }
 
@@ -244,7 +260,8 @@ fn a_key_field_left_out_is_keyed_by_its_default() {
                 "port": {"type": "integer"},
                 "protocol": {"type": "string", "default": "TCP"}}}}}
     }));
-    let set = to_field_set(&t, &json!({"ports": [{"port": 80}]})).expect("keyed by the default");
+    let set = to_field_set(&t, &json!({"ports": [{"port": 80}]}), Duplicates::Refuse)
+        .expect("keyed by the default");
     assert_eq!(
         paths(&set),
         [
@@ -283,6 +300,7 @@ fn a_field_overrides_the_map_type_of_the_struct_it_refers_to() {
     let set = to_field_set(
         &t,
         &json!({"spec": {"claimRef": reference, "other": reference}}),
+        Duplicates::Refuse,
     )
     .expect("fits");
     assert_eq!(
@@ -305,7 +323,81 @@ fn an_object_of_no_declared_fields_is_one_leaf() {
     let set = to_field_set(
         &t,
         &json!({"data": {"spec": {"a": 1}}, "free": {"b": {"c": 2}}}),
+        Duplicates::Refuse,
     )
     .expect("typed");
     assert_eq!(paths(&set), [".data", ".free.b.c"]);
+}
+
+/// Go's field manager reads objects allowing an item to be named twice
+/// (`typed.AllowDuplicates`): such an item is recorded bare, none of its fields.
+#[test]
+fn duplicated_items_are_bare_members_when_allowed() {
+    let t = types();
+    let v = json!({"spec": {"containers": [
+        {"name": "a", "image": "x"}, {"name": "b", "image": "y"},
+        {"name": "a", "image": "z"}, {"name": "a"}
+    ]}});
+    let set = to_field_set(&t, &v, Duplicates::Allow).expect("allowed");
+    assert_eq!(
+        String::from_utf8(set.to_fields_v1_bytes()).expect("utf-8"),
+        r#"{"f:spec":{"f:containers":{"k:{\"name\":\"a\"}":{},"k:{\"name\":\"b\"}":{".":{},"f:image":{},"f:name":{}}}}}"#
+    );
+    let errs = to_field_set(&t, &v, Duplicates::Refuse).unwrap_err();
+    assert_eq!(
+        errs.0.len(),
+        2,
+        "one error where the item is named again: {errs}"
+    );
+}
+
+#[test]
+fn compare_takes_duplicated_items_as_wholes() {
+    let t = types();
+    let single = json!({"spec": {"containers": [{"name": "a", "image": "x"}]}});
+    let twice = json!({"spec": {"containers": [{"name": "a", "image": "x"}, {"name": "a"}]}});
+    let other = json!({"spec": {"containers": [{"name": "a", "image": "y"}, {"name": "a"}]}});
+    // Created with a duplicate: the item itself is added, not its fields.
+    let c = compare(&t, &json!({}), &twice).expect("compares");
+    assert_eq!(
+        paths(&c.added),
+        [".spec", ".spec.containers", ".spec.containers[name=\"a\"]"]
+    );
+    // Becoming duplicated: the single item's fields are removed, the item added.
+    let c = compare(&t, &single, &twice).expect("compares");
+    assert_eq!(paths(&c.added), [".spec.containers[name=\"a\"]"]);
+    assert_eq!(
+        paths(&c.removed),
+        [
+            ".spec.containers[name=\"a\"]",
+            ".spec.containers[name=\"a\"].image",
+            ".spec.containers[name=\"a\"].name"
+        ]
+    );
+    // No longer duplicated: the item removed, its single self's fields added.
+    let c = compare(&t, &twice, &single).expect("compares");
+    assert_eq!(paths(&c.removed), [".spec.containers[name=\"a\"]"]);
+    assert!(paths(&c.added).contains(&".spec.containers[name=\"a\"].image".to_owned()));
+    // Duplicated on both sides: modified as a whole when any differs.
+    let c = compare(&t, &twice, &other).expect("compares");
+    assert_eq!(paths(&c.modified), [".spec.containers[name=\"a\"]"]);
+    assert!(compare(&t, &twice, &twice).expect("compares").is_same());
+}
+
+#[test]
+fn merge_keeps_duplicated_live_items_unless_the_config_names_them() {
+    let t = types();
+    let live = json!({"spec": {"containers": [
+        {"name": "a", "image": "1"}, {"name": "b"}, {"name": "a", "image": "2"}
+    ]}});
+    let merged = merge(&t, &live, &json!({"spec": {"replicas": 1}})).expect("merges");
+    assert_eq!(merged["spec"]["containers"], live["spec"]["containers"]);
+    // Named by the config, the duplicates give way to the config's one item, where
+    // the first of them was.
+    let config = json!({"spec": {"containers": [{"name": "a", "image": "3"}]}});
+    let merged = merge(&t, &live, &config).expect("merges");
+    assert_eq!(
+        merged["spec"]["containers"],
+        json!([{"name": "a", "image": "3"}, {"name": "b"}])
+    );
 }

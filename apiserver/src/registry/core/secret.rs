@@ -1,15 +1,20 @@
-//! Secrets (Go's `pkg/registry/core/secret`): selectable by their `type`, and the table
-//! `kubectl get secrets` prints (Go's `printSecret`).
+//! Secrets (Go's `pkg/registry/core/secret`): selectable by their `type`, warned of when
+//! a TLS Secret's certificate and key do not form a pair, and the table `kubectl get
+//! secrets` prints (Go's `printSecret`).
+
+mod key_pair;
 
 use std::sync::Arc;
 
+use apimachinery::runtime::Object;
+use base64::Engine;
 use serde_json::Value;
 
-use crate::registry::ResourceInfo;
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{self, AGE, Column, NAME, Printer, Row, string_column, text};
 use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{SelectableField, Strategy};
+use crate::registry::{ResourceInfo, to_json};
 
 /// Go's secret strategy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,6 +24,36 @@ impl Strategy for SecretStrategy {
     fn selectable_fields(&self) -> &'static [SelectableField] {
         &[("type", "/type")]
     }
+
+    fn warnings_on_create(&self, obj: &dyn Object) -> Vec<String> {
+        to_json(obj)
+            .map(|s| secret_warnings(&s))
+            .unwrap_or_default()
+    }
+
+    fn warnings_on_update(&self, obj: &dyn Object, _old: &dyn Object) -> Vec<String> {
+        self.warnings_on_create(obj)
+    }
+}
+
+/// Go's `warningsForSecret`: a `kubernetes.io/tls` Secret whose `tls.crt` and `tls.key`
+/// are not a key pair is warned of with `crypto/tls`'s reason (a key missing is an empty
+/// one, as Go's map lookup gives it).
+pub fn secret_warnings(secret: &Value) -> Vec<String> {
+    if secret.get("type").and_then(Value::as_str) != Some("kubernetes.io/tls") {
+        return Vec::new();
+    }
+    let data = |key: &str| -> Vec<u8> {
+        secret
+            .get("data")
+            .and_then(|d| d.get(key))
+            .and_then(Value::as_str)
+            .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok())
+            .unwrap_or_default()
+    };
+    key_pair::x509_key_pair_error(&data("tls.crt"), &data("tls.key"))
+        .into_iter()
+        .collect()
 }
 
 /// Go's `secretColumnDefinitions`.

@@ -16,7 +16,7 @@ const IP_FAMILIES: &[&str] = &["IPv4", "IPv6"];
 const IP_FAMILY_POLICIES: &[&str] = &["PreferDualStack", "RequireDualStack", "SingleStack"];
 
 /// Go's `StrictIPCIDRValidation`, on by default in 1.36.
-pub(super) const STRICT_IP_CIDR: bool = true;
+pub(crate) const STRICT_IP_CIDR: bool = true;
 
 /// A value of a named string type, as Go's `json.Marshal` prints it.
 pub(super) fn typed(value: &str) -> BadValue {
