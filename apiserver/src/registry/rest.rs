@@ -83,9 +83,11 @@ pub trait Connecter: Send + Sync + Debug {
 
 /// The `kubectl get` table of a resource (Go's `rest.TableConvertor`).
 pub trait TableConvertor: Send + Sync + Debug {
-    /// The `meta.k8s.io/v1` Table of `objects` (their JSON at `version`), with the
-    /// list's `resourceVersion` and `continue` in `list_meta`; `include_object` is the
-    /// request's `includeObject` (`None`, `Metadata` or `Object`).
+    /// The `meta.k8s.io/v1` Table, for a request at `version`, of `objects` (their JSON
+    /// at [`printed_version`](Self::printed_version) when it names one, else at
+    /// `version`), with the list's `resourceVersion` and `continue` in `list_meta`;
+    /// `include_object` is the request's `includeObject` (`None`, `Metadata` or
+    /// `Object`).
     fn convert_to_table(
         &self,
         version: &str,
@@ -105,6 +107,16 @@ pub trait TableConvertor: Send + Sync + Debug {
         include_object: &str,
     ) -> Value {
         self.convert_to_table(version, objects, list_meta, include_object)
+    }
+
+    /// The version of the group whose objects the rows are printed from, whatever
+    /// version is asked for: Go prints the internal (hub) object, which a kind's older
+    /// version may hold only in part (autoscaling/v1 keeps a HorizontalPodAutoscaler's
+    /// CPU target apart from its other metrics, losing their order), so such a kind names
+    /// the version holding all of it. `None`: the asked version's objects, which hold
+    /// every field the rows show.
+    fn printed_version(&self) -> Option<&str> {
+        None
     }
 }
 
