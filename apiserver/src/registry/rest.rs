@@ -81,6 +81,19 @@ pub trait Connecter: Send + Sync + Debug {
     ) -> Result<(), StatusError>;
 }
 
+/// Gets and lists of a resource whose objects are made when read, never stored (Go's
+/// componentstatus REST probes the control plane's components): the endpoints encode
+/// the objects, select a list's items and answer it without a resourceVersion, as Go's
+/// list of them has none.
+#[async_trait::async_trait]
+pub trait Reader: Send + Sync + Debug {
+    /// The object `name` (its JSON at the storage version), or Go's not-found error.
+    async fn get(&self, name: &str) -> Result<Value, StatusError>;
+
+    /// Every object (their JSON at the storage version), in the order to answer them.
+    async fn list(&self) -> Result<Vec<Value>, StatusError>;
+}
+
 /// The `kubectl get` table of a resource (Go's `rest.TableConvertor`).
 pub trait TableConvertor: Send + Sync + Debug {
     /// The `meta.k8s.io/v1` Table, for a request at `version`, of `objects` (their JSON
@@ -154,6 +167,12 @@ pub trait RestStorage: Send + Sync + Debug {
 
     /// Creates answered without storing (the review resources).
     fn creater(&self) -> Option<&dyn Creater> {
+        None
+    }
+
+    /// Gets and lists answered without the store (Go's `rest.Getter` and `rest.Lister`
+    /// of a REST that stores nothing: ComponentStatuses).
+    fn reader(&self) -> Option<&dyn Reader> {
         None
     }
 
