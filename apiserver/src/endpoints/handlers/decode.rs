@@ -250,7 +250,7 @@ fn go_type_mismatch(
         MediaType::Yaml => yaml_to_json(std::str::from_utf8(body).ok()?).ok()?.value,
         MediaType::Protobuf => return None,
     };
-    k8s_types::go_json_errors::type_mismatch(&gvk.group, &gvk.version, &gvk.kind, path, &document)
+    crate::endpoints::go_type_errors::describe(&gvk.group, &gvk.version, &gvk.kind, path, &document)
 }
 
 /// Go's answer to a body whose kind could not be read: the error and the body's first
@@ -356,6 +356,7 @@ mod tests {
     /// A value of the wrong JSON type is named as Go's decoder names it, wherever it is.
     #[test]
     fn type_mismatches_are_worded_as_gos_json_decoder_words_them() {
+        crate::endpoints::go_type_errors::install(k8s_types::go_json_errors::type_mismatch);
         let mut scheme = apimachinery::runtime::Scheme::with_name("decode-tests");
         scheme.add_registry().unwrap();
         let decode = |gvk: &GroupVersionKind, body: &str, media: MediaType| {
