@@ -22,6 +22,8 @@ pub fn scheme() -> Result<Scheme, SchemeError> {
 pub fn scheme_named(name: &str) -> Result<Scheme, SchemeError> {
     let mut scheme = Scheme::with_name(name);
     scheme.add_registry()?;
+    // The decode errors of a server over these types name Go's types as Go's do.
+    apiserver::endpoints::go_type_errors::install(k8s_types::go_json_errors::type_mismatch);
     Ok(scheme)
 }
 

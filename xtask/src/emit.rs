@@ -54,6 +54,9 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
     }
     // The list of Go's types (`type_list`) is there whatever the features.
     root.push_str("pub(crate) mod go_types;\n");
+    // The Go types of the external structs' fields, which Go's JSON decoder names in its
+    // type mismatches.
+    root.push_str("pub(crate) mod go_fields;\n");
     // The shapes of the internal structs whose JSON validation messages carry (core's
     // and certificates').
     root.push_str(

@@ -34,6 +34,7 @@ mod docs;
 mod emit;
 mod etcd_proto;
 mod features;
+mod go_fields;
 mod go_internal;
 mod gomod;
 mod hubs;
@@ -308,6 +309,10 @@ fn run(opts: &Options) -> Result<(), Error> {
     files.insert(
         type_list::FILE.to_owned(),
         type_list::go_types(&input, &model)?,
+    );
+    files.insert(
+        go_fields::FILE.to_owned(),
+        go_fields::go_fields(&input, &model)?,
     );
     files.insert(
         go_internal::FILE.to_owned(),

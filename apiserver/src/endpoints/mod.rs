@@ -3,6 +3,7 @@
 
 pub mod deprecation;
 pub mod fieldmanager;
+pub mod go_type_errors;
 pub mod handlers;
 pub mod negotiation;
 pub mod request_info;

@@ -65,7 +65,9 @@ pub use delete_params::{DeleteParams, GarbageCollectionPolicy};
 pub use event_conversion::{EVENTS_GROUP, convert_event, crosses_event_groups};
 pub use graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 pub use resource_info::{ResourceInfo, SubresourceInfo, resources_from_scheme};
-pub use rest::{Connecter, Context, Creater, RestStorage, Scaler, StandardStorage, TableConvertor};
+pub use rest::{
+    Connecter, Context, Creater, Reader, RestStorage, Scaler, StandardStorage, TableConvertor,
+};
 pub use scale::{ReplicasScale, scale_metadata};
 pub use selection::{Selection, UnsupportedFieldError};
 pub(crate) use store::random_suffix;

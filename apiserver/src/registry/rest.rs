@@ -81,11 +81,26 @@ pub trait Connecter: Send + Sync + Debug {
     ) -> Result<(), StatusError>;
 }
 
+/// Gets and lists of a resource whose objects are made when read, never stored (Go's
+/// componentstatus REST probes the control plane's components): the endpoints encode
+/// the objects, select a list's items and answer it without a resourceVersion, as Go's
+/// list of them has none.
+#[async_trait::async_trait]
+pub trait Reader: Send + Sync + Debug {
+    /// The object `name` (its JSON at the storage version), or Go's not-found error.
+    async fn get(&self, name: &str) -> Result<Value, StatusError>;
+
+    /// Every object (their JSON at the storage version), in the order to answer them.
+    async fn list(&self) -> Result<Vec<Value>, StatusError>;
+}
+
 /// The `kubectl get` table of a resource (Go's `rest.TableConvertor`).
 pub trait TableConvertor: Send + Sync + Debug {
-    /// The `meta.k8s.io/v1` Table of `objects` (their JSON at `version`), with the
-    /// list's `resourceVersion` and `continue` in `list_meta`; `include_object` is the
-    /// request's `includeObject` (`None`, `Metadata` or `Object`).
+    /// The `meta.k8s.io/v1` Table, for a request at `version`, of `objects` (their JSON
+    /// at [`printed_version`](Self::printed_version) when it names one, else at
+    /// `version`), with the list's `resourceVersion` and `continue` in `list_meta`;
+    /// `include_object` is the request's `includeObject` (`None`, `Metadata` or
+    /// `Object`).
     fn convert_to_table(
         &self,
         version: &str,
@@ -105,6 +120,16 @@ pub trait TableConvertor: Send + Sync + Debug {
         include_object: &str,
     ) -> Value {
         self.convert_to_table(version, objects, list_meta, include_object)
+    }
+
+    /// The version of the group whose objects the rows are printed from, whatever
+    /// version is asked for: Go prints the internal (hub) object, which a kind's older
+    /// version may hold only in part (autoscaling/v1 keeps a HorizontalPodAutoscaler's
+    /// CPU target apart from its other metrics, losing their order), so such a kind names
+    /// the version holding all of it. `None`: the asked version's objects, which hold
+    /// every field the rows show.
+    fn printed_version(&self) -> Option<&str> {
+        None
     }
 }
 
@@ -142,6 +167,12 @@ pub trait RestStorage: Send + Sync + Debug {
 
     /// Creates answered without storing (the review resources).
     fn creater(&self) -> Option<&dyn Creater> {
+        None
+    }
+
+    /// Gets and lists answered without the store (Go's `rest.Getter` and `rest.Lister`
+    /// of a REST that stores nothing: ComponentStatuses).
+    fn reader(&self) -> Option<&dyn Reader> {
         None
     }
 

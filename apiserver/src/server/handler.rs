@@ -403,6 +403,26 @@ impl Api {
             return Ok(reply_response(reply, warnings));
         }
         if let Some(convertor) = table {
+            // A kind printed from another version than the one asked for is read at
+            // that version (Go's table convertor sees the internal object); the table
+            // converts what it embeds back to the asked one.
+            let printed_info;
+            let h = match convertor
+                .printed_version()
+                .filter(|v| *v != info.api_version)
+            {
+                Some(version) => {
+                    printed_info = RequestInfo {
+                        api_version: version.to_owned(),
+                        ..info.clone()
+                    };
+                    Handler {
+                        info: &printed_info,
+                        ..h
+                    }
+                }
+                None => h,
+            };
             let reply = if info.verb == "get" {
                 h.get().await?
             } else {

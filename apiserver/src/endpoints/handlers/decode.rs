@@ -206,8 +206,11 @@ fn decode_error(
                 Some((go, _)) if go.starts_with("illegal base64 data at input byte ") => {
                     declared(gvk, &go)
                 }
-                _ if path.is_empty() => declared(gvk, message),
-                _ => declared(gvk, &format!("field {path}: {message}")),
+                _ => match go_type_mismatch(gvk, path, body, media) {
+                    Some(go) => declared(gvk, &go),
+                    None if path.is_empty() => declared(gvk, message),
+                    None => declared(gvk, &format!("field {path}: {message}")),
+                },
             }
         }
         DecodeErrorKind::Scheme(s) => match s.kind() {
@@ -227,6 +230,27 @@ fn decode_error(
         }
         _ => unrecognized(expected, e, body),
     }
+}
+
+/// Go's JSON decoder's words for a value of the wrong JSON type at `path` of a body of
+/// built-in kind `gvk` (`json: cannot unmarshal array into Go struct field
+/// ConfigMap.data of type map[string]string`), when that is why the decode failed. The
+/// body is read again here, on the error path only.
+fn go_type_mismatch(
+    gvk: &GroupVersionKind,
+    path: &str,
+    body: &[u8],
+    media: MediaType,
+) -> Option<String> {
+    if path.is_empty() {
+        return None;
+    }
+    let document: Value = match media {
+        MediaType::Json => serde_json::from_slice(body).ok()?,
+        MediaType::Yaml => yaml_to_json(std::str::from_utf8(body).ok()?).ok()?.value,
+        MediaType::Protobuf => return None,
+    };
+    crate::endpoints::go_type_errors::describe(&gvk.group, &gvk.version, &gvk.kind, path, &document)
 }
 
 /// Go's answer to a body whose kind could not be read: the error and the body's first
@@ -326,6 +350,62 @@ mod tests {
         assert!(
             message(unrecognized(&configmap, &"x", b"\x01\x02")).ends_with("x (0102)"),
             "a body that is not a JSON object is summarized in hex"
+        );
+    }
+
+    /// A value of the wrong JSON type is named as Go's decoder names it, wherever it is.
+    #[test]
+    fn type_mismatches_are_worded_as_gos_json_decoder_words_them() {
+        crate::endpoints::go_type_errors::install(k8s_types::go_json_errors::type_mismatch);
+        let mut scheme = apimachinery::runtime::Scheme::with_name("decode-tests");
+        scheme.add_registry().unwrap();
+        let decode = |gvk: &GroupVersionKind, body: &str, media: MediaType| {
+            let e = JsonSerializer::new(
+                &scheme,
+                SerializerOptions {
+                    yaml: media == MediaType::Yaml,
+                    pretty: false,
+                    strict: true,
+                },
+            )
+            .decode(body.as_bytes(), Some(gvk), None)
+            .err()
+            .unwrap();
+            message(decode_error(&e, gvk, body.as_bytes(), media))
+        };
+        let configmap = GroupVersionKind::new("", "v1", "ConfigMap");
+        assert_eq!(
+            decode(
+                &configmap,
+                r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":[1,2]}"#,
+                MediaType::Json
+            ),
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string"
+        );
+        assert_eq!(
+            decode(
+                &configmap,
+                "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 1\n",
+                MediaType::Yaml
+            ),
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string"
+        );
+        let pod = GroupVersionKind::new("", "v1", "Pod");
+        assert_eq!(
+            decode(
+                &pod,
+                r#"{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"a","ports":[{"containerPort":"80"}]}]}}"#,
+                MediaType::Json
+            ),
+            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32"
+        );
+        assert_eq!(
+            decode(
+                &pod,
+                r#"{"apiVersion":"v1","kind":"Pod","spec":{"containers":{"name":"a"}}}"#,
+                MediaType::Json
+            ),
+            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container"
         );
     }
 }

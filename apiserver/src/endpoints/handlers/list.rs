@@ -9,13 +9,16 @@ use serde_json::Value;
 
 use super::options::ListOptions;
 use super::{Handler, Reply};
-use crate::registry::{ListParams, from_value};
+use crate::registry::{ListParams, Reader, Selection, from_value};
 
 impl Handler<'_> {
     /// GET of a collection.
     pub async fn list(&self) -> Result<Reply, StatusError> {
         let options = self.list_options(false)?;
         let selection = self.selection()?;
+        if let Some(reader) = self.rest.reader() {
+            return self.list_read(reader, &selection).await;
+        }
         let asked = options.resource_version;
         // Go's rules: `Exact` reads at the revision; `NotOlderThan` (and no match with a
         // revision) reads the current state, which must have reached the revision.
@@ -57,6 +60,33 @@ impl Handler<'_> {
             meta.set_remaining_item_count(page.remaining_item_count);
         }
         self.reply(200, &*list, Vec::new())
+    }
+
+    /// A list answered by a resource that stores nothing (Go's componentstatus REST):
+    /// every object its reader makes, those `selection` selects, and no
+    /// resourceVersion or continue token (Go's list of them has an empty ListMeta).
+    async fn list_read(
+        &self,
+        reader: &dyn Reader,
+        selection: &Selection,
+    ) -> Result<Reply, StatusError> {
+        let extra = self.strategy().selectable_fields();
+        let mut items = Vec::new();
+        for value in reader.list().await? {
+            let obj = self.read_object(value)?;
+            if selection.matches(self.store.info(), extra, &*obj) {
+                items.push(obj);
+            }
+        }
+        let list = self.list_of(items).await?;
+        self.reply(200, &*list, Vec::new())
+    }
+
+    /// An object a [`Reader`] made (its JSON at the storage version), typed.
+    pub(super) fn read_object(&self, value: Value) -> Result<Box<dyn Object>, StatusError> {
+        let info = self.store.info();
+        let gvk = info.gvk(&info.storage_version().version);
+        from_value(self.scheme, &gvk, value)
     }
 
     /// The list of `items` (as stored) in the request's version, as Go writes one; its

@@ -45,26 +45,26 @@ pub const COLUMNS: [Column; 7] = [
     AGE,
 ];
 
-/// The HorizontalPodAutoscalers' table convertor: Go prints the internal object, which
-/// both served versions convert to; so an autoscaling/v1 object (its CPU target, the
-/// other metrics in its annotations) is printed as its autoscaling/v2 form, which has
-/// every field the row shows.
+/// The HorizontalPodAutoscalers' table convertor: Go prints the internal object whatever
+/// version is asked for, so the rows are printed from the autoscaling/v2 object, which
+/// holds all of it (autoscaling/v1 keeps the CPU target apart from the other metrics,
+/// losing their order).
 #[derive(Debug)]
 pub struct HorizontalPodAutoscalerTable {
-    /// The scheme converting v1 objects to v2.
+    /// The scheme converting the printed v2 objects to the version asked for.
     pub scheme: Arc<Scheme>,
 }
 
+/// The version the rows are printed from.
+const PRINTED_VERSION: &str = "v2";
+
 impl HorizontalPodAutoscalerTable {
-    /// `obj` (at `version`) as autoscaling/v2 JSON: itself at v2; converted otherwise
-    /// (itself when it cannot be, which an object the server wrote always can).
-    fn as_v2(&self, version: &str, obj: &Value) -> Value {
-        if version == "v2" {
-            return obj.clone();
-        }
-        let gvk = GroupVersionKind::new("autoscaling", version, "HorizontalPodAutoscaler");
+    /// The autoscaling/v2 `obj` at `version`, with its apiVersion and kind; itself when
+    /// it cannot be converted, which an object the server wrote always can.
+    fn at_version(&self, obj: &Value, version: &str) -> Value {
+        let gvk = GroupVersionKind::new("autoscaling", PRINTED_VERSION, "HorizontalPodAutoscaler");
         from_value(&self.scheme, &gvk, obj.clone())
-            .and_then(|o| convert(&self.scheme, o, &GroupVersion::new("autoscaling", "v2")))
+            .and_then(|o| convert(&self.scheme, o, &GroupVersion::new("autoscaling", version)))
             .and_then(|o| to_json(&*o))
             .unwrap_or_else(|_| obj.clone())
     }
@@ -80,23 +80,28 @@ impl TableConvertor for HorizontalPodAutoscalerTable {
     ) -> Value {
         let definitions = COLUMNS.iter().map(printers::column_definition).collect();
         let type_meta = format!("autoscaling/{version}");
-        // Go's rows carry the metadata of the internal object, without the annotations
-        // autoscaling/v1 keeps v2's fields in: that of the v2 form; the whole object
-        // (`includeObject=Object`) is the one asked for.
-        let (shown, version) = if include_object == "Object" {
-            (objects.to_vec(), version)
-        } else {
-            let v2 = objects.iter().map(|o| self.as_v2(version, o)).collect();
-            (v2, "v2")
-        };
-        printers::table(
+        // Go's rows carry the internal object's metadata (that of the v2 form, without
+        // the annotations autoscaling/v1 keeps v2's fields in); the whole object
+        // (`includeObject=Object`) is converted to the version asked for.
+        let mut table = printers::table(
             definitions,
             Some((&type_meta, "HorizontalPodAutoscaler")),
-            &shown,
+            objects,
             list_meta,
             include_object,
-            |obj| print_horizontal_pod_autoscaler(&self.as_v2(version, obj)),
-        )
+            print_horizontal_pod_autoscaler,
+        );
+        if include_object == "Object" && version != PRINTED_VERSION {
+            let rows = table.get_mut("rows").and_then(Value::as_array_mut);
+            for (row, obj) in rows.into_iter().flatten().zip(objects) {
+                row["object"] = self.at_version(obj, version);
+            }
+        }
+        table
+    }
+
+    fn printed_version(&self) -> Option<&str> {
+        Some(PRINTED_VERSION)
     }
 }
 
@@ -317,27 +322,26 @@ mod tests {
         );
     }
 
-    /// An autoscaling/v1 object's row is its v2 form's: the metrics its annotation keeps,
-    /// then the CPU target; the CPU status is the first status, which Go pairs with the
-    /// first metric (so neither shows a current value).
+    /// A table asked for at autoscaling/v1 prints the v2 object (its metrics in their
+    /// order, its metadata without v1's annotations) and embeds the v1 object.
     #[test]
-    fn a_v1_hpa_prints_as_its_v2_form() {
+    fn a_v1_table_prints_the_v2_object() {
         let mut scheme = Scheme::with_name("hpa-table-tests");
         scheme.add_registry().unwrap();
         let table = HorizontalPodAutoscalerTable {
             scheme: Arc::new(scheme),
         };
-        let v1 = json!({"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
-            "metadata": {"name": "web", "annotations": {
-                "autoscaling.alpha.kubernetes.io/metrics": "[{\"type\":\"Pods\",\"pods\":{\"metricName\":\"qps\",\"targetAverageValue\":\"10\"}}]"}},
+        assert_eq!(table.printed_version(), Some("v2"));
+        let v2 = json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+            "metadata": {"name": "web"},
             "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web", "apiVersion": "apps/v1"},
-                "minReplicas": 2, "maxReplicas": 5, "targetCPUUtilizationPercentage": 60},
-            "status": {"currentReplicas": 3, "desiredReplicas": 3, "currentCPUUtilizationPercentage": 40}});
-        let out = table.convert_to_table("v1", std::slice::from_ref(&v1), Map::new(), "Metadata");
+                "minReplicas": 2, "maxReplicas": 5, "metrics": [
+                    cpu(json!({"type": "Utilization", "averageUtilization": 60})),
+                    {"type": "Pods", "pods": {"metric": {"name": "qps"},
+                        "target": {"type": "AverageValue", "averageValue": "10"}}}]},
+            "status": {"currentReplicas": 3, "desiredReplicas": 3}});
+        let out = table.convert_to_table("v1", std::slice::from_ref(&v2), Map::new(), "Metadata");
         assert_eq!(out["rows"][0]["object"]["metadata"], json!({"name": "web"}));
-        let with_object =
-            table.convert_to_table("v1", std::slice::from_ref(&v1), Map::new(), "Object");
-        assert_eq!(with_object["rows"][0]["object"], v1);
         let mut cells = out["rows"][0]["cells"].as_array().unwrap().clone();
         cells.remove(6);
         assert_eq!(
@@ -345,11 +349,19 @@ mod tests {
             json!([
                 "web",
                 "Deployment/web",
-                "<unknown>/10, cpu: <unknown>/60%",
+                "cpu: <unknown>/60%, <unknown>/10",
                 "2",
                 5,
                 3
             ])
         );
+        let with_object =
+            table.convert_to_table("v1", std::slice::from_ref(&v2), Map::new(), "Object");
+        let object = &with_object["rows"][0]["object"];
+        assert_eq!(object["apiVersion"], "autoscaling/v1");
+        assert_eq!(object["spec"]["targetCPUUtilizationPercentage"], 60);
+        assert!(object.pointer("/metadata/annotations").is_some());
+        let at_v2 = table.convert_to_table("v2", std::slice::from_ref(&v2), Map::new(), "Object");
+        assert_eq!(at_v2["rows"][0]["object"], v2);
     }
 }

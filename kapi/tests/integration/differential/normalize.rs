@@ -6,7 +6,8 @@
 //! server's own objects' too), generated names' suffixes, allocated cluster IPs and node
 //! ports, table ages and creation times, and the addresses a server gives for itself; a
 //! resourceVersion a message quotes (a failed precondition's) as the field's, and a
-//! stored uid a message quotes (a failed uid precondition's) as the field's.
+//! stored uid a message quotes (a failed uid precondition's) as the field's; and the
+//! order of ComponentStatuses, which Go answers as its probes end.
 
 use std::collections::HashMap;
 
@@ -60,7 +61,32 @@ pub fn normalize(body: &mut Value, versions: &mut Versions) {
     if body.get("kind").and_then(Value::as_str) == Some("Table") {
         table(body);
     }
+    component_statuses(body);
     walk(body, versions);
+}
+
+/// The columns of Go's ComponentStatus table.
+const COMPONENT_STATUS_COLUMNS: [&str; 4] = ["Name", "Status", "Message", "Error"];
+
+/// A list (or table) of ComponentStatuses in name order: Go's componentstatus REST
+/// probes the components at once and answers them in the order the probes end.
+fn component_statuses(body: &mut Value) {
+    let kind = body.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let columns: Vec<&str> = body
+        .get("columnDefinitions")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().filter_map(|d| d["name"].as_str()).collect())
+        .unwrap_or_default();
+    let (field, name): (&str, fn(&Value) -> String) = if kind == "ComponentStatusList" {
+        ("items", |item| item["metadata"]["name"].to_string())
+    } else if kind == "Table" && columns == COMPONENT_STATUS_COLUMNS {
+        ("rows", |row| row["cells"][0].to_string())
+    } else {
+        return;
+    };
+    if let Some(items) = body.get_mut(field).and_then(Value::as_array_mut) {
+        items.sort_by_key(name);
+    }
 }
 
 fn walk(value: &mut Value, versions: &mut Versions) {
@@ -359,5 +385,23 @@ mod tests {
                 "/a/1: kapi 2 / kube-apiserver 4"
             ]
         );
+    }
+
+    #[test]
+    fn component_statuses_are_put_in_name_order() {
+        let mut versions = Versions::default();
+        let mut list = json!({"kind": "ComponentStatusList", "metadata": {},
+            "items": [{"metadata": {"name": "scheduler"}}, {"metadata": {"name": "etcd-0"}}]});
+        normalize(&mut list, &mut versions);
+        assert_eq!(list["items"][0]["metadata"]["name"], "etcd-0");
+        let columns: Vec<Value> = COMPONENT_STATUS_COLUMNS
+            .iter()
+            .map(|n| json!({"name": n}))
+            .collect();
+        let mut table = json!({"kind": "Table", "metadata": {}, "columnDefinitions": columns,
+            "rows": [{"cells": ["scheduler", "Unhealthy", "", ""]},
+                {"cells": ["etcd-0", "Healthy", "ok", ""]}]});
+        normalize(&mut table, &mut versions);
+        assert_eq!(table["rows"][0]["cells"][0], "etcd-0");
     }
 }
