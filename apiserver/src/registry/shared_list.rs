@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use apimachinery::proto::{Message, encode_envelope};
+use apimachinery::proto::{Message, WireDecoder, WireEncoder, WireType, encode_envelope};
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::util::json::JsonLayout;
@@ -120,18 +120,30 @@ fn push_without_type_meta(out: &mut Vec<u8>, json: &[u8], type_meta: &[u8]) -> O
     Some(())
 }
 
-/// Go's protobuf of the list: the envelope of the list's kind around its own fields
-/// (`metadata`, field 1) and each item as field 2 (`items`, the last field of every
-/// list kind), as the list holding them writes it.
+/// Go's protobuf of the list: the envelope of the list's kind around its own fields and
+/// each item as field 2, as the list holding them writes it. Only for a list whose own
+/// fields are its `metadata` alone, as field 1 (`items` is then field 2, after it, as in
+/// every resource's list kind; `PartialObjectMetadataList` numbers them otherwise).
 fn protobuf_list(list: &dyn Object, items: &[Arc<dyn Object>]) -> Option<Vec<u8>> {
     let message = list.as_proto_message()?;
+    let mut fields = WireEncoder::new();
+    message.encode_fields(&mut fields);
+    let mut d = WireDecoder::new(fields.as_bytes());
+    if d.key().ok()? != (1, WireType::LengthDelimited) {
+        return None;
+    }
+    d.length_delimited().ok()?;
+    if !d.is_empty() {
+        return None;
+    }
     let messages: Vec<&dyn Message> = items
         .iter()
         .map(|i| i.as_proto_message())
         .collect::<Option<_>>()?;
-    let (api_version, kind) = list.group_version_kind().to_api_version_and_kind();
+    let gvk = list.group_version_kind();
+    let (api_version, kind) = gvk.to_api_version_and_kind();
     Some(encode_envelope(&api_version, kind, |e| {
-        message.encode_fields(e);
+        e.raw(fields.as_bytes());
         for item in messages {
             e.message(2, |e| item.encode_fields(e));
         }
@@ -176,8 +188,10 @@ mod tests {
         list
     }
 
+    /// The empty list the handler makes (`items` `[]`, not `null`), its metadata set.
     fn header(scheme: &Scheme, list_gvk: &GroupVersionKind) -> Box<dyn Object> {
-        let mut list = scheme.new_object(list_gvk).unwrap();
+        let items = serde_json::json!({"items": []});
+        let mut list = crate::registry::from_value(scheme, list_gvk, items).unwrap();
         list.set_group_version_kind(list_gvk);
         let meta = list.list_meta_mut().unwrap();
         meta.set_resource_version("42");
@@ -190,6 +204,7 @@ mod tests {
     fn every_typed_list_is_written_as_the_list_of_copies_is() {
         let scheme = scheme();
         let mut checked = 0;
+        let mut written = 0;
         for (gvk, _) in scheme.all_known_types() {
             let Some(kind) = gvk.kind.strip_suffix("List") else {
                 continue;
@@ -215,15 +230,43 @@ mod tests {
                 };
                 let shared =
                     encode_shared_list(&scheme, media, &*header(&scheme, gvk), &items, &item_gvk);
-                assert_eq!(
-                    shared.as_deref().map(String::from_utf8_lossy),
-                    Some(String::from_utf8_lossy(&expected)),
-                    "{gvk} in {media:?}"
-                );
+                // Written from the shared objects, or left to the caller: never otherwise.
+                if let Some(shared) = shared {
+                    assert_eq!(
+                        String::from_utf8_lossy(&shared),
+                        String::from_utf8_lossy(&expected),
+                        "{gvk} in {media:?}"
+                    );
+                    written += 1;
+                }
             }
             checked += 1;
         }
         assert!(checked > 50, "only {checked} list kinds");
+        // Every resource's list kind is written from its shared objects.
+        assert!(
+            written + 4 > 2 * checked,
+            "{written} of {checked} list kinds"
+        );
+    }
+
+    #[test]
+    fn a_page_of_config_maps_is_written_from_the_shared_objects() {
+        let scheme = scheme();
+        let list_gvk = GroupVersionKind::new("", "v1", "ConfigMapList");
+        let item_gvk = GroupVersionKind::new("", "v1", "ConfigMap");
+        let items: Vec<Arc<dyn Object>> = vec![Arc::from(item(&scheme, &item_gvk, "a"))];
+        let whole = built(&scheme, &list_gvk, &items);
+        for media in [MediaType::Json, MediaType::Protobuf] {
+            let shared = encode_shared_list(
+                &scheme,
+                media,
+                &*header(&scheme, &list_gvk),
+                &items,
+                &item_gvk,
+            );
+            assert_eq!(shared, Some(encode(&scheme, media, &*whole).unwrap()));
+        }
     }
 
     #[test]
