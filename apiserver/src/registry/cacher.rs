@@ -63,10 +63,11 @@ pub struct CacheEvent {
     prev: Lazy,
 }
 
-/// A stored value and the object it decodes to.
+/// A stored value and the object it decodes to. Cloned for every object of every list
+/// served from the cache: both parts are shared, a clone is two reference counts.
 #[derive(Clone, Debug, Default)]
 struct Lazy {
-    stored: Option<(KeyValue, Arc<Scheme>)>,
+    stored: Option<Arc<(KeyValue, Arc<Scheme>)>>,
     /// For a deletion: the resourceVersion the object is given (the deletion's).
     deleted_at: Option<Revision>,
     decoded: Arc<OnceLock<Result<Arc<dyn Object>, StatusError>>>,
@@ -75,17 +76,17 @@ struct Lazy {
 impl Lazy {
     fn new(kv: Option<KeyValue>, scheme: &Arc<Scheme>) -> Self {
         Lazy {
-            stored: kv.map(|kv| (kv, scheme.clone())),
+            stored: kv.map(|kv| Arc::new((kv, scheme.clone()))),
             ..Lazy::default()
         }
     }
 
     fn stored(&self) -> Option<&KeyValue> {
-        self.stored.as_ref().map(|(kv, _)| kv)
+        self.stored.as_deref().map(|(kv, _)| kv)
     }
 
     fn get(&self) -> Option<Result<&Arc<dyn Object>, &StatusError>> {
-        let (kv, scheme) = self.stored.as_ref()?;
+        let (kv, scheme) = self.stored.as_deref()?;
         Some(
             self.decoded
                 .get_or_init(|| {
@@ -604,9 +605,7 @@ fn apply(objects: &mut Objects, scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEv
             prev,
             revision,
         } => {
-            let old = by_key
-                .remove(&key)
-                .and_then(|old| old.stored.map(|(kv, _)| kv));
+            let old = by_key.remove(&key).and_then(|old| old.stored().cloned());
             lazy_event(
                 scheme,
                 WatchEvent::Delete {

@@ -25,6 +25,7 @@ mod resource_info;
 pub mod rest;
 mod scale;
 mod selection;
+pub mod shared_list;
 pub mod status_metadata;
 mod store;
 pub mod strategy;
@@ -71,7 +72,7 @@ pub use rest::{
 pub use scale::{ReplicasScale, scale_metadata};
 pub use selection::{Selection, UnsupportedFieldError};
 pub(crate) use store::random_suffix;
-pub use store::{ListPage, ListParams, Store};
+pub use store::{ListPage, ListParams, Listed, Store};
 pub use strategy::{
     FieldValidation, GenericStrategy, SelectableField, Strategy, Subresource, WebhookConverter,
 };

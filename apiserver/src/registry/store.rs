@@ -34,21 +34,37 @@ use crate::storage::{
 
 mod list;
 
+pub use list::Listed;
+
 /// How many times an update without a client `resourceVersion` is retried when another
 /// writer got there first (Go's `GuaranteedUpdate` retries until it applies).
 const UPDATE_RETRIES: usize = 16;
 
-/// What a list returns: objects at the storage version, with the list's metadata.
-#[derive(Debug, Default)]
-pub struct ListPage {
+/// What a list returns: objects at the storage version, with the list's metadata. The
+/// items are the caller's own (`Box`), or shared with the watch cache (`Arc`, see
+/// [`Listed`]).
+#[derive(Debug)]
+pub struct ListPage<T = Box<dyn Object>> {
     /// The objects, in key order.
-    pub items: Vec<Box<dyn Object>>,
+    pub items: Vec<T>,
     /// The revision the list was read at.
     pub resource_version: Revision,
     /// The token of the next page, when there is one.
     pub continue_token: Option<String>,
     /// How many objects the next pages hold (only without selectors, as Go).
     pub remaining_item_count: Option<i64>,
+}
+
+// By hand: a derived `Default` would ask the items for one.
+impl<T> Default for ListPage<T> {
+    fn default() -> Self {
+        ListPage {
+            items: Vec::new(),
+            resource_version: 0,
+            continue_token: None,
+            remaining_item_count: None,
+        }
+    }
 }
 
 /// What a list asks for.

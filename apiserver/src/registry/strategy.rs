@@ -219,6 +219,13 @@ pub trait Strategy: Send + Sync + Debug {
     /// custom resource is defaulted with its storage version's schema).
     fn decorate(&self, _obj: &mut dyn Object) {}
 
+    /// Whether [`decorate`](Self::decorate) changes objects: lists of a resource whose
+    /// objects it leaves as they are share them with the watch cache rather than copy
+    /// each one.
+    fn decorates(&self) -> bool {
+        false
+    }
+
     /// What the resource's codec does to a decoded body of `version` (its JSON) before
     /// it is defaulted and converted: a custom resource's unknown fields pruned and its
     /// schema's defaults and validation applied. `name` is the object's name on the URL.

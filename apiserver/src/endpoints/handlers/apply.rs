@@ -91,9 +91,13 @@ impl Handler<'_> {
         let converter = self.converter();
         let fm = self.field_manager(&types, &converter);
         let now = fieldmanager::now();
-        // An object created or deleted meanwhile is looked up again.
-        for _ in 0..4 {
-            match self.store.get(&ns, &name).await {
+        // An object created or deleted meanwhile is looked up again, in the storage.
+        for attempt in 0..4 {
+            // Whether it exists, as the watch cache has it (the update below starts from
+            // the cached object too, and a create finds an object the cache has not
+            // seen yet): Go's apply is an update that creates a missing object, with no
+            // read of its own.
+            match self.store.read_stored(&ns, &name, attempt > 0).await {
                 Err(e) if errors::is_not_found(&e) && self.subresource() == Subresource::Main => {
                     let empty = fieldmanager::empty_object(self.scheme, &gvk);
                     let merged = fm

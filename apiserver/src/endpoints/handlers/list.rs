@@ -2,6 +2,8 @@
 //! pages with `continue` tokens, `resourceVersion` and `resourceVersionMatch` as Go reads
 //! them.
 
+use std::sync::Arc;
+
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::{Object, UnstructuredList};
 use apimachinery::schema::GroupVersionKind;
@@ -9,7 +11,9 @@ use serde_json::Value;
 
 use super::options::ListOptions;
 use super::{Handler, Reply};
-use crate::registry::{ListParams, Reader, Selection, from_value};
+use crate::endpoints::negotiation::MediaType;
+use crate::registry::shared_list::encode_shared_list;
+use crate::registry::{ListPage, ListParams, Listed, Reader, Selection, from_value};
 
 impl Handler<'_> {
     /// GET of a collection.
@@ -41,9 +45,9 @@ impl Handler<'_> {
                 "specifying resource version is not allowed when using continue",
             ));
         }
-        let page = self
+        let listed = self
             .store
-            .list(
+            .list_shared(
                 self.info.namespace.as_deref(),
                 &ListParams {
                     selection,
@@ -53,12 +57,17 @@ impl Handler<'_> {
                 },
             )
             .await?;
-        let mut list = self.list_of(page.items).await?;
-        if let Some(meta) = list.list_meta_mut() {
-            meta.set_resource_version(&page.resource_version.to_string());
-            meta.set_continue_token(page.continue_token.as_deref().unwrap_or_default());
-            meta.set_remaining_item_count(page.remaining_item_count);
-        }
+        let mut page = match listed {
+            Listed::Shared(page) if self.encodes_shared_items() => {
+                match self.reply_shared(&page)? {
+                    Some(reply) => return Ok(reply),
+                    None => Listed::Shared(page).into_owned(),
+                }
+            }
+            listed => listed.into_owned(),
+        };
+        let mut list = self.list_of(std::mem::take(&mut page.items)).await?;
+        set_list_meta(&mut *list, &page);
         self.reply(200, &*list, Vec::new())
     }
 
@@ -89,17 +98,56 @@ impl Handler<'_> {
         from_value(self.scheme, &gvk, value)
     }
 
+    /// Whether the answer to a page of objects shared with the watch cache can be
+    /// written from them as they are: a typed resource read in its storage version (no
+    /// conversion, no webhook), answered as JSON or protobuf without a transformation
+    /// (`as=Table`).
+    fn encodes_shared_items(&self) -> bool {
+        self.conversion.is_none()
+            && matches!(self.output, MediaType::Json | MediaType::Protobuf)
+            && !self.strategy().is_unstructured()
+            && self.webhook().is_none()
+            && self.request_gvk() == self.store.info().storage_gvk
+    }
+
+    /// The answer to `page` written from the shared objects, the bytes of the list
+    /// [`list_of`](Self::list_of) would build of copies of them; `None` when they cannot
+    /// be (see [`encode_shared_list`]).
+    fn reply_shared(&self, page: &ListPage<Arc<dyn Object>>) -> Result<Option<Reply>, StatusError> {
+        let mut list = self.new_list(&self.list_gvk())?;
+        set_list_meta(&mut *list, page);
+        let info = self.store.info();
+        Ok(encode_shared_list(
+            self.scheme,
+            self.output,
+            &*list,
+            &page.items,
+            &info.storage_gvk,
+        )
+        .map(|body| Reply {
+            code: 200,
+            content_type: self.output.content_type(),
+            body,
+            warnings: Vec::new(),
+        }))
+    }
+
+    /// The kind of the request's lists.
+    fn list_gvk(&self) -> GroupVersionKind {
+        GroupVersionKind::new(
+            self.info.api_group.as_str(),
+            self.info.api_version.as_str(),
+            self.store.info().list_kind.as_str(),
+        )
+    }
+
     /// The list of `items` (as stored) in the request's version, as Go writes one; its
     /// metadata is the caller's.
     pub(super) async fn list_of(
         &self,
         items: Vec<Box<dyn Object>>,
     ) -> Result<Box<dyn Object>, StatusError> {
-        let list_gvk = GroupVersionKind::new(
-            self.info.api_group.as_str(),
-            self.info.api_version.as_str(),
-            self.store.info().list_kind.as_str(),
-        );
+        let list_gvk = self.list_gvk();
         let mut list = self.new_list(&list_gvk)?;
         let unstructured = self.strategy().is_unstructured();
         let converted = self.convert_all(items, &self.request_gv()).await?;
@@ -139,5 +187,14 @@ impl Handler<'_> {
             .map_err(|e| errors::new_internal_error(format!("no list kind {list_gvk}: {e:?}")))?;
         list.set_group_version_kind(list_gvk);
         Ok(list)
+    }
+}
+
+/// The list's metadata: the page's revision, continue token and remaining count.
+fn set_list_meta<T>(list: &mut dyn Object, page: &ListPage<T>) {
+    if let Some(meta) = list.list_meta_mut() {
+        meta.set_resource_version(&page.resource_version.to_string());
+        meta.set_continue_token(page.continue_token.as_deref().unwrap_or_default());
+        meta.set_remaining_item_count(page.remaining_item_count);
     }
 }

@@ -91,6 +91,10 @@ impl Strategy for CustomResourceStrategy {
         true
     }
 
+    fn decorates(&self) -> bool {
+        true
+    }
+
     /// Go defaults custom resources as they are read, with the storage version's
     /// schema (what was stored before a default was added gets it).
     fn decorate(&self, obj: &mut dyn Object) {
