@@ -168,6 +168,7 @@ extern crate self as apimachinery;
 pub mod api;
 pub mod apis;
 pub mod conversion;
+mod exact_vec;
 mod field_index;
 pub mod fields;
 mod fx_hash;

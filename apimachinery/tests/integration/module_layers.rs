@@ -24,13 +24,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("fx_hash", &[]),
     ("raw_json", &[]),
     ("field_index", &[]),
+    ("exact_vec", &[]),
     ("util", &["schema", "version", "fx_hash"]),
     ("scheme_error", &["schema"]),
     // As Go's pkg/labels, which validates keys and values with pkg/util/validation.
     ("labels", &["util"]),
     ("fields", &[]),
     ("api", &["schema", "util", "raw_json"]),
-    ("proto", &["schema", "util", "api"]),
+    ("proto", &["schema", "util", "api", "exact_vec"]),
     (
         "apis",
         &[
@@ -71,6 +72,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "raw_json",
             "fx_hash",
             "field_index",
+            "exact_vec",
             "scheme_error",
         ],
     ),

@@ -22,6 +22,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Unexpected};
 
 use super::{Error, MapReader, SeqReader, Text, ValueReader};
+use crate::exact_vec::ExactVec;
 use crate::field_index::FieldNames;
 
 /// A type read from JSON text by the [`json_reader`](super), with the reader's path
@@ -690,9 +691,7 @@ impl<T: ReadJson + Default> ReadJson for Vec<T> {
         let mut out = Vec::new();
         match value.read_seq_with("a sequence", &mut out) {
             Ok(()) => {
-                if out.capacity() > out.len() {
-                    out.shrink_to_fit();
-                }
+                out.shrink_to_len();
                 Ok(out)
             }
             Err(e) => Err(e),

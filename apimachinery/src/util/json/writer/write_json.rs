@@ -210,25 +210,50 @@ impl<T: WriteJson> WriteJson for Option<T> {
     }
 }
 
-// The loops below are compiled per element type: no `?` (its `Try` calls per type),
-// the brackets and separators out of line.
+// A list's loop is compiled once (`write_array`); a map's per value type, with no `?`
+// (its `Try` calls per type) and the brackets and separators out of line.
 
 impl<T: WriteJson> WriteJson for Vec<T> {
-    // Out of line: an `Option<Vec<T>>` (a nullable list) calls it rather than holding a
-    // second copy of the loop.
-    #[inline(never)]
     fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), Error> {
-        let mut first = true;
-        writer.open(b'[');
-        for item in self {
-            writer.separator(&mut first);
-            if let Err(e) = item.write_json(writer) {
-                return Err(e);
-            }
-        }
-        writer.close_array(first);
-        Ok(())
+        write_array(writer, self)
     }
+}
+
+/// A list's elements, by index: what the non-generic [`write_array`] loop calls, so that
+/// the loop, the brackets and the separators are compiled once rather than once per
+/// element type (a slice iterator in each was most of a list's code in `k8s-types`).
+trait JsonElements {
+    /// The number of elements.
+    fn element_count(&self) -> usize;
+
+    /// Writes the element at `index` (nothing past the end).
+    fn write_element(&self, index: usize, writer: &mut GoJsonWriter<'_>) -> Result<(), Error>;
+}
+
+impl<T: WriteJson> JsonElements for Vec<T> {
+    fn element_count(&self) -> usize {
+        self.len()
+    }
+
+    fn write_element(&self, index: usize, writer: &mut GoJsonWriter<'_>) -> Result<(), Error> {
+        match self.get(index) {
+            Some(item) => item.write_json(writer),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Writes `elements` as a JSON array.
+#[inline(never)]
+fn write_array(writer: &mut GoJsonWriter<'_>, elements: &dyn JsonElements) -> Result<(), Error> {
+    let mut first = true;
+    writer.open(b'[');
+    for index in 0..elements.element_count() {
+        writer.separator(&mut first);
+        elements.write_element(index, writer)?;
+    }
+    writer.close_array(first);
+    Ok(())
 }
 
 impl<T: WriteJson> WriteJson for BTreeMap<String, T> {
