@@ -331,9 +331,10 @@ impl<T: Field + Default> Field for Option<T> {
     }
 }
 
-/// The element-type-dependent steps of reading and writing a repeated field, so that the
-/// loops over its values ([`merge_repeated`], [`encode_repeated`]) are compiled once
-/// rather than once per element type. One virtual call per value.
+/// The element-type-dependent steps of reading a repeated field, so that the loop over
+/// its values ([`merge_repeated`]) is compiled once rather than once per element type.
+/// One virtual call per value read. (Writing keeps its loop per element type: through
+/// this table it cost protobuf encode 4% more instructions for 0.6% of k8s-types' IR.)
 trait RepeatedField {
     /// Appends a zero value and reads one value sent with wire type `wire` into it. With
     /// `reserve_run`, a list with no allocation yet first reserves the run of values
@@ -345,11 +346,8 @@ trait RepeatedField {
         reserve_run: bool,
     ) -> Result<(), ProtobufError>;
 
-    /// The number of values in the list.
+    /// The number of values in the list (read only to name a failing one).
     fn count(&self) -> usize;
-
-    /// Writes the value at `index` as field `number` (nothing past the end).
-    fn encode_at(&self, index: usize, number: u32, e: &mut WireEncoder);
 }
 
 impl<T: Field + Default> RepeatedField for Vec<T> {
@@ -374,21 +372,6 @@ impl<T: Field + Default> RepeatedField for Vec<T> {
 
     fn count(&self) -> usize {
         self.len()
-    }
-
-    fn encode_at(&self, index: usize, number: u32, e: &mut WireEncoder) {
-        if let Some(value) = self.get(index) {
-            value.encode_field(number, e);
-        }
-    }
-}
-
-/// Writes each value of `list` as field `number`: the loop compiled once, where a slice
-/// iterator per element type was most of a list's encode.
-#[inline(never)]
-fn encode_repeated(list: &dyn RepeatedField, number: u32, e: &mut WireEncoder) {
-    for index in 0..list.count() {
-        list.encode_at(index, number, e);
     }
 }
 
@@ -421,7 +404,9 @@ impl<T: Field + Default> Field for Vec<T> {
     const WIRE: WireType = T::WIRE;
 
     fn encode_field(&self, number: u32, e: &mut WireEncoder) {
-        encode_repeated(self, number, e);
+        for value in self {
+            value.encode_field(number, e);
+        }
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
