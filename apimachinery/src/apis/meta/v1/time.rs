@@ -143,23 +143,47 @@ impl Time {
 
     /// Writes the instant in UTC as `YYYY-MM-DDThh:mm:ss`, the fraction asked for and `Z`.
     pub(crate) fn write_utc<W: fmt::Write>(&self, out: &mut W, fraction: Fraction) -> fmt::Result {
-        let c = self.civil();
+        self.write_civil(out, &self.civil(), fraction)
+    }
+
+    /// [`write_utc`](Self::write_utc) of the instant's civil form `c`. The digits are
+    /// written by hand: every timestamp of every object encoded goes through here, and
+    /// `write!` with padded integers cost several times the rest of the timestamp.
+    fn write_civil<W: fmt::Write>(
+        &self,
+        out: &mut W,
+        c: &Civil,
+        fraction: Fraction,
+    ) -> fmt::Result {
         if c.year < 0 {
             out.write_char('-')?;
         }
-        write!(
-            out,
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-            c.year.unsigned_abs(),
-            c.month,
-            c.day,
-            c.hour,
-            c.minute,
-            c.second
-        )?;
+        let year = c.year.unsigned_abs();
+        if year > 9999 {
+            write!(out, "{year}")?;
+        } else {
+            // Below 10_000, so it fits.
+            out.write_str(digits::<4>(year as u32).as_str())?;
+        }
+        let mut rest = *b"-00-00T00:00:00";
+        for (at, value) in [
+            (1, c.month),
+            (4, c.day),
+            (7, c.hour),
+            (10, c.minute),
+            (13, c.second),
+        ] {
+            // Each is below 100.
+            rest[at] = b'0' + (value / 10 % 10) as u8;
+            rest[at + 1] = b'0' + (value % 10) as u8;
+        }
+        out.write_str(std::str::from_utf8(&rest).map_err(|_| fmt::Error)?)?;
         match fraction {
             Fraction::None => {}
-            Fraction::Micros => write!(out, ".{:06}", self.nanos / 1000)?,
+            Fraction::Micros => {
+                out.write_char('.')?;
+                out.write_str(digits::<6>(self.nanos / 1000).as_str())?;
+            }
             Fraction::TrimmedNanos => {
                 if self.nanos != 0 {
                     let digits = format!("{:09}", self.nanos);
@@ -182,17 +206,37 @@ impl Time {
         if self.is_zero() {
             return serializer.serialize_none();
         }
-        let year = self.civil().year;
-        if !(0..=9999).contains(&year) {
+        let c = self.civil();
+        if !(0..=9999).contains(&c.year) {
             return Err(serde::ser::Error::custom(format_args!(
-                "{type_name}: year {year} is outside of range [0,9999] and has no RFC 3339 form"
+                "{type_name}: year {} is outside of range [0,9999] and has no RFC 3339 form",
+                c.year
             )));
         }
         let mut s = String::with_capacity(27);
         // Writing into a String cannot fail.
-        let _ = self.write_utc(&mut s, fraction);
+        let _ = self.write_civil(&mut s, &c, fraction);
         serializer.serialize_str(&s)
     }
+}
+
+/// The last `N` decimal digits of `value`, zero-padded (`value` has at most `N`).
+struct Digits<const N: usize>([u8; N]);
+
+impl<const N: usize> Digits<N> {
+    fn as_str(&self) -> &str {
+        // ASCII digits only.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+fn digits<const N: usize>(mut value: u32) -> Digits<N> {
+    let mut out = [b'0'; N];
+    for d in out.iter_mut().rev() {
+        *d = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
+    Digits(out)
 }
 
 /// How many fractional-second digits [`Time::write_utc`] writes.
