@@ -120,6 +120,9 @@ fn invalid_corpus_validation_as_kube_apiserver() {
     let mut outcome = outcome::Outcome::default();
     validation::compare_corpus(&mut oracle, &scheme, &mut outcome);
     eprintln!("{}", outcome.summary("corpus: tests/oracle/invalid"));
-    write_kind_table("corpus", &outcome.kind_table("corpus: tests/oracle/invalid"));
+    write_kind_table(
+        "corpus",
+        &outcome.kind_table("corpus: tests/oracle/invalid"),
+    );
     known::check("corpus", &outcome);
 }
