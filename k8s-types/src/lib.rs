@@ -212,6 +212,7 @@ mod generated;
 mod go_internal_json;
 #[doc(hidden)]
 pub mod go_json;
+#[cfg(feature = "go-json-errors")]
 pub mod go_json_errors;
 pub mod lifecycle;
 #[cfg(feature = "validation")]

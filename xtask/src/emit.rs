@@ -56,7 +56,11 @@ pub fn emit(model: &Model, conv: &Conversions) -> BTreeMap<String, String> {
     root.push_str("pub(crate) mod go_types;\n");
     // The Go types of the external structs' fields, which Go's JSON decoder names in its
     // type mismatches.
-    root.push_str("pub(crate) mod go_fields;\n");
+    let _ = writeln!(
+        root,
+        "#[cfg(feature = \"{}\")]\npub(crate) mod go_fields;",
+        crate::features::GO_JSON_ERRORS
+    );
     // The shapes of the internal structs whose JSON validation messages carry (core's
     // and certificates').
     root.push_str(

@@ -267,6 +267,8 @@ impl EnvironmentBuilder {
     }
 
     async fn start_server(self) -> Result<Environment, EnvtestError> {
+        // The in-process server's decode errors name Go's types, as kube-apiserver's do.
+        apiserver::endpoints::go_type_errors::install(k8s_types::go_json_errors::type_mismatch);
         let scheme = match self.scheme {
             Some(scheme) => scheme,
             None => {

@@ -18,6 +18,8 @@ mod defaults;
 mod filled_objects;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod go_decoding;
+#[cfg(feature = "go-json-errors")]
+mod go_json_errors;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod hand_written;
 mod lifecycle;
@@ -42,6 +44,8 @@ mod validation;
 mod validation_admission_policies;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_go_diff;
+#[cfg(all(feature = "validation", feature = "core"))]
+mod validation_host_aliases;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_pod_resize;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]

@@ -26215,12 +26215,6 @@ pub(crate) static GO_STRUCTS: &[GoStruct] = &[
         name: "TableRow",
         fields: &[
             GoField {
-                json: "cells",
-                go: "Cells",
-                inline: false,
-                ty: GoType::Slice("[]v1.interface{}", &GoType::Own("v1.interface{}")),
-            },
-            GoField {
                 json: "conditions",
                 go: "Conditions",
                 inline: false,

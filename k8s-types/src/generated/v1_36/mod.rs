@@ -41,6 +41,7 @@ pub mod events;
 pub mod extensions;
 #[cfg(feature = "flowcontrol")]
 pub mod flowcontrol;
+#[cfg(feature = "go-json-errors")]
 pub(crate) mod go_fields;
 #[cfg(all(
     feature = "validation",
