@@ -96,12 +96,13 @@
 //!
 //! | feature | what it builds | implies |
 //! | --- | --- | --- |
-//! | `default` | everything but `validation-x509` | `all-groups`, `scheme`, `default-release` |
+//! | `default` | everything but `validation-x509` and `go-json-errors` | `all-groups`, `scheme`, `default-release` |
 //! | `all-groups` | every API group | each group's feature |
 //! | `core`, `apps`, `networking`, ... (one per group module but `meta`, which is always built) | the group's types | the groups its types use, and those its conversions go through (`apps` turns on `core`, `extensions` `apps` and `networking`) |
 //! | `scheme` | what only a [`Scheme`](apimachinery::runtime::Scheme) user needs: each kind's `Object`, `Resource` and `ListObject` impls and its link-time registration, the conversions between versions (`conversions`, the `Convert` impls, the `__internal` hub versions), the defaulters (`defaults`) and the validators' registration, `register` | `inventory`, `validation` |
 //! | `validation` | Go's built-in validation, [`validation`] (with or without `scheme`) | |
 //! | `validation-x509` | the X.509 part of certificates.k8s.io's validation (Go's `crypto/x509`, with ring and x509-parser): that CSRs, stub requests, status certificates and trust anchors parse, signatures and proofs of possession verify, keys are of a supported type; without it only the PEM framing and the rest of those objects are checked | `validation` |
+//! | `go-json-errors` | `go_json_errors`: Go's JSON decoder's words for a value of the wrong type, from a generated table of the external structs' Go field types (what a server over these types answers; kapi and envtest turn it on) | |
 //!
 //! | `v1_36`, `v1_37` | the Kubernetes release: exactly one (see below) | |
 //! | `default-release` | the default release's feature (`v1_37`) | |
