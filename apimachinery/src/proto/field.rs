@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::error::{ProtobufError, ProtobufErrorKind};
+use super::text::text;
 use super::wire::{WireDecoder, WireEncoder, WireType};
 use crate::exact_vec::ExactVec;
 
@@ -235,8 +236,8 @@ impl Field for String {
         expect_wire(wire, WireType::LengthDelimited, d, "a string")?;
         let at = d.offset();
         let bytes = d.length_delimited()?;
-        let text = std::str::from_utf8(bytes)
-            .map_err(|_| ProtobufError::new(at, ProtobufErrorKind::InvalidUtf8))?;
+        let text =
+            text(bytes).ok_or_else(|| ProtobufError::new(at, ProtobufErrorKind::InvalidUtf8))?;
         // Exactly the text's length (growing an empty string reserves at least 8).
         *self = text.to_owned();
         Ok(())

@@ -44,6 +44,9 @@ mod envelope;
 mod error;
 mod field;
 mod framing;
+// One `unsafe` block: reading ASCII bytes as text without validating them twice.
+#[allow(unsafe_code)]
+mod text;
 mod value_types;
 mod wire;
 
