@@ -4,6 +4,7 @@
 
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::field::Field;
+use super::scratch::encode_exact;
 use super::wire::{WireDecoder, WireEncoder, WireType};
 
 /// The four bytes every enveloped Kubernetes protobuf document starts with.
@@ -34,15 +35,27 @@ pub fn encode_envelope(
     kind: &str,
     write_raw: impl FnOnce(&mut WireEncoder),
 ) -> Vec<u8> {
-    let mut e = WireEncoder::with_buffer(MAGIC.to_vec());
-    e.message(1, |e| {
-        e.bytes_field(1, api_version.as_bytes());
-        e.bytes_field(2, kind.as_bytes());
-    });
-    e.message(2, write_raw);
-    e.bytes_field(3, b"");
-    e.bytes_field(4, b"");
-    e.into_bytes()
+    encode_envelope_of(&[api_version.as_bytes()], kind, write_raw)
+}
+
+/// [`encode_envelope`] with the `apiVersion` given as the pieces it is made of (a group,
+/// `/` and a version), so that an object's kind is written without first formatting it
+/// into a string.
+pub(crate) fn encode_envelope_of(
+    api_version: &[&[u8]],
+    kind: &str,
+    write_raw: impl FnOnce(&mut WireEncoder),
+) -> Vec<u8> {
+    encode_exact(|e| {
+        e.raw(MAGIC);
+        e.message(1, |e| {
+            e.bytes_field_of(1, api_version);
+            e.bytes_field(2, kind.as_bytes());
+        });
+        e.message(2, write_raw);
+        e.bytes_field(3, b"");
+        e.bytes_field(4, b"");
+    })
 }
 
 /// Reads an envelope; fails on a missing magic number or a malformed `Unknown`.

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::error::{ProtobufError, ProtobufErrorKind};
+use super::scratch::encode_exact;
 use super::text::text;
 use super::wire::{WireDecoder, WireEncoder, WireType};
 use crate::exact_vec::ExactVec;
@@ -48,9 +49,7 @@ pub fn merge_message<M: Message + ?Sized>(
 
 /// Encodes `message` without a length prefix.
 pub fn encode_message<M: Message + ?Sized>(message: &M) -> Vec<u8> {
-    let mut e = WireEncoder::new();
-    message.encode_fields(&mut e);
-    e.into_bytes()
+    encode_exact(|e| message.encode_fields(e))
 }
 
 /// Decodes a message from `bytes`, which hold exactly one message.

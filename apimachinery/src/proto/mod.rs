@@ -44,12 +44,14 @@ mod envelope;
 mod error;
 mod field;
 mod framing;
+mod scratch;
 // One `unsafe` block: reading ASCII bytes as text without validating them twice.
 #[allow(unsafe_code)]
 mod text;
 mod value_types;
 mod wire;
 
+pub(crate) use envelope::encode_envelope_of;
 pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope};
 pub use error::{ProtobufError, ProtobufErrorKind, in_field};
 pub use field::{

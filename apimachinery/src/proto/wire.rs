@@ -115,6 +115,17 @@ impl WireEncoder {
         self.buf.extend_from_slice(bytes);
     }
 
+    /// Appends a length-delimited field holding the concatenation of `parts`.
+    pub(crate) fn bytes_field_of(&mut self, field: u32, parts: &[&[u8]]) {
+        let len: usize = parts.iter().map(|part| part.len()).sum();
+        self.buf.reserve(len + 2 * 10);
+        self.key(field, WireType::LengthDelimited);
+        self.varint(len as u64);
+        for part in parts {
+            self.buf.extend_from_slice(part);
+        }
+    }
+
     /// Appends a varint field.
     #[inline]
     pub fn varint_field(&mut self, field: u32, value: u64) {

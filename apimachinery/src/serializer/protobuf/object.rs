@@ -2,7 +2,9 @@
 //! `runtime/serializer/protobuf` `Serializer`), and the envelope-less form Go uses for
 //! objects embedded in other messages.
 
-use crate::proto::{ProtobufError, WireDecoder, decode_envelope, encode_envelope, merge_message};
+use crate::proto::{
+    ProtobufError, WireDecoder, decode_envelope, encode_envelope_of, merge_message,
+};
 use crate::runtime::{Object, Scheme, SchemeError, SchemeErrorKind};
 use crate::schema::GroupVersionKind;
 
@@ -43,15 +45,17 @@ pub fn encode_object(obj: &dyn Object) -> Result<Vec<u8>, ProtobufSerializerErro
                 type_name: obj.type_name(),
                 gvk: gvk.clone(),
             })?;
-    // Go writes the object's own kind, which is empty for kinds without TypeMeta.
-    let (api_version, kind) = if obj.has_type_meta() {
-        gvk.to_api_version_and_kind()
+    // Go writes the object's own kind, which is empty for kinds without TypeMeta; its
+    // apiVersion is `group/version`, or the version alone in the core group.
+    let write = |e: &mut crate::proto::WireEncoder| message.encode_fields(e);
+    Ok(if !obj.has_type_meta() {
+        encode_envelope_of(&[], "", write)
+    } else if gvk.group.is_empty() {
+        encode_envelope_of(&[gvk.version.as_bytes()], &gvk.kind, write)
     } else {
-        (String::new(), "")
-    };
-    Ok(encode_envelope(&api_version, kind, |e| {
-        message.encode_fields(e)
-    }))
+        let api_version = [gvk.group.as_bytes(), b"/", gvk.version.as_bytes()];
+        encode_envelope_of(&api_version, &gvk.kind, write)
+    })
 }
 
 /// Encodes `obj`'s own message, without the envelope (Go's `RawSerializer`, for objects
@@ -150,6 +154,7 @@ fn decode_raw_at(
 mod tests {
     use super::*;
     use crate::apis::meta::v1::{ObjectMeta, TypeMeta};
+    use crate::proto::encode_envelope;
     use crate::runtime::{Resource, Unstructured};
     use std::collections::BTreeMap;
 
