@@ -160,25 +160,14 @@ impl std::error::Error for ProtobufError {
 /// generated decoders call per field, one function for all of them instead of a closure
 /// per field.
 ///
-/// Inlined, so that a field read successfully costs one test of the result (out of line,
-/// the call and the move of the result were 5% of a Pod's decode); the error path stays
-/// out of line, compiled once.
-#[inline]
+/// Out of line, on purpose: inlined (the error path kept cold), a Pod decodes 3-5% faster,
+/// but k8s-types' IR grows by 24,000 lines (1.3%, measured with
+/// `benchmarks/llvm_lines.sh`), one test and call per field of every message (issue 44).
 pub fn in_field(
     result: Result<(), ProtobufError>,
     name: &'static str,
 ) -> Result<(), ProtobufError> {
-    match result {
-        Ok(()) => Ok(()),
-        Err(e) => Err(named(e, name)),
-    }
-}
-
-/// The error path of [`in_field`].
-#[cold]
-#[inline(never)]
-fn named(e: ProtobufError, name: &'static str) -> ProtobufError {
-    e.in_field(name)
+    result.map_err(|e| e.in_field(name))
 }
 
 #[cfg(test)]
