@@ -740,8 +740,12 @@ impl<'a> FieldManager<'a> {
             managed.times.insert(key, Value::from(now));
         }
         managed.times.retain(|k, _| managed.fields.contains_key(k));
-        let before = Managed::decode(live.pointer("/metadata/managedFields")).unwrap_or_default();
-        if !changed && before == managed {
+        // Only an apply that changes nothing may be a no-op: then the entries decide
+        // (read again, as `managed` was changed in place on the way).
+        if !changed
+            && Managed::decode(live.pointer("/metadata/managedFields")).unwrap_or_default()
+                == managed
+        {
             return Ok(None);
         }
         let mut out = if changed { pruned } else { live_v };

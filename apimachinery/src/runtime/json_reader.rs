@@ -51,6 +51,7 @@ use crate::raw_json::SERDE_JSON_RAW_TOKEN;
 
 mod by_read_json;
 mod error;
+mod raw_keys;
 mod read_json;
 mod type_meta;
 
@@ -1182,7 +1183,12 @@ impl<'de> Reader<'de> {
         self.parse_whitespace();
         let start = self.index;
         self.ignore_value()?;
-        self.skipped_from(start);
+        // A raw value whose keys are distinct needs no second read of the document.
+        if self.track_unknown
+            && !raw_keys::keys_are_distinct(&self.data[start..self.index], DUPLICATE_CHECK_LIMIT)
+        {
+            self.skipped_from(start);
+        }
         let raw = &self.data[start..self.index];
         std::str::from_utf8(raw).map_err(|e| {
             let (line, column) = self.position_of_index(start + e.valid_up_to() + 1);

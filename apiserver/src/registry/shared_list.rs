@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use apimachinery::proto::{Message, WireDecoder, WireEncoder, WireType, encode_envelope};
+use apimachinery::proto::{MAGIC, Message, WireDecoder, WireEncoder, WireType, encode_envelope};
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::util::json::JsonLayout;
@@ -142,12 +142,53 @@ fn protobuf_list(list: &dyn Object, items: &[Arc<dyn Object>]) -> Option<Vec<u8>
         .collect::<Option<_>>()?;
     let gvk = list.group_version_kind();
     let (api_version, kind) = gvk.to_api_version_and_kind();
-    Some(encode_envelope(&api_version, kind, |e| {
-        e.raw(fields.as_bytes());
-        for item in messages {
-            e.message(2, |e| item.encode_fields(e));
+    let body = list_body(fields.as_bytes(), &messages);
+    // The envelope around it, as `encode_envelope` writes it (the empty list's
+    // envelope, its field 2 replaced by the body), in a buffer of its final size:
+    // written through `encode_envelope`, the body would grow its buffer item by item
+    // and then move, whole, to make room for its length.
+    let empty = encode_envelope(&api_version, kind, |_| {});
+    let mut out = WireEncoder::with_buffer(Vec::with_capacity(empty.len() + body.len() + 8));
+    let mut envelope = WireDecoder::at_offset(empty.get(MAGIC.len()..)?, MAGIC.len());
+    out.raw(MAGIC);
+    while !envelope.is_empty() {
+        let (field, wire) = envelope.key().ok()?;
+        let bytes = envelope.length_delimited().ok()?;
+        if wire != WireType::LengthDelimited {
+            return None;
         }
-    }))
+        out.key(field, wire);
+        if field == 2 {
+            // `Unknown.raw`: the list's own encoding.
+            out.varint(body.len() as u64);
+            out.raw(&body);
+        } else {
+            out.varint(bytes.len() as u64);
+            out.raw(bytes);
+        }
+    }
+    Some(out.into_bytes())
+}
+
+/// The list's own encoding: its `fields`, then each item as field 2, in a buffer sized
+/// after the first item for all of them (the items of a page are alike), so that it
+/// grows rarely.
+fn list_body(fields: &[u8], messages: &[&dyn Message]) -> Vec<u8> {
+    let mut body = WireEncoder::with_buffer(Vec::with_capacity(fields.len() + 1024));
+    body.raw(fields);
+    let Some((first, rest)) = messages.split_first() else {
+        return body.into_bytes();
+    };
+    body.message(2, |e| first.encode_fields(e));
+    let mut buf = body.into_bytes();
+    let per_item = buf.len() - fields.len();
+    // An eighth more, for items somewhat larger than the first.
+    buf.reserve((per_item + per_item / 8).saturating_mul(rest.len()));
+    let mut body = WireEncoder::with_buffer(buf);
+    for item in rest {
+        body.message(2, |e| item.encode_fields(e));
+    }
+    body.into_bytes()
 }
 
 #[cfg(test)]

@@ -214,6 +214,15 @@ impl<'w> GoJsonWriter<'w> {
         }
     }
 
+    /// Embedded JSON bytes (a `MarshalJSON` result: `FieldsV1`'s), checked, compacted
+    /// and HTML-escaped straight into the output in one pass, as Go's encoder writes
+    /// them; false, with nothing written, when that quick path does not apply (indented
+    /// output, text it leaves to the general path): the caller then writes them
+    /// through its serde `Serialize`.
+    pub(crate) fn embedded_json(&mut self, raw: &[u8]) -> bool {
+        !self.indented && crate::raw_json::compact_into(raw, self.out)
+    }
+
     #[inline(never)]
     fn write_i64(&mut self, value: i64) {
         self.out

@@ -95,8 +95,21 @@ impl serde::Serialize for FieldsV1 {
     }
 }
 
-// Written by the serde impl above, compiled once here rather than per struct using it.
-crate::write_json_by_serde!(FieldsV1);
+/// Go writes `FieldsV1`'s bytes as its encoder writes any `MarshalJSON` result: checked
+/// and compacted, every time. Objects in a list answer each carry a set per manager, so
+/// that is done here in one pass straight into the output, and through the serde impl
+/// above (the same text, or its error) only when the quick pass declines.
+impl crate::util::json::WriteJson for FieldsV1 {
+    fn write_json(
+        &self,
+        writer: &mut crate::util::json::GoJsonWriter<'_>,
+    ) -> Result<(), serde_json::Error> {
+        if !self.raw.is_empty() && writer.embedded_json(&self.raw) {
+            return Ok(());
+        }
+        serde::Serialize::serialize(self, writer)
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for FieldsV1 {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
