@@ -185,46 +185,83 @@ pub(crate) fn serialize_raw<S: serde::Serializer>(
 
 /// Go's `json.Compact` with HTML escaping, after checking that `raw` is one JSON value.
 pub(crate) fn compact(owner: &'static str, raw: &[u8]) -> Result<String, RawJsonError> {
+    check(owner, raw)?;
+    let mut out = Vec::with_capacity(raw.len());
+    compact_checked(&mut out, raw);
+    // UTF-8 in, whole ASCII characters added or removed: UTF-8 out.
+    String::from_utf8(out).map_err(|e| error(owner, raw, e.to_string()))
+}
+
+/// That `raw` is one JSON value in UTF-8, as Go's encoder checks a `MarshalJSON` result.
+pub(crate) fn check(owner: &'static str, raw: &[u8]) -> Result<(), RawJsonError> {
     let text = std::str::from_utf8(raw).map_err(|e| error(owner, raw, e.to_string()))?;
     serde_json::from_str::<serde::de::IgnoredAny>(text)
         .map_err(|e| error(owner, raw, e.to_string()))?;
-    let mut out = String::with_capacity(text.len());
+    Ok(())
+}
+
+/// Appends Go's `json.Compact` of `raw` with HTML escaping to `out`: whitespace outside
+/// strings dropped; `<`, `>`, `&`, U+2028 and U+2029 inside strings escaped. `raw` must
+/// have passed [`check`] (on other bytes the output is unspecified, but nothing panics).
+///
+/// Bytes rather than chars: in UTF-8 every ASCII byte is a whole character, and
+/// U+2028/U+2029 are the byte sequences E2 80 A8 and E2 80 A9. Runs of bytes that stay
+/// as they are are copied at once (embedded JSON such as `managedFields`' field sets is
+/// mostly such runs).
+pub(crate) fn compact_checked(out: &mut Vec<u8>, raw: &[u8]) {
+    out.reserve(raw.len());
     let mut in_string = false;
-    let mut escaped = false;
-    for c in text.chars() {
-        if in_string {
-            match c {
-                _ if escaped => {
-                    escaped = false;
-                    out.push(c);
+    // The start of the run not yet copied.
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        let replacement: &[u8] = if in_string {
+            match b {
+                // The escaped character (ASCII in valid JSON) is copied with the backslash.
+                b'\\' => {
+                    i += 2;
+                    continue;
                 }
-                '\\' => {
-                    escaped = true;
-                    out.push(c);
-                }
-                '"' => {
+                b'"' => {
                     in_string = false;
-                    out.push(c);
+                    i += 1;
+                    continue;
                 }
-                '<' => out.push_str("\\u003c"),
-                '>' => out.push_str("\\u003e"),
-                '&' => out.push_str("\\u0026"),
-                '\u{2028}' => out.push_str("\\u2028"),
-                '\u{2029}' => out.push_str("\\u2029"),
-                _ => out.push(c),
+                b'<' => b"\\u003c",
+                b'>' => b"\\u003e",
+                b'&' => b"\\u0026",
+                0xE2 if raw.get(i + 1) == Some(&0x80) && raw.get(i + 2) == Some(&0xA8) => {
+                    b"\\u2028"
+                }
+                0xE2 if raw.get(i + 1) == Some(&0x80) && raw.get(i + 2) == Some(&0xA9) => {
+                    b"\\u2029"
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
             }
         } else {
-            match c {
-                ' ' | '\t' | '\n' | '\r' => {}
-                '"' => {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => b"",
+                b'"' => {
                     in_string = true;
-                    out.push(c);
+                    i += 1;
+                    continue;
                 }
-                _ => out.push(c),
+                _ => {
+                    i += 1;
+                    continue;
+                }
             }
-        }
+        };
+        out.extend_from_slice(raw.get(start..i).unwrap_or_default());
+        out.extend_from_slice(replacement);
+        // The escaped line and paragraph separators are three bytes.
+        i += if b == 0xE2 { 3 } else { 1 };
+        start = i;
     }
-    Ok(out)
+    out.extend_from_slice(raw.get(start..).unwrap_or_default());
 }
 
 fn error(owner: &'static str, raw: &[u8], reason: String) -> RawJsonError {
@@ -247,6 +284,63 @@ mod tests {
             compact("t", raw).unwrap(),
             r#"{"a":[1,2.50,"x y"],"b":"\u003c\u0026\u003e\u2028\" "}"#
         );
+    }
+
+    /// The char-by-char compaction `compact_checked` replaced, as the reference.
+    fn compact_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let (mut in_string, mut escaped) = (false, false);
+        for c in text.chars() {
+            match (in_string, c) {
+                (true, _) if escaped => {
+                    escaped = false;
+                    out.push(c);
+                }
+                (true, '\\') => {
+                    escaped = true;
+                    out.push(c);
+                }
+                (true, '<') => out.push_str("\\u003c"),
+                (true, '>') => out.push_str("\\u003e"),
+                (true, '&') => out.push_str("\\u0026"),
+                (true, '\u{2028}') => out.push_str("\\u2028"),
+                (true, '\u{2029}') => out.push_str("\\u2029"),
+                (false, ' ' | '\t' | '\n' | '\r') => {}
+                (_, '"') => {
+                    in_string = !in_string;
+                    out.push(c);
+                }
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn byte_compaction_matches_the_char_compaction() {
+        for text in [
+            "{}",
+            " { } ",
+            "\"\"",
+            "\"\\\\\"",
+            "[\"\\\"<\", \"\\u003c>\" ,\"&\"]",
+            "{\"f:metadata\": {\"f:labels\": {\".\": {}, \"f:app\": {}}}}",
+            "\"\u{2028}\u{2029}\u{2027}\u{202A}…–\"",
+            "\"\u{2028}\"",
+            "\"é\u{e2}x y\"",
+            "[1,\n\r\t 2.5e3 , null, true ]",
+            "\"tail\u{2029}\"",
+        ] {
+            let want = compact_by_chars(text);
+            assert_eq!(
+                compact("t", text.as_bytes()).ok(),
+                Some(want.clone()),
+                "{text:?}"
+            );
+            let mut out = b"prefix".to_vec();
+            compact_checked(&mut out, text.as_bytes());
+            assert_eq!(out, [&b"prefix"[..], want.as_bytes()].concat(), "{text:?}");
+        }
     }
 
     #[test]

@@ -7,6 +7,10 @@ use serde_json::Value;
 
 use crate::proto::{Message, ProtobufError, WireDecoder, WireEncoder, WireType, read_bytes};
 use crate::raw_json::{deserialize_raw, serialize_raw};
+use crate::util::json::{GoJsonWriter, WriteJson};
+
+/// The name Go's errors give the type, for bytes that are not JSON.
+const OWNER: &str = "metav1.FieldsV1";
 
 /// The set of fields a manager owns, in the `FieldsV1` trie format (`{"f:data":{"f:k":
 /// {}}}`), kept as bytes (Go's `FieldsV1.Raw`).
@@ -90,13 +94,23 @@ impl serde::Serialize for FieldsV1 {
         if self.raw.is_empty() {
             serializer.serialize_unit()
         } else {
-            serialize_raw("metav1.FieldsV1", &self.raw, serializer)
+            serialize_raw(OWNER, &self.raw, serializer)
         }
     }
 }
 
-// Written by the serde impl above, compiled once here rather than per struct using it.
-crate::write_json_by_serde!(FieldsV1);
+/// The serde impl's text, written straight into the output (every object's
+/// `managedFields` holds these).
+impl WriteJson for FieldsV1 {
+    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
+        if self.raw.is_empty() {
+            writer.null();
+            Ok(())
+        } else {
+            writer.embedded_json(OWNER, &self.raw)
+        }
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for FieldsV1 {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
