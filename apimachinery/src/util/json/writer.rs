@@ -236,14 +236,14 @@ impl<'w> GoJsonWriter<'w> {
     /// gets it straight, without the `String` and `RawValue` the serde path goes through
     /// (and their second parse).
     pub(crate) fn embedded_json(&mut self, owner: &'static str, raw: &[u8]) -> Result<(), Error> {
-        crate::raw_json::check(owner, raw).map_err(ser::Error::custom)?;
+        super::embedded::check(owner, raw).map_err(ser::Error::custom)?;
         if self.indented {
             let mut compact = Vec::with_capacity(raw.len());
-            crate::raw_json::compact_checked(&mut compact, raw);
+            super::embedded::compact_checked(&mut compact, raw);
             let text = std::str::from_utf8(&compact).map_err(ser::Error::custom)?;
             self.raw(text);
         } else {
-            crate::raw_json::compact_checked(self.out, raw);
+            super::embedded::compact_checked(self.out, raw);
         }
         Ok(())
     }
