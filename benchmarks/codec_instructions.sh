@@ -8,6 +8,9 @@
 # compares run time with them: run it on the tree before and after a change.
 #
 # Usage: benchmarks/codec_instructions.sh [out.tsv]
+# OPERATIONS and FIXTURES (space-separated) choose other rows than the default eight;
+# the example also takes `core.v1.ConfigMap` and, for the encodes, `PodList` (1,000
+# named copies of the Pod fixture, as the go_codecs bench builds it).
 # Needs valgrind; builds the example in release in the workspace's target directory (with
 # k8s-types' dev-dependencies, so apimachinery with its default features: the first build
 # compiles k8s-types once more beside `cargo build --release -p k8s-types`'s copy) and
@@ -44,8 +47,8 @@ ir() {
 out="${1:-/dev/stdout}"
 {
     printf 'operation\tfixture\tIr per call\n'
-    for operation in json-decode json-encode protobuf-decode protobuf-encode; do
-        for fixture in core.v1.Pod apps.v1.Deployment; do
+    for operation in ${OPERATIONS:-json-decode json-encode protobuf-decode protobuf-encode}; do
+        for fixture in ${FIXTURES:-core.v1.Pod apps.v1.Deployment}; do
             a="$(ir "$operation" "$fixture" "$few")"
             b="$(ir "$operation" "$fixture" "$many")"
             per_call=$(( (b - a) / (many - few) ))

@@ -92,30 +92,31 @@ pub fn expand_write_json(c: &Container, krate: &TokenStream, shape: Shape) -> To
     let json = quote!(#krate::util::json);
     let fields = wire_fields(c, shape);
     let no_type_meta = shape == Shape::Type || c.attrs.no_type_meta.is_some();
+    let (kind_prefix, api_version_prefix) = (key_prefix("kind"), key_prefix("apiVersion"));
     let type_meta_writes = if no_type_meta {
         TokenStream::new()
     } else if let (Some(f), Some(_)) = (type_meta_field(c), c.attrs.omit_empty_type_meta) {
         let name = &f.ident;
         quote! {
             if !self.#name.kind.is_empty() {
-                fields.field("kind", &self.#name.kind);
+                fields.quoted_field(#kind_prefix, &self.#name.kind);
             }
             if !self.#name.api_version.is_empty() {
-                fields.field("apiVersion", &self.#name.api_version);
+                fields.quoted_field(#api_version_prefix, &self.#name.api_version);
             }
         }
     } else {
         let (kind, api_version) = written_type_meta(c);
         quote! {
             let kind: &str = #kind;
-            fields.field("kind", &kind);
+            fields.quoted_field(#kind_prefix, &kind);
             let api_version: &str = #api_version;
-            fields.field("apiVersion", &api_version);
+            fields.quoted_field(#api_version_prefix, &api_version);
         }
     };
     let writes = fields.iter().map(|f| {
         let name = &f.ident;
-        let key = &f.json_name;
+        let key = key_prefix(&f.json_name);
         let ty = &f.ty;
         if f.skip_serializing_if.is_none()
             && f.nullable.is_none()
@@ -156,6 +157,35 @@ pub fn expand_write_json(c: &Container, krate: &TokenStream, shape: Shape) -> To
             }
         }
     }
+}
+
+/// What goes before a field's value in compact JSON, computed here once as Go's encoder
+/// computes it once per field: the comma, the key quoted and escaped as Go escapes
+/// strings (HTML characters and U+2028/U+2029 included), and the colon (`,"name":`).
+/// `StructWriter::quoted_field` writes it as it is.
+fn key_prefix(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    out.push_str(",\"");
+    for c in name.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\":");
+    out
 }
 
 /// The key lookup both decodes share (`Deserialize` and `ReadJson`), one `static` per
@@ -318,7 +348,17 @@ pub fn expand_read_json(c: &Container, krate: &TokenStream, shape: Shape) -> Tok
 
 #[cfg(test)]
 mod tests {
-    use super::field_table;
+    use super::{field_table, key_prefix};
+
+    #[test]
+    fn key_prefixes_are_quoted_and_escaped_as_go_writes_strings() {
+        assert_eq!(key_prefix("apiVersion"), r#","apiVersion":"#);
+        assert_eq!(key_prefix(""), r#","":"#);
+        assert_eq!(
+            key_prefix("a\"b\\c<d>e&f\u{2028}\u{2029}\n\r\t\u{8}\u{c}\u{1}é…"),
+            r#","a\"b\\c\u003cd\u003ee\u0026f\u2028\u2029\n\r\t\b\f\u0001é…":"#
+        );
+    }
 
     #[test]
     fn the_key_table_groups_names_by_length_in_declaration_order() {

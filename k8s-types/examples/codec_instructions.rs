@@ -5,7 +5,9 @@
 //!
 //! Usage: `codec_instructions TESTDATA_DIR OPERATION FIXTURE ITERATIONS`, where
 //! OPERATION is `json-decode`, `json-encode`, `protobuf-decode` or `protobuf-encode` and
-//! FIXTURE a file stem of Go's testdata such as `core.v1.Pod` (its `.json` and `.pb`).
+//! FIXTURE a file stem of Go's testdata such as `core.v1.Pod` (its `.json` and `.pb`),
+//! or `PodList`: the Pod fixture 1,000 times, each named `pod-<i>`, as the `go_codecs`
+//! bench and Go's oracle build it (encode only: the list's per-item costs).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -14,6 +16,7 @@ use apimachinery::runtime::{Object, Scheme};
 use apimachinery::serializer::json::{JsonSerializer, SerializerOptions};
 use apimachinery::serializer::protobuf::ProtobufSerializer;
 use apimachinery::serializer::{CodecFactory, Decoder, Encoder};
+use k8s_types::core::v1::{Pod, PodList};
 
 type Error = Box<dyn std::error::Error>;
 
@@ -45,8 +48,12 @@ fn main() -> Result<(), Error> {
             }
         }
         "json-encode" | "protobuf-encode" => {
-            let (object, _): (Box<dyn Object>, _) =
-                universal.decode(&input("json")?, None, None)?;
+            let object: Box<dyn Object> = if stem == "PodList" {
+                let pod = std::fs::read(dir.join("core.v1.Pod.json"))?;
+                pod_list(universal.decode(&pod, None, None)?.0)?
+            } else {
+                universal.decode(&input("json")?, None, None)?.0
+            };
             let encoder: &dyn Encoder = if operation == "json-encode" {
                 &json
             } else {
@@ -59,4 +66,26 @@ fn main() -> Result<(), Error> {
         other => return Err(format!("unknown operation {other}").into()),
     }
     Ok(())
+}
+
+/// The length of the list the `go_codecs` bench and Go's oracle build.
+const POD_LIST_SIZE: usize = 1000;
+
+/// A PodList of `POD_LIST_SIZE` copies of `pod`, each named `pod-<i>` and without its
+/// kind and apiVersion, as the `go_codecs` bench builds it.
+fn pod_list(pod: Box<dyn Object>) -> Result<Box<dyn Object>, Error> {
+    let pod = pod
+        .downcast::<Pod>()
+        .map_err(|_| "the Pod fixture is not a Pod")?;
+    let mut list = PodList::default();
+    list.type_meta.api_version = "v1".to_owned();
+    list.type_meta.kind = "PodList".to_owned();
+    let items = list.items.get_or_insert_with(Vec::new);
+    for i in 0..POD_LIST_SIZE {
+        let mut p = (*pod).clone();
+        p.type_meta = Default::default();
+        p.metadata.name = format!("pod-{i}");
+        items.push(p);
+    }
+    Ok(Box::new(list))
 }

@@ -42,7 +42,15 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 impl ByteString {
     /// The bytes in standard base64 with padding.
     pub fn to_base64(&self) -> String {
-        let mut out = String::with_capacity(self.0.len().div_ceil(3) * 4);
+        let mut out = Vec::with_capacity(self.0.len().div_ceil(3) * 4);
+        self.append_base64(&mut out);
+        // The alphabet and the padding are ASCII.
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends the bytes in standard base64 with padding to `out`.
+    fn append_base64(&self, out: &mut Vec<u8>) {
+        out.reserve(self.0.len().div_ceil(3) * 4);
         for chunk in self.0.chunks(3) {
             let b = [
                 chunk.first().copied().unwrap_or(0),
@@ -53,13 +61,12 @@ impl ByteString {
             for i in 0..4 {
                 if i <= chunk.len() {
                     let index = (n >> (18 - 6 * i)) & 0x3f;
-                    out.push(char::from(ALPHABET[index as usize]));
+                    out.push(ALPHABET[index as usize]);
                 } else {
-                    out.push('=');
+                    out.push(b'=');
                 }
             }
         }
-        out
     }
 
     /// Decodes standard base64 as Go's `base64.StdEncoding.DecodeString` does.
@@ -207,8 +214,17 @@ impl serde::Serialize for ByteString {
     }
 }
 
-// Written by the serde impl above, compiled once here rather than per struct using it.
-crate::write_json_by_serde!(ByteString);
+/// The serde impl's text, the base64 written straight into the output (its alphabet and
+/// padding need no escapes).
+impl crate::util::json::WriteJson for ByteString {
+    fn write_json(
+        &self,
+        writer: &mut crate::util::json::GoJsonWriter<'_>,
+    ) -> Result<(), serde_json::Error> {
+        writer.unescaped_string(|out| self.append_base64(out));
+        Ok(())
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for ByteString {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -6,6 +6,10 @@ use std::fmt;
 use super::Object;
 use crate::proto::{Message, ProtobufError, WireDecoder, WireEncoder, WireType, read_bytes};
 use crate::raw_json::{deserialize_raw, serialize_raw};
+use crate::util::json::{GoJsonWriter, WriteJson};
+
+/// The name Go's errors give the type, for bytes that are not JSON.
+const OWNER: &str = "runtime.RawExtension";
 
 /// A field that holds a whole object of any kind (`ControllerRevision.data`, an
 /// `AdmissionReview`'s `object`, a `WatchEvent`'s `object`), kept as the bytes it was read
@@ -107,7 +111,7 @@ impl fmt::Debug for RawExtension {
 impl serde::Serialize for RawExtension {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if !self.raw.is_empty() {
-            serialize_raw("runtime.RawExtension", &self.raw, serializer)
+            serialize_raw(OWNER, &self.raw, serializer)
         } else if let Some(object) = &self.object {
             object.serialize(serializer)
         } else {
@@ -116,8 +120,16 @@ impl serde::Serialize for RawExtension {
     }
 }
 
-// Written by the serde impl above, compiled once here rather than per struct using it.
-crate::write_json_by_serde!(RawExtension);
+/// The serde impl's text; bytes are written straight into the output.
+impl WriteJson for RawExtension {
+    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
+        if self.raw.is_empty() {
+            serde::Serialize::serialize(self, writer)
+        } else {
+            writer.embedded_json(OWNER, &self.raw)
+        }
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for RawExtension {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -8,6 +8,7 @@ use std::io;
 
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 
+pub(crate) mod embedded;
 mod replay;
 mod scanner;
 mod writer;

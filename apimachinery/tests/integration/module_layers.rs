@@ -22,10 +22,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("schema", &[]),
     ("version", &[]),
     ("fx_hash", &[]),
-    ("raw_json", &[]),
     ("field_index", &[]),
     ("exact_vec", &[]),
     ("util", &["schema", "version", "fx_hash"]),
+    // Embedded JSON's serde path, on util::json's check and compaction (which the
+    // JSON writer uses directly).
+    ("raw_json", &["util"]),
     ("scheme_error", &["schema"]),
     // As Go's pkg/labels, which validates keys and values with pkg/util/validation.
     ("labels", &["util"]),

@@ -20,7 +20,10 @@ use serde_json::Error;
 
 use super::{format_go_float32, format_go_float64, write_indented};
 
+mod escape;
 mod write_json;
+
+use escape::write_string;
 
 pub use write_json::{
     StructWriter, WriteField, WriteFieldBySerde, WriteFieldDirect, WriteJson, encode_write_json,
@@ -214,13 +217,35 @@ impl<'w> GoJsonWriter<'w> {
         }
     }
 
-    /// Embedded JSON bytes (a `MarshalJSON` result: `FieldsV1`'s), checked, compacted
-    /// and HTML-escaped straight into the output in one pass, as Go's encoder writes
-    /// them; false, with nothing written, when that quick path does not apply (indented
-    /// output, text it leaves to the general path): the caller then writes them
-    /// through its serde `Serialize`.
-    pub(crate) fn embedded_json(&mut self, raw: &[u8]) -> bool {
-        !self.indented && crate::raw_json::compact_into(raw, self.out)
+    /// `null`.
+    pub(crate) fn null(&mut self) {
+        self.out.extend_from_slice(b"null");
+    }
+
+    /// A string whose text `write` appends, which must need no escapes (base64, digits):
+    /// the quotes around it, and no scan for escapes.
+    pub(crate) fn unescaped_string(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        self.out.push(b'"');
+        write(self.out);
+        self.out.push(b'"');
+    }
+
+    /// JSON a value holds as bytes (`FieldsV1`, `RawExtension`), written as Go's encoder
+    /// writes what a `MarshalJSON` method returns: refused unless it is one JSON value,
+    /// compacted and HTML-escaped, then re-indented in indented output. Compact output
+    /// gets it straight, without the `String` and `RawValue` the serde path goes through
+    /// (and their second parse).
+    pub(crate) fn embedded_json(&mut self, owner: &'static str, raw: &[u8]) -> Result<(), Error> {
+        super::embedded::check(owner, raw).map_err(ser::Error::custom)?;
+        if self.indented {
+            let mut compact = Vec::with_capacity(raw.len());
+            super::embedded::compact_checked(&mut compact, raw);
+            let text = std::str::from_utf8(&compact).map_err(ser::Error::custom)?;
+            self.raw(text);
+        } else {
+            super::embedded::compact_checked(self.out, raw);
+        }
+        Ok(())
     }
 
     #[inline(never)]
@@ -918,93 +943,4 @@ impl ser::Serializer for MapKey<'_, '_> {
 
 fn float_key_must_be_finite() -> Error {
     ser::Error::custom("float key must be finite (got NaN or +/-inf)")
-}
-
-/// Which bytes a JSON string cannot hold as they are in Go's output: control
-/// characters, `"` and `\`, Go's HTML escapes `<`, `>`, `&`, and 0xE2, the lead byte of
-/// U+2028 and U+2029 (and of other characters, which [`write_string`] lets through).
-static NEEDS_ESCAPE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[b'<' as usize] = true;
-    table[b'>' as usize] = true;
-    table[b'&' as usize] = true;
-    table[0xE2] = true;
-    table
-};
-
-/// Appends `value` as a quoted JSON string with Go's escapes (inlined into the few
-/// non-generic callers: struct keys, string values, map keys). Nearly every string has
-/// nothing to escape: one scan, one copy.
-#[inline]
-fn write_string(out: &mut Vec<u8>, value: &str) {
-    let bytes = value.as_bytes();
-    match bytes.iter().position(|&b| NEEDS_ESCAPE[usize::from(b)]) {
-        None => {
-            out.reserve(bytes.len() + 2);
-            out.push(b'"');
-            out.extend_from_slice(bytes);
-            out.push(b'"');
-        }
-        Some(at) => write_escaped(out, bytes, at),
-    }
-}
-
-/// [`write_string`] for a string that holds a byte to look at, the first at `at`.
-#[inline(never)]
-fn write_escaped(out: &mut Vec<u8>, bytes: &[u8], at: usize) {
-    out.reserve(bytes.len() + 8);
-    out.push(b'"');
-    // Bytes, not chars: in UTF-8 an ASCII byte is always a whole character, and
-    // U+2028/U+2029 are exactly the byte sequences E2 80 A8 and E2 80 A9.
-    let mut start = 0;
-    let mut i = at;
-    while let Some(&b) = bytes.get(i) {
-        if !NEEDS_ESCAPE[usize::from(b)] {
-            i += 1;
-            continue;
-        }
-        let mut unicode = [b'\\', b'u', b'0', b'0', 0, 0];
-        let (escape, len): (&[u8], usize) = match b {
-            b'"' => (b"\\\"", 1),
-            b'\\' => (b"\\\\", 1),
-            b'\n' => (b"\\n", 1),
-            b'\r' => (b"\\r", 1),
-            b'\t' => (b"\\t", 1),
-            0x08 => (b"\\b", 1),
-            0x0C => (b"\\f", 1),
-            b'<' => (b"\\u003c", 1),
-            b'>' => (b"\\u003e", 1),
-            b'&' => (b"\\u0026", 1),
-            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA8) => {
-                (b"\\u2028", 3)
-            }
-            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA9) => {
-                (b"\\u2029", 3)
-            }
-            // Another character of the U+2000 block ('…', '–', '“'): as it is.
-            0xE2 => {
-                i += 1;
-                continue;
-            }
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                unicode[4] = HEX[usize::from(b >> 4)];
-                unicode[5] = HEX[usize::from(b & 0xF)];
-                (&unicode, 1)
-            }
-        };
-        out.extend_from_slice(bytes.get(start..i).unwrap_or_default());
-        out.extend_from_slice(escape);
-        i += len;
-        start = i;
-    }
-    out.extend_from_slice(bytes.get(start..).unwrap_or_default());
-    out.push(b'"');
 }

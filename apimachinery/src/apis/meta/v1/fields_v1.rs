@@ -7,6 +7,10 @@ use serde_json::Value;
 
 use crate::proto::{Message, ProtobufError, WireDecoder, WireEncoder, WireType, read_bytes};
 use crate::raw_json::{deserialize_raw, serialize_raw};
+use crate::util::json::{GoJsonWriter, WriteJson};
+
+/// The name Go's errors give the type, for bytes that are not JSON.
+const OWNER: &str = "metav1.FieldsV1";
 
 /// The set of fields a manager owns, in the `FieldsV1` trie format (`{"f:data":{"f:k":
 /// {}}}`), kept as bytes (Go's `FieldsV1.Raw`).
@@ -90,24 +94,21 @@ impl serde::Serialize for FieldsV1 {
         if self.raw.is_empty() {
             serializer.serialize_unit()
         } else {
-            serialize_raw("metav1.FieldsV1", &self.raw, serializer)
+            serialize_raw(OWNER, &self.raw, serializer)
         }
     }
 }
 
-/// Go writes `FieldsV1`'s bytes as its encoder writes any `MarshalJSON` result: checked
-/// and compacted, every time. Objects in a list answer each carry a set per manager, so
-/// that is done here in one pass straight into the output, and through the serde impl
-/// above (the same text, or its error) only when the quick pass declines.
-impl crate::util::json::WriteJson for FieldsV1 {
-    fn write_json(
-        &self,
-        writer: &mut crate::util::json::GoJsonWriter<'_>,
-    ) -> Result<(), serde_json::Error> {
-        if !self.raw.is_empty() && writer.embedded_json(&self.raw) {
-            return Ok(());
+/// The serde impl's text, written straight into the output (every object's
+/// `managedFields` holds these).
+impl WriteJson for FieldsV1 {
+    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
+        if self.raw.is_empty() {
+            writer.null();
+            Ok(())
+        } else {
+            writer.embedded_json(OWNER, &self.raw)
         }
-        serde::Serialize::serialize(self, writer)
     }
 }
 

@@ -142,8 +142,16 @@ impl serde::Serialize for MicroTime {
     }
 }
 
-// Written by the serde impl above, compiled once here rather than per struct using it.
-crate::write_json_by_serde!(MicroTime);
+/// The serde impl's text, written straight into the output.
+impl crate::util::json::WriteJson for MicroTime {
+    fn write_json(
+        &self,
+        writer: &mut crate::util::json::GoJsonWriter<'_>,
+    ) -> Result<(), serde_json::Error> {
+        self.0
+            .write_json_as(writer, Fraction::Micros, "metav1.MicroTime")
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for MicroTime {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -5,6 +5,8 @@
 use std::fmt::{self, Write as _};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::util::json::{GoJsonWriter, WriteJson};
+
 /// Nanoseconds in a second.
 pub(crate) const NANOS_PER_SEC: u32 = 1_000_000_000;
 /// Seconds in a day; the wire formats know nothing of leap seconds.
@@ -203,20 +205,115 @@ impl Time {
         fraction: Fraction,
         type_name: &str,
     ) -> Result<S::Ok, S::Error> {
+        match self.json_text(fraction, type_name)? {
+            Some(text) => serializer.serialize_str(text.as_str()),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// What [`serialize_as`](Self::serialize_as) writes, written straight by a
+    /// [`GoJsonWriter`] (the text needs no escapes).
+    pub(crate) fn write_json_as(
+        &self,
+        writer: &mut GoJsonWriter<'_>,
+        fraction: Fraction,
+        type_name: &str,
+    ) -> Result<(), serde_json::Error> {
+        match self.json_text(fraction, type_name)? {
+            Some(text) => writer.unescaped_string(|out| out.extend_from_slice(text.as_bytes())),
+            None => writer.null(),
+        }
+        Ok(())
+    }
+
+    /// The JSON text of the instant, `None` for the zero time (`null`); years outside
+    /// `0..=9999` are an error.
+    fn json_text<E: serde::ser::Error>(
+        &self,
+        fraction: Fraction,
+        type_name: &str,
+    ) -> Result<Option<Rfc3339>, E> {
         if self.is_zero() {
-            return serializer.serialize_none();
+            return Ok(None);
         }
         let c = self.civil();
-        if !(0..=9999).contains(&c.year) {
-            return Err(serde::ser::Error::custom(format_args!(
+        match Rfc3339::new(&c, self.nanos, fraction) {
+            Some(text) => Ok(Some(text)),
+            None => Err(E::custom(format_args!(
                 "{type_name}: year {} is outside of range [0,9999] and has no RFC 3339 form",
                 c.year
-            )));
+            ))),
         }
-        let mut s = String::with_capacity(27);
-        // Writing into a String cannot fail.
-        let _ = self.write_civil(&mut s, &c, fraction);
-        serializer.serialize_str(&s)
+    }
+}
+
+/// The RFC 3339 text of an instant of a year in `0..=9999`, built in place: what
+/// [`Time::write_civil`] writes for such years, without `fmt` (every timestamp of every
+/// object encoded is written through here). At most `9999-12-31T23:59:59.999999999Z`,
+/// 30 bytes.
+pub(crate) struct Rfc3339 {
+    bytes: [u8; 30],
+    len: usize,
+}
+
+impl Rfc3339 {
+    /// `None` when the year is outside `0..=9999`.
+    fn new(c: &Civil, nanos: u32, fraction: Fraction) -> Option<Rfc3339> {
+        let year = u32::try_from(c.year).ok().filter(|y| *y <= 9999)?;
+        let mut bytes = *b"0000-00-00T00:00:00.000000000Z";
+        let two = |value: u32| [b'0' + (value / 10 % 10) as u8, b'0' + (value % 10) as u8];
+        let [y0, y1] = two(year / 100);
+        let [y2, y3] = two(year % 100);
+        let [mo0, mo1] = two(c.month);
+        let [d0, d1] = two(c.day);
+        let [h0, h1] = two(c.hour);
+        let [mi0, mi1] = two(c.minute);
+        let [s0, s1] = two(c.second);
+        bytes[..4].copy_from_slice(&[y0, y1, y2, y3]);
+        bytes[5..7].copy_from_slice(&[mo0, mo1]);
+        bytes[8..10].copy_from_slice(&[d0, d1]);
+        bytes[11..13].copy_from_slice(&[h0, h1]);
+        bytes[14..16].copy_from_slice(&[mi0, mi1]);
+        bytes[17..19].copy_from_slice(&[s0, s1]);
+        // The fraction's digits, from the last; `digits` of them are kept.
+        let (mut value, digits) = match fraction {
+            Fraction::None => (0, 0),
+            Fraction::Micros => (nanos / 1000, 6),
+            Fraction::TrimmedNanos => {
+                let mut value = nanos;
+                let mut digits = 9;
+                while digits > 0 && value % 10 == 0 {
+                    value /= 10;
+                    digits -= 1;
+                }
+                (value, digits)
+            }
+        };
+        let mut at = 20 + digits;
+        while at > 20 {
+            at -= 1;
+            if let Some(digit) = bytes.get_mut(at) {
+                *digit = b'0' + (value % 10) as u8;
+            }
+            value /= 10;
+        }
+        let len = if digits == 0 { 19 } else { 20 + digits };
+        if let Some(z) = bytes.get_mut(len) {
+            *z = b'Z';
+        }
+        Some(Rfc3339 {
+            bytes,
+            len: len + 1,
+        })
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
+
+    fn as_str(&self) -> &str {
+        // ASCII only.
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
     }
 }
 
@@ -329,8 +426,12 @@ impl serde::Serialize for Time {
     }
 }
 
-// Written by the serde impl above, compiled once here rather than per struct using it.
-crate::write_json_by_serde!(Time);
+/// The serde impl's text, written straight into the output.
+impl WriteJson for Time {
+    fn write_json(&self, writer: &mut GoJsonWriter<'_>) -> Result<(), serde_json::Error> {
+        self.write_json_as(writer, Fraction::None, "metav1.Time")
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for Time {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -400,29 +501,28 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     days_before_year(year) + i64::from(before_month) + i64::from(day) - 1 - DAYS_YEAR_ZERO_TO_UNIX
 }
 
-/// The date `days` after 1970-01-01 (before it when negative).
+/// The date `days` after 1970-01-01 (before it when negative), in constant time (Howard
+/// Hinnant's `civil_from_days`): every timestamp written goes through here. Years are
+/// counted from March 1st, so that the leap day ends a year; `era`s are the 400-year
+/// cycles of 146,097 days.
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let since_year_zero = days + DAYS_YEAR_ZERO_TO_UNIX;
-    // 400 Gregorian years are exactly 146_097 days, so this estimate is off by at most
-    // one year either way; the loops settle it.
-    let mut year = (since_year_zero * 400).div_euclid(146_097);
-    while days_before_year(year) > since_year_zero {
-        year -= 1;
-    }
-    while days_before_year(year + 1) <= since_year_zero {
-        year += 1;
-    }
-    // Below 366, so it fits.
-    let mut day_of_year = (since_year_zero - days_before_year(year)) as u32;
-    for month in 1..=12 {
-        let len = days_in_month(year, month);
-        if day_of_year < len {
-            return (year, month, day_of_year + 1);
-        }
-        day_of_year -= len;
-    }
-    // Unreachable: a year's months add up to its length.
-    (year, 12, 31)
+    // Days from 0000-03-01.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097; // [0, 146096]
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365; // [0, 399]
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100); // [0, 365]
+    let march_month = (5 * day_of_year + 2) / 153; // [0, 11], March is 0
+    // Each is small and non-negative, so these fit.
+    let day = (day_of_year - (153 * march_month + 2) / 5 + 1) as u32;
+    let month = if march_month < 10 {
+        march_month + 3
+    } else {
+        march_month - 9
+    } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1009,6 +1109,113 @@ pub(super) mod tests {
         );
         let now = Time::now();
         assert!(now > parse("2020-01-01T00:00:00Z"), "{now:?}");
+    }
+
+    /// The search `civil_from_days` replaced: the year from an estimate settled by
+    /// `days_before_year`, then the month by walking the year's months.
+    fn civil_from_days_by_search(days: i64) -> (i64, u32, u32) {
+        let since_year_zero = days + DAYS_YEAR_ZERO_TO_UNIX;
+        // 400 Gregorian years are exactly 146_097 days, so this estimate is off by at most
+        // one year either way; the loops settle it.
+        let mut year = (since_year_zero * 400).div_euclid(146_097);
+        while days_before_year(year) > since_year_zero {
+            year -= 1;
+        }
+        while days_before_year(year + 1) <= since_year_zero {
+            year += 1;
+        }
+        // Below 366, so it fits.
+        let mut day_of_year = (since_year_zero - days_before_year(year)) as u32;
+        for month in 1..=12 {
+            let len = days_in_month(year, month);
+            if day_of_year < len {
+                return (year, month, day_of_year + 1);
+            }
+            day_of_year -= len;
+        }
+        // Unreachable: a year's months add up to its length.
+        (year, 12, 31)
+    }
+
+    #[test]
+    fn calendar_matches_the_search_far_and_wide() {
+        let mut samples: Vec<i64> = (-1_000_000..1_000_000).step_by(997).collect();
+        for far in [
+            i64::MAX / 86_400,
+            i64::MIN / 86_400,
+            106_751_991_167_300,
+            -719_468,
+        ] {
+            samples.extend(far - 800..far + 800);
+        }
+        samples.retain(|d| (i64::MIN / 86_400..=i64::MAX / 86_400).contains(d));
+        for days in samples {
+            assert_eq!(
+                civil_from_days(days),
+                civil_from_days_by_search(days),
+                "day {days}"
+            );
+        }
+    }
+
+    #[test]
+    fn rfc3339_bytes_match_write_civil() {
+        let mut checked = 0;
+        for secs in (-62_167_219_200_i64..253_402_300_800).step_by(7_777_777_777 / 13) {
+            for nanos in [
+                0,
+                1,
+                10,
+                999,
+                1000,
+                120_000,
+                123_456_789,
+                999_999_999,
+                500_000_000,
+            ] {
+                let t = Time::from_unix(secs, nanos);
+                let c = t.civil();
+                for fraction in [Fraction::None, Fraction::Micros, Fraction::TrimmedNanos] {
+                    let mut want = String::new();
+                    t.write_civil(&mut want, &c, fraction).unwrap();
+                    let got = Rfc3339::new(&c, t.nanos, fraction).unwrap();
+                    assert_eq!(got.as_str(), want);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        // Outside 0..=9999 there is no RFC 3339 text.
+        let before = Time::from_unix(-62_167_219_201, 0);
+        assert!(Rfc3339::new(&before.civil(), 0, Fraction::None).is_none());
+        let after = Time::from_unix(253_402_300_800, 0);
+        assert!(Rfc3339::new(&after.civil(), 0, Fraction::None).is_none());
+    }
+
+    #[test]
+    fn written_straight_as_serde_writes() {
+        for t in [
+            Time::ZERO,
+            Time::from_unix(1_199_149_261, 0),
+            Time::from_unix(1_199_149_261, 123_456_789),
+            Time::from_unix(-62_167_219_201, 0),
+        ] {
+            let mut direct = Vec::new();
+            let d = t.write_json(&mut GoJsonWriter::compact(&mut direct));
+            let by_serde = serde_json::to_vec(&t);
+            assert_eq!(d.is_ok(), by_serde.is_ok(), "{t:?}");
+            match by_serde {
+                Ok(want) => assert_eq!(direct, want, "{t:?}"),
+                Err(e) => assert_eq!(d.unwrap_err().to_string(), e.to_string()),
+            }
+            let micro = super::super::MicroTime::from(t);
+            let mut direct = Vec::new();
+            let d = micro.write_json(&mut GoJsonWriter::compact(&mut direct));
+            match serde_json::to_vec(&micro) {
+                Ok(want) => assert_eq!(direct, want, "{t:?}"),
+                Err(e) => assert_eq!(d.unwrap_err().to_string(), e.to_string()),
+            }
+        }
     }
 
     #[test]

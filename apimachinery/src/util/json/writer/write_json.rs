@@ -86,6 +86,40 @@ impl StructWriter<'_, '_> {
         }
     }
 
+    /// Writes one field whose key the derive wrote out at compile time, as Go's encoder
+    /// keeps each field's key: `prefix` is the separator, the quoted and escaped key
+    /// and the colon (`,"name":`), written with one copy in compact output (its comma
+    /// left out for the first field). The key is neither scanned nor escaped here: keys
+    /// are most of what a typed object's encode writes. An error is kept for
+    /// [`end`](Self::end), and the fields after it are not written.
+    #[doc(hidden)]
+    #[inline(never)]
+    pub fn quoted_field(&mut self, prefix: &str, value: &dyn WriteJson) {
+        if self.error.is_some() {
+            return;
+        }
+        let prefix = prefix.as_bytes();
+        let writer = &mut *self.writer;
+        if writer.indented {
+            writer.put_separator(&mut self.first);
+            // The key without the comma and the colon, then Go's indented colon.
+            let key = prefix
+                .get(1..prefix.len().saturating_sub(1))
+                .unwrap_or_default();
+            writer.out.extend_from_slice(key);
+            writer.put_colon();
+        } else if std::mem::take(&mut self.first) {
+            writer
+                .out
+                .extend_from_slice(prefix.get(1..).unwrap_or_default());
+        } else {
+            writer.out.extend_from_slice(prefix);
+        }
+        if let Err(e) = value.write_json(writer) {
+            self.error = Some(e);
+        }
+    }
+
     /// Closes the object, or returns the first field's error.
     #[doc(hidden)]
     #[inline(never)]
@@ -121,16 +155,17 @@ pub trait WriteFieldDirect {
     /// The field's type.
     type Field: ?Sized;
 
-    /// Writes `key` and `value` into `fields`.
-    fn write_field(self, fields: &mut StructWriter<'_, '_>, key: &str, value: &Self::Field);
+    /// Writes `value` into `fields` after `prefix`, the separator, quoted key and colon
+    /// (see [`StructWriter::quoted_field`]).
+    fn write_field(self, fields: &mut StructWriter<'_, '_>, prefix: &str, value: &Self::Field);
 }
 
 impl<T: WriteJson> WriteFieldDirect for &&WriteField<T> {
     type Field = T;
 
     #[inline]
-    fn write_field(self, fields: &mut StructWriter<'_, '_>, key: &str, value: &T) {
-        fields.field(key, value);
+    fn write_field(self, fields: &mut StructWriter<'_, '_>, prefix: &str, value: &T) {
+        fields.quoted_field(prefix, value);
     }
 }
 
@@ -140,15 +175,16 @@ pub trait WriteFieldBySerde {
     /// The field's type.
     type Field: ?Sized;
 
-    /// Writes `key` and `value` into `fields`.
-    fn write_field(self, fields: &mut StructWriter<'_, '_>, key: &str, value: &Self::Field);
+    /// Writes `value` into `fields` after `prefix`, the separator, quoted key and colon
+    /// (see [`StructWriter::quoted_field`]).
+    fn write_field(self, fields: &mut StructWriter<'_, '_>, prefix: &str, value: &Self::Field);
 }
 
 impl<T: Serialize> WriteFieldBySerde for &WriteField<T> {
     type Field = T;
 
-    fn write_field(self, fields: &mut StructWriter<'_, '_>, key: &str, value: &T) {
-        fields.field(key, &BySerde(value));
+    fn write_field(self, fields: &mut StructWriter<'_, '_>, prefix: &str, value: &T) {
+        fields.quoted_field(prefix, &BySerde(value));
     }
 }
 

@@ -295,3 +295,41 @@ proptest! {
         }
     }
 }
+
+/// Keys the derive quotes at compile time, with every kind of escape.
+#[derive(crate::ApiType, Clone, Debug, Default, PartialEq)]
+struct OddKeys {
+    #[api(rename = "a<b>&\"c\\\u{2028}\u{2029}\n\t\u{1}é…")]
+    odd: i32,
+    plain: String,
+}
+
+#[test]
+fn keys_quoted_by_the_derive_are_escaped_as_the_writer_escapes_map_keys() {
+    let value = OddKeys {
+        odd: 1,
+        plain: "x".into(),
+    };
+    // A map writes its keys through the writer's own escaping, at run time.
+    let map = json!({"a<b>&\"c\\\u{2028}\u{2029}\n\t\u{1}é…": 1, "plain": "x"});
+    for indent in [None, Some(&b"  "[..])] {
+        let (mut direct, mut by_map) = (Vec::new(), Vec::new());
+        match indent {
+            Some(indent) => {
+                value
+                    .write_json(&mut GoJsonWriter::indented(&mut direct, indent))
+                    .unwrap();
+                map.serialize(&mut GoJsonWriter::indented(&mut by_map, indent))
+                    .unwrap();
+            }
+            None => {
+                value
+                    .write_json(&mut GoJsonWriter::compact(&mut direct))
+                    .unwrap();
+                map.serialize(&mut GoJsonWriter::compact(&mut by_map))
+                    .unwrap();
+            }
+        }
+        assert_eq!(String::from_utf8(direct), String::from_utf8(by_map));
+    }
+}

@@ -1,0 +1,174 @@
+//! Strings as Go's `encoding/json` writes them: quoted, with its escapes (HTML
+//! characters and U+2028/U+2029 included). Every string value and map key a
+//! [`GoJsonWriter`](super::GoJsonWriter) writes goes through [`write_string`], so the
+//! scan for bytes to escape is most of what a string costs.
+
+/// Which bytes a JSON string cannot hold as they are in Go's output: control
+/// characters, `"` and `\`, Go's HTML escapes `<`, `>`, `&`, and 0xE2, the lead byte of
+/// U+2028 and U+2029 (and of other characters, which [`write_string`] lets through).
+static NEEDS_ESCAPE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'<' as usize] = true;
+    table[b'>' as usize] = true;
+    table[b'&' as usize] = true;
+    table[0xE2] = true;
+    table
+};
+
+/// Appends `value` as a quoted JSON string with Go's escapes (inlined into the few
+/// non-generic callers: struct keys, string values, map keys). Nearly every string has
+/// nothing to escape: one scan, one copy.
+#[inline]
+pub(super) fn write_string(out: &mut Vec<u8>, value: &str) {
+    let bytes = value.as_bytes();
+    match first_to_escape(bytes) {
+        None => {
+            out.reserve(bytes.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(bytes);
+            out.push(b'"');
+        }
+        Some(at) => write_escaped(out, bytes, at),
+    }
+}
+
+/// The index of the first byte of `bytes` that [`NEEDS_ESCAPE`] marks: eight bytes at a
+/// time while none is, then byte by byte.
+#[inline]
+fn first_to_escape(bytes: &[u8]) -> Option<usize> {
+    let mut words = bytes.chunks_exact(8);
+    let mut start = 0;
+    for word in words.by_ref() {
+        let word: [u8; 8] = word.try_into().unwrap_or([0; 8]);
+        if word_needs_escape(u64::from_le_bytes(word)) {
+            break;
+        }
+        start += 8;
+    }
+    let rest = bytes.get(start..).unwrap_or_default();
+    rest.iter()
+        .position(|&b| NEEDS_ESCAPE[usize::from(b)])
+        .map(|at| start + at)
+}
+
+/// Whether one of the eight bytes of `word` is one [`NEEDS_ESCAPE`] marks: below 0x20,
+/// `"`, `\`, `<`, `>`, `&` or 0xE2. Exact (no false answer either way): a byte below `n`
+/// (`n` at most 0x80) makes `(word - n * ONES) & !word & HIGH` non-zero, and a byte equal
+/// to `c` makes the same test on `word ^ c * ONES` against one non-zero, while when no byte
+/// qualifies no borrow starts and every high bit stays clear.
+#[inline]
+fn word_needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let equal = |c: u8| below(word ^ (ONES * u64::from(c)), 1);
+    (below(word, 0x20)
+        | equal(b'"')
+        | equal(b'\\')
+        | equal(b'<')
+        | equal(b'>')
+        | equal(b'&')
+        | equal(0xE2))
+        != 0
+}
+
+/// [`write_string`] for a string that holds a byte to look at, the first at `at`.
+#[inline(never)]
+fn write_escaped(out: &mut Vec<u8>, bytes: &[u8], at: usize) {
+    out.reserve(bytes.len() + 8);
+    out.push(b'"');
+    // Bytes, not chars: in UTF-8 an ASCII byte is always a whole character, and
+    // U+2028/U+2029 are exactly the byte sequences E2 80 A8 and E2 80 A9.
+    let mut start = 0;
+    let mut i = at;
+    while let Some(&b) = bytes.get(i) {
+        if !NEEDS_ESCAPE[usize::from(b)] {
+            i += 1;
+            continue;
+        }
+        let mut unicode = [b'\\', b'u', b'0', b'0', 0, 0];
+        let (escape, len): (&[u8], usize) = match b {
+            b'"' => (b"\\\"", 1),
+            b'\\' => (b"\\\\", 1),
+            b'\n' => (b"\\n", 1),
+            b'\r' => (b"\\r", 1),
+            b'\t' => (b"\\t", 1),
+            0x08 => (b"\\b", 1),
+            0x0C => (b"\\f", 1),
+            b'<' => (b"\\u003c", 1),
+            b'>' => (b"\\u003e", 1),
+            b'&' => (b"\\u0026", 1),
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA8) => {
+                (b"\\u2028", 3)
+            }
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA9) => {
+                (b"\\u2029", 3)
+            }
+            // Another character of the U+2000 block ('…', '–', '“'): as it is.
+            0xE2 => {
+                i += 1;
+                continue;
+            }
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                unicode[4] = HEX[usize::from(b >> 4)];
+                unicode[5] = HEX[usize::from(b & 0xF)];
+                (&unicode, 1)
+            }
+        };
+        out.extend_from_slice(bytes.get(start..i).unwrap_or_default());
+        out.extend_from_slice(escape);
+        i += len;
+        start = i;
+    }
+    out.extend_from_slice(bytes.get(start..).unwrap_or_default());
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_word_test_agrees_with_the_table_for_every_byte_in_every_place() {
+        for place in 0..8 {
+            for b in 0..=255u8 {
+                for filler in [b'a', 0x7F, 0x80, 0xFF, b' '] {
+                    let mut word = [filler; 8];
+                    word[place] = b;
+                    let want = word.iter().any(|&x| NEEDS_ESCAPE[usize::from(x)]);
+                    assert_eq!(
+                        word_needs_escape(u64::from_le_bytes(word)),
+                        want,
+                        "{word:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_byte_to_escape_is_found_at_any_length_and_place() {
+        for len in 0..40 {
+            assert_eq!(first_to_escape(&vec![b'x'; len]), None);
+            for at in 0..len {
+                for special in [b'"', b'\\', b'<', b'>', b'&', 0xE2, 0x00, 0x1F] {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = special;
+                    assert_eq!(first_to_escape(&bytes), Some(at), "{bytes:?}");
+                    if at + 1 < len {
+                        bytes[at + 1] = b'<';
+                        assert_eq!(first_to_escape(&bytes), Some(at));
+                    }
+                }
+            }
+        }
+    }
+}
