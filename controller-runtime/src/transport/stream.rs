@@ -34,13 +34,16 @@ use super::{TransportError, classify_error};
 
 type Io = MaybeHttpsStream<TokioIo<TcpStream>>;
 
+/// The connection of a streaming response, pinned where its body keeps it.
+type Conn = Pin<Box<Connection<Io, Full<Bytes>>>>;
+
 /// The body of a streaming response, owning its connection: polling the body drives
 /// the connection (reads the socket, parses the chunks); dropping it closes the
 /// connection.
 pub(crate) struct StreamBody {
     body: Incoming,
     /// `None` once the connection has ended.
-    conn: Option<Pin<Box<Connection<Io, Full<Bytes>>>>>,
+    conn: Option<Conn>,
     /// Kept so that the connection does not close while the body is read.
     _sender: SendRequest<Full<Bytes>>,
     /// The connection's error, if it failed: reported if the body then ends without
