@@ -1,6 +1,7 @@
 //! The HTTP transport (client-go's `transport` and `rest.HTTPClientFor`): a pooled
 //! HTTP/1.1 client over rustls (ring), with the [`Config`]'s CA, client certificate,
-//! server name and credentials applied to every request.
+//! server name and credentials applied to every request. Watches do not go through the
+//! pool: each has a connection of its own, driven by its reader (see [`stream`]).
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -98,9 +99,18 @@ pub enum TransportError {
     },
 }
 
-/// The shared HTTP client of one [`Config`].
-/// The pooled HTTP client.
-type Pool = HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>;
+mod stream;
+
+pub(crate) use stream::StreamBody;
+
+/// The HTTP client of one [`Config`]: the pool requests go through, and the connector
+/// it makes connections with, which makes the connections of streaming requests too
+/// (see [`stream`]).
+#[derive(Clone)]
+struct Pool {
+    client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    connector: HttpsConnector<HttpConnector>,
+}
 
 /// The pool of an exec plugin's client certificate, with the certificate it presents.
 type ExecPool = Arc<Mutex<Option<(Vec<u8>, Pool)>>>;
@@ -319,11 +329,12 @@ impl Transport {
         })
     }
 
-    /// Sends a request and returns the response head with its streaming body.
-    pub(crate) async fn send(
+    /// The request `req` describes, with the credentials' headers, its URL, and the
+    /// pool to send it through.
+    async fn request(
         &self,
         req: Outgoing<'_>,
-    ) -> Result<Response<Incoming>, TransportError> {
+    ) -> Result<(Request<Full<Bytes>>, String, Pool), TransportError> {
         let url = format!("{}{}", self.host, req.path);
         let mut builder = Request::builder()
             .method(req.method)
@@ -353,9 +364,29 @@ impl Transport {
             url: url.clone(),
             message: e.to_string(),
         })?;
-        let sent = pool.request(request);
+        Ok((request, url, pool))
+    }
+
+    /// Told that the server refused the credentials: an exec plugin's token is asked
+    /// for again next time.
+    async fn refused<B>(&self, response: &Response<B>) {
+        if response.status() == http::StatusCode::UNAUTHORIZED {
+            if let Auth::Exec(exec) = &self.auth {
+                exec.invalidate().await;
+            }
+        }
+    }
+
+    /// Sends a request through the pool and returns the response head with its body.
+    pub(crate) async fn send(
+        &self,
+        req: Outgoing<'_>,
+    ) -> Result<Response<Incoming>, TransportError> {
+        let streaming = req.streaming;
+        let (request, url, pool) = self.request(req).await?;
+        let sent = pool.client.request(request);
         let result =
-            match self.timeout.filter(|_| !req.streaming) {
+            match self.timeout.filter(|_| !streaming) {
                 Some(limit) => tokio::time::timeout(limit, sent).await.map_err(|_| {
                     TransportError::Timeout {
                         url: url.clone(),
@@ -365,12 +396,19 @@ impl Transport {
                 None => sent.await,
             };
         let response = result.map_err(|e| classify(&url, &e))?;
-        if response.status() == http::StatusCode::UNAUTHORIZED {
-            if let Auth::Exec(exec) = &self.auth {
-                // The plugin's token was refused: ask for a new one next time.
-                exec.invalidate().await;
-            }
-        }
+        self.refused(&response).await;
+        Ok(response)
+    }
+
+    /// Sends a streaming request on a connection of its own, which its body drives
+    /// (see [`stream`]); no timeout, as a watch lasts.
+    async fn send_streaming(
+        &self,
+        req: Outgoing<'_>,
+    ) -> Result<Response<StreamBody>, TransportError> {
+        let (request, url, pool) = self.request(req).await?;
+        let response = stream::open(&pool.connector, request, &url).await?;
+        self.refused(&response).await;
         Ok(response)
     }
 }
@@ -392,17 +430,25 @@ fn find_rustls<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustl
     e.source().and_then(find_rustls)
 }
 
-/// Sorts a hyper error into TLS, unreachable or other, by its causes.
+/// Sorts a pooled client's error into TLS, unreachable or other, by its causes.
 fn classify(url: &str, err: &hyper_util::client::legacy::Error) -> TransportError {
-    let err_ref: &(dyn std::error::Error + 'static) = err;
-    if let Some(tls) = find_rustls(err_ref) {
+    classify_error(url, err, err.is_connect())
+}
+
+/// Sorts an error into TLS, unreachable (when `connecting`) or other, by its causes.
+fn classify_error(
+    url: &str,
+    err: &(dyn std::error::Error + 'static),
+    connecting: bool,
+) -> TransportError {
+    if let Some(tls) = find_rustls(err) {
         return TransportError::Tls {
             url: url.to_string(),
             message: tls.to_string(),
         };
     }
     let mut messages = Vec::new();
-    let mut source = std::error::Error::source(err);
+    let mut source = err.source();
     while let Some(e) = source {
         messages.push(e.to_string());
         source = e.source();
@@ -412,7 +458,7 @@ fn classify(url: &str, err: &hyper_util::client::legacy::Error) -> TransportErro
     } else {
         messages.join(": ")
     };
-    if err.is_connect() {
+    if connecting {
         TransportError::Unreachable {
             url: url.to_string(),
             message,
@@ -455,7 +501,10 @@ fn build_pool(
         None => builder,
     };
     let connector = builder.enable_http1().wrap_connector(http);
-    Ok(HyperClient::builder(TokioExecutor::new()).build(connector))
+    Ok(Pool {
+        client: HyperClient::builder(TokioExecutor::new()).build(connector.clone()),
+        connector,
+    })
 }
 
 /// The rustls client configuration of a [`Config`].
@@ -583,7 +632,7 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
 /// The wait a `Retry-After` answer asks for (client-go's `checkWait`): 429 or 5xx with
 /// a `Retry-After` of whole seconds.
-fn retry_after(response: &Response<Incoming>) -> Option<Duration> {
+fn retry_after<B>(response: &Response<B>) -> Option<Duration> {
     let code = response.status().as_u16();
     if code != 429 && code < 500 {
         return None;
@@ -621,19 +670,19 @@ impl Transport {
     /// client-go's `Request.Watch` does: kube-apiserver answers a watch 429 with
     /// `Retry-After` while the resource's watch cache is not ready, and under API
     /// priority and fairness.
+    /// Each attempt has a connection of its own (see [`stream`]).
     pub(crate) async fn open(
         &self,
         req: Outgoing<'_>,
-    ) -> Result<Response<Incoming>, TransportError> {
-        use http_body_util::BodyExt as _;
+    ) -> Result<Response<StreamBody>, TransportError> {
         let mut attempt = 0;
         loop {
-            let response = self.send(req.clone()).await?;
+            let response = self.send_streaming(req.clone()).await?;
             match retry_after(&response) {
                 Some(wait) if attempt < MAX_RETRIES => {
                     attempt += 1;
-                    // Read the (short) refusal so the connection goes back to the pool.
-                    let _ = response.into_body().collect().await;
+                    // The refusal's connection closes with it.
+                    drop(response);
                     tokio::time::sleep(wait).await;
                 }
                 _ => return Ok(response),

@@ -579,7 +579,7 @@ impl Client {
         gvk: &GroupVersionKind,
         target: &Target,
         opts: &ListOptions,
-    ) -> Result<(hyper::body::Incoming, bool, String), Error> {
+    ) -> Result<(crate::transport::StreamBody, bool, String), Error> {
         let mapping = self.rest_mapping(gvk).await?;
         let mut query = Vec::new();
         opts.query(true, &mut query);
