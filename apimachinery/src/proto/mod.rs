@@ -52,7 +52,7 @@ mod value_types;
 mod wire;
 
 pub(crate) use envelope::encode_envelope_of;
-pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope};
+pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope, encode_envelope_raw};
 pub use error::{ProtobufError, ProtobufErrorKind, in_field};
 pub use field::{
     Field, Message, decode_message, encode_message, encode_named_slice_map, merge_embedded,

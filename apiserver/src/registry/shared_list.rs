@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use apimachinery::proto::{MAGIC, Message, WireDecoder, WireEncoder, WireType, encode_envelope};
+use apimachinery::proto::{Message, WireDecoder, WireEncoder, WireType, encode_envelope_raw};
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::GroupVersionKind;
 use apimachinery::util::json::JsonLayout;
@@ -143,31 +143,7 @@ fn protobuf_list(list: &dyn Object, items: &[Arc<dyn Object>]) -> Option<Vec<u8>
     let gvk = list.group_version_kind();
     let (api_version, kind) = gvk.to_api_version_and_kind();
     let body = list_body(fields.as_bytes(), &messages);
-    // The envelope around it, as `encode_envelope` writes it (the empty list's
-    // envelope, its field 2 replaced by the body), in a buffer of its final size:
-    // written through `encode_envelope`, the body would grow its buffer item by item
-    // and then move, whole, to make room for its length.
-    let empty = encode_envelope(&api_version, kind, |_| {});
-    let mut out = WireEncoder::with_buffer(Vec::with_capacity(empty.len() + body.len() + 8));
-    let mut envelope = WireDecoder::at_offset(empty.get(MAGIC.len()..)?, MAGIC.len());
-    out.raw(MAGIC);
-    while !envelope.is_empty() {
-        let (field, wire) = envelope.key().ok()?;
-        let bytes = envelope.length_delimited().ok()?;
-        if wire != WireType::LengthDelimited {
-            return None;
-        }
-        out.key(field, wire);
-        if field == 2 {
-            // `Unknown.raw`: the list's own encoding.
-            out.varint(body.len() as u64);
-            out.raw(&body);
-        } else {
-            out.varint(bytes.len() as u64);
-            out.raw(bytes);
-        }
-    }
-    Some(out.into_bytes())
+    Some(encode_envelope_raw(&api_version, kind, &body))
 }
 
 /// The list's own encoding: its `fields`, then each item as field 2, in a buffer sized
