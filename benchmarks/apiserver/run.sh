@@ -44,6 +44,8 @@ kas_bin="${KUBE_APISERVER:-$([ -x "$oracle/kube-apiserver" ] && echo "$oracle/ku
 [ "$kas_bin" = none ] && kas_bin=""
 # shellcheck source=../results.sh
 source "$here/../results.sh"
+# Without wrk every row would fail after the servers started; say so before starting them.
+command -v wrk >/dev/null || { echo "run.sh: wrk is not installed (Debian: apt-get install wrk)" >&2; exit 1; }
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 wire() { [ "$enc" = json ] && echo JSON || echo protobuf; }
@@ -84,7 +86,12 @@ pids=()
 cleanup() {
   local p i
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
-  for p in "${pids[@]:-}"; do wait "$p" 2>/dev/null || true; done
+  # kube-apiserver 1.37 can keep retrying its stopped etcd after SIGTERM: 10 s, then KILL.
+  for p in "${pids[@]:-}"; do
+    for _ in $(seq 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
