@@ -109,6 +109,14 @@ impl Server {
                         // endpoint reconciler, whose Endpoints could not hold the address
                         // (Go's ValidateEndpointIP); 1.36 takes the flag too.
                         "--endpoint-reconciler-type=none".to_owned(),
+                        // No identity Lease: kube-apiserver renews its own in kube-system
+                        // every 10 s, writes no request made, which move etcd's revision
+                        // between a client's requests (a bookmark then carries one no
+                        // answer showed). kapi serve keeps no such lease; with it off, both
+                        // servers' revisions move by the clients' writes alone. The
+                        // unknown-version proxy depends on the identity leases.
+                        "--feature-gates=APIServerIdentity=false,UnknownVersionInteroperabilityProxy=false"
+                            .to_owned(),
                         format!("--secure-port={}", listen.port()),
                         format!("--tls-cert-file={}", path(&pki.cert_file)),
                         format!("--tls-private-key-file={}", path(&pki.key_file)),
