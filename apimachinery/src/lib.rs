@@ -184,6 +184,9 @@ pub mod schema;
 mod scheme_error;
 pub mod serializer;
 pub mod structural_schema;
+// One `unsafe` block: reading ASCII bytes as text without validating them twice.
+#[allow(unsafe_code)]
+mod text;
 pub mod util;
 pub mod version;
 

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::scratch::encode_exact;
-use super::text::text;
 use super::wire::{WireDecoder, WireEncoder, WireType};
 use crate::exact_vec::ExactVec;
+use crate::text::text;
 
 /// A protobuf message.
 pub trait Message {

@@ -45,9 +45,6 @@ mod error;
 mod field;
 mod framing;
 mod scratch;
-// One `unsafe` block: reading ASCII bytes as text without validating them twice.
-#[allow(unsafe_code)]
-mod text;
 mod value_types;
 mod wire;
 

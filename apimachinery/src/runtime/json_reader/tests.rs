@@ -114,6 +114,25 @@ fn invalid_utf8_is_refused_where_serde_json_refuses_it() {
 }
 
 #[test]
+fn indentation_of_any_width_is_skipped_and_errors_after_it_are_placed_as_serde_json_places_them() {
+    // Runs of spaces around the eight skipped at once, with tabs and CRLF mixed in, then a
+    // value, a bad token or the end: the values and the line and column of each error.
+    for width in [0, 1, 7, 8, 9, 15, 16, 17, 24, 33] {
+        let pad = " ".repeat(width);
+        for text in [
+            format!("{{\n{pad}\"a\": [\n{pad}1,\n{pad}\t2\r\n{pad}]\n{pad}}}"),
+            format!("{{\n{pad}\"a\": x\n}}"),
+            format!("[\n{pad}1,\n{pad}"),
+            format!("\n{pad}"),
+            format!("{{\"a\": \"\\u00e9\n{pad}\"}}"),
+        ] {
+            same::<Value>(&text);
+        }
+        let bad = [b"[\n".as_slice(), pad.as_bytes(), b"\"\xff\"]"].concat();
+        assert_eq!(reader_says::<Value>(&bad), serde_json_says::<Value>(&bad));
+    }
+}
+#[test]
 fn typed_reads_match_serde_json() {
     same::<Spec>(r#"{"ports":[{"port":1,"name":"a"},{"port":2,"name":null}],"labels":{"a":"b"}}"#);
     same::<Spec>(r#"{"ports":[{"port":"http"}]}"#);
