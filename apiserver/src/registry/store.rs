@@ -14,8 +14,8 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupKind, GroupResource};
-use apimachinery::serializer::Encoder;
-use apimachinery::serializer::protobuf::ProtobufSerializer;
+use apimachinery::serializer::Decoder;
+use apimachinery::serializer::protobuf::{ProtobufSerializer, encode_object_noting_loss};
 use apimachinery::util::json::JsonLayout;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use bytes::Bytes;
@@ -177,7 +177,9 @@ impl Store {
         Ok(obj)
     }
 
-    fn encode(&self, obj: &mut dyn Object) -> Result<Bytes, StatusError> {
+    /// The value `obj` is stored as (its `resourceVersion` cleared), and whether the
+    /// object read back from it is another one (see [`answer`](Self::answer)).
+    fn encode(&self, obj: &mut dyn Object) -> Result<(Bytes, bool), StatusError> {
         if let Some(meta) = obj.meta_mut() {
             meta.set_resource_version("");
         }
@@ -190,17 +192,39 @@ impl Store {
                         self.qualified()
                     ))
                 })?;
-            return Ok(Bytes::from(out));
+            return Ok((Bytes::from(out), false));
         }
-        let out = ProtobufSerializer::new(&self.scheme)
-            .encode_to_vec(obj)
+        let (out, lossy) = encode_object_noting_loss(obj).map_err(|e| {
+            errors::new_internal_error(format!("encoding {} for storage: {e}", self.qualified()))
+        })?;
+        Ok((Bytes::from(out), lossy))
+    }
+
+    /// What a write of `obj`, stored (or, in a dry run, to be stored) as `value`,
+    /// answers: Go answers with the object it decodes from the bytes it stored, which is
+    /// `obj` itself unless its encoding was `lossy` (a `Some` of an empty list or map,
+    /// a Go field without `omitempty` sent as `[]`, comes back `null`); only then is
+    /// `value` decoded. The answer keeps `obj`'s `resourceVersion`.
+    fn answer(
+        &self,
+        obj: Box<dyn Object>,
+        value: &Bytes,
+        lossy: bool,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        if !lossy {
+            return Ok(obj);
+        }
+        let (mut back, _) = ProtobufSerializer::new(&self.scheme)
+            .decode(value, None, None)
             .map_err(|e| {
-                errors::new_internal_error(format!(
-                    "encoding {} for storage: {e}",
-                    self.qualified()
-                ))
+                errors::new_internal_error(format!("decoding {} as stored: {e}", self.qualified()))
             })?;
-        Ok(Bytes::from(out))
+        self.strategy.decorate(&mut *back);
+        let resource_version = obj.meta().map(|m| m.resource_version().to_owned());
+        if let (Some(meta), Some(rv)) = (back.meta_mut(), resource_version) {
+            meta.set_resource_version(&rv);
+        }
+        Ok(back)
     }
 
     /// The storage's current revision (etcd's, which every resource's writes move).
@@ -380,12 +404,14 @@ impl Store {
                     }
                     return Err(errors::new_already_exists(&self.qualified(), &name));
                 }
-                return Ok(obj);
+                // Go's dry run answers the object read back from its encoding too.
+                let (value, lossy) = self.encode(&mut *obj)?;
+                return self.answer(obj, &value, lossy);
             }
-            let value = self.encode(&mut *obj)?;
+            let (value, lossy) = self.encode(&mut *obj)?;
             match self
                 .storage
-                .create(&self.info.key(namespace, &name), value)
+                .create(&self.info.key(namespace, &name), value.clone())
                 .await
             {
                 Ok(kv) => {
@@ -393,7 +419,7 @@ impl Store {
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
                     }
-                    return Ok(obj);
+                    return self.answer(obj, &value, lossy);
                 }
                 Err(StorageError::KeyExists { .. }) if generate => continue,
                 Err(e) => return Err(interpret_error(e, &self.qualified(), &name)),
@@ -514,7 +540,13 @@ impl Store {
                 .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty())
                 && self.strategy.finalized(&*new);
             if dry_run {
-                return Ok(new);
+                // Go's dry run answers the object read back from its encoding too.
+                let asked_rv = new.meta().map(|m| m.resource_version().to_owned());
+                let (value, lossy) = self.encode(&mut *new)?;
+                if let (Some(meta), Some(rv)) = (new.meta_mut(), asked_rv) {
+                    meta.set_resource_version(&rv);
+                }
+                return self.answer(new, &value, lossy);
             }
             if finished {
                 return match self.storage.delete_at(&key, kv.mod_revision).await {
@@ -526,7 +558,7 @@ impl Store {
                     Err(e) => Err(interpret_error(e, &qualified, name)),
                 };
             }
-            let value = self.encode(&mut *new)?;
+            let (value, lossy) = self.encode(&mut *new)?;
             if value == kv.value {
                 // Nothing changed: Go answers with the stored object and writes nothing,
                 // once it knows that object is the storage's.
@@ -542,13 +574,17 @@ impl Store {
                 }
                 return Ok(current);
             }
-            match self.storage.update_at(&key, value, kv.mod_revision).await {
+            match self
+                .storage
+                .update_at(&key, value.clone(), kv.mod_revision)
+                .await
+            {
                 Ok(written) => {
                     self.cacher.note_write(written);
                     if let Some(meta) = new.meta_mut() {
                         meta.set_resource_version(&written.to_string());
                     }
-                    return Ok(new);
+                    return self.answer(new, &value, lossy);
                 }
                 Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
                 Err(e) => return Err(interpret_error(e, &qualified, name)),
@@ -580,10 +616,14 @@ impl Store {
         for _ in 0..UPDATE_RETRIES {
             let kv = self.stored(&key, name).await?;
             let mut obj = edit(self.decode(&kv)?)?;
-            let value = self.encode(&mut *obj)?;
+            let (value, lossy) = self.encode(&mut *obj)?;
             let mut revision = kv.mod_revision;
             if !dry_run && value != kv.value {
-                match self.storage.update_at(&key, value, kv.mod_revision).await {
+                match self
+                    .storage
+                    .update_at(&key, value.clone(), kv.mod_revision)
+                    .await
+                {
                     Ok(written) => {
                         self.cacher.note_write(written);
                         revision = written;
@@ -595,7 +635,7 @@ impl Store {
             if let Some(meta) = obj.meta_mut() {
                 meta.set_resource_version(&revision.to_string());
             }
-            return Ok(obj);
+            return self.answer(obj, &value, lossy);
         }
         Err(errors::new_conflict(
             &qualified,
@@ -700,7 +740,7 @@ impl Store {
                 }
                 // Marked and kept: by finalizers, or until the grace period ends.
                 let kept = held || graceful.is_some_and(|p| p > 0);
-                let value = self.encode(&mut *obj)?;
+                let (value, _) = self.encode(&mut *obj)?;
                 if params.dry_run {
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
