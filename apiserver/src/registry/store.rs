@@ -353,12 +353,14 @@ impl Store {
                 }
                 // Go's dry run answers the object read back from its encoding too.
                 let (value, lossy) = self.encode(&mut *obj)?;
-                return self.answer(obj, &value, lossy);
+                return self.answer(obj, lossy.then_some(&value));
             }
             let (value, lossy) = self.encode(&mut *obj)?;
+            // Kept only to be read back (a clone of `Bytes` shares it, but allocates).
+            let read_back = lossy.then(|| value.clone());
             match self
                 .storage
-                .create(&self.info.key(namespace, &name), value.clone())
+                .create(&self.info.key(namespace, &name), value)
                 .await
             {
                 Ok(kv) => {
@@ -366,7 +368,7 @@ impl Store {
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
                     }
-                    return self.answer(obj, &value, lossy);
+                    return self.answer(obj, read_back.as_ref());
                 }
                 Err(StorageError::KeyExists { .. }) if generate => continue,
                 Err(e) => return Err(interpret_error(e, &self.qualified(), &name)),
@@ -493,7 +495,7 @@ impl Store {
                 if let (Some(meta), Some(rv)) = (new.meta_mut(), asked_rv) {
                     meta.set_resource_version(&rv);
                 }
-                return self.answer(new, &value, lossy);
+                return self.answer(new, lossy.then_some(&value));
             }
             if finished {
                 return match self.storage.delete_at(&key, kv.mod_revision).await {
@@ -506,6 +508,7 @@ impl Store {
                 };
             }
             let (value, lossy) = self.encode(&mut *new)?;
+            let read_back = lossy.then(|| value.clone());
             if value == kv.value {
                 // Nothing changed: Go answers with the stored object and writes nothing,
                 // once it knows that object is the storage's.
@@ -521,17 +524,13 @@ impl Store {
                 }
                 return Ok(current);
             }
-            match self
-                .storage
-                .update_at(&key, value.clone(), kv.mod_revision)
-                .await
-            {
+            match self.storage.update_at(&key, value, kv.mod_revision).await {
                 Ok(written) => {
                     self.cacher.note_write(written);
                     if let Some(meta) = new.meta_mut() {
                         meta.set_resource_version(&written.to_string());
                     }
-                    return self.answer(new, &value, lossy);
+                    return self.answer(new, read_back.as_ref());
                 }
                 Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
                 Err(e) => return Err(interpret_error(e, &qualified, name)),
@@ -564,13 +563,10 @@ impl Store {
             let kv = self.stored(&key, name).await?;
             let mut obj = edit(self.decode(&kv)?)?;
             let (value, lossy) = self.encode(&mut *obj)?;
+            let read_back = lossy.then(|| value.clone());
             let mut revision = kv.mod_revision;
             if !dry_run && value != kv.value {
-                match self
-                    .storage
-                    .update_at(&key, value.clone(), kv.mod_revision)
-                    .await
-                {
+                match self.storage.update_at(&key, value, kv.mod_revision).await {
                     Ok(written) => {
                         self.cacher.note_write(written);
                         revision = written;
@@ -582,7 +578,7 @@ impl Store {
             if let Some(meta) = obj.meta_mut() {
                 meta.set_resource_version(&revision.to_string());
             }
-            return self.answer(obj, &value, lossy);
+            return self.answer(obj, read_back.as_ref());
         }
         Err(errors::new_conflict(
             &qualified,

@@ -35,20 +35,19 @@ impl Store {
         Ok((Bytes::from(out), lossy))
     }
 
-    /// What a write of `obj`, stored (or, in a dry run, to be stored) as `value`,
-    /// answers: Go answers with the object it decodes from the bytes it stored, which is
-    /// `obj` itself unless its encoding was `lossy` (a `Some` of an empty list or map,
-    /// a Go field without `omitempty` sent as `[]`, comes back `null`); only then is
-    /// `value` decoded. The answer keeps `obj`'s `resourceVersion`.
+    /// What a write of `obj` answers: Go answers with the object it decodes from the
+    /// bytes it stored, which is `obj` itself unless its encoding lost something (a
+    /// `Some` of an empty list or map, a Go field without `omitempty` sent as `[]`, comes
+    /// back `null`); then `lossy` is the value stored (or, in a dry run, to be stored),
+    /// decoded for the answer. The answer keeps `obj`'s `resourceVersion`.
     pub(super) fn answer(
         &self,
         obj: Box<dyn Object>,
-        value: &Bytes,
-        lossy: bool,
+        lossy: Option<&Bytes>,
     ) -> Result<Box<dyn Object>, StatusError> {
-        if !lossy {
+        let Some(value) = lossy else {
             return Ok(obj);
-        }
+        };
         let (mut back, _) = ProtobufSerializer::new(&self.scheme)
             .decode(value, None, None)
             .map_err(|e| {
