@@ -348,7 +348,7 @@ impl Config {
             shutdown,
             shutdown_initiated,
             shutdown_delay,
-            controller,
+            controllers,
         } = self.handler(&local.to_string()).await?;
         let stop = api.shutdown.clone();
         let task = if worker_count > 0 {
@@ -364,7 +364,7 @@ impl Config {
             shutdown_initiated,
             shutdown_delay,
             task,
-            controller,
+            controllers,
         })
     }
 
@@ -406,7 +406,7 @@ impl Config {
             shutdown,
             shutdown_initiated,
             shutdown_delay,
-            controller,
+            controllers,
         } = self.handler(&local.to_string()).await?;
         let stop = api.shutdown.clone();
         let task = if worker_count > 0 {
@@ -424,7 +424,7 @@ impl Config {
             shutdown_initiated,
             shutdown_delay,
             task,
-            controller,
+            controllers,
         })
     }
 
@@ -498,17 +498,22 @@ impl Config {
                     source,
                 })?;
         }
-        let controller = match crate::apiextensions::controller::crd_store(&builtin) {
-            Some(crds) => Some(crate::apiextensions::controller::start(api.clone(), crds).await),
-            None => None,
-        };
+        let mut controllers = Vec::new();
+        if let Some(crds) = crate::apiextensions::controller::crd_store(&builtin) {
+            controllers.push(crate::apiextensions::controller::start(api.clone(), crds).await);
+        }
+        controllers.extend(crate::registry::flowcontrol::config_consumer::start(
+            self.storage.clone(),
+            &builtin,
+            api.shutdown.clone(),
+        ));
         Ok(ApiServerHandler {
             chain: self.chain(api.clone()),
             api,
             shutdown,
             shutdown_initiated,
             shutdown_delay: self.shutdown_delay,
-            controller,
+            controllers,
         })
     }
 
@@ -605,8 +610,10 @@ pub struct ApiServerHandler {
     /// Set when the server is told to stop, before the delay and the drain.
     shutdown_initiated: watch::Sender<bool>,
     shutdown_delay: Duration,
-    /// The CRD controller's task, when the scheme has CRDs.
-    controller: Option<JoinHandle<()>>,
+    /// The tasks of the server's own controllers: the CRD controller's, when the
+    /// scheme has CRDs, and API priority and fairness's config consumer's, when
+    /// FlowSchemas are served.
+    controllers: Vec<JoinHandle<()>>,
 }
 
 impl ApiServerHandler {
@@ -626,7 +633,7 @@ pub struct GenericApiServer {
     shutdown_initiated: watch::Sender<bool>,
     shutdown_delay: Duration,
     task: JoinHandle<std::io::Result<()>>,
-    controller: Option<JoinHandle<()>>,
+    controllers: Vec<JoinHandle<()>>,
 }
 
 impl GenericApiServer {
@@ -652,7 +659,7 @@ impl GenericApiServer {
         }
         let _ = self.shutdown.send(true);
         let _ = self.task.await;
-        if let Some(controller) = self.controller {
+        for controller in self.controllers {
             let _ = controller.await;
         }
     }

@@ -40,6 +40,7 @@ mod gomod;
 mod hubs;
 mod input;
 mod internal_forms;
+mod key_defaults;
 mod lifecycle;
 mod model;
 mod naming;
@@ -334,7 +335,14 @@ fn run(opts: &Options) -> Result<(), Error> {
         source,
     })?;
     let fresh_manifest = features::with_features(&manifest, &table);
-    let openapi_files = openapi::generate(&input_dir, &model.release)?;
+    // Go's v3 documents, for the key-field defaults: the release's own data when the
+    // given directory has none (as for the internal structs).
+    let v3_dir = match input_dir.join(key_defaults::DIR) {
+        dir if dir.is_dir() => dir,
+        _ => refdata::ensure(&workspace_root(), opts.release, None)?.join(key_defaults::DIR),
+    };
+    let key_defaults = key_defaults::read(&v3_dir)?;
+    let openapi_files = openapi::generate(&input_dir, &model.release, &key_defaults)?;
     if !opts.check {
         write_all(&opts.output, &files)?;
         write_all(&opts.openapi_output, &openapi_files)?;

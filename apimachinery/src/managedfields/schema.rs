@@ -108,14 +108,6 @@ static DEDUCED_MAP: MapType = MapType {
     defaults: BTreeMap::new(),
 };
 
-/// Key-field defaults Go's built-in types declare (`+default=` markers, which reach
-/// kube-apiserver's in-process models but not the documents it publishes): without them
-/// a port applied without its protocol could not be keyed.
-const BUILT_IN_KEY_DEFAULTS: &[(&str, &str, &str)] = &[
-    ("io.k8s.api.core.v1.ContainerPort", "protocol", "TCP"),
-    ("io.k8s.api.core.v1.ServicePort", "protocol", "TCP"),
-];
-
 static DEDUCED_LIST: ListType = ListType {
     element: TypeRef::Deduced,
     relationship: ListRelationship::Atomic,
@@ -187,17 +179,7 @@ impl ParseableType {
                 };
                 match convert(schema, &mut pending) {
                     TypeRef::Inline(a) => {
-                        let mut atom = (*a).clone();
-                        if let Atom::Map(m) = &mut atom {
-                            for (schema, field, default) in BUILT_IN_KEY_DEFAULTS {
-                                if *schema == name {
-                                    m.defaults
-                                        .entry((*field).to_owned())
-                                        .or_insert_with(|| Value::from(*default));
-                                }
-                            }
-                        }
-                        named.insert(name.clone(), atom);
+                        named.insert(name.clone(), (*a).clone());
                         break;
                     }
                     // A schema that is only a reference: an alias of its target.
@@ -221,6 +203,32 @@ impl ParseableType {
             root: TypeRef::Named(root.into()),
             named: Arc::new(named),
         }
+    }
+
+    /// This type with `defaults`, `(schema name, field, default as JSON)`, for the
+    /// fields of its named types whose schemas give none: what a keyed list item that
+    /// leaves a key field out is keyed by. The documents kube-apiserver serves have lost
+    /// the defaults of Go's OpenAPI definitions, which its field manager is built from
+    /// (`LocalObjectReference.name`'s `""`, a port's `"TCP"`); the server passes them
+    /// here. A default that is not JSON is left out.
+    pub fn with_defaults(mut self, defaults: &[(&str, &str, &str)]) -> Self {
+        let named = Arc::make_mut(&mut self.named);
+        for (name, atom) in named.iter_mut() {
+            let Atom::Map(m) = atom else {
+                continue;
+            };
+            // A field's copy of a type with its own merge rule has the type's defaults.
+            let base = split_map_type_override(name).map_or(name.as_str(), |(base, _)| base);
+            for (schema, field, default) in defaults {
+                if *schema != base || m.defaults.contains_key(*field) {
+                    continue;
+                }
+                if let Ok(value) = serde_json::from_str::<Value>(default) {
+                    m.defaults.insert((*field).to_owned(), value);
+                }
+            }
+        }
+        self
     }
 
     /// The type of one inline OpenAPI v3 schema (a CRD version's `openAPIV3Schema`):

@@ -76,19 +76,24 @@ fn item_element(
                             format!("element {i}: key field {key:?} is not a scalar"),
                         ));
                     }
-                    None if key_default(t, list, key).is_some() => fields.push((
-                        key.clone(),
-                        key_default(t, list, key).cloned().unwrap_or_default(),
-                    )),
                     None => {
-                        return Err(err(
-                            path,
-                            format!(
-                                "element {i}: associative list with keys has an element that omits key field {key:?} (and doesn't have default value)"
-                            ),
-                        ));
+                        // Keyed by the field's default; without one the key goes without
+                        // the field (an item that sets it is another item).
+                        if let Some(default) = key_default(t, list, key) {
+                            fields.push((key.clone(), default.clone()));
+                        }
                     }
                 }
+            }
+            if fields.is_empty() {
+                let quoted: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
+                return Err(err(
+                    path,
+                    format!(
+                        "element {i}: associative list with keys has an element that omits all key fields [{}] (and doesn't have default values for any key fields)",
+                        quoted.join(" ")
+                    ),
+                ));
             }
             Ok(PathElement::key(fields))
         }

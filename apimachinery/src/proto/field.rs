@@ -82,6 +82,13 @@ pub trait Field {
     /// merging into a message, appending to a list).
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError>;
 
+    /// Whether the value is written as nothing at all (an empty list or map), so that a
+    /// reader finds the field unset: a `Some` of it reads back as `None`.
+    #[inline]
+    fn writes_nothing(&self) -> bool {
+        false
+    }
+
     /// Called once the message holding the field is read. A list gives back the
     /// capacity it has beyond its length: decoded objects are kept (an informer cache
     /// holds thousands). A list reserves its run of values before reading them, so this
@@ -307,6 +314,9 @@ impl<T: Field + Default> Field for Option<T> {
 
     fn encode_field(&self, number: u32, e: &mut WireEncoder) {
         if let Some(value) = self {
+            if value.writes_nothing() {
+                e.note_unseen();
+            }
             value.encode_field(number, e);
         }
     }
@@ -413,6 +423,11 @@ impl<T: Field + Default> Field for Vec<T> {
         merge_repeated(self, T::WIRE, wire, d)
     }
 
+    #[inline]
+    fn writes_nothing(&self) -> bool {
+        self.is_empty()
+    }
+
     // The copy the JSON decoder calls too.
     fn finish(&mut self) {
         self.shrink_to_len();
@@ -447,6 +462,11 @@ impl<V: Field + Default> Field for BTreeMap<String, V> {
         }
         self.insert(key, value);
         Ok(())
+    }
+
+    #[inline]
+    fn writes_nothing(&self) -> bool {
+        self.is_empty()
     }
 }
 

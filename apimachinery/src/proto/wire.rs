@@ -56,6 +56,9 @@ impl WireType {
 #[derive(Debug, Default)]
 pub struct WireEncoder {
     buf: Vec<u8>,
+    /// Whether a value was written that a reader will not see (see
+    /// [`wrote_unseen`](Self::wrote_unseen)).
+    unseen: bool,
 }
 
 impl WireEncoder {
@@ -66,7 +69,21 @@ impl WireEncoder {
 
     /// An encoder appending to `buf`.
     pub fn with_buffer(buf: Vec<u8>) -> Self {
-        WireEncoder { buf }
+        WireEncoder { buf, unseen: false }
+    }
+
+    /// Notes that a set value was written as nothing (a `Some` of an empty list or map).
+    #[inline]
+    pub(crate) fn note_unseen(&mut self) {
+        self.unseen = true;
+    }
+
+    /// Whether a set value was written that a reader will find unset: protobuf has no
+    /// empty list or map (Go writes a nil and an empty slice alike, as nothing), so a
+    /// `Some` of one reads back as `None`, and the object read back is not the one
+    /// written.
+    pub fn wrote_unseen(&self) -> bool {
+        self.unseen
     }
 
     /// The bytes written.

@@ -38,7 +38,9 @@ pub fn field_types(cr: &CustomResource, version: &str) -> Option<ParseableType> 
     let built = doc
         .pointer("/components/schemas")
         .and_then(Value::as_object)
-        .and_then(|schemas| ParseableType::from_openapi_v3(schemas, &cr.group, version, &cr.kind));
+        .and_then(|schemas| ParseableType::from_openapi_v3(schemas, &cr.group, version, &cr.kind))
+        // The metadata's lists (ownerReferences) key by Go's defaults, as built-in kinds'.
+        .map(|t| t.with_defaults(crate::openapi::key_defaults()));
     Some(built.unwrap_or_else(|| ParseableType::from_openapi_v3_schema(schema)))
 }
 

@@ -22,7 +22,8 @@ fn cache() -> &'static Mutex<HashMap<GroupVersionKind, ParseableType>> {
 }
 
 /// The type of `gvk` for merges and field sets: what [`register_types`] gave for it,
-/// else from the server's OpenAPI v3 document of its group version, else deduced (maps
+/// else from the server's OpenAPI v3 document of its group version with the key-field
+/// defaults of Go's definitions ([`crate::openapi::key_defaults`]), else deduced (maps
 /// merge key by key, lists atomically). Built once per kind.
 pub fn types_for(gvk: &GroupVersionKind) -> ParseableType {
     if let Some(t) = cache().lock().ok().and_then(|c| c.get(gvk).cloned()) {
@@ -33,6 +34,7 @@ pub fn types_for(gvk: &GroupVersionKind) -> ParseableType {
         .and_then(|schemas| {
             ParseableType::from_openapi_v3(schemas, &gvk.group, &gvk.version, &gvk.kind)
         })
+        .map(|t| t.with_defaults(crate::openapi::key_defaults()))
         .unwrap_or_else(ParseableType::deduced);
     if let Ok(mut c) = cache().lock() {
         c.insert(gvk.clone(), built.clone());

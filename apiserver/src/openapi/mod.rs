@@ -161,6 +161,16 @@ pub fn schema(name: &str) -> Option<&'static Value> {
     schemas_of(documents::SCHEMA_DOCUMENTS[i].1)?.get(name)
 }
 
+/// `(schema name, field, default as JSON)` of the key fields of keyed lists that Go's
+/// OpenAPI definitions give a default (`""` for `LocalObjectReference.name`, `"TCP"` for
+/// a port's `protocol`): kube-apiserver builds its field manager's types from those
+/// definitions, so a list item that leaves such a field out is keyed by its default. The
+/// served documents, generated from the v2 one, carry none of them (and stay so); the
+/// field manager's types take them from here.
+pub fn key_defaults() -> &'static [(&'static str, &'static str, &'static str)] {
+    documents::KEY_DEFAULTS
+}
+
 impl OpenApi {
     /// Every generated document, whether or not the server serves its resources.
     pub fn all() -> OpenApi {

@@ -14,11 +14,7 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
 use apimachinery::schema::{GroupKind, GroupResource};
-use apimachinery::serializer::Encoder;
-use apimachinery::serializer::protobuf::ProtobufSerializer;
-use apimachinery::util::json::JsonLayout;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
-use bytes::Bytes;
 
 use super::cacher::Cacher;
 use super::codec::decode_stored;
@@ -33,6 +29,7 @@ use crate::storage::{
 };
 
 mod list;
+mod stored_form;
 
 pub use list::Listed;
 
@@ -175,32 +172,6 @@ impl Store {
         let mut obj = decode_stored(&self.scheme, kv)?;
         self.strategy.decorate(&mut *obj);
         Ok(obj)
-    }
-
-    fn encode(&self, obj: &mut dyn Object) -> Result<Bytes, StatusError> {
-        if let Some(meta) = obj.meta_mut() {
-            meta.set_resource_version("");
-        }
-        if self.strategy.is_unstructured() {
-            let mut out = Vec::new();
-            obj.encode_json(&mut out, JsonLayout::Compact)
-                .map_err(|e| {
-                    errors::new_internal_error(format!(
-                        "encoding {} for storage: {e}",
-                        self.qualified()
-                    ))
-                })?;
-            return Ok(Bytes::from(out));
-        }
-        let out = ProtobufSerializer::new(&self.scheme)
-            .encode_to_vec(obj)
-            .map_err(|e| {
-                errors::new_internal_error(format!(
-                    "encoding {} for storage: {e}",
-                    self.qualified()
-                ))
-            })?;
-        Ok(Bytes::from(out))
     }
 
     /// The storage's current revision (etcd's, which every resource's writes move).
@@ -380,9 +351,13 @@ impl Store {
                     }
                     return Err(errors::new_already_exists(&self.qualified(), &name));
                 }
-                return Ok(obj);
+                // Go's dry run answers the object read back from its encoding too.
+                let (value, lossy) = self.encode(&mut *obj)?;
+                return self.answer(obj, lossy.then_some(&value));
             }
-            let value = self.encode(&mut *obj)?;
+            let (value, lossy) = self.encode(&mut *obj)?;
+            // Kept only to be read back (a clone of `Bytes` shares it, but allocates).
+            let read_back = lossy.then(|| value.clone());
             match self
                 .storage
                 .create(&self.info.key(namespace, &name), value)
@@ -393,7 +368,7 @@ impl Store {
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());
                     }
-                    return Ok(obj);
+                    return self.answer(obj, read_back.as_ref());
                 }
                 Err(StorageError::KeyExists { .. }) if generate => continue,
                 Err(e) => return Err(interpret_error(e, &self.qualified(), &name)),
@@ -514,7 +489,13 @@ impl Store {
                 .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty())
                 && self.strategy.finalized(&*new);
             if dry_run {
-                return Ok(new);
+                // Go's dry run answers the object read back from its encoding too.
+                let asked_rv = new.meta().map(|m| m.resource_version().to_owned());
+                let (value, lossy) = self.encode(&mut *new)?;
+                if let (Some(meta), Some(rv)) = (new.meta_mut(), asked_rv) {
+                    meta.set_resource_version(&rv);
+                }
+                return self.answer(new, lossy.then_some(&value));
             }
             if finished {
                 return match self.storage.delete_at(&key, kv.mod_revision).await {
@@ -526,7 +507,8 @@ impl Store {
                     Err(e) => Err(interpret_error(e, &qualified, name)),
                 };
             }
-            let value = self.encode(&mut *new)?;
+            let (value, lossy) = self.encode(&mut *new)?;
+            let read_back = lossy.then(|| value.clone());
             if value == kv.value {
                 // Nothing changed: Go answers with the stored object and writes nothing,
                 // once it knows that object is the storage's.
@@ -548,7 +530,7 @@ impl Store {
                     if let Some(meta) = new.meta_mut() {
                         meta.set_resource_version(&written.to_string());
                     }
-                    return Ok(new);
+                    return self.answer(new, read_back.as_ref());
                 }
                 Err(StorageError::Conflict { .. }) if asked.is_empty() => continue,
                 Err(e) => return Err(interpret_error(e, &qualified, name)),
@@ -580,7 +562,8 @@ impl Store {
         for _ in 0..UPDATE_RETRIES {
             let kv = self.stored(&key, name).await?;
             let mut obj = edit(self.decode(&kv)?)?;
-            let value = self.encode(&mut *obj)?;
+            let (value, lossy) = self.encode(&mut *obj)?;
+            let read_back = lossy.then(|| value.clone());
             let mut revision = kv.mod_revision;
             if !dry_run && value != kv.value {
                 match self.storage.update_at(&key, value, kv.mod_revision).await {
@@ -595,7 +578,7 @@ impl Store {
             if let Some(meta) = obj.meta_mut() {
                 meta.set_resource_version(&revision.to_string());
             }
-            return Ok(obj);
+            return self.answer(obj, read_back.as_ref());
         }
         Err(errors::new_conflict(
             &qualified,
@@ -700,7 +683,7 @@ impl Store {
                 }
                 // Marked and kept: by finalizers, or until the grace period ends.
                 let kept = held || graceful.is_some_and(|p| p > 0);
-                let value = self.encode(&mut *obj)?;
+                let (value, _) = self.encode(&mut *obj)?;
                 if params.dry_run {
                     if let Some(meta) = obj.meta_mut() {
                         meta.set_resource_version(&kv.mod_revision.to_string());

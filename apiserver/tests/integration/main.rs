@@ -31,6 +31,7 @@ mod secure_serving;
 mod security_seams;
 mod server_api;
 mod server_backends;
+mod server_controllers;
 mod server_side_apply;
 mod status_metadata;
 mod storage_backends;

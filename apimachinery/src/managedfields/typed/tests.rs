@@ -83,7 +83,7 @@ fn field_sets_report_what_does_not_fit() {
     )
     .unwrap_err();
     assert!(
-        errs.to_string().contains("omits key field \"name\""),
+        errs.to_string().contains("omits all key fields [\"name\"]"),
         "{errs}"
     );
     let errs = to_field_set(
@@ -276,6 +276,59 @@ fn a_key_field_left_out_is_keyed_by_its_default() {
     )
     .unwrap();
     assert_eq!(merged, json!({"ports": [{"port": 80, "protocol": "TCP"}]}));
+}
+
+/// structured-merge-diff (`keyedAssociativeListItemToPathElement`): a key field left
+/// out without a default is left out of the key too; only an item without any key
+/// field is refused.
+#[test]
+fn a_key_field_left_out_without_a_default_is_not_part_of_the_key() {
+    let t = ParseableType::from_openapi_v3_schema(&json!({
+        "type": "object",
+        "properties": {"ports": {"type": "array", "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["port", "protocol"],
+            "items": {"type": "object", "properties": {
+                "port": {"type": "integer"}, "protocol": {"type": "string"}}}}}
+    }));
+    let set = to_field_set(&t, &json!({"ports": [{"port": 80}]}), Duplicates::Refuse)
+        .expect("keyed by the port alone");
+    assert_eq!(paths(&set), [".ports[port=80]", ".ports[port=80].port"]);
+    let errs = to_field_set(&t, &json!({"ports": [{}]}), Duplicates::Refuse).unwrap_err();
+    assert_eq!(
+        errs.to_string(),
+        ".ports: element 0: associative list with keys has an element that omits all key fields [\"port\" \"protocol\"] (and doesn't have default values for any key fields)"
+    );
+}
+
+/// Defaults given beside the schemas (Go's OpenAPI definitions' defaults, which the
+/// served documents lack) key an item as the schemas' own do, in the named type and in
+/// a field's copy of it with its own map type.
+#[test]
+fn defaults_given_beside_the_schemas_key_items() {
+    let schemas = json!({
+        "Ref": {"type": "object", "x-kubernetes-map-type": "atomic",
+            "properties": {"name": {"type": "string"}}},
+        "Spec": {"type": "object", "properties": {
+            "secrets": {"type": "array", "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name"],
+                "items": {"allOf": [{"$ref": "#/components/schemas/Ref"}]}},
+            "granular": {"type": "array", "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name"],
+                "items": {"allOf": [{"$ref": "#/components/schemas/Ref"}],
+                          "x-kubernetes-map-type": "granular"}}
+        }}
+    });
+    let schemas = schemas.as_object().expect("object");
+    let bare = ParseableType::from_openapi_v3_named(schemas, "Spec");
+    assert!(to_field_set(&bare, &json!({"secrets": [{}]}), Duplicates::Refuse).is_err());
+    let t = bare.with_defaults(&[("Ref", "name", "\"\""), ("Ref", "other", "not JSON")]);
+    let set = to_field_set(
+        &t,
+        &json!({"secrets": [{}], "granular": [{}]}),
+        Duplicates::Refuse,
+    )
+    .expect("keyed by the default");
+    assert_eq!(paths(&set), [".granular[name=\"\"]", ".secrets[name=\"\"]"]);
 }
 
 /// A field's `x-kubernetes-map-type` overrides its referenced struct's where it is used,

@@ -8,7 +8,8 @@ mod object;
 use std::io;
 
 pub use object::{
-    ProtobufSerializerError, decode_object, decode_raw_object, encode_object, encode_raw_object,
+    ProtobufSerializerError, decode_object, decode_raw_object, encode_object,
+    encode_object_noting_loss, encode_raw_object,
 };
 
 use super::codec::gvk_with_defaults;
@@ -261,6 +262,45 @@ mod tests {
         assert_eq!(into.metadata.name, "cfg");
         let e = raw.decode(&bytes, None, None).unwrap_err();
         assert!(e.is_missing_kind());
+    }
+
+    #[derive(crate::ApiObject, Clone, Debug, Default, PartialEq)]
+    #[api(version = "v1", kind = "Slice", protobuf)]
+    struct Slice {
+        #[api(skip_serializing_if = "TypeMeta::is_empty")]
+        type_meta: TypeMeta,
+        metadata: ObjectMeta,
+        #[api(nullable)]
+        endpoints: Option<Vec<String>>,
+        #[api(nullable)]
+        labels: Option<BTreeMap<String, String>>,
+    }
+    crate::proto_message!(Slice { 1 => metadata, 2 => endpoints, 3 => labels });
+
+    /// A `Some` of an empty list or map is written as nothing and reads back `None`:
+    /// said, so that a server answers what it would read back. `None`, and lists and
+    /// maps with items, read back as written.
+    #[test]
+    fn encoding_says_when_an_empty_list_or_map_will_read_back_unset() {
+        let lossy = |s: &Slice| encode_object_noting_loss(s).unwrap().1;
+        let mut slice = Slice::default();
+        assert!(!lossy(&slice));
+        slice.endpoints = Some(vec!["a".into()]);
+        slice.labels = Some([("k".to_owned(), String::new())].into());
+        assert!(!lossy(&slice));
+        slice.endpoints = Some(Vec::new());
+        assert!(lossy(&slice));
+        slice.endpoints = None;
+        slice.labels = Some(BTreeMap::new());
+        assert!(lossy(&slice));
+        let (bytes, _) = encode_object_noting_loss(&slice).unwrap();
+        assert_eq!(bytes, encode_object(&slice).unwrap());
+        let mut scheme = Scheme::new();
+        scheme.register(&Slice::REGISTRATION).unwrap();
+        let (back, _) = ProtobufSerializer::new(&scheme)
+            .decode(&bytes, None, None)
+            .unwrap();
+        assert_eq!(back.downcast_ref::<Slice>().unwrap().labels, None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! objects embedded in other messages.
 
 use crate::proto::{
-    ProtobufError, WireDecoder, decode_envelope, encode_envelope_of, merge_message,
+    ProtobufError, WireDecoder, WireEncoder, decode_envelope, encode_envelope_of, merge_message,
 };
 use crate::runtime::{Object, Scheme, SchemeError, SchemeErrorKind};
 use crate::schema::GroupVersionKind;
@@ -38,6 +38,27 @@ pub enum ProtobufSerializerError {
 
 /// Encodes `obj` in the Kubernetes protobuf envelope, with its own kind and version.
 pub fn encode_object(obj: &dyn Object) -> Result<Vec<u8>, ProtobufSerializerError> {
+    encode_enveloped(obj, &mut false)
+}
+
+/// [`encode_object`], and whether decoding the bytes gives back another object than
+/// `obj`: protobuf has no empty list or map, so a `Some` of one (a Go field without
+/// `omitempty` set to `[]`, `null` once read back) is written as nothing and reads back
+/// as `None`. kube-apiserver answers a write with the object it decodes from the bytes
+/// it stored; with this, a caller decodes only when that object differs.
+pub fn encode_object_noting_loss(
+    obj: &dyn Object,
+) -> Result<(Vec<u8>, bool), ProtobufSerializerError> {
+    let mut lossy = false;
+    let bytes = encode_enveloped(obj, &mut lossy)?;
+    Ok((bytes, lossy))
+}
+
+/// [`encode_object`], setting `lossy` when the message [`WireEncoder::wrote_unseen`].
+fn encode_enveloped(
+    obj: &dyn Object,
+    lossy: &mut bool,
+) -> Result<Vec<u8>, ProtobufSerializerError> {
     let gvk = obj.group_version_kind();
     let message =
         obj.as_proto_message()
@@ -47,7 +68,10 @@ pub fn encode_object(obj: &dyn Object) -> Result<Vec<u8>, ProtobufSerializerErro
             })?;
     // Go writes the object's own kind, which is empty for kinds without TypeMeta; its
     // apiVersion is `group/version`, or the version alone in the core group.
-    let write = |e: &mut crate::proto::WireEncoder| message.encode_fields(e);
+    let write = |e: &mut WireEncoder| {
+        message.encode_fields(e);
+        *lossy = e.wrote_unseen();
+    };
     Ok(if !obj.has_type_meta() {
         encode_envelope_of(&[], "", write)
     } else if gvk.group.is_empty() {

@@ -1,6 +1,8 @@
 //! The flowcontrol.apiserver.k8s.io group's resources (Go's `pkg/registry/flowcontrol`):
-//! FlowSchemas and PriorityLevelConfigurations print their tables.
+//! FlowSchemas and PriorityLevelConfigurations print their tables; the config consumer
+//! of API priority and fairness keeps the FlowSchemas' `Dangling` condition.
 
+pub mod config_consumer;
 pub mod flowschema;
 pub mod prioritylevelconfiguration;
 

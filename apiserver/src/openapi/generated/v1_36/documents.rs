@@ -4443,3 +4443,205 @@ pub(super) static KINDS: &[(&str, &str, &str, &str)] = &[
         "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent",
     ),
 ];
+
+/// (schema name, field, default as JSON) of the key fields of keyed lists whose Go
+/// OpenAPI definitions give a default (`api/openapi-spec/v3`; the documents above,
+/// generated from the v2 one, carry none), sorted: what the field manager keys an
+/// item that leaves the field out by.
+pub(super) static KEY_DEFAULTS: &[(&str, &str, &str)] = &[
+    (
+        "io.k8s.api.admissionregistration.v1.MatchCondition",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.admissionregistration.v1.MutatingWebhook",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.admissionregistration.v1.ValidatingWebhook",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.admissionregistration.v1.Variable",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.admissionregistration.v1alpha1.MatchCondition",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.admissionregistration.v1beta1.MatchCondition",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition",
+        "type",
+        "\"\"",
+    ),
+    ("io.k8s.api.apps.v1.DaemonSetCondition", "type", "\"\""),
+    ("io.k8s.api.apps.v1.DeploymentCondition", "type", "\"\""),
+    ("io.k8s.api.apps.v1.ReplicaSetCondition", "type", "\"\""),
+    ("io.k8s.api.apps.v1.StatefulSetCondition", "type", "\"\""),
+    (
+        "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition",
+        "type",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.certificates.v1.CertificateSigningRequestCondition",
+        "type",
+        "\"\"",
+    ),
+    ("io.k8s.api.core.v1.ComponentCondition", "type", "\"\""),
+    ("io.k8s.api.core.v1.Container", "name", "\"\""),
+    ("io.k8s.api.core.v1.ContainerPort", "containerPort", "0"),
+    ("io.k8s.api.core.v1.ContainerPort", "protocol", "\"TCP\""),
+    ("io.k8s.api.core.v1.EnvVar", "name", "\"\""),
+    ("io.k8s.api.core.v1.EphemeralContainer", "name", "\"\""),
+    ("io.k8s.api.core.v1.HostAlias", "ip", "\"\""),
+    ("io.k8s.api.core.v1.LocalObjectReference", "name", "\"\""),
+    ("io.k8s.api.core.v1.NamespaceCondition", "type", "\"\""),
+    ("io.k8s.api.core.v1.NodeAddress", "type", "\"\""),
+    ("io.k8s.api.core.v1.NodeCondition", "type", "\"\""),
+    (
+        "io.k8s.api.core.v1.PersistentVolumeClaimCondition",
+        "type",
+        "\"\"",
+    ),
+    ("io.k8s.api.core.v1.PodCondition", "type", "\"\""),
+    ("io.k8s.api.core.v1.PodIP", "ip", "\"\""),
+    ("io.k8s.api.core.v1.PodResourceClaim", "name", "\"\""),
+    ("io.k8s.api.core.v1.PodResourceClaimStatus", "name", "\"\""),
+    ("io.k8s.api.core.v1.PodSchedulingGate", "name", "\"\""),
+    (
+        "io.k8s.api.core.v1.ReplicationControllerCondition",
+        "type",
+        "\"\"",
+    ),
+    ("io.k8s.api.core.v1.ResourceClaim", "name", "\"\""),
+    ("io.k8s.api.core.v1.ResourceHealth", "resourceID", "\"\""),
+    ("io.k8s.api.core.v1.ResourceStatus", "name", "\"\""),
+    ("io.k8s.api.core.v1.ServicePort", "port", "0"),
+    ("io.k8s.api.core.v1.ServicePort", "protocol", "\"TCP\""),
+    (
+        "io.k8s.api.core.v1.TopologySpreadConstraint",
+        "topologyKey",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.core.v1.TopologySpreadConstraint",
+        "whenUnsatisfiable",
+        "\"\"",
+    ),
+    ("io.k8s.api.core.v1.Volume", "name", "\"\""),
+    ("io.k8s.api.core.v1.VolumeDevice", "devicePath", "\"\""),
+    ("io.k8s.api.core.v1.VolumeMount", "mountPath", "\"\""),
+    ("io.k8s.api.core.v1.VolumeMountStatus", "mountPath", "\"\""),
+    (
+        "io.k8s.api.resource.v1.AllocatedDeviceStatus",
+        "device",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1.AllocatedDeviceStatus",
+        "driver",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1.AllocatedDeviceStatus",
+        "pool",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1.ResourceClaimConsumerReference",
+        "uid",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta1.AllocatedDeviceStatus",
+        "device",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta1.AllocatedDeviceStatus",
+        "driver",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta1.AllocatedDeviceStatus",
+        "pool",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference",
+        "uid",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta2.AllocatedDeviceStatus",
+        "device",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta2.AllocatedDeviceStatus",
+        "driver",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta2.AllocatedDeviceStatus",
+        "pool",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference",
+        "uid",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaimStatus",
+        "name",
+        "\"\"",
+    ),
+    (
+        "io.k8s.api.scheduling.v1alpha2.PodGroupTemplate",
+        "name",
+        "\"\"",
+    ),
+    ("io.k8s.api.storage.v1.CSINodeDriver", "name", "\"\""),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition",
+        "type",
+        "\"\"",
+    ),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule",
+        "rule",
+        "\"\"",
+    ),
+    (
+        "io.k8s.apimachinery.pkg.apis.meta.v1.Condition",
+        "type",
+        "\"\"",
+    ),
+    (
+        "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference",
+        "uid",
+        "\"\"",
+    ),
+    (
+        "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition",
+        "type",
+        "\"\"",
+    ),
+];
