@@ -17,6 +17,7 @@ use futures_util::stream::{self, BoxStream};
 use tokio::sync::{Mutex, broadcast};
 
 use super::codec::decode_stored;
+use super::event_lines::EventLines;
 use super::resource_info::ResourceInfo;
 use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent, interpret_error};
 
@@ -61,6 +62,8 @@ pub struct CacheEvent {
     object: Lazy,
     /// The object before a modification.
     prev: Lazy,
+    /// Its lines as watchers asked for them, each made once.
+    lines: Arc<EventLines>,
 }
 
 /// A stored value and the object it decodes to. Cloned for every object of every list
@@ -141,6 +144,12 @@ impl CacheEvent {
             return self.object();
         }
         self.prev.get()?.ok()
+    }
+
+    /// The lines watchers made of this event, to share with the watchers asking for the
+    /// same encoding.
+    pub fn lines(&self) -> &EventLines {
+        &self.lines
     }
 
     /// Whether clients see this event: not when its stored value does not decode (the
@@ -598,6 +607,7 @@ fn apply(objects: &mut Objects, scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEv
                     (false, Some(prev)) => Lazy::new(Some(prev), scheme),
                     (false, None) => old.unwrap_or_default(),
                 },
+                lines: Arc::default(),
             }
         }
         WatchEvent::Delete {
@@ -630,6 +640,7 @@ fn lazy_event(scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
             revision: kv.mod_revision,
             object: Lazy::new(Some(kv), scheme),
             prev: Lazy::new(prev, scheme),
+            lines: Arc::default(),
         },
         // Without its previous value (never the case for a cache whose objects are
         // exact), a deletion has no object and is not delivered.
@@ -641,12 +652,14 @@ fn lazy_event(scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
                 ..Lazy::new(prev, scheme)
             },
             prev: Lazy::default(),
+            lines: Arc::default(),
         },
         WatchEvent::Progress { revision } => CacheEvent {
             event_type: EventType::Progress,
             revision,
             object: Lazy::default(),
             prev: Lazy::default(),
+            lines: Arc::default(),
         },
     }
 }

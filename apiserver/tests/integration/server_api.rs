@@ -1557,6 +1557,64 @@ async fn one_storage_watch_per_resource_fans_out_to_every_client() {
     s.server.shutdown().await;
 }
 
+/// One event's lines are made once per format, version and event type, and shared by
+/// every watcher asking for the same (Go's `cachingObject`): each watcher still gets its
+/// own format, and the event type its selection gives it.
+#[tokio::test]
+async fn watchers_of_one_event_each_get_their_format_and_event_type() {
+    let s = start().await;
+    let addr = s.server.local_addr().to_string();
+    create(&s, CM, configmap("moving", json!({"tier": "back"}))).await;
+    let rv = s.get(&format!("{CM}/moving")).await.json()["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let watch = |query: &str, accept: &'static str| {
+        let addr = addr.clone();
+        let path = format!("{CM}?watch=true&resourceVersion={rv}&timeoutSeconds=2{query}");
+        tokio::spawn(async move {
+            client::request(&addr, "GET", &path, &[("Accept", accept)], b"").await
+        })
+    };
+    let json_a = watch("", "application/json");
+    let json_b = watch("", "application/json");
+    let protobuf = watch("", "application/vnd.kubernetes.protobuf");
+    let entering = watch("&labelSelector=tier%3Dfront", "application/json");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let r = s
+        .send_json(
+            "PUT",
+            &format!("{CM}/moving"),
+            &configmap("moving", json!({"tier": "front"})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+
+    let (a, b) = (json_a.await.unwrap(), json_b.await.unwrap());
+    assert_eq!(a.body, b.body, "the same line for the same format");
+    let events = a.events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["type"], "MODIFIED");
+    assert_eq!(events[0]["object"]["metadata"]["labels"]["tier"], "front");
+    let entered = entering.await.unwrap().events();
+    assert_eq!(entered.len(), 1, "{entered:?}");
+    assert_eq!(
+        entered[0]["type"], "ADDED",
+        "the object entered the selection"
+    );
+    let r = protobuf.await.unwrap();
+    let frames: Vec<Vec<u8>> = apimachinery::proto::LengthDelimitedFrameReader::new(&r.body[..])
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(frames.len(), 1);
+    let (event_type, obj) = decode_watch_event(&frames[0]);
+    assert_eq!(
+        (event_type.as_str(), obj.meta().unwrap().name()),
+        ("MODIFIED", "moving")
+    );
+    s.server.shutdown().await;
+}
+
 /// The type and object of one protobuf watch frame (a bare `metav1.WatchEvent`).
 fn decode_watch_event(frame: &[u8]) -> (String, Box<dyn apimachinery::runtime::Object>) {
     use apimachinery::serializer::Decoder as _;

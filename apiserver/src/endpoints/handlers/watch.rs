@@ -18,7 +18,9 @@ use super::Handler;
 use crate::endpoints::negotiation::{Conversion, MediaType};
 use crate::endpoints::responsewriters::status_json;
 use crate::endpoints::transform::transform;
-use crate::registry::{CacheEvent, EventType, ListParams, Selection, Store, convert, encode};
+use crate::registry::{
+    CacheEvent, EventType, LineKey, ListParams, Selection, Store, convert, encode,
+};
 
 /// The annotation of the bookmark that ends the initial events of a
 /// `sendInitialEvents=true` watch.
@@ -68,6 +70,28 @@ impl WatchState {
         self.store.strategy().decorate(&mut *obj);
         let converted = convert(&self.handler_scheme, obj, &self.request_gv)?;
         self.event(event_type, &*converted)
+    }
+
+    /// The line of a cache event, made once for every watcher of the same format and
+    /// version (Go's `cachingObject`). A watch converting objects (`as=...`) makes its own:
+    /// few ask for that.
+    fn shared_line(
+        &self,
+        event: &CacheEvent,
+        event_type: &'static str,
+        obj: &dyn Object,
+    ) -> Result<Bytes, StatusError> {
+        if self.conversion.is_some() {
+            return self.line(event_type, obj);
+        }
+        let key = LineKey {
+            media_type: self.output,
+            group_version: self.request_gv.clone(),
+            event_type,
+        };
+        event
+            .lines()
+            .get_or_make(&key, || self.line(event_type, obj))
     }
 
     /// One event in the stream's format.
@@ -140,7 +164,7 @@ impl WatchState {
                     _ => None,
                 };
                 if let Some(t) = event_type {
-                    out.push(self.line(t, &**obj)?);
+                    out.push(self.shared_line(event, t, &**obj)?);
                 }
             }
         }
