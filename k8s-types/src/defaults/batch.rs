@@ -1,6 +1,7 @@
 //! `batch/v1` and `batch/v1beta1` (Go's `pkg/apis/batch/<version>/defaults.go`): a Job
 //! runs one pod at a time to one completion, retries 6 times, is `NonIndexed`, not
-//! suspended, and replaces pods once terminating or failed (`Failed` with a pod failure
+//! suspended, selects its pods by the selector the server generates (`manualSelector:
+//! false`), and replaces pods once terminating or failed (`Failed` with a pod failure
 //! policy); a CronJob allows concurrent runs and keeps 3 successful and 1 failed Job. A
 //! CronJob's job template gets the pod spec defaults only, not a Job's: Go defaults the
 //! Job when the controller creates it.
@@ -49,6 +50,9 @@ fn job(obj: &mut Job) {
             "TerminatingOrFailed".to_owned()
         });
     }
+    // Go's fuzzer always sets it, so the oracle never sees it unset; kube-apiserver
+    // answers a Job created without it with `manualSelector: false`.
+    spec.manual_selector.get_or_insert(false);
     pod_template_spec(&mut spec.template);
 }
 

@@ -445,6 +445,7 @@ fn batch_jobs_and_cron_jobs() {
             ("/spec/completionMode", json!("NonIndexed")),
             ("/spec/suspend", json!(false)),
             ("/spec/podReplacementPolicy", json!("TerminatingOrFailed")),
+            ("/spec/manualSelector", json!(false)),
             ("/metadata/labels", json!({"app": "a"})),
             ("/spec/template/spec/dnsPolicy", json!("ClusterFirst")),
         ],
