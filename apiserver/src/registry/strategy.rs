@@ -13,7 +13,7 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::Value;
 
 use super::codec::{from_value, to_json};
-use super::delete_params::GarbageCollectionPolicy;
+use super::delete_params::{DeleteParams, GarbageCollectionPolicy};
 use super::resource_info::ResourceInfo;
 use super::validation::{self, NameValidation};
 
@@ -200,6 +200,13 @@ pub trait Strategy: Send + Sync + Debug {
     /// does to the object's dependents, for a request at `version`.
     fn garbage_collection_policy(&self, _version: &str) -> GarbageCollectionPolicy {
         GarbageCollectionPolicy::DeleteDependents
+    }
+
+    /// The warnings a delete (of one object or a collection) gets before it is done,
+    /// whether or not anything is deleted: those Go's REST storages add in their own
+    /// `Delete` and `DeleteCollection`.
+    fn warnings_on_delete(&self, _params: &DeleteParams) -> Vec<String> {
+        Vec::new()
     }
 
     /// Go's `Store.ReturnDeletedObject`: a delete that removes an object answers with it

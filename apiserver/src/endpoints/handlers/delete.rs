@@ -24,6 +24,21 @@ impl Handler<'_> {
     /// first delete marks it terminating).
     pub async fn delete(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let params = self.delete_params(body, media)?;
+        let before = self.warnings_before_delete(&params);
+        let mut reply = self.delete_one(&params).await?;
+        reply.warnings.splice(0..0, before);
+        Ok(reply)
+    }
+
+    /// The resource's warnings on a delete (Go's REST storages add them before deleting):
+    /// recorded for an error answer, and returned to go first in a successful one.
+    fn warnings_before_delete(&self, params: &DeleteParams) -> Vec<String> {
+        let warnings = self.strategy().warnings_on_delete(params);
+        self.pending_warnings.add(&warnings);
+        warnings
+    }
+
+    async fn delete_one(&self, params: &DeleteParams) -> Result<Reply, StatusError> {
         let ctx = self.context(params.dry_run);
         if self.rest.deletes_itself() {
             // Admitted first, as Go's registry calls its deleteValidation before its own
@@ -38,12 +53,12 @@ impl Handler<'_> {
                     params.dry_run,
                 )
                 .await?;
-            if let Some(marked) = self.rest.before_delete(&ctx, &params).await? {
+            if let Some(marked) = self.rest.before_delete(&ctx, params).await? {
                 let marked = self.to_request_version_async(marked).await?;
                 return self.reply(200, &*marked, warnings);
             }
         }
-        self.delete_object(&params).await
+        self.delete_object(params).await
     }
 
     async fn delete_object(&self, params: &DeleteParams) -> Result<Reply, StatusError> {
@@ -178,6 +193,7 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let selection = self.selection()?;
         let params = self.delete_params(body, media)?;
+        let warnings = self.warnings_before_delete(&params);
         let page = self
             .store
             .list(
@@ -204,7 +220,7 @@ impl Handler<'_> {
         if let Some(meta) = list.list_meta_mut() {
             meta.set_resource_version(&page.resource_version.to_string());
         }
-        self.reply(200, &*list, Vec::new())
+        self.reply(200, &*list, warnings)
     }
 }
 

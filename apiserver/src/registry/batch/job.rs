@@ -9,7 +9,6 @@ use apimachinery::runtime::{Object, Scheme};
 use serde_json::{Value, json};
 
 use super::job_spec::without_disabled_fields;
-use crate::registry::GarbageCollectionPolicy;
 use crate::registry::core::pod::template::{
     drop_disabled_template_fields, prepare_template_for_update, workload_warnings_on_create,
     workload_warnings_on_update,
@@ -23,7 +22,11 @@ use crate::registry::rest::RestStorage;
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update, spec_changed,
 };
+use crate::registry::{DeleteParams, GarbageCollectionPolicy};
 use crate::registry::{ResourceInfo, from_value, to_json};
+
+/// Go's warning on a Job delete that names no propagation policy.
+const DELETE_OPTION_WARNING: &str = "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning";
 
 /// Where a Job's pod template's metadata is.
 const TEMPLATE_METADATA: &str = "/spec/template/metadata";
@@ -39,6 +42,20 @@ impl Strategy for JobStrategy {
             GarbageCollectionPolicy::OrphanDependents
         } else {
             GarbageCollectionPolicy::DeleteDependents
+        }
+    }
+
+    /// Go's job REST `Delete` and `DeleteCollection`: a delete that names no policy
+    /// orphans the Job's pods, which surprises; say so.
+    fn warnings_on_delete(&self, params: &DeleteParams) -> Vec<String> {
+        let policy = self.garbage_collection_policy(&params.api_version);
+        if params.propagation_policy.is_none()
+            && params.orphan_dependents.is_none()
+            && policy == GarbageCollectionPolicy::OrphanDependents
+        {
+            vec![DELETE_OPTION_WARNING.to_owned()]
+        } else {
+            Vec::new()
         }
     }
 

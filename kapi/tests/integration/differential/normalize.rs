@@ -1,4 +1,5 @@
-//! What must differ between two servers, made equal, and nothing else: uids, times,
+//! What must differ between two servers, made equal, and nothing else: uids (and a
+//! Job's controller-uid labels), times,
 //! resourceVersion values (each value becomes `<rv N>`, N counting the distinct values
 //! one server showed in the area in the order it showed them, so that which answers
 //! share a version, and which are newer, still compares), a list's or table's own
@@ -96,6 +97,10 @@ fn walk(value: &mut Value, versions: &mut Versions) {
             for (key, v) in map.iter_mut() {
                 match (key.as_str(), &*v) {
                     ("uid", Value::String(_)) => *v = Value::from("<uid>"),
+                    // A Job's generated selector and its template's labels carry its uid.
+                    ("controller-uid" | "batch.kubernetes.io/controller-uid", Value::String(_)) => {
+                        *v = Value::from("<uid>");
+                    }
                     (k, Value::String(_)) if TIMES.contains(&k) => *v = Value::from("<time>"),
                     ("resourceVersion", Value::String(rv)) if !rv.starts_with('<') => {
                         *v = Value::from(versions.token(rv));
