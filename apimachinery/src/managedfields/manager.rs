@@ -742,7 +742,9 @@ impl<'a> FieldManager<'a> {
             },
         );
         let pruned = match &last {
-            Some(last) if !last.set.is_empty() => self.prune(&merged, &managed.fields, last)?,
+            Some(last) if !last.set.is_empty() => {
+                self.prune(merged, &managed.fields, last, &key)?
+            }
             _ => merged,
         };
         let (fields, _) = self.update_managers(&live_v, &pruned, managed.fields, &key, force)?;
@@ -772,12 +774,24 @@ impl<'a> FieldManager<'a> {
     /// left alone.
     fn prune(
         &self,
-        merged: &Value,
+        merged: Value,
         managers: &BTreeMap<ManagerKey, VersionedSet>,
         last: &VersionedSet,
+        applier: &ManagerKey,
     ) -> Result<Value, ApplyError> {
         if last.api_version != self.api_version {
-            return Ok(merged.clone());
+            return Ok(merged);
+        }
+        let last = last.set.recursive_difference(&self.reset);
+        // Every field applied last time applied again (the usual re-apply): nothing can
+        // be removed, as what is removed is last time's fields less the owned ones, the
+        // applier's new set among them (and making named fields members keeps a subset
+        // a subset). Removing nothing gives the merged object back as it is.
+        if managers
+            .get(applier)
+            .is_some_and(|applied| last.difference(&applied.set).is_empty())
+        {
+            return Ok(merged);
         }
         // Sets of other versions are taken as they are: field paths rarely differ
         // between versions, and keeping a field beats removing one that is owned.
@@ -785,12 +799,9 @@ impl<'a> FieldManager<'a> {
             .values()
             .fold(Set::new(), |acc, vs| acc.union(&vs.set));
         let owned = typed::ensure_named_fields_are_members(self.types, &owned);
-        let last = typed::ensure_named_fields_are_members(
-            self.types,
-            &last.set.recursive_difference(&self.reset),
-        );
+        let last = typed::ensure_named_fields_are_members(self.types, &last);
         let remove = last.difference(&owned);
-        Ok(typed::remove_items(self.types, merged, &remove))
+        Ok(typed::remove_items(self.types, &merged, &remove))
     }
 }
 
