@@ -270,3 +270,48 @@ fn read_yaml(
     }
     Ok(doc.value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The entries taken typed are the ones their JSON text reads as: strings, the time
+    /// and the field set's compact bytes alike.
+    #[test]
+    fn managed_fields_taken_typed_read_as_their_text_does() {
+        let mut merged = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "a",
+        "managedFields": [
+            {"manager": "bench", "operation": "Apply", "apiVersion": "v1",
+             "time": "2026-11-30T15:50:27Z", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:data": {"f:key": {}}}},
+            {"manager": "kubectl", "operation": "Update", "apiVersion": "v1",
+             "time": "2026-11-30T15:50:26Z", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:data": {".": {}, "f:k": {}},
+                          "f:metadata": {"f:labels": {"f:a<b&c": {}}}},
+             "subresource": "status"}
+        ]}});
+        let text = serde_json::to_vec(&merged["metadata"]["managedFields"]).unwrap();
+        let read: Vec<ManagedFieldsEntry> = serde_json::from_slice(&text).unwrap();
+        assert_eq!(take_managed_fields(&mut merged), Some(read));
+        assert_eq!(merged["metadata"], json!({"name": "a"}));
+    }
+
+    #[test]
+    fn entries_the_field_manager_does_not_write_are_left_for_the_decoder() {
+        for entries in [
+            json!([{"manager": "x", "unknown": 1}]),
+            json!([{"manager": 1}]),
+            json!([{"time": null}]),
+            json!([{"fieldsV1": null}]),
+            json!({"manager": "x"}),
+        ] {
+            let mut merged = json!({"metadata": {"managedFields": entries.clone()}});
+            assert_eq!(take_managed_fields(&mut merged), None, "{entries}");
+            assert_eq!(merged["metadata"]["managedFields"], entries);
+        }
+        let mut none = json!({"metadata": {"name": "a"}});
+        assert_eq!(take_managed_fields(&mut none), Some(Vec::new()));
+    }
+}
