@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -308,8 +309,15 @@ fn conflict_message(conflicts: &[Conflict]) -> String {
 /// `ancient-changes` entry (Go's `DefaultMaxUpdateManagers`).
 pub const MAX_UPDATE_MANAGERS: usize = 10;
 
-/// The fields never tracked: type and server-set metadata (Go's strip set).
-fn strip_set() -> Set {
+/// The fields never tracked: type and server-set metadata (Go's strip set). Built once:
+/// every write subtracts it, and building it (twelve paths of owned strings) cost an
+/// apply more than the subtraction.
+fn strip_set() -> &'static Set {
+    static STRIP: OnceLock<Set> = OnceLock::new();
+    STRIP.get_or_init(build_strip_set)
+}
+
+fn build_strip_set() -> Set {
     let mut s = Set::new();
     for p in [
         "apiVersion",
@@ -427,10 +435,8 @@ impl<'a> FieldManager<'a> {
         manager: &str,
         now: &str,
     ) {
-        let live_entries = live
-            .and_then(|l| l.pointer("/metadata/managedFields"))
-            .cloned();
-        let requested = new.pointer("/metadata/managedFields").cloned();
+        let live_entries = live.and_then(managed_fields_of).cloned();
+        let requested = managed_fields_of(new).cloned();
         let reset = match &requested {
             Some(Value::Array(a)) => {
                 a.is_empty() || (a.len() == 1 && a[0].as_object().is_some_and(Map::is_empty))
@@ -482,7 +488,7 @@ impl<'a> FieldManager<'a> {
             .modified
             .union(&cmp.added)
             .recursive_difference(&self.reset)
-            .difference(&strip_set());
+            .difference(strip_set());
         let key = self.key(manager, Operation::Update);
         if !set.is_empty() {
             let set = match managed.fields.get(&key) {
@@ -682,10 +688,21 @@ impl<'a> FieldManager<'a> {
         force: bool,
         now: &str,
     ) -> Result<Option<Value>, ApplyError> {
-        if config
-            .pointer("/metadata/managedFields")
-            .is_some_and(|v| !v.is_null())
-        {
+        self.apply_owned(live.clone(), config, manager, force, now)
+    }
+
+    /// [`apply`](Self::apply) of a live object the caller no longer needs (the handler's,
+    /// made for the apply): its managedFields are taken out of it rather than copied
+    /// with the rest of it.
+    pub fn apply_owned(
+        &self,
+        mut live: Value,
+        config: &Value,
+        manager: &str,
+        force: bool,
+        now: &str,
+    ) -> Result<Option<Value>, ApplyError> {
+        if managed_fields_of(config).is_some_and(|v| !v.is_null()) {
             return Err(ApplyError::BadRequest(
                 "metadata.managedFields must be nil".into(),
             ));
@@ -700,10 +717,9 @@ impl<'a> FieldManager<'a> {
                 self.api_version
             )));
         }
-        let mut managed =
-            Managed::decode(live.pointer("/metadata/managedFields")).map_err(ApplyError::Decode)?;
-        let mut live_v = live.clone();
-        strip_managed_fields(&mut live_v);
+        let entries = strip_managed_fields(&mut live);
+        let mut managed = Managed::decode(entries.as_ref()).map_err(ApplyError::Decode)?;
+        let live_v = live;
         let set = typed::to_field_set(self.types, config, typed::Duplicates::Refuse).map_err(
             |errors| ApplyError::Invalid {
                 object: describe(config),
@@ -726,13 +742,15 @@ impl<'a> FieldManager<'a> {
             },
         );
         let pruned = match &last {
-            Some(last) if !last.set.is_empty() => self.prune(&merged, &managed.fields, last)?,
+            Some(last) if !last.set.is_empty() => {
+                self.prune(merged, &managed.fields, last, &key)?
+            }
             _ => merged,
         };
         let (fields, _) = self.update_managers(&live_v, &pruned, managed.fields, &key, force)?;
         managed.fields = fields;
         if let Some(vs) = managed.fields.get_mut(&key) {
-            vs.set = vs.set.difference(&strip_set());
+            vs.set = vs.set.difference(strip_set());
         }
         managed.fields.retain(|_, vs| !vs.set.is_empty());
         let changed = pruned != live_v;
@@ -742,10 +760,7 @@ impl<'a> FieldManager<'a> {
         managed.times.retain(|k, _| managed.fields.contains_key(k));
         // Only an apply that changes nothing may be a no-op: then the entries decide
         // (read again, as `managed` was changed in place on the way).
-        if !changed
-            && Managed::decode(live.pointer("/metadata/managedFields")).unwrap_or_default()
-                == managed
-        {
+        if !changed && Managed::decode(entries.as_ref()).unwrap_or_default() == managed {
             return Ok(None);
         }
         let mut out = if changed { pruned } else { live_v };
@@ -759,12 +774,24 @@ impl<'a> FieldManager<'a> {
     /// left alone.
     fn prune(
         &self,
-        merged: &Value,
+        merged: Value,
         managers: &BTreeMap<ManagerKey, VersionedSet>,
         last: &VersionedSet,
+        applier: &ManagerKey,
     ) -> Result<Value, ApplyError> {
         if last.api_version != self.api_version {
-            return Ok(merged.clone());
+            return Ok(merged);
+        }
+        let last = last.set.recursive_difference(&self.reset);
+        // Every field applied last time applied again (the usual re-apply): nothing can
+        // be removed, as what is removed is last time's fields less the owned ones, the
+        // applier's new set among them (and making named fields members keeps a subset
+        // a subset). Removing nothing gives the merged object back as it is.
+        if managers
+            .get(applier)
+            .is_some_and(|applied| last.difference(&applied.set).is_empty())
+        {
+            return Ok(merged);
         }
         // Sets of other versions are taken as they are: field paths rarely differ
         // between versions, and keeping a field beats removing one that is owned.
@@ -772,12 +799,9 @@ impl<'a> FieldManager<'a> {
             .values()
             .fold(Set::new(), |acc, vs| acc.union(&vs.set));
         let owned = typed::ensure_named_fields_are_members(self.types, &owned);
-        let last = typed::ensure_named_fields_are_members(
-            self.types,
-            &last.set.recursive_difference(&self.reset),
-        );
+        let last = typed::ensure_named_fields_are_members(self.types, &last);
         let remove = last.difference(&owned);
-        Ok(typed::remove_items(self.types, merged, &remove))
+        Ok(typed::remove_items(self.types, &merged, &remove))
     }
 }
 
@@ -800,10 +824,17 @@ fn describe(obj: &Value) -> String {
     format!("{ns}/{name}; {group}/{version}, Kind={kind}")
 }
 
-fn strip_managed_fields(obj: &mut Value) {
-    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.remove("managedFields");
-    }
+/// Takes `metadata.managedFields` out of `obj`, returning it.
+fn strip_managed_fields(obj: &mut Value) -> Option<Value> {
+    obj.get_mut("metadata")
+        .and_then(Value::as_object_mut)
+        .and_then(|meta| meta.remove("managedFields"))
+}
+
+/// `metadata.managedFields` of `obj` (what `pointer("/metadata/managedFields")` finds,
+/// without parsing and allocating the pointer's tokens on every write).
+fn managed_fields_of(obj: &Value) -> Option<&Value> {
+    obj.get("metadata")?.get("managedFields")
 }
 
 fn set_managed_fields(obj: &mut Value, entries: Option<Value>) {

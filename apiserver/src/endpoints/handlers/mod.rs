@@ -29,6 +29,7 @@ use crate::registry::{
 
 mod admitted;
 pub mod apply;
+mod apply_body;
 pub mod create;
 mod decode;
 pub mod delete;
