@@ -12,7 +12,7 @@
 //!   that is the document's, the response may be cached for good (`Cache-Control: public,
 //!   immutable`); with another hash, a 301 to the current URL, so clients holding an old
 //!   index find the current document. A web service not served is a bare 404.
-//! - `/openapi/v2`: the whole v2 document.
+//! - `/openapi/v2`: the v2 document of the served web services ([`v2`]).
 //!
 //! Documents carry Go's `Etag` (the quoted hash), `Last-Modified` (when the [`OpenApi`]
 //! was built) and `Vary: Accept`, and answer `If-None-Match` with 304. JSON is the only
@@ -29,6 +29,7 @@ mod accept;
 #[cfg_attr(feature = "v1_37", path = "generated/v1_37/documents.rs")]
 mod documents;
 mod http_date;
+mod v2;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -66,7 +67,8 @@ struct Served {
 pub struct OpenApi {
     v3: Vec<Served>,
     index: Bytes,
-    v2: Option<Bytes>,
+    /// The v2 document with its hash.
+    v2: Option<(Bytes, Cow<'static, str>)>,
     last_modified: SystemTime,
 }
 
@@ -182,7 +184,7 @@ impl OpenApi {
 
     /// The documents whose web service key `serves` accepts (`api`, `api/v1`, `apis`,
     /// `apis/apps`, `apis/apps/v1`, `version`, `logs`, `.well-known/openid-configuration`,
-    /// `openid/v1/jwks`): the index lists exactly those. The v2 document is served whole.
+    /// `openid/v1/jwks`): the index lists exactly those, the v2 document their paths.
     pub fn new(serves: impl Fn(&str) -> bool) -> OpenApi {
         let v3: Vec<Served> = documents::V3_DOCUMENTS
             .iter()
@@ -197,7 +199,7 @@ impl OpenApi {
         OpenApi {
             v3,
             index,
-            v2: Some(Bytes::from_static(documents::V2_DOCUMENT)),
+            v2: Some(v2_of(&serves)),
             last_modified: SystemTime::now(),
         }
     }
@@ -342,7 +344,7 @@ impl OpenApi {
     }
 
     fn serve_v2(&self, headers: &HeaderMap) -> Option<OpenApiResponse> {
-        let body = self.v2.clone()?;
+        let (body, hash) = self.v2.clone()?;
         let mut out = HeaderMap::new();
         out.insert(header::VARY, HeaderValue::from_static("Accept"));
         if !accept::accepts(headers, &JSON_ONLY_V2) {
@@ -352,8 +354,8 @@ impl OpenApi {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        insert(&mut out, header::ETAG, &quoted(documents::V2_HASH));
-        Some(self.content(out, headers, Some(documents::V2_HASH), body))
+        insert(&mut out, header::ETAG, &quoted(&hash));
+        Some(self.content(out, headers, Some(&hash), body))
     }
 
     /// A 200 with `body`, or a 304 when `If-None-Match` names `etag` or is `*` (Go's
@@ -387,6 +389,23 @@ impl OpenApi {
 const JSON_ONLY_V3: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
 /// What `/openapi/v2` offers (likewise without Go's protobuf).
 const JSON_ONLY_V2: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
+
+/// The v2 document of the web services `serves` accepts with its hash; the whole
+/// generated one should it not parse (it always does: it is generated).
+fn v2_of(serves: &dyn Fn(&str) -> bool) -> (Bytes, Cow<'static, str>) {
+    static WHOLE: OnceLock<Option<Value>> = OnceLock::new();
+    let whole = WHOLE.get_or_init(|| serde_json::from_slice(documents::V2_DOCUMENT).ok());
+    match whole.as_ref().and_then(|w| v2::served(w, serves)) {
+        Some(body) => {
+            let hash = sha512_hex(&body);
+            (Bytes::from(body), Cow::Owned(hash))
+        }
+        None => (
+            Bytes::from_static(documents::V2_DOCUMENT),
+            Cow::Borrowed(documents::V2_HASH),
+        ),
+    }
+}
 
 /// The index JSON as Go's `handler3` marshals it: keys sorted, one `serverRelativeURL`
 /// each.
@@ -509,6 +528,13 @@ mod tests {
         any.insert(header::IF_NONE_MATCH, HeaderValue::from_static("*"));
         let not_modified = api.serve(&Method::GET, "/openapi/v3", &any).unwrap();
         assert_eq!(not_modified.status, StatusCode::NOT_MODIFIED);
+
+        // The v2 document has the served web services' paths only.
+        let v2: Value = serde_json::from_slice(&get(&api, "/openapi/v2", None).body).unwrap();
+        let paths = v2["paths"].as_object().unwrap();
+        assert!(paths.contains_key("/apis/apps/v1/deployments"));
+        assert!(!paths.keys().any(|p| p.starts_with("/apis/batch/")));
+        assert!(v2["definitions"]["io.k8s.api.batch.v1.Job"].is_null());
     }
 
     #[test]
@@ -623,7 +649,7 @@ mod tests {
         assert!(response.body.is_empty());
         assert_eq!(
             response.headers[header::ETAG],
-            quoted(documents::V2_HASH).as_str()
+            quoted(&api.v2.unwrap().1).as_str()
         );
     }
 
