@@ -347,7 +347,10 @@ mod tests {
     fn inputs() -> (Value, BTreeMap<String, Value>, Value) {
         let swagger = json!({
             "info": {"title": "Kubernetes", "version": "unversioned"},
-            "definitions": {"a.Thing": {"properties": {"mode": {"type": "string", "description": "Mode."}}}},
+            "definitions": {"a.Thing": {
+                "properties": {"mode": {"type": "string", "description": "Mode."}},
+                "x-kubernetes-group-version-kind": [{"group": "g", "kind": "Thing", "version": "v1"}]
+            }},
             "paths": {"/apis/g/v1/things": {"get": {
                 "produces": ["application/json", "application/cbor"],
                 "responses": {"200": {"schema": {"$ref": "#/definitions/a.Thing"}}}
