@@ -32,7 +32,7 @@ mod http_date;
 mod v2;
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
@@ -67,8 +67,10 @@ struct Served {
 pub struct OpenApi {
     v3: Vec<Served>,
     index: Bytes,
-    /// The v2 document with its hash.
-    v2: Option<(Bytes, Cow<'static, str>)>,
+    /// The v2 document of the served web services with its hash, built on first use:
+    /// pruning the whole document takes long (a debug build's fraction of a second), too
+    /// long to do each time a custom resource's routes change.
+    v2: Option<Arc<OnceLock<(Bytes, Cow<'static, str>)>>>,
     last_modified: SystemTime,
 }
 
@@ -199,7 +201,7 @@ impl OpenApi {
         OpenApi {
             v3,
             index,
-            v2: Some(v2_of(&serves)),
+            v2: Some(Arc::default()),
             last_modified: SystemTime::now(),
         }
     }
@@ -256,6 +258,8 @@ impl OpenApi {
         }
         self.v3.sort_by(|a, b| a.key.cmp(&b.key));
         self.index = Bytes::from(index_json(&self.v3));
+        // Built again for these documents, not shared with the clones of the old ones.
+        self.v2 = self.v2.map(|_| Arc::default());
         self
     }
 
@@ -344,7 +348,11 @@ impl OpenApi {
     }
 
     fn serve_v2(&self, headers: &HeaderMap) -> Option<OpenApiResponse> {
-        let (body, hash) = self.v2.clone()?;
+        let (body, hash) = self
+            .v2
+            .as_ref()?
+            .get_or_init(|| v2_of(&|key| self.v3.iter().any(|s| s.key == key)))
+            .clone();
         let mut out = HeaderMap::new();
         out.insert(header::VARY, HeaderValue::from_static("Accept"));
         if !accept::accepts(headers, &JSON_ONLY_V2) {
@@ -649,7 +657,7 @@ mod tests {
         assert!(response.body.is_empty());
         assert_eq!(
             response.headers[header::ETAG],
-            quoted(&api.v2.unwrap().1).as_str()
+            quoted(&api.v2.unwrap().get().unwrap().1).as_str()
         );
     }
 
