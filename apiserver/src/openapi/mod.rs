@@ -172,8 +172,8 @@ pub fn schema(name: &str) -> Option<&'static Value> {
 /// OpenAPI definitions give a default (`""` for `LocalObjectReference.name`, `"TCP"` for
 /// a port's `protocol`): kube-apiserver builds its field manager's types from those
 /// definitions, so a list item that leaves such a field out is keyed by its default. The
-/// served documents, generated from the v2 one, carry none of them (and stay so); the
-/// field manager's types take them from here.
+/// served documents, Go's, carry them too; the field manager's types also take them from
+/// here, for types built from other schemas (a custom resource's).
 pub fn key_defaults() -> &'static [(&'static str, &'static str, &'static str)] {
     documents::KEY_DEFAULTS
 }
