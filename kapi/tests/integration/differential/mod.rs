@@ -145,9 +145,17 @@ async fn send(
     // ${name.headers/etag}`).
     let seen_headers: serde_json::Map<String, Value> = got
         .keys()
-        .map(|k| (k.as_str().to_owned(), Value::from(header(k.as_str()).join(", "))))
+        .map(|k| {
+            (
+                k.as_str().to_owned(),
+                Value::from(header(k.as_str()).join(", ")),
+            )
+        })
         .collect();
-    answers.insert(format!("{}.headers", request.name), Value::Object(seen_headers));
+    answers.insert(
+        format!("{}.headers", request.name),
+        Value::Object(seen_headers),
+    );
     let mut value = value;
     normalize(&mut value, versions);
     Ok(Seen {
@@ -221,7 +229,9 @@ async fn replay(area: &Area, ours: &Client, go: &Client) -> Result<Vec<(String, 
     // eight differences a comparison reports.
     let dump = std::env::var_os("DIFFERENTIAL_DUMP").map(std::path::PathBuf::from);
     let dump_ours = dump.as_ref().map(|d| d.join(&area.name).join("kapi"));
-    let dump_go = dump.as_ref().map(|d| d.join(&area.name).join("kube-apiserver"));
+    let dump_go = dump
+        .as_ref()
+        .map(|d| d.join(&area.name).join("kube-apiserver"));
     for request in &area.requests {
         let a = send(
             ours,
