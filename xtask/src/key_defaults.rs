@@ -5,10 +5,8 @@
 //! zero value, `""` for `LocalObjectReference.name`; a `+default=` marker its value,
 //! `"TCP"` for a port's `protocol`). structured-merge-diff keys a list item that leaves a
 //! key field out by that default (`typed/helpers.go`, `keyedAssociativeListItemToPathElement`),
-//! so `imagePullSecrets: [{}]` is the item `k:{"name":""}`. The served documents here are
-//! generated from the v2 document (`swagger.json`), which has none of those defaults, and
-//! must stay as they are; the defaults the field manager needs are read from Go's own
-//! v3 documents (`api/openapi-spec/v3`, `openapi-v3/` of the reference data) instead,
+//! so `imagePullSecrets: [{}]` is the item `k:{"name":""}`. The defaults are read from
+//! Go's own v3 documents (`api/openapi-spec/v3`, `openapi-v3/` of the reference data),
 //! only those of key fields, since a default matters to the field manager nowhere else.
 
 use std::collections::BTreeSet;

@@ -45,6 +45,7 @@ mod lifecycle;
 mod model;
 mod naming;
 mod openapi;
+mod openapi_enums;
 mod refdata;
 mod release_diff;
 mod shapes;
@@ -335,14 +336,22 @@ fn run(opts: &Options) -> Result<(), Error> {
         source,
     })?;
     let fresh_manifest = features::with_features(&manifest, &table);
-    // Go's v3 documents, for the key-field defaults: the release's own data when the
-    // given directory has none (as for the internal structs).
+    // Go's v3 documents (served, and for the key-field defaults) and the enums of Go's
+    // definitions: the release's own data when the given directory has none (as for the
+    // internal structs).
+    let own_data = || refdata::ensure(&workspace_root(), opts.release, None);
     let v3_dir = match input_dir.join(key_defaults::DIR) {
         dir if dir.is_dir() => dir,
-        _ => refdata::ensure(&workspace_root(), opts.release, None)?.join(key_defaults::DIR),
+        _ => own_data()?.join(key_defaults::DIR),
+    };
+    let enums_dir = match input_dir.join(openapi_enums::FILE).is_file() {
+        true => input_dir.clone(),
+        false => own_data()?,
     };
     let key_defaults = key_defaults::read(&v3_dir)?;
-    let openapi_files = openapi::generate(&input_dir, &model.release, &key_defaults)?;
+    let enums = openapi_enums::read(&enums_dir)?;
+    let openapi_files =
+        openapi::generate(&input_dir, &v3_dir, &enums, &model.release, &key_defaults)?;
     if !opts.check {
         write_all(&opts.output, &files)?;
         write_all(&opts.openapi_output, &openapi_files)?;

@@ -1,19 +1,23 @@
 //! The OpenAPI documents kube-apiserver serves (Go: `k8s.io/kube-openapi` `pkg/handler3`
-//! for `/openapi/v3`, `pkg/handler` for `/openapi/v2`), from the documents of the release built
-//! ([`RELEASE`](crate::RELEASE)) that `cargo xtask codegen` writes into `generated/vX_Y`.
+//! for `/openapi/v3/*`, behind `k8s.io/kube-aggregator`'s `openapiv3/aggregator` for the
+//! index; `pkg/handler` for `/openapi/v2`), from Go's documents of the release built
+//! ([`RELEASE`](crate::RELEASE)), which `cargo xtask codegen` writes into `generated/vX_Y`
+//! as a default kube-apiserver serves them (see `xtask/src/openapi.rs`).
 //!
 //! - `/openapi/v3`: the index, `{"paths": {"apis/apps/v1": {"serverRelativeURL":
 //!   "/openapi/v3/apis/apps/v1?hash=<SHA-512>"}, ...}}`, one entry per served web service.
+//!   The aggregator merges it from its API services and serves it without an ETag, its
+//!   type sniffed from the bytes (`text/plain; charset=utf-8`).
 //! - `/openapi/v3/<web service>`: that web service's OpenAPI 3.0 document. With a `hash`
 //!   that is the document's, the response may be cached for good (`Cache-Control: public,
 //!   immutable`); with another hash, a 301 to the current URL, so clients holding an old
-//!   index find the current document.
-//! - `/openapi/v2`: the whole v2 document.
+//!   index find the current document. A web service not served is a bare 404.
+//! - `/openapi/v2`: the v2 document of the served web services ([`v2`]).
 //!
-//! Responses carry Go's `Etag` (the quoted hash), `Last-Modified` (when the [`OpenApi`]
-//! was built), `Vary: Accept` on documents, and answer `If-None-Match` with 304. JSON is
-//! the only format offered: a request that accepts only protobuf gets 406, as Go answers
-//! a format it cannot produce.
+//! Documents carry Go's `Etag` (the quoted hash), `Last-Modified` (when the [`OpenApi`]
+//! was built) and `Vary: Accept`, and answer `If-None-Match` with 304. JSON is the only
+//! format offered: a request that accepts only protobuf gets 406, as Go answers a format
+//! it cannot produce (Go also offers protobuf).
 //!
 //! The strategic merge patch reads the `x-kubernetes-patch-*` markers through
 //! [`schemas_for`], [`schema_name_for_kind`] and [`schema`].
@@ -25,9 +29,10 @@ mod accept;
 #[cfg_attr(feature = "v1_37", path = "generated/v1_37/documents.rs")]
 mod documents;
 mod http_date;
+mod v2;
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
@@ -62,8 +67,10 @@ struct Served {
 pub struct OpenApi {
     v3: Vec<Served>,
     index: Bytes,
-    index_etag: String,
-    v2: Option<Bytes>,
+    /// The v2 document of the served web services with its hash, built on first use:
+    /// pruning the whole document takes long (a debug build's fraction of a second), too
+    /// long to do each time a custom resource's routes change.
+    v2: Option<Arc<OnceLock<(Bytes, Cow<'static, str>)>>>,
     last_modified: SystemTime,
 }
 
@@ -165,8 +172,8 @@ pub fn schema(name: &str) -> Option<&'static Value> {
 /// OpenAPI definitions give a default (`""` for `LocalObjectReference.name`, `"TCP"` for
 /// a port's `protocol`): kube-apiserver builds its field manager's types from those
 /// definitions, so a list item that leaves such a field out is keyed by its default. The
-/// served documents, generated from the v2 one, carry none of them (and stay so); the
-/// field manager's types take them from here.
+/// served documents, Go's, carry them too; the field manager's types also take them from
+/// here, for types built from other schemas (a custom resource's).
 pub fn key_defaults() -> &'static [(&'static str, &'static str, &'static str)] {
     documents::KEY_DEFAULTS
 }
@@ -179,7 +186,7 @@ impl OpenApi {
 
     /// The documents whose web service key `serves` accepts (`api`, `api/v1`, `apis`,
     /// `apis/apps`, `apis/apps/v1`, `version`, `logs`, `.well-known/openid-configuration`,
-    /// `openid/v1/jwks`): the index lists exactly those. The v2 document is served whole.
+    /// `openid/v1/jwks`): the index lists exactly those, the v2 document their paths.
     pub fn new(serves: impl Fn(&str) -> bool) -> OpenApi {
         let v3: Vec<Served> = documents::V3_DOCUMENTS
             .iter()
@@ -191,23 +198,30 @@ impl OpenApi {
             })
             .collect();
         let index = Bytes::from(index_json(&v3));
-        let index_etag = sha512_hex(&index);
         OpenApi {
             v3,
             index,
-            index_etag,
-            v2: Some(Bytes::from_static(documents::V2_DOCUMENT)),
+            v2: Some(Arc::default()),
             last_modified: SystemTime::now(),
         }
     }
 
     /// The documents of the given served group versions (`("", "v1")` for the core
-    /// group), of their groups (`apis/<group>`), and of the discovery and version
-    /// endpoints every server has (`api`, `apis`, `version`).
+    /// group), of their groups (`apis/<group>`), and of the endpoints every server has:
+    /// discovery (`api`, `apis`), `version`, and service account issuer discovery
+    /// (`.well-known/openid-configuration`, `openid/v1/jwks`).
     pub fn for_group_versions<'a>(
         group_versions: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> OpenApi {
-        let mut keys: Vec<String> = vec!["api".into(), "apis".into(), "version".into()];
+        let mut keys: Vec<String> = [
+            "api",
+            "apis",
+            "version",
+            ".well-known/openid-configuration",
+            "openid/v1/jwks",
+        ]
+        .map(String::from)
+        .to_vec();
         for (group, version) in group_versions {
             keys.push(document_key(group, version));
             if !group.is_empty() {
@@ -244,7 +258,8 @@ impl OpenApi {
         }
         self.v3.sort_by(|a, b| a.key.cmp(&b.key));
         self.index = Bytes::from(index_json(&self.v3));
-        self.index_etag = sha512_hex(&self.index);
+        // Built again for these documents, not shared with the clones of the old ones.
+        self.v2 = self.v2.map(|_| Arc::default());
         self
     }
 
@@ -292,24 +307,25 @@ impl OpenApi {
     }
 
     fn serve_index(&self, headers: &HeaderMap) -> OpenApiResponse {
+        // Go's `http.ServeContent` sniffs the type of JSON text as plain text.
         let mut out = HeaderMap::new();
-        insert(&mut out, header::ETAG, &quoted(&self.index_etag));
         out.insert(
             header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
+            HeaderValue::from_static("text/plain; charset=utf-8"),
         );
-        self.content(out, headers, &self.index_etag, self.index.clone())
+        self.content(out, headers, None, self.index.clone())
     }
 
     fn serve_document(&self, key: &str, query: &str, headers: &HeaderMap) -> OpenApiResponse {
+        // The aggregator looks the web service up before its handler reads `Accept`.
+        let Some(served) = self.v3.iter().find(|s| s.key == key) else {
+            return status_only(StatusCode::NOT_FOUND, HeaderMap::new());
+        };
         let mut out = HeaderMap::new();
         out.insert(header::VARY, HeaderValue::from_static("Accept"));
         if !accept::accepts(headers, &JSON_ONLY_V3) {
             return status_only(StatusCode::NOT_ACCEPTABLE, out);
         }
-        let Some(served) = self.v3.iter().find(|s| s.key == key) else {
-            return not_found(out, &format!("no OpenAPI v3 document for {key:?}"));
-        };
         out.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
@@ -328,11 +344,15 @@ impl OpenApi {
             let expires = http_date::format(SystemTime::now() + IMMUTABLE_FOR, "UTC");
             insert(&mut out, header::EXPIRES, &expires);
         }
-        self.content(out, headers, &served.hash, served.body.clone())
+        self.content(out, headers, Some(&served.hash), served.body.clone())
     }
 
     fn serve_v2(&self, headers: &HeaderMap) -> Option<OpenApiResponse> {
-        let body = self.v2.clone()?;
+        let (body, hash) = self
+            .v2
+            .as_ref()?
+            .get_or_init(|| v2_of(&|key| self.v3.iter().any(|s| s.key == key)))
+            .clone();
         let mut out = HeaderMap::new();
         out.insert(header::VARY, HeaderValue::from_static("Accept"));
         if !accept::accepts(headers, &JSON_ONLY_V2) {
@@ -342,17 +362,17 @@ impl OpenApi {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        insert(&mut out, header::ETAG, &quoted(documents::V2_HASH));
-        Some(self.content(out, headers, documents::V2_HASH, body))
+        insert(&mut out, header::ETAG, &quoted(&hash));
+        Some(self.content(out, headers, Some(&hash), body))
     }
 
-    /// A 200 with `body`, or a 304 when `If-None-Match` names `etag` (Go's
+    /// A 200 with `body`, or a 304 when `If-None-Match` names `etag` or is `*` (Go's
     /// `http.ServeContent`, which drops the content headers from a 304).
     fn content(
         &self,
         mut out: HeaderMap,
         request: &HeaderMap,
-        etag: &str,
+        etag: Option<&str>,
         body: Bytes,
     ) -> OpenApiResponse {
         insert(
@@ -377,6 +397,23 @@ impl OpenApi {
 const JSON_ONLY_V3: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
 /// What `/openapi/v2` offers (likewise without Go's protobuf).
 const JSON_ONLY_V2: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
+
+/// The v2 document of the web services `serves` accepts with its hash; the whole
+/// generated one should it not parse (it always does: it is generated).
+fn v2_of(serves: &dyn Fn(&str) -> bool) -> (Bytes, Cow<'static, str>) {
+    static WHOLE: OnceLock<Option<Value>> = OnceLock::new();
+    let whole = WHOLE.get_or_init(|| serde_json::from_slice(documents::V2_DOCUMENT).ok());
+    match whole.as_ref().and_then(|w| v2::served(w, serves)) {
+        Some(body) => {
+            let hash = sha512_hex(&body);
+            (Bytes::from(body), Cow::Owned(hash))
+        }
+        None => (
+            Bytes::from_static(documents::V2_DOCUMENT),
+            Cow::Borrowed(documents::V2_HASH),
+        ),
+    }
+}
 
 /// The index JSON as Go's `handler3` marshals it: keys sorted, one `serverRelativeURL`
 /// each.
@@ -422,18 +459,6 @@ fn status_only(status: StatusCode, headers: HeaderMap) -> OpenApiResponse {
     }
 }
 
-fn not_found(mut headers: HeaderMap, message: &str) -> OpenApiResponse {
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    OpenApiResponse {
-        status: StatusCode::NOT_FOUND,
-        headers,
-        body: Bytes::from(format!("{message}\n")),
-    }
-}
-
 /// The first value of `name` in a query string (Go's `url.Values.Get`), percent-decoding
 /// not needed for the hex hash it is used for; `+` and `%` leave it unequal to any hash.
 fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
@@ -444,9 +469,9 @@ fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
         .map(|(_, v)| v)
 }
 
-/// Whether `If-None-Match` lists `etag` (or is `*`), comparing weakly as Go does for
-/// GET and HEAD.
-fn if_none_match(request: &HeaderMap, etag: &str) -> bool {
+/// Whether `If-None-Match` lists `etag` (or is `*`, which matches even a response
+/// without an ETag), comparing weakly as Go does for GET and HEAD.
+fn if_none_match(request: &HeaderMap, etag: Option<&str>) -> bool {
     request
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -459,7 +484,7 @@ fn if_none_match(request: &HeaderMap, etag: &str) -> bool {
                     .trim_start_matches("W/")
                     .strip_prefix('"')
                     .and_then(|t| t.strip_suffix('"'))
-                    == Some(etag)
+                    .is_some_and(|t| Some(t) == etag)
         })
 }
 
@@ -483,11 +508,13 @@ mod tests {
         assert_eq!(
             keys,
             [
+                ".well-known/openid-configuration",
                 "api",
                 "api/v1",
                 "apis",
                 "apis/apps",
                 "apis/apps/v1",
+                "openid/v1/jwks",
                 "version"
             ]
         );
@@ -499,11 +526,23 @@ mod tests {
             .unwrap();
         let hash = sha512_hex(document("apis/apps/v1").unwrap());
         assert_eq!(url, format!("/openapi/v3/apis/apps/v1?hash={hash}"));
+        assert!(response.headers.get(header::ETAG).is_none());
         assert_eq!(
-            response.headers[header::ETAG],
-            quoted(&sha512_hex(&response.body)).as_str()
+            response.headers[header::CONTENT_TYPE],
+            "text/plain; charset=utf-8"
         );
         assert!(index["paths"].get("apis/batch/v1").is_none());
+        let mut any = HeaderMap::new();
+        any.insert(header::IF_NONE_MATCH, HeaderValue::from_static("*"));
+        let not_modified = api.serve(&Method::GET, "/openapi/v3", &any).unwrap();
+        assert_eq!(not_modified.status, StatusCode::NOT_MODIFIED);
+
+        // The v2 document has the served web services' paths only.
+        let v2: Value = serde_json::from_slice(&get(&api, "/openapi/v2", None).body).unwrap();
+        let paths = v2["paths"].as_object().unwrap();
+        assert!(paths.contains_key("/apis/apps/v1/deployments"));
+        assert!(!paths.keys().any(|p| p.starts_with("/apis/batch/")));
+        assert!(v2["definitions"]["io.k8s.api.batch.v1.Job"].is_null());
     }
 
     #[test]
@@ -590,8 +629,16 @@ mod tests {
         assert!(api.serve(&Method::GET, "/openapi/v3x", &headers).is_none());
         let missing = get(&api, "/openapi/v3/apis/apps/v1", None);
         assert_eq!(missing.status, StatusCode::NOT_FOUND);
+        assert!(missing.body.is_empty() && missing.headers.is_empty());
         let bogus = get(&api, "/openapi/v3/../../etc/passwd?hash=%zz", None);
         assert_eq!(bogus.status, StatusCode::NOT_FOUND);
+        // Not served is 404 whatever `Accept` says.
+        let protobuf = get(
+            &api,
+            "/openapi/v3/apis/apps/v1",
+            Some("application/x-protobuf"),
+        );
+        assert_eq!(protobuf.status, StatusCode::NOT_FOUND);
         assert!(
             OpenApi::all()
                 .without_v2()
@@ -610,7 +657,7 @@ mod tests {
         assert!(response.body.is_empty());
         assert_eq!(
             response.headers[header::ETAG],
-            quoted(documents::V2_HASH).as_str()
+            quoted(&api.v2.unwrap().get().unwrap().1).as_str()
         );
     }
 
@@ -642,6 +689,14 @@ mod tests {
         );
         assert!(schemas_for("nope", "v1").is_none());
         assert!(schema("nope").is_none());
+        // Go's documents as a default server serves them: defaults and enums.
+        let reference = schema("io.k8s.api.core.v1.LocalObjectReference").unwrap();
+        assert_eq!(reference["properties"]["name"]["default"], "");
+        let port = schema("io.k8s.api.core.v1.ContainerPort").unwrap();
+        assert_eq!(
+            port["properties"]["protocol"]["enum"],
+            serde_json::json!(["SCTP", "TCP", "UDP"])
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! | --- | --- |
 //! | `swagger.json` | `k8s.io/kubernetes` `api/openapi-spec/swagger.json`, as it is |
 //! | `openapi-v3/*.json` | `k8s.io/kubernetes` `api/openapi-spec/v3/`, as they are |
+//! | `openapi-enums.json` | the enum fields of `k8s.io/kubernetes` `pkg/generated/openapi/zz_generated.openapi.go`, which the documents above lack ([`crate::openapi_enums`]) |
 //! | `discovery-extras.json` | short names and categories of every resource in `k8s.io/kubernetes` `api/discovery/` ([`discovery`]) |
 //! | `go-fields.json`, `proto-fields.json` | the Go types and `generated.proto` files of the four API modules, read by the oracle module's `k8s-refdata` program with Go's own parser (`oracle/internal/refdata`) |
 //! | `go-internal-fields.json` | the same program's reading of the internal types of `k8s.io/kubernetes` (`pkg/apis/core`, `storage`, `batch`, `apps`): every exported field, since they have no JSON tags |
@@ -178,6 +179,7 @@ pub fn ensure(root: &Path, release: Release, given: Option<&Path>) -> Result<Pat
     // Data written before a file was added to it is written again.
     if std::fs::read_to_string(dir.join("modules.sum")).is_ok_and(|written| written == pin)
         && dir.join(crate::input::INTERNAL_FIELDS).exists()
+        && dir.join(crate::openapi_enums::FILE).exists()
     {
         return Ok(dir);
     }
@@ -247,6 +249,12 @@ fn write(root: &Path, release: Release, out: &Path, fill: bool) -> Result<(), Er
         let spec = kubernetes.join("api/openapi-spec");
         copy_file(&spec.join("swagger.json"), &tmp.join("swagger.json"))?;
         copy_dir(&spec.join("v3"), &tmp.join("openapi-v3"))?;
+        let definitions = kubernetes.join(crate::openapi_enums::GO_FILE);
+        let enums = crate::openapi_enums::parse(&read(&definitions)?)?;
+        write_file(
+            &tmp.join(crate::openapi_enums::FILE),
+            &crate::openapi_enums::to_json(&enums),
+        )?;
         let extras = discovery::extras(&kubernetes.join("api/discovery"), release)?;
         write_file(&tmp.join("discovery-extras.json"), &extras)?;
         go_facts(root, &modules, &dirs, &tmp)?;

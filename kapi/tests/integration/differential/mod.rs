@@ -5,8 +5,8 @@
 //! started by the fault checker's harness (`history::cluster`) with the same TLS and
 //! token flags. Each pair of answers
 //! is compared after [`normalize`] has made equal only what must differ: the status
-//! code, the `Content-Type`, the `Warning` headers, whether there is an `Audit-Id`, and
-//! the body (a watch's, which ends at its `timeoutSeconds`, as the list of its events).
+//! code, the `Content-Type`, the `Warning` headers, whether there is an `Audit-Id`, the
+//! `Location` of a redirect, and the body (a watch's, which ends at its `timeoutSeconds`, as the list of its events).
 //!
 //! It prints a table per area (requests equal, different, excluded) and fails on a
 //! difference that `known-differences.yaml` does not list with Go's reason, and on a
@@ -47,6 +47,8 @@ struct Seen {
     content_type: String,
     warnings: Vec<String>,
     audit_id: bool,
+    /// Where a redirect points (the OpenAPI handler's 301 to a document's current hash).
+    location: Vec<String>,
     body: Value,
 }
 
@@ -68,6 +70,7 @@ async fn start(
 /// earlier answers) and records the answer.
 async fn send(
     client: &Client,
+    dump: Option<&std::path::Path>,
     request: &Request,
     answers: &mut BTreeMap<String, Value>,
     versions: &mut Versions,
@@ -118,6 +121,11 @@ async fn send(
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
             .collect()
     };
+    if let Some(dir) = dump {
+        // Best effort: a body that cannot be written is still compared.
+        let _ = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(dir.join(&request.name), &body));
+    }
     let text = String::from_utf8_lossy(&body).into_owned();
     let yaml = header("content-type")
         .iter()
@@ -133,6 +141,21 @@ async fn send(
         Err(_) => Value::from(text),
     };
     answers.insert(request.name.clone(), value.clone());
+    // The headers too, for a later request to send one back (`If-None-Match:
+    // ${name.headers/etag}`).
+    let seen_headers: serde_json::Map<String, Value> = got
+        .keys()
+        .map(|k| {
+            (
+                k.as_str().to_owned(),
+                Value::from(header(k.as_str()).join(", ")),
+            )
+        })
+        .collect();
+    answers.insert(
+        format!("{}.headers", request.name),
+        Value::Object(seen_headers),
+    );
     let mut value = value;
     normalize(&mut value, versions);
     Ok(Seen {
@@ -140,6 +163,7 @@ async fn send(
         content_type: header("content-type").join(", "),
         warnings: header("warning"),
         audit_id: !header("audit-id").is_empty(),
+        location: header("location"),
         body: value,
     })
 }
@@ -186,6 +210,11 @@ fn compare(ours: &Seen, go: &Seen) -> Vec<String> {
         ours.audit_id.to_string(),
         go.audit_id.to_string(),
     );
+    field(
+        "Location",
+        format!("{:?}", ours.location),
+        format!("{:?}", go.location),
+    );
     out.extend(differences(&ours.body, &go.body, 8));
     out
 }
@@ -195,9 +224,31 @@ async fn replay(area: &Area, ours: &Client, go: &Client) -> Result<Vec<(String, 
     let (mut answers_ours, mut answers_go) = (BTreeMap::new(), BTreeMap::new());
     let (mut versions_ours, mut versions_go) = (Versions::default(), Versions::default());
     let mut outcomes = Vec::new();
+    // `DIFFERENTIAL_DUMP=DIR` writes each answer's body as sent, to
+    // `DIR/<area>/{kapi,kube-apiserver}/<request>`: for answers too large for the
+    // eight differences a comparison reports.
+    let dump = std::env::var_os("DIFFERENTIAL_DUMP").map(std::path::PathBuf::from);
+    let dump_ours = dump.as_ref().map(|d| d.join(&area.name).join("kapi"));
+    let dump_go = dump
+        .as_ref()
+        .map(|d| d.join(&area.name).join("kube-apiserver"));
     for request in &area.requests {
-        let a = send(ours, request, &mut answers_ours, &mut versions_ours).await;
-        let b = send(go, request, &mut answers_go, &mut versions_go).await;
+        let a = send(
+            ours,
+            dump_ours.as_deref(),
+            request,
+            &mut answers_ours,
+            &mut versions_ours,
+        )
+        .await;
+        let b = send(
+            go,
+            dump_go.as_deref(),
+            request,
+            &mut answers_go,
+            &mut versions_go,
+        )
+        .await;
         let b = b.map_err(|e| format!("{}/{}: kube-apiserver: {e}", area.name, request.name))?;
         let outcome = match (&request.exclude, a) {
             (Some(reason), _) => Outcome::Excluded(reason.clone()),
@@ -251,10 +302,17 @@ async fn kapi_serve_answers_the_corpus_as_kube_apiserver_does() -> TestResult {
     let ours_client = Client::new(&ours.servers[0].target, timeout)?;
     let go_client = Client::new(&go.servers[0].target, timeout)?;
 
+    // `DIFFERENTIAL_AREAS=openapi,pods` replays only those areas, to iterate on one.
+    let only: Option<Vec<String>> = std::env::var("DIFFERENTIAL_AREAS")
+        .ok()
+        .map(|v| v.split(',').map(str::to_owned).collect());
     let mut failures = Vec::new();
     let mut report = String::from("area                  equal  different  known  excluded\n");
     let mut excluded = String::new();
     for area in &areas {
+        if only.as_ref().is_some_and(|o| !o.contains(&area.name)) {
+            continue;
+        }
         let outcomes = replay(area, &ours_client, &go_client).await?;
         let (mut equal, mut unknown, mut known_n, mut excl) = (0, 0, 0, 0);
         for (name, outcome) in outcomes {
