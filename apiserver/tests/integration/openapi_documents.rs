@@ -77,7 +77,12 @@ fn documents_are_openapi_3_with_every_ref_resolved() {
         assert!(doc["info"]["version"].is_string(), "{key}: info.version");
         let paths = doc["paths"].as_object().expect("paths");
         assert!(!paths.is_empty(), "{key}: no paths");
-        let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+        // Go's documents of the service-account issuer discovery (`.well-known/...`,
+        // `openid/v1/jwks`) define no schemas.
+        let no_schemas = serde_json::Map::new();
+        let schemas = doc["components"]["schemas"]
+            .as_object()
+            .unwrap_or(&no_schemas);
         for (path, item) in paths {
             assert!(path.starts_with('/'), "{key}: path {path}");
             assert!(
@@ -297,7 +302,12 @@ fn every_path_operation_and_kind_of_swagger_is_served() {
                 kinds.insert((gvk.to_string(), connect));
             }
             let produces = op["produces"].as_array().into_iter().flatten();
-            for media_type in produces.filter_map(Value::as_str) {
+            // swagger.json is written by a server with every alpha feature on, which
+            // serves CBOR; a default kube-apiserver, as served here, does not.
+            let produces = produces
+                .filter_map(Value::as_str)
+                .filter(|m| *m != "application/cbor" && !m.starts_with("application/cbor-seq"));
+            for media_type in produces {
                 assert!(
                     ours["responses"]["200"]["content"]
                         .get(media_type)
