@@ -70,9 +70,12 @@ pub struct OpenApi {
     /// The v2 document of the served web services with its hash, built on first use:
     /// pruning the whole document takes long (a debug build's fraction of a second), too
     /// long to do each time a custom resource's routes change.
-    v2: Option<Arc<OnceLock<(Bytes, Cow<'static, str>)>>>,
+    v2: Option<Arc<OnceLock<V2Document>>>,
     last_modified: SystemTime,
 }
+
+/// The served v2 document and its hash.
+type V2Document = (Bytes, Cow<'static, str>);
 
 /// A response to an OpenAPI request: status, headers and body, for any HTTP framework.
 #[derive(Debug, Clone)]
