@@ -151,6 +151,27 @@ pub struct DiscoveryExtras {
     pub categories: BTreeMap<String, Vec<String>>,
 }
 
+impl DiscoveryExtras {
+    /// Adds what `more` has and `self` lacks: a short name after those already listed,
+    /// a resource to a category.
+    fn add(&mut self, more: DiscoveryExtras) {
+        let lists = [
+            (&mut self.short_names, more.short_names),
+            (&mut self.categories, more.categories),
+        ];
+        for (known, more) in lists {
+            for (key, values) in more {
+                let known = known.entry(key).or_default();
+                for value in values {
+                    if !known.contains(&value) {
+                        known.push(value);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// All the input.
 pub struct Input {
     /// The OpenAPI document.
@@ -180,6 +201,16 @@ fn read_json<T: serde::de::DeserializeOwned>(path: PathBuf) -> Result<T, Error> 
 }
 
 impl Input {
+    /// Adds the short names and categories of `dir`'s `discovery-extras.json` (the
+    /// release's data written from its Go modules, whose discovery documents are what
+    /// kube-apiserver serves) that the input's own lack: a short name after those
+    /// already listed, a resource to a category.
+    pub fn add_extras(&mut self, dir: &Path) -> Result<(), Error> {
+        self.extras
+            .add(read_json(dir.join("discovery-extras.json"))?);
+        Ok(())
+    }
+
     /// Reads [`INTERNAL_FIELDS`] from `dir`, or, when a directory of data prepared by
     /// hand lacks it (`../shared/k8s-api/v1.36`), from `fallback` (the release's data
     /// written from its Go modules).
@@ -213,6 +244,25 @@ impl Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extras_are_added_without_repeats() -> Result<(), serde_json::Error> {
+        let mut ours: DiscoveryExtras = serde_json::from_str(
+            r#"{"shortNames": {"/pods": ["po"]}, "categories": {"all": ["/pods"]}}"#,
+        )?;
+        ours.add(serde_json::from_str(
+            r#"{"_about": "x", "shortNames": {"/pods": ["po", "p"], "networking.k8s.io/ipaddresses": ["ip"]},
+                "categories": {"all": ["/pods", "/services"], "api-extensions": ["apiregistration.k8s.io/apiservices"]}}"#,
+        )?);
+        assert_eq!(ours.short_names["/pods"], ["po", "p"]);
+        assert_eq!(ours.short_names["networking.k8s.io/ipaddresses"], ["ip"]);
+        assert_eq!(ours.categories["all"], ["/pods", "/services"]);
+        assert_eq!(
+            ours.categories["api-extensions"],
+            ["apiregistration.k8s.io/apiservices"]
+        );
+        Ok(())
+    }
 
     fn go_field(json: &str) -> Result<GoField, serde_json::Error> {
         serde_json::from_str(json)

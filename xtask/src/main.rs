@@ -297,6 +297,12 @@ fn run(opts: &Options) -> Result<(), Error> {
     input.read_internal(&input_dir, || {
         refdata::ensure(&workspace_root(), opts.release, None)
     })?;
+    // Data prepared by hand (`../shared/k8s-api/v1.36`) lacks some short names and
+    // categories kube-apiserver serves; the release's own discovery documents add them.
+    let release_dir = refdata::ensure(&workspace_root(), opts.release, None)?;
+    if release_dir != input_dir {
+        input.add_extras(&release_dir)?;
+    }
     let mut model = model::build(&input)?;
     model.release = opts.release.to_string();
     let shared = sharing::share(&mut model);

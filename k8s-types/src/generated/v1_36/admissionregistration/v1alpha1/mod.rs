@@ -141,7 +141,7 @@ pub type Variable = crate::admissionregistration::v1::Variable;
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicy", plural = "mutatingadmissionpolicies", cluster_scoped, categories = ["api-extensions"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicy))]
 pub struct MutatingAdmissionPolicy {
@@ -194,7 +194,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Mutati
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "MutatingAdmissionPolicyBinding", plural = "mutatingadmissionpolicybindings", cluster_scoped, categories = ["api-extensions"], verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], omit_empty_type_meta, protobuf)]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::MutatingAdmissionPolicyBinding))]
 pub struct MutatingAdmissionPolicyBinding {
@@ -337,7 +337,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Mutati
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicy", plural = "validatingadmissionpolicies", cluster_scoped, categories = ["api-extensions"], verbs = [], omit_empty_type_meta, protobuf)]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicy))]
 pub struct ValidatingAdmissionPolicy {
@@ -398,7 +398,7 @@ apimachinery::proto_message!(#[cfg_attr(not(feature = "scheme"), inline)] Valida
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[api(group = "admissionregistration.k8s.io", version = "v1alpha1", kind = "ValidatingAdmissionPolicyBinding", plural = "validatingadmissionpolicybindings", cluster_scoped, categories = ["api-extensions"], verbs = [], omit_empty_type_meta, protobuf)]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::admissionregistration::v1::ValidatingAdmissionPolicyBinding))]
 pub struct ValidatingAdmissionPolicyBinding {

@@ -36,7 +36,7 @@ pub type ServiceReference = crate::apiregistration::v1::ServiceReference;
 #[cfg_attr(feature = "scheme", derive(apimachinery::ApiObject))]
 #[cfg_attr(not(feature = "scheme"), derive(apimachinery::ApiKind))]
 #[derive(Default, PartialEq)]
-#[api(group = "apiregistration.k8s.io", version = "v1beta1", kind = "APIService", plural = "apiservices", cluster_scoped, verbs = [], omit_empty_type_meta, protobuf)]
+#[api(group = "apiregistration.k8s.io", version = "v1beta1", kind = "APIService", plural = "apiservices", cluster_scoped, categories = ["api-extensions"], verbs = [], omit_empty_type_meta, protobuf)]
 #[cfg_attr(not(feature = "scheme"), api(inline))]
 #[cfg_attr(feature = "scheme", derive(apimachinery::Convert), conversion(hub = crate::apiregistration::v1::APIService))]
 pub struct APIService {
