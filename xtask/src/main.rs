@@ -293,13 +293,16 @@ fn tree_diffs(fresh: &Path, committed_dir: &Path) -> Vec<String> {
 
 fn run(opts: &Options) -> Result<(), Error> {
     let input_dir = refdata::ensure(&workspace_root(), opts.release, opts.input.as_deref())?;
+    // The release's own data, written from its Go modules: the same directory unless the
+    // input was prepared by hand (`../shared/k8s-api/v1.36`), whose gaps it fills.
+    let release_dir = match opts.input {
+        Some(_) => refdata::ensure(&workspace_root(), opts.release, None)?,
+        None => input_dir.clone(),
+    };
     let mut input = input::Input::read(&input_dir)?;
-    input.read_internal(&input_dir, || {
-        refdata::ensure(&workspace_root(), opts.release, None)
-    })?;
-    // Data prepared by hand (`../shared/k8s-api/v1.36`) lacks some short names and
-    // categories kube-apiserver serves; the release's own discovery documents add them.
-    let release_dir = refdata::ensure(&workspace_root(), opts.release, None)?;
+    input.read_internal(&input_dir, || Ok(release_dir.clone()))?;
+    // Hand-prepared data lacks some short names and categories kube-apiserver serves;
+    // the release's own discovery documents add them.
     if release_dir != input_dir {
         input.add_extras(&release_dir)?;
     }
@@ -345,14 +348,13 @@ fn run(opts: &Options) -> Result<(), Error> {
     // Go's v3 documents (served, and for the key-field defaults) and the enums of Go's
     // definitions: the release's own data when the given directory has none (as for the
     // internal structs).
-    let own_data = || refdata::ensure(&workspace_root(), opts.release, None);
     let v3_dir = match input_dir.join(key_defaults::DIR) {
         dir if dir.is_dir() => dir,
-        _ => own_data()?.join(key_defaults::DIR),
+        _ => release_dir.join(key_defaults::DIR),
     };
     let enums_dir = match input_dir.join(openapi_enums::FILE).is_file() {
         true => input_dir.clone(),
-        false => own_data()?,
+        false => release_dir.clone(),
     };
     let key_defaults = key_defaults::read(&v3_dir)?;
     let enums = openapi_enums::read(&enums_dir)?;
