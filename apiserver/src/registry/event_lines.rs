@@ -16,14 +16,14 @@ use super::codec::MediaType;
 
 /// What a watcher's line of an event depends on besides the event itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineKey {
+struct LineKey {
     /// The answer's format: JSON lines or protobuf frames.
-    pub media_type: MediaType,
+    media_type: MediaType,
     /// The version the object is converted to.
-    pub group_version: GroupVersion,
+    group_version: GroupVersion,
     /// `ADDED`, `MODIFIED` or `DELETED`: a modification is an `ADDED` or a `DELETED` for
     /// a watcher whose selection the object enters or leaves.
-    pub event_type: &'static str,
+    event_type: &'static str,
 }
 
 /// The lines made of one event so far: few (one per format, version and event type
@@ -31,33 +31,50 @@ pub struct LineKey {
 #[derive(Debug, Default)]
 pub struct EventLines(Mutex<Vec<(LineKey, Bytes)>>);
 
+impl LineKey {
+    fn is(&self, media_type: MediaType, group_version: &GroupVersion, event_type: &str) -> bool {
+        self.media_type == media_type
+            && self.event_type == event_type
+            && self.group_version == *group_version
+    }
+}
+
 impl EventLines {
     /// The line for `key`, made by `make` when no watcher has made it yet. Two watchers
     /// asking at once may both make it, and the first kept is the one every later
-    /// watcher gets; an error is not kept. A poisoned lock only stops the sharing.
+    /// watcher gets; an error is not kept. A poisoned lock only stops the sharing. The
+    /// key is copied only when a line is kept, not on each watcher's lookup.
     pub fn get_or_make<E>(
         &self,
-        key: &LineKey,
+        media_type: MediaType,
+        group_version: &GroupVersion,
+        event_type: &'static str,
         make: impl FnOnce() -> Result<Bytes, E>,
     ) -> Result<Bytes, E> {
-        if let Some(line) = self.find(key) {
+        let find = |lines: &[(LineKey, Bytes)]| {
+            lines
+                .iter()
+                .find(|(k, _)| k.is(media_type, group_version, event_type))
+                .map(|(_, line)| line.clone())
+        };
+        if let Some(line) = self.0.lock().ok().and_then(|lines| find(&lines)) {
             return Ok(line);
         }
         // Made outside the lock: encoding a large object must not hold up the watchers
         // of other keys.
         let line = make()?;
         if let Ok(mut lines) = self.0.lock() {
-            if let Some((_, kept)) = lines.iter().find(|(k, _)| k == key) {
-                return Ok(kept.clone());
+            if let Some(kept) = find(&lines) {
+                return Ok(kept);
             }
-            lines.push((key.clone(), line.clone()));
+            let key = LineKey {
+                media_type,
+                group_version: group_version.clone(),
+                event_type,
+            };
+            lines.push((key, line.clone()));
         }
         Ok(line)
-    }
-
-    fn find(&self, key: &LineKey) -> Option<Bytes> {
-        let lines = self.0.lock().ok()?;
-        lines.iter().find(|(k, _)| k == key).map(|(_, l)| l.clone())
     }
 }
 
@@ -73,17 +90,24 @@ mod tests {
         }
     }
 
+    fn get_or_make<E>(
+        lines: &EventLines,
+        k: &LineKey,
+        make: impl FnOnce() -> Result<Bytes, E>,
+    ) -> Result<Bytes, E> {
+        lines.get_or_make(k.media_type, &k.group_version, k.event_type, make)
+    }
+
     #[test]
     fn a_line_is_made_once_per_key() {
         let lines = EventLines::default();
         let mut made = 0;
         let mut get = |k: &LineKey, text: &'static str| {
-            lines
-                .get_or_make(k, || {
-                    made += 1;
-                    Ok::<_, ()>(Bytes::from_static(text.as_bytes()))
-                })
-                .ok()
+            get_or_make(&lines, k, || {
+                made += 1;
+                Ok::<_, ()>(Bytes::from_static(text.as_bytes()))
+            })
+            .ok()
         };
         let json = key(MediaType::Json, "v1", "ADDED");
         assert_eq!(get(&json, "a"), Some(Bytes::from_static(b"a")));
@@ -101,8 +125,8 @@ mod tests {
     fn an_error_is_not_kept() {
         let lines = EventLines::default();
         let k = key(MediaType::Json, "v1", "ADDED");
-        assert_eq!(lines.get_or_make(&k, || Err("no")), Err("no"));
-        let line = lines.get_or_make(&k, || Ok::<_, &str>(Bytes::from_static(b"ok")));
+        assert_eq!(get_or_make(&lines, &k, || Err("no")), Err("no"));
+        let line = get_or_make(&lines, &k, || Ok::<_, &str>(Bytes::from_static(b"ok")));
         assert_eq!(line, Ok(Bytes::from_static(b"ok")));
     }
 }

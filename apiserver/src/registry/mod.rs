@@ -65,7 +65,7 @@ pub use codec::{MediaType, convert, decode_stored, encode, from_value, to_json};
 pub use continue_token::{ContinueToken, ContinueTokenError};
 pub use delete_params::{DeleteParams, GarbageCollectionPolicy};
 pub use event_conversion::{EVENTS_GROUP, convert_event, crosses_event_groups};
-pub use event_lines::{EventLines, LineKey};
+pub use event_lines::EventLines;
 pub use graceful_delete::{GracefulOutcome, before_delete, mark_as_deleting};
 pub use resource_info::{ResourceInfo, SubresourceInfo, resources_from_scheme};
 pub use rest::{

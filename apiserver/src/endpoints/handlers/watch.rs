@@ -18,9 +18,7 @@ use super::Handler;
 use crate::endpoints::negotiation::{Conversion, MediaType};
 use crate::endpoints::responsewriters::status_json;
 use crate::endpoints::transform::transform;
-use crate::registry::{
-    CacheEvent, EventType, LineKey, ListParams, Selection, Store, convert, encode,
-};
+use crate::registry::{CacheEvent, EventType, ListParams, Selection, Store, convert, encode};
 
 /// The annotation of the bookmark that ends the initial events of a
 /// `sendInitialEvents=true` watch.
@@ -84,14 +82,11 @@ impl WatchState {
         if self.conversion.is_some() {
             return self.line(event_type, obj);
         }
-        let key = LineKey {
-            media_type: self.output,
-            group_version: self.request_gv.clone(),
-            event_type,
-        };
         event
             .lines()
-            .get_or_make(&key, || self.line(event_type, obj))
+            .get_or_make(self.output, &self.request_gv, event_type, || {
+                self.line(event_type, obj)
+            })
     }
 
     /// One event in the stream's format.
