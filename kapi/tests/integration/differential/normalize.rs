@@ -31,6 +31,8 @@ const TIMES: &[&str] = &[
     "deletionTimestamp",
     "time",
     "lastTransitionTime",
+    // A PersistentVolume's, set by its strategy on create and on each phase change.
+    "lastPhaseTransitionTime",
     "lastUpdateTime",
     "lastProbeTime",
     "startTime",
