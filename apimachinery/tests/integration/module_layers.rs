@@ -24,6 +24,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("fx_hash", &[]),
     ("field_index", &[]),
     ("exact_vec", &[]),
+    // Reading already-checked ASCII bytes as text (JSON reader, protobuf strings).
+    ("text", &[]),
     ("util", &["schema", "version", "fx_hash"]),
     // Embedded JSON's serde path, on util::json's check and compaction (which the
     // JSON writer uses directly).
@@ -33,7 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("labels", &["util"]),
     ("fields", &[]),
     ("api", &["schema", "util", "raw_json"]),
-    ("proto", &["schema", "util", "api", "exact_vec"]),
+    ("proto", &["schema", "util", "api", "exact_vec", "text"]),
     (
         "apis",
         &[
@@ -76,6 +78,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "field_index",
             "exact_vec",
             "scheme_error",
+            "text",
         ],
     ),
     (
