@@ -29,6 +29,7 @@ use crate::storage::{
 };
 
 mod list;
+mod managed_times;
 mod stored_form;
 
 pub use list::Listed;
@@ -483,6 +484,7 @@ impl Store {
             self.strategy
                 .validate(&self.scheme, &info, &*new, Some(&*current), subresource)?;
             self.strategy.canonicalize(&mut *new);
+            self.keep_times_of_a_no_op(&mut *new, &*current, &kv.value)?;
             // The last finalizer of an object being deleted is gone: delete it now.
             let finished = new
                 .meta()

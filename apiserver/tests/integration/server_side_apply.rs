@@ -523,3 +523,41 @@ async fn an_empty_managed_fields_list_resets_them_and_subresources_record_theirs
     );
     s.server.shutdown().await;
 }
+
+/// An update whose only change is a managedFields time writes nothing (Go's store runs
+/// `IgnoreManagedFieldsTimestampsTransformer` after the strategy): here the client sends
+/// the entries back with a later time, which the field manager keeps as asked.
+#[tokio::test]
+async fn an_update_changing_only_a_managed_fields_time_writes_nothing() {
+    let s = start().await;
+    const CM: &str = "/api/v1/namespaces/default/configmaps";
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap",
+                    "metadata": {"name": "times"}, "data": {"a": "1"}});
+    let r = s.send_json("POST", CM, &cm).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let created = r.json();
+    let mut later = created.clone();
+    later["metadata"]["managedFields"][0]["time"] = json!("2099-01-01T00:00:00Z");
+    let r = s.send_json("PUT", &format!("{CM}/times"), &later).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let updated = r.json();
+    assert_eq!(
+        updated["metadata"]["resourceVersion"],
+        created["metadata"]["resourceVersion"]
+    );
+    assert_eq!(
+        updated["metadata"]["managedFields"],
+        created["metadata"]["managedFields"]
+    );
+    // With another change too, the update is written.
+    later["data"]["a"] = json!("2");
+    let r = s.send_json("PUT", &format!("{CM}/times"), &later).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let updated = r.json();
+    assert_ne!(
+        updated["metadata"]["resourceVersion"],
+        created["metadata"]["resourceVersion"]
+    );
+    assert_eq!(updated["data"]["a"], "2");
+    s.server.shutdown().await;
+}
