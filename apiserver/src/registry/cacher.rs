@@ -454,26 +454,25 @@ impl Cacher {
             .collect();
         let rx = st.tx.subscribe();
         drop(st);
-        let live = stream::unfold(Some(rx), move |rx| {
-            let qualified = qualified.clone();
-            async move {
-                let mut rx = rx?;
-                loop {
-                    match rx.recv().await {
-                        Ok(e) if e.revision > from && e.deliverable() => {
-                            return Some((Ok(e), Some(rx)));
-                        }
-                        Ok(_) => continue,
-                        Err(broadcast::error::RecvError::Lagged(n)) => {
-                            return Some((
-                                Err(errors::new_resource_expired(format!(
-                                    "watch of {qualified} fell {n} events behind; watch again from the last resourceVersion seen"
-                                ))),
-                                None,
-                            ));
-                        }
-                        Err(broadcast::error::RecvError::Closed) => return None,
+        // The resource's name travels in the state (it names the resource in the error
+        // of a watcher that fell behind), not cloned for every event.
+        let live = stream::unfold(Some((rx, qualified)), move |state| async move {
+            let (mut rx, qualified) = state?;
+            loop {
+                match rx.recv().await {
+                    Ok(e) if e.revision > from && e.deliverable() => {
+                        return Some((Ok(e), Some((rx, qualified))));
                     }
+                    Ok(_) => continue,
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        return Some((
+                            Err(errors::new_resource_expired(format!(
+                                "watch of {qualified} fell {n} events behind; watch again from the last resourceVersion seen"
+                            ))),
+                            None,
+                        ));
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
                 }
             }
         });

@@ -3,22 +3,27 @@
 //! filtered by namespace and selectors, with initial events, bookmarks and a timeout.
 
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use bytes::Bytes;
-use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
+use futures_util::{Stream, StreamExt};
 use tokio::sync::watch as signal;
 
 use super::Handler;
 use crate::endpoints::negotiation::{Conversion, MediaType};
 use crate::endpoints::responsewriters::status_json;
 use crate::endpoints::transform::transform;
-use crate::registry::{CacheEvent, EventType, ListParams, Selection, Store, convert, encode};
+use crate::registry::{
+    CacheEvent, CacheWatch, Cacher, EventType, ListParams, Selection, Store, convert, encode,
+};
 
 /// The annotation of the bookmark that ends the initial events of a
 /// `sendInitialEvents=true` watch.
@@ -27,7 +32,8 @@ pub const INITIAL_EVENTS_END_ANNOTATION: &str = "k8s.io/initial-events-end";
 /// A watch without `timeoutSeconds` lasts this long (Go's default minimum request
 /// timeout); clients re-watch after it.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
-/// How often a watch with `allowWatchBookmarks` gets a bookmark when nothing happens.
+/// How often a watch with `allowWatchBookmarks` gets a bookmark (Go's cacher sends them
+/// periodically too, whether or not events flow).
 const BOOKMARK_INTERVAL: Duration = Duration::from_secs(10);
 
 /// The body stream of a watch answer.
@@ -135,18 +141,18 @@ impl WatchState {
         self.event("BOOKMARK", &*obj)
     }
 
-    /// The lines one cache event makes for this client: a modification that moves an
-    /// object into or out of the selection is an ADDED or DELETED, as in Go.
-    fn lines(&mut self, event: &CacheEvent) -> Result<Vec<Bytes>, StatusError> {
-        let mut out = Vec::new();
-        match (event.event_type, event.object()) {
+    /// The line one cache event makes for this client, if any: a modification that
+    /// moves an object into or out of the selection is an ADDED or DELETED, as in Go.
+    fn line_of(&mut self, event: &CacheEvent) -> Result<Option<Bytes>, StatusError> {
+        let line = match (event.event_type, event.object()) {
             (EventType::Progress, _) => {
-                if self.bookmarks && event.revision > self.last_sent {
-                    out.push(self.bookmark(event.revision, false)?);
-                }
-                return Ok(out);
+                return if self.bookmarks && event.revision > self.last_sent {
+                    self.bookmark(event.revision, false).map(Some)
+                } else {
+                    Ok(None)
+                };
             }
-            (_, None) => return Ok(out),
+            (_, None) => return Ok(None),
             (kind, Some(obj)) => {
                 let now = self.selected(&**obj);
                 let before = event.prev().is_some_and(|p| self.selected(&**p));
@@ -158,13 +164,99 @@ impl WatchState {
                     EventType::Deleted if before => Some("DELETED"),
                     _ => None,
                 };
-                if let Some(t) = event_type {
-                    out.push(self.shared_line(event, t, &**obj)?);
+                match event_type {
+                    Some(t) => Some(self.shared_line(event, t, &**obj)?),
+                    None => None,
                 }
             }
-        }
+        };
         self.last_sent = self.last_sent.max(event.revision);
-        Ok(out)
+        Ok(line)
+    }
+}
+
+/// The live part of a watch's body: the cache's events as this client's lines, a
+/// bookmark every [`BOOKMARK_INTERVAL`] to clients that take them, and the end at the
+/// deadline, at the server's shutdown or after an error (sent as an ERROR event).
+///
+/// A stream of its own rather than a `select!` per event: each event then costs no
+/// new timers, no lock and no allocation beyond its line (a fan-out to many watchers
+/// pays this per watcher per event).
+struct LiveEvents {
+    events: CacheWatch,
+    /// Ready when the stream must end: the deadline passed or the server shuts down.
+    stop: Pin<Box<dyn Future<Output = ()> + Send>>,
+    /// Only for clients that take bookmarks.
+    ticker: Option<tokio::time::Interval>,
+    /// The cache's revision being read for a bookmark the ticker asked for.
+    pending_bookmark: Option<Pin<Box<dyn Future<Output = i64> + Send>>>,
+    state: WatchState,
+    cacher: Arc<Cacher>,
+    done: bool,
+}
+
+impl LiveEvents {
+    /// The ERROR event that ends the stream.
+    fn fail(&mut self, err: &StatusError) -> Poll<Option<Result<Bytes, std::io::Error>>> {
+        self.done = true;
+        Poll::Ready(Some(Ok(error_line(
+            err,
+            self.state.output,
+            &self.state.handler_scheme,
+        ))))
+    }
+}
+
+impl Stream for LiveEvents {
+    type Item = Result<Bytes, std::io::Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        loop {
+            match this.events.poll_next_unpin(cx) {
+                Poll::Ready(None) => {
+                    this.done = true;
+                    return Poll::Ready(None);
+                }
+                Poll::Ready(Some(Err(e))) => return this.fail(&e),
+                Poll::Ready(Some(Ok(event))) => match this.state.line_of(&event) {
+                    Ok(Some(line)) => return Poll::Ready(Some(Ok(line))),
+                    Ok(None) => {}
+                    Err(e) => return this.fail(&e),
+                },
+                Poll::Pending => break,
+            }
+        }
+        // Checked only when no event is waiting, which is soon (the cache's channel
+        // yields to the scheduler after a budget of events): not once per event.
+        if this.stop.as_mut().poll(cx).is_ready() {
+            this.done = true;
+            return Poll::Ready(None);
+        }
+        loop {
+            if let Some(revision) = this.pending_bookmark.as_mut() {
+                let Poll::Ready(revision) = revision.as_mut().poll(cx) else {
+                    return Poll::Pending;
+                };
+                this.pending_bookmark = None;
+                let revision = revision.max(this.state.last_sent);
+                return match this.state.bookmark(revision, false) {
+                    Ok(line) => Poll::Ready(Some(Ok(line))),
+                    Err(e) => this.fail(&e),
+                };
+            }
+            match this.ticker.as_mut().map(|t| t.poll_tick(cx)) {
+                Some(Poll::Ready(_)) => {
+                    let cacher = this.cacher.clone();
+                    this.pending_bookmark =
+                        Some(Box::pin(async move { cacher.last_revision().await }));
+                }
+                _ => return Poll::Pending,
+            }
+        }
     }
 }
 
@@ -301,60 +393,41 @@ pub async fn watch(
             first.push(state.bookmark(from, true)?);
         }
     }
-    let state = Arc::new(tokio::sync::Mutex::new(state));
+    // The stream ends at the deadline or when the server shuts down (a `false` sent on
+    // the signal is no shutdown).
+    let mut shutdown = shutdown;
     let deadline = tokio::time::Instant::now() + timeout;
-    let live_state = state.clone();
-    let scheme = h.scheme.clone();
-    let live = stream::unfold(
-        (events, shutdown, false, live_state),
-        move |(mut events, mut shutdown, done, state)| {
-            let cacher = cacher.clone();
-            let scheme = scheme.clone();
-            async move {
-            if done {
-                return None;
-            }
-            let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + BOOKMARK_INTERVAL, BOOKMARK_INTERVAL);
-            loop {
-                tokio::select! {
-                    _ = tokio::time::sleep_until(deadline) => return None,
-                    changed = shutdown.changed() => {
-                        if changed.is_err() || *shutdown.borrow() {
-                            return None;
-                        }
-                    }
-                    _ = ticker.tick() => {
-                        let mut st = state.lock().await;
-                        if st.bookmarks {
-                            let rev = cacher.last_revision().await.max(st.last_sent);
-                            let line = st.bookmark(rev, false);
-                            drop(st);
-                            return match line {
-                                Ok(l) => Some((vec![l], (events, shutdown, false, state))),
-                                Err(e) => Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
-                            };
-                        }
-                    }
-                    next = events.next() => {
-                        match next {
-                            None => return None,
-                            Some(Err(e)) => return Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
-                            Some(Ok(event)) => {
-                                let lines = state.lock().await.lines(&event);
-                                match lines {
-                                    Ok(lines) if lines.is_empty() => continue,
-                                    Ok(lines) => return Some((lines, (events, shutdown, false, state))),
-                                    Err(e) => return Some((vec![error_line(&e, output, &scheme)], (events, shutdown, true, state))),
-                                }
-                            }
-                        }
-                    }
+    let stop = Box::pin(async move {
+        let shut_down = async move {
+            while shutdown.changed().await.is_ok() {
+                if *shutdown.borrow() {
+                    return;
                 }
             }
-            }
-        },
-    )
-    .flat_map(|lines| stream::iter(lines.into_iter().map(Ok)));
+        };
+        tokio::select! {
+            biased;
+            () = tokio::time::sleep_until(deadline) => {}
+            () = shut_down => {}
+        }
+    });
+    let ticker = bookmarks.then(|| {
+        let mut ticker = tokio::time::interval_at(
+            tokio::time::Instant::now() + BOOKMARK_INTERVAL,
+            BOOKMARK_INTERVAL,
+        );
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticker
+    });
+    let live = LiveEvents {
+        events,
+        stop,
+        ticker,
+        pending_bookmark: None,
+        state,
+        cacher,
+        done: false,
+    };
     let content_type = match output {
         MediaType::Protobuf => "application/vnd.kubernetes.protobuf;stream=watch",
         _ => "application/json",
