@@ -50,7 +50,15 @@ command -v wrk >/dev/null || { echo "run.sh: wrk is not installed (Debian: apt-g
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 wire() { [ "$enc" = json ] && echo JSON || echo protobuf; }
 etcd_version() { "$etcd_bin" --version 2>/dev/null | awk '/etcd Version/ {print $3}'; }
-kas_version() { "$kas_bin" --version 2>/dev/null | awk '{print $2}'; }
+# oracle/build.sh links kube-apiserver without Kubernetes' version stamp (its --version
+# says v0.0.0-master): the oracle's binary is the k8s.io/kubernetes its 1.37 module pins.
+kas_version() {
+  local v; v="$("$kas_bin" --version 2>/dev/null | awk '{print $2}')"
+  if [[ "$v" == v0.0.0-* && "$kas_bin" == "$oracle/kube-apiserver" ]]; then
+    v="$(awk '$1 == "k8s.io/kubernetes" { print $2; exit }' "$here/../../oracle/go.1.37.mod")"
+  fi
+  echo "$v"
+}
 
 # op_name OP: the operation as the tables name it.
 op_name() {
