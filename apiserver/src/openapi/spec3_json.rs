@@ -11,6 +11,9 @@
 //!   fields in declaration order, embedded structs' fields where they are embedded,
 //!   and the inlined map of vendor extensions (and a schema's extra properties) after
 //!   all of them, its keys sorted;
+//! - an extension's value is an `interface{}` (a map, its keys sorted) but for an
+//!   operation's `x-kubernetes-group-version-kind`, which the endpoints installer sets
+//!   as a `metav1.GroupVersionKind` struct (`group`, `version`, `kind`);
 //! - maps (`paths`, `properties`, `content`, `components.schemas`, any `interface{}`
 //!   value) with their keys sorted bytewise; a `Responses` writes `default` first, then
 //!   the status codes and extensions, sorted;
@@ -83,6 +86,11 @@ enum Kind {
     SchemaOrBool,
     /// `spec.SchemaOrStringArray` (a `dependencies` value).
     SchemaOrStrings,
+    /// `metav1.GroupVersionKind`: an operation's `x-kubernetes-group-version-kind`, which
+    /// the endpoints installer (`k8s.io/apiserver` `pkg/endpoints/installer.go`, and
+    /// apiextensions-apiserver's OpenAPI builder for custom resources) puts in the route's
+    /// metadata as this struct, not as a map.
+    GroupVersionKind,
 }
 
 /// The shape of a field's value.
@@ -327,6 +335,11 @@ fn fields(kind: Kind) -> &'static [Field] {
             ("$schema", One(K::Any), Empty),
             ("$ref", One(K::Any), Empty),
         ],
+        K::GroupVersionKind => &[
+            ("group", One(K::Any), Never),
+            ("version", One(K::Any), Never),
+            ("kind", One(K::Any), Never),
+        ],
         K::Any
         | K::Paths
         | K::Responses
@@ -375,13 +388,24 @@ fn write(out: &mut String, value: &Value, kind: Kind) {
         K::SchemaOrArray | K::SchemaOrBool | K::SchemaOrStrings => {
             write(out, value, K::Schema);
         }
-        _ => write_struct(out, object, fields(kind)),
+        _ => write_struct(out, object, kind),
+    }
+}
+
+/// The kind of a struct's extension (or other undeclared key): Go's value is an
+/// `interface{}`, a map, but for the one extension the endpoints installer sets as a
+/// struct.
+fn extension_kind(kind: Kind, key: &str) -> Kind {
+    match (kind, key) {
+        (K::Operation, "x-kubernetes-group-version-kind") => K::GroupVersionKind,
+        _ => K::Any,
     }
 }
 
 /// A struct: its declared fields in order, then every other key (vendor extensions, a
 /// schema's extra properties) sorted.
-fn write_struct(out: &mut String, object: &Map<String, Value>, declared: &[Field]) {
+fn write_struct(out: &mut String, object: &Map<String, Value>, kind: Kind) {
+    let declared = fields(kind);
     out.push('{');
     let mut first = true;
     for &(name, shape, omit) in declared {
@@ -401,7 +425,7 @@ fn write_struct(out: &mut String, object: &Map<String, Value>, declared: &[Field
     rest.sort_unstable_by(|a, b| a.0.cmp(b.0));
     for (key, value) in rest {
         member(out, &mut first, key);
-        write_any(out, value);
+        write(out, value, extension_kind(kind, key));
     }
     out.push('}');
 }
@@ -560,7 +584,9 @@ mod tests {
                     "description": "A <thing> & more",
                     "required": ["b"],
                 }}},
-            "paths": {"/b": {"get": {"x-kubernetes-action": "get", "responses": {
+            "paths": {"/b": {"get": {"x-kubernetes-action": "get",
+                "x-kubernetes-group-version-kind": {"kind": "B", "version": "v1", "group": ""},
+                "responses": {
                 "401": {"description": "Unauthorized"},
                 "200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/r"}}}}
             }, "operationId": "getB", "tags": ["t"]}}, "/a": {"parameters": [{"schema": {"type": "string"}, "in": "path", "name": "n", "required": true}]}},
@@ -574,7 +600,8 @@ mod tests {
                 r#""paths":{"/a":{"parameters":[{"name":"n","in":"path","required":true,"schema":{"type":"string"}}]},"#,
                 r#""/b":{"get":{"tags":["t"],"operationId":"getB","responses":{"#,
                 r#""200":{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/r"}}}},"#,
-                r#""401":{"description":"Unauthorized"}},"x-kubernetes-action":"get"}}},"#,
+                r#""401":{"description":"Unauthorized"}},"x-kubernetes-action":"get","#,
+                r#""x-kubernetes-group-version-kind":{"group":"","version":"v1","kind":"B"}}}},"#,
                 r#""components":{"schemas":{"a":{"description":"A \u003cthing\u003e \u0026 more","type":"object","#,
                 r#""required":["b"],"properties":{"a":{"$ref":"#/r"},"b":{"type":"string","default":""}},"#,
                 r#""x-kubernetes-group-version-kind":[{"group":"","kind":"A","version":"v1"}]},"#,
