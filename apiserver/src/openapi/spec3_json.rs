@@ -596,16 +596,16 @@ mod tests {
         assert_eq!(
             text(&doc),
             concat!(
-                r#"{"openapi":"3.0.0","info":{"title":"Kubernetes","version":"1.37"},"#,
-                r#""paths":{"/a":{"parameters":[{"name":"n","in":"path","required":true,"schema":{"type":"string"}}]},"#,
-                r#""/b":{"get":{"tags":["t"],"operationId":"getB","responses":{"#,
-                r#""200":{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/r"}}}},"#,
-                r#""401":{"description":"Unauthorized"}},"x-kubernetes-action":"get","#,
-                r#""x-kubernetes-group-version-kind":{"group":"","version":"v1","kind":"B"}}}},"#,
-                r#""components":{"schemas":{"a":{"description":"A \u003cthing\u003e \u0026 more","type":"object","#,
-                r#""required":["b"],"properties":{"a":{"$ref":"#/r"},"b":{"type":"string","default":""}},"#,
-                r#""x-kubernetes-group-version-kind":[{"group":"","kind":"A","version":"v1"}]},"#,
-                r#""z":{"type":"object"}},"securitySchemes":{"B":{"type":"apiKey","name":"authorization"}}}}"#,
+                r##"{"openapi":"3.0.0","info":{"title":"Kubernetes","version":"1.37"},"##,
+                r##""paths":{"/a":{"parameters":[{"name":"n","in":"path","required":true,"schema":{"type":"string"}}]},"##,
+                r##""/b":{"get":{"tags":["t"],"operationId":"getB","responses":{"##,
+                r##""200":{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/r"}}}},"##,
+                r##""401":{"description":"Unauthorized"}},"x-kubernetes-action":"get","##,
+                r##""x-kubernetes-group-version-kind":{"group":"","version":"v1","kind":"B"}}}},"##,
+                r##""components":{"schemas":{"a":{"description":"A \u003cthing\u003e \u0026 more","type":"object","##,
+                r##""required":["b"],"properties":{"a":{"$ref":"#/r"},"b":{"type":"string","default":""}},"##,
+                r##""x-kubernetes-group-version-kind":[{"group":"","kind":"A","version":"v1"}]},"##,
+                r##""z":{"type":"object"}},"securitySchemes":{"B":{"type":"apiKey","name":"authorization"}}}}"##,
             )
         );
     }
@@ -621,8 +621,8 @@ mod tests {
         assert_eq!(
             text(&doc),
             concat!(
-                r#"{"openapi":"3.0.0","info":{"title":"T"},"components":{"schemas":{"s":{"#,
-                r#""minimum":0,"uniqueItems":true,"items":{},"additionalProperties":false,"x-e":null}}}}"#
+                r##"{"openapi":"3.0.0","info":{"title":"T"},"components":{"schemas":{"s":{"##,
+                r##""minimum":0,"uniqueItems":true,"items":{},"additionalProperties":false,"x-e":null}}}}"##
             )
         );
     }
@@ -636,9 +636,9 @@ mod tests {
         assert_eq!(
             text(&doc),
             concat!(
-                r#"{"openapi":"3.0.0","info":{},"paths":{"/p":{"get":{"responses":{"default":{"description":"D"},"#,
-                r#""200":{"description":"OK"},"x-a":{"a":2,"b":1}}}}},"components":{"schemas":{"s":{"#,
-                r#""items":[{"type":"b","format":"f"}],"dependencies":{"a":{"type":"c"},"b":["x"]}}}}}"#
+                r##"{"openapi":"3.0.0","info":{},"paths":{"/p":{"get":{"responses":{"default":{"description":"D"},"##,
+                r##""200":{"description":"OK"},"x-a":{"a":2,"b":1}}}}},"components":{"schemas":{"s":{"##,
+                r##""items":[{"type":"b","format":"f"}],"dependencies":{"a":{"type":"c"},"b":["x"]}}}}}"##
             )
         );
     }
