@@ -90,7 +90,7 @@ enum Kind {
     /// the endpoints installer (`k8s.io/apiserver` `pkg/endpoints/installer.go`, and
     /// apiextensions-apiserver's OpenAPI builder for custom resources) puts in the route's
     /// metadata as this struct, not as a map.
-    GroupVersionKind,
+    Gvk,
 }
 
 /// The shape of a field's value.
@@ -335,7 +335,7 @@ fn fields(kind: Kind) -> &'static [Field] {
             ("$schema", One(K::Any), Empty),
             ("$ref", One(K::Any), Empty),
         ],
-        K::GroupVersionKind => &[
+        K::Gvk => &[
             ("group", One(K::Any), Never),
             ("version", One(K::Any), Never),
             ("kind", One(K::Any), Never),
@@ -397,7 +397,7 @@ fn write(out: &mut String, value: &Value, kind: Kind) {
 /// struct.
 fn extension_kind(kind: Kind, key: &str) -> Kind {
     match (kind, key) {
-        (K::Operation, "x-kubernetes-group-version-kind") => K::GroupVersionKind,
+        (K::Operation, "x-kubernetes-group-version-kind") => K::Gvk,
         _ => K::Any,
     }
 }
