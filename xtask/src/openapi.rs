@@ -22,9 +22,12 @@
 //!
 //! Output: one compact JSON file per v3 document, `v2.json`, and `documents.rs`, the table
 //! that embeds them with each document's hash (uppercase hex SHA-512 of its bytes, as
-//! kube-openapi's `handler3` computes it for `serverRelativeURL` and the ETag). The bytes
-//! are not Go's (Go writes its structs' fields in declaration order), so neither are the
-//! hashes; the documents are equal as JSON.
+//! kube-openapi's `handler3` computes it for `serverRelativeURL` and the ETag). A v3
+//! document's bytes are Go's: `json.Marshal` of kube-openapi's `spec3.OpenAPI` (each
+//! type's fields in declaration order, extensions after them, maps sorted, `<`, `>`, `&`
+//! escaped), which Go's `api/openapi-spec/v3` files do not keep (`jq -S` sorted them), so
+//! the hashes are kube-apiserver's and serving them costs nothing. The v2 document keeps
+//! its keys sorted.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -34,6 +37,11 @@ use sha2::{Digest, Sha512};
 
 use crate::Error;
 use crate::openapi_enums;
+
+// The writer apiserver serves custom resources' documents with, shared so that the
+// generated documents and those are written alike.
+#[path = "../../apiserver/src/openapi/spec3_json.rs"]
+mod spec3_json;
 
 /// The suffix of a v3 document's file in `openapi-v3/`: `api__v1_openapi.json`.
 const V3_SUFFIX: &str = "_openapi.json";
@@ -237,30 +245,11 @@ fn canonical(value: &Value) -> Value {
     }
 }
 
-/// The document's bytes: Go's field order at the top (`openapi`, `info`, `paths`,
-/// `components`), sorted keys below.
+/// The document's bytes as kube-apiserver serves them: Go's `json.Marshal` of
+/// kube-openapi's `spec3.OpenAPI` (apiserver's `openapi::marshal_document`, whose file
+/// this includes), so that the hashes are Go's.
 fn document_bytes(document: &Value) -> String {
-    const TOP: [&str; 4] = ["openapi", "info", "paths", "components"];
-    let mut out = String::from("{");
-    let fields = document.as_object().cloned().unwrap_or_default();
-    let rest = fields.keys().filter(|k| !TOP.contains(&k.as_str()));
-    let order: Vec<&str> = TOP
-        .iter()
-        .copied()
-        .chain(rest.map(String::as_str))
-        .collect();
-    for key in order {
-        if let Some(value) = fields.get(key) {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            out.push_str(&Value::String(key.to_owned()).to_string());
-            out.push(':');
-            out.push_str(&canonical(value).to_string());
-        }
-    }
-    out.push('}');
-    out
+    spec3_json::document(document)
 }
 
 /// (group, version, kind, definition) of every kind a definition of the v3 documents

@@ -14,6 +14,11 @@
 //!   index find the current document. A web service not served is a bare 404.
 //! - `/openapi/v2`: the v2 document of the served web services ([`v2`]).
 //!
+//! A v3 document's bytes are those Go's `json.Marshal` writes for kube-openapi's
+//! `spec3.OpenAPI` ([`marshal_document`]), so that its hash, which names it in the index,
+//! is Go's: the generated documents are written so, the documents of custom resources
+//! when they are added ([`OpenApi::with_documents`]).
+//!
 //! Documents carry Go's `Etag` (the quoted hash), `Last-Modified` (when the [`OpenApi`]
 //! was built) and `Vary: Accept`, and answer `If-None-Match` with 304. JSON is the only
 //! format offered: a request that accepts only protobuf gets 406, as Go answers a format
@@ -29,6 +34,7 @@ mod accept;
 #[cfg_attr(feature = "v1_37", path = "generated/v1_37/documents.rs")]
 mod documents;
 mod http_date;
+mod spec3_json;
 mod v2;
 
 use std::borrow::Cow;
@@ -104,6 +110,14 @@ pub fn document_key(group: &str, version: &str) -> String {
 /// `apis/apps`, `apis/apps/v1`, `version`, `logs`, ...), sorted.
 pub fn document_keys() -> impl Iterator<Item = &'static str> {
     documents::V3_DOCUMENTS.iter().map(|(key, _, _)| *key)
+}
+
+/// The bytes Go's `json.Marshal` writes for an OpenAPI v3 document (kube-openapi's
+/// `spec3.OpenAPI`, given as JSON in any key order): each type's fields in Go's
+/// declaration order, vendor extensions after them, maps sorted, `<`, `>` and `&`
+/// escaped. The generated documents' bytes are these.
+pub fn marshal_document(document: &Value) -> Vec<u8> {
+    spec3_json::document(document).into_bytes()
 }
 
 /// The JSON bytes of a web service's v3 document, as served.
@@ -241,14 +255,16 @@ impl OpenApi {
         self
     }
 
-    /// The same documents with `documents` (web service key, JSON body) added, or put
+    /// The same documents with `documents` (web service key, document) added, or put
     /// in place of the generated ones of the same key: what a server serving custom
     /// resources adds for each of their group versions (Go's CRD OpenAPI controller).
+    /// Each is served as Go writes it ([`marshal_document`]).
     pub fn with_documents(
         mut self,
-        documents: impl IntoIterator<Item = (String, Vec<u8>)>,
+        documents: impl IntoIterator<Item = (String, Value)>,
     ) -> OpenApi {
-        for (key, body) in documents {
+        for (key, document) in documents {
+            let body = marshal_document(&document);
             let served = Served {
                 hash: Cow::Owned(sha512_hex(&body)),
                 key: Cow::Owned(key),

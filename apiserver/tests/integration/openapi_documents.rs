@@ -142,6 +142,41 @@ fn documents_are_openapi_3_with_every_ref_resolved() {
     }
 }
 
+/// Every document's bytes are those Go's `json.Marshal` writes for it (kube-openapi's
+/// field order, `<`, `>`, `&` escaped), so that its hash in the index is Go's.
+#[test]
+fn documents_are_written_as_go_marshals_them() {
+    for (key, doc) in documents() {
+        let bytes = openapi::document(key).unwrap();
+        let written = openapi::marshal_document(doc);
+        if written != bytes {
+            let at = written
+                .iter()
+                .zip(bytes)
+                .position(|(a, b)| a != b)
+                .unwrap_or(written.len().min(bytes.len()));
+            let around = |b: &[u8]| {
+                String::from_utf8_lossy(&b[at.saturating_sub(80)..(at + 80).min(b.len())])
+                    .into_owned()
+            };
+            panic!(
+                "{key}: the embedded bytes are not Go's order at byte {at}:\n embedded {}\n Go's     {}",
+                around(bytes),
+                around(&written)
+            );
+        }
+        assert_eq!(
+            openapi::document_hash(key),
+            Some(sha512_hex(bytes).as_str())
+        );
+        let text = std::str::from_utf8(bytes).unwrap();
+        assert!(
+            !text.contains(['<', '>', '&']),
+            "{key}: HTML characters unescaped"
+        );
+    }
+}
+
 #[test]
 fn patch_operations_offer_field_validation_and_the_patch_types() {
     let mut patches = 0;
