@@ -46,7 +46,7 @@ const GO: &[(&str, &str, &str)] = &[
     (
         "a reference's other keys are dropped; a null default is an empty DefaultType",
         "{\"openapi\":\"3.0.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{},\"components\":{\"schemas\":{\"A\":{\"$ref\":\"#/x\",\"type\":\"object\"}}}}",
-        concat!("0a05332e302e3012060a017432013122002a100a0e0a0c0a0141120712050a03232f78",),
+        "0a05332e302e3012060a017432013122002a100a0e0a0c0a0141120712050a03232f78",
     ),
     (
         "scalars and sequences where mappings belong read as empty messages",
