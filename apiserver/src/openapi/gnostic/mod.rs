@@ -7,6 +7,7 @@
 //! - [`node`]: the JSON read into yaml.v3's node tree (key order kept, scalars tagged);
 //! - [`tables`]: gnostic's messages as tables of keys and field numbers;
 //! - [`walk`]: the nodes read into those messages, written as protobuf;
+//! - [`resolve`]: the tag YAML gives a scalar's text;
 //! - [`yaml`]: the YAML text an `Any` holds (enum values, examples, specification
 //!   extensions such as `x-kubernetes-group-version-kind`).
 //!
@@ -14,6 +15,7 @@
 //! are lists in that order), so the protobuf of a document is a function of its bytes.
 
 mod node;
+mod resolve;
 mod tables;
 mod walk;
 mod yaml;

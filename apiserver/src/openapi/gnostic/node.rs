@@ -2,11 +2,11 @@
 //! is what gnostic walks: mappings keep their keys in document order (duplicates too),
 //! and every scalar carries the tag YAML resolves for it: a JSON string is a quoted
 //! scalar, so `!!str`; a number, `true`, `false` or `null` is a plain one, tagged by
-//! [`resolve`](super::yaml::resolve) from its text, which is kept as written (`1.50`
+//! [`resolve`](super::resolve::resolve) from its text, which is kept as written (`1.50`
 //! stays `1.50`, as gnostic's YAML text of it does).
 
 use super::Error;
-use super::yaml::{Tag, resolve};
+use super::resolve::{Tag, resolve};
 
 /// Deepest nesting read. yaml.v3 allows 10000; a walk that deep would not fit the
 /// stack of a server thread, and OpenAPI documents (custom resources' schemas too)

@@ -9,8 +9,9 @@
 
 use super::Error;
 use super::node::{Kind, Node};
+use super::resolve::Tag;
 use super::tables::{Item, Key, Msg, Object, SCHEMA_OR_REFERENCE, Value};
-use super::yaml::{self, Tag};
+use super::yaml;
 
 /// Writes the body of `msg` read from `node` onto `out`.
 pub(super) fn message(msg: Msg, node: &Node, out: &mut Vec<u8>) -> Result<(), Error> {

@@ -172,32 +172,3 @@ fn values_are_written_as_yaml_v3_writes_them() {
         assert_eq!(marshal(&node), *want, "{json}");
     }
 }
-
-#[test]
-fn plain_text_resolves_as_yaml_v3_resolves_it() {
-    for (text, tag) in [
-        ("abc", Tag::Str),
-        ("yes", Tag::Str),
-        ("True", Tag::Bool),
-        ("~", Tag::Null),
-        ("-0b101", Tag::Int),
-        ("0x1F", Tag::Int),
-        ("017", Tag::Int),
-        ("08", Tag::Float),
-        ("1_000", Tag::Int),
-        ("-9223372036854775808", Tag::Int),
-        ("18446744073709551615", Tag::Int),
-        ("18446744073709551616", Tag::Float),
-        ("1e400", Tag::Str),
-        (".5", Tag::Float),
-        ("+.inf", Tag::Float),
-        ("2001-12-14", Tag::Timestamp),
-        ("2001-12-14t21:59:43.10-05:00", Tag::Timestamp),
-        ("2001-12-14 21:59:43.10", Tag::Timestamp),
-        ("2001-12-32", Tag::Str),
-        ("<<", Tag::Str),
-        ("+18446744073709551615", Tag::Float),
-    ] {
-        assert_eq!(resolve(text), tag, "{text}");
-    }
-}
