@@ -17,6 +17,7 @@ pub(super) enum Key {
 }
 
 impl Key {
+    /// Whether the key `key` is one this field reads.
     pub fn matches(self, key: &str) -> bool {
         match self {
             Key::Name(name) => key == name,
@@ -69,9 +70,12 @@ pub(super) struct Object {
     pub fields: &'static [Field],
 }
 
+/// The specification extensions: the one key pattern of most messages.
 const X: &[Key] = &[Key::Prefix("x-")];
 
-/// Every message of `OpenAPIv3.proto` a document reaches.
+/// Every message of `OpenAPIv3.proto` a document reaches: first those read from a
+/// mapping's keys (named as in the proto, each with its table in [`Msg::object`]), then
+/// those read otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Msg {
     Document,
@@ -107,11 +111,17 @@ pub(super) enum Msg {
     OrReference(Alt),
     /// `<X>sOrReferences`, `Properties`, `MediaTypes`, ...: every key, as `Named<X>`.
     Map(Item),
+    /// A schema's `items`: one `SchemaOrReference`.
     ItemsItem,
+    /// A bool, else a `SchemaOrReference`.
     AdditionalPropertiesItem,
+    /// A link's parameters: always its `Expression` reading.
     AnyOrExpression,
+    /// A schema's `default`: a number, bool or string by the scalar's tag.
     DefaultType,
+    /// A security requirement's scopes: every item's string.
     StringArray,
+    /// Anything, as YAML text.
     Any,
 }
 
@@ -138,14 +148,17 @@ pub(super) enum Item {
     Str,
 }
 
+/// A map message of `item`s.
 const fn map(item: &'static Msg) -> Msg {
     Msg::Map(Item::Message(item))
 }
 
+/// `alt` or a reference.
 const fn or_ref(alt: Alt) -> Msg {
     Msg::OrReference(alt)
 }
 
+/// The messages several fields hold, named once.
 pub(super) const SCHEMA_OR_REFERENCE: Msg = or_ref(Alt::Schema);
 const PARAMETER_OR_REFERENCE: Msg = or_ref(Alt::Parameter);
 const SCHEMAS: Msg = map(&SCHEMA_OR_REFERENCE);
@@ -195,6 +208,7 @@ impl Msg {
 }
 
 impl Alt {
+    /// The message a reference is the alternative of.
     pub fn message(self) -> Msg {
         match self {
             Alt::Parameter => Msg::Parameter,
