@@ -20,9 +20,13 @@
 //! when they are added ([`OpenApi::with_documents`]).
 //!
 //! Documents carry Go's `Etag` (the quoted hash), `Last-Modified` (when the [`OpenApi`]
-//! was built) and `Vary: Accept`, and answer `If-None-Match` with 304. JSON is the only
-//! format offered: a request that accepts only protobuf gets 406, as Go answers a format
-//! it cannot produce (Go also offers protobuf).
+//! was built) and `Vary: Accept`, and answer `If-None-Match` with 304. A v3 document is
+//! offered as JSON and as gnostic's protobuf
+//! (`application/com.github.proto-openapi.spec.v3.v1.0+protobuf`, asked for under that
+//! name or the older `...spec.v3@v1.0+protobuf`), made from the JSON bytes on first
+//! request and kept ([`gnostic`]), under the JSON's ETag, as Go's `handler3` does. The v2
+//! document is JSON only: a request that accepts only its protobuf gets 406, as Go
+//! answers a format it cannot produce (Go also offers that one).
 //!
 //! The strategic merge patch reads the `x-kubernetes-patch-*` markers through
 //! [`schemas_for`], [`schema_name_for_kind`] and [`schema`].
@@ -33,6 +37,7 @@ mod accept;
 #[cfg_attr(not(feature = "v1_37"), path = "generated/v1_36/documents.rs")]
 #[cfg_attr(feature = "v1_37", path = "generated/v1_37/documents.rs")]
 mod documents;
+pub mod gnostic;
 mod http_date;
 mod spec3_json;
 mod v2;
@@ -64,6 +69,9 @@ struct Served {
     /// Uppercase hex SHA-512 of `body`.
     hash: Cow<'static, str>,
     body: Bytes,
+    /// The protobuf form of `body`, made on first request; `None` when gnostic would not
+    /// read the document. Shared by every [`OpenApi`] serving the same generated one.
+    protobuf: Arc<OnceLock<Option<Bytes>>>,
 }
 
 /// The OpenAPI documents of one server: the web services it serves, with the index over
@@ -207,11 +215,13 @@ impl OpenApi {
     pub fn new(serves: impl Fn(&str) -> bool) -> OpenApi {
         let v3: Vec<Served> = documents::V3_DOCUMENTS
             .iter()
-            .filter(|(key, _, _)| serves(key))
-            .map(|(key, hash, body)| Served {
+            .enumerate()
+            .filter(|(_, (key, _, _))| serves(key))
+            .map(|(i, (key, hash, body))| Served {
                 key: Cow::Borrowed(key),
                 hash: Cow::Borrowed(hash),
                 body: Bytes::from_static(body),
+                protobuf: generated_protobuf(i),
             })
             .collect();
         let index = Bytes::from(index_json(&v3));
@@ -269,6 +279,7 @@ impl OpenApi {
                 hash: Cow::Owned(sha512_hex(&body)),
                 key: Cow::Owned(key),
                 body: Bytes::from(body),
+                protobuf: Arc::default(),
             };
             match self.v3.iter_mut().find(|s| s.key == served.key) {
                 Some(slot) => *slot = served,
@@ -342,13 +353,24 @@ impl OpenApi {
         };
         let mut out = HeaderMap::new();
         out.insert(header::VARY, HeaderValue::from_static("Accept"));
-        if !accept::accepts(headers, &JSON_ONLY_V3) {
-            return status_only(StatusCode::NOT_ACCEPTABLE, out);
-        }
-        out.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
+        let (content_type, body) = match accept::negotiate(headers, &V3_OFFERS) {
+            None => return status_only(StatusCode::NOT_ACCEPTABLE, out),
+            Some(0) => ("application/json", served.body.clone()),
+            Some(_) => {
+                let protobuf = served.protobuf.get_or_init(|| {
+                    gnostic::document_protobuf(&served.body)
+                        .map(Bytes::from)
+                        .ok()
+                });
+                match protobuf {
+                    Some(protobuf) => (V3_PROTOBUF, protobuf.clone()),
+                    // Go's handler returns without writing when the conversion fails:
+                    // a 200 with no body.
+                    None => return status_only(StatusCode::OK, out),
+                }
+            }
+        };
+        out.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
         insert(&mut out, header::ETAG, &quoted(&served.hash));
         if let Some(hash) = query_value(query, "hash").filter(|h| !h.is_empty()) {
             if hash != served.hash {
@@ -363,7 +385,7 @@ impl OpenApi {
             let expires = http_date::format(SystemTime::now() + IMMUTABLE_FOR, "UTC");
             insert(&mut out, header::EXPIRES, &expires);
         }
-        self.content(out, headers, Some(&served.hash), served.body.clone())
+        self.content(out, headers, Some(&served.hash), body)
     }
 
     fn serve_v2(&self, headers: &HeaderMap) -> Option<OpenApiResponse> {
@@ -411,9 +433,21 @@ impl OpenApi {
     }
 }
 
-/// What `/openapi/v3/*` offers: Go also offers two protobuf types, which are not
-/// produced here, so a request for them alone is not acceptable.
-const JSON_ONLY_V3: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
+/// What `/openapi/v3/*` offers, in Go's order: JSON, then gnostic's protobuf under its
+/// name and under the older one (both answered with the first).
+const V3_OFFERS: [MediaRange<'static>; 3] = [
+    MediaRange::new("application", "json"),
+    MediaRange::new(
+        "application",
+        "com.github.proto-openapi.spec.v3.v1.0+protobuf",
+    ),
+    MediaRange::new(
+        "application",
+        "com.github.proto-openapi.spec.v3@v1.0+protobuf",
+    ),
+];
+/// The `Content-Type` of a v3 document's protobuf form.
+const V3_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v3.v1.0+protobuf";
 /// What `/openapi/v2` offers (likewise without Go's protobuf).
 const JSON_ONLY_V2: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
 
@@ -449,6 +483,22 @@ fn index_json(served: &[Served]) -> Vec<u8> {
     // `served` is sorted by key (as the generated table is), and serde_json writes a map
     // in key order either way.
     format!("{{\"paths\":{}}}", Value::Object(paths)).into_bytes()
+}
+
+/// The protobuf cache of the generated document at `index`, one for the process: the
+/// bytes are the same whichever [`OpenApi`] serves it.
+fn generated_protobuf(index: usize) -> Arc<OnceLock<Option<Bytes>>> {
+    static CELLS: OnceLock<Vec<Arc<OnceLock<Option<Bytes>>>>> = OnceLock::new();
+    CELLS
+        .get_or_init(|| {
+            documents::V3_DOCUMENTS
+                .iter()
+                .map(|_| Arc::default())
+                .collect()
+        })
+        .get(index)
+        .cloned()
+        .unwrap_or_default()
 }
 
 fn sha512_hex(bytes: &[u8]) -> String {
@@ -614,17 +664,41 @@ mod tests {
     }
 
     #[test]
-    fn only_json_is_acceptable() {
+    fn json_and_protobuf_are_acceptable() {
         let api = OpenApi::all();
-        let protobuf = "application/com.github.proto-openapi.spec.v3@v1.0+protobuf";
-        let response = get(&api, "/openapi/v3/api/v1", Some(protobuf));
-        assert_eq!(response.status, StatusCode::NOT_ACCEPTABLE);
+        let hash = document_hash("api/v1").unwrap();
+        for protobuf in [
+            "application/com.github.proto-openapi.spec.v3@v1.0+protobuf",
+            "application/com.github.proto-openapi.spec.v3.v1.0+protobuf",
+        ] {
+            let response = get(&api, "/openapi/v3/api/v1", Some(protobuf));
+            assert_eq!(response.status, StatusCode::OK);
+            assert_eq!(response.headers[header::CONTENT_TYPE], V3_PROTOBUF);
+            assert_eq!(response.headers[header::ETAG], quoted(hash).as_str());
+            let want = gnostic::document_protobuf(document("api/v1").unwrap()).unwrap();
+            assert_eq!(&response.body[..], &want[..]);
+        }
         let response = get(
             &api,
             "/openapi/v3/api/v1",
-            Some(&format!("{protobuf}, application/json;q=0.5")),
+            Some(
+                "application/com.github.proto-openapi.spec.v3.v1.0+protobuf;q=0.5, application/json",
+            ),
+        );
+        assert_eq!(response.headers[header::CONTENT_TYPE], "application/json");
+        assert_eq!(
+            get(&api, "/openapi/v3/api/v1", Some("application/x-protobuf")).status,
+            StatusCode::NOT_ACCEPTABLE
+        );
+        // A document gnostic will not read: Go's empty 200.
+        let bad = OpenApi::all().with_documents([("apis/x/v1".to_owned(), b"{}".to_vec())]);
+        let response = get(
+            &bad,
+            "/openapi/v3/apis/x/v1",
+            Some("application/com.github.proto-openapi.spec.v3.v1.0+protobuf"),
         );
         assert_eq!(response.status, StatusCode::OK);
+        assert!(response.body.is_empty() && response.headers.get(header::CONTENT_TYPE).is_none());
         for accept in ["*/*", "application/*", "application/json; charset=utf-8"] {
             assert_eq!(
                 get(&api, "/openapi/v3/api/v1", Some(accept)).status,

@@ -22,6 +22,12 @@ mod hostile_requests;
 mod module_layers;
 mod openapi_documents;
 mod openapi_kubectl;
+mod openapi_protobuf_oracle;
+#[path = "../../../oracle/binaries.rs"]
+mod oracle_binaries;
+/// The release whose oracle programs the tests run (`oracle/binaries.rs`): the one whose
+/// OpenAPI documents this build of apiserver serves.
+const RELEASE_UNDER_TEST: &str = apiserver::RELEASE;
 mod partial_object_metadata;
 mod rbac;
 mod redb_crash;

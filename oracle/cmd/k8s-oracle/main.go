@@ -20,14 +20,21 @@
 //	                          default's ConfigMaps and Pods from FROM into DIR
 //	k8s-oracle bench-watch-decode DIR CONFIGMAPS PODS ITERATIONS
 //	                          client-go's watch decode rate over DIR's recorded bodies
+//	k8s-oracle openapi-v3-protobuf
+//	                          the OpenAPI v3 JSON document on standard input as
+//	                          kube-openapi's handler3 serves it in protobuf (gnostic's
+//	                          openapi_v3.Document), on standard output
 package main
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
+
+	"k8s.io/kube-openapi/pkg/handler3"
 
 	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/bench"
 	"github.com/k8s-apimachinery-rs/apimachinery/oracle/internal/cases"
@@ -99,6 +106,8 @@ func main() {
 		if err == nil {
 			err = bench.Reconcile(objects, runs, enc)
 		}
+	case "openapi-v3-protobuf":
+		err = openAPIV3Protobuf(out)
 	default:
 		usage()
 	}
@@ -122,7 +131,22 @@ func watchCounts(configmaps, pods string) (map[string]int, error) {
 	return map[string]int{"ConfigMap": c, "Pod": p}, nil
 }
 
+// openAPIV3Protobuf writes the protobuf form handler3 serves for the JSON document on
+// standard input: its own ToV3ProtoBinary, gnostic's parse and proto.Marshal.
+func openAPIV3Protobuf(out *bufio.Writer) error {
+	document, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		return err
+	}
+	pb, err := handler3.ToV3ProtoBinary(document)
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(pb)
+	return err
+}
+
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR | bench-reconcile [OBJECTS [RUNS]] | bench-cache URL FROM CONFIGMAPS PODS | bench-watch-record URL FROM DIR CONFIGMAPS PODS | bench-watch-decode DIR CONFIGMAPS PODS ITERATIONS")
+	fmt.Fprintln(os.Stderr, "usage: k8s-oracle kinds | serve | bench FIXTURE_DIR | bench-reconcile [OBJECTS [RUNS]] | bench-cache URL FROM CONFIGMAPS PODS | bench-watch-record URL FROM DIR CONFIGMAPS PODS | bench-watch-decode DIR CONFIGMAPS PODS ITERATIONS | openapi-v3-protobuf")
 	os.Exit(2)
 }

@@ -126,7 +126,17 @@ async fn send(
         let _ = std::fs::create_dir_all(dir)
             .and_then(|()| std::fs::write(dir.join(&request.name), &body));
     }
-    let text = String::from_utf8_lossy(&body).into_owned();
+    // A body that is not text (protobuf) is compared by its length and hash: exactly,
+    // without printing megabytes of it when it differs (the dump has the bytes).
+    let text = match std::str::from_utf8(&body) {
+        Ok(text) => text.to_owned(),
+        Err(_) => {
+            use std::hash::{DefaultHasher, Hash, Hasher};
+            let mut hasher = DefaultHasher::new();
+            body.hash(&mut hasher);
+            format!("<{} bytes, hash {:016x}>", body.len(), hasher.finish())
+        }
+    };
     let yaml = header("content-type")
         .iter()
         .any(|t| t.starts_with("application/yaml"));
