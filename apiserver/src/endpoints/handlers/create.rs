@@ -66,9 +66,9 @@ impl Handler<'_> {
         let dry_run = self.write_options("CreateOptions", ErrorList::default())?;
         let kind = creater.kind(&self.info.api_version);
         let (obj, warnings) = self.decode_body(body, media, &kind)?;
-        let answered = creater
-            .create(&self.context(dry_run), to_json(&*obj)?)
-            .await?;
+        let mut posted = to_json(&*obj)?;
+        self.track_answered_fields(&kind, &mut posted);
+        let answered = creater.create(&self.context(dry_run), posted).await?;
         let answered = from_value(
             self.scheme,
             &creater.answer_kind(&self.info.api_version),
