@@ -132,6 +132,15 @@ struct Claims {
     sub: String,
 }
 
+/// A list of strings as Go's `%q` prints a `[]string`: `["a" "b"]`.
+fn go_quoted_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items
+        .iter()
+        .map(|i| apimachinery::util::validation::field::go_quote(i))
+        .collect();
+    format!("[{}]", quoted.join(" "))
+}
+
 /// The stores of what tokens are bound to, over the server's storage.
 #[derive(Debug)]
 struct Lookup {
@@ -482,9 +491,16 @@ impl ServiceAccountTokens {
         let Ok(payload) = URL_SAFE_NO_PAD.decode(payload) else {
             return Ok(None);
         };
-        let issuer = serde_json::from_slice::<Value>(&payload)
-            .ok()
+        let payload = serde_json::from_slice::<Value>(&payload).ok();
+        let issuer = payload
+            .as_ref()
             .and_then(|v| v.get("iss").and_then(Value::as_str).map(str::to_owned));
+        // The token's audiences, as Go's refusal quotes them.
+        let token_audiences: Vec<String> = match payload.as_ref().and_then(|v| v.get("aud")) {
+            Some(Value::String(a)) => vec![a.clone()],
+            Some(list) => crate::registry::string_list(Some(list)),
+            None => Vec::new(),
+        };
         if issuer.as_deref() != Some(self.issuer.as_str()) {
             return Ok(None);
         }
@@ -524,7 +540,9 @@ impl ServiceAccountTokens {
                             "service account token is not valid yet".to_owned()
                         }
                         ErrorKind::InvalidAudience => format!(
-                            "token audiences are invalid for the target audiences {audiences:?}"
+                            "token audiences {} is invalid for the target audiences {}",
+                            go_quoted_list(&token_audiences),
+                            go_quoted_list(&audiences)
                         ),
                         ErrorKind::InvalidSignature => "invalid signature".to_owned(),
                         other => format!("invalid service account token: {other:?}"),

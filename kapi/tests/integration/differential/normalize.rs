@@ -80,17 +80,24 @@ pub fn normalize(body: &mut Value, versions: &mut Versions) {
 const CREDENTIAL_ID: &str = "authentication.kubernetes.io/credential-id";
 
 /// A TokenRequest's issued token, a TokenReview's echo of it, and the review's
-/// credential id: each server signs with its own key, at its own time, a random JTI.
+/// credential id and bound objects' uids: each server signs with its own key, at its own
+/// time, a random JTI.
 fn tokens(body: &mut Value) {
     let token = match body.get("kind").and_then(Value::as_str) {
         Some("TokenRequest") => body.pointer_mut("/status/token"),
         Some("TokenReview") => {
-            if let Some(Value::Array(ids)) = body
-                .pointer_mut("/status/user/extra")
-                .and_then(|extra| extra.get_mut(CREDENTIAL_ID))
-            {
-                for id in ids {
-                    *id = Value::from("<credential id>");
+            if let Some(extra) = body.pointer_mut("/status/user/extra") {
+                // The token's random id, and the uids of what it is bound to.
+                for (key, to) in [
+                    (CREDENTIAL_ID, "<credential id>"),
+                    ("authentication.kubernetes.io/pod-uid", "<uid>"),
+                    ("authentication.kubernetes.io/node-uid", "<uid>"),
+                ] {
+                    if let Some(Value::Array(values)) = extra.get_mut(key) {
+                        for value in values {
+                            *value = Value::from(to);
+                        }
+                    }
                 }
             }
             body.pointer_mut("/spec/token")
