@@ -53,8 +53,10 @@ impl BearerToken {
         if refusals.is_empty() {
             Err(AuthenticationError("invalid bearer token".to_owned()))
         } else {
+            // Go's aggregate of the invalid-token error and each refusal: bracketed,
+            // as an aggregate of more than one error prints.
             Err(AuthenticationError(format!(
-                "invalid bearer token, {}",
+                "[invalid bearer token, {}]",
                 refusals.join(", ")
             )))
         }

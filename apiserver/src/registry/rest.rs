@@ -204,6 +204,19 @@ pub trait RestStorage: Send + Sync + Debug {
         false
     }
 
+    /// Whether the resource serves `/ephemeralcontainers` (Pods: get, update and patch
+    /// of the object through its ephemeral containers strategy, Go's
+    /// `EphemeralContainersREST`).
+    fn has_ephemeral_containers(&self) -> bool {
+        false
+    }
+
+    /// Whether the resource serves `/approval` (CertificateSigningRequests: get, update
+    /// and patch of the object through its approval strategy, Go's `ApprovalREST`).
+    fn has_approval(&self) -> bool {
+        false
+    }
+
     /// The `kubectl get` table, when the resource answers `as=Table`.
     fn table_convertor(&self) -> Option<&dyn TableConvertor> {
         None

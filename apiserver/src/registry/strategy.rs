@@ -30,6 +30,13 @@ pub enum Subresource {
     /// A Pod's `/resize`: the status is kept as stored, and the resource's strategy keeps
     /// all of the spec but what a resize may change (Go's `podResizeStrategy`).
     Resize,
+    /// A Pod's `/ephemeralcontainers`: the status is kept as stored, and the resource's
+    /// strategy keeps all of the spec but its ephemeral containers (Go's
+    /// `podEphemeralContainersStrategy`).
+    EphemeralContainers,
+    /// A CertificateSigningRequest's `/approval`: the resource's strategy keeps all but
+    /// the status's conditions (Go's `csrApprovalStrategy`).
+    Approval,
 }
 
 /// The `fieldValidation` directive of a write.
@@ -135,6 +142,12 @@ pub trait Strategy: Send + Sync + Debug {
             Subresource::Resize => {
                 validation::validate_subresource(scheme, info, "resize", obj, old)
             }
+            Subresource::EphemeralContainers => {
+                validation::validate_subresource(scheme, info, "ephemeralcontainers", obj, old)
+            }
+            Subresource::Approval => {
+                validation::validate_subresource(scheme, info, "approval", obj, old)
+            }
         }
     }
 
@@ -166,7 +179,14 @@ pub trait Strategy: Send + Sync + Debug {
         subresource: Subresource,
     ) -> &'static [&'static str] {
         match (info.has_status, subresource) {
-            (true, Subresource::Main | Subresource::Finalize | Subresource::Resize) => &["status"],
+            (
+                true,
+                Subresource::Main
+                | Subresource::Finalize
+                | Subresource::Resize
+                | Subresource::EphemeralContainers
+                | Subresource::Approval,
+            ) => &["status"],
             (true, Subresource::Status) => &["spec"],
             (false, _) => &[],
         }
@@ -456,9 +476,11 @@ fn prepare_for_update_as_values(
     let mut new_v = to_json(&*new)?;
     if info.has_status {
         match subresource {
-            Subresource::Main | Subresource::Finalize | Subresource::Resize => {
-                copy_field(&old_v, &mut new_v, "status")
-            }
+            Subresource::Main
+            | Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => copy_field(&old_v, &mut new_v, "status"),
             Subresource::Status => {
                 // Everything but the status and the metadata is the stored object's;
                 // what of the metadata is kept depends on the kind

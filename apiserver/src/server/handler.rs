@@ -308,8 +308,25 @@ impl Api {
                 }
                 None
             }
+            // Its `/ephemeralcontainers` too (Go's EphemeralContainersREST), and a
+            // CertificateSigningRequest's `/approval` (Go's ApprovalREST).
+            "ephemeralcontainers" if rest.has_ephemeral_containers() => {
+                if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
+                    return Err(method_not_allowed(method.as_str(), path));
+                }
+                None
+            }
+            "approval" if rest.has_approval() => {
+                if !matches!(info.verb.as_str(), "get" | "update" | "patch") {
+                    return Err(method_not_allowed(method.as_str(), path));
+                }
+                None
+            }
             name => match rest.subresource(name) {
                 Some(creater) if info.verb == "create" => Some(creater),
+                // Go routes only POST to a create-only subresource (`pods/binding`,
+                // `serviceaccounts/token`): other methods find the route, not the verb.
+                Some(_) => return Err(method_not_allowed(method.as_str(), path)),
                 // Go's crdHandler answers a subresource the request's version does not
                 // serve (per-version `subresources`) as a missing object.
                 _ if unstructured => {
@@ -320,7 +337,20 @@ impl Api {
                 _ => return Err(path_not_found(path)),
             },
         };
+        // A create-only resource (the reviews, `bindings`) has one route, POST to its
+        // collection: a path naming an object is no route at all (404), another method
+        // on the collection is not allowed (405).
+        if resource.is_create_only() && !info.name.is_empty() && info.subresource.is_empty() {
+            return Err(path_not_found(path));
+        }
         if resource.is_create_only() && info.verb != "create" {
+            return Err(method_not_allowed(method.as_str(), path));
+        }
+        // A resource whose REST storage deletes no collections (Namespaces: Go's
+        // namespace REST is no CollectionDeleter) has no such route.
+        if info.verb == "deletecollection"
+            && !resource.verbs.iter().any(|v| v == "deletecollection")
+        {
             return Err(method_not_allowed(method.as_str(), path));
         }
         // A table is answered in JSON even when the Accept header offers nothing else,

@@ -90,6 +90,8 @@ pub mod apiextensions;
 mod apiregistration;
 #[cfg(feature = "apps")]
 pub mod apps;
+#[cfg(feature = "authentication")]
+mod authentication;
 #[cfg(feature = "autoscaling")]
 pub mod autoscaling;
 #[cfg(feature = "batch")]
@@ -149,6 +151,8 @@ fn register(d: &mut Defaulters) {
     apiextensions::register(d);
     #[cfg(feature = "discovery")]
     discovery::register(d);
+    #[cfg(feature = "authentication")]
+    authentication::register(d);
     #[cfg(feature = "resource")]
     resource::register(d);
     #[cfg(feature = "certificates")]

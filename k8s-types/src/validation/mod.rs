@@ -413,6 +413,11 @@ fn register(v: &mut Validators) {
         v.add_status::<c::Pod, _>(validate_pod_status_update);
         // Go's resize strategy's `ValidateUpdate`, run on a write of `pods/resize`.
         v.add_subresource::<c::Pod, _>("resize", validate_pod_resize);
+        // The ephemeral containers strategy's, run on a write of `pods/ephemeralcontainers`.
+        v.add_subresource::<c::Pod, _>(
+            "ephemeralcontainers",
+            validate_pod_ephemeral_containers_update,
+        );
         v.add_status::<c::Service, _>(validate_service_status_update);
         v.add_status::<c::ReplicationController, _>(validate_replication_controller_status_update);
         v.add_status::<c::Node, _>(validate_node_status_update);
@@ -543,6 +548,14 @@ fn register(v: &mut Validators) {
             validate_certificate_signing_request,
             validate_certificate_signing_request_update
         ));
+        // Its `/status` and `/approval` strategies' (Go's `ValidateUpdate` of each).
+        v.add_status::<crate::certificates::v1::CertificateSigningRequest, _>(
+            validate_certificate_signing_request_status_update,
+        );
+        v.add_subresource::<crate::certificates::v1::CertificateSigningRequest, _>(
+            "approval",
+            validate_certificate_signing_request_approval_update,
+        );
         v.add::<served::ClusterTrustBundle, _>(pair!(
             validate_cluster_trust_bundle,
             validate_cluster_trust_bundle_update

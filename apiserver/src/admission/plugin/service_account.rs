@@ -160,14 +160,24 @@ impl ServiceAccount {
         Ok(())
     }
 
-    /// Go's check of the ephemeral containers added to a Pod.
+    /// Go's check of the ephemeral containers added to a Pod. Go checks the Pod its
+    /// ephemeral containers strategy prepared, whose spec is the stored one but for its
+    /// ephemeral containers; kapi's chain runs before that, so the account is the stored
+    /// Pod's (a write's own spec may leave it out).
     async fn validate_ephemeral(
         &self,
         attributes: &Attributes,
         pod: &Value,
     ) -> Result<(), StatusError> {
         let spec = pod.get("spec").unwrap_or(&Value::Null);
-        let account_name = str_at(spec, "/serviceAccountName");
+        let stored = match attributes.old_object.as_deref() {
+            Some(old) => Some(to_json(old)?),
+            None => None,
+        };
+        let account_name = match &stored {
+            Some(old) => str_at(old, "/spec/serviceAccountName"),
+            None => str_at(spec, "/serviceAccountName"),
+        };
         if account_name.is_empty() {
             return Err(attributes.forbidden(format!(
                 "no service account specified for pod {}/{}",

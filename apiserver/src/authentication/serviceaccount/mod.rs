@@ -28,6 +28,7 @@ use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::Scheme;
 use apimachinery::schema::{GroupKind, GroupResource};
+use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Header, Validation};
@@ -95,9 +96,10 @@ pub fn make_groups(namespace: &str) -> Vec<String> {
 /// A reference in the `kubernetes.io` claim.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct Ref {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     name: String,
-    #[serde(default)]
+    // Empty for the Node of a Pod-bound token when the Node does not exist.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     uid: String,
 }
 
@@ -130,6 +132,15 @@ struct Claims {
     sub: String,
 }
 
+/// A list of strings as Go's `%q` prints a `[]string`: `["a" "b"]`.
+fn go_quoted_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items
+        .iter()
+        .map(|i| apimachinery::util::validation::field::go_quote(i))
+        .collect();
+    format!("[{}]", quoted.join(" "))
+}
+
 /// The stores of what tokens are bound to, over the server's storage.
 #[derive(Debug)]
 struct Lookup {
@@ -146,6 +157,24 @@ impl Lookup {
             }
         }
         Lookup { stores }
+    }
+
+    /// An object's JSON; `None` when it does not exist (or this server does not serve
+    /// its kind).
+    async fn object(
+        &self,
+        resource: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Result<Option<Value>, StatusError> {
+        let Some(store) = self.stores.get(resource) else {
+            return Ok(None);
+        };
+        match store.get(namespace, name).await {
+            Ok(obj) => crate::registry::to_json(&*obj).map(Some),
+            Err(e) if errors::is_not_found(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// The uid and whether it is being deleted, of an object; `None` when it does not
@@ -246,12 +275,61 @@ impl ServiceAccountTokens {
         name: &str,
         mut request: Value,
     ) -> Result<Value, StatusError> {
+        let token_request = GroupKind::new("authentication.k8s.io", "TokenRequest");
+        let meta = |field: &str| {
+            request
+                .pointer(&format!("/metadata/{field}"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        // A name or namespace in the body must be the URL's.
+        for (field, given, expected, what) in [
+            ("name", meta("name"), name, "name"),
+            ("namespace", meta("namespace"), namespace, "namespace"),
+        ] {
+            if !given.is_empty() && given != expected {
+                let mut errs = ErrorList::default();
+                errs.push(Error::invalid(
+                    &Path::new("metadata").child(field),
+                    given.as_str(),
+                    format!("must match the service account {what} if specified"),
+                ));
+                return Err(errors::new_invalid(&token_request, name, &errs));
+            }
+        }
         let Some((sa_uid, _)) = self.lookup.get("serviceaccounts", namespace, name).await? else {
             return Err(errors::new_not_found(
                 &GroupResource::new("", "serviceaccounts"),
                 name,
             ));
         };
+        // TokenRequestServiceAccountUIDValidation (beta and on since 1.34): a uid in the
+        // body must be the account's.
+        let uid = meta("uid");
+        if !uid.is_empty() && uid != sa_uid {
+            return Err(errors::new_conflict(
+                &GroupResource::new("authentication.k8s.io", "TokenRequest"),
+                name,
+                format!(
+                    "the UID in the token request ({uid}) does not match the UID of the service account ({sa_uid})"
+                ),
+            ));
+        }
+        // The request's metadata is the account's, created now (Go's TokenREST fills in
+        // what the body leaves out; the status is the server's alone).
+        let created = Time::now().truncate_to_seconds();
+        if let Some(map) = request.as_object_mut() {
+            let metadata = map.entry("metadata").or_insert_with(|| json!({}));
+            if !metadata.is_object() {
+                *metadata = json!({});
+            }
+            metadata["name"] = json!(name);
+            metadata["namespace"] = json!(namespace);
+            metadata["uid"] = json!(sa_uid);
+            metadata["creationTimestamp"] = json!(created.to_rfc3339());
+            map.remove("status");
+        }
         let spec = request.get("spec").cloned().unwrap_or_else(|| json!({}));
         let expiration = match spec.get("expirationSeconds") {
             None | Some(Value::Null) => DEFAULT_EXPIRATION_SECONDS,
@@ -311,9 +389,9 @@ impl ServiceAccountTokens {
                     )));
                 }
             };
-            let Some((uid, _)) = self
+            let Some(bound_object) = self
                 .lookup
-                .get(resource, bound_namespace, bound_name)
+                .object(resource, bound_namespace, bound_name)
                 .await?
             else {
                 return Err(errors::new_not_found(
@@ -321,6 +399,37 @@ impl ServiceAccountTokens {
                     bound_name,
                 ));
             };
+            let text = |pointer: &str| {
+                bound_object
+                    .pointer(pointer)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let uid = text("/metadata/uid");
+            if resource == "pods" {
+                // A token bound to a Pod is for the Pod's own account.
+                if text("/spec/serviceAccountName") != name {
+                    return Err(errors::new_bad_request(format!(
+                        "cannot bind token for serviceaccount {name:?} to pod running with different serviceaccount name."
+                    )));
+                }
+                // ServiceAccountTokenPodNodeInfo (GA): the Node the Pod is on, named even
+                // when it does not exist (then without a uid).
+                let node = text("/spec/nodeName");
+                if !node.is_empty() {
+                    let node_uid = self
+                        .lookup
+                        .get("nodes", "", &node)
+                        .await?
+                        .map(|(uid, _)| uid)
+                        .unwrap_or_default();
+                    claim.node = Some(Ref {
+                        name: node,
+                        uid: node_uid,
+                    });
+                }
+            }
             if !bound_uid.is_empty() && bound_uid != uid {
                 return Err(errors::new_conflict(
                     &GroupResource::new("", kind),
@@ -382,9 +491,16 @@ impl ServiceAccountTokens {
         let Ok(payload) = URL_SAFE_NO_PAD.decode(payload) else {
             return Ok(None);
         };
-        let issuer = serde_json::from_slice::<Value>(&payload)
-            .ok()
+        let payload = serde_json::from_slice::<Value>(&payload).ok();
+        let issuer = payload
+            .as_ref()
             .and_then(|v| v.get("iss").and_then(Value::as_str).map(str::to_owned));
+        // The token's audiences, as Go's refusal quotes them.
+        let token_audiences: Vec<String> = match payload.as_ref().and_then(|v| v.get("aud")) {
+            Some(Value::String(a)) => vec![a.clone()],
+            Some(list) => crate::registry::string_list(Some(list)),
+            None => Vec::new(),
+        };
         if issuer.as_deref() != Some(self.issuer.as_str()) {
             return Ok(None);
         }
@@ -424,7 +540,9 @@ impl ServiceAccountTokens {
                             "service account token is not valid yet".to_owned()
                         }
                         ErrorKind::InvalidAudience => format!(
-                            "token audiences are invalid for the target audiences {audiences:?}"
+                            "token audiences {} is invalid for the target audiences {}",
+                            go_quoted_list(&token_audiences),
+                            go_quoted_list(&audiences)
                         ),
                         ErrorKind::InvalidSignature => "invalid signature".to_owned(),
                         other => format!("invalid service account token: {other:?}"),
@@ -476,6 +594,15 @@ impl ServiceAccountTokens {
             ("nodes", "", &k.node),
         ] {
             let Some(reference) = reference else { continue };
+            // A Pod-bound token's Node claim (ServiceAccountTokenPodNodeInfo) is taken
+            // as it is: only a Node-bound token is checked against the Node.
+            if resource == "nodes" && k.pod.is_some() {
+                extra.insert(NODE_NAME_KEY.to_owned(), vec![reference.name.clone()]);
+                if !reference.uid.is_empty() {
+                    extra.insert(NODE_UID_KEY.to_owned(), vec![reference.uid.clone()]);
+                }
+                continue;
+            }
             match self
                 .lookup
                 .get(resource, namespace, &reference.name)

@@ -275,7 +275,9 @@ async fn pod(tokens: &ServiceAccountTokens, ns: &str, name: &str) -> String {
     let mut obj = from_value(
         &scheme,
         &GroupVersionKind::new("", "v1", "Pod"),
-        json!({"metadata": {"name": name, "namespace": ns}, "spec": {"containers": [{"name": "c", "image": "i"}]}}),
+        // Run as the account the tests bind tokens of (Go binds only those of the
+        // Pod's own account).
+        json!({"metadata": {"name": name, "namespace": ns}, "spec": {"serviceAccountName": "builder", "containers": [{"name": "c", "image": "i"}]}}),
     )
     .unwrap();
     // Defaulted as the server's handlers default every write before the store

@@ -254,7 +254,10 @@ impl Handler<'_> {
                         Subresource::Status => self
                             .strategy()
                             .warnings_on_status_update(&*written, &*current),
-                        Subresource::Finalize | Subresource::Resize => Vec::new(),
+                        Subresource::Finalize
+                        | Subresource::Resize
+                        | Subresource::EphemeralContainers
+                        | Subresource::Approval => Vec::new(),
                     });
                     return Ok((written, warnings));
                 }

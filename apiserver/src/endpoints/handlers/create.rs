@@ -2,9 +2,10 @@
 //! for what is answered without being stored (the reviews, a ServiceAccount's `token`),
 //! the answer.
 
-use apimachinery::api::errors::StatusError;
+use apimachinery::api::errors::{self, StatusError};
 use apimachinery::runtime::Object;
 use apimachinery::util::validation::field::ErrorList;
+use serde_json::Value;
 
 use super::decode::resets_managed_fields;
 use super::{Handler, Reply};
@@ -65,15 +66,73 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let dry_run = self.write_options("CreateOptions", ErrorList::default())?;
         let kind = creater.kind(&self.info.api_version);
-        let (obj, warnings) = self.decode_body(body, media, &kind)?;
-        let answered = creater
-            .create(&self.context(dry_run), to_json(&*obj)?)
-            .await?;
+        let (mut obj, mut warnings) = self.decode_body(body, media, &kind)?;
+        // Defaulted as Go's decoder defaults (a TokenRequest's expiry), before the field
+        // manager sees it.
+        self.scheme.default(&mut *obj);
+        let mut posted = to_json(&*obj)?;
+        // Go's create handler: the object's namespace is the request's (set when it
+        // names none), then the field manager records the write.
+        let namespace = self.namespace();
+        if !namespace.is_empty() {
+            ensure_namespace(&mut posted, namespace)?;
+        }
+        self.track_answered_fields(&kind, &mut posted);
+        // A subresource's create (`pods/binding`, `serviceaccounts/token`) goes through
+        // the admission chain as Go's does (NamespaceLifecycle refuses one in a missing
+        // namespace); the reviews, which admission never sees, do not.
+        let posted = if self.info.subresource.is_empty() {
+            posted
+        } else {
+            let obj = from_value(self.scheme, &kind, posted)?;
+            let (obj, admitted) = self
+                .run_admission_of(
+                    admission::Operation::Create,
+                    kind.clone(),
+                    Some(obj),
+                    None,
+                    dry_run,
+                )
+                .await?;
+            warnings.extend(admitted);
+            match obj {
+                Some(obj) => to_json(&*obj)?,
+                None => {
+                    return Err(errors::new_internal_error(
+                        "an admission plugin removed the object",
+                    ));
+                }
+            }
+        };
+        let answered = creater.create(&self.context(dry_run), posted).await?;
         let answered = from_value(
             self.scheme,
             &creater.answer_kind(&self.info.api_version),
             answered,
         )?;
         self.reply(201, &*answered, warnings)
+    }
+}
+
+/// Go's `EnsureObjectNamespaceMatchesRequestNamespace` for a namespaced request: an
+/// object naming no namespace gets the request's; one naming another is refused.
+fn ensure_namespace(obj: &mut Value, namespace: &str) -> Result<(), StatusError> {
+    let Some(map) = obj.as_object_mut() else {
+        return Ok(());
+    };
+    let meta = map
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Default::default()));
+    let Some(meta) = meta.as_object_mut() else {
+        return Ok(());
+    };
+    match meta.get("namespace").and_then(Value::as_str) {
+        Some(given) if !given.is_empty() && given != namespace => Err(errors::new_bad_request(
+            "the namespace of the provided object does not match the namespace sent on the request",
+        )),
+        _ => {
+            meta.insert("namespace".into(), Value::from(namespace));
+            Ok(())
+        }
     }
 }

@@ -5,6 +5,7 @@ use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::ManagedFieldsEntry;
 use apimachinery::managedfields::{FieldManager, ParseableType};
 use apimachinery::runtime::Object;
+use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
 use super::Handler;
@@ -45,6 +46,8 @@ impl Handler<'_> {
                 Subresource::Status => "status",
                 Subresource::Finalize => "finalize",
                 Subresource::Resize => "resize",
+                Subresource::EphemeralContainers => "ephemeralcontainers",
+                Subresource::Approval => "approval",
             },
             converter,
         );
@@ -54,6 +57,28 @@ impl Handler<'_> {
         } else {
             fm.with_reset_fields(&reset)
         }
+    }
+
+    /// Records the create of `obj` (JSON of `kind`, at the request's version) answered
+    /// without being stored (a review, a ServiceAccount's `token`) in its
+    /// `managedFields`: Go's create handler runs the field manager before any REST
+    /// storage's `Create`, so what comes back carries them (and a review's validation
+    /// sees them), with the request's subresource named.
+    pub(super) fn track_answered_fields(&self, kind: &GroupVersionKind, obj: &mut Value) {
+        let types = fieldmanager::types_for(kind);
+        let converter = SchemeConverter {
+            scheme: self.scheme,
+            gvk: kind.clone(),
+            served: vec![kind.version.to_string()],
+        };
+        let fm = FieldManager::new(
+            &types,
+            &kind.group_version().to_string(),
+            &self.info.subresource,
+            &converter,
+        );
+        let empty = fieldmanager::empty_object(self.scheme, kind);
+        fm.update(None, &empty, obj, &self.manager(), &fieldmanager::now());
     }
 
     /// Records a create, update or patch of `new` (storage version) over `live` in

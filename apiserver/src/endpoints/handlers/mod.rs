@@ -239,6 +239,8 @@ impl Handler<'_> {
             "status" => Subresource::Status,
             "finalize" => Subresource::Finalize,
             "resize" => Subresource::Resize,
+            "ephemeralcontainers" => Subresource::EphemeralContainers,
+            "approval" => Subresource::Approval,
             _ => Subresource::Main,
         }
     }

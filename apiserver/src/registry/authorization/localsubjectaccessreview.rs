@@ -9,10 +9,12 @@ use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
 use super::{
-    attributes_from_spec, decide, invalid, require_subject, review_kind, spec, subject_from_spec,
+    attributes_from_spec, decide, invalid_value, non_resource_value, require_subject, review_kind,
+    spec, subject_from_spec,
 };
 use crate::authorization::Authorizer;
 use crate::registry::rest::{Context, Creater, with_status};
+use apimachinery::util::validation::field::BadValue;
 
 const KIND: &str = "LocalSubjectAccessReview";
 
@@ -36,24 +38,29 @@ impl LocalSubjectAccessReview {
             ));
         }
         let spec = spec(review);
-        if spec
-            .get("nonResourceAttributes")
-            .is_some_and(|v| !v.is_null())
-        {
-            return Err(invalid(
+        // Go's ValidateLocalSubjectAccessReview: the attributes' namespace is the
+        // review's own (the request's, which the handler gives a review naming none).
+        if let Some(attributes) = spec.get("resourceAttributes").filter(|v| !v.is_null()) {
+            let asked = attributes
+                .get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if asked != namespace {
+                return Err(invalid_value(
+                    KIND,
+                    "spec.resourceAttributes.namespace",
+                    BadValue::from(asked),
+                    "must match metadata.namespace",
+                ));
+            }
+        }
+        if let Some(non_resource) = spec.get("nonResourceAttributes").filter(|v| !v.is_null()) {
+            return Err(invalid_value(
                 KIND,
                 "spec.nonResourceAttributes",
+                non_resource_value(non_resource),
                 "disallowed on this kind of request",
             ));
-        }
-        let asked_namespace = spec
-            .pointer("/resourceAttributes/namespace")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        if asked_namespace != namespace {
-            return Err(errors::new_bad_request(format!(
-                "spec.resourceAttributes.namespace must match namespace: {namespace}"
-            )));
         }
         let subject = subject_from_spec(&spec);
         require_subject(KIND, &subject)?;

@@ -82,8 +82,36 @@ fn require_subject(kind: &str, subject: &Info) -> Result<(), StatusError> {
 /// A review refused as Go's validation refuses it: `field` is invalid (its value empty),
 /// with `detail`.
 fn invalid(kind: &str, field: &str, detail: &str) -> StatusError {
-    let error = Error::invalid(&Path::new(field), "", detail);
-    errors::new_invalid(&GroupKind::new(GROUP, kind), "", &ErrorList(vec![error]))
+    invalid_value(kind, field, BadValue::String(String::new()), detail)
+}
+
+/// [`invalid`] with the value `value`. Go names the review's kind as its decoded object
+/// has it, without the kind (`.authorization.k8s.io "" is invalid`): the kind is left
+/// out whatever the review.
+fn invalid_value(_kind: &str, field: &str, value: BadValue, detail: &str) -> StatusError {
+    let error = Error::invalid(&Path::new(field), value, detail);
+    errors::new_invalid(&GroupKind::new(GROUP, ""), "", &ErrorList(vec![error]))
+}
+
+/// Go's value of the non-resource attributes in an error: its internal struct's JSON.
+fn non_resource_value(non_resource: &Value) -> BadValue {
+    if !non_resource.is_object() {
+        return BadValue::null();
+    }
+    let text = |field: &str| match BadValue::json_string(
+        non_resource
+            .get(field)
+            .and_then(Value::as_str)
+            .unwrap_or(""),
+    ) {
+        BadValue::Json(t) => t,
+        _ => String::new(),
+    };
+    BadValue::Json(format!(
+        "{{\"Path\":{},\"Verb\":{}}}",
+        text("path"),
+        text("verb")
+    ))
 }
 
 pub(crate) use crate::registry::string_list as strings;
@@ -119,24 +147,7 @@ fn subject_from_spec(spec: &Value) -> Info {
 /// union (the declarative `+k8s:unionMember` rules, alpha, leave it to this check),
 /// 1.36 on the field to drop or to give.
 fn union_error(kind: &str, both: bool, non_resource: &Value) -> StatusError {
-    let value = if non_resource.is_object() {
-        let text = |field: &str| match BadValue::json_string(
-            non_resource
-                .get(field)
-                .and_then(Value::as_str)
-                .unwrap_or(""),
-        ) {
-            BadValue::Json(t) => t,
-            _ => String::new(),
-        };
-        BadValue::Json(format!(
-            "{{\"Path\":{},\"Verb\":{}}}",
-            text("path"),
-            text("verb")
-        ))
-    } else {
-        BadValue::null()
-    };
+    let value = non_resource_value(non_resource);
     const ONE_OF: &str =
         "exactly one of nonResourceAttributes or resourceAttributes must be specified";
     let (field, detail) = if cfg!(feature = "v1_37") {
@@ -149,8 +160,7 @@ fn union_error(kind: &str, both: bool, non_resource: &Value) -> StatusError {
     } else {
         ("spec.resourceAttributes", ONE_OF)
     };
-    let error = Error::invalid(&Path::new(field), value, detail);
-    errors::new_invalid(&GroupKind::new(GROUP, kind), "", &ErrorList(vec![error]))
+    invalid_value(kind, field, value, detail)
 }
 
 /// The request a review asks about (Go's `ResourceAttributesFrom` /

@@ -70,8 +70,16 @@ impl Creater for SelfSubjectRulesReview {
         review_kind(version, "SelfSubjectRulesReview")
     }
 
+    /// Go answers a new review holding the status alone: no metadata, no spec (the
+    /// namespace asked is not echoed).
     async fn create(&self, ctx: &Context<'_>, review: Value) -> Result<Value, StatusError> {
         let status = self.status(&review, ctx.user).await?;
-        Ok(with_status(review, status))
+        let fresh = json!({
+            "kind": review.get("kind").cloned().unwrap_or(Value::Null),
+            "apiVersion": review.get("apiVersion").cloned().unwrap_or(Value::Null),
+            "metadata": {},
+            "spec": {},
+        });
+        Ok(with_status(fresh, status))
     }
 }

@@ -57,7 +57,8 @@ async fn a_review_without_exactly_one_attribute_set_is_invalid() {
     };
     assert_eq!(
         err.status.message,
-        format!("SubjectAccessReview.authorization.k8s.io \"\" is invalid: {both_text}")
+        // Go names no kind: the decoded review's kind is empty.
+        format!(".authorization.k8s.io \"\" is invalid: {both_text}")
     );
     let none = json!({"spec": {"user": "a"}});
     let err = answer(
@@ -78,7 +79,7 @@ async fn a_review_without_exactly_one_attribute_set_is_invalid() {
     assert_eq!(
         err.status.message,
         format!(
-            "SubjectAccessReview.authorization.k8s.io \"\" is invalid: {none_field}: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified"
+            ".authorization.k8s.io \"\" is invalid: {none_field}: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified"
         )
     );
     let nobody = json!({"spec": {"resourceAttributes": {"verb": "get"}}});
@@ -107,10 +108,10 @@ async fn a_local_review_must_name_the_namespace_of_its_path() {
     )
     .await
     .unwrap_err();
-    assert_eq!(err.code(), 400);
+    assert_eq!(err.code(), 422);
     assert_eq!(
         err.status.message,
-        "spec.resourceAttributes.namespace must match namespace: a"
+        ".authorization.k8s.io \"\" is invalid: spec.resourceAttributes.namespace: Invalid value: \"b\": must match metadata.namespace"
     );
     let ok = answer(
         "localsubjectaccessreviews",

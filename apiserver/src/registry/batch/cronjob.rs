@@ -59,7 +59,11 @@ impl Strategy for CronJobStrategy {
         // Before the generation is counted: a dropped field changes nothing.
         let new = match subresource {
             Subresource::Main => without_disabled_fields(scheme, info, Some(old), new, JOB_SPEC)?,
-            Subresource::Status | Subresource::Finalize | Subresource::Resize => new,
+            Subresource::Status
+            | Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => new,
         };
         self.template
             .prepare_for_update(scheme, info, old, new, subresource)

@@ -149,7 +149,11 @@ impl Strategy for JobStrategy {
         // Before the generation is counted: a dropped field changes nothing.
         let new = match subresource {
             Subresource::Main => without_disabled_fields(scheme, info, Some(old), new, "/spec")?,
-            Subresource::Status | Subresource::Finalize | Subresource::Resize => new,
+            Subresource::Status
+            | Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => new,
         };
         let new =
             prepare_template_for_update(scheme, info, old, new, subresource, TEMPLATE_METADATA)?;

@@ -3,10 +3,12 @@
 //! `extra`) set from the user creating them, and the table `kubectl get csr` prints (Go's
 //! `printCertificateSigningRequest`).
 
+mod conditions;
+
 use std::sync::Arc;
 
 use apimachinery::api::errors::StatusError;
-use apimachinery::runtime::Object;
+use apimachinery::runtime::{Object, Scheme};
 use serde_json::{Value, json};
 
 use crate::registry::dependencies::Dependencies;
@@ -14,7 +16,9 @@ use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, human_duration, items, string_column, text,
 };
 use crate::registry::rest::{Context, RestStorage, TableConvertor};
-use crate::registry::strategy::{SelectableField, Strategy, Subresource};
+use crate::registry::strategy::{
+    SelectableField, Strategy, Subresource, generation_rule, prepare_for_update_adjusted,
+};
 use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json};
 
 /// Go's `certificateSigningRequestColumnDefinitions` (the `Requestor` column is
@@ -109,6 +113,33 @@ impl Strategy for CertificateSigningRequestStrategy {
         false
     }
 
+    /// Go's `PrepareForUpdate` of the request, of its `/status` and of its `/approval`
+    /// ([`conditions`]): the spec is never written, `/status` keeps the approval,
+    /// `/approval` writes only the conditions; both set the times conditions leave out.
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        // Taken before the stored status replaces the written one.
+        let written = match subresource {
+            Subresource::Approval => to_json(&*new)?.pointer("/status/conditions").cloned(),
+            _ => None,
+        };
+        prepare_for_update_adjusted(
+            scheme,
+            info,
+            old,
+            new,
+            subresource,
+            generation_rule(false),
+            |old, new, subresource| conditions::prepare(old, new, subresource, written),
+        )
+    }
+
     /// Go's `GetResetFields`: a request's spec is the server's (the requester) and
     /// immutable, its status written through `/status` and `/approval`.
     fn reset_fields(
@@ -117,8 +148,13 @@ impl Strategy for CertificateSigningRequestStrategy {
         subresource: Subresource,
     ) -> &'static [&'static str] {
         match subresource {
-            Subresource::Main | Subresource::Finalize | Subresource::Resize => &["spec", "status"],
+            Subresource::Main
+            | Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers => &["spec", "status"],
             Subresource::Status => &["spec"],
+            // Go's approval strategy resets the spec and the certificate.
+            Subresource::Approval => &["spec", "status.certificate"],
         }
     }
 }
@@ -137,6 +173,10 @@ impl RestStorage for CertificateSigningRequestStorage {
 
     fn table_convertor(&self) -> Option<&dyn TableConvertor> {
         Some(&CERTIFICATE_SIGNING_REQUEST_TABLE)
+    }
+
+    fn has_approval(&self) -> bool {
+        true
     }
 
     /// Go's `PrepareForCreate`: the requester is the user creating the request, whatever
@@ -179,7 +219,7 @@ fn set_requester(csr: &mut Value, user: &crate::authentication::user::Info) {
 
 /// The CertificateSigningRequests' REST storage over `info`.
 pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
-    // `approval` (Go's ApprovalREST), listed as kube-apiserver lists it; not served yet.
+    // `approval` (Go's ApprovalREST), listed as kube-apiserver lists it.
     info.subresources = vec![SubresourceInfo {
         name: "approval",
         group: "",

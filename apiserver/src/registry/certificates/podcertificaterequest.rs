@@ -120,8 +120,22 @@ impl Strategy for PodCertificateRequestStrategy {
     ) -> &'static [&'static str] {
         match (subresource, cfg!(feature = "v1_37")) {
             (Subresource::Status, _) => &["spec"],
-            (Subresource::Main | Subresource::Finalize | Subresource::Resize, true) => &["status"],
-            (Subresource::Main | Subresource::Finalize | Subresource::Resize, false) => &[],
+            (
+                Subresource::Main
+                | Subresource::Finalize
+                | Subresource::Resize
+                | Subresource::EphemeralContainers
+                | Subresource::Approval,
+                true,
+            ) => &["status"],
+            (
+                Subresource::Main
+                | Subresource::Finalize
+                | Subresource::Resize
+                | Subresource::EphemeralContainers
+                | Subresource::Approval,
+                false,
+            ) => &[],
         }
     }
 }

@@ -110,7 +110,11 @@ impl Strategy for NodeStrategy {
                 Subresource::Status => {
                     drop_unless_in_use(new, Some(old), "status", "config");
                 }
-                Subresource::Main | Subresource::Finalize | Subresource::Resize => {
+                Subresource::Main
+                | Subresource::Finalize
+                | Subresource::Resize
+                | Subresource::EphemeralContainers
+                | Subresource::Approval => {
                     for (part, field) in KEPT_ONLY_IN_USE {
                         drop_unless_in_use(new, Some(old), part, field);
                     }

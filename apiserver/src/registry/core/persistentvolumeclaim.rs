@@ -65,7 +65,10 @@ impl Strategy for PersistentVolumeClaimStrategy {
         let part = match subresource {
             Subresource::Main => "spec",
             Subresource::Status => "status",
-            Subresource::Finalize | Subresource::Resize => return Ok(new),
+            Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => return Ok(new),
         };
         let (Some(value), old) = (claim.get_mut(part), old.get(part)) else {
             return Ok(new);

@@ -34,6 +34,7 @@ use crate::registry::{ResourceInfo, Store, SubresourceInfo, from_value, to_json}
 mod binding;
 pub mod connect;
 pub mod disabled;
+mod ephemeral;
 pub mod level_resources;
 mod qos;
 mod resize;
@@ -139,6 +140,10 @@ impl Strategy for PodStrategy {
                     }
                 }
                 Subresource::Resize => resize::drop_non_resize_updates(old, new),
+                Subresource::EphemeralContainers => {
+                    ephemeral::drop_non_ephemeral_container_updates(old, new);
+                }
+                Subresource::Approval => {}
                 // Go 1.37 (PodLevelResourcesFixDefaulting, beta and on): pod-level
                 // resources a write leaves out, as a client that does not know them
                 // does, are kept.
@@ -185,7 +190,11 @@ impl Strategy for PodStrategy {
                 "metadata.deletionTimestamp",
                 "metadata.ownerReferences",
             ],
-            Subresource::Main | Subresource::Finalize | Subresource::Resize => &["status"],
+            Subresource::Main
+            | Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => &["status"],
         }
     }
 
@@ -444,8 +453,9 @@ fn keep_absent(old: &Value, new: &mut Value, part: &str, field: &str) {
     }
 }
 
-/// The REST storage of Pods: the store, the `kubectl get` table, `pods/binding` and
-/// the subresources that reach a kubelet ([`connect`]).
+/// The REST storage of Pods: the store, the `kubectl get` table, `pods/binding`,
+/// `/resize`, `/ephemeralcontainers` and the subresources that reach a kubelet
+/// ([`connect`]).
 #[derive(Debug)]
 pub struct PodStorage {
     store: Arc<Store>,
@@ -455,11 +465,11 @@ pub struct PodStorage {
 
 /// The Pods' REST storage over `info`.
 /// The subresources of a Pod besides `status`, as kube-apiserver 1.36 lists them
-/// (`core/rest/storage_core.go`). kapi serves `binding` and `resize` ([`resize`]);
-/// `attach`, `exec`, `log` and `portforward` reach a kubelet, which kapi has none of:
-/// they answer what kube-apiserver answers before connecting ([`connect`]); `proxy`,
-/// `eviction` and `ephemeralcontainers` are not served yet (404): listed all the same,
-/// so that clients see kube-apiserver's API.
+/// (`core/rest/storage_core.go`). kapi serves `binding`, `resize` ([`resize`]) and
+/// `ephemeralcontainers` ([`ephemeral`]); `attach`, `exec`, `log` and `portforward`
+/// reach a kubelet, which kapi has none of: they answer what kube-apiserver answers
+/// before connecting ([`connect`]); `proxy` and `eviction` are not served yet (404):
+/// listed all the same, so that clients see kube-apiserver's API.
 const SUBRESOURCES: &[SubresourceInfo] = &[
     sub("attach", "PodAttachOptions", &["create", "get"]),
     sub("binding", "Binding", &["create"]),
@@ -512,6 +522,10 @@ impl RestStorage for PodStorage {
     }
 
     fn resizes(&self) -> bool {
+        true
+    }
+
+    fn has_ephemeral_containers(&self) -> bool {
         true
     }
 

@@ -112,7 +112,11 @@ impl Strategy for PodDisruptionBudgetStrategy {
         let new = prepare_for_update(scheme, info, old, new, subresource, spec_changed)?;
         match subresource {
             Subresource::Main => strip_selector_label(scheme, info, new, Some(old)),
-            Subresource::Status | Subresource::Finalize | Subresource::Resize => Ok(new),
+            Subresource::Status
+            | Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => Ok(new),
         }
     }
 }

@@ -79,7 +79,11 @@ impl Strategy for ClaimSpecStrategy {
         let new = prepare_for_update(scheme, info, old, new, subresource, changed)?;
         match subresource {
             Subresource::Main => self.drop_disabled(scheme, info, Some(old), new),
-            Subresource::Status | Subresource::Finalize | Subresource::Resize => Ok(new),
+            Subresource::Status
+            | Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => Ok(new),
         }
     }
 

@@ -190,7 +190,10 @@ impl Strategy for GatedFieldsStrategy {
                 }
             }
             Subresource::Status => self.0.drop_status_fields(&mut new, &old),
-            Subresource::Finalize | Subresource::Resize => {}
+            Subresource::Finalize
+            | Subresource::Resize
+            | Subresource::EphemeralContainers
+            | Subresource::Approval => {}
         }
         from_value(scheme, &info.storage_gvk, new)
     }

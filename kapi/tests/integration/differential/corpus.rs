@@ -15,6 +15,9 @@
 //! condition): the last answer is the one compared. A value matches when it is equal,
 //! an object when each of the expected fields matches, a list when each expected item
 //! matches one of its items.
+//!
+//! `compact: true` compacts each server's etcd to its current revision before the
+//! request is sent, for what a resourceVersion older than the compacted one answers.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +51,8 @@ pub struct Request {
     pub exclude: Option<String>,
     /// The condition on the answer the request is resent until.
     pub until: Option<Until>,
+    /// Whether each server's etcd is compacted (to its current revision) first.
+    pub compact: bool,
 }
 
 /// A request's `until`: the field of the answer and what it must match.
@@ -190,6 +195,11 @@ fn request(item: &Value, what: &str) -> Result<Request, String> {
                 .ok_or_else(|| format!("{what}: until: `matches` is missing"))?,
         }),
     };
+    let compact = match item.get("compact") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(format!("{what}: `compact` must be true or false")),
+    };
     Ok(Request {
         name,
         method,
@@ -198,6 +208,7 @@ fn request(item: &Value, what: &str) -> Result<Request, String> {
         body,
         exclude,
         until,
+        compact,
     })
 }
 

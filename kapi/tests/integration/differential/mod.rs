@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use history::client::{Client, Response};
+use history::cluster::etcd::Etcd;
 use history::cluster::server::Implementation;
 use history::cluster::{Backend, Cluster, ClusterSpec};
 use serde_json::Value;
@@ -229,8 +230,21 @@ fn compare(ours: &Seen, go: &Seen) -> Vec<String> {
     out
 }
 
-/// Replays one area against both servers, request by request.
-async fn replay(area: &Area, ours: &Client, go: &Client) -> Result<Vec<(String, Outcome)>, String> {
+/// Compacts `etcd` to its current revision (a request's `compact: true`).
+fn compact(etcd: Option<&Etcd>, what: &str) -> Result<(), String> {
+    let etcd = etcd.ok_or_else(|| format!("{what}: no etcd to compact"))?;
+    etcd.compact()
+        .map(|_| ())
+        .map_err(|e| format!("{what}: compact: {e:?}"))
+}
+
+/// Replays one area against both servers, request by request (`ours` and `go` each
+/// with the etcd it stores in, for `compact: true`).
+async fn replay(
+    area: &Area,
+    (ours, ours_etcd): (&Client, Option<&Etcd>),
+    (go, go_etcd): (&Client, Option<&Etcd>),
+) -> Result<Vec<(String, Outcome)>, String> {
     let (mut answers_ours, mut answers_go) = (BTreeMap::new(), BTreeMap::new());
     let (mut versions_ours, mut versions_go) = (Versions::default(), Versions::default());
     let mut outcomes = Vec::new();
@@ -243,6 +257,11 @@ async fn replay(area: &Area, ours: &Client, go: &Client) -> Result<Vec<(String, 
         .as_ref()
         .map(|d| d.join(&area.name).join("kube-apiserver"));
     for request in &area.requests {
+        if request.compact {
+            let what = format!("{}/{}", area.name, request.name);
+            compact(ours_etcd, &what)?;
+            compact(go_etcd, &what)?;
+        }
         let a = send(
             ours,
             dump_ours.as_deref(),
@@ -323,7 +342,12 @@ async fn kapi_serve_answers_the_corpus_as_kube_apiserver_does() -> TestResult {
         if only.as_ref().is_some_and(|o| !o.contains(&area.name)) {
             continue;
         }
-        let outcomes = replay(area, &ours_client, &go_client).await?;
+        let outcomes = replay(
+            area,
+            (&ours_client, ours.etcd.as_ref()),
+            (&go_client, go.etcd.as_ref()),
+        )
+        .await?;
         let (mut equal, mut unknown, mut known_n, mut excl) = (0, 0, 0, 0);
         for (name, outcome) in outcomes {
             let listed: Option<&KnownDifference> = known

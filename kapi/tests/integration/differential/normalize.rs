@@ -8,7 +8,11 @@
 //! ports, table ages and creation times, and the addresses a server gives for itself; a
 //! resourceVersion a message quotes (a failed precondition's) as the field's, and a
 //! stored uid a message quotes (a failed uid precondition's) as the field's; and the
-//! order of ComponentStatuses, which Go answers as its probes end.
+//! order of ComponentStatuses, which Go answers as its probes end; a TokenRequest's
+//! token and expiry and what a TokenReview echoes of one (signed by each server's own key
+//! at its own time, with a random id); the order of a SelfSubjectRulesReview's rules (Go
+//! gathers them from its informers' bindings, in map order); and the resourceVersions a
+//! watch's 410 quotes ("too old resource version: R (oldest)") as the field's.
 
 use std::collections::HashMap;
 
@@ -39,6 +43,8 @@ const TIMES: &[&str] = &[
     "renewTime",
     "acquireTime",
     "eventTime",
+    // A TokenRequest's: its creation time plus the requested expiry.
+    "expirationTimestamp",
     "firstTimestamp",
     "lastTimestamp",
 ];
@@ -65,7 +71,57 @@ pub fn normalize(body: &mut Value, versions: &mut Versions) {
         table(body);
     }
     component_statuses(body);
+    tokens(body);
+    rules_review(body);
     walk(body, versions);
+}
+
+/// The key of the credential id a service account token's review gives (its JTI).
+const CREDENTIAL_ID: &str = "authentication.kubernetes.io/credential-id";
+
+/// A TokenRequest's issued token, a TokenReview's echo of it, and the review's
+/// credential id and bound objects' uids: each server signs with its own key, at its own
+/// time, a random JTI.
+fn tokens(body: &mut Value) {
+    let token = match body.get("kind").and_then(Value::as_str) {
+        Some("TokenRequest") => body.pointer_mut("/status/token"),
+        Some("TokenReview") => {
+            if let Some(extra) = body.pointer_mut("/status/user/extra") {
+                // The token's random id, and the uids of what it is bound to.
+                for (key, to) in [
+                    (CREDENTIAL_ID, "<credential id>"),
+                    ("authentication.kubernetes.io/pod-uid", "<uid>"),
+                    ("authentication.kubernetes.io/node-uid", "<uid>"),
+                ] {
+                    if let Some(Value::Array(values)) = extra.get_mut(key) {
+                        for value in values {
+                            *value = Value::from(to);
+                        }
+                    }
+                }
+            }
+            body.pointer_mut("/spec/token")
+        }
+        _ => None,
+    };
+    if let Some(token) = token
+        && token.as_str().is_some_and(|t| t.starts_with("eyJ"))
+    {
+        *token = Value::from("<token>");
+    }
+}
+
+/// A SelfSubjectRulesReview's rules in one order: Go visits the bindings its informers
+/// list, in their map's order, so its own order changes from one run to the next.
+fn rules_review(body: &mut Value) {
+    if body.get("kind").and_then(Value::as_str) != Some("SelfSubjectRulesReview") {
+        return;
+    }
+    for field in ["resourceRules", "nonResourceRules"] {
+        if let Some(Value::Array(rules)) = body.pointer_mut(&format!("/status/{field}")) {
+            rules.sort_by_key(Value::to_string);
+        }
+    }
 }
 
 /// The columns of Go's ComponentStatus table.
@@ -116,8 +172,17 @@ fn walk(value: &mut Value, versions: &mut Versions) {
                     ("message", Value::String(m)) if m.contains(RV_IN_RECORD) => {
                         *v = Value::from(rv_in_message(m, versions));
                     }
+                    ("message", Value::String(m)) if m.contains(RV_IN_META) => {
+                        *v = Value::from(rv_in_meta_message(m, versions));
+                    }
+                    ("message", Value::String(m)) if m.starts_with(TOO_OLD) => {
+                        *v = Value::from(too_old_in_message(m, versions));
+                    }
                     ("message", Value::String(m)) if m.contains(UID_IN_OBJECT) => {
                         *v = Value::from(uid_in_message(m));
+                    }
+                    ("message", Value::String(m)) if m.contains(SERVICE_ACCOUNT_UID) => {
+                        *v = Value::from(service_account_uid_in_message(m));
                     }
                     _ => walk(v, versions),
                 }
@@ -148,6 +213,54 @@ fn rv_in_message(message: &str, versions: &mut Versions) -> String {
         return message.to_owned();
     };
     format!("{before}{RV_IN_RECORD}{}){rest}", versions.token(rv))
+}
+
+/// How a TokenRequest's refusal of a uid quotes the stored ServiceAccount's.
+const SERVICE_ACCOUNT_UID: &str = "the UID of the service account (";
+
+/// A TokenRequest's refusal of a uid (or its warning), the account's uid normalized as
+/// the field is.
+fn service_account_uid_in_message(message: &str) -> String {
+    let Some((before, after)) = message.split_once(SERVICE_ACCOUNT_UID) else {
+        return message.to_owned();
+    };
+    match after.split_once(')') {
+        Some((_, rest)) => format!("{before}{SERVICE_ACCOUNT_UID}<uid>){rest}"),
+        None => message.to_owned(),
+    }
+}
+
+/// How a watch's 410 quotes the resourceVersion asked for and the oldest it can serve.
+const TOO_OLD: &str = "too old resource version: ";
+
+/// A watch's 410 message, both resourceVersions normalized as the field would be.
+fn too_old_in_message(message: &str, versions: &mut Versions) -> String {
+    let Some(rest) = message.strip_prefix(TOO_OLD) else {
+        return message.to_owned();
+    };
+    let Some((asked, rest)) = rest.split_once(" (") else {
+        return message.to_owned();
+    };
+    let Some((oldest, rest)) = rest.split_once(')') else {
+        return message.to_owned();
+    };
+    format!(
+        "{TOO_OLD}{} ({}){rest}",
+        versions.token(asked),
+        versions.token(oldest)
+    )
+}
+
+/// How a failed resourceVersion precondition of a delete or a binding quotes the
+/// stored resourceVersion (the message's end).
+const RV_IN_META: &str = "ResourceVersion in object meta: ";
+
+/// A message ending with a stored resourceVersion, normalized as the field would be.
+fn rv_in_meta_message(message: &str, versions: &mut Versions) -> String {
+    match message.rsplit_once(RV_IN_META) {
+        Some((before, rv)) => format!("{before}{RV_IN_META}{}", versions.token(rv)),
+        None => message.to_owned(),
+    }
 }
 
 /// How a failed uid precondition of an update quotes the stored uid (the message's end).
@@ -391,6 +504,56 @@ mod tests {
                 "/a: kapi 3 items / kube-apiserver 2 items",
                 "/a/1: kapi 2 / kube-apiserver 4"
             ]
+        );
+    }
+
+    #[test]
+    fn tokens_rules_and_too_old_versions_are_normalized() {
+        let mut versions = Versions::default();
+        let mut request = json!({"kind": "TokenRequest", "status": {"token": "eyJhbGciOi.x.y",
+            "expirationTimestamp": "2026-01-01T00:00:00Z"}});
+        normalize(&mut request, &mut versions);
+        assert_eq!(
+            request["status"],
+            json!({"token": "<token>", "expirationTimestamp": "<time>"})
+        );
+        let mut review = json!({"kind": "TokenReview", "spec": {"token": "eyJ.a.b"},
+            "status": {"user": {"extra": {CREDENTIAL_ID: ["JTI=1f2e"], "other": ["kept"]}}}});
+        normalize(&mut review, &mut versions);
+        assert_eq!(review["spec"]["token"], "<token>");
+        assert_eq!(
+            review["status"]["user"]["extra"][CREDENTIAL_ID][0],
+            "<credential id>"
+        );
+        assert_eq!(review["status"]["user"]["extra"]["other"][0], "kept");
+        // A token that is not a JWT (a bad one a review was asked about) is kept.
+        let mut garbage = json!({"kind": "TokenReview", "spec": {"token": "not-a-token"}});
+        normalize(&mut garbage, &mut versions);
+        assert_eq!(garbage["spec"]["token"], "not-a-token");
+        let mut rules = json!({"kind": "SelfSubjectRulesReview", "status": {
+            "resourceRules": [{"verbs": ["get"]}, {"verbs": ["*"]}], "nonResourceRules": []}});
+        normalize(&mut rules, &mut versions);
+        assert_eq!(rules["status"]["resourceRules"][0]["verbs"][0], "*");
+        let mut meta = json!({"message": "Operation cannot be fulfilled on namespaces \"a\": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: 46"});
+        normalize(&mut meta, &mut Versions::default());
+        assert!(
+            meta["message"]
+                .as_str()
+                .is_some_and(|m| m.ends_with("ResourceVersion in object meta: <rv 1>")),
+            "{meta}"
+        );
+        let mut uid = json!({"message": "Operation cannot be fulfilled on TokenRequest.authentication.k8s.io \"robot\": the UID in the token request (1) does not match the UID of the service account (9f8e)"});
+        normalize(&mut uid, &mut versions);
+        assert_eq!(
+            uid["message"],
+            "Operation cannot be fulfilled on TokenRequest.authentication.k8s.io \"robot\": the UID in the token request (1) does not match the UID of the service account (<uid>)"
+        );
+        let mut gone = json!({"type": "ERROR", "object": {"kind": "Status", "code": 410,
+            "message": "too old resource version: 1 (57)"}});
+        normalize(&mut gone, &mut versions);
+        assert_eq!(
+            gone["object"]["message"],
+            "too old resource version: <rv 1> (<rv 2>)"
         );
     }
 

@@ -1,8 +1,10 @@
 //! `POST .../pods/NAME/binding` (Go's `BindingREST`): what a scheduler writes to place a
 //! Pod on a Node. The Pod's `spec.nodeName` is set (once: a bound Pod, a Pod being
-//! deleted or one with scheduling gates refuses with 409), the Binding's annotations are
-//! copied onto it and its `PodScheduled` condition turns `True`. The answer is a
-//! `Status` of `Success`, 201.
+//! deleted or one with scheduling gates refuses with 409), the Binding's annotations and
+//! labels are copied onto it (labels: PodTopologyLabelsAdmission, beta and on since
+//! 1.35), its nominated node cleared (ClearingNominatedNodeNameAfterBinding, beta and on
+//! since 1.35) and its `PodScheduled` condition turns `True`. The answer is a `Status`
+//! of `Success`, 201.
 
 use std::sync::Arc;
 
@@ -15,6 +17,7 @@ use serde_json::{Value, json};
 
 use crate::registry::rest::{Context, Creater};
 use crate::registry::{Store, from_value, to_json};
+use crate::storage::uid_precondition_failed;
 
 /// Go's `ValidatePodBinding`, as the texts of its errors: the target a Node (or of no
 /// kind), named; from Kubernetes 1.37 the name of a Node target a valid node name (a
@@ -67,16 +70,18 @@ impl Creater for BindingRest {
             ));
         }
         let (kind, node) = (text("/target/kind"), text("/target/name"));
-        // Go's ValidatePodBinding answers through a plain error: a 500.
+        // Go's ValidatePodBinding answers through a plain error (an aggregate): a 500
+        // with its text and no reason, as Go's handler answers any error not a Status.
         let invalid = validate_pod_binding(&kind, &node);
         match invalid.len() {
             0 => {}
-            1 => return Err(errors::new_internal_error(&invalid[0])),
+            1 => return Err(StatusError::failure(500, "", invalid[0].clone())),
             _ => {
-                return Err(errors::new_internal_error(format!(
-                    "[{}]",
-                    invalid.join(", ")
-                )));
+                return Err(StatusError::failure(
+                    500,
+                    "",
+                    format!("[{}]", invalid.join(", ")),
+                ));
             }
         }
         let uid = text("/metadata/uid");
@@ -86,7 +91,16 @@ impl Creater for BindingRest {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
+        let labels = binding
+            .pointer("/metadata/labels")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
         let resource = GroupResource::new("", "pods/binding");
+        // A failed precondition is the storage's error, on pods (Go's
+        // InterpretUpdateError of a GuaranteedUpdate with preconditions).
+        let pods = GroupResource::new("", "pods");
+        let key = self.store.info().key(ctx.namespace, ctx.name);
         let (scheme, gvk) = (
             Arc::clone(self.store.scheme()),
             self.store.info().storage_gvk.clone(),
@@ -97,21 +111,20 @@ impl Creater for BindingRest {
                 let mut pod = to_json(&*obj)?;
                 let meta = |p: &str| pod.pointer(p).and_then(Value::as_str).unwrap_or("");
                 if !uid.is_empty() && meta("/metadata/uid") != uid {
-                    return Err(errors::new_conflict(
-                        &resource,
+                    return Err(uid_precondition_failed(
+                        &pods,
                         &name,
-                        format!(
-                            "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
-                            meta("/metadata/uid")
-                        ),
+                        &key,
+                        &uid,
+                        meta("/metadata/uid"),
                     ));
                 }
                 if !rv.is_empty() && meta("/metadata/resourceVersion") != rv {
                     return Err(errors::new_conflict(
-                        &resource,
+                        &pods,
                         &name,
                         format!(
-                            "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
+                            "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
                             meta("/metadata/resourceVersion")
                         ),
                     ));
@@ -143,6 +156,9 @@ impl Creater for BindingRest {
                     ));
                 }
                 pod["spec"]["nodeName"] = Value::from(node.clone());
+                if let Some(status) = pod.get_mut("status").and_then(Value::as_object_mut) {
+                    status.remove("nominatedNodeName");
+                }
                 if !annotations.is_empty() {
                     let meta = &mut pod["metadata"];
                     if !meta["annotations"].is_object() {
@@ -155,6 +171,18 @@ impl Creater for BindingRest {
                     // legacy init-container annotations of the merged ones here.
                     #[cfg(feature = "v1_37")]
                     super::template::drop_init_container_annotations(&mut pod, "/metadata");
+                }
+                // Go's copyLabelsWithOverwriting: the Binding's labels (with the
+                // topology labels the PodTopologyLabels admission copied from the Node)
+                // over the Pod's.
+                if !labels.is_empty() {
+                    let meta = &mut pod["metadata"];
+                    if !meta["labels"].is_object() {
+                        meta["labels"] = json!({});
+                    }
+                    for (k, v) in &labels {
+                        meta["labels"][k] = v.clone();
+                    }
                 }
                 set_scheduled(&mut pod);
                 from_value(&scheme, &gvk, pod)

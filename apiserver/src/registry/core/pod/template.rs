@@ -297,7 +297,11 @@ pub fn prepare_template_for_update(
         Subresource::Main => {
             drop_disabled_template_fields(scheme, info, Some(old), new, template_metadata)
         }
-        Subresource::Status | Subresource::Finalize | Subresource::Resize => Ok(new),
+        Subresource::Status
+        | Subresource::Finalize
+        | Subresource::Resize
+        | Subresource::EphemeralContainers
+        | Subresource::Approval => Ok(new),
     }
 }
 
