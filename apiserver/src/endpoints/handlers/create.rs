@@ -65,7 +65,24 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let dry_run = self.write_options("CreateOptions", ErrorList::default())?;
         let kind = creater.kind(&self.info.api_version);
-        let (obj, warnings) = self.decode_body(body, media, &kind)?;
+        let (mut obj, warnings) = self.decode_body(body, media, &kind)?;
+        // A review (not a subresource's answer) goes through Go's create handler as a
+        // stored object does: the path's namespace set, and the writer's managedFields
+        // tracked, which the reviews that answer with the object they were sent show.
+        if self.info.subresource.is_empty() {
+            if self.store.info().namespaced
+                && let Some(meta) = obj.meta_mut()
+            {
+                let ns = self.namespace();
+                if !meta.namespace().is_empty() && meta.namespace() != ns {
+                    return Err(apimachinery::api::errors::new_bad_request(
+                        "the namespace of the provided object does not match the namespace sent on the request",
+                    ));
+                }
+                meta.set_namespace(ns);
+            }
+            obj = self.track_managed_fields(None, obj, resets_managed_fields(body, media))?;
+        }
         let answered = creater
             .create(&self.context(dry_run), to_json(&*obj)?)
             .await?;
