@@ -7,8 +7,9 @@
 //! server's own objects' too), generated names' suffixes, allocated cluster IPs and node
 //! ports, table ages and creation times, and the addresses a server gives for itself; a
 //! resourceVersion a message quotes (a failed precondition's) as the field's, and a
-//! stored uid a message quotes (a failed uid precondition's) as the field's; and the
-//! order of ComponentStatuses, which Go answers as its probes end.
+//! stored uid a message quotes (a failed uid precondition's) as the field's; the
+//! order of ComponentStatuses, which Go answers as its probes end; and the order of a
+//! SelfSubjectRulesReview's rules, which Go's resolver gathers in a map's order.
 
 use std::collections::HashMap;
 
@@ -41,6 +42,8 @@ const TIMES: &[&str] = &[
     "eventTime",
     "firstTimestamp",
     "lastTimestamp",
+    // A device taint's, which Go's defaulting sets to the time of the write.
+    "timeAdded",
 ];
 
 /// `body` normalized.
@@ -65,7 +68,24 @@ pub fn normalize(body: &mut Value, versions: &mut Versions) {
         table(body);
     }
     component_statuses(body);
+    rules_review(body);
     walk(body, versions);
+}
+
+/// A SelfSubjectRulesReview's rules in one order: Go's RBAC rule resolver visits the
+/// bindings as its informer's index lists them, a map's order.
+fn rules_review(body: &mut Value) {
+    if body.get("kind").and_then(Value::as_str) != Some("SelfSubjectRulesReview") {
+        return;
+    }
+    for field in ["resourceRules", "nonResourceRules"] {
+        if let Some(rules) = body
+            .pointer_mut(&format!("/status/{field}"))
+            .and_then(Value::as_array_mut)
+        {
+            rules.sort_by_key(Value::to_string);
+        }
+    }
 }
 
 /// The columns of Go's ComponentStatus table.
