@@ -755,11 +755,6 @@ UNTIL = {
         "path": "/status/conditions",
         "matches": [{"type": "Established", "status": "True"}],
     },
-    # kube-aggregator's availability controller (a local APIService is available).
-    "apiservices": {
-        "path": "/status/conditions",
-        "matches": [{"type": "Available", "status": "True"}],
-    },
     # The priority-and-fairness configuration controller (the FlowSchema's priority
     # level does not exist).
     "flowschemas": {
@@ -831,9 +826,14 @@ HEADER = """\
 # selfsubjectaccessreviews, selfsubjectrulesreviews) answer a create without storing:
 # they are sent a create only; Bindings a create binding the Pod to a Node.
 # The update sends metadata of its own (name, labels, resourceVersion), so the
-# finalizers an admission plugin or strategy added on create (a PersistentVolumeClaim's,
-# a PersistentVolume's, a CustomResourceDefinition's) are dropped, and the delete is
-# immediate.
+# finalizers StorageObjectInUseProtection admission added on create (a
+# PersistentVolumeClaim's, a PersistentVolume's, a VolumeAttributesClass's) are dropped
+# (the plugin admits creates only), and the delete is immediate.
+# The get of a CustomResourceDefinition and of a FlowSchema waits (`until`) for what the
+# server's controllers write to a new one (Established, Dangling), which the writes
+# after would otherwise race.
+# Resources a release does not serve (1.36: clustertrustbundles, podcertificaterequests,
+# devicetaintrules, storageversionmigrations) answer 404, and their update is not sent.
 # Skipped: componentstatuses (read-only: Go's componentstatus REST implements get and
 # list only).
 # Written by every-resource-writes.py (the objects are data there, one per resource):
