@@ -9,7 +9,8 @@
 //! resourceVersion a message quotes (a failed precondition's) as the field's, and a
 //! stored uid a message quotes (a failed uid precondition's) as the field's; the
 //! order of ComponentStatuses, which Go answers as its probes end; and the order of a
-//! SelfSubjectRulesReview's rules, which Go's resolver gathers in a map's order.
+//! SelfSubjectRulesReview's rules, which Go's resolver gathers in a map's order; and
+//! the order of managedFields entries, which their (normalized) times decide in part.
 
 use std::collections::HashMap;
 
@@ -116,6 +117,7 @@ fn walk(value: &mut Value, versions: &mut Versions) {
     match value {
         Value::Object(map) => {
             generated_name(map);
+            managed_fields_order(map);
             for (key, v) in map.iter_mut() {
                 match (key.as_str(), &*v) {
                     ("uid", Value::String(_)) => *v = Value::from("<uid>"),
@@ -152,6 +154,24 @@ fn walk(value: &mut Value, versions: &mut Versions) {
         }
         Value::Array(items) => items.iter_mut().for_each(|v| walk(v, versions)),
         _ => {}
+    }
+}
+
+/// `managedFields` in an order of their own: Go (and kapi) sort the entries by
+/// operation, the second of their time, then manager; with times normalized, whether
+/// two writes fell in one second (a controller's status write and the next update) is
+/// not to decide the order compared.
+fn managed_fields_order(map: &mut Map<String, Value>) {
+    if let Some(Value::Array(entries)) = map.get_mut("managedFields") {
+        let key = |e: &Value| {
+            ["operation", "manager", "apiVersion", "subresource"].map(|k| {
+                e.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+        };
+        entries.sort_by_key(key);
     }
 }
 
