@@ -209,6 +209,13 @@ impl FieldSetWalk<'_> {
                         Ok(child) => {
                             path.push(PathElement::Field(k.clone()));
                             self.walk(&child, v, path);
+                            // Go's `visitMapItems`: a field set to null or to an empty
+                            // map is a member itself (there is no leaf below to own),
+                            // as is every key of a map that is not a declared field.
+                            let empty = v.is_null() || v.as_object().is_some_and(Map::is_empty);
+                            if empty || !m.fields.contains_key(k) {
+                                self.set.insert(path);
+                            }
                             path.pop();
                         }
                         Err(e) => self.errors.push(e),

@@ -1,8 +1,11 @@
 //! `resource.k8s.io/v1`, `v1beta2`, `v1beta1` (Go's `pkg/apis/resource/<version>/defaults.go`):
 //! a device request without an allocation mode asks for exactly one device, and a
 //! device toleration's operator is `Equal` (a `+default=` marker); `v1alpha3`'s
-//! ResourcePoolStatusRequest lists at most 100 pools (a marker).
+//! ResourcePoolStatusRequest lists at most 100 pools (a marker); a device taint (a
+//! DeviceTaintRule's, a ResourceSlice device's) without `timeAdded` was added now, in
+//! whole seconds (Go's `SetDefaults_DeviceTaint`: the encoding keeps seconds only).
 
+use apimachinery::apis::meta::v1::Time;
 use apimachinery::conversion::Defaulters;
 
 use crate::generated::default_markers::{
@@ -16,6 +19,13 @@ fn exact_count(mode: &mut String, count: &mut i64) {
     }
     if mode == "ExactCount" && *count == 0 {
         *count = 1;
+    }
+}
+
+/// Go's `SetDefaults_DeviceTaint`: a taint's `timeAdded`, when it has none, is now.
+fn time_added(taint: &mut crate::resource::v1::DeviceTaint) {
+    if taint.time_added.is_none() {
+        taint.time_added = Some(Time::now().truncate_to_seconds());
     }
 }
 
@@ -66,6 +76,23 @@ pub(super) fn register(d: &mut Defaulters) {
     }
     d.add(|c: &mut v1beta1::ResourceClaim| v1beta1_spec(&mut c.spec));
     d.add(|c: &mut v1beta1::ResourceClaimTemplate| v1beta1_spec(&mut c.spec.spec));
+    #[cfg(feature = "v1_37")]
+    d.add(|r: &mut v1::DeviceTaintRule| time_added(&mut r.spec.taint));
+    d.add(|s: &mut v1::ResourceSlice| {
+        s.spec
+            .devices
+            .iter_mut()
+            .flat_map(|d| d.taints.iter_mut())
+            .for_each(time_added);
+    });
+    d.add(|s: &mut v1beta1::ResourceSlice| {
+        s.spec
+            .devices
+            .iter_mut()
+            .filter_map(|d| d.basic.as_mut())
+            .flat_map(|b| b.taints.iter_mut())
+            .for_each(time_added);
+    });
     d.add(|r: &mut v1alpha3::ResourcePoolStatusRequest| {
         resource_v1alpha3::resource_pool_status_request_spec(&mut r.spec);
     });

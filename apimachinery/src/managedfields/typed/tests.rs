@@ -247,7 +247,21 @@ fn deduced_types_merge_maps_and_replace_lists() {
     .unwrap();
     assert_eq!(merged, json!({"a": {"x": 1, "y": 2}, "l": [3]}));
     let set = to_field_set(&t, &json!({"a": {"x": 1}, "l": [1]}), Duplicates::Refuse).unwrap();
-    assert_eq!(paths(&set), [".l", ".a.x"]);
+    assert_eq!(paths(&set), [".a", ".l", ".a.x"]);
+}
+
+#[test]
+fn a_field_set_to_an_empty_map_or_null_is_a_member() {
+    let t = ParseableType::from_openapi_v3_schema(&json!({
+        "type": "object",
+        "properties": {
+            "spec": {"type": "object", "properties": {"a": {"type": "string"}}},
+            "status": {"type": "object", "properties": {"b": {"type": "string"}}}}
+    }));
+    let set = to_field_set(&t, &json!({"spec": {}, "status": null}), Duplicates::Refuse).unwrap();
+    assert_eq!(paths(&set), [".spec", ".status"]);
+    let set = to_field_set(&t, &json!({"spec": {"a": "x"}}), Duplicates::Refuse).unwrap();
+    assert_eq!(paths(&set), [".spec.a"]);
 }
 
 #[test]
@@ -379,7 +393,8 @@ fn an_object_of_no_declared_fields_is_one_leaf() {
         Duplicates::Refuse,
     )
     .expect("typed");
-    assert_eq!(paths(&set), [".data", ".free.b.c"]);
+    // `b`, a key that is not a declared field, is a member itself (Go's visitMapItems).
+    assert_eq!(paths(&set), [".data", ".free.b", ".free.b.c"]);
 }
 
 /// Go's field manager reads objects allowing an item to be named twice

@@ -1,9 +1,11 @@
 //! Go's `StorageObjectInUseProtection` admission plugin
 //! (`plugin/pkg/admission/storage/storageobjectinuseprotection`): every
-//! PersistentVolume, PersistentVolumeClaim and VolumeAttributesClass written (created or
-//! updated, not through a subresource) carries its protection finalizer, which
+//! PersistentVolume, PersistentVolumeClaim and VolumeAttributesClass created (not
+//! through a subresource) carries its protection finalizer, which
 //! kube-controller-manager's protection controllers remove once nothing uses the object,
-//! so that one in use is not deleted under its users.
+//! so that one in use is not deleted under its users. Go's handler admits creates only:
+//! an update may drop the finalizer (as the protection controllers do), and it stays
+//! dropped.
 
 use apimachinery::api::errors::StatusError;
 use async_trait::async_trait;
@@ -27,7 +29,7 @@ pub fn protection_finalizer(group: &str, resource: &str) -> Option<&'static str>
 #[async_trait]
 impl MutationInterface for StorageObjectInUseProtection {
     fn handles(&self, operation: Operation) -> bool {
-        matches!(operation, Operation::Create | Operation::Update)
+        matches!(operation, Operation::Create)
     }
 
     async fn admit(&self, attributes: &mut Attributes) -> Result<(), StatusError> {
@@ -52,6 +54,14 @@ impl MutationInterface for StorageObjectInUseProtection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_creates_are_admitted() {
+        let plugin = StorageObjectInUseProtection;
+        assert!(plugin.handles(Operation::Create));
+        assert!(!plugin.handles(Operation::Update));
+        assert!(!plugin.handles(Operation::Delete));
+    }
 
     #[test]
     fn volumes_claims_and_attribute_classes_are_protected() {

@@ -1,9 +1,71 @@
-//! APIServices (Go's kube-aggregator `pkg/registry/apiservice`): the table
-//! `kubectl get apiservices` prints, which the aggregator's REST storage makes itself
-//! (not kubectl's printers): the service behind each group version and whether it is
-//! available.
+//! APIServices (Go's kube-aggregator `pkg/registry/apiservice`): the strategy (no
+//! generation; a create's status cleared, and a local APIService, served by the
+//! server itself, available at once) and the table `kubectl get apiservices` prints,
+//! which the aggregator's REST storage makes itself (not kubectl's printers): the
+//! service behind each group version and whether it is available.
 
-use serde_json::Value;
+use apimachinery::api::errors::StatusError;
+use apimachinery::apis::meta::v1::Time;
+use apimachinery::runtime::{Object, Scheme};
+use serde_json::{Value, json};
+
+use crate::registry::strategy::{Strategy, Subresource, generation_rule, prepare_for_update};
+use crate::registry::{ResourceInfo, from_value, to_json};
+
+/// Go's `apiServerStrategy`: no `metadata.generation`, updates only at a named
+/// `resourceVersion`, and on create the status the aggregator's availability
+/// controller would write for a local APIService (no `spec.service`), which needs no
+/// probe.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ApiServiceStrategy;
+
+impl Strategy for ApiServiceStrategy {
+    fn tracks_generation(&self) -> bool {
+        false
+    }
+
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
+    /// Go's `PrepareForCreate`: the status cleared; a local APIService's `Available`
+    /// condition `True` (reason `Local`).
+    fn prepare_for_create(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        obj: Box<dyn Object>,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        let mut value = to_json(&*obj)?;
+        let local = value.pointer("/spec/service").is_none_or(Value::is_null);
+        let status = if local {
+            json!({"conditions": [{
+                "type": "Available",
+                "status": "True",
+                "lastTransitionTime": Time::now().to_rfc3339(),
+                "reason": "Local",
+                "message": "Local APIServices are always available",
+            }]})
+        } else {
+            json!({})
+        };
+        if let Some(map) = value.as_object_mut() {
+            map.insert("status".into(), status);
+        }
+        from_value(scheme, &info.storage_gvk, value)
+    }
+
+    fn prepare_for_update(
+        &self,
+        scheme: &Scheme,
+        info: &ResourceInfo,
+        old: &dyn Object,
+        new: Box<dyn Object>,
+        subresource: Subresource,
+    ) -> Result<Box<dyn Object>, StatusError> {
+        prepare_for_update(scheme, info, old, new, subresource, generation_rule(false))
+    }
+}
 
 use crate::registry::printers::{
     self, AGE, Column, NAME, Printer, Row, items, string_column, text,

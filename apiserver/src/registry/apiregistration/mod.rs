@@ -1,5 +1,5 @@
 //! The apiregistration.k8s.io group's resources (Go's kube-aggregator
-//! `pkg/registry`): [`apiservice`]'s table.
+//! `pkg/registry`): [`apiservice`]'s strategy and table.
 
 pub mod apiservice;
 
@@ -15,7 +15,7 @@ pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestSt
     match info.resource.as_str() {
         "apiservices" => deps.standard_with_table(
             info,
-            GenericStrategy::default().requiring_resource_version(),
+            apiservice::ApiServiceStrategy,
             Arc::new(apiservice::API_SERVICE_TABLE),
         ),
         _ => deps.standard(info, GenericStrategy::default()),

@@ -6,7 +6,9 @@ use apimachinery::schema::GroupVersionKind;
 use serde_json::{Value, json};
 
 use super::user_info;
-use crate::registry::rest::{Context, Creater, with_status};
+use apimachinery::apis::meta::v1::Time;
+
+use crate::registry::rest::{Context, Creater};
 
 /// Answers `SelfSubjectReview`s.
 #[derive(Clone, Copy, Debug, Default)]
@@ -18,11 +20,19 @@ impl Creater for SelfSubjectReview {
         GroupVersionKind::new("authentication.k8s.io", version, "SelfSubjectReview")
     }
 
+    /// Go's REST answers a review of its own, made now: nothing of the one sent (its
+    /// metadata, managedFields included) but the kind.
     async fn create(&self, ctx: &Context<'_>, review: Value) -> Result<Value, StatusError> {
-        Ok(with_status(
-            review,
-            json!({ "userInfo": user_info(ctx.user) }),
-        ))
+        let mut answer = json!({
+            "metadata": {"creationTimestamp": Time::now().to_rfc3339()},
+            "status": {"userInfo": user_info(ctx.user)},
+        });
+        for key in ["apiVersion", "kind"] {
+            if let Some(v) = review.get(key) {
+                answer[key] = v.clone();
+            }
+        }
+        Ok(answer)
     }
 }
 

@@ -47,6 +47,7 @@ const fn sub(
 /// The REST storage of core resource `info` (Go's `core/rest/storage_core.go`).
 pub(super) fn storage(info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     match info.resource.as_str() {
+        "bindings" => pod::legacy_binding_storage(info, deps),
         "componentstatuses" => componentstatus::storage(info, deps),
         "configmaps" => configmap::storage(info, deps),
         "endpoints" => endpoints::storage(info, deps),

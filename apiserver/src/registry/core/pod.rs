@@ -18,6 +18,7 @@ use std::sync::Arc;
 use apimachinery::api::errors::StatusError;
 use apimachinery::apis::meta::v1::Time;
 use apimachinery::runtime::{Object, Scheme};
+use apimachinery::schema::GroupVersionKind;
 use apimachinery::util::validation::field::Path;
 use apimachinery::util::validation::ip::get_warnings_for_ip;
 use serde_json::{Value, json};
@@ -25,6 +26,7 @@ use serde_json::{Value, json};
 use super::{PROXY_VERBS, sub};
 use crate::registry::dependencies::Dependencies;
 use crate::registry::printers::{int, items, text};
+use crate::registry::resource_info::key_prefix;
 use crate::registry::rest::{Connecter, Creater, RestStorage, TableConvertor};
 use crate::registry::strategy::{
     SelectableField, Strategy, Subresource, prepare_for_update_adjusted, spec_changed,
@@ -42,7 +44,7 @@ mod table;
 pub mod template;
 pub mod warnings;
 pub mod workload_warnings;
-pub use binding::BindingRest;
+pub use binding::{BindingRest, LegacyBindingRest};
 pub use qos::compute_pod_qos;
 pub use table::{POD_TABLE, print_pod};
 
@@ -503,6 +505,33 @@ pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn Re
         store,
         connections,
     })
+}
+
+/// The REST storage of `bindings` (Go's `podStorage.LegacyBinding`), over `info`: a
+/// Pods' store of its own (the same keys as the Pods' storage) that its creates bind.
+pub(super) fn legacy_binding_storage(
+    info: ResourceInfo,
+    deps: &Dependencies,
+) -> Arc<dyn RestStorage> {
+    let pods = ResourceInfo {
+        resource: "pods".to_owned(),
+        singular: "pod".to_owned(),
+        kind: "Pod".to_owned(),
+        list_kind: "PodList".to_owned(),
+        storage_gvk: GroupVersionKind::new("", "v1", "Pod"),
+        key_prefix: key_prefix("", "pods"),
+        has_spec: true,
+        has_status: true,
+        subresources: SUBRESOURCES.to_vec(),
+        ..info.clone()
+    };
+    let store = deps.store(pods, PodStrategy);
+    deps.answering(
+        info,
+        Arc::new(LegacyBindingRest {
+            binding: BindingRest { store },
+        }),
+    )
 }
 
 impl RestStorage for PodStorage {

@@ -7,7 +7,9 @@
 //! (later requests may need what it did) without comparing the answers. Strings in the
 //! path, headers and body may refer to an earlier answer of the same server:
 //! `${create/metadata/resourceVersion}` is that field (a JSON pointer) of the answer to
-//! request `create`.
+//! request `create`. A request whose reference names a field the earlier answer does not
+//! have (that request failed, as it does for a resource the release does not serve) is
+//! not sent; "not sent" and the reason are its answer, compared as any other.
 //!
 //! `until: {path: <JSON pointer>, matches: <value>}` resends the request (every 200 ms,
 //! for at most ten seconds) until that field of the answer matches the value, for what

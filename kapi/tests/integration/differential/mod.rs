@@ -77,15 +77,35 @@ async fn send(
     versions: &mut Versions,
 ) -> Result<Seen, String> {
     let what = format!("{} {}", request.method, request.path);
-    let path = corpus::substitute(&request.path, answers)?;
-    let headers = request
-        .headers
-        .iter()
-        .map(|(k, v)| Ok((k.clone(), corpus::substitute(v, answers)?)))
-        .collect::<Result<Vec<_>, String>>()?;
-    let body = match &request.body {
-        Some(b) => Some(corpus::substitute(b, answers)?.into_bytes()),
-        None => None,
+    let substituted = (|| {
+        let path = corpus::substitute(&request.path, answers)?;
+        let headers = request
+            .headers
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), corpus::substitute(v, answers)?)))
+            .collect::<Result<Vec<_>, String>>()?;
+        let body = match &request.body {
+            Some(b) => Some(corpus::substitute(b, answers)?.into_bytes()),
+            None => None,
+        };
+        Ok::<_, String>((path, headers, body))
+    })();
+    // A reference to a field an earlier answer does not have (that request failed: a
+    // resource the release does not serve) leaves the request unsent, and that is its
+    // answer, compared as any other.
+    let (path, headers, body) = match substituted {
+        Ok(parts) => parts,
+        Err(e) => {
+            answers.insert(request.name.clone(), Value::Null);
+            return Ok(Seen {
+                status: 0,
+                content_type: String::new(),
+                warnings: Vec::new(),
+                audit_id: false,
+                location: Vec::new(),
+                body: Value::from(format!("not sent: {e}")),
+            });
+        }
     };
     let mut headers = headers;
     if body.is_some()

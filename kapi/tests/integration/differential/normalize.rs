@@ -12,7 +12,8 @@
 //! token and expiry and what a TokenReview echoes of one (signed by each server's own key
 //! at its own time, with a random id); the order of a SelfSubjectRulesReview's rules (Go
 //! gathers them from its informers' bindings, in map order); and the resourceVersions a
-//! watch's 410 quotes ("too old resource version: R (oldest)") as the field's.
+//! watch's 410 quotes ("too old resource version: R (oldest)") as the field's; and the
+//! order of managedFields entries, which their (normalized) times decide in part.
 
 use std::collections::HashMap;
 
@@ -47,6 +48,8 @@ const TIMES: &[&str] = &[
     "expirationTimestamp",
     "firstTimestamp",
     "lastTimestamp",
+    // A device taint's, which Go's defaulting sets to the time of the write.
+    "timeAdded",
 ];
 
 /// `body` normalized.
@@ -152,6 +155,7 @@ fn walk(value: &mut Value, versions: &mut Versions) {
     match value {
         Value::Object(map) => {
             generated_name(map);
+            managed_fields_order(map);
             for (key, v) in map.iter_mut() {
                 match (key.as_str(), &*v) {
                     ("uid", Value::String(_)) => *v = Value::from("<uid>"),
@@ -197,6 +201,24 @@ fn walk(value: &mut Value, versions: &mut Versions) {
         }
         Value::Array(items) => items.iter_mut().for_each(|v| walk(v, versions)),
         _ => {}
+    }
+}
+
+/// `managedFields` in an order of their own: Go (and kapi) sort the entries by
+/// operation, the second of their time, then manager; with times normalized, whether
+/// two writes fell in one second (a controller's status write and the next update) is
+/// not to decide the order compared.
+fn managed_fields_order(map: &mut Map<String, Value>) {
+    if let Some(Value::Array(entries)) = map.get_mut("managedFields") {
+        let key = |e: &Value| {
+            ["operation", "manager", "apiVersion", "subresource"].map(|k| {
+                e.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+        };
+        entries.sort_by_key(key);
     }
 }
 

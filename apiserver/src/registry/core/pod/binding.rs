@@ -40,6 +40,42 @@ fn validate_pod_binding(kind: &str, node: &str) -> Vec<String> {
     invalid
 }
 
+/// `POST /api/v1/namespaces/NS/bindings` (Go's `LegacyBindingREST`, the resource
+/// `bindings`): the binding subresource of the Pod the Binding names in its metadata
+/// (the path names none).
+#[derive(Debug)]
+pub struct LegacyBindingRest {
+    /// The subresource it answers with.
+    pub binding: BindingRest,
+}
+
+#[async_trait::async_trait]
+impl Creater for LegacyBindingRest {
+    fn kind(&self, version: &str) -> GroupVersionKind {
+        self.binding.kind(version)
+    }
+
+    fn answer_kind(&self, version: &str) -> GroupVersionKind {
+        self.binding.answer_kind(version)
+    }
+
+    async fn create(&self, ctx: &Context<'_>, binding: Value) -> Result<Value, StatusError> {
+        let name = binding
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let ctx = Context {
+            user: ctx.user,
+            namespace: ctx.namespace,
+            name: &name,
+            version: ctx.version,
+            dry_run: ctx.dry_run,
+        };
+        self.binding.create(&ctx, binding).await
+    }
+}
+
 /// The binding subresource of the Pods' storage.
 #[derive(Debug)]
 pub struct BindingRest {
