@@ -132,6 +132,11 @@ impl Creater for BindingRest {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
+        // The Pod's storage key needs a name (Go's NamespaceKeyFunc): a legacy Binding
+        // naming none is refused there, after the Binding's validation.
+        if ctx.name.is_empty() {
+            return Err(errors::new_bad_request("Name parameter required."));
+        }
         let resource = GroupResource::new("", "pods/binding");
         // A failed precondition is the storage's error, on pods (Go's
         // InterpretUpdateError of a GuaranteedUpdate with preconditions).
