@@ -168,6 +168,13 @@ pub fn schemas_for(group: &str, version: &str) -> Option<&'static Value> {
     schemas_of(&document_key(group, version))
 }
 
+/// The `paths` of a web service's v3 document (`apis/apps/v1`), parsed once and kept:
+/// the custom resources' documents take the option parameters from them, which Go
+/// describes the same way for every resource.
+pub fn paths_of(key: &str) -> Option<&'static Value> {
+    parsed(position(key)?)?.get("paths")
+}
+
 fn schemas_of(key: &str) -> Option<&'static Value> {
     parsed(position(key)?)?.get("components")?.get("schemas")
 }
