@@ -121,6 +121,9 @@ pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Va
     for root in roots {
         add_with_refs(&mut schemas, &root);
     }
+    if let Some(options) = schemas.get_mut(&format!("{META}.DeleteOptions")) {
+        set_delete_options_kinds(options);
+    }
     let schemas: BTreeMap<String, Value> = schemas.into_iter().collect();
     json!({
         "openapi": "3.0.0",
@@ -128,6 +131,41 @@ pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Va
         "paths": paths,
         "components": {"schemas": schemas},
     })
+}
+
+/// The groups kube-apiserver registers that client-go's `scheme.Scheme` lacks (the
+/// admission and image policy review types, and the apiextensions and apiregistration
+/// groups, which are other modules).
+const NOT_IN_CLIENT_SCHEME: [&str; 4] = [
+    "admission.k8s.io",
+    "imagepolicy.k8s.io",
+    "apiextensions.k8s.io",
+    "apiregistration.k8s.io",
+];
+
+/// Go's CRD builder names its definitions with client-go's `scheme.Scheme`, so its
+/// `DeleteOptions` lists, as `x-kubernetes-group-version-kind`, every group version of
+/// that scheme: the whole v2 document's list without the groups the scheme lacks (a
+/// group version's v3 document lists only its own).
+fn set_delete_options_kinds(options: &mut Value) {
+    let key = "x-kubernetes-group-version-kind";
+    let Some(all) = crate::openapi::v2_definition(&format!("{META}.DeleteOptions"))
+        .and_then(|d| d.get(key))
+        .and_then(Value::as_array)
+    else {
+        return;
+    };
+    let kinds: Vec<Value> = all
+        .iter()
+        .filter(|gvk| {
+            let group = gvk.get("group").and_then(Value::as_str).unwrap_or("");
+            !NOT_IN_CLIENT_SCHEME.contains(&group)
+        })
+        .cloned()
+        .collect();
+    if let Some(options) = options.as_object_mut() {
+        options.insert(key.to_owned(), Value::Array(kinds));
+    }
 }
 
 /// Adds the built-in schema `name` and every schema it refers to.
@@ -210,36 +248,78 @@ mod tests {
         let doc = document("openapi.example.com", "v1", &[&cr]);
         let paths = &doc["paths"];
         let base = "/apis/openapi.example.com/v1/namespaces/{namespace}/sprockets";
-        let keys: Vec<&String> = paths.as_object().map(|p| p.keys().collect()).unwrap_or_default();
+        let keys: Vec<&String> = paths
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
         assert_eq!(keys.len(), 5, "{keys:?}");
         let all = &paths["/apis/openapi.example.com/v1/sprockets"];
-        assert_eq!(all["get"]["operationId"], "listOpenapiExampleComV1SprocketForAllNamespaces");
+        assert_eq!(
+            all["get"]["operationId"],
+            "listOpenapiExampleComV1SprocketForAllNamespaces"
+        );
         assert!(names(all.get("parameters")).contains(&"watch"));
         assert!(all["get"].get("parameters").is_none());
         let collection = &paths[base];
         assert_eq!(names(collection.get("parameters")), ["namespace", "pretty"]);
-        assert_eq!(collection["delete"]["operationId"], "deleteOpenapiExampleComV1CollectionNamespacedSprocket");
+        assert_eq!(
+            collection["delete"]["operationId"],
+            "deleteOpenapiExampleComV1CollectionNamespacedSprocket"
+        );
         assert_eq!(collection["post"]["tags"], json!(["openapiExampleCom_v1"]));
-        assert_eq!(collection["post"]["responses"]["401"], json!({"description": "Unauthorized"}));
+        assert_eq!(
+            collection["post"]["responses"]["401"],
+            json!({"description": "Unauthorized"})
+        );
         let item = &paths[format!("{base}/{{name}}").as_str()];
-        assert_eq!(names(item.get("parameters")), ["name", "namespace", "pretty"]);
+        assert_eq!(
+            names(item.get("parameters")),
+            ["name", "namespace", "pretty"]
+        );
         assert_eq!(item["delete"]["description"], "delete a Sprocket");
         assert!(item["delete"]["requestBody"].get("required").is_none());
-        assert_eq!(names(item["patch"].get("parameters")), ["dryRun", "fieldManager", "fieldValidation", "force"]);
+        assert_eq!(
+            names(item["patch"].get("parameters")),
+            ["dryRun", "fieldManager", "fieldValidation", "force"]
+        );
         let status = &paths[format!("{base}/{{name}}/status").as_str()];
-        assert_eq!(status["patch"]["operationId"], "patchOpenapiExampleComV1NamespacedSprocketStatus");
-        assert_eq!(status["get"]["description"], "read status of the specified Sprocket");
+        assert_eq!(
+            status["patch"]["operationId"],
+            "patchOpenapiExampleComV1NamespacedSprocketStatus"
+        );
+        assert_eq!(
+            status["get"]["description"],
+            "read status of the specified Sprocket"
+        );
         assert!(status.get("delete").is_none());
         let scale = &paths[format!("{base}/{{name}}/scale").as_str()];
-        assert_eq!(scale["put"]["operationId"], "replaceOpenapiExampleComV1NamespacedSprocketScale");
+        assert_eq!(
+            scale["put"]["operationId"],
+            "replaceOpenapiExampleComV1NamespacedSprocketScale"
+        );
         assert_eq!(
             scale["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
             "#/components/schemas/io.k8s.api.autoscaling.v1.Scale"
         );
         let schemas = &doc["components"]["schemas"];
-        for name in ["io.k8s.api.autoscaling.v1.Scale", "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions", "io.k8s.apimachinery.pkg.apis.meta.v1.Patch", "io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions"] {
+        for name in [
+            "io.k8s.api.autoscaling.v1.Scale",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.Patch",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions",
+        ] {
             assert!(schemas.get(name).is_some(), "{name}");
         }
+        let kinds = &schemas["io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"]["x-kubernetes-group-version-kind"];
+        let groups: Vec<&str> = kinds
+            .as_array()
+            .map(|k| k.iter().filter_map(|g| g["group"].as_str()).collect())
+            .unwrap_or_default();
+        assert!(
+            groups.contains(&"apps") && groups.contains(&"scheduling.k8s.io"),
+            "{groups:?}"
+        );
+        assert!(!groups.contains(&"apiextensions.k8s.io"), "{groups:?}");
     }
 
     #[test]
@@ -247,17 +327,39 @@ mod tests {
         let cr = crd("Cluster", json!({}));
         let doc = document("openapi.example.com", "v1beta1", &[&cr]);
         let paths = &doc["paths"];
-        let keys: Vec<&String> = paths.as_object().map(|p| p.keys().collect()).unwrap_or_default();
-        assert_eq!(keys, ["/apis/openapi.example.com/v1beta1/sprockets", "/apis/openapi.example.com/v1beta1/sprockets/{name}"]);
+        let keys: Vec<&String> = paths
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(
+            keys,
+            [
+                "/apis/openapi.example.com/v1beta1/sprockets",
+                "/apis/openapi.example.com/v1beta1/sprockets/{name}"
+            ]
+        );
         let collection = &paths["/apis/openapi.example.com/v1beta1/sprockets"];
         assert_eq!(names(collection.get("parameters")), ["pretty"]);
-        assert_eq!(collection["get"]["operationId"], "listOpenapiExampleComV1beta1Sprocket");
-        assert_eq!(collection["post"]["operationId"], "createOpenapiExampleComV1beta1Sprocket");
-        assert_eq!(collection["get"]["tags"], json!(["openapiExampleCom_v1beta1"]));
+        assert_eq!(
+            collection["get"]["operationId"],
+            "listOpenapiExampleComV1beta1Sprocket"
+        );
+        assert_eq!(
+            collection["post"]["operationId"],
+            "createOpenapiExampleComV1beta1Sprocket"
+        );
+        assert_eq!(
+            collection["get"]["tags"],
+            json!(["openapiExampleCom_v1beta1"])
+        );
         let item = &paths["/apis/openapi.example.com/v1beta1/sprockets/{name}"];
         assert_eq!(names(item.get("parameters")), ["name", "pretty"]);
         assert_eq!(names(item["get"].get("parameters")), ["resourceVersion"]);
-        assert!(doc["components"]["schemas"].get("io.k8s.api.autoscaling.v1.Scale").is_none());
+        assert!(
+            doc["components"]["schemas"]
+                .get("io.k8s.api.autoscaling.v1.Scale")
+                .is_none()
+        );
     }
 
     /// Compares with a document kube-apiserver served, when `GO_CRD_DOC` names one (a

@@ -159,9 +159,7 @@ pub(crate) fn add_paths(paths: &mut Map<String, Value>, cr: &CustomResource, ver
 /// Puts a route into its path item; builder3's moving of the shared parameters happens
 /// once every route of the path is in (see [`hoist_parameters`]).
 fn insert_route(paths: &mut Map<String, Value>, route: Route) {
-    let item = paths
-        .entry(route.path.clone())
-        .or_insert_with(|| json!({}));
+    let item = paths.entry(route.path.clone()).or_insert_with(|| json!({}));
     if let Some(item) = item.as_object_mut() {
         let mut op = route.operation;
         op["parameters"] = Value::Array(route.parameters);
@@ -184,7 +182,10 @@ pub(crate) fn hoist_parameters(paths: &mut Map<String, Value>) {
             .collect();
         let key = |p: &Value| {
             (
-                p.get("name").and_then(Value::as_str).unwrap_or("").to_owned(),
+                p.get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
                 p.get("in").and_then(Value::as_str).unwrap_or("").to_owned(),
             )
         };
@@ -203,11 +204,7 @@ pub(crate) fn hoist_parameters(paths: &mut Map<String, Value>) {
             .map(|first| {
                 first
                     .iter()
-                    .filter(|p| {
-                        lists
-                            .iter()
-                            .all(|l| l.iter().any(|q| key(q) == key(*p)))
-                    })
+                    .filter(|p| lists.iter().all(|l| l.iter().any(|q| key(q) == key(*p))))
                     .cloned()
                     .collect()
             })
