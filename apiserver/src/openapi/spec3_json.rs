@@ -633,12 +633,13 @@ mod tests {
             "x-kubernetes-validations": [{"message": "m", "rule": "r", "fieldPath": ""}],
             "x-other": [{"message": "m", "rule": "r"}],
         }}}});
-        assert_eq!(
-            text(&doc),
-            concat!(
-                r#"{"openapi":"","info":null,"paths":null,"components":{"schemas":{"s":{"#,
-                r#""x-kubernetes-validations":[{"rule":"r","message":"m"}],"x-other":[{"message":"m","rule":"r"}]}}}}"#
-            )
+        let written = text(&doc);
+        assert!(
+            written.contains(concat!(
+                r#"{"x-kubernetes-validations":[{"rule":"r","message":"m"}],"#,
+                r#""x-other":[{"message":"m","rule":"r"}]}"#
+            )),
+            "{written}"
         );
     }
 
