@@ -362,24 +362,6 @@ mod tests {
         );
     }
 
-    /// Compares with a document kube-apiserver served, when `GO_CRD_DOC` names one (a
-    /// development aid: the server differential compares the served bytes).
-    #[test]
-    fn matches_go_document_when_given() {
-        let Ok(path) = std::env::var("GO_CRD_DOC") else {
-            return;
-        };
-        let Ok(go) = std::fs::read(&path) else {
-            return;
-        };
-        let cr = crd("Namespaced", json!({"status": {}}));
-        let doc = document("openapi.example.com", "v1", &[&cr]);
-        let ours = crate::openapi::marshal_document(&doc);
-        let go: Value = serde_json::from_slice(&go).unwrap_or_default();
-        let ours: Value = serde_json::from_slice(&ours).unwrap_or_default();
-        assert_eq!(ours["paths"], go["paths"]);
-    }
-
     #[test]
     fn schema_names_reverse_the_group() {
         assert_eq!(

@@ -500,7 +500,8 @@ mod tests {
             "OpenapiExampleCom"
         );
         assert_eq!(valid_operation_id("v1beta1", false), "v1beta1");
-        assert_eq!(valid_operation_id("1a-b", false), "aB");
+        // A leading digit is dropped and, like any dropped character, capitalizes the next.
+        assert_eq!(valid_operation_id("1a-b", false), "AB");
     }
 
     #[test]

@@ -712,7 +712,7 @@ mod tests {
             StatusCode::NOT_ACCEPTABLE
         );
         // A document gnostic will not read: Go's empty 200.
-        let bad = OpenApi::all().with_documents([("apis/x/v1".to_owned(), b"{}".to_vec())]);
+        let bad = OpenApi::all().with_documents([("apis/x/v1".to_owned(), serde_json::json!({}))]);
         let response = get(
             &bad,
             "/openapi/v3/apis/x/v1",
