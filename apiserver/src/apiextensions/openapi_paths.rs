@@ -204,7 +204,7 @@ pub(crate) fn hoist_parameters(paths: &mut Map<String, Value>) {
             .map(|first| {
                 first
                     .iter()
-                    .filter(|p| lists.iter().all(|l| l.iter().any(|q| key(q) == key(*p))))
+                    .filter(|p| lists.iter().all(|l| l.iter().any(|q| key(q) == key(p))))
                     .cloned()
                     .collect()
             })
