@@ -102,7 +102,7 @@ pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Va
                 "x-kubernetes-group-version-kind": [{"group": group, "kind": cr.list_kind, "version": version}],
             }),
         );
-        super::openapi_paths::add_paths(&mut paths, cr, version);
+        super::openapi_paths::add_paths(&mut paths, cr, version, &name, &list_name);
         scale |= v.scale.is_some();
     }
     super::openapi_paths::hoist_parameters(&mut paths);

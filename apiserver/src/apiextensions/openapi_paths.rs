@@ -9,7 +9,6 @@
 use serde_json::{Map, Value, json};
 
 use super::CustomResource;
-use super::openapi::schema_name;
 
 const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1";
 /// The schema of the scale subresource's object (Go's `autoscaling/v1.Scale`).
@@ -108,8 +107,15 @@ struct Builder<'a> {
     donor: Option<&'static Value>,
 }
 
-/// Adds the paths of `cr`'s `version` to `paths`.
-pub(crate) fn add_paths(paths: &mut Map<String, Value>, cr: &CustomResource, version: &str) {
+/// Adds the paths of `cr`'s `version` to `paths`; `kind_schema` and `list_schema` name
+/// the schemas of the kind and its list.
+pub(crate) fn add_paths(
+    paths: &mut Map<String, Value>,
+    cr: &CustomResource,
+    version: &str,
+    kind_schema: &str,
+    list_schema: &str,
+) {
     let Some(v) = cr.version(version) else {
         return;
     };
@@ -119,13 +125,11 @@ pub(crate) fn add_paths(paths: &mut Map<String, Value>, cr: &CustomResource, ver
         version,
         donor: crate::openapi::paths_of(DONOR),
     };
-    let kind_schema = schema_name(&cr.group, version, &cr.kind);
-    let list_schema = schema_name(&cr.group, version, &cr.list_kind);
     let status_schema = format!("{META}.Status");
     let mut root = format!("/apis/{}/{version}/{}", cr.group, cr.plural);
     let mut routes = Vec::new();
     if cr.namespaced {
-        let mut all = b.route(&root, "", Action::List, &list_schema);
+        let mut all = b.route(&root, "", Action::List, list_schema);
         let id = format!("list{}ForAllNamespaces", cr.kind);
         all.operation["operationId"] = json!(b.operation_id(&all.path, &id));
         routes.push(all);
@@ -134,16 +138,16 @@ pub(crate) fn add_paths(paths: &mut Map<String, Value>, cr: &CustomResource, ver
             cr.group, cr.plural
         );
     }
-    routes.push(b.route(&root, "", Action::List, &list_schema));
-    routes.push(b.route(&root, "", Action::Post, &kind_schema));
+    routes.push(b.route(&root, "", Action::List, list_schema));
+    routes.push(b.route(&root, "", Action::Post, kind_schema));
     routes.push(b.route(&root, "", Action::DeleteCollection, &status_schema));
-    routes.push(b.route(&root, "/{name}", Action::Get, &kind_schema));
-    routes.push(b.route(&root, "/{name}", Action::Put, &kind_schema));
+    routes.push(b.route(&root, "/{name}", Action::Get, kind_schema));
+    routes.push(b.route(&root, "/{name}", Action::Put, kind_schema));
     routes.push(b.route(&root, "/{name}", Action::Delete, &status_schema));
-    routes.push(b.route(&root, "/{name}", Action::Patch, &kind_schema));
+    routes.push(b.route(&root, "/{name}", Action::Patch, kind_schema));
     if v.status {
         for action in [Action::Get, Action::Put, Action::Patch] {
-            routes.push(b.route(&root, "/{name}/status", action, &kind_schema));
+            routes.push(b.route(&root, "/{name}/status", action, kind_schema));
         }
     }
     if v.scale.is_some() {

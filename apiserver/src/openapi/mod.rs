@@ -42,6 +42,8 @@ mod http_date;
 mod spec3_json;
 mod v2;
 
+pub use v2::definition as v2_definition;
+
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
@@ -399,7 +401,7 @@ impl OpenApi {
         let (body, hash) = self
             .v2
             .as_ref()?
-            .get_or_init(|| v2_of(&|key| self.v3.iter().any(|s| s.key == key)))
+            .get_or_init(|| v2::v2_of(&|key| self.v3.iter().any(|s| s.key == key)))
             .clone();
         let mut out = HeaderMap::new();
         out.insert(header::VARY, HeaderValue::from_static("Accept"));
@@ -457,37 +459,6 @@ const V3_OFFERS: [MediaRange<'static>; 3] = [
 const V3_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v3.v1.0+protobuf";
 /// What `/openapi/v2` offers (likewise without Go's protobuf).
 const JSON_ONLY_V2: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
-
-/// The whole generated v2 document, parsed on first use and kept.
-fn v2_whole() -> Option<&'static Value> {
-    static WHOLE: OnceLock<Option<Value>> = OnceLock::new();
-    WHOLE
-        .get_or_init(|| serde_json::from_slice(documents::V2_DOCUMENT).ok())
-        .as_ref()
-}
-
-/// A definition of the whole v2 document by name: unlike a group version's v3
-/// document, which lists only that group's kinds in a shared schema's
-/// `x-kubernetes-group-version-kind` (`DeleteOptions`), it lists every group version
-/// the server registers.
-pub fn v2_definition(name: &str) -> Option<&'static Value> {
-    v2_whole()?.get("definitions")?.get(name)
-}
-
-/// The v2 document of the web services `serves` accepts with its hash; the whole
-/// generated one should it not parse (it always does: it is generated).
-fn v2_of(serves: &dyn Fn(&str) -> bool) -> (Bytes, Cow<'static, str>) {
-    match v2_whole().and_then(|w| v2::served(w, serves)) {
-        Some(body) => {
-            let hash = sha512_hex(&body);
-            (Bytes::from(body), Cow::Owned(hash))
-        }
-        None => (
-            Bytes::from_static(documents::V2_DOCUMENT),
-            Cow::Borrowed(documents::V2_HASH),
-        ),
-    }
-}
 
 /// The index JSON as Go's `handler3` marshals it: keys sorted, one `serverRelativeURL`
 /// each.
