@@ -24,6 +24,7 @@ pub mod conversion;
 pub mod definition;
 mod formats;
 pub mod openapi;
+mod openapi_paths;
 pub mod schema;
 pub mod status;
 pub mod table;

@@ -49,6 +49,7 @@ pub fn field_types(cr: &CustomResource, version: &str) -> Option<ParseableType> 
 pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Value {
     let mut schemas = Map::new();
     let mut paths = Map::new();
+    let mut scale = false;
     for cr in resources {
         let Some(v) = cr.version(version) else {
             continue;
@@ -101,62 +102,27 @@ pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Va
                 "x-kubernetes-group-version-kind": [{"group": group, "kind": cr.list_kind, "version": version}],
             }),
         );
-        let base = if cr.namespaced {
-            format!(
-                "/apis/{group}/{version}/namespaces/{{namespace}}/{}",
-                cr.plural
-            )
-        } else {
-            format!("/apis/{group}/{version}/{}", cr.plural)
-        };
-        let ok = |schema: &str| json!({"200": {"description": "OK", "content": {"application/json": {"schema": reference(schema)}, "application/yaml": {"schema": reference(schema)}}}});
-        let op = |verb: &str, what: String, schema: &str| {
-            let mut o = json!({
-                "description": what,
-                "operationId": format!("{verb}{}", cr.kind),
-                "responses": ok(schema),
-                "tags": [format!("{group}_{version}")],
-                "x-kubernetes-action": verb,
-                "x-kubernetes-group-version-kind": {"group": group, "version": version, "kind": cr.kind},
-            });
-            // The write parameters, as Go lists them: kubectl looks for fieldValidation on
-            // the PATCH operation to leave validation to the server.
-            if matches!(verb, "create" | "put" | "patch") {
-                let mut params: Vec<Value> = ["dryRun", "fieldManager", "fieldValidation"]
-                    .iter()
-                    .map(|name| query_parameter(name))
-                    .collect();
-                if verb == "patch" {
-                    params.push(query_parameter("force"));
-                }
-                o["parameters"] = Value::Array(params);
-            }
-            o
-        };
-        paths.insert(
-            base.clone(),
-            json!({
-                "get": op("list", format!("list objects of kind {}", cr.kind), &list_name),
-                "post": op("create", format!("create a {}", cr.kind), &name),
-                "delete": op("deletecollection", format!("delete collection of {}", cr.kind), &format!("{META}.Status")),
-            }),
-        );
-        let item = json!({
-            "get": op("get", format!("read the specified {}", cr.kind), &name),
-            "put": op("put", format!("replace the specified {}", cr.kind), &name),
-            "patch": op("patch", format!("partially update the specified {}", cr.kind), &name),
-            "delete": op("delete", format!("delete a {}", cr.kind), &format!("{META}.Status")),
-        });
-        paths.insert(format!("{base}/{{name}}"), item.clone());
-        if v.status {
-            paths.insert(format!("{base}/{{name}}/status"), item.clone());
-        }
-        if v.scale.is_some() {
-            paths.insert(format!("{base}/{{name}}/scale"), item);
-        }
+        super::openapi_paths::add_paths(&mut paths, cr, version, &name, &list_name);
+        scale |= v.scale.is_some();
     }
-    for root in ["ObjectMeta", "ListMeta", "Status"] {
-        add_with_refs(&mut schemas, &format!("{META}.{root}"));
+    super::openapi_paths::hoist_parameters(&mut paths);
+    // The schemas the routes answer and read besides the kinds' (Go's builder3 adds
+    // every definition a route refers to, with the definitions they refer to).
+    let mut roots = vec![
+        format!("{META}.ObjectMeta"),
+        format!("{META}.ListMeta"),
+        format!("{META}.Status"),
+        format!("{META}.DeleteOptions"),
+        format!("{META}.Patch"),
+    ];
+    if scale {
+        roots.push(super::openapi_paths::SCALE.to_owned());
+    }
+    for root in roots {
+        add_with_refs(&mut schemas, &root);
+    }
+    if let Some(options) = schemas.get_mut(&format!("{META}.DeleteOptions")) {
+        set_delete_options_kinds(options);
     }
     let schemas: BTreeMap<String, Value> = schemas.into_iter().collect();
     json!({
@@ -167,27 +133,39 @@ pub fn document(group: &str, version: &str, resources: &[&CustomResource]) -> Va
     })
 }
 
-/// A query parameter of the write operations, described as Go describes it.
-fn query_parameter(name: &str) -> Value {
-    let (description, type_) = match name {
-        "dryRun" => (
-            "When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed",
-            "string",
-        ),
-        "fieldManager" => (
-            "fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.",
-            "string",
-        ),
-        "fieldValidation" => (
-            "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.",
-            "string",
-        ),
-        _ => (
-            "Force is going to \"force\" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.",
-            "boolean",
-        ),
+/// The groups kube-apiserver registers that client-go's `scheme.Scheme` lacks (the
+/// admission and image policy review types, and the apiextensions and apiregistration
+/// groups, which are other modules).
+const NOT_IN_CLIENT_SCHEME: [&str; 4] = [
+    "admission.k8s.io",
+    "imagepolicy.k8s.io",
+    "apiextensions.k8s.io",
+    "apiregistration.k8s.io",
+];
+
+/// Go's CRD builder names its definitions with client-go's `scheme.Scheme`, so its
+/// `DeleteOptions` lists, as `x-kubernetes-group-version-kind`, every group version of
+/// that scheme: the whole v2 document's list without the groups the scheme lacks (a
+/// group version's v3 document lists only its own).
+fn set_delete_options_kinds(options: &mut Value) {
+    let key = "x-kubernetes-group-version-kind";
+    let Some(all) = crate::openapi::v2_definition(&format!("{META}.DeleteOptions"))
+        .and_then(|d| d.get(key))
+        .and_then(Value::as_array)
+    else {
+        return;
     };
-    json!({"name": name, "in": "query", "description": description, "schema": {"type": type_, "uniqueItems": true}})
+    let kinds: Vec<Value> = all
+        .iter()
+        .filter(|gvk| {
+            let group = gvk.get("group").and_then(Value::as_str).unwrap_or("");
+            !NOT_IN_CLIENT_SCHEME.contains(&group)
+        })
+        .cloned()
+        .collect();
+    if let Some(options) = options.as_object_mut() {
+        options.insert(key.to_owned(), Value::Array(kinds));
+    }
 }
 
 /// Adds the built-in schema `name` and every schema it refers to.
@@ -230,6 +208,159 @@ fn collect_refs(v: &Value, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn crd(scope: &str, subresources: Value) -> CustomResource {
+        let crd = json!({
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "sprockets.openapi.example.com", "uid": "u"},
+            "spec": {
+                "group": "openapi.example.com",
+                "scope": scope,
+                "names": {"plural": "sprockets", "singular": "sprocket", "kind": "Sprocket", "listKind": "SprocketList"},
+                "versions": [
+                    {"name": "v1", "served": true, "storage": true, "subresources": subresources,
+                     "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {"type": "object"}}}}},
+                    {"name": "v1beta1", "served": true, "storage": false,
+                     "schema": {"openAPIV3Schema": {"type": "object"}}},
+                ],
+            },
+        });
+        match CustomResource::from_json(&crd) {
+            Ok(cr) => cr,
+            Err(e) => panic!("test CRD: {e}"),
+        }
+    }
+
+    fn names(params: Option<&Value>) -> Vec<&str> {
+        params
+            .and_then(Value::as_array)
+            .map(|ps| ps.iter().filter_map(|p| p["name"].as_str()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn namespaced_with_subresources_routes_as_go() {
+        let cr = crd(
+            "Namespaced",
+            json!({"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}}),
+        );
+        let doc = document("openapi.example.com", "v1", &[&cr]);
+        let paths = &doc["paths"];
+        let base = "/apis/openapi.example.com/v1/namespaces/{namespace}/sprockets";
+        let keys: Vec<&String> = paths
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(keys.len(), 5, "{keys:?}");
+        let all = &paths["/apis/openapi.example.com/v1/sprockets"];
+        assert_eq!(
+            all["get"]["operationId"],
+            "listOpenapiExampleComV1SprocketForAllNamespaces"
+        );
+        assert!(names(all.get("parameters")).contains(&"watch"));
+        assert!(all["get"].get("parameters").is_none());
+        let collection = &paths[base];
+        assert_eq!(names(collection.get("parameters")), ["namespace", "pretty"]);
+        assert_eq!(
+            collection["delete"]["operationId"],
+            "deleteOpenapiExampleComV1CollectionNamespacedSprocket"
+        );
+        assert_eq!(collection["post"]["tags"], json!(["openapiExampleCom_v1"]));
+        assert_eq!(
+            collection["post"]["responses"]["401"],
+            json!({"description": "Unauthorized"})
+        );
+        let item = &paths[format!("{base}/{{name}}").as_str()];
+        assert_eq!(
+            names(item.get("parameters")),
+            ["name", "namespace", "pretty"]
+        );
+        assert_eq!(item["delete"]["description"], "delete a Sprocket");
+        assert!(item["delete"]["requestBody"].get("required").is_none());
+        assert_eq!(
+            names(item["patch"].get("parameters")),
+            ["dryRun", "fieldManager", "fieldValidation", "force"]
+        );
+        let status = &paths[format!("{base}/{{name}}/status").as_str()];
+        assert_eq!(
+            status["patch"]["operationId"],
+            "patchOpenapiExampleComV1NamespacedSprocketStatus"
+        );
+        assert_eq!(
+            status["get"]["description"],
+            "read status of the specified Sprocket"
+        );
+        assert!(status.get("delete").is_none());
+        let scale = &paths[format!("{base}/{{name}}/scale").as_str()];
+        assert_eq!(
+            scale["put"]["operationId"],
+            "replaceOpenapiExampleComV1NamespacedSprocketScale"
+        );
+        assert_eq!(
+            scale["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/io.k8s.api.autoscaling.v1.Scale"
+        );
+        let schemas = &doc["components"]["schemas"];
+        for name in [
+            "io.k8s.api.autoscaling.v1.Scale",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.Patch",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions",
+        ] {
+            assert!(schemas.get(name).is_some(), "{name}");
+        }
+        let kinds = &schemas["io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"]["x-kubernetes-group-version-kind"];
+        let groups: Vec<&str> = kinds
+            .as_array()
+            .map(|k| k.iter().filter_map(|g| g["group"].as_str()).collect())
+            .unwrap_or_default();
+        assert!(
+            groups.contains(&"apps") && groups.contains(&"scheduling.k8s.io"),
+            "{groups:?}"
+        );
+        assert!(!groups.contains(&"apiextensions.k8s.io"), "{groups:?}");
+    }
+
+    #[test]
+    fn cluster_scoped_routes_have_no_namespace() {
+        let cr = crd("Cluster", json!({}));
+        let doc = document("openapi.example.com", "v1beta1", &[&cr]);
+        let paths = &doc["paths"];
+        let keys: Vec<&String> = paths
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(
+            keys,
+            [
+                "/apis/openapi.example.com/v1beta1/sprockets",
+                "/apis/openapi.example.com/v1beta1/sprockets/{name}"
+            ]
+        );
+        let collection = &paths["/apis/openapi.example.com/v1beta1/sprockets"];
+        assert_eq!(names(collection.get("parameters")), ["pretty"]);
+        assert_eq!(
+            collection["get"]["operationId"],
+            "listOpenapiExampleComV1beta1Sprocket"
+        );
+        assert_eq!(
+            collection["post"]["operationId"],
+            "createOpenapiExampleComV1beta1Sprocket"
+        );
+        assert_eq!(
+            collection["get"]["tags"],
+            json!(["openapiExampleCom_v1beta1"])
+        );
+        let item = &paths["/apis/openapi.example.com/v1beta1/sprockets/{name}"];
+        assert_eq!(names(item.get("parameters")), ["name", "pretty"]);
+        assert_eq!(names(item["get"].get("parameters")), ["resourceVersion"]);
+        assert!(
+            doc["components"]["schemas"]
+                .get("io.k8s.api.autoscaling.v1.Scale")
+                .is_none()
+        );
+    }
 
     #[test]
     fn schema_names_reverse_the_group() {

@@ -42,6 +42,8 @@ mod http_date;
 mod spec3_json;
 mod v2;
 
+pub use v2::definition as v2_definition;
+
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
@@ -166,6 +168,13 @@ fn parsed(index: usize) -> Option<&'static Value> {
 /// document exists for the group version.
 pub fn schemas_for(group: &str, version: &str) -> Option<&'static Value> {
     schemas_of(&document_key(group, version))
+}
+
+/// The `paths` of a web service's v3 document (`apis/apps/v1`), parsed once and kept:
+/// the custom resources' documents take the option parameters from them, which Go
+/// describes the same way for every resource.
+pub fn paths_of(key: &str) -> Option<&'static Value> {
+    parsed(position(key)?)?.get("paths")
 }
 
 fn schemas_of(key: &str) -> Option<&'static Value> {
@@ -392,7 +401,7 @@ impl OpenApi {
         let (body, hash) = self
             .v2
             .as_ref()?
-            .get_or_init(|| v2_of(&|key| self.v3.iter().any(|s| s.key == key)))
+            .get_or_init(|| v2::v2_of(&|key| self.v3.iter().any(|s| s.key == key)))
             .clone();
         let mut out = HeaderMap::new();
         out.insert(header::VARY, HeaderValue::from_static("Accept"));
@@ -450,23 +459,6 @@ const V3_OFFERS: [MediaRange<'static>; 3] = [
 const V3_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v3.v1.0+protobuf";
 /// What `/openapi/v2` offers (likewise without Go's protobuf).
 const JSON_ONLY_V2: [MediaRange<'static>; 1] = [MediaRange::new("application", "json")];
-
-/// The v2 document of the web services `serves` accepts with its hash; the whole
-/// generated one should it not parse (it always does: it is generated).
-fn v2_of(serves: &dyn Fn(&str) -> bool) -> (Bytes, Cow<'static, str>) {
-    static WHOLE: OnceLock<Option<Value>> = OnceLock::new();
-    let whole = WHOLE.get_or_init(|| serde_json::from_slice(documents::V2_DOCUMENT).ok());
-    match whole.as_ref().and_then(|w| v2::served(w, serves)) {
-        Some(body) => {
-            let hash = sha512_hex(&body);
-            (Bytes::from(body), Cow::Owned(hash))
-        }
-        None => (
-            Bytes::from_static(documents::V2_DOCUMENT),
-            Cow::Borrowed(documents::V2_HASH),
-        ),
-    }
-}
 
 /// The index JSON as Go's `handler3` marshals it: keys sorted, one `serverRelativeURL`
 /// each.
@@ -691,7 +683,7 @@ mod tests {
             StatusCode::NOT_ACCEPTABLE
         );
         // A document gnostic will not read: Go's empty 200.
-        let bad = OpenApi::all().with_documents([("apis/x/v1".to_owned(), b"{}".to_vec())]);
+        let bad = OpenApi::all().with_documents([("apis/x/v1".to_owned(), serde_json::json!({}))]);
         let response = get(
             &bad,
             "/openapi/v3/apis/x/v1",

@@ -91,6 +91,12 @@ enum Kind {
     /// apiextensions-apiserver's OpenAPI builder for custom resources) puts in the route's
     /// metadata as this struct, not as a map.
     Gvk,
+    /// A custom resource schema's `x-kubernetes-validations`: apiextensions-apiserver's
+    /// structural schema (`ToKubeOpenAPI`) sets it as `apiextensions/v1.ValidationRules`,
+    /// a list of structs, not of maps.
+    ValidationRules,
+    /// `apiextensions/v1.ValidationRule`.
+    ValidationRule,
 }
 
 /// The shape of a field's value.
@@ -340,12 +346,21 @@ fn fields(kind: Kind) -> &'static [Field] {
             ("version", One(K::Any), Never),
             ("kind", One(K::Any), Never),
         ],
+        K::ValidationRule => &[
+            ("rule", One(K::Any), Never),
+            ("message", One(K::Any), Empty),
+            ("messageExpression", One(K::Any), Empty),
+            ("reason", One(K::Any), Nil),
+            ("fieldPath", One(K::Any), Empty),
+            ("optionalOldSelf", One(K::Any), Nil),
+        ],
         K::Any
         | K::Paths
         | K::Responses
         | K::SchemaOrArray
         | K::SchemaOrBool
-        | K::SchemaOrStrings => &[],
+        | K::SchemaOrStrings
+        | K::ValidationRules => &[],
     }
 }
 
@@ -371,6 +386,7 @@ fn write(out: &mut String, value: &Value, kind: Kind) {
         // schemas, or a value Go would not decode: as it is.
         match (kind, value) {
             (K::SchemaOrArray, Value::Array(items)) => write_list(out, items, K::Schema),
+            (K::ValidationRules, Value::Array(items)) => write_list(out, items, K::ValidationRule),
             _ => write_any(out, value),
         }
         return;
@@ -398,6 +414,7 @@ fn write(out: &mut String, value: &Value, kind: Kind) {
 fn extension_kind(kind: Kind, key: &str) -> Kind {
     match (kind, key) {
         (K::Operation, "x-kubernetes-group-version-kind") => K::Gvk,
+        (K::Schema, "x-kubernetes-validations") => K::ValidationRules,
         _ => K::Any,
     }
 }
@@ -607,6 +624,22 @@ mod tests {
                 r##""x-kubernetes-group-version-kind":[{"group":"","kind":"A","version":"v1"}]},"##,
                 r##""z":{"type":"object"}},"securitySchemes":{"B":{"type":"apiKey","name":"authorization"}}}}"##,
             )
+        );
+    }
+
+    #[test]
+    fn validation_rules_are_structs() {
+        let doc = json!({"components": {"schemas": {"s": {
+            "x-kubernetes-validations": [{"message": "m", "rule": "r", "fieldPath": ""}],
+            "x-other": [{"message": "m", "rule": "r"}],
+        }}}});
+        let written = text(&doc);
+        assert!(
+            written.contains(concat!(
+                r#"{"x-kubernetes-validations":[{"rule":"r","message":"m"}],"#,
+                r#""x-other":[{"message":"m","rule":"r"}]}"#
+            )),
+            "{written}"
         );
     }
 

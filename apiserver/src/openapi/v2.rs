@@ -5,7 +5,11 @@
 //! the shared parameters they use. The generated document holds every group version of
 //! the release; this keeps what a server serving some of them would build.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use bytes::Bytes;
 
 use serde_json::{Map, Value};
 
@@ -101,6 +105,37 @@ fn collect_refs(value: &Value, out: &mut BTreeSet<String>) {
         }
         Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
         _ => {}
+    }
+}
+
+/// The whole generated v2 document, parsed on first use and kept.
+fn v2_whole() -> Option<&'static Value> {
+    static WHOLE: OnceLock<Option<Value>> = OnceLock::new();
+    WHOLE
+        .get_or_init(|| serde_json::from_slice(super::documents::V2_DOCUMENT).ok())
+        .as_ref()
+}
+
+/// A definition of the whole v2 document by name: unlike a group version's v3
+/// document, which lists only that group's kinds in a shared schema's
+/// `x-kubernetes-group-version-kind` (`DeleteOptions`), it lists every group version
+/// the server registers.
+pub fn definition(name: &str) -> Option<&'static Value> {
+    v2_whole()?.get("definitions")?.get(name)
+}
+
+/// The v2 document of the web services `serves` accepts with its hash; the whole
+/// generated one should it not parse (it always does: it is generated).
+pub(super) fn v2_of(serves: &dyn Fn(&str) -> bool) -> (Bytes, Cow<'static, str>) {
+    match v2_whole().and_then(|w| served(w, serves)) {
+        Some(body) => {
+            let hash = super::sha512_hex(&body);
+            (Bytes::from(body), Cow::Owned(hash))
+        }
+        None => (
+            Bytes::from_static(super::documents::V2_DOCUMENT),
+            Cow::Borrowed(super::documents::V2_HASH),
+        ),
     }
 }
 
