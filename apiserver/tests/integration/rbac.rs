@@ -622,11 +622,13 @@ async fn subject_access_reviews_answer_for_other_users_and_rules_reviews_list_th
         (201, &json!(true)),
         "{answer}"
     );
+    // Go's validation (pkg/apis/authorization/validation), as the differential's
+    // rbac-reviews area compares it with kube-apiserver: 422, naming no kind.
     let (code, answer) = create(&h, "root", path, local("b")).await;
-    assert_eq!(code, 400);
+    assert_eq!(code, 422);
     assert_eq!(
         answer["message"],
-        "spec.resourceAttributes.namespace must match namespace: a"
+        ".authorization.k8s.io \"\" is invalid: spec.resourceAttributes.namespace: Invalid value: \"b\": must match metadata.namespace"
     );
     let rules = json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview", "spec": {"namespace": "a"}});
     let (code, answer) = create(
