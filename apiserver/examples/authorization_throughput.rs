@@ -22,7 +22,7 @@ use apiserver::authentication::user::{ALL_AUTHENTICATED, Info};
 use apiserver::authentication::{AuthenticationError, Authenticator, Request as AuthRequest};
 use apiserver::authorization::rbac::{Rbac, bootstrap};
 use apiserver::authorization::{
-    AlwaysAllow, Attributes, Authorizer, Decision, PrivilegedGroups, Union,
+    AlwaysAllow, Attributes, Authorizer, Decision, Named, PrivilegedGroups, Union,
 };
 use apiserver::registry::{from_value, resources_from_scheme};
 use apiserver::server::{ApiServerHandler, Config};
@@ -155,8 +155,13 @@ async fn run(requests: usize, clients: usize, bindings: usize) -> Result<(), Str
         "stored: {} roles and bindings ({CLUSTER_ROLES} ClusterRoles and {bindings} RoleBindings besides the bootstrap policy)",
         rbac.len().await
     );
-    let union: Arc<dyn Authorizer> =
-        Arc::new(Union(vec![Arc::new(PrivilegedGroups), rbac.clone()]));
+    let union: Arc<dyn Authorizer> = Arc::new(
+        Union::new(vec![
+            Named::new(Named::PRIVILEGED_GROUPS, Arc::new(PrivilegedGroups)),
+            Named::new("rbac", rbac.clone()),
+        ])
+        .unwrap(),
+    );
     let attributes = Attributes {
         user: bench_user(),
         verb: "get".into(),

@@ -7,6 +7,9 @@
 //! authorizer the server has by their REST storages (`registry::authorization`).
 
 pub mod rbac;
+mod union;
+
+pub use self::union::{Named, Union};
 
 use std::fmt::Debug;
 
@@ -173,45 +176,6 @@ impl Authorizer for PrivilegedGroups {
     }
 }
 
-/// Authorizers asked in order until one allows or denies (Go's `union.New`).
-#[derive(Clone, Debug, Default)]
-pub struct Union(pub Vec<std::sync::Arc<dyn Authorizer>>);
-
-#[async_trait::async_trait]
-impl Authorizer for Union {
-    async fn authorize(&self, attributes: &Attributes) -> (Decision, String) {
-        let mut reasons = Vec::new();
-        for authorizer in &self.0 {
-            let (decision, reason) = authorizer.authorize(attributes).await;
-            match decision {
-                Decision::Allow | Decision::Deny => return (decision, reason),
-                Decision::NoOpinion if !reason.is_empty() => reasons.push(reason),
-                Decision::NoOpinion => {}
-            }
-        }
-        (Decision::NoOpinion, reasons.join("\n"))
-    }
-
-    /// Every authorizer's rules together (Go's `union.NewRuleResolvers`).
-    async fn rules_for(&self, user: &Info, namespace: &str) -> RulesInfo {
-        let mut all = RulesInfo::default();
-        let mut errors = Vec::new();
-        for authorizer in &self.0 {
-            let info = authorizer.rules_for(user, namespace).await;
-            all.resource_rules.extend(info.resource_rules);
-            all.non_resource_rules.extend(info.non_resource_rules);
-            all.incomplete |= info.incomplete;
-            if !info.evaluation_error.is_empty() {
-                errors.push(info.evaluation_error);
-            }
-        }
-        if !errors.is_empty() {
-            all.evaluation_error = rbac::aggregate_errors(&errors);
-        }
-        all
-    }
-}
-
 /// The sentence of a refusal, as Go words it (`endpoints/handlers/responsewriters`'
 /// `forbiddenMessage`): `User "alice" cannot get resource "pods" in API group "" in the
 /// namespace "b"`.
@@ -253,26 +217,6 @@ mod tests {
             name: "token".into(),
             ..Attributes::default()
         }
-    }
-
-    #[tokio::test]
-    async fn a_union_stops_at_the_first_decision_and_keeps_the_reasons_before_it() {
-        let masters = Info {
-            name: "admin".into(),
-            groups: vec![user::SYSTEM_PRIVILEGED_GROUP.into()],
-            ..Info::default()
-        };
-        let union = Union(vec![
-            std::sync::Arc::new(PrivilegedGroups),
-            std::sync::Arc::new(AlwaysDeny),
-        ]);
-        assert_eq!(
-            union.authorize(&attributes(masters, "a")).await.0,
-            Decision::Allow
-        );
-        let (decision, reason) = union.authorize(&attributes(Info::anonymous(), "a")).await;
-        assert_eq!(decision, Decision::NoOpinion);
-        assert_eq!(reason, "Everything is forbidden.");
     }
 
     #[test]

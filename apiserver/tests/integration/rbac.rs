@@ -14,7 +14,7 @@ use apiserver::admission::Chain;
 use apiserver::authentication::user::{ALL_AUTHENTICATED, Info, SYSTEM_PRIVILEGED_GROUP};
 use apiserver::authentication::{AuthenticationError, Authenticator, Request as AuthRequest};
 use apiserver::authorization::rbac::{Rbac, bootstrap};
-use apiserver::authorization::{Authorizer, PrivilegedGroups, Union};
+use apiserver::authorization::{Authorizer, Named, PrivilegedGroups, Union};
 use apiserver::registry::rbac::escalation::EscalationCheck;
 use apiserver::server::{ApiServerHandler, Config};
 use apiserver::storage::{MemoryStorage, Storage};
@@ -68,8 +68,13 @@ async fn config_on(storage: Arc<dyn Storage>) -> Config {
     let scheme = Arc::new(scheme);
     bootstrap::ensure(&scheme, &storage).await.unwrap();
     let rbac = Rbac::new(scheme.clone(), storage.clone());
-    let authorizer: Arc<dyn Authorizer> =
-        Arc::new(Union(vec![Arc::new(PrivilegedGroups), rbac.clone()]));
+    let authorizer: Arc<dyn Authorizer> = Arc::new(
+        Union::new(vec![
+            Named::new(Named::PRIVILEGED_GROUPS, Arc::new(PrivilegedGroups)),
+            Named::new("rbac", rbac.clone()),
+        ])
+        .unwrap(),
+    );
     Config::new(scheme, storage)
         .authenticator(Arc::new(NameTokens))
         .authorizer(authorizer.clone())

@@ -11,7 +11,9 @@ use apimachinery::api::errors;
 use apimachinery::runtime::Scheme;
 use apiserver::admission::ValidationInterface;
 use apiserver::authorization::rbac::{Rbac, bootstrap};
-use apiserver::authorization::{AlwaysAllow, AlwaysDeny, Authorizer, PrivilegedGroups, Union};
+use apiserver::authorization::{
+    AlwaysAllow, AlwaysDeny, Authorizer, Named, PrivilegedGroups, Union,
+};
 use apiserver::registry::rbac::escalation::EscalationCheck;
 use apiserver::storage::Storage;
 
@@ -70,19 +72,25 @@ pub async fn authorization(
     if modes.is_empty() {
         return Err("--authorization-mode: at least one authorization mode must be passed".into());
     }
-    let mut chain: Vec<Arc<dyn Authorizer>> = vec![Arc::new(PrivilegedGroups)];
+    let mut chain = vec![Named::new(
+        Named::PRIVILEGED_GROUPS,
+        Arc::new(PrivilegedGroups),
+    )];
     let mut rbac = None;
     for (i, mode) in modes.iter().enumerate() {
         if modes[..i].contains(mode) {
             return Err(format!("--authorization-mode: {mode} is specified more than once").into());
         }
+        // kube-apiserver names each mode's authorizer the mode in lower case
+        // (`GetNameForAuthorizerMode`); 1.37's union quotes the name in its reasons.
+        let name = mode.to_lowercase();
         match mode.as_str() {
-            "AlwaysAllow" => chain.push(Arc::new(AlwaysAllow)),
-            "AlwaysDeny" => chain.push(Arc::new(AlwaysDeny)),
+            "AlwaysAllow" => chain.push(Named::new(name, Arc::new(AlwaysAllow))),
+            "AlwaysDeny" => chain.push(Named::new(name, Arc::new(AlwaysDeny))),
             "RBAC" => {
                 ensure_policy(scheme, storage, POLICY_RETRY).await?;
                 let authorizer = Rbac::new(scheme.clone(), storage.clone());
-                chain.push(authorizer.clone());
+                chain.push(Named::new(name, authorizer.clone()));
                 rbac = Some(authorizer);
             }
             other => {
@@ -94,7 +102,8 @@ pub async fn authorization(
             }
         }
     }
-    let authorizer: Arc<dyn Authorizer> = Arc::new(Union(chain));
+    let authorizer: Arc<dyn Authorizer> =
+        Arc::new(Union::new(chain).map_err(|e| format!("--authorization-mode: {e}"))?);
     let validating: Vec<Arc<dyn ValidationInterface>> = match rbac {
         Some(rbac) => vec![Arc::new(EscalationCheck::new(rbac, authorizer.clone()))],
         None => Vec::new(),

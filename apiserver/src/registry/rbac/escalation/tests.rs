@@ -5,7 +5,7 @@ use apimachinery::schema::GroupVersion;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::authorization::{PrivilegedGroups, Union};
+use crate::authorization::{Named, PrivilegedGroups, Union};
 use crate::registry::{from_value, resources_from_scheme};
 use crate::storage::{MemoryStorage, Storage};
 
@@ -22,8 +22,13 @@ impl Fixture {
         let scheme = Arc::new(scheme);
         let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
         let rbac = Rbac::new(scheme.clone(), storage.clone());
-        let authorizer: Arc<dyn Authorizer> =
-            Arc::new(Union(vec![Arc::new(PrivilegedGroups), rbac.clone()]));
+        let authorizer: Arc<dyn Authorizer> = Arc::new(
+            Union::new(vec![
+                Named::new(Named::PRIVILEGED_GROUPS, Arc::new(PrivilegedGroups)),
+                Named::new("rbac", rbac.clone()),
+            ])
+            .unwrap(),
+        );
         let f = Fixture {
             scheme,
             storage,
