@@ -9,12 +9,12 @@ use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
 use super::{
-    attributes_from_spec, decide, invalid_value, non_resource_value, require_subject, review_kind,
-    spec, subject_from_spec,
+    attributes_from_spec, decide, non_resource_value, refuse, review_kind, spec, subject_from_spec,
+    validation,
 };
 use crate::authorization::Authorizer;
 use crate::registry::rest::{Context, Creater, with_status};
-use apimachinery::util::validation::field::BadValue;
+use apimachinery::util::validation::field::{Error, Path};
 
 const KIND: &str = "LocalSubjectAccessReview";
 
@@ -38,33 +38,36 @@ impl LocalSubjectAccessReview {
             ));
         }
         let spec = spec(review);
-        // Go's ValidateLocalSubjectAccessReview: the attributes' namespace is the
-        // review's own (the request's, which the handler gives a review naming none).
+        let subject = subject_from_spec(&spec);
+        // Go's ValidateLocalSubjectAccessReview: the spec's errors, the metadata's, then
+        // the attributes' namespace, which must be the review's own (the request's, which
+        // the handler gives a review naming none), and no non-resource attributes.
+        let mut errs = validation::validate_union(&spec);
+        errs.extend(validation::validate_subject(&subject));
+        errs.extend(validation::validate_resource_attributes(&spec));
+        errs.extend(validation::validate_metadata(review, true));
         if let Some(attributes) = spec.get("resourceAttributes").filter(|v| !v.is_null()) {
             let asked = attributes
                 .get("namespace")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             if asked != namespace {
-                return Err(invalid_value(
-                    KIND,
-                    "spec.resourceAttributes.namespace",
-                    BadValue::from(asked),
+                errs.push(Error::invalid(
+                    &Path::new("spec.resourceAttributes.namespace"),
+                    asked,
                     "must match metadata.namespace",
                 ));
             }
         }
         if let Some(non_resource) = spec.get("nonResourceAttributes").filter(|v| !v.is_null()) {
-            return Err(invalid_value(
-                KIND,
-                "spec.nonResourceAttributes",
+            errs.push(Error::invalid(
+                &Path::new("spec.nonResourceAttributes"),
                 non_resource_value(non_resource),
                 "disallowed on this kind of request",
             ));
         }
-        let subject = subject_from_spec(&spec);
-        require_subject(KIND, &subject)?;
-        let attributes = attributes_from_spec(KIND, &spec, subject)?;
+        refuse(errs)?;
+        let attributes = attributes_from_spec(&spec, subject);
         Ok(decide(&*self.authorizer, &attributes).await)
     }
 }

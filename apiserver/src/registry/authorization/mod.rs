@@ -8,13 +8,14 @@ pub mod localsubjectaccessreview;
 pub mod selfsubjectaccessreview;
 pub mod selfsubjectrulesreview;
 pub mod subjectaccessreview;
+mod validation;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::schema::{GroupKind, GroupVersionKind};
-use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, ErrorList};
 use serde_json::{Value, json};
 
 use super::ResourceInfo;
@@ -67,30 +68,14 @@ fn spec(review: &Value) -> Value {
     review.get("spec").cloned().unwrap_or(Value::Null)
 }
 
-/// A (Local)SubjectAccessReview must name a user or a group.
-fn require_subject(kind: &str, subject: &Info) -> Result<(), StatusError> {
-    if subject.name.is_empty() && subject.groups.is_empty() {
-        return Err(invalid(
-            kind,
-            "spec.user",
-            "at least one of user or group must be specified",
-        ));
+/// A review refused as Go's validation refuses it, with every error `errs` holds (none:
+/// accepted). Go names the review's kind as its decoded internal object has it, none
+/// (`.authorization.k8s.io "" is invalid`), whatever the review.
+fn refuse(errs: ErrorList) -> Result<(), StatusError> {
+    if errs.is_empty() {
+        return Ok(());
     }
-    Ok(())
-}
-
-/// A review refused as Go's validation refuses it: `field` is invalid (its value empty),
-/// with `detail`.
-fn invalid(kind: &str, field: &str, detail: &str) -> StatusError {
-    invalid_value(kind, field, BadValue::String(String::new()), detail)
-}
-
-/// [`invalid`] with the value `value`. Go names the review's kind as its decoded object
-/// has it, without the kind (`.authorization.k8s.io "" is invalid`): the kind is left
-/// out whatever the review.
-fn invalid_value(_kind: &str, field: &str, value: BadValue, detail: &str) -> StatusError {
-    let error = Error::invalid(&Path::new(field), value, detail);
-    errors::new_invalid(&GroupKind::new(GROUP, ""), "", &ErrorList(vec![error]))
+    Err(errors::new_invalid(&GroupKind::new(GROUP, ""), "", &errs))
 }
 
 /// Go's value of the non-resource attributes in an error: its internal struct's JSON.
@@ -141,68 +126,38 @@ fn subject_from_spec(spec: &Value) -> Info {
     }
 }
 
-/// Go's error for a review that gives both attribute sets (`both`) or neither. Its
-/// value is the non-resource attributes as Go prints its internal struct (`null` when
-/// there are none); Kubernetes 1.37 reports either case on `spec` in the words of the
-/// union (the declarative `+k8s:unionMember` rules, alpha, leave it to this check),
-/// 1.36 on the field to drop or to give.
-fn union_error(kind: &str, both: bool, non_resource: &Value) -> StatusError {
-    let value = non_resource_value(non_resource);
-    const ONE_OF: &str =
-        "exactly one of nonResourceAttributes or resourceAttributes must be specified";
-    let (field, detail) = if cfg!(feature = "v1_37") {
-        ("spec", ONE_OF)
-    } else if both {
-        (
-            "spec.nonResourceAttributes",
-            "cannot be specified in combination with resourceAttributes",
-        )
-    } else {
-        ("spec.resourceAttributes", ONE_OF)
-    };
-    invalid_value(kind, field, value, detail)
-}
-
 /// The request a review asks about (Go's `ResourceAttributesFrom` /
-/// `NonResourceAttributesFrom`); exactly one of the two attribute sets must be given.
-fn attributes_from_spec(kind: &str, spec: &Value, user: Info) -> Result<Attributes, StatusError> {
-    let present = |field: &str| spec.get(field).is_some_and(|v| !v.is_null());
+/// `NonResourceAttributesFrom`), from the one attribute set the review gives
+/// ([`validation::validate_union`] refuses others).
+fn attributes_from_spec(spec: &Value, user: Info) -> Attributes {
     let text = |v: &Value, field: &str| {
         v.get(field)
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned()
     };
-    match (
-        present("resourceAttributes"),
-        present("nonResourceAttributes"),
-    ) {
-        (true, true) => Err(union_error(kind, true, &spec["nonResourceAttributes"])),
-        (false, false) => Err(union_error(kind, false, &Value::Null)),
-        (true, false) => {
-            let r = &spec["resourceAttributes"];
-            Ok(Attributes {
-                user,
-                verb: text(r, "verb"),
-                resource_request: true,
-                namespace: text(r, "namespace"),
-                api_group: text(r, "group"),
-                api_version: text(r, "version"),
-                resource: text(r, "resource"),
-                subresource: text(r, "subresource"),
-                name: text(r, "name"),
-                path: String::new(),
-            })
-        }
-        (false, true) => {
-            let r = &spec["nonResourceAttributes"];
-            Ok(Attributes {
+    match spec.get("resourceAttributes").filter(|v| !v.is_null()) {
+        Some(r) => Attributes {
+            user,
+            verb: text(r, "verb"),
+            resource_request: true,
+            namespace: text(r, "namespace"),
+            api_group: text(r, "group"),
+            api_version: text(r, "version"),
+            resource: text(r, "resource"),
+            subresource: text(r, "subresource"),
+            name: text(r, "name"),
+            path: String::new(),
+        },
+        None => {
+            let r = spec.get("nonResourceAttributes").unwrap_or(&Value::Null);
+            Attributes {
                 user,
                 verb: text(r, "verb"),
                 resource_request: false,
                 path: text(r, "path"),
                 ..Attributes::default()
-            })
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ use apimachinery::api::errors::StatusError;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
-use super::{attributes_from_spec, decide, review_kind, spec};
+use super::{attributes_from_spec, decide, refuse, review_kind, spec, validation};
 use crate::authentication::user::Info;
 use crate::authorization::Authorizer;
 use crate::registry::rest::{Context, Creater, with_status};
@@ -45,7 +45,13 @@ impl SelfSubjectAccessReview {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn status(&self, review: &Value, user: &Info) -> Result<Value, StatusError> {
-        let attributes = attributes_from_spec(KIND, &spec(review), user.clone())?;
+        let spec = spec(review);
+        // Go's ValidateSelfSubjectAccessReview: the spec's errors, then the metadata's.
+        let mut errs = validation::validate_union(&spec);
+        errs.extend(validation::validate_resource_attributes(&spec));
+        errs.extend(validation::validate_metadata(review, false));
+        refuse(errs)?;
+        let attributes = attributes_from_spec(&spec, user.clone());
         Ok(decide(&*self.authorizer, &attributes).await)
     }
 }

@@ -7,7 +7,9 @@ use apimachinery::api::errors::StatusError;
 use apimachinery::schema::GroupVersionKind;
 use serde_json::Value;
 
-use super::{attributes_from_spec, decide, require_subject, review_kind, spec, subject_from_spec};
+use super::{
+    attributes_from_spec, decide, refuse, review_kind, spec, subject_from_spec, validation,
+};
 use crate::authorization::Authorizer;
 use crate::registry::rest::{Context, Creater, with_status};
 
@@ -29,8 +31,13 @@ impl SubjectAccessReview {
     pub async fn status(&self, review: &Value) -> Result<Value, StatusError> {
         let spec = spec(review);
         let subject = subject_from_spec(&spec);
-        require_subject(KIND, &subject)?;
-        let attributes = attributes_from_spec(KIND, &spec, subject)?;
+        // Go's ValidateSubjectAccessReview: the spec's errors, then the metadata's.
+        let mut errs = validation::validate_union(&spec);
+        errs.extend(validation::validate_subject(&subject));
+        errs.extend(validation::validate_resource_attributes(&spec));
+        errs.extend(validation::validate_metadata(review, false));
+        refuse(errs)?;
+        let attributes = attributes_from_spec(&spec, subject);
         Ok(decide(&*self.authorizer, &attributes).await)
     }
 }
