@@ -232,6 +232,9 @@ impl Chain {
                 plugins::TAINT_NODES_BY_CONDITION => {
                     chain = chain.with_mutating(Arc::new(plugin::TaintNodesByCondition));
                 }
+                plugins::CERTIFICATE_SUBJECT_RESTRICTION => {
+                    chain = chain.with_validating(Arc::new(plugin::CertificateSubjectRestriction));
+                }
                 plugins::DEFAULT_INGRESS_CLASS => {
                     if let Some(classes) = plugin::DefaultIngressClass::for_stores(stores) {
                         chain = chain.with_mutating(Arc::new(classes));

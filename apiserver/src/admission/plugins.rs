@@ -27,13 +27,15 @@ pub const STORAGE_OBJECT_IN_USE_PROTECTION: &str = "StorageObjectInUseProtection
 pub const DEFAULT_INGRESS_CLASS: &str = "DefaultIngressClass";
 /// Go's `nodetaint.PluginName`.
 pub const TAINT_NODES_BY_CONDITION: &str = "TaintNodesByCondition";
+/// Go's `subjectrestriction.PluginName`.
+pub const CERTIFICATE_SUBJECT_RESTRICTION: &str = "CertificateSubjectRestriction";
 /// Go's `mutatingwebhook.PluginName`: the dynamic mutating webhooks.
 pub const MUTATING_ADMISSION_WEBHOOK: &str = "MutatingAdmissionWebhook";
 /// Go's `validatingwebhook.PluginName`: the dynamic validating webhooks.
 pub const VALIDATING_ADMISSION_WEBHOOK: &str = "ValidatingAdmissionWebhook";
 
 /// The plugins this server implements.
-pub const IMPLEMENTED: [&str; 9] = [
+pub const IMPLEMENTED: [&str; 10] = [
     NAMESPACE_LIFECYCLE,
     SERVICE_ACCOUNT,
     PRIORITY,
@@ -41,6 +43,7 @@ pub const IMPLEMENTED: [&str; 9] = [
     STORAGE_OBJECT_IN_USE_PROTECTION,
     DEFAULT_INGRESS_CLASS,
     TAINT_NODES_BY_CONDITION,
+    CERTIFICATE_SUBJECT_RESTRICTION,
     MUTATING_ADMISSION_WEBHOOK,
     VALIDATING_ADMISSION_WEBHOOK,
 ];
@@ -75,7 +78,7 @@ pub const ALL_ORDERED_PLUGINS: &[&str] = &[
     "CertificateApproval",
     "CertificateSigning",
     "ClusterTrustBundleAttest",
-    "CertificateSubjectRestriction",
+    CERTIFICATE_SUBJECT_RESTRICTION,
     DEFAULT_INGRESS_CLASS,
     "DenyServiceExternalIPs",
     "PodTopologyLabels",
@@ -114,7 +117,7 @@ pub const DEFAULT_ON_PLUGINS: &[&str] = &[
     "CertificateApproval",
     "CertificateSigning",
     "ClusterTrustBundleAttest",
-    "CertificateSubjectRestriction",
+    CERTIFICATE_SUBJECT_RESTRICTION,
     DEFAULT_INGRESS_CLASS,
     "PodSecurity",
     "PodTopologyLabels",

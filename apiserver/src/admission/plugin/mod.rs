@@ -1,5 +1,6 @@
 //! The built-in admission plugins.
 
+pub mod certificate_subject_restriction;
 pub mod default_ingress_class;
 pub mod default_toleration_seconds;
 pub mod namespace_lifecycle;
@@ -11,6 +12,7 @@ pub mod taint_nodes_by_condition;
 #[cfg(test)]
 mod tests;
 
+pub use certificate_subject_restriction::CertificateSubjectRestriction;
 pub use default_ingress_class::DefaultIngressClass;
 pub use default_toleration_seconds::DefaultTolerationSeconds;
 pub use namespace_lifecycle::NamespaceLifecycle;
