@@ -11,11 +11,13 @@
 //! [`union::Union`] (wrapped in [`union::AuthenticatedGroupAdder`]): client certificates
 //! ([`x509::X509Authenticator`]), then bearer tokens ([`bearer_token::BearerToken`]) of
 //! the static token file ([`token_file::TokenFile`]) and of service accounts
-//! ([`serviceaccount::ServiceAccountTokens`]).
+//! ([`serviceaccount::ServiceAccountTokens`]), their answers cached a while
+//! ([`token_cache::TokenCache`]).
 
 pub mod bearer_token;
 pub mod insecure;
 pub mod serviceaccount;
+pub mod token_cache;
 pub mod token_file;
 pub mod union;
 pub mod user;

@@ -18,6 +18,7 @@ use apiserver::authentication::Authenticator;
 use apiserver::authentication::bearer_token::{BearerToken, TokenAuthenticator};
 use apiserver::authentication::insecure::InsecureSuperuser;
 use apiserver::authentication::serviceaccount::{ServiceAccountTokens, SigningKey, VerifyingKey};
+use apiserver::authentication::token_cache::{self, TokenCache, TokenUnion};
 use apiserver::authentication::token_file::TokenFile;
 use apiserver::authentication::union::{AuthenticatedGroupAdder, Union};
 use apiserver::authentication::user::SYSTEM_PRIVILEGED_GROUP;
@@ -313,7 +314,14 @@ pub fn configure(
     }
     let tokens = Arc::new(tokens);
     token_authenticators.push(tokens.clone());
-    authenticators.push(Arc::new(BearerToken(token_authenticators)));
+    // kube-apiserver caches the union of its token authenticators' successes for 10 s
+    // (`--token-success-cache-ttl`'s default), keyed by the audiences checked for.
+    let cached = TokenCache::new(
+        Arc::new(TokenUnion(token_authenticators)),
+        token_cache::SUCCESS_TTL,
+        tokens.audiences().to_vec(),
+    );
+    authenticators.push(Arc::new(BearerToken(vec![Arc::new(cached)])));
     let mut authenticator: Arc<dyn Authenticator> =
         Arc::new(AuthenticatedGroupAdder(Arc::new(Union(authenticators))));
     if args.insecure_http {
