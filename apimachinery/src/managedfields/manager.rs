@@ -432,7 +432,9 @@ impl<'a> FieldManager<'a> {
     /// for a create) by `manager` at `now` (RFC 3339) in `new`'s `metadata.managedFields`,
     /// as Go's `UpdateNoErrors`: the request's own managedFields are kept when they are
     /// valid and non-empty (an empty list resets them), the live object's otherwise; any
-    /// failure leaves the live object's entries in place.
+    /// failure leaves the live object's entries in place. An update (`live` has a UID)
+    /// of an object left with no entries records none: tracking starts at a create or an
+    /// apply, as Go's `skipNonAppliedManager` has it.
     pub fn update(
         &self,
         live: Option<&Value>,
@@ -461,6 +463,17 @@ impl<'a> FieldManager<'a> {
                 _ => from_live(),
             }
         };
+        // Go's skipNonAppliedManager: an update of an object that has no managed fields
+        // (none were recorded when it was created, or this request reset them) is not
+        // tracked, and leaves it without; a create (a live object without a UID) is.
+        let live_uid = live
+            .and_then(|l| l.pointer("/metadata/uid"))
+            .and_then(Value::as_str)
+            .is_some_and(|uid| !uid.is_empty());
+        if managed.fields.is_empty() && live_uid {
+            strip_managed_fields(new);
+            return;
+        }
         let mut live_v = live.cloned().unwrap_or_else(|| empty.clone());
         strip_managed_fields(&mut live_v);
         strip_managed_fields(new);

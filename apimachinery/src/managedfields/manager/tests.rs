@@ -376,3 +376,30 @@ fn dropping_the_only_applied_metadata_field_keeps_the_rest_of_metadata() {
         )]
     );
 }
+
+#[test]
+fn an_update_of_an_object_without_entries_records_none() {
+    let t = types();
+    let fm = FieldManager::new(&t, "apps/v1", "", &NoConversion).with_reset_fields(&["spec"]);
+    let empty = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {}});
+    // Created with nothing but reset fields: no entry, as Go's reset filter leaves it.
+    let mut created = obj(json!({"replicas": 1}));
+    fm.update(None, &empty, &mut created, "create", T0);
+    assert!(created["metadata"].get("managedFields").is_none());
+    created["metadata"]["uid"] = json!("u1");
+    // Later updates are not tracked (Go's skipNonAppliedManager), whatever they set.
+    let mut labelled = created.clone();
+    labelled["metadata"]["labels"] = json!({"a": "b"});
+    fm.update(Some(&created), &empty, &mut labelled, "edit", T1);
+    assert!(labelled["metadata"].get("managedFields").is_none());
+    // An update resetting the entries of a tracked object leaves it untracked.
+    let fm = FieldManager::new(&t, "apps/v1", "", &NoConversion);
+    let mut tracked = obj(json!({"replicas": 1}));
+    fm.update(None, &empty, &mut tracked, "create", T0);
+    tracked["metadata"]["uid"] = json!("u2");
+    let mut reset = tracked.clone();
+    reset["metadata"]["managedFields"] = json!([]);
+    reset["spec"]["paused"] = json!(true);
+    fm.update(Some(&tracked), &empty, &mut reset, "b", T1);
+    assert!(reset["metadata"].get("managedFields").is_none());
+}
