@@ -155,13 +155,10 @@ async fn run(requests: usize, clients: usize, bindings: usize) -> Result<(), Str
         "stored: {} roles and bindings ({CLUSTER_ROLES} ClusterRoles and {bindings} RoleBindings besides the bootstrap policy)",
         rbac.len().await
     );
-    let union: Arc<dyn Authorizer> = Arc::new(
-        Union::new(vec![
-            Named::new(Named::PRIVILEGED_GROUPS, Arc::new(PrivilegedGroups)),
-            Named::new("rbac", rbac.clone()),
-        ])
-        .unwrap(),
-    );
+    let union: Arc<dyn Authorizer> = Arc::new(Union::new(vec![
+        Named::new(Named::PRIVILEGED_GROUPS, Arc::new(PrivilegedGroups)),
+        Named::new("rbac", rbac.clone()),
+    ])?);
     let attributes = Attributes {
         user: bench_user(),
         verb: "get".into(),
