@@ -173,6 +173,7 @@ mod field_index;
 pub mod fields;
 mod fx_hash;
 pub mod labels;
+pub mod list_field;
 #[cfg(feature = "apply")]
 pub mod managedfields;
 #[cfg(feature = "rest-mapper")]
