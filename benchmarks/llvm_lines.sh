@@ -34,7 +34,7 @@ if [ -n "${RAW:-}" ]; then cp "$scratch/raw" "$RAW"; fi
 awk -v profile="$profile" -v commit="$(cd "$root" && git rev-parse --short=12 HEAD)" \
     -v date="$(date -u '+%Y-%m-%d %H:%M')" -v rustc="$(rustc --version | cut -d' ' -f2)" '
 function family(name) {
-    if (name ~ /runtime::registration|TypeShims|typed_json|runtime::object|core::any::Any|__ctor|inventory::|runtime::scheme/)
+    if (name ~ /runtime::registration|TypeShims|typed_json|runtime::object|runtime::assign|core::any::Any|__ctor|inventory::|runtime::scheme/)
         return "Scheme shims (registration, `dyn Object` casts, link-time registration)"
     if (name ~ /Convert<|conversion::|k8s_types::conversions|InternalForm/)
         return "Conversions (hubs, internal forms, the converter)"
@@ -48,9 +48,9 @@ function family(name) {
         return "JSON decode"
     if (name ~ /json::writer|WriteJson|serde_json::ser|serde_core::ser|Serialize/)
         return "JSON encode"
-    if (name ~ /Clone>::clone|ConvertVec|to_vec/)
+    if (name ~ /Clone>::clone|ConvertVec|to_vec|list_field::clone/)
         return "Clone"
-    if (name ~ /fmt::Debug|fmt::builders/)
+    if (name ~ /fmt::Debug|fmt::builders|list_field::debug/)
         return "Debug"
     if (name ~ /Default>::default|unwrap_or_default/)
         return "Default"

@@ -26,7 +26,8 @@
 //! `tests/integration/module_layers.rs`):
 //!
 //! 1. [`schema`], [`version`], [`labels`], [`fields`], [`util`] (`intstr`, Go's JSON text
-//!    in [`util::json`], `strategicpatch`), and the scheme's error type
+//!    in [`util::json`], `strategicpatch`), [`list_field`] (the generated types' list
+//!    fields' `Clone` and `Debug`), and the scheme's error type
 //!    ([`runtime::SchemeError`], defined down here because a conversion error can carry
 //!    it);
 //! 2. [`api`]: the value types (`Quantity`, `ByteString`);
@@ -173,6 +174,7 @@ mod field_index;
 pub mod fields;
 mod fx_hash;
 pub mod labels;
+pub mod list_field;
 #[cfg(feature = "apply")]
 pub mod managedfields;
 #[cfg(feature = "rest-mapper")]

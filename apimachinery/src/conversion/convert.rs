@@ -121,12 +121,9 @@ impl<A: Convert<B> + 'static, B: 'static> Convert<Box<B>> for Box<A> {
 
 impl<A: Convert<B> + 'static, B: 'static> Convert<Vec<B>> for Vec<A> {
     fn convert(self, scope: &Scope<'_>) -> Result<Vec<B>, ConversionError> {
-        let v = match take_if_same::<Vec<A>, Vec<B>>(self) {
-            Ok(same) => return Ok(same),
-            Err(v) => v,
-        };
-        // In the source's buffer when the layouts allow: no allocation.
-        super::vec_in_place::convert_vec(v, scope)
+        // Moved whole when the element type does not change, else in the source's buffer
+        // when the layouts allow: no allocation either way.
+        super::vec_in_place::convert_vec(self, scope)
     }
 
     // A counter, not `enumerate`, which would be one more iterator compiled per element type.

@@ -125,14 +125,7 @@ impl dyn Object {
 
     /// The boxed object as a `Box<T>`, or itself back when it is another type.
     pub fn downcast<T: Object>(self: Box<Self>) -> Result<Box<T>, Box<dyn Object>> {
-        if self.is::<T>() {
-            let any: Box<dyn Any> = self;
-            // The check above makes this downcast succeed; the error arm only keeps the
-            // function free of panics.
-            any.downcast::<T>().map_err(|_| unreachable_box())
-        } else {
-            Err(self)
-        }
+        super::assign::downcast_box(self)
     }
 
     /// The `TypeId` of the concrete object.
@@ -140,11 +133,6 @@ impl dyn Object {
         let any: &dyn Any = self;
         any.type_id()
     }
-}
-
-/// Stands in for an object in the error arm of a downcast that was checked to succeed.
-pub(super) fn unreachable_box() -> Box<dyn Object> {
-    Box::new(super::Unstructured::default())
 }
 
 impl Clone for Box<dyn Object> {

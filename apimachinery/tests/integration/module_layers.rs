@@ -24,6 +24,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("fx_hash", &[]),
     ("field_index", &[]),
     ("exact_vec", &[]),
+    // The generated types' list fields' `Clone` and `Debug` (issue 44).
+    ("list_field", &[]),
     // Reading already-checked ASCII bytes as text (JSON reader, protobuf strings).
     ("text", &[]),
     ("util", &["schema", "version", "fx_hash"]),

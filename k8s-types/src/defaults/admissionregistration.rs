@@ -9,20 +9,22 @@
 use apimachinery::apis::meta::v1::LabelSelector;
 use apimachinery::conversion::Defaulters;
 
+use super::GetOrInsertStr as _;
+
 /// A webhook's defaults; `$v1beta1` picks that version's values.
 macro_rules! webhook {
     ($w:expr, v1beta1: $beta:expr) => {{
         let w = $w;
         w.failure_policy
-            .get_or_insert_with(|| if $beta { "Ignore" } else { "Fail" }.to_owned());
+            .get_or_insert_str(if $beta { "Ignore" } else { "Fail" });
         w.match_policy
-            .get_or_insert_with(|| if $beta { "Exact" } else { "Equivalent" }.to_owned());
+            .get_or_insert_str(if $beta { "Exact" } else { "Equivalent" });
         w.namespace_selector
             .get_or_insert_with(LabelSelector::default);
         w.object_selector.get_or_insert_with(LabelSelector::default);
         w.timeout_seconds.get_or_insert(if $beta { 30 } else { 10 });
         for r in &mut w.rules {
-            r.scope.get_or_insert_with(|| "*".to_owned());
+            r.scope.get_or_insert_str("*");
         }
         if let Some(s) = w.client_config.service.as_mut() {
             s.port.get_or_insert(443);
@@ -34,8 +36,7 @@ macro_rules! webhook {
 macro_rules! match_resources {
     ($m:expr) => {{
         let m = $m;
-        m.match_policy
-            .get_or_insert_with(|| "Equivalent".to_owned());
+        m.match_policy.get_or_insert_str("Equivalent");
         m.namespace_selector
             .get_or_insert_with(LabelSelector::default);
         m.object_selector.get_or_insert_with(LabelSelector::default);
@@ -44,7 +45,7 @@ macro_rules! match_resources {
             .iter_mut()
             .chain(&mut m.exclude_resource_rules)
         {
-            r.scope.get_or_insert_with(|| "*".to_owned());
+            r.scope.get_or_insert_str("*");
         }
     }};
 }
@@ -56,9 +57,7 @@ macro_rules! policies {
     ($d:ident, $v:ident, $param_default:expr) => {
         $d.add(
             |p: &mut crate::admissionregistration::$v::ValidatingAdmissionPolicy| {
-                p.spec
-                    .failure_policy
-                    .get_or_insert_with(|| "Fail".to_owned());
+                p.spec.failure_policy.get_or_insert_str("Fail");
                 if let Some(m) = p.spec.match_constraints.as_mut() {
                     match_resources!(m);
                 }
@@ -71,17 +70,14 @@ macro_rules! policies {
                 }
                 if $param_default {
                     if let Some(p) = b.spec.param_ref.as_mut() {
-                        p.parameter_not_found_action
-                            .get_or_insert_with(|| "Deny".to_owned());
+                        p.parameter_not_found_action.get_or_insert_str("Deny");
                     }
                 }
             },
         );
         $d.add(
             |p: &mut crate::admissionregistration::$v::MutatingAdmissionPolicy| {
-                p.spec
-                    .failure_policy
-                    .get_or_insert_with(|| "Fail".to_owned());
+                p.spec.failure_policy.get_or_insert_str("Fail");
                 if let Some(m) = p.spec.match_constraints.as_mut() {
                     match_resources!(m);
                 }
@@ -94,8 +90,7 @@ macro_rules! policies {
                 }
                 if $param_default {
                     if let Some(p) = b.spec.param_ref.as_mut() {
-                        p.parameter_not_found_action
-                            .get_or_insert_with(|| "Deny".to_owned());
+                        p.parameter_not_found_action.get_or_insert_str("Deny");
                     }
                 }
             },
@@ -113,14 +108,13 @@ pub(super) fn register(d: &mut Defaulters) {
     d.add(|c: &mut v1::MutatingWebhookConfiguration| {
         for w in &mut c.webhooks {
             webhook!(&mut *w, v1beta1: false);
-            w.reinvocation_policy
-                .get_or_insert_with(|| "Never".to_owned());
+            w.reinvocation_policy.get_or_insert_str("Never");
         }
     });
     d.add(|c: &mut v1beta1::ValidatingWebhookConfiguration| {
         for w in &mut c.webhooks {
             webhook!(&mut *w, v1beta1: true);
-            w.side_effects.get_or_insert_with(|| "Unknown".to_owned());
+            w.side_effects.get_or_insert_str("Unknown");
             if w.admission_review_versions.is_empty() {
                 w.admission_review_versions.push("v1beta1".to_owned());
             }
@@ -129,12 +123,11 @@ pub(super) fn register(d: &mut Defaulters) {
     d.add(|c: &mut v1beta1::MutatingWebhookConfiguration| {
         for w in &mut c.webhooks {
             webhook!(&mut *w, v1beta1: true);
-            w.side_effects.get_or_insert_with(|| "Unknown".to_owned());
+            w.side_effects.get_or_insert_str("Unknown");
             if w.admission_review_versions.is_empty() {
                 w.admission_review_versions.push("v1beta1".to_owned());
             }
-            w.reinvocation_policy
-                .get_or_insert_with(|| "Never".to_owned());
+            w.reinvocation_policy.get_or_insert_str("Never");
         }
     });
     policies!(d, v1, false);

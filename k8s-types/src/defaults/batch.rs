@@ -8,6 +8,8 @@
 
 use apimachinery::conversion::Defaulters;
 
+use super::GetOrInsertStr as _;
+
 use super::core::pod_template_spec;
 use crate::batch::v1::{Job, JobSpec};
 
@@ -29,8 +31,7 @@ fn job(obj: &mut Job) {
     if !labels.is_empty() && obj.metadata.labels.is_empty() {
         obj.metadata.labels = labels.clone();
     }
-    spec.completion_mode
-        .get_or_insert_with(|| "NonIndexed".to_owned());
+    spec.completion_mode.get_or_insert_str("NonIndexed");
     spec.suspend.get_or_insert(false);
     for pattern in spec
         .pod_failure_policy

@@ -3,12 +3,14 @@
 
 use apimachinery::conversion::Defaulters;
 
+use super::GetOrInsertStr as _;
+
 macro_rules! endpoint_slice {
     ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
             for p in obj.ports.iter_mut().flatten() {
                 p.name.get_or_insert_with(String::new);
-                p.protocol.get_or_insert_with(|| "TCP".to_owned());
+                p.protocol.get_or_insert_str("TCP");
             }
         });
     };

@@ -122,6 +122,22 @@ pub use networking::DEFAULT_PATH_TYPE;
 
 use apimachinery::conversion::{DefaulterRegistration, Defaulters};
 
+/// Sets an unset optional string to a default, as Go's `if obj.F == nil { obj.F = &v }`.
+///
+/// `get_or_insert_with(|| "..".to_owned())` compiled `Option::get_or_insert_with` once
+/// per closure, i.e. per call site and version its macro is expanded for (~100 IR lines
+/// each, issue 44); this is one copy for all of them.
+trait GetOrInsertStr {
+    /// The string, set to `value` first if it was unset.
+    fn get_or_insert_str(&mut self, value: &str) -> &mut String;
+}
+
+impl GetOrInsertStr for Option<String> {
+    fn get_or_insert_str(&mut self, value: &str) -> &mut String {
+        self.get_or_insert_with(|| value.to_owned())
+    }
+}
+
 fn register(d: &mut Defaulters) {
     // Each group's defaulters exist when its feature is on.
     #[cfg(feature = "core")]

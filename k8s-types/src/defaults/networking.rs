@@ -7,6 +7,8 @@
 
 use apimachinery::conversion::Defaulters;
 
+use super::GetOrInsertStr as _;
+
 /// The path type Kubernetes gives an Ingress path of `extensions/v1beta1` or
 /// `networking.k8s.io/v1beta1` that has none; `networking.k8s.io/v1` requires one.
 pub const DEFAULT_PATH_TYPE: &str = "ImplementationSpecific";
@@ -19,7 +21,7 @@ macro_rules! network_policy {
                 let ports = spec.ingress.iter_mut().flat_map(|r| r.ports.iter_mut());
                 let ports = ports.chain(spec.egress.iter_mut().flat_map(|r| r.ports.iter_mut()));
                 for p in ports {
-                    p.protocol.get_or_insert_with(|| "TCP".to_owned());
+                    p.protocol.get_or_insert_str("TCP");
                 }
             }
             if spec.policy_types.is_empty() {
@@ -40,8 +42,7 @@ macro_rules! ingress_path_types {
             let paths =
                 rules.flat_map(|r| r.http.iter_mut().flat_map(|h| h.paths.iter_mut().flatten()));
             for path in paths {
-                path.path_type
-                    .get_or_insert_with(|| DEFAULT_PATH_TYPE.to_owned());
+                path.path_type.get_or_insert_str(DEFAULT_PATH_TYPE);
             }
         });
     };
@@ -52,7 +53,7 @@ macro_rules! ingress_class {
     ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
             if let Some(p) = obj.spec.parameters.as_mut() {
-                p.scope.get_or_insert_with(|| "Cluster".to_owned());
+                p.scope.get_or_insert_str("Cluster");
             }
         });
     };

@@ -8,11 +8,13 @@
 
 use apimachinery::conversion::Defaulters;
 
+use super::GetOrInsertStr as _;
+
 macro_rules! priority_class {
     ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
             obj.preemption_policy
-                .get_or_insert_with(|| "PreemptLowerPriority".to_owned());
+                .get_or_insert_str("PreemptLowerPriority");
         });
     };
 }

@@ -9,15 +9,15 @@
 
 use apimachinery::conversion::Defaulters;
 
+use super::GetOrInsertStr as _;
+
 use super::core::persistent_volume_spec;
 
 macro_rules! storage_class {
     ($d:ident, $ty:ty) => {
         $d.add(|obj: &mut $ty| {
-            obj.reclaim_policy
-                .get_or_insert_with(|| "Delete".to_owned());
-            obj.volume_binding_mode
-                .get_or_insert_with(|| "Immediate".to_owned());
+            obj.reclaim_policy.get_or_insert_str("Delete");
+            obj.volume_binding_mode.get_or_insert_str("Immediate");
         });
     };
 }
@@ -30,7 +30,7 @@ macro_rules! csi_driver {
             spec.pod_info_on_mount.get_or_insert(false);
             spec.storage_capacity.get_or_insert(false);
             spec.fs_group_policy
-                .get_or_insert_with(|| "ReadWriteOnceWithFSType".to_owned());
+                .get_or_insert_str("ReadWriteOnceWithFSType");
             if spec.volume_lifecycle_modes.is_empty() {
                 spec.volume_lifecycle_modes.push("Persistent".to_owned());
             }

@@ -161,7 +161,7 @@ impl Clone for AdmissionResponse {
             patch: Clone::clone(&self.patch),
             patch_type: Clone::clone(&self.patch_type),
             audit_annotations: Clone::clone(&self.audit_annotations),
-            warnings: Clone::clone(&self.warnings),
+            warnings: apimachinery::list_field::CloneList::clone_list(&self.warnings),
         }
     }
 }
@@ -176,7 +176,10 @@ impl std::fmt::Debug for AdmissionResponse {
             .field("patch", &self.patch)
             .field("patch_type", &self.patch_type)
             .field("audit_annotations", &self.audit_annotations)
-            .field("warnings", &self.warnings)
+            .field(
+                "warnings",
+                &apimachinery::list_field::DebugList::debug_list(&self.warnings),
+            )
             .finish()
     }
 }

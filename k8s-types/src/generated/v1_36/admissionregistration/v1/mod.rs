@@ -403,8 +403,10 @@ impl Clone for MatchResources {
         MatchResources {
             namespace_selector: Clone::clone(&self.namespace_selector),
             object_selector: Clone::clone(&self.object_selector),
-            resource_rules: Clone::clone(&self.resource_rules),
-            exclude_resource_rules: Clone::clone(&self.exclude_resource_rules),
+            resource_rules: apimachinery::list_field::CloneList::clone_list(&self.resource_rules),
+            exclude_resource_rules: apimachinery::list_field::CloneList::clone_list(
+                &self.exclude_resource_rules,
+            ),
             match_policy: Clone::clone(&self.match_policy),
         }
     }
@@ -416,8 +418,14 @@ impl std::fmt::Debug for MatchResources {
         f.debug_struct("MatchResources")
             .field("namespace_selector", &self.namespace_selector)
             .field("object_selector", &self.object_selector)
-            .field("resource_rules", &self.resource_rules)
-            .field("exclude_resource_rules", &self.exclude_resource_rules)
+            .field(
+                "resource_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_rules),
+            )
+            .field(
+                "exclude_resource_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.exclude_resource_rules),
+            )
             .field("match_policy", &self.match_policy)
             .finish()
     }
@@ -536,7 +544,7 @@ impl Clone for MutatingAdmissionPolicyBindingList {
         MutatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -547,7 +555,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
         f.debug_struct("MutatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -627,7 +638,7 @@ impl Clone for MutatingAdmissionPolicyList {
         MutatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -638,7 +649,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
         f.debug_struct("MutatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -726,10 +740,12 @@ impl Clone for MutatingAdmissionPolicySpec {
         MutatingAdmissionPolicySpec {
             param_kind: Clone::clone(&self.param_kind),
             match_constraints: Clone::clone(&self.match_constraints),
-            variables: Clone::clone(&self.variables),
-            mutations: Clone::clone(&self.mutations),
+            variables: apimachinery::list_field::CloneList::clone_list(&self.variables),
+            mutations: apimachinery::list_field::CloneList::clone_list(&self.mutations),
             failure_policy: Clone::clone(&self.failure_policy),
-            match_conditions: Clone::clone(&self.match_conditions),
+            match_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_conditions,
+            ),
             reinvocation_policy: Clone::clone(&self.reinvocation_policy),
         }
     }
@@ -741,10 +757,19 @@ impl std::fmt::Debug for MutatingAdmissionPolicySpec {
         f.debug_struct("MutatingAdmissionPolicySpec")
             .field("param_kind", &self.param_kind)
             .field("match_constraints", &self.match_constraints)
-            .field("variables", &self.variables)
-            .field("mutations", &self.mutations)
+            .field(
+                "variables",
+                &apimachinery::list_field::DebugList::debug_list(&self.variables),
+            )
+            .field(
+                "mutations",
+                &apimachinery::list_field::DebugList::debug_list(&self.mutations),
+            )
             .field("failure_policy", &self.failure_policy)
-            .field("match_conditions", &self.match_conditions)
+            .field(
+                "match_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_conditions),
+            )
             .field("reinvocation_policy", &self.reinvocation_policy)
             .finish()
     }
@@ -907,16 +932,20 @@ impl Clone for MutatingWebhook {
         MutatingWebhook {
             name: Clone::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),
             match_policy: Clone::clone(&self.match_policy),
             namespace_selector: Clone::clone(&self.namespace_selector),
             object_selector: Clone::clone(&self.object_selector),
             side_effects: Clone::clone(&self.side_effects),
             timeout_seconds: Clone::clone(&self.timeout_seconds),
-            admission_review_versions: Clone::clone(&self.admission_review_versions),
+            admission_review_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.admission_review_versions,
+            ),
             reinvocation_policy: Clone::clone(&self.reinvocation_policy),
-            match_conditions: Clone::clone(&self.match_conditions),
+            match_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_conditions,
+            ),
         }
     }
 }
@@ -927,16 +956,25 @@ impl std::fmt::Debug for MutatingWebhook {
         f.debug_struct("MutatingWebhook")
             .field("name", &self.name)
             .field("client_config", &self.client_config)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .field("failure_policy", &self.failure_policy)
             .field("match_policy", &self.match_policy)
             .field("namespace_selector", &self.namespace_selector)
             .field("object_selector", &self.object_selector)
             .field("side_effects", &self.side_effects)
             .field("timeout_seconds", &self.timeout_seconds)
-            .field("admission_review_versions", &self.admission_review_versions)
+            .field(
+                "admission_review_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.admission_review_versions),
+            )
             .field("reinvocation_policy", &self.reinvocation_policy)
-            .field("match_conditions", &self.match_conditions)
+            .field(
+                "match_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_conditions),
+            )
             .finish()
     }
 }
@@ -965,7 +1003,7 @@ impl Clone for MutatingWebhookConfiguration {
         MutatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            webhooks: Clone::clone(&self.webhooks),
+            webhooks: apimachinery::list_field::CloneList::clone_list(&self.webhooks),
         }
     }
 }
@@ -976,7 +1014,10 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
         f.debug_struct("MutatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("webhooks", &self.webhooks)
+            .field(
+                "webhooks",
+                &apimachinery::list_field::DebugList::debug_list(&self.webhooks),
+            )
             .finish()
     }
 }
@@ -1006,7 +1047,7 @@ impl Clone for MutatingWebhookConfigurationList {
         MutatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1017,7 +1058,10 @@ impl std::fmt::Debug for MutatingWebhookConfigurationList {
         f.debug_struct("MutatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1121,11 +1165,11 @@ impl Clone for NamedRuleWithOperations {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamedRuleWithOperations {
-            resource_names: Clone::clone(&self.resource_names),
-            operations: Clone::clone(&self.operations),
-            api_groups: Clone::clone(&self.api_groups),
-            api_versions: Clone::clone(&self.api_versions),
-            resources: Clone::clone(&self.resources),
+            resource_names: apimachinery::list_field::CloneList::clone_list(&self.resource_names),
+            operations: apimachinery::list_field::CloneList::clone_list(&self.operations),
+            api_groups: apimachinery::list_field::CloneList::clone_list(&self.api_groups),
+            api_versions: apimachinery::list_field::CloneList::clone_list(&self.api_versions),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
             scope: Clone::clone(&self.scope),
         }
     }
@@ -1135,11 +1179,26 @@ impl std::fmt::Debug for NamedRuleWithOperations {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamedRuleWithOperations")
-            .field("resource_names", &self.resource_names)
-            .field("operations", &self.operations)
-            .field("api_groups", &self.api_groups)
-            .field("api_versions", &self.api_versions)
-            .field("resources", &self.resources)
+            .field(
+                "resource_names",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_names),
+            )
+            .field(
+                "operations",
+                &apimachinery::list_field::DebugList::debug_list(&self.operations),
+            )
+            .field(
+                "api_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_groups),
+            )
+            .field(
+                "api_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_versions),
+            )
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
             .field("scope", &self.scope)
             .finish()
     }
@@ -1394,9 +1453,9 @@ impl Clone for Rule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Rule {
-            api_groups: Clone::clone(&self.api_groups),
-            api_versions: Clone::clone(&self.api_versions),
-            resources: Clone::clone(&self.resources),
+            api_groups: apimachinery::list_field::CloneList::clone_list(&self.api_groups),
+            api_versions: apimachinery::list_field::CloneList::clone_list(&self.api_versions),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
             scope: Clone::clone(&self.scope),
         }
     }
@@ -1406,9 +1465,18 @@ impl std::fmt::Debug for Rule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rule")
-            .field("api_groups", &self.api_groups)
-            .field("api_versions", &self.api_versions)
-            .field("resources", &self.resources)
+            .field(
+                "api_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_groups),
+            )
+            .field(
+                "api_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_versions),
+            )
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
             .field("scope", &self.scope)
             .finish()
     }
@@ -1469,10 +1537,10 @@ impl Clone for RuleWithOperations {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuleWithOperations {
-            operations: Clone::clone(&self.operations),
-            api_groups: Clone::clone(&self.api_groups),
-            api_versions: Clone::clone(&self.api_versions),
-            resources: Clone::clone(&self.resources),
+            operations: apimachinery::list_field::CloneList::clone_list(&self.operations),
+            api_groups: apimachinery::list_field::CloneList::clone_list(&self.api_groups),
+            api_versions: apimachinery::list_field::CloneList::clone_list(&self.api_versions),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
             scope: Clone::clone(&self.scope),
         }
     }
@@ -1482,10 +1550,22 @@ impl std::fmt::Debug for RuleWithOperations {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RuleWithOperations")
-            .field("operations", &self.operations)
-            .field("api_groups", &self.api_groups)
-            .field("api_versions", &self.api_versions)
-            .field("resources", &self.resources)
+            .field(
+                "operations",
+                &apimachinery::list_field::DebugList::debug_list(&self.operations),
+            )
+            .field(
+                "api_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_groups),
+            )
+            .field(
+                "api_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_versions),
+            )
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
             .field("scope", &self.scope)
             .finish()
     }
@@ -1609,7 +1689,9 @@ impl Clone for TypeChecking {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypeChecking {
-            expression_warnings: Clone::clone(&self.expression_warnings),
+            expression_warnings: apimachinery::list_field::CloneList::clone_list(
+                &self.expression_warnings,
+            ),
         }
     }
 }
@@ -1618,7 +1700,10 @@ impl std::fmt::Debug for TypeChecking {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypeChecking")
-            .field("expression_warnings", &self.expression_warnings)
+            .field(
+                "expression_warnings",
+                &apimachinery::list_field::DebugList::debug_list(&self.expression_warnings),
+            )
             .finish()
     }
 }
@@ -1743,7 +1828,7 @@ impl Clone for ValidatingAdmissionPolicyBindingList {
         ValidatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1754,7 +1839,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
         f.debug_struct("ValidatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1831,7 +1919,9 @@ impl Clone for ValidatingAdmissionPolicyBindingSpec {
             policy_name: Clone::clone(&self.policy_name),
             param_ref: Clone::clone(&self.param_ref),
             match_resources: Clone::clone(&self.match_resources),
-            validation_actions: Clone::clone(&self.validation_actions),
+            validation_actions: apimachinery::list_field::CloneList::clone_list(
+                &self.validation_actions,
+            ),
         }
     }
 }
@@ -1843,7 +1933,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingSpec {
             .field("policy_name", &self.policy_name)
             .field("param_ref", &self.param_ref)
             .field("match_resources", &self.match_resources)
-            .field("validation_actions", &self.validation_actions)
+            .field(
+                "validation_actions",
+                &apimachinery::list_field::DebugList::debug_list(&self.validation_actions),
+            )
             .finish()
     }
 }
@@ -1873,7 +1966,7 @@ impl Clone for ValidatingAdmissionPolicyList {
         ValidatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1884,7 +1977,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
         f.debug_struct("ValidatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1964,11 +2060,15 @@ impl Clone for ValidatingAdmissionPolicySpec {
         ValidatingAdmissionPolicySpec {
             param_kind: Clone::clone(&self.param_kind),
             match_constraints: Clone::clone(&self.match_constraints),
-            validations: Clone::clone(&self.validations),
+            validations: apimachinery::list_field::CloneList::clone_list(&self.validations),
             failure_policy: Clone::clone(&self.failure_policy),
-            audit_annotations: Clone::clone(&self.audit_annotations),
-            match_conditions: Clone::clone(&self.match_conditions),
-            variables: Clone::clone(&self.variables),
+            audit_annotations: apimachinery::list_field::CloneList::clone_list(
+                &self.audit_annotations,
+            ),
+            match_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_conditions,
+            ),
+            variables: apimachinery::list_field::CloneList::clone_list(&self.variables),
         }
     }
 }
@@ -1979,11 +2079,23 @@ impl std::fmt::Debug for ValidatingAdmissionPolicySpec {
         f.debug_struct("ValidatingAdmissionPolicySpec")
             .field("param_kind", &self.param_kind)
             .field("match_constraints", &self.match_constraints)
-            .field("validations", &self.validations)
+            .field(
+                "validations",
+                &apimachinery::list_field::DebugList::debug_list(&self.validations),
+            )
             .field("failure_policy", &self.failure_policy)
-            .field("audit_annotations", &self.audit_annotations)
-            .field("match_conditions", &self.match_conditions)
-            .field("variables", &self.variables)
+            .field(
+                "audit_annotations",
+                &apimachinery::list_field::DebugList::debug_list(&self.audit_annotations),
+            )
+            .field(
+                "match_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_conditions),
+            )
+            .field(
+                "variables",
+                &apimachinery::list_field::DebugList::debug_list(&self.variables),
+            )
             .finish()
     }
 }
@@ -2011,7 +2123,7 @@ impl Clone for ValidatingAdmissionPolicyStatus {
         ValidatingAdmissionPolicyStatus {
             observed_generation: Clone::clone(&self.observed_generation),
             type_checking: Clone::clone(&self.type_checking),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -2022,7 +2134,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyStatus {
         f.debug_struct("ValidatingAdmissionPolicyStatus")
             .field("observed_generation", &self.observed_generation)
             .field("type_checking", &self.type_checking)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -2168,15 +2283,19 @@ impl Clone for ValidatingWebhook {
         ValidatingWebhook {
             name: Clone::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),
             match_policy: Clone::clone(&self.match_policy),
             namespace_selector: Clone::clone(&self.namespace_selector),
             object_selector: Clone::clone(&self.object_selector),
             side_effects: Clone::clone(&self.side_effects),
             timeout_seconds: Clone::clone(&self.timeout_seconds),
-            admission_review_versions: Clone::clone(&self.admission_review_versions),
-            match_conditions: Clone::clone(&self.match_conditions),
+            admission_review_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.admission_review_versions,
+            ),
+            match_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_conditions,
+            ),
         }
     }
 }
@@ -2187,15 +2306,24 @@ impl std::fmt::Debug for ValidatingWebhook {
         f.debug_struct("ValidatingWebhook")
             .field("name", &self.name)
             .field("client_config", &self.client_config)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .field("failure_policy", &self.failure_policy)
             .field("match_policy", &self.match_policy)
             .field("namespace_selector", &self.namespace_selector)
             .field("object_selector", &self.object_selector)
             .field("side_effects", &self.side_effects)
             .field("timeout_seconds", &self.timeout_seconds)
-            .field("admission_review_versions", &self.admission_review_versions)
-            .field("match_conditions", &self.match_conditions)
+            .field(
+                "admission_review_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.admission_review_versions),
+            )
+            .field(
+                "match_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_conditions),
+            )
             .finish()
     }
 }
@@ -2224,7 +2352,7 @@ impl Clone for ValidatingWebhookConfiguration {
         ValidatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            webhooks: Clone::clone(&self.webhooks),
+            webhooks: apimachinery::list_field::CloneList::clone_list(&self.webhooks),
         }
     }
 }
@@ -2235,7 +2363,10 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
         f.debug_struct("ValidatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("webhooks", &self.webhooks)
+            .field(
+                "webhooks",
+                &apimachinery::list_field::DebugList::debug_list(&self.webhooks),
+            )
             .finish()
     }
 }
@@ -2265,7 +2396,7 @@ impl Clone for ValidatingWebhookConfigurationList {
         ValidatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -2276,7 +2407,10 @@ impl std::fmt::Debug for ValidatingWebhookConfigurationList {
         f.debug_struct("ValidatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -280,7 +280,7 @@ impl Clone for MutatingAdmissionPolicyBindingList {
         MutatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -291,7 +291,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
         f.debug_struct("MutatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -330,7 +333,7 @@ impl Clone for MutatingAdmissionPolicyList {
         MutatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -341,7 +344,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
         f.debug_struct("MutatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -516,16 +522,20 @@ impl Clone for MutatingWebhook {
         MutatingWebhook {
             name: Clone::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),
             match_policy: Clone::clone(&self.match_policy),
             namespace_selector: Clone::clone(&self.namespace_selector),
             object_selector: Clone::clone(&self.object_selector),
             side_effects: Clone::clone(&self.side_effects),
             timeout_seconds: Clone::clone(&self.timeout_seconds),
-            admission_review_versions: Clone::clone(&self.admission_review_versions),
+            admission_review_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.admission_review_versions,
+            ),
             reinvocation_policy: Clone::clone(&self.reinvocation_policy),
-            match_conditions: Clone::clone(&self.match_conditions),
+            match_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_conditions,
+            ),
         }
     }
 }
@@ -536,16 +546,25 @@ impl std::fmt::Debug for MutatingWebhook {
         f.debug_struct("MutatingWebhook")
             .field("name", &self.name)
             .field("client_config", &self.client_config)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .field("failure_policy", &self.failure_policy)
             .field("match_policy", &self.match_policy)
             .field("namespace_selector", &self.namespace_selector)
             .field("object_selector", &self.object_selector)
             .field("side_effects", &self.side_effects)
             .field("timeout_seconds", &self.timeout_seconds)
-            .field("admission_review_versions", &self.admission_review_versions)
+            .field(
+                "admission_review_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.admission_review_versions),
+            )
             .field("reinvocation_policy", &self.reinvocation_policy)
-            .field("match_conditions", &self.match_conditions)
+            .field(
+                "match_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_conditions),
+            )
             .finish()
     }
 }
@@ -578,7 +597,7 @@ impl Clone for MutatingWebhookConfiguration {
         MutatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            webhooks: Clone::clone(&self.webhooks),
+            webhooks: apimachinery::list_field::CloneList::clone_list(&self.webhooks),
         }
     }
 }
@@ -589,7 +608,10 @@ impl std::fmt::Debug for MutatingWebhookConfiguration {
         f.debug_struct("MutatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("webhooks", &self.webhooks)
+            .field(
+                "webhooks",
+                &apimachinery::list_field::DebugList::debug_list(&self.webhooks),
+            )
             .finish()
     }
 }
@@ -628,7 +650,7 @@ impl Clone for MutatingWebhookConfigurationList {
         MutatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -639,7 +661,10 @@ impl std::fmt::Debug for MutatingWebhookConfigurationList {
         f.debug_struct("MutatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -782,7 +807,7 @@ impl Clone for ValidatingAdmissionPolicyBindingList {
         ValidatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -793,7 +818,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
         f.debug_struct("ValidatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -832,7 +860,7 @@ impl Clone for ValidatingAdmissionPolicyList {
         ValidatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -843,7 +871,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
         f.debug_struct("ValidatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1001,15 +1032,19 @@ impl Clone for ValidatingWebhook {
         ValidatingWebhook {
             name: Clone::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),
             match_policy: Clone::clone(&self.match_policy),
             namespace_selector: Clone::clone(&self.namespace_selector),
             object_selector: Clone::clone(&self.object_selector),
             side_effects: Clone::clone(&self.side_effects),
             timeout_seconds: Clone::clone(&self.timeout_seconds),
-            admission_review_versions: Clone::clone(&self.admission_review_versions),
-            match_conditions: Clone::clone(&self.match_conditions),
+            admission_review_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.admission_review_versions,
+            ),
+            match_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_conditions,
+            ),
         }
     }
 }
@@ -1020,15 +1055,24 @@ impl std::fmt::Debug for ValidatingWebhook {
         f.debug_struct("ValidatingWebhook")
             .field("name", &self.name)
             .field("client_config", &self.client_config)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .field("failure_policy", &self.failure_policy)
             .field("match_policy", &self.match_policy)
             .field("namespace_selector", &self.namespace_selector)
             .field("object_selector", &self.object_selector)
             .field("side_effects", &self.side_effects)
             .field("timeout_seconds", &self.timeout_seconds)
-            .field("admission_review_versions", &self.admission_review_versions)
-            .field("match_conditions", &self.match_conditions)
+            .field(
+                "admission_review_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.admission_review_versions),
+            )
+            .field(
+                "match_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_conditions),
+            )
             .finish()
     }
 }
@@ -1061,7 +1105,7 @@ impl Clone for ValidatingWebhookConfiguration {
         ValidatingWebhookConfiguration {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            webhooks: Clone::clone(&self.webhooks),
+            webhooks: apimachinery::list_field::CloneList::clone_list(&self.webhooks),
         }
     }
 }
@@ -1072,7 +1116,10 @@ impl std::fmt::Debug for ValidatingWebhookConfiguration {
         f.debug_struct("ValidatingWebhookConfiguration")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("webhooks", &self.webhooks)
+            .field(
+                "webhooks",
+                &apimachinery::list_field::DebugList::debug_list(&self.webhooks),
+            )
             .finish()
     }
 }
@@ -1111,7 +1158,7 @@ impl Clone for ValidatingWebhookConfigurationList {
         ValidatingWebhookConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1122,7 +1169,10 @@ impl std::fmt::Debug for ValidatingWebhookConfigurationList {
         f.debug_struct("ValidatingWebhookConfigurationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

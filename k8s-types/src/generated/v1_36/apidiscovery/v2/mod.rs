@@ -31,7 +31,7 @@ impl Clone for APIGroupDiscovery {
         APIGroupDiscovery {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            versions: Clone::clone(&self.versions),
+            versions: apimachinery::list_field::CloneList::clone_list(&self.versions),
         }
     }
 }
@@ -42,7 +42,10 @@ impl std::fmt::Debug for APIGroupDiscovery {
         f.debug_struct("APIGroupDiscovery")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("versions", &self.versions)
+            .field(
+                "versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.versions),
+            )
             .finish()
     }
 }
@@ -75,7 +78,7 @@ impl Clone for APIGroupDiscoveryList {
         APIGroupDiscoveryList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -86,7 +89,10 @@ impl std::fmt::Debug for APIGroupDiscoveryList {
         f.debug_struct("APIGroupDiscoveryList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -138,10 +144,10 @@ impl Clone for APIResourceDiscovery {
             response_kind: Clone::clone(&self.response_kind),
             scope: Clone::clone(&self.scope),
             singular_resource: Clone::clone(&self.singular_resource),
-            verbs: Clone::clone(&self.verbs),
-            short_names: Clone::clone(&self.short_names),
-            categories: Clone::clone(&self.categories),
-            subresources: Clone::clone(&self.subresources),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
+            short_names: apimachinery::list_field::CloneList::clone_list(&self.short_names),
+            categories: apimachinery::list_field::CloneList::clone_list(&self.categories),
+            subresources: apimachinery::list_field::CloneList::clone_list(&self.subresources),
         }
     }
 }
@@ -154,10 +160,22 @@ impl std::fmt::Debug for APIResourceDiscovery {
             .field("response_kind", &self.response_kind)
             .field("scope", &self.scope)
             .field("singular_resource", &self.singular_resource)
-            .field("verbs", &self.verbs)
-            .field("short_names", &self.short_names)
-            .field("categories", &self.categories)
-            .field("subresources", &self.subresources)
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
+            .field(
+                "short_names",
+                &apimachinery::list_field::DebugList::debug_list(&self.short_names),
+            )
+            .field(
+                "categories",
+                &apimachinery::list_field::DebugList::debug_list(&self.categories),
+            )
+            .field(
+                "subresources",
+                &apimachinery::list_field::DebugList::debug_list(&self.subresources),
+            )
             .finish()
     }
 }
@@ -196,8 +214,8 @@ impl Clone for APISubresourceDiscovery {
         APISubresourceDiscovery {
             subresource: Clone::clone(&self.subresource),
             response_kind: Clone::clone(&self.response_kind),
-            accepted_types: Clone::clone(&self.accepted_types),
-            verbs: Clone::clone(&self.verbs),
+            accepted_types: apimachinery::list_field::CloneList::clone_list(&self.accepted_types),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
         }
     }
 }
@@ -208,8 +226,14 @@ impl std::fmt::Debug for APISubresourceDiscovery {
         f.debug_struct("APISubresourceDiscovery")
             .field("subresource", &self.subresource)
             .field("response_kind", &self.response_kind)
-            .field("accepted_types", &self.accepted_types)
-            .field("verbs", &self.verbs)
+            .field(
+                "accepted_types",
+                &apimachinery::list_field::DebugList::debug_list(&self.accepted_types),
+            )
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
             .finish()
     }
 }
@@ -241,7 +265,7 @@ impl Clone for APIVersionDiscovery {
     fn clone(&self) -> Self {
         APIVersionDiscovery {
             version: Clone::clone(&self.version),
-            resources: Clone::clone(&self.resources),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
             freshness: Clone::clone(&self.freshness),
         }
     }
@@ -252,7 +276,10 @@ impl std::fmt::Debug for APIVersionDiscovery {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIVersionDiscovery")
             .field("version", &self.version)
-            .field("resources", &self.resources)
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
             .field("freshness", &self.freshness)
             .finish()
     }

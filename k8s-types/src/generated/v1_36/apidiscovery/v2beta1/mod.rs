@@ -63,7 +63,7 @@ impl Clone for APIGroupDiscovery {
         APIGroupDiscovery {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            versions: Clone::clone(&self.versions),
+            versions: apimachinery::list_field::CloneList::clone_list(&self.versions),
         }
     }
 }
@@ -74,7 +74,10 @@ impl std::fmt::Debug for APIGroupDiscovery {
         f.debug_struct("APIGroupDiscovery")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("versions", &self.versions)
+            .field(
+                "versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.versions),
+            )
             .finish()
     }
 }
@@ -116,7 +119,7 @@ impl Clone for APIGroupDiscoveryList {
         APIGroupDiscoveryList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -127,7 +130,10 @@ impl std::fmt::Debug for APIGroupDiscoveryList {
         f.debug_struct("APIGroupDiscoveryList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -31,8 +31,10 @@ impl Clone for ServerStorageVersion {
         ServerStorageVersion {
             api_server_id: Clone::clone(&self.api_server_id),
             encoding_version: Clone::clone(&self.encoding_version),
-            decodable_versions: Clone::clone(&self.decodable_versions),
-            served_versions: Clone::clone(&self.served_versions),
+            decodable_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.decodable_versions,
+            ),
+            served_versions: apimachinery::list_field::CloneList::clone_list(&self.served_versions),
         }
     }
 }
@@ -43,8 +45,14 @@ impl std::fmt::Debug for ServerStorageVersion {
         f.debug_struct("ServerStorageVersion")
             .field("api_server_id", &self.api_server_id)
             .field("encoding_version", &self.encoding_version)
-            .field("decodable_versions", &self.decodable_versions)
-            .field("served_versions", &self.served_versions)
+            .field(
+                "decodable_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.decodable_versions),
+            )
+            .field(
+                "served_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.served_versions),
+            )
             .finish()
     }
 }
@@ -169,7 +177,7 @@ impl Clone for StorageVersionList {
         StorageVersionList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -180,7 +188,10 @@ impl std::fmt::Debug for StorageVersionList {
         f.debug_struct("StorageVersionList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -234,9 +245,11 @@ impl Clone for StorageVersionStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionStatus {
-            storage_versions: Clone::clone(&self.storage_versions),
+            storage_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.storage_versions,
+            ),
             common_encoding_version: Clone::clone(&self.common_encoding_version),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -245,9 +258,15 @@ impl std::fmt::Debug for StorageVersionStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionStatus")
-            .field("storage_versions", &self.storage_versions)
+            .field(
+                "storage_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.storage_versions),
+            )
             .field("common_encoding_version", &self.common_encoding_version)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }

@@ -76,7 +76,7 @@ impl Clone for ControllerRevisionList {
         ControllerRevisionList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -87,7 +87,10 @@ impl std::fmt::Debug for ControllerRevisionList {
         f.debug_struct("ControllerRevisionList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -212,7 +215,7 @@ impl Clone for DaemonSetList {
         DaemonSetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -223,7 +226,10 @@ impl std::fmt::Debug for DaemonSetList {
         f.debug_struct("DaemonSetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -346,7 +352,7 @@ impl Clone for DaemonSetStatus {
             number_available: Clone::clone(&self.number_available),
             number_unavailable: Clone::clone(&self.number_unavailable),
             collision_count: Clone::clone(&self.collision_count),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -364,7 +370,10 @@ impl std::fmt::Debug for DaemonSetStatus {
             .field("number_available", &self.number_available)
             .field("number_unavailable", &self.number_unavailable)
             .field("collision_count", &self.collision_count)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -524,7 +533,7 @@ impl Clone for DeploymentList {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -535,7 +544,10 @@ impl std::fmt::Debug for DeploymentList {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -662,7 +674,7 @@ impl Clone for DeploymentStatus {
             available_replicas: Clone::clone(&self.available_replicas),
             unavailable_replicas: Clone::clone(&self.unavailable_replicas),
             terminating_replicas: Clone::clone(&self.terminating_replicas),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             collision_count: Clone::clone(&self.collision_count),
         }
     }
@@ -679,7 +691,10 @@ impl std::fmt::Debug for DeploymentStatus {
             .field("available_replicas", &self.available_replicas)
             .field("unavailable_replicas", &self.unavailable_replicas)
             .field("terminating_replicas", &self.terminating_replicas)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("collision_count", &self.collision_count)
             .finish()
     }
@@ -845,7 +860,7 @@ impl Clone for ReplicaSetList {
         ReplicaSetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -856,7 +871,10 @@ impl std::fmt::Debug for ReplicaSetList {
         f.debug_struct("ReplicaSetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -954,7 +972,7 @@ impl Clone for ReplicaSetStatus {
             available_replicas: Clone::clone(&self.available_replicas),
             terminating_replicas: Clone::clone(&self.terminating_replicas),
             observed_generation: Clone::clone(&self.observed_generation),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -969,7 +987,10 @@ impl std::fmt::Debug for ReplicaSetStatus {
             .field("available_replicas", &self.available_replicas)
             .field("terminating_replicas", &self.terminating_replicas)
             .field("observed_generation", &self.observed_generation)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -1250,7 +1271,7 @@ impl Clone for StatefulSetList {
         StatefulSetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1261,7 +1282,10 @@ impl std::fmt::Debug for StatefulSetList {
         f.debug_struct("StatefulSetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1429,7 +1453,9 @@ impl Clone for StatefulSetSpec {
             replicas: Clone::clone(&self.replicas),
             selector: Clone::clone(&self.selector),
             template: Clone::clone(&self.template),
-            volume_claim_templates: Clone::clone(&self.volume_claim_templates),
+            volume_claim_templates: apimachinery::list_field::CloneList::clone_list(
+                &self.volume_claim_templates,
+            ),
             service_name: Clone::clone(&self.service_name),
             pod_management_policy: Clone::clone(&self.pod_management_policy),
             update_strategy: Clone::clone(&self.update_strategy),
@@ -1450,7 +1476,10 @@ impl std::fmt::Debug for StatefulSetSpec {
             .field("replicas", &self.replicas)
             .field("selector", &self.selector)
             .field("template", &self.template)
-            .field("volume_claim_templates", &self.volume_claim_templates)
+            .field(
+                "volume_claim_templates",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_claim_templates),
+            )
             .field("service_name", &self.service_name)
             .field("pod_management_policy", &self.pod_management_policy)
             .field("update_strategy", &self.update_strategy)
@@ -1519,7 +1548,7 @@ impl Clone for StatefulSetStatus {
             current_revision: Clone::clone(&self.current_revision),
             update_revision: Clone::clone(&self.update_revision),
             collision_count: Clone::clone(&self.collision_count),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             available_replicas: Clone::clone(&self.available_replicas),
         }
     }
@@ -1537,7 +1566,10 @@ impl std::fmt::Debug for StatefulSetStatus {
             .field("current_revision", &self.current_revision)
             .field("update_revision", &self.update_revision)
             .field("collision_count", &self.collision_count)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("available_replicas", &self.available_replicas)
             .finish()
     }

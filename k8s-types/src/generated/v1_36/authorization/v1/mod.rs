@@ -37,7 +37,7 @@ impl Clone for FieldSelectorAttributes {
     fn clone(&self) -> Self {
         FieldSelectorAttributes {
             raw_selector: Clone::clone(&self.raw_selector),
-            requirements: Clone::clone(&self.requirements),
+            requirements: apimachinery::list_field::CloneList::clone_list(&self.requirements),
         }
     }
 }
@@ -47,7 +47,10 @@ impl std::fmt::Debug for FieldSelectorAttributes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FieldSelectorAttributes")
             .field("raw_selector", &self.raw_selector)
-            .field("requirements", &self.requirements)
+            .field(
+                "requirements",
+                &apimachinery::list_field::DebugList::debug_list(&self.requirements),
+            )
             .finish()
     }
 }
@@ -86,7 +89,7 @@ impl Clone for LabelSelectorAttributes {
     fn clone(&self) -> Self {
         LabelSelectorAttributes {
             raw_selector: Clone::clone(&self.raw_selector),
-            requirements: Clone::clone(&self.requirements),
+            requirements: apimachinery::list_field::CloneList::clone_list(&self.requirements),
         }
     }
 }
@@ -96,7 +99,10 @@ impl std::fmt::Debug for LabelSelectorAttributes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LabelSelectorAttributes")
             .field("raw_selector", &self.raw_selector)
-            .field("requirements", &self.requirements)
+            .field(
+                "requirements",
+                &apimachinery::list_field::DebugList::debug_list(&self.requirements),
+            )
             .finish()
     }
 }
@@ -201,8 +207,10 @@ impl Clone for NonResourceRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourceRule {
-            verbs: Clone::clone(&self.verbs),
-            non_resource_urls: Clone::clone(&self.non_resource_urls),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
+            non_resource_urls: apimachinery::list_field::CloneList::clone_list(
+                &self.non_resource_urls,
+            ),
         }
     }
 }
@@ -211,8 +219,14 @@ impl std::fmt::Debug for NonResourceRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NonResourceRule")
-            .field("verbs", &self.verbs)
-            .field("non_resource_urls", &self.non_resource_urls)
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
+            .field(
+                "non_resource_urls",
+                &apimachinery::list_field::DebugList::debug_list(&self.non_resource_urls),
+            )
             .finish()
     }
 }
@@ -314,10 +328,10 @@ impl Clone for ResourceRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceRule {
-            verbs: Clone::clone(&self.verbs),
-            api_groups: Clone::clone(&self.api_groups),
-            resources: Clone::clone(&self.resources),
-            resource_names: Clone::clone(&self.resource_names),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
+            api_groups: apimachinery::list_field::CloneList::clone_list(&self.api_groups),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
+            resource_names: apimachinery::list_field::CloneList::clone_list(&self.resource_names),
         }
     }
 }
@@ -326,10 +340,22 @@ impl std::fmt::Debug for ResourceRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceRule")
-            .field("verbs", &self.verbs)
-            .field("api_groups", &self.api_groups)
-            .field("resources", &self.resources)
-            .field("resource_names", &self.resource_names)
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
+            .field(
+                "api_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_groups),
+            )
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
+            .field(
+                "resource_names",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_names),
+            )
             .finish()
     }
 }
@@ -569,7 +595,7 @@ impl Clone for SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
             non_resource_attributes: Clone::clone(&self.non_resource_attributes),
             user: Clone::clone(&self.user),
-            groups: Clone::clone(&self.groups),
+            groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
             uid: Clone::clone(&self.uid),
         }
@@ -583,7 +609,10 @@ impl std::fmt::Debug for SubjectAccessReviewSpec {
             .field("resource_attributes", &self.resource_attributes)
             .field("non_resource_attributes", &self.non_resource_attributes)
             .field("user", &self.user)
-            .field("groups", &self.groups)
+            .field(
+                "groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.groups),
+            )
             .field("extra", &self.extra)
             .field("uid", &self.uid)
             .finish()
@@ -709,8 +738,10 @@ impl Clone for SubjectRulesReviewStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SubjectRulesReviewStatus {
-            resource_rules: Clone::clone(&self.resource_rules),
-            non_resource_rules: Clone::clone(&self.non_resource_rules),
+            resource_rules: apimachinery::list_field::CloneList::clone_list(&self.resource_rules),
+            non_resource_rules: apimachinery::list_field::CloneList::clone_list(
+                &self.non_resource_rules,
+            ),
             incomplete: Clone::clone(&self.incomplete),
             evaluation_error: Clone::clone(&self.evaluation_error),
         }
@@ -721,8 +752,14 @@ impl std::fmt::Debug for SubjectRulesReviewStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubjectRulesReviewStatus")
-            .field("resource_rules", &self.resource_rules)
-            .field("non_resource_rules", &self.non_resource_rules)
+            .field(
+                "resource_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_rules),
+            )
+            .field(
+                "non_resource_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.non_resource_rules),
+            )
             .field("incomplete", &self.incomplete)
             .field("evaluation_error", &self.evaluation_error)
             .finish()

@@ -97,7 +97,7 @@ impl Clone for ClusterTrustBundleList {
         ClusterTrustBundleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -108,7 +108,10 @@ impl std::fmt::Debug for ClusterTrustBundleList {
         f.debug_struct("ClusterTrustBundleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

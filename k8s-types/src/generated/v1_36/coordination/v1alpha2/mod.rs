@@ -86,7 +86,7 @@ impl Clone for LeaseCandidateList {
         LeaseCandidateList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -97,7 +97,10 @@ impl std::fmt::Debug for LeaseCandidateList {
         f.debug_struct("LeaseCandidateList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -47,7 +47,7 @@ impl Clone for Endpoint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoint {
-            addresses: Clone::clone(&self.addresses),
+            addresses: apimachinery::list_field::CloneList::clone_list(&self.addresses),
             conditions: Clone::clone(&self.conditions),
             hostname: Clone::clone(&self.hostname),
             target_ref: Clone::clone(&self.target_ref),
@@ -63,7 +63,10 @@ impl std::fmt::Debug for Endpoint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoint")
-            .field("addresses", &self.addresses)
+            .field(
+                "addresses",
+                &apimachinery::list_field::DebugList::debug_list(&self.addresses),
+            )
             .field("conditions", &self.conditions)
             .field("hostname", &self.hostname)
             .field("target_ref", &self.target_ref)
@@ -141,8 +144,8 @@ impl Clone for EndpointHints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointHints {
-            for_zones: Clone::clone(&self.for_zones),
-            for_nodes: Clone::clone(&self.for_nodes),
+            for_zones: apimachinery::list_field::CloneList::clone_list(&self.for_zones),
+            for_nodes: apimachinery::list_field::CloneList::clone_list(&self.for_nodes),
         }
     }
 }
@@ -151,8 +154,14 @@ impl std::fmt::Debug for EndpointHints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointHints")
-            .field("for_zones", &self.for_zones)
-            .field("for_nodes", &self.for_nodes)
+            .field(
+                "for_zones",
+                &apimachinery::list_field::DebugList::debug_list(&self.for_zones),
+            )
+            .field(
+                "for_nodes",
+                &apimachinery::list_field::DebugList::debug_list(&self.for_nodes),
+            )
             .finish()
     }
 }
@@ -272,8 +281,8 @@ impl Clone for EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
             address_type: Clone::clone(&self.address_type),
-            endpoints: Clone::clone(&self.endpoints),
-            ports: Clone::clone(&self.ports),
+            endpoints: apimachinery::list_field::CloneList::clone_list(&self.endpoints),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
 }
@@ -285,8 +294,14 @@ impl std::fmt::Debug for EndpointSlice {
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
             .field("address_type", &self.address_type)
-            .field("endpoints", &self.endpoints)
-            .field("ports", &self.ports)
+            .field(
+                "endpoints",
+                &apimachinery::list_field::DebugList::debug_list(&self.endpoints),
+            )
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .finish()
     }
 }
@@ -315,7 +330,7 @@ impl Clone for EndpointSliceList {
         EndpointSliceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -326,7 +341,10 @@ impl std::fmt::Debug for EndpointSliceList {
         f.debug_struct("EndpointSliceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -210,7 +210,7 @@ impl Clone for FlowSchemaList {
         FlowSchemaList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -221,7 +221,10 @@ impl std::fmt::Debug for FlowSchemaList {
         f.debug_struct("FlowSchemaList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -258,7 +261,7 @@ impl Clone for FlowSchemaSpec {
             priority_level_configuration: Clone::clone(&self.priority_level_configuration),
             matching_precedence: Clone::clone(&self.matching_precedence),
             distinguisher_method: Clone::clone(&self.distinguisher_method),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -273,7 +276,10 @@ impl std::fmt::Debug for FlowSchemaSpec {
             )
             .field("matching_precedence", &self.matching_precedence)
             .field("distinguisher_method", &self.distinguisher_method)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -293,7 +299,7 @@ impl Clone for FlowSchemaStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -302,7 +308,10 @@ impl std::fmt::Debug for FlowSchemaStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FlowSchemaStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -492,8 +501,10 @@ impl Clone for NonResourcePolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourcePolicyRule {
-            verbs: Clone::clone(&self.verbs),
-            non_resource_urls: Clone::clone(&self.non_resource_urls),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
+            non_resource_urls: apimachinery::list_field::CloneList::clone_list(
+                &self.non_resource_urls,
+            ),
         }
     }
 }
@@ -502,8 +513,14 @@ impl std::fmt::Debug for NonResourcePolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NonResourcePolicyRule")
-            .field("verbs", &self.verbs)
-            .field("non_resource_urls", &self.non_resource_urls)
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
+            .field(
+                "non_resource_urls",
+                &apimachinery::list_field::DebugList::debug_list(&self.non_resource_urls),
+            )
             .finish()
     }
 }
@@ -538,9 +555,11 @@ impl Clone for PolicyRulesWithSubjects {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PolicyRulesWithSubjects {
-            subjects: Clone::clone(&self.subjects),
-            resource_rules: Clone::clone(&self.resource_rules),
-            non_resource_rules: Clone::clone(&self.non_resource_rules),
+            subjects: apimachinery::list_field::CloneList::clone_list(&self.subjects),
+            resource_rules: apimachinery::list_field::CloneList::clone_list(&self.resource_rules),
+            non_resource_rules: apimachinery::list_field::CloneList::clone_list(
+                &self.non_resource_rules,
+            ),
         }
     }
 }
@@ -549,9 +568,18 @@ impl std::fmt::Debug for PolicyRulesWithSubjects {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PolicyRulesWithSubjects")
-            .field("subjects", &self.subjects)
-            .field("resource_rules", &self.resource_rules)
-            .field("non_resource_rules", &self.non_resource_rules)
+            .field(
+                "subjects",
+                &apimachinery::list_field::DebugList::debug_list(&self.subjects),
+            )
+            .field(
+                "resource_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_rules),
+            )
+            .field(
+                "non_resource_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.non_resource_rules),
+            )
             .finish()
     }
 }
@@ -678,7 +706,7 @@ impl Clone for PriorityLevelConfigurationList {
         PriorityLevelConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -689,7 +717,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationList {
         f.debug_struct("PriorityLevelConfigurationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -787,7 +818,7 @@ impl Clone for PriorityLevelConfigurationStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -796,7 +827,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityLevelConfigurationStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -909,11 +943,11 @@ impl Clone for ResourcePolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePolicyRule {
-            verbs: Clone::clone(&self.verbs),
-            api_groups: Clone::clone(&self.api_groups),
-            resources: Clone::clone(&self.resources),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
+            api_groups: apimachinery::list_field::CloneList::clone_list(&self.api_groups),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
             cluster_scope: Clone::clone(&self.cluster_scope),
-            namespaces: Clone::clone(&self.namespaces),
+            namespaces: apimachinery::list_field::CloneList::clone_list(&self.namespaces),
         }
     }
 }
@@ -922,11 +956,23 @@ impl std::fmt::Debug for ResourcePolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePolicyRule")
-            .field("verbs", &self.verbs)
-            .field("api_groups", &self.api_groups)
-            .field("resources", &self.resources)
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
+            .field(
+                "api_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_groups),
+            )
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
             .field("cluster_scope", &self.cluster_scope)
-            .field("namespaces", &self.namespaces)
+            .field(
+                "namespaces",
+                &apimachinery::list_field::DebugList::debug_list(&self.namespaces),
+            )
             .finish()
     }
 }

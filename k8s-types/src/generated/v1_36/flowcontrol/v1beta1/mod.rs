@@ -226,7 +226,7 @@ impl Clone for FlowSchemaList {
         FlowSchemaList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -237,7 +237,10 @@ impl std::fmt::Debug for FlowSchemaList {
         f.debug_struct("FlowSchemaList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -411,7 +414,7 @@ impl Clone for PriorityLevelConfigurationList {
         PriorityLevelConfigurationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -422,7 +425,10 @@ impl std::fmt::Debug for PriorityLevelConfigurationList {
         f.debug_struct("PriorityLevelConfigurationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -96,7 +96,7 @@ impl Clone for ImageReviewSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewSpec {
-            containers: Clone::clone(&self.containers),
+            containers: apimachinery::list_field::CloneList::clone_list(&self.containers),
             annotations: Clone::clone(&self.annotations),
             namespace: Clone::clone(&self.namespace),
         }
@@ -107,7 +107,10 @@ impl std::fmt::Debug for ImageReviewSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageReviewSpec")
-            .field("containers", &self.containers)
+            .field(
+                "containers",
+                &apimachinery::list_field::DebugList::debug_list(&self.containers),
+            )
             .field("annotations", &self.annotations)
             .field("namespace", &self.namespace)
             .finish()

@@ -44,7 +44,7 @@ impl Clone for ApplyOptions {
         ApplyOptions {
             kind: Clone::clone(&self.kind),
             api_version: Clone::clone(&self.api_version),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             force: Clone::clone(&self.force),
             field_manager: Clone::clone(&self.field_manager),
         }
@@ -57,7 +57,10 @@ impl std::fmt::Debug for ApplyOptions {
         f.debug_struct("ApplyOptions")
             .field("kind", &self.kind)
             .field("api_version", &self.api_version)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("force", &self.force)
             .field("field_manager", &self.field_manager)
             .finish()
@@ -195,7 +198,7 @@ impl Clone for CreateOptions {
     fn clone(&self) -> Self {
         CreateOptions {
             type_meta: Clone::clone(&self.type_meta),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             field_manager: Clone::clone(&self.field_manager),
             field_validation: Clone::clone(&self.field_validation),
         }
@@ -207,7 +210,10 @@ impl std::fmt::Debug for CreateOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreateOptions")
             .field("type_meta", &self.type_meta)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
             .finish()
@@ -410,7 +416,7 @@ impl Clone for DeleteOptions {
             preconditions: Clone::clone(&self.preconditions),
             orphan_dependents: Clone::clone(&self.orphan_dependents),
             propagation_policy: Clone::clone(&self.propagation_policy),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             ignore_store_read_error_with_cluster_breaking_potential: Clone::clone(
                 &self.ignore_store_read_error_with_cluster_breaking_potential,
             ),
@@ -427,7 +433,10 @@ impl std::fmt::Debug for DeleteOptions {
             .field("preconditions", &self.preconditions)
             .field("orphan_dependents", &self.orphan_dependents)
             .field("propagation_policy", &self.propagation_policy)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field(
                 "ignore_store_read_error_with_cluster_breaking_potential",
                 &self.ignore_store_read_error_with_cluster_breaking_potential,
@@ -587,7 +596,7 @@ impl Clone for FieldSelectorRequirement {
         FieldSelectorRequirement {
             key: Clone::clone(&self.key),
             operator: Clone::clone(&self.operator),
-            values: Clone::clone(&self.values),
+            values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
 }
@@ -598,7 +607,10 @@ impl std::fmt::Debug for FieldSelectorRequirement {
         f.debug_struct("FieldSelectorRequirement")
             .field("key", &self.key)
             .field("operator", &self.operator)
-            .field("values", &self.values)
+            .field(
+                "values",
+                &apimachinery::list_field::DebugList::debug_list(&self.values),
+            )
             .finish()
     }
 }
@@ -934,7 +946,7 @@ impl Clone for List {
     fn clone(&self) -> Self {
         List {
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -944,7 +956,10 @@ impl std::fmt::Debug for List {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("List")
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1339,7 +1354,7 @@ impl Clone for PartialObjectMetadataList {
         PartialObjectMetadataList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1350,7 +1365,10 @@ impl std::fmt::Debug for PartialObjectMetadataList {
         f.debug_struct("PartialObjectMetadataList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1443,7 +1461,7 @@ impl Clone for PatchOptions {
     fn clone(&self) -> Self {
         PatchOptions {
             type_meta: Clone::clone(&self.type_meta),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             force: Clone::clone(&self.force),
             field_manager: Clone::clone(&self.field_manager),
             field_validation: Clone::clone(&self.field_validation),
@@ -1456,7 +1474,10 @@ impl std::fmt::Debug for PatchOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PatchOptions")
             .field("type_meta", &self.type_meta)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("force", &self.force)
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
@@ -1637,7 +1658,7 @@ impl Clone for RootPaths {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RootPaths {
-            paths: Clone::clone(&self.paths),
+            paths: apimachinery::list_field::CloneList::clone_list(&self.paths),
         }
     }
 }
@@ -1646,7 +1667,10 @@ impl std::fmt::Debug for RootPaths {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RootPaths")
-            .field("paths", &self.paths)
+            .field(
+                "paths",
+                &apimachinery::list_field::DebugList::debug_list(&self.paths),
+            )
             .finish()
     }
 }
@@ -1757,7 +1781,7 @@ impl Clone for UpdateOptions {
     fn clone(&self) -> Self {
         UpdateOptions {
             type_meta: Clone::clone(&self.type_meta),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             field_manager: Clone::clone(&self.field_manager),
             field_validation: Clone::clone(&self.field_validation),
         }
@@ -1769,7 +1793,10 @@ impl std::fmt::Debug for UpdateOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UpdateOptions")
             .field("type_meta", &self.type_meta)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
             .finish()

@@ -121,7 +121,7 @@ impl Clone for RuntimeClassList {
         RuntimeClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -132,7 +132,10 @@ impl std::fmt::Debug for RuntimeClassList {
         f.debug_struct("RuntimeClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -163,7 +166,7 @@ impl Clone for Scheduling {
     fn clone(&self) -> Self {
         Scheduling {
             node_selector: Clone::clone(&self.node_selector),
-            tolerations: Clone::clone(&self.tolerations),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
         }
     }
 }
@@ -173,7 +176,10 @@ impl std::fmt::Debug for Scheduling {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scheduling")
             .field("node_selector", &self.node_selector)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .finish()
     }
 }

@@ -110,7 +110,7 @@ impl Clone for PodDisruptionBudgetList {
         PodDisruptionBudgetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -121,7 +121,10 @@ impl std::fmt::Debug for PodDisruptionBudgetList {
         f.debug_struct("PodDisruptionBudgetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -257,7 +260,7 @@ impl Clone for PodDisruptionBudgetStatus {
             current_healthy: Clone::clone(&self.current_healthy),
             desired_healthy: Clone::clone(&self.desired_healthy),
             expected_pods: Clone::clone(&self.expected_pods),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -272,7 +275,10 @@ impl std::fmt::Debug for PodDisruptionBudgetStatus {
             .field("current_healthy", &self.current_healthy)
             .field("desired_healthy", &self.desired_healthy)
             .field("expected_pods", &self.expected_pods)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }

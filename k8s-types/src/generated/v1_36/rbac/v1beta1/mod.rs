@@ -64,7 +64,7 @@ impl Clone for ClusterRole {
         ClusterRole {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             aggregation_rule: Clone::clone(&self.aggregation_rule),
         }
     }
@@ -76,7 +76,10 @@ impl std::fmt::Debug for ClusterRole {
         f.debug_struct("ClusterRole")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .field("aggregation_rule", &self.aggregation_rule)
             .finish()
     }
@@ -116,7 +119,7 @@ impl Clone for ClusterRoleBinding {
         ClusterRoleBinding {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            subjects: Clone::clone(&self.subjects),
+            subjects: apimachinery::list_field::CloneList::clone_list(&self.subjects),
             role_ref: Clone::clone(&self.role_ref),
         }
     }
@@ -128,7 +131,10 @@ impl std::fmt::Debug for ClusterRoleBinding {
         f.debug_struct("ClusterRoleBinding")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("subjects", &self.subjects)
+            .field(
+                "subjects",
+                &apimachinery::list_field::DebugList::debug_list(&self.subjects),
+            )
             .field("role_ref", &self.role_ref)
             .finish()
     }
@@ -168,7 +174,7 @@ impl Clone for ClusterRoleBindingList {
         ClusterRoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -179,7 +185,10 @@ impl std::fmt::Debug for ClusterRoleBindingList {
         f.debug_struct("ClusterRoleBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -218,7 +227,7 @@ impl Clone for ClusterRoleList {
         ClusterRoleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -229,7 +238,10 @@ impl std::fmt::Debug for ClusterRoleList {
         f.debug_struct("ClusterRoleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -263,7 +275,7 @@ impl Clone for Role {
         Role {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -274,7 +286,10 @@ impl std::fmt::Debug for Role {
         f.debug_struct("Role")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -314,7 +329,7 @@ impl Clone for RoleBinding {
         RoleBinding {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            subjects: Clone::clone(&self.subjects),
+            subjects: apimachinery::list_field::CloneList::clone_list(&self.subjects),
             role_ref: Clone::clone(&self.role_ref),
         }
     }
@@ -326,7 +341,10 @@ impl std::fmt::Debug for RoleBinding {
         f.debug_struct("RoleBinding")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("subjects", &self.subjects)
+            .field(
+                "subjects",
+                &apimachinery::list_field::DebugList::debug_list(&self.subjects),
+            )
             .field("role_ref", &self.role_ref)
             .finish()
     }
@@ -366,7 +384,7 @@ impl Clone for RoleBindingList {
         RoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -377,7 +395,10 @@ impl std::fmt::Debug for RoleBindingList {
         f.debug_struct("RoleBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -416,7 +437,7 @@ impl Clone for RoleList {
         RoleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -427,7 +448,10 @@ impl std::fmt::Debug for RoleList {
         f.debug_struct("RoleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

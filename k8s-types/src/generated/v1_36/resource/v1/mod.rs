@@ -52,7 +52,7 @@ impl Clone for AllocatedDeviceStatus {
             pool: Clone::clone(&self.pool),
             device: Clone::clone(&self.device),
             share_id: Clone::clone(&self.share_id),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             data: Clone::clone(&self.data),
             network_data: Clone::clone(&self.network_data),
         }
@@ -67,7 +67,10 @@ impl std::fmt::Debug for AllocatedDeviceStatus {
             .field("pool", &self.pool)
             .field("device", &self.device)
             .field("share_id", &self.share_id)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("data", &self.data)
             .field("network_data", &self.network_data)
             .finish()
@@ -247,7 +250,7 @@ impl Clone for CapacityRequestPolicy {
     fn clone(&self) -> Self {
         CapacityRequestPolicy {
             default: Clone::clone(&self.default),
-            valid_values: Clone::clone(&self.valid_values),
+            valid_values: apimachinery::list_field::CloneList::clone_list(&self.valid_values),
             valid_range: Clone::clone(&self.valid_range),
         }
     }
@@ -258,7 +261,10 @@ impl std::fmt::Debug for CapacityRequestPolicy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CapacityRequestPolicy")
             .field("default", &self.default)
-            .field("valid_values", &self.valid_values)
+            .field(
+                "valid_values",
+                &apimachinery::list_field::DebugList::debug_list(&self.valid_values),
+            )
             .field("valid_range", &self.valid_range)
             .finish()
     }
@@ -559,14 +565,20 @@ impl Clone for Device {
             name: Clone::clone(&self.name),
             attributes: Clone::clone(&self.attributes),
             capacity: Clone::clone(&self.capacity),
-            consumes_counters: Clone::clone(&self.consumes_counters),
+            consumes_counters: apimachinery::list_field::CloneList::clone_list(
+                &self.consumes_counters,
+            ),
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),
             all_nodes: Clone::clone(&self.all_nodes),
-            taints: Clone::clone(&self.taints),
+            taints: apimachinery::list_field::CloneList::clone_list(&self.taints),
             binds_to_node: Clone::clone(&self.binds_to_node),
-            binding_conditions: Clone::clone(&self.binding_conditions),
-            binding_failure_conditions: Clone::clone(&self.binding_failure_conditions),
+            binding_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_conditions,
+            ),
+            binding_failure_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_failure_conditions,
+            ),
             allow_multiple_allocations: Clone::clone(&self.allow_multiple_allocations),
             node_allocatable_resource_mappings: Clone::clone(
                 &self.node_allocatable_resource_mappings,
@@ -582,16 +594,25 @@ impl std::fmt::Debug for Device {
             .field("name", &self.name)
             .field("attributes", &self.attributes)
             .field("capacity", &self.capacity)
-            .field("consumes_counters", &self.consumes_counters)
+            .field(
+                "consumes_counters",
+                &apimachinery::list_field::DebugList::debug_list(&self.consumes_counters),
+            )
             .field("node_name", &self.node_name)
             .field("node_selector", &self.node_selector)
             .field("all_nodes", &self.all_nodes)
-            .field("taints", &self.taints)
+            .field(
+                "taints",
+                &apimachinery::list_field::DebugList::debug_list(&self.taints),
+            )
             .field("binds_to_node", &self.binds_to_node)
-            .field("binding_conditions", &self.binding_conditions)
+            .field(
+                "binding_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_conditions),
+            )
             .field(
                 "binding_failure_conditions",
-                &self.binding_failure_conditions,
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_failure_conditions),
             )
             .field(
                 "allow_multiple_allocations",
@@ -632,7 +653,7 @@ impl Clone for DeviceAllocationConfiguration {
     fn clone(&self) -> Self {
         DeviceAllocationConfiguration {
             source: Clone::clone(&self.source),
-            requests: Clone::clone(&self.requests),
+            requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
             opaque: Clone::clone(&self.opaque),
         }
     }
@@ -643,7 +664,10 @@ impl std::fmt::Debug for DeviceAllocationConfiguration {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceAllocationConfiguration")
             .field("source", &self.source)
-            .field("requests", &self.requests)
+            .field(
+                "requests",
+                &apimachinery::list_field::DebugList::debug_list(&self.requests),
+            )
             .field("opaque", &self.opaque)
             .finish()
     }
@@ -708,8 +732,8 @@ impl Clone for DeviceAllocationResult {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceAllocationResult {
-            results: Clone::clone(&self.results),
-            config: Clone::clone(&self.config),
+            results: apimachinery::list_field::CloneList::clone_list(&self.results),
+            config: apimachinery::list_field::CloneList::clone_list(&self.config),
         }
     }
 }
@@ -718,8 +742,14 @@ impl std::fmt::Debug for DeviceAllocationResult {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceAllocationResult")
-            .field("results", &self.results)
-            .field("config", &self.config)
+            .field(
+                "results",
+                &apimachinery::list_field::DebugList::debug_list(&self.results),
+            )
+            .field(
+                "config",
+                &apimachinery::list_field::DebugList::debug_list(&self.config),
+            )
             .finish()
     }
 }
@@ -769,10 +799,10 @@ impl Clone for DeviceAttribute {
             bool: Clone::clone(&self.bool),
             string: Clone::clone(&self.string),
             version: Clone::clone(&self.version),
-            ints: Clone::clone(&self.ints),
-            bools: Clone::clone(&self.bools),
-            strings: Clone::clone(&self.strings),
-            versions: Clone::clone(&self.versions),
+            ints: apimachinery::list_field::CloneList::clone_list(&self.ints),
+            bools: apimachinery::list_field::CloneList::clone_list(&self.bools),
+            strings: apimachinery::list_field::CloneList::clone_list(&self.strings),
+            versions: apimachinery::list_field::CloneList::clone_list(&self.versions),
         }
     }
 }
@@ -785,10 +815,22 @@ impl std::fmt::Debug for DeviceAttribute {
             .field("bool", &self.bool)
             .field("string", &self.string)
             .field("version", &self.version)
-            .field("ints", &self.ints)
-            .field("bools", &self.bools)
-            .field("strings", &self.strings)
-            .field("versions", &self.versions)
+            .field(
+                "ints",
+                &apimachinery::list_field::DebugList::debug_list(&self.ints),
+            )
+            .field(
+                "bools",
+                &apimachinery::list_field::DebugList::debug_list(&self.bools),
+            )
+            .field(
+                "strings",
+                &apimachinery::list_field::DebugList::debug_list(&self.strings),
+            )
+            .field(
+                "versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.versions),
+            )
             .finish()
     }
 }
@@ -862,9 +904,9 @@ impl Clone for DeviceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaim {
-            requests: Clone::clone(&self.requests),
-            constraints: Clone::clone(&self.constraints),
-            config: Clone::clone(&self.config),
+            requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
+            constraints: apimachinery::list_field::CloneList::clone_list(&self.constraints),
+            config: apimachinery::list_field::CloneList::clone_list(&self.config),
         }
     }
 }
@@ -873,9 +915,18 @@ impl std::fmt::Debug for DeviceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaim")
-            .field("requests", &self.requests)
-            .field("constraints", &self.constraints)
-            .field("config", &self.config)
+            .field(
+                "requests",
+                &apimachinery::list_field::DebugList::debug_list(&self.requests),
+            )
+            .field(
+                "constraints",
+                &apimachinery::list_field::DebugList::debug_list(&self.constraints),
+            )
+            .field(
+                "config",
+                &apimachinery::list_field::DebugList::debug_list(&self.config),
+            )
             .finish()
     }
 }
@@ -902,7 +953,7 @@ impl Clone for DeviceClaimConfiguration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaimConfiguration {
-            requests: Clone::clone(&self.requests),
+            requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
             opaque: Clone::clone(&self.opaque),
         }
     }
@@ -912,7 +963,10 @@ impl std::fmt::Debug for DeviceClaimConfiguration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaimConfiguration")
-            .field("requests", &self.requests)
+            .field(
+                "requests",
+                &apimachinery::list_field::DebugList::debug_list(&self.requests),
+            )
             .field("opaque", &self.opaque)
             .finish()
     }
@@ -1083,7 +1137,7 @@ impl Clone for DeviceClassList {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1094,7 +1148,10 @@ impl std::fmt::Debug for DeviceClassList {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1133,8 +1190,8 @@ impl Clone for DeviceClassSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClassSpec {
-            selectors: Clone::clone(&self.selectors),
-            config: Clone::clone(&self.config),
+            selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
+            config: apimachinery::list_field::CloneList::clone_list(&self.config),
             extended_resource_name: Clone::clone(&self.extended_resource_name),
         }
     }
@@ -1144,8 +1201,14 @@ impl std::fmt::Debug for DeviceClassSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClassSpec")
-            .field("selectors", &self.selectors)
-            .field("config", &self.config)
+            .field(
+                "selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectors),
+            )
+            .field(
+                "config",
+                &apimachinery::list_field::DebugList::debug_list(&self.config),
+            )
             .field("extended_resource_name", &self.extended_resource_name)
             .finish()
     }
@@ -1238,7 +1301,7 @@ impl Clone for DeviceConstraint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceConstraint {
-            requests: Clone::clone(&self.requests),
+            requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
             match_attribute: Clone::clone(&self.match_attribute),
             distinct_attribute: Clone::clone(&self.distinct_attribute),
         }
@@ -1249,7 +1312,10 @@ impl std::fmt::Debug for DeviceConstraint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceConstraint")
-            .field("requests", &self.requests)
+            .field(
+                "requests",
+                &apimachinery::list_field::DebugList::debug_list(&self.requests),
+            )
             .field("match_attribute", &self.match_attribute)
             .field("distinct_attribute", &self.distinct_attribute)
             .finish()
@@ -1341,7 +1407,7 @@ impl Clone for DeviceRequest {
         DeviceRequest {
             name: Clone::clone(&self.name),
             exactly: Clone::clone(&self.exactly),
-            first_available: Clone::clone(&self.first_available),
+            first_available: apimachinery::list_field::CloneList::clone_list(&self.first_available),
         }
     }
 }
@@ -1352,7 +1418,10 @@ impl std::fmt::Debug for DeviceRequest {
         f.debug_struct("DeviceRequest")
             .field("name", &self.name)
             .field("exactly", &self.exactly)
-            .field("first_available", &self.first_available)
+            .field(
+                "first_available",
+                &apimachinery::list_field::DebugList::debug_list(&self.first_available),
+            )
             .finish()
     }
 }
@@ -1444,9 +1513,13 @@ impl Clone for DeviceRequestAllocationResult {
             pool: Clone::clone(&self.pool),
             device: Clone::clone(&self.device),
             admin_access: Clone::clone(&self.admin_access),
-            tolerations: Clone::clone(&self.tolerations),
-            binding_conditions: Clone::clone(&self.binding_conditions),
-            binding_failure_conditions: Clone::clone(&self.binding_failure_conditions),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
+            binding_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_conditions,
+            ),
+            binding_failure_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_failure_conditions,
+            ),
             share_id: Clone::clone(&self.share_id),
             consumed_capacity: Clone::clone(&self.consumed_capacity),
         }
@@ -1462,11 +1535,17 @@ impl std::fmt::Debug for DeviceRequestAllocationResult {
             .field("pool", &self.pool)
             .field("device", &self.device)
             .field("admin_access", &self.admin_access)
-            .field("tolerations", &self.tolerations)
-            .field("binding_conditions", &self.binding_conditions)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
+            .field(
+                "binding_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_conditions),
+            )
             .field(
                 "binding_failure_conditions",
-                &self.binding_failure_conditions,
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_failure_conditions),
             )
             .field("share_id", &self.share_id)
             .field("consumed_capacity", &self.consumed_capacity)
@@ -1602,10 +1681,10 @@ impl Clone for DeviceSubRequest {
         DeviceSubRequest {
             name: Clone::clone(&self.name),
             device_class_name: Clone::clone(&self.device_class_name),
-            selectors: Clone::clone(&self.selectors),
+            selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
             allocation_mode: Clone::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
-            tolerations: Clone::clone(&self.tolerations),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
         }
     }
@@ -1617,10 +1696,16 @@ impl std::fmt::Debug for DeviceSubRequest {
         f.debug_struct("DeviceSubRequest")
             .field("name", &self.name)
             .field("device_class_name", &self.device_class_name)
-            .field("selectors", &self.selectors)
+            .field(
+                "selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectors),
+            )
             .field("allocation_mode", &self.allocation_mode)
             .field("count", &self.count)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .field("capacity", &self.capacity)
             .finish()
     }
@@ -1844,11 +1929,11 @@ impl Clone for ExactDeviceRequest {
     fn clone(&self) -> Self {
         ExactDeviceRequest {
             device_class_name: Clone::clone(&self.device_class_name),
-            selectors: Clone::clone(&self.selectors),
+            selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
             allocation_mode: Clone::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             admin_access: Clone::clone(&self.admin_access),
-            tolerations: Clone::clone(&self.tolerations),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
         }
     }
@@ -1859,11 +1944,17 @@ impl std::fmt::Debug for ExactDeviceRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExactDeviceRequest")
             .field("device_class_name", &self.device_class_name)
-            .field("selectors", &self.selectors)
+            .field(
+                "selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectors),
+            )
             .field("allocation_mode", &self.allocation_mode)
             .field("count", &self.count)
             .field("admin_access", &self.admin_access)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .field("capacity", &self.capacity)
             .finish()
     }
@@ -1903,7 +1994,7 @@ impl Clone for NetworkDeviceData {
     fn clone(&self) -> Self {
         NetworkDeviceData {
             interface_name: Clone::clone(&self.interface_name),
-            ips: Clone::clone(&self.ips),
+            ips: apimachinery::list_field::CloneList::clone_list(&self.ips),
             hardware_address: Clone::clone(&self.hardware_address),
         }
     }
@@ -1914,7 +2005,10 @@ impl std::fmt::Debug for NetworkDeviceData {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkDeviceData")
             .field("interface_name", &self.interface_name)
-            .field("ips", &self.ips)
+            .field(
+                "ips",
+                &apimachinery::list_field::DebugList::debug_list(&self.ips),
+            )
             .field("hardware_address", &self.hardware_address)
             .finish()
     }
@@ -2141,7 +2235,7 @@ impl Clone for ResourceClaimList {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -2152,7 +2246,10 @@ impl std::fmt::Debug for ResourceClaimList {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -2227,8 +2324,8 @@ impl Clone for ResourceClaimStatus {
     fn clone(&self) -> Self {
         ResourceClaimStatus {
             allocation: Clone::clone(&self.allocation),
-            reserved_for: Clone::clone(&self.reserved_for),
-            devices: Clone::clone(&self.devices),
+            reserved_for: apimachinery::list_field::CloneList::clone_list(&self.reserved_for),
+            devices: apimachinery::list_field::CloneList::clone_list(&self.devices),
         }
     }
 }
@@ -2238,8 +2335,14 @@ impl std::fmt::Debug for ResourceClaimStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceClaimStatus")
             .field("allocation", &self.allocation)
-            .field("reserved_for", &self.reserved_for)
-            .field("devices", &self.devices)
+            .field(
+                "reserved_for",
+                &apimachinery::list_field::DebugList::debug_list(&self.reserved_for),
+            )
+            .field(
+                "devices",
+                &apimachinery::list_field::DebugList::debug_list(&self.devices),
+            )
             .finish()
     }
 }
@@ -2311,7 +2414,7 @@ impl Clone for ResourceClaimTemplateList {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -2322,7 +2425,10 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -2503,7 +2609,7 @@ impl Clone for ResourceSliceList {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -2514,7 +2620,10 @@ impl std::fmt::Debug for ResourceSliceList {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -2593,9 +2702,9 @@ impl Clone for ResourceSliceSpec {
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),
             all_nodes: Clone::clone(&self.all_nodes),
-            devices: Clone::clone(&self.devices),
+            devices: apimachinery::list_field::CloneList::clone_list(&self.devices),
             per_device_node_selection: Clone::clone(&self.per_device_node_selection),
-            shared_counters: Clone::clone(&self.shared_counters),
+            shared_counters: apimachinery::list_field::CloneList::clone_list(&self.shared_counters),
         }
     }
 }
@@ -2609,9 +2718,15 @@ impl std::fmt::Debug for ResourceSliceSpec {
             .field("node_name", &self.node_name)
             .field("node_selector", &self.node_selector)
             .field("all_nodes", &self.all_nodes)
-            .field("devices", &self.devices)
+            .field(
+                "devices",
+                &apimachinery::list_field::DebugList::debug_list(&self.devices),
+            )
             .field("per_device_node_selection", &self.per_device_node_selection)
-            .field("shared_counters", &self.shared_counters)
+            .field(
+                "shared_counters",
+                &apimachinery::list_field::DebugList::debug_list(&self.shared_counters),
+            )
             .finish()
     }
 }

@@ -131,7 +131,7 @@ impl Clone for DeviceTaintRuleList {
         DeviceTaintRuleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -142,7 +142,10 @@ impl std::fmt::Debug for DeviceTaintRuleList {
         f.debug_struct("DeviceTaintRuleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -305,7 +308,7 @@ impl Clone for ResourcePoolStatusRequestList {
         ResourcePoolStatusRequestList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -316,7 +319,10 @@ impl std::fmt::Debug for ResourcePoolStatusRequestList {
         f.debug_struct("ResourcePoolStatusRequestList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -400,8 +406,8 @@ impl Clone for ResourcePoolStatusRequestStatus {
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestStatus {
             pool_count: Clone::clone(&self.pool_count),
-            pools: Clone::clone(&self.pools),
-            conditions: Clone::clone(&self.conditions),
+            pools: apimachinery::list_field::CloneList::clone_list(&self.pools),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -411,8 +417,14 @@ impl std::fmt::Debug for ResourcePoolStatusRequestStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestStatus")
             .field("pool_count", &self.pool_count)
-            .field("pools", &self.pools)
-            .field("conditions", &self.conditions)
+            .field(
+                "pools",
+                &apimachinery::list_field::DebugList::debug_list(&self.pools),
+            )
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }

@@ -358,14 +358,20 @@ impl Clone for BasicDevice {
         BasicDevice {
             attributes: Clone::clone(&self.attributes),
             capacity: Clone::clone(&self.capacity),
-            consumes_counters: Clone::clone(&self.consumes_counters),
+            consumes_counters: apimachinery::list_field::CloneList::clone_list(
+                &self.consumes_counters,
+            ),
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),
             all_nodes: Clone::clone(&self.all_nodes),
-            taints: Clone::clone(&self.taints),
+            taints: apimachinery::list_field::CloneList::clone_list(&self.taints),
             binds_to_node: Clone::clone(&self.binds_to_node),
-            binding_conditions: Clone::clone(&self.binding_conditions),
-            binding_failure_conditions: Clone::clone(&self.binding_failure_conditions),
+            binding_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_conditions,
+            ),
+            binding_failure_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_failure_conditions,
+            ),
             allow_multiple_allocations: Clone::clone(&self.allow_multiple_allocations),
             node_allocatable_resource_mappings: Clone::clone(
                 &self.node_allocatable_resource_mappings,
@@ -380,16 +386,25 @@ impl std::fmt::Debug for BasicDevice {
         f.debug_struct("BasicDevice")
             .field("attributes", &self.attributes)
             .field("capacity", &self.capacity)
-            .field("consumes_counters", &self.consumes_counters)
+            .field(
+                "consumes_counters",
+                &apimachinery::list_field::DebugList::debug_list(&self.consumes_counters),
+            )
             .field("node_name", &self.node_name)
             .field("node_selector", &self.node_selector)
             .field("all_nodes", &self.all_nodes)
-            .field("taints", &self.taints)
+            .field(
+                "taints",
+                &apimachinery::list_field::DebugList::debug_list(&self.taints),
+            )
             .field("binds_to_node", &self.binds_to_node)
-            .field("binding_conditions", &self.binding_conditions)
+            .field(
+                "binding_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_conditions),
+            )
             .field(
                 "binding_failure_conditions",
-                &self.binding_failure_conditions,
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_failure_conditions),
             )
             .field(
                 "allow_multiple_allocations",
@@ -465,9 +480,9 @@ impl Clone for DeviceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaim {
-            requests: Clone::clone(&self.requests),
-            constraints: Clone::clone(&self.constraints),
-            config: Clone::clone(&self.config),
+            requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
+            constraints: apimachinery::list_field::CloneList::clone_list(&self.constraints),
+            config: apimachinery::list_field::CloneList::clone_list(&self.config),
         }
     }
 }
@@ -476,9 +491,18 @@ impl std::fmt::Debug for DeviceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaim")
-            .field("requests", &self.requests)
-            .field("constraints", &self.constraints)
-            .field("config", &self.config)
+            .field(
+                "requests",
+                &apimachinery::list_field::DebugList::debug_list(&self.requests),
+            )
+            .field(
+                "constraints",
+                &apimachinery::list_field::DebugList::debug_list(&self.constraints),
+            )
+            .field(
+                "config",
+                &apimachinery::list_field::DebugList::debug_list(&self.config),
+            )
             .finish()
     }
 }
@@ -572,7 +596,7 @@ impl Clone for DeviceClassList {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -583,7 +607,10 @@ impl std::fmt::Debug for DeviceClassList {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -729,12 +756,12 @@ impl Clone for DeviceRequest {
         DeviceRequest {
             name: Clone::clone(&self.name),
             device_class_name: Clone::clone(&self.device_class_name),
-            selectors: Clone::clone(&self.selectors),
+            selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
             allocation_mode: Clone::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             admin_access: Clone::clone(&self.admin_access),
-            first_available: Clone::clone(&self.first_available),
-            tolerations: Clone::clone(&self.tolerations),
+            first_available: apimachinery::list_field::CloneList::clone_list(&self.first_available),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
         }
     }
@@ -746,12 +773,21 @@ impl std::fmt::Debug for DeviceRequest {
         f.debug_struct("DeviceRequest")
             .field("name", &self.name)
             .field("device_class_name", &self.device_class_name)
-            .field("selectors", &self.selectors)
+            .field(
+                "selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectors),
+            )
             .field("allocation_mode", &self.allocation_mode)
             .field("count", &self.count)
             .field("admin_access", &self.admin_access)
-            .field("first_available", &self.first_available)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "first_available",
+                &apimachinery::list_field::DebugList::debug_list(&self.first_available),
+            )
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .field("capacity", &self.capacity)
             .finish()
     }
@@ -866,10 +902,10 @@ impl Clone for DeviceSubRequest {
         DeviceSubRequest {
             name: Clone::clone(&self.name),
             device_class_name: Clone::clone(&self.device_class_name),
-            selectors: Clone::clone(&self.selectors),
+            selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
             allocation_mode: Clone::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
-            tolerations: Clone::clone(&self.tolerations),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
         }
     }
@@ -881,10 +917,16 @@ impl std::fmt::Debug for DeviceSubRequest {
         f.debug_struct("DeviceSubRequest")
             .field("name", &self.name)
             .field("device_class_name", &self.device_class_name)
-            .field("selectors", &self.selectors)
+            .field(
+                "selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectors),
+            )
             .field("allocation_mode", &self.allocation_mode)
             .field("count", &self.count)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .field("capacity", &self.capacity)
             .finish()
     }
@@ -978,7 +1020,7 @@ impl Clone for ResourceClaimList {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -989,7 +1031,10 @@ impl std::fmt::Debug for ResourceClaimList {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1105,7 +1150,7 @@ impl Clone for ResourceClaimTemplateList {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1116,7 +1161,10 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1259,7 +1307,7 @@ impl Clone for ResourceSliceList {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1270,7 +1318,10 @@ impl std::fmt::Debug for ResourceSliceList {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1351,9 +1402,9 @@ impl Clone for ResourceSliceSpec {
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),
             all_nodes: Clone::clone(&self.all_nodes),
-            devices: Clone::clone(&self.devices),
+            devices: apimachinery::list_field::CloneList::clone_list(&self.devices),
             per_device_node_selection: Clone::clone(&self.per_device_node_selection),
-            shared_counters: Clone::clone(&self.shared_counters),
+            shared_counters: apimachinery::list_field::CloneList::clone_list(&self.shared_counters),
         }
     }
 }
@@ -1367,9 +1418,15 @@ impl std::fmt::Debug for ResourceSliceSpec {
             .field("node_name", &self.node_name)
             .field("node_selector", &self.node_selector)
             .field("all_nodes", &self.all_nodes)
-            .field("devices", &self.devices)
+            .field(
+                "devices",
+                &apimachinery::list_field::DebugList::debug_list(&self.devices),
+            )
             .field("per_device_node_selection", &self.per_device_node_selection)
-            .field("shared_counters", &self.shared_counters)
+            .field(
+                "shared_counters",
+                &apimachinery::list_field::DebugList::debug_list(&self.shared_counters),
+            )
             .finish()
     }
 }

@@ -126,7 +126,7 @@ impl Clone for PodGroupList {
         PodGroupList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -137,7 +137,10 @@ impl std::fmt::Debug for PodGroupList {
         f.debug_struct("PodGroupList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -263,7 +266,7 @@ impl Clone for PodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupSchedulingConstraints {
-            topology: Clone::clone(&self.topology),
+            topology: apimachinery::list_field::CloneList::clone_list(&self.topology),
         }
     }
 }
@@ -272,7 +275,10 @@ impl std::fmt::Debug for PodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupSchedulingConstraints")
-            .field("topology", &self.topology)
+            .field(
+                "topology",
+                &apimachinery::list_field::DebugList::debug_list(&self.topology),
+            )
             .finish()
     }
 }
@@ -378,7 +384,7 @@ impl Clone for PodGroupSpec {
             pod_group_template_ref: Clone::clone(&self.pod_group_template_ref),
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
-            resource_claims: Clone::clone(&self.resource_claims),
+            resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
             priority_class_name: Clone::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
@@ -393,7 +399,10 @@ impl std::fmt::Debug for PodGroupSpec {
             .field("pod_group_template_ref", &self.pod_group_template_ref)
             .field("scheduling_policy", &self.scheduling_policy)
             .field("scheduling_constraints", &self.scheduling_constraints)
-            .field("resource_claims", &self.resource_claims)
+            .field(
+                "resource_claims",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claims),
+            )
             .field("disruption_mode", &self.disruption_mode)
             .field("priority_class_name", &self.priority_class_name)
             .field("priority", &self.priority)
@@ -434,8 +443,10 @@ impl Clone for PodGroupStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupStatus {
-            conditions: Clone::clone(&self.conditions),
-            resource_claim_statuses: Clone::clone(&self.resource_claim_statuses),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
+            resource_claim_statuses: apimachinery::list_field::CloneList::clone_list(
+                &self.resource_claim_statuses,
+            ),
         }
     }
 }
@@ -444,8 +455,14 @@ impl std::fmt::Debug for PodGroupStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupStatus")
-            .field("conditions", &self.conditions)
-            .field("resource_claim_statuses", &self.resource_claim_statuses)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
+            .field(
+                "resource_claim_statuses",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claim_statuses),
+            )
             .finish()
     }
 }
@@ -507,7 +524,7 @@ impl Clone for PodGroupTemplate {
             name: Clone::clone(&self.name),
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
-            resource_claims: Clone::clone(&self.resource_claims),
+            resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
             priority_class_name: Clone::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
@@ -522,7 +539,10 @@ impl std::fmt::Debug for PodGroupTemplate {
             .field("name", &self.name)
             .field("scheduling_policy", &self.scheduling_policy)
             .field("scheduling_constraints", &self.scheduling_constraints)
-            .field("resource_claims", &self.resource_claims)
+            .field(
+                "resource_claims",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claims),
+            )
             .field("disruption_mode", &self.disruption_mode)
             .field("priority_class_name", &self.priority_class_name)
             .field("priority", &self.priority)
@@ -701,7 +721,7 @@ impl Clone for WorkloadList {
         WorkloadList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -712,7 +732,10 @@ impl std::fmt::Debug for WorkloadList {
         f.debug_struct("WorkloadList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -771,7 +794,9 @@ impl Clone for WorkloadSpec {
     fn clone(&self) -> Self {
         WorkloadSpec {
             controller_ref: Clone::clone(&self.controller_ref),
-            pod_group_templates: Clone::clone(&self.pod_group_templates),
+            pod_group_templates: apimachinery::list_field::CloneList::clone_list(
+                &self.pod_group_templates,
+            ),
         }
     }
 }
@@ -781,7 +806,10 @@ impl std::fmt::Debug for WorkloadSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkloadSpec")
             .field("controller_ref", &self.controller_ref)
-            .field("pod_group_templates", &self.pod_group_templates)
+            .field(
+                "pod_group_templates",
+                &apimachinery::list_field::DebugList::debug_list(&self.pod_group_templates),
+            )
             .finish()
     }
 }

@@ -75,7 +75,7 @@ impl Clone for CSIDriverList {
         CSIDriverList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -86,7 +86,10 @@ impl std::fmt::Debug for CSIDriverList {
         f.debug_struct("CSIDriverList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -276,10 +279,12 @@ impl Clone for CSIDriverSpec {
         CSIDriverSpec {
             attach_required: Clone::clone(&self.attach_required),
             pod_info_on_mount: Clone::clone(&self.pod_info_on_mount),
-            volume_lifecycle_modes: Clone::clone(&self.volume_lifecycle_modes),
+            volume_lifecycle_modes: apimachinery::list_field::CloneList::clone_list(
+                &self.volume_lifecycle_modes,
+            ),
             storage_capacity: Clone::clone(&self.storage_capacity),
             fs_group_policy: Clone::clone(&self.fs_group_policy),
-            token_requests: Clone::clone(&self.token_requests),
+            token_requests: apimachinery::list_field::CloneList::clone_list(&self.token_requests),
             requires_republish: Clone::clone(&self.requires_republish),
             se_linux_mount: Clone::clone(&self.se_linux_mount),
             node_allocatable_update_period_seconds: Clone::clone(
@@ -299,10 +304,16 @@ impl std::fmt::Debug for CSIDriverSpec {
         f.debug_struct("CSIDriverSpec")
             .field("attach_required", &self.attach_required)
             .field("pod_info_on_mount", &self.pod_info_on_mount)
-            .field("volume_lifecycle_modes", &self.volume_lifecycle_modes)
+            .field(
+                "volume_lifecycle_modes",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_lifecycle_modes),
+            )
             .field("storage_capacity", &self.storage_capacity)
             .field("fs_group_policy", &self.fs_group_policy)
-            .field("token_requests", &self.token_requests)
+            .field(
+                "token_requests",
+                &apimachinery::list_field::DebugList::debug_list(&self.token_requests),
+            )
             .field("requires_republish", &self.requires_republish)
             .field("se_linux_mount", &self.se_linux_mount)
             .field(
@@ -413,7 +424,7 @@ impl Clone for CSINodeDriver {
         CSINodeDriver {
             name: Clone::clone(&self.name),
             node_id: Clone::clone(&self.node_id),
-            topology_keys: Clone::clone(&self.topology_keys),
+            topology_keys: apimachinery::list_field::CloneList::clone_list(&self.topology_keys),
             allocatable: Clone::clone(&self.allocatable),
         }
     }
@@ -425,7 +436,10 @@ impl std::fmt::Debug for CSINodeDriver {
         f.debug_struct("CSINodeDriver")
             .field("name", &self.name)
             .field("node_id", &self.node_id)
-            .field("topology_keys", &self.topology_keys)
+            .field(
+                "topology_keys",
+                &apimachinery::list_field::DebugList::debug_list(&self.topology_keys),
+            )
             .field("allocatable", &self.allocatable)
             .finish()
     }
@@ -456,7 +470,7 @@ impl Clone for CSINodeList {
         CSINodeList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -467,7 +481,10 @@ impl std::fmt::Debug for CSINodeList {
         f.debug_struct("CSINodeList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -488,7 +505,7 @@ impl Clone for CSINodeSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeSpec {
-            drivers: Clone::clone(&self.drivers),
+            drivers: apimachinery::list_field::CloneList::clone_list(&self.drivers),
         }
     }
 }
@@ -497,7 +514,10 @@ impl std::fmt::Debug for CSINodeSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CSINodeSpec")
-            .field("drivers", &self.drivers)
+            .field(
+                "drivers",
+                &apimachinery::list_field::DebugList::debug_list(&self.drivers),
+            )
             .finish()
     }
 }
@@ -634,7 +654,7 @@ impl Clone for CSIStorageCapacityList {
         CSIStorageCapacityList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -645,7 +665,10 @@ impl std::fmt::Debug for CSIStorageCapacityList {
         f.debug_struct("CSIStorageCapacityList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -705,10 +728,12 @@ impl Clone for StorageClass {
             provisioner: Clone::clone(&self.provisioner),
             parameters: Clone::clone(&self.parameters),
             reclaim_policy: Clone::clone(&self.reclaim_policy),
-            mount_options: Clone::clone(&self.mount_options),
+            mount_options: apimachinery::list_field::CloneList::clone_list(&self.mount_options),
             allow_volume_expansion: Clone::clone(&self.allow_volume_expansion),
             volume_binding_mode: Clone::clone(&self.volume_binding_mode),
-            allowed_topologies: Clone::clone(&self.allowed_topologies),
+            allowed_topologies: apimachinery::list_field::CloneList::clone_list(
+                &self.allowed_topologies,
+            ),
         }
     }
 }
@@ -722,10 +747,16 @@ impl std::fmt::Debug for StorageClass {
             .field("provisioner", &self.provisioner)
             .field("parameters", &self.parameters)
             .field("reclaim_policy", &self.reclaim_policy)
-            .field("mount_options", &self.mount_options)
+            .field(
+                "mount_options",
+                &apimachinery::list_field::DebugList::debug_list(&self.mount_options),
+            )
             .field("allow_volume_expansion", &self.allow_volume_expansion)
             .field("volume_binding_mode", &self.volume_binding_mode)
-            .field("allowed_topologies", &self.allowed_topologies)
+            .field(
+                "allowed_topologies",
+                &apimachinery::list_field::DebugList::debug_list(&self.allowed_topologies),
+            )
             .finish()
     }
 }
@@ -755,7 +786,7 @@ impl Clone for StorageClassList {
         StorageClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -766,7 +797,10 @@ impl std::fmt::Debug for StorageClassList {
         f.debug_struct("StorageClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -880,7 +914,7 @@ impl Clone for VolumeAttachmentList {
         VolumeAttachmentList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -891,7 +925,10 @@ impl std::fmt::Debug for VolumeAttachmentList {
         f.debug_struct("VolumeAttachmentList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1109,7 +1146,7 @@ impl Clone for VolumeAttributesClassList {
         VolumeAttributesClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1120,7 +1157,10 @@ impl std::fmt::Debug for VolumeAttributesClassList {
         f.debug_struct("VolumeAttributesClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -179,7 +179,7 @@ impl Clone for CSIStorageCapacityList {
         CSIStorageCapacityList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -190,7 +190,10 @@ impl std::fmt::Debug for CSIStorageCapacityList {
         f.debug_struct("CSIStorageCapacityList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -284,7 +287,7 @@ impl Clone for VolumeAttachmentList {
         VolumeAttachmentList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -295,7 +298,10 @@ impl std::fmt::Debug for VolumeAttachmentList {
         f.debug_struct("VolumeAttachmentList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -399,7 +405,7 @@ impl Clone for VolumeAttributesClassList {
         VolumeAttributesClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -410,7 +416,10 @@ impl std::fmt::Debug for VolumeAttributesClassList {
         f.debug_struct("VolumeAttributesClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -265,7 +265,7 @@ impl Clone for MutatingAdmissionPolicyBindingList {
         MutatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -276,7 +276,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyBindingList {
         f.debug_struct("MutatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -315,7 +318,7 @@ impl Clone for MutatingAdmissionPolicyList {
         MutatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -326,7 +329,10 @@ impl std::fmt::Debug for MutatingAdmissionPolicyList {
         f.debug_struct("MutatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -469,7 +475,7 @@ impl Clone for ValidatingAdmissionPolicyBindingList {
         ValidatingAdmissionPolicyBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -480,7 +486,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyBindingList {
         f.debug_struct("ValidatingAdmissionPolicyBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -519,7 +528,7 @@ impl Clone for ValidatingAdmissionPolicyList {
         ValidatingAdmissionPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -530,7 +539,10 @@ impl std::fmt::Debug for ValidatingAdmissionPolicyList {
         f.debug_struct("ValidatingAdmissionPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

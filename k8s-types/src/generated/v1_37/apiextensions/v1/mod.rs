@@ -44,7 +44,7 @@ impl Clone for ConversionRequest {
         ConversionRequest {
             uid: Clone::clone(&self.uid),
             desired_api_version: Clone::clone(&self.desired_api_version),
-            objects: Clone::clone(&self.objects),
+            objects: apimachinery::list_field::CloneList::clone_list(&self.objects),
         }
     }
 }
@@ -55,7 +55,10 @@ impl std::fmt::Debug for ConversionRequest {
         f.debug_struct("ConversionRequest")
             .field("uid", &self.uid)
             .field("desired_api_version", &self.desired_api_version)
-            .field("objects", &self.objects)
+            .field(
+                "objects",
+                &apimachinery::list_field::DebugList::debug_list(&self.objects),
+            )
             .finish()
     }
 }
@@ -88,7 +91,9 @@ impl Clone for ConversionResponse {
     fn clone(&self) -> Self {
         ConversionResponse {
             uid: Clone::clone(&self.uid),
-            converted_objects: Clone::clone(&self.converted_objects),
+            converted_objects: apimachinery::list_field::CloneList::clone_list(
+                &self.converted_objects,
+            ),
             result: Clone::clone(&self.result),
         }
     }
@@ -99,7 +104,10 @@ impl std::fmt::Debug for ConversionResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConversionResponse")
             .field("uid", &self.uid)
-            .field("converted_objects", &self.converted_objects)
+            .field(
+                "converted_objects",
+                &apimachinery::list_field::DebugList::debug_list(&self.converted_objects),
+            )
             .field("result", &self.result)
             .finish()
     }
@@ -360,7 +368,7 @@ impl Clone for CustomResourceDefinitionList {
         CustomResourceDefinitionList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -371,7 +379,10 @@ impl std::fmt::Debug for CustomResourceDefinitionList {
         f.debug_struct("CustomResourceDefinitionList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -414,10 +425,10 @@ impl Clone for CustomResourceDefinitionNames {
         CustomResourceDefinitionNames {
             plural: Clone::clone(&self.plural),
             singular: Clone::clone(&self.singular),
-            short_names: Clone::clone(&self.short_names),
+            short_names: apimachinery::list_field::CloneList::clone_list(&self.short_names),
             kind: Clone::clone(&self.kind),
             list_kind: Clone::clone(&self.list_kind),
-            categories: Clone::clone(&self.categories),
+            categories: apimachinery::list_field::CloneList::clone_list(&self.categories),
         }
     }
 }
@@ -428,10 +439,16 @@ impl std::fmt::Debug for CustomResourceDefinitionNames {
         f.debug_struct("CustomResourceDefinitionNames")
             .field("plural", &self.plural)
             .field("singular", &self.singular)
-            .field("short_names", &self.short_names)
+            .field(
+                "short_names",
+                &apimachinery::list_field::DebugList::debug_list(&self.short_names),
+            )
             .field("kind", &self.kind)
             .field("list_kind", &self.list_kind)
-            .field("categories", &self.categories)
+            .field(
+                "categories",
+                &apimachinery::list_field::DebugList::debug_list(&self.categories),
+            )
             .finish()
     }
 }
@@ -479,7 +496,7 @@ impl Clone for CustomResourceDefinitionSpec {
             group: Clone::clone(&self.group),
             names: Clone::clone(&self.names),
             scope: Clone::clone(&self.scope),
-            versions: Clone::clone(&self.versions),
+            versions: apimachinery::list_field::CloneList::clone_list(&self.versions),
             conversion: Clone::clone(&self.conversion),
             preserve_unknown_fields: Clone::clone(&self.preserve_unknown_fields),
         }
@@ -493,7 +510,10 @@ impl std::fmt::Debug for CustomResourceDefinitionSpec {
             .field("group", &self.group)
             .field("names", &self.names)
             .field("scope", &self.scope)
-            .field("versions", &self.versions)
+            .field(
+                "versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.versions),
+            )
             .field("conversion", &self.conversion)
             .field("preserve_unknown_fields", &self.preserve_unknown_fields)
             .finish()
@@ -529,9 +549,9 @@ impl Clone for CustomResourceDefinitionStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             accepted_names: Clone::clone(&self.accepted_names),
-            stored_versions: Clone::clone(&self.stored_versions),
+            stored_versions: apimachinery::list_field::CloneList::clone_list(&self.stored_versions),
             observed_generation: Clone::clone(&self.observed_generation),
         }
     }
@@ -541,9 +561,15 @@ impl std::fmt::Debug for CustomResourceDefinitionStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomResourceDefinitionStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("accepted_names", &self.accepted_names)
-            .field("stored_versions", &self.stored_versions)
+            .field(
+                "stored_versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.stored_versions),
+            )
             .field("observed_generation", &self.observed_generation)
             .finish()
     }
@@ -600,8 +626,12 @@ impl Clone for CustomResourceDefinitionVersion {
             deprecation_warning: Clone::clone(&self.deprecation_warning),
             schema: Clone::clone(&self.schema),
             subresources: Clone::clone(&self.subresources),
-            additional_printer_columns: Clone::clone(&self.additional_printer_columns),
-            selectable_fields: Clone::clone(&self.selectable_fields),
+            additional_printer_columns: apimachinery::list_field::CloneList::clone_list(
+                &self.additional_printer_columns,
+            ),
+            selectable_fields: apimachinery::list_field::CloneList::clone_list(
+                &self.selectable_fields,
+            ),
         }
     }
 }
@@ -619,9 +649,12 @@ impl std::fmt::Debug for CustomResourceDefinitionVersion {
             .field("subresources", &self.subresources)
             .field(
                 "additional_printer_columns",
-                &self.additional_printer_columns,
+                &apimachinery::list_field::DebugList::debug_list(&self.additional_printer_columns),
             )
-            .field("selectable_fields", &self.selectable_fields)
+            .field(
+                "selectable_fields",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectable_fields),
+            )
             .finish()
     }
 }
@@ -1059,14 +1092,14 @@ impl Clone for JSONSchemaProps {
             min_items: Clone::clone(&self.min_items),
             unique_items: Clone::clone(&self.unique_items),
             multiple_of: Clone::clone(&self.multiple_of),
-            r#enum: Clone::clone(&self.r#enum),
+            r#enum: apimachinery::list_field::CloneList::clone_list(&self.r#enum),
             max_properties: Clone::clone(&self.max_properties),
             min_properties: Clone::clone(&self.min_properties),
-            required: Clone::clone(&self.required),
+            required: apimachinery::list_field::CloneList::clone_list(&self.required),
             items: Clone::clone(&self.items),
-            all_of: Clone::clone(&self.all_of),
-            one_of: Clone::clone(&self.one_of),
-            any_of: Clone::clone(&self.any_of),
+            all_of: apimachinery::list_field::CloneList::clone_list(&self.all_of),
+            one_of: apimachinery::list_field::CloneList::clone_list(&self.one_of),
+            any_of: apimachinery::list_field::CloneList::clone_list(&self.any_of),
             not: Clone::clone(&self.not),
             properties: Clone::clone(&self.properties),
             additional_properties: Clone::clone(&self.additional_properties),
@@ -1082,10 +1115,14 @@ impl Clone for JSONSchemaProps {
             ),
             x_kubernetes_embedded_resource: Clone::clone(&self.x_kubernetes_embedded_resource),
             x_kubernetes_int_or_string: Clone::clone(&self.x_kubernetes_int_or_string),
-            x_kubernetes_list_map_keys: Clone::clone(&self.x_kubernetes_list_map_keys),
+            x_kubernetes_list_map_keys: apimachinery::list_field::CloneList::clone_list(
+                &self.x_kubernetes_list_map_keys,
+            ),
             x_kubernetes_list_type: Clone::clone(&self.x_kubernetes_list_type),
             x_kubernetes_map_type: Clone::clone(&self.x_kubernetes_map_type),
-            x_kubernetes_validations: Clone::clone(&self.x_kubernetes_validations),
+            x_kubernetes_validations: apimachinery::list_field::CloneList::clone_list(
+                &self.x_kubernetes_validations,
+            ),
         }
     }
 }
@@ -1113,14 +1150,29 @@ impl std::fmt::Debug for JSONSchemaProps {
             .field("min_items", &self.min_items)
             .field("unique_items", &self.unique_items)
             .field("multiple_of", &self.multiple_of)
-            .field("enum", &self.r#enum)
+            .field(
+                "enum",
+                &apimachinery::list_field::DebugList::debug_list(&self.r#enum),
+            )
             .field("max_properties", &self.max_properties)
             .field("min_properties", &self.min_properties)
-            .field("required", &self.required)
+            .field(
+                "required",
+                &apimachinery::list_field::DebugList::debug_list(&self.required),
+            )
             .field("items", &self.items)
-            .field("all_of", &self.all_of)
-            .field("one_of", &self.one_of)
-            .field("any_of", &self.any_of)
+            .field(
+                "all_of",
+                &apimachinery::list_field::DebugList::debug_list(&self.all_of),
+            )
+            .field(
+                "one_of",
+                &apimachinery::list_field::DebugList::debug_list(&self.one_of),
+            )
+            .field(
+                "any_of",
+                &apimachinery::list_field::DebugList::debug_list(&self.any_of),
+            )
             .field("not", &self.not)
             .field("properties", &self.properties)
             .field("additional_properties", &self.additional_properties)
@@ -1145,11 +1197,14 @@ impl std::fmt::Debug for JSONSchemaProps {
             )
             .field(
                 "x_kubernetes_list_map_keys",
-                &self.x_kubernetes_list_map_keys,
+                &apimachinery::list_field::DebugList::debug_list(&self.x_kubernetes_list_map_keys),
             )
             .field("x_kubernetes_list_type", &self.x_kubernetes_list_type)
             .field("x_kubernetes_map_type", &self.x_kubernetes_map_type)
-            .field("x_kubernetes_validations", &self.x_kubernetes_validations)
+            .field(
+                "x_kubernetes_validations",
+                &apimachinery::list_field::DebugList::debug_list(&self.x_kubernetes_validations),
+            )
             .finish()
     }
 }
@@ -1472,7 +1527,9 @@ impl Clone for WebhookConversion {
     fn clone(&self) -> Self {
         WebhookConversion {
             client_config: Clone::clone(&self.client_config),
-            conversion_review_versions: Clone::clone(&self.conversion_review_versions),
+            conversion_review_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.conversion_review_versions,
+            ),
         }
     }
 }
@@ -1484,7 +1541,7 @@ impl std::fmt::Debug for WebhookConversion {
             .field("client_config", &self.client_config)
             .field(
                 "conversion_review_versions",
-                &self.conversion_review_versions,
+                &apimachinery::list_field::DebugList::debug_list(&self.conversion_review_versions),
             )
             .finish()
     }

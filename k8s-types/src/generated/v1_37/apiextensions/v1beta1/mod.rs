@@ -276,7 +276,9 @@ impl Clone for CustomResourceConversion {
         CustomResourceConversion {
             strategy: Clone::clone(&self.strategy),
             webhook_client_config: Clone::clone(&self.webhook_client_config),
-            conversion_review_versions: Clone::clone(&self.conversion_review_versions),
+            conversion_review_versions: apimachinery::list_field::CloneList::clone_list(
+                &self.conversion_review_versions,
+            ),
         }
     }
 }
@@ -289,7 +291,7 @@ impl std::fmt::Debug for CustomResourceConversion {
             .field("webhook_client_config", &self.webhook_client_config)
             .field(
                 "conversion_review_versions",
-                &self.conversion_review_versions,
+                &apimachinery::list_field::DebugList::debug_list(&self.conversion_review_versions),
             )
             .finish()
     }
@@ -379,7 +381,7 @@ impl Clone for CustomResourceDefinitionList {
         CustomResourceDefinitionList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -390,7 +392,10 @@ impl std::fmt::Debug for CustomResourceDefinitionList {
         f.debug_struct("CustomResourceDefinitionList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -471,9 +476,13 @@ impl Clone for CustomResourceDefinitionSpec {
             scope: Clone::clone(&self.scope),
             validation: Clone::clone(&self.validation),
             subresources: Clone::clone(&self.subresources),
-            versions: Clone::clone(&self.versions),
-            additional_printer_columns: Clone::clone(&self.additional_printer_columns),
-            selectable_fields: Clone::clone(&self.selectable_fields),
+            versions: apimachinery::list_field::CloneList::clone_list(&self.versions),
+            additional_printer_columns: apimachinery::list_field::CloneList::clone_list(
+                &self.additional_printer_columns,
+            ),
+            selectable_fields: apimachinery::list_field::CloneList::clone_list(
+                &self.selectable_fields,
+            ),
             conversion: Clone::clone(&self.conversion),
             preserve_unknown_fields: Clone::clone(&self.preserve_unknown_fields),
         }
@@ -490,12 +499,18 @@ impl std::fmt::Debug for CustomResourceDefinitionSpec {
             .field("scope", &self.scope)
             .field("validation", &self.validation)
             .field("subresources", &self.subresources)
-            .field("versions", &self.versions)
+            .field(
+                "versions",
+                &apimachinery::list_field::DebugList::debug_list(&self.versions),
+            )
             .field(
                 "additional_printer_columns",
-                &self.additional_printer_columns,
+                &apimachinery::list_field::DebugList::debug_list(&self.additional_printer_columns),
             )
-            .field("selectable_fields", &self.selectable_fields)
+            .field(
+                "selectable_fields",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectable_fields),
+            )
             .field("conversion", &self.conversion)
             .field("preserve_unknown_fields", &self.preserve_unknown_fields)
             .finish()
@@ -567,8 +582,12 @@ impl Clone for CustomResourceDefinitionVersion {
             deprecation_warning: Clone::clone(&self.deprecation_warning),
             schema: Clone::clone(&self.schema),
             subresources: Clone::clone(&self.subresources),
-            additional_printer_columns: Clone::clone(&self.additional_printer_columns),
-            selectable_fields: Clone::clone(&self.selectable_fields),
+            additional_printer_columns: apimachinery::list_field::CloneList::clone_list(
+                &self.additional_printer_columns,
+            ),
+            selectable_fields: apimachinery::list_field::CloneList::clone_list(
+                &self.selectable_fields,
+            ),
         }
     }
 }
@@ -586,9 +605,12 @@ impl std::fmt::Debug for CustomResourceDefinitionVersion {
             .field("subresources", &self.subresources)
             .field(
                 "additional_printer_columns",
-                &self.additional_printer_columns,
+                &apimachinery::list_field::DebugList::debug_list(&self.additional_printer_columns),
             )
-            .field("selectable_fields", &self.selectable_fields)
+            .field(
+                "selectable_fields",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectable_fields),
+            )
             .finish()
     }
 }

@@ -117,7 +117,7 @@ impl Clone for APIServiceList {
         APIServiceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -128,7 +128,10 @@ impl std::fmt::Debug for APIServiceList {
         f.debug_struct("APIServiceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -227,7 +230,7 @@ impl Clone for APIServiceStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -236,7 +239,10 @@ impl std::fmt::Debug for APIServiceStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("APIServiceStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }

@@ -174,7 +174,7 @@ impl Clone for ControllerRevisionList {
         ControllerRevisionList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -185,7 +185,10 @@ impl std::fmt::Debug for ControllerRevisionList {
         f.debug_struct("ControllerRevisionList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -272,7 +275,7 @@ impl Clone for DeploymentList {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -283,7 +286,10 @@ impl std::fmt::Debug for DeploymentList {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -589,7 +595,7 @@ impl Clone for StatefulSetList {
         StatefulSetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -600,7 +606,10 @@ impl std::fmt::Debug for StatefulSetList {
         f.debug_struct("StatefulSetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -700,7 +709,9 @@ impl Clone for StatefulSetSpec {
             replicas: Clone::clone(&self.replicas),
             selector: Clone::clone(&self.selector),
             template: Clone::clone(&self.template),
-            volume_claim_templates: Clone::clone(&self.volume_claim_templates),
+            volume_claim_templates: apimachinery::list_field::CloneList::clone_list(
+                &self.volume_claim_templates,
+            ),
             service_name: Clone::clone(&self.service_name),
             pod_management_policy: Clone::clone(&self.pod_management_policy),
             update_strategy: Clone::clone(&self.update_strategy),
@@ -721,7 +732,10 @@ impl std::fmt::Debug for StatefulSetSpec {
             .field("replicas", &self.replicas)
             .field("selector", &self.selector)
             .field("template", &self.template)
-            .field("volume_claim_templates", &self.volume_claim_templates)
+            .field(
+                "volume_claim_templates",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_claim_templates),
+            )
             .field("service_name", &self.service_name)
             .field("pod_management_policy", &self.pod_management_policy)
             .field("update_strategy", &self.update_strategy)
@@ -800,7 +814,7 @@ impl Clone for StatefulSetStatus {
             current_revision: Clone::clone(&self.current_revision),
             update_revision: Clone::clone(&self.update_revision),
             collision_count: Clone::clone(&self.collision_count),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             available_replicas: Clone::clone(&self.available_replicas),
         }
     }
@@ -818,7 +832,10 @@ impl std::fmt::Debug for StatefulSetStatus {
             .field("current_revision", &self.current_revision)
             .field("update_revision", &self.update_revision)
             .field("collision_count", &self.collision_count)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("available_replicas", &self.available_replicas)
             .finish()
     }

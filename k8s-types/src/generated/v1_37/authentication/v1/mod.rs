@@ -204,7 +204,7 @@ impl Clone for TokenRequestSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequestSpec {
-            audiences: Clone::clone(&self.audiences),
+            audiences: apimachinery::list_field::CloneList::clone_list(&self.audiences),
             expiration_seconds: Clone::clone(&self.expiration_seconds),
             bound_object_ref: Clone::clone(&self.bound_object_ref),
             attestations: Clone::clone(&self.attestations),
@@ -216,7 +216,10 @@ impl std::fmt::Debug for TokenRequestSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenRequestSpec")
-            .field("audiences", &self.audiences)
+            .field(
+                "audiences",
+                &apimachinery::list_field::DebugList::debug_list(&self.audiences),
+            )
             .field("expiration_seconds", &self.expiration_seconds)
             .field("bound_object_ref", &self.bound_object_ref)
             .field("attestations", &self.attestations)
@@ -361,7 +364,7 @@ impl Clone for TokenReviewSpec {
     fn clone(&self) -> Self {
         TokenReviewSpec {
             token: Clone::clone(&self.token),
-            audiences: Clone::clone(&self.audiences),
+            audiences: apimachinery::list_field::CloneList::clone_list(&self.audiences),
         }
     }
 }
@@ -371,7 +374,10 @@ impl std::fmt::Debug for TokenReviewSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TokenReviewSpec")
             .field("token", &self.token)
-            .field("audiences", &self.audiences)
+            .field(
+                "audiences",
+                &apimachinery::list_field::DebugList::debug_list(&self.audiences),
+            )
             .finish()
     }
 }
@@ -409,7 +415,7 @@ impl Clone for TokenReviewStatus {
         TokenReviewStatus {
             authenticated: Clone::clone(&self.authenticated),
             user: Clone::clone(&self.user),
-            audiences: Clone::clone(&self.audiences),
+            audiences: apimachinery::list_field::CloneList::clone_list(&self.audiences),
             error: Clone::clone(&self.error),
         }
     }
@@ -421,7 +427,10 @@ impl std::fmt::Debug for TokenReviewStatus {
         f.debug_struct("TokenReviewStatus")
             .field("authenticated", &self.authenticated)
             .field("user", &self.user)
-            .field("audiences", &self.audiences)
+            .field(
+                "audiences",
+                &apimachinery::list_field::DebugList::debug_list(&self.audiences),
+            )
             .field("error", &self.error)
             .finish()
     }
@@ -456,7 +465,7 @@ impl Clone for UserInfo {
         UserInfo {
             username: Clone::clone(&self.username),
             uid: Clone::clone(&self.uid),
-            groups: Clone::clone(&self.groups),
+            groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
         }
     }
@@ -468,7 +477,10 @@ impl std::fmt::Debug for UserInfo {
         f.debug_struct("UserInfo")
             .field("username", &self.username)
             .field("uid", &self.uid)
-            .field("groups", &self.groups)
+            .field(
+                "groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.groups),
+            )
             .field("extra", &self.extra)
             .finish()
     }

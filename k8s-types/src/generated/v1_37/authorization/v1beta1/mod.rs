@@ -309,7 +309,7 @@ impl Clone for SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
             non_resource_attributes: Clone::clone(&self.non_resource_attributes),
             user: Clone::clone(&self.user),
-            group: Clone::clone(&self.group),
+            group: apimachinery::list_field::CloneList::clone_list(&self.group),
             extra: Clone::clone(&self.extra),
             uid: Clone::clone(&self.uid),
         }
@@ -323,7 +323,10 @@ impl std::fmt::Debug for SubjectAccessReviewSpec {
             .field("resource_attributes", &self.resource_attributes)
             .field("non_resource_attributes", &self.non_resource_attributes)
             .field("user", &self.user)
-            .field("group", &self.group)
+            .field(
+                "group",
+                &apimachinery::list_field::DebugList::debug_list(&self.group),
+            )
             .field("extra", &self.extra)
             .field("uid", &self.uid)
             .finish()

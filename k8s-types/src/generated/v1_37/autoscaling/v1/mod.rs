@@ -290,7 +290,7 @@ impl Clone for HorizontalPodAutoscalerList {
         HorizontalPodAutoscalerList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -301,7 +301,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
         f.debug_struct("HorizontalPodAutoscalerList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -273,7 +273,7 @@ impl Clone for HPAScalingRules {
         HPAScalingRules {
             stabilization_window_seconds: Clone::clone(&self.stabilization_window_seconds),
             select_policy: Clone::clone(&self.select_policy),
-            policies: Clone::clone(&self.policies),
+            policies: apimachinery::list_field::CloneList::clone_list(&self.policies),
             tolerance: Clone::clone(&self.tolerance),
         }
     }
@@ -288,7 +288,10 @@ impl std::fmt::Debug for HPAScalingRules {
                 &self.stabilization_window_seconds,
             )
             .field("select_policy", &self.select_policy)
-            .field("policies", &self.policies)
+            .field(
+                "policies",
+                &apimachinery::list_field::DebugList::debug_list(&self.policies),
+            )
             .field("tolerance", &self.tolerance)
             .finish()
     }
@@ -460,7 +463,7 @@ impl Clone for HorizontalPodAutoscalerList {
         HorizontalPodAutoscalerList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -471,7 +474,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerList {
         f.debug_struct("HorizontalPodAutoscalerList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -517,7 +523,7 @@ impl Clone for HorizontalPodAutoscalerSpec {
             scale_target_ref: Clone::clone(&self.scale_target_ref),
             min_replicas: Clone::clone(&self.min_replicas),
             max_replicas: Clone::clone(&self.max_replicas),
-            metrics: Clone::clone(&self.metrics),
+            metrics: apimachinery::list_field::CloneList::clone_list(&self.metrics),
             behavior: Clone::clone(&self.behavior),
         }
     }
@@ -530,7 +536,10 @@ impl std::fmt::Debug for HorizontalPodAutoscalerSpec {
             .field("scale_target_ref", &self.scale_target_ref)
             .field("min_replicas", &self.min_replicas)
             .field("max_replicas", &self.max_replicas)
-            .field("metrics", &self.metrics)
+            .field(
+                "metrics",
+                &apimachinery::list_field::DebugList::debug_list(&self.metrics),
+            )
             .field("behavior", &self.behavior)
             .finish()
     }
@@ -571,8 +580,8 @@ impl Clone for HorizontalPodAutoscalerStatus {
             last_scale_time: Clone::clone(&self.last_scale_time),
             current_replicas: Clone::clone(&self.current_replicas),
             desired_replicas: Clone::clone(&self.desired_replicas),
-            current_metrics: Clone::clone(&self.current_metrics),
-            conditions: Clone::clone(&self.conditions),
+            current_metrics: apimachinery::list_field::CloneList::clone_list(&self.current_metrics),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -585,8 +594,14 @@ impl std::fmt::Debug for HorizontalPodAutoscalerStatus {
             .field("last_scale_time", &self.last_scale_time)
             .field("current_replicas", &self.current_replicas)
             .field("desired_replicas", &self.desired_replicas)
-            .field("current_metrics", &self.current_metrics)
-            .field("conditions", &self.conditions)
+            .field(
+                "current_metrics",
+                &apimachinery::list_field::DebugList::debug_list(&self.current_metrics),
+            )
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }

@@ -71,7 +71,7 @@ impl Clone for CronJobList {
         CronJobList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -82,7 +82,10 @@ impl std::fmt::Debug for CronJobList {
         f.debug_struct("CronJobList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -183,7 +186,7 @@ impl Clone for CronJobStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobStatus {
-            active: Clone::clone(&self.active),
+            active: apimachinery::list_field::CloneList::clone_list(&self.active),
             last_schedule_time: Clone::clone(&self.last_schedule_time),
             last_successful_time: Clone::clone(&self.last_successful_time),
         }
@@ -194,7 +197,10 @@ impl std::fmt::Debug for CronJobStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CronJobStatus")
-            .field("active", &self.active)
+            .field(
+                "active",
+                &apimachinery::list_field::DebugList::debug_list(&self.active),
+            )
             .field("last_schedule_time", &self.last_schedule_time)
             .field("last_successful_time", &self.last_successful_time)
             .finish()
@@ -322,7 +328,7 @@ impl Clone for JobList {
         JobList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -333,7 +339,10 @@ impl std::fmt::Debug for JobList {
         f.debug_struct("JobList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -380,7 +389,7 @@ impl Clone for JobSchedulingConfiguration {
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
             disruption_mode: Clone::clone(&self.disruption_mode),
-            resource_claims: Clone::clone(&self.resource_claims),
+            resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
         }
     }
 }
@@ -392,7 +401,10 @@ impl std::fmt::Debug for JobSchedulingConfiguration {
             .field("scheduling_policy", &self.scheduling_policy)
             .field("scheduling_constraints", &self.scheduling_constraints)
             .field("disruption_mode", &self.disruption_mode)
-            .field("resource_claims", &self.resource_claims)
+            .field(
+                "resource_claims",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claims),
+            )
             .finish()
     }
 }
@@ -695,7 +707,7 @@ impl Clone for JobStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             start_time: Clone::clone(&self.start_time),
             completion_time: Clone::clone(&self.completion_time),
             active: Clone::clone(&self.active),
@@ -714,7 +726,10 @@ impl std::fmt::Debug for JobStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("start_time", &self.start_time)
             .field("completion_time", &self.completion_time)
             .field("active", &self.active)
@@ -782,7 +797,7 @@ impl Clone for PodFailurePolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicy {
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -791,7 +806,10 @@ impl std::fmt::Debug for PodFailurePolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodFailurePolicy")
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -840,7 +858,7 @@ impl Clone for PodFailurePolicyOnExitCodesRequirement {
         PodFailurePolicyOnExitCodesRequirement {
             container_name: Clone::clone(&self.container_name),
             operator: Clone::clone(&self.operator),
-            values: Clone::clone(&self.values),
+            values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
 }
@@ -851,7 +869,10 @@ impl std::fmt::Debug for PodFailurePolicyOnExitCodesRequirement {
         f.debug_struct("PodFailurePolicyOnExitCodesRequirement")
             .field("container_name", &self.container_name)
             .field("operator", &self.operator)
-            .field("values", &self.values)
+            .field(
+                "values",
+                &apimachinery::list_field::DebugList::debug_list(&self.values),
+            )
             .finish()
     }
 }
@@ -928,7 +949,9 @@ impl Clone for PodFailurePolicyRule {
         PodFailurePolicyRule {
             action: Clone::clone(&self.action),
             on_exit_codes: Clone::clone(&self.on_exit_codes),
-            on_pod_conditions: Clone::clone(&self.on_pod_conditions),
+            on_pod_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.on_pod_conditions,
+            ),
         }
     }
 }
@@ -939,7 +962,10 @@ impl std::fmt::Debug for PodFailurePolicyRule {
         f.debug_struct("PodFailurePolicyRule")
             .field("action", &self.action)
             .field("on_exit_codes", &self.on_exit_codes)
-            .field("on_pod_conditions", &self.on_pod_conditions)
+            .field(
+                "on_pod_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.on_pod_conditions),
+            )
             .finish()
     }
 }
@@ -964,7 +990,7 @@ impl Clone for SuccessPolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SuccessPolicy {
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -973,7 +999,10 @@ impl std::fmt::Debug for SuccessPolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SuccessPolicy")
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -1049,8 +1078,8 @@ impl Clone for UncountedTerminatedPods {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UncountedTerminatedPods {
-            succeeded: Clone::clone(&self.succeeded),
-            failed: Clone::clone(&self.failed),
+            succeeded: apimachinery::list_field::CloneList::clone_list(&self.succeeded),
+            failed: apimachinery::list_field::CloneList::clone_list(&self.failed),
         }
     }
 }
@@ -1059,8 +1088,14 @@ impl std::fmt::Debug for UncountedTerminatedPods {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UncountedTerminatedPods")
-            .field("succeeded", &self.succeeded)
-            .field("failed", &self.failed)
+            .field(
+                "succeeded",
+                &apimachinery::list_field::DebugList::debug_list(&self.succeeded),
+            )
+            .field(
+                "failed",
+                &apimachinery::list_field::DebugList::debug_list(&self.failed),
+            )
             .finish()
     }
 }

@@ -149,7 +149,7 @@ impl Clone for CertificateSigningRequestList {
         CertificateSigningRequestList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -160,7 +160,10 @@ impl std::fmt::Debug for CertificateSigningRequestList {
         f.debug_struct("CertificateSigningRequestList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -257,10 +260,10 @@ impl Clone for CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
             signer_name: Clone::clone(&self.signer_name),
             expiration_seconds: Clone::clone(&self.expiration_seconds),
-            usages: Clone::clone(&self.usages),
+            usages: apimachinery::list_field::CloneList::clone_list(&self.usages),
             username: Clone::clone(&self.username),
             uid: Clone::clone(&self.uid),
-            groups: Clone::clone(&self.groups),
+            groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
         }
     }
@@ -273,10 +276,16 @@ impl std::fmt::Debug for CertificateSigningRequestSpec {
             .field("request", &self.request)
             .field("signer_name", &self.signer_name)
             .field("expiration_seconds", &self.expiration_seconds)
-            .field("usages", &self.usages)
+            .field(
+                "usages",
+                &apimachinery::list_field::DebugList::debug_list(&self.usages),
+            )
             .field("username", &self.username)
             .field("uid", &self.uid)
-            .field("groups", &self.groups)
+            .field(
+                "groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.groups),
+            )
             .field("extra", &self.extra)
             .finish()
     }
@@ -367,7 +376,7 @@ impl Clone for CertificateSigningRequestStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             certificate: Clone::clone(&self.certificate),
         }
     }
@@ -377,7 +386,10 @@ impl std::fmt::Debug for CertificateSigningRequestStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CertificateSigningRequestStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("certificate", &self.certificate)
             .finish()
     }
@@ -460,7 +472,7 @@ impl Clone for ClusterTrustBundleList {
         ClusterTrustBundleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -471,7 +483,10 @@ impl std::fmt::Debug for ClusterTrustBundleList {
         f.debug_struct("ClusterTrustBundleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -619,7 +634,7 @@ impl Clone for PodCertificateRequestList {
         PodCertificateRequestList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -630,7 +645,10 @@ impl std::fmt::Debug for PodCertificateRequestList {
         f.debug_struct("PodCertificateRequestList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -828,7 +846,7 @@ impl Clone for PodCertificateRequestStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             certificate_chain: Clone::clone(&self.certificate_chain),
             not_before: Clone::clone(&self.not_before),
             begin_refresh_at: Clone::clone(&self.begin_refresh_at),
@@ -841,7 +859,10 @@ impl std::fmt::Debug for PodCertificateRequestStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodCertificateRequestStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("certificate_chain", &self.certificate_chain)
             .field("not_before", &self.not_before)
             .field("begin_refresh_at", &self.begin_refresh_at)

@@ -115,7 +115,7 @@ impl Clone for CertificateSigningRequestList {
         CertificateSigningRequestList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -126,7 +126,10 @@ impl std::fmt::Debug for CertificateSigningRequestList {
         f.debug_struct("CertificateSigningRequestList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -236,10 +239,10 @@ impl Clone for CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
             signer_name: Clone::clone(&self.signer_name),
             expiration_seconds: Clone::clone(&self.expiration_seconds),
-            usages: Clone::clone(&self.usages),
+            usages: apimachinery::list_field::CloneList::clone_list(&self.usages),
             username: Clone::clone(&self.username),
             uid: Clone::clone(&self.uid),
-            groups: Clone::clone(&self.groups),
+            groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
         }
     }
@@ -252,10 +255,16 @@ impl std::fmt::Debug for CertificateSigningRequestSpec {
             .field("request", &self.request)
             .field("signer_name", &self.signer_name)
             .field("expiration_seconds", &self.expiration_seconds)
-            .field("usages", &self.usages)
+            .field(
+                "usages",
+                &apimachinery::list_field::DebugList::debug_list(&self.usages),
+            )
             .field("username", &self.username)
             .field("uid", &self.uid)
-            .field("groups", &self.groups)
+            .field(
+                "groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.groups),
+            )
             .field("extra", &self.extra)
             .finish()
     }
@@ -392,7 +401,7 @@ impl Clone for ClusterTrustBundleList {
         ClusterTrustBundleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -403,7 +412,10 @@ impl std::fmt::Debug for ClusterTrustBundleList {
         f.debug_struct("ClusterTrustBundleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -478,7 +490,7 @@ impl Clone for PodCertificateRequestList {
         PodCertificateRequestList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -489,7 +501,10 @@ impl std::fmt::Debug for PodCertificateRequestList {
         f.debug_struct("PodCertificateRequestList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -183,7 +183,9 @@ impl Clone for AvoidPods {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AvoidPods {
-            prefer_avoid_pods: Clone::clone(&self.prefer_avoid_pods),
+            prefer_avoid_pods: apimachinery::list_field::CloneList::clone_list(
+                &self.prefer_avoid_pods,
+            ),
         }
     }
 }
@@ -192,7 +194,10 @@ impl std::fmt::Debug for AvoidPods {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AvoidPods")
-            .field("prefer_avoid_pods", &self.prefer_avoid_pods)
+            .field(
+                "prefer_avoid_pods",
+                &apimachinery::list_field::DebugList::debug_list(&self.prefer_avoid_pods),
+            )
             .finish()
     }
 }
@@ -541,8 +546,8 @@ impl Clone for Capabilities {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Capabilities {
-            add: Clone::clone(&self.add),
-            drop: Clone::clone(&self.drop),
+            add: apimachinery::list_field::CloneList::clone_list(&self.add),
+            drop: apimachinery::list_field::CloneList::clone_list(&self.drop),
         }
     }
 }
@@ -551,8 +556,14 @@ impl std::fmt::Debug for Capabilities {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Capabilities")
-            .field("add", &self.add)
-            .field("drop", &self.drop)
+            .field(
+                "add",
+                &apimachinery::list_field::DebugList::debug_list(&self.add),
+            )
+            .field(
+                "drop",
+                &apimachinery::list_field::DebugList::debug_list(&self.drop),
+            )
             .finish()
     }
 }
@@ -593,7 +604,7 @@ impl Clone for CephFSPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CephFSPersistentVolumeSource {
-            monitors: Clone::clone(&self.monitors),
+            monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
             path: Clone::clone(&self.path),
             user: Clone::clone(&self.user),
             secret_file: Clone::clone(&self.secret_file),
@@ -607,7 +618,10 @@ impl std::fmt::Debug for CephFSPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CephFSPersistentVolumeSource")
-            .field("monitors", &self.monitors)
+            .field(
+                "monitors",
+                &apimachinery::list_field::DebugList::debug_list(&self.monitors),
+            )
             .field("path", &self.path)
             .field("user", &self.user)
             .field("secret_file", &self.secret_file)
@@ -653,7 +667,7 @@ impl Clone for CephFSVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CephFSVolumeSource {
-            monitors: Clone::clone(&self.monitors),
+            monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
             path: Clone::clone(&self.path),
             user: Clone::clone(&self.user),
             secret_file: Clone::clone(&self.secret_file),
@@ -667,7 +681,10 @@ impl std::fmt::Debug for CephFSVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CephFSVolumeSource")
-            .field("monitors", &self.monitors)
+            .field(
+                "monitors",
+                &apimachinery::list_field::DebugList::debug_list(&self.monitors),
+            )
             .field("path", &self.path)
             .field("user", &self.user)
             .field("secret_file", &self.secret_file)
@@ -947,7 +964,7 @@ impl Clone for ComponentStatus {
         ComponentStatus {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -958,7 +975,10 @@ impl std::fmt::Debug for ComponentStatus {
         f.debug_struct("ComponentStatus")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -989,7 +1009,7 @@ impl Clone for ComponentStatusList {
         ComponentStatusList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1000,7 +1020,10 @@ impl std::fmt::Debug for ComponentStatusList {
         f.debug_struct("ComponentStatusList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1248,7 +1271,7 @@ impl Clone for ConfigMapList {
         ConfigMapList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1259,7 +1282,10 @@ impl std::fmt::Debug for ConfigMapList {
         f.debug_struct("ConfigMapList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1354,7 +1380,7 @@ impl Clone for ConfigMapProjection {
     fn clone(&self) -> Self {
         ConfigMapProjection {
             name: Clone::clone(&self.name),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
             optional: Clone::clone(&self.optional),
         }
     }
@@ -1365,7 +1391,10 @@ impl std::fmt::Debug for ConfigMapProjection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapProjection")
             .field("name", &self.name)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .field("optional", &self.optional)
             .finish()
     }
@@ -1455,7 +1484,7 @@ impl Clone for ConfigMapVolumeSource {
     fn clone(&self) -> Self {
         ConfigMapVolumeSource {
             name: Clone::clone(&self.name),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
             default_mode: Clone::clone(&self.default_mode),
             optional: Clone::clone(&self.optional),
             default_user: Clone::clone(&self.default_user),
@@ -1468,7 +1497,10 @@ impl std::fmt::Debug for ConfigMapVolumeSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConfigMapVolumeSource")
             .field("name", &self.name)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .field("default_mode", &self.default_mode)
             .field("optional", &self.optional)
             .field("default_user", &self.default_user)
@@ -1702,18 +1734,20 @@ impl Clone for Container {
         Container {
             name: Clone::clone(&self.name),
             image: Clone::clone(&self.image),
-            command: Clone::clone(&self.command),
-            args: Clone::clone(&self.args),
+            command: apimachinery::list_field::CloneList::clone_list(&self.command),
+            args: apimachinery::list_field::CloneList::clone_list(&self.args),
             working_dir: Clone::clone(&self.working_dir),
-            ports: Clone::clone(&self.ports),
-            env_from: Clone::clone(&self.env_from),
-            env: Clone::clone(&self.env),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
+            env_from: apimachinery::list_field::CloneList::clone_list(&self.env_from),
+            env: apimachinery::list_field::CloneList::clone_list(&self.env),
             resources: Clone::clone(&self.resources),
-            resize_policy: Clone::clone(&self.resize_policy),
+            resize_policy: apimachinery::list_field::CloneList::clone_list(&self.resize_policy),
             restart_policy: Clone::clone(&self.restart_policy),
-            restart_policy_rules: Clone::clone(&self.restart_policy_rules),
-            volume_mounts: Clone::clone(&self.volume_mounts),
-            volume_devices: Clone::clone(&self.volume_devices),
+            restart_policy_rules: apimachinery::list_field::CloneList::clone_list(
+                &self.restart_policy_rules,
+            ),
+            volume_mounts: apimachinery::list_field::CloneList::clone_list(&self.volume_mounts),
+            volume_devices: apimachinery::list_field::CloneList::clone_list(&self.volume_devices),
             liveness_probe: Clone::clone(&self.liveness_probe),
             readiness_probe: Clone::clone(&self.readiness_probe),
             startup_probe: Clone::clone(&self.startup_probe),
@@ -1735,18 +1769,45 @@ impl std::fmt::Debug for Container {
         f.debug_struct("Container")
             .field("name", &self.name)
             .field("image", &self.image)
-            .field("command", &self.command)
-            .field("args", &self.args)
+            .field(
+                "command",
+                &apimachinery::list_field::DebugList::debug_list(&self.command),
+            )
+            .field(
+                "args",
+                &apimachinery::list_field::DebugList::debug_list(&self.args),
+            )
             .field("working_dir", &self.working_dir)
-            .field("ports", &self.ports)
-            .field("env_from", &self.env_from)
-            .field("env", &self.env)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
+            .field(
+                "env_from",
+                &apimachinery::list_field::DebugList::debug_list(&self.env_from),
+            )
+            .field(
+                "env",
+                &apimachinery::list_field::DebugList::debug_list(&self.env),
+            )
             .field("resources", &self.resources)
-            .field("resize_policy", &self.resize_policy)
+            .field(
+                "resize_policy",
+                &apimachinery::list_field::DebugList::debug_list(&self.resize_policy),
+            )
             .field("restart_policy", &self.restart_policy)
-            .field("restart_policy_rules", &self.restart_policy_rules)
-            .field("volume_mounts", &self.volume_mounts)
-            .field("volume_devices", &self.volume_devices)
+            .field(
+                "restart_policy_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.restart_policy_rules),
+            )
+            .field(
+                "volume_mounts",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_mounts),
+            )
+            .field(
+                "volume_devices",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_devices),
+            )
             .field("liveness_probe", &self.liveness_probe)
             .field("readiness_probe", &self.readiness_probe)
             .field("startup_probe", &self.startup_probe)
@@ -1821,7 +1882,7 @@ impl Clone for ContainerImage {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerImage {
-            names: Clone::clone(&self.names),
+            names: apimachinery::list_field::CloneList::clone_list(&self.names),
             size_bytes: Clone::clone(&self.size_bytes),
         }
     }
@@ -1831,7 +1892,10 @@ impl std::fmt::Debug for ContainerImage {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerImage")
-            .field("names", &self.names)
+            .field(
+                "names",
+                &apimachinery::list_field::DebugList::debug_list(&self.names),
+            )
             .field("size_bytes", &self.size_bytes)
             .finish()
     }
@@ -1987,7 +2051,7 @@ impl Clone for ContainerRestartRuleOnExitCodes {
     fn clone(&self) -> Self {
         ContainerRestartRuleOnExitCodes {
             operator: Clone::clone(&self.operator),
-            values: Clone::clone(&self.values),
+            values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
 }
@@ -1997,7 +2061,10 @@ impl std::fmt::Debug for ContainerRestartRuleOnExitCodes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContainerRestartRuleOnExitCodes")
             .field("operator", &self.operator)
-            .field("values", &self.values)
+            .field(
+                "values",
+                &apimachinery::list_field::DebugList::debug_list(&self.values),
+            )
             .finish()
     }
 }
@@ -2247,9 +2314,11 @@ impl Clone for ContainerStatus {
             started: Clone::clone(&self.started),
             allocated_resources: Clone::clone(&self.allocated_resources),
             resources: Clone::clone(&self.resources),
-            volume_mounts: Clone::clone(&self.volume_mounts),
+            volume_mounts: apimachinery::list_field::CloneList::clone_list(&self.volume_mounts),
             user: Clone::clone(&self.user),
-            allocated_resources_status: Clone::clone(&self.allocated_resources_status),
+            allocated_resources_status: apimachinery::list_field::CloneList::clone_list(
+                &self.allocated_resources_status,
+            ),
             stop_signal: Clone::clone(&self.stop_signal),
         }
     }
@@ -2270,11 +2339,14 @@ impl std::fmt::Debug for ContainerStatus {
             .field("started", &self.started)
             .field("allocated_resources", &self.allocated_resources)
             .field("resources", &self.resources)
-            .field("volume_mounts", &self.volume_mounts)
+            .field(
+                "volume_mounts",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_mounts),
+            )
             .field("user", &self.user)
             .field(
                 "allocated_resources_status",
-                &self.allocated_resources_status,
+                &apimachinery::list_field::DebugList::debug_list(&self.allocated_resources_status),
             )
             .field("stop_signal", &self.stop_signal)
             .finish()
@@ -2356,7 +2428,7 @@ impl Clone for DownwardAPIProjection {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIProjection {
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -2365,7 +2437,10 @@ impl std::fmt::Debug for DownwardAPIProjection {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIProjection")
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -2451,7 +2526,7 @@ impl Clone for DownwardAPIVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIVolumeSource {
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
             default_mode: Clone::clone(&self.default_mode),
             default_user: Clone::clone(&self.default_user),
         }
@@ -2462,7 +2537,10 @@ impl std::fmt::Debug for DownwardAPIVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DownwardAPIVolumeSource")
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .field("default_mode", &self.default_mode)
             .field("default_user", &self.default_user)
             .finish()
@@ -2666,9 +2744,11 @@ impl Clone for EndpointSubset {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointSubset {
-            addresses: Clone::clone(&self.addresses),
-            not_ready_addresses: Clone::clone(&self.not_ready_addresses),
-            ports: Clone::clone(&self.ports),
+            addresses: apimachinery::list_field::CloneList::clone_list(&self.addresses),
+            not_ready_addresses: apimachinery::list_field::CloneList::clone_list(
+                &self.not_ready_addresses,
+            ),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
 }
@@ -2677,9 +2757,18 @@ impl std::fmt::Debug for EndpointSubset {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointSubset")
-            .field("addresses", &self.addresses)
-            .field("not_ready_addresses", &self.not_ready_addresses)
-            .field("ports", &self.ports)
+            .field(
+                "addresses",
+                &apimachinery::list_field::DebugList::debug_list(&self.addresses),
+            )
+            .field(
+                "not_ready_addresses",
+                &apimachinery::list_field::DebugList::debug_list(&self.not_ready_addresses),
+            )
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .finish()
     }
 }
@@ -2732,7 +2821,7 @@ impl Clone for Endpoints {
         Endpoints {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            subsets: Clone::clone(&self.subsets),
+            subsets: apimachinery::list_field::CloneList::clone_list(&self.subsets),
         }
     }
 }
@@ -2743,7 +2832,10 @@ impl std::fmt::Debug for Endpoints {
         f.debug_struct("Endpoints")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("subsets", &self.subsets)
+            .field(
+                "subsets",
+                &apimachinery::list_field::DebugList::debug_list(&self.subsets),
+            )
             .finish()
     }
 }
@@ -2774,7 +2866,7 @@ impl Clone for EndpointsList {
         EndpointsList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -2785,7 +2877,10 @@ impl std::fmt::Debug for EndpointsList {
         f.debug_struct("EndpointsList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -3074,18 +3169,20 @@ impl Clone for EphemeralContainer {
         EphemeralContainer {
             name: Clone::clone(&self.name),
             image: Clone::clone(&self.image),
-            command: Clone::clone(&self.command),
-            args: Clone::clone(&self.args),
+            command: apimachinery::list_field::CloneList::clone_list(&self.command),
+            args: apimachinery::list_field::CloneList::clone_list(&self.args),
             working_dir: Clone::clone(&self.working_dir),
-            ports: Clone::clone(&self.ports),
-            env_from: Clone::clone(&self.env_from),
-            env: Clone::clone(&self.env),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
+            env_from: apimachinery::list_field::CloneList::clone_list(&self.env_from),
+            env: apimachinery::list_field::CloneList::clone_list(&self.env),
             resources: Clone::clone(&self.resources),
-            resize_policy: Clone::clone(&self.resize_policy),
+            resize_policy: apimachinery::list_field::CloneList::clone_list(&self.resize_policy),
             restart_policy: Clone::clone(&self.restart_policy),
-            restart_policy_rules: Clone::clone(&self.restart_policy_rules),
-            volume_mounts: Clone::clone(&self.volume_mounts),
-            volume_devices: Clone::clone(&self.volume_devices),
+            restart_policy_rules: apimachinery::list_field::CloneList::clone_list(
+                &self.restart_policy_rules,
+            ),
+            volume_mounts: apimachinery::list_field::CloneList::clone_list(&self.volume_mounts),
+            volume_devices: apimachinery::list_field::CloneList::clone_list(&self.volume_devices),
             liveness_probe: Clone::clone(&self.liveness_probe),
             readiness_probe: Clone::clone(&self.readiness_probe),
             startup_probe: Clone::clone(&self.startup_probe),
@@ -3108,18 +3205,45 @@ impl std::fmt::Debug for EphemeralContainer {
         f.debug_struct("EphemeralContainer")
             .field("name", &self.name)
             .field("image", &self.image)
-            .field("command", &self.command)
-            .field("args", &self.args)
+            .field(
+                "command",
+                &apimachinery::list_field::DebugList::debug_list(&self.command),
+            )
+            .field(
+                "args",
+                &apimachinery::list_field::DebugList::debug_list(&self.args),
+            )
             .field("working_dir", &self.working_dir)
-            .field("ports", &self.ports)
-            .field("env_from", &self.env_from)
-            .field("env", &self.env)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
+            .field(
+                "env_from",
+                &apimachinery::list_field::DebugList::debug_list(&self.env_from),
+            )
+            .field(
+                "env",
+                &apimachinery::list_field::DebugList::debug_list(&self.env),
+            )
             .field("resources", &self.resources)
-            .field("resize_policy", &self.resize_policy)
+            .field(
+                "resize_policy",
+                &apimachinery::list_field::DebugList::debug_list(&self.resize_policy),
+            )
             .field("restart_policy", &self.restart_policy)
-            .field("restart_policy_rules", &self.restart_policy_rules)
-            .field("volume_mounts", &self.volume_mounts)
-            .field("volume_devices", &self.volume_devices)
+            .field(
+                "restart_policy_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.restart_policy_rules),
+            )
+            .field(
+                "volume_mounts",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_mounts),
+            )
+            .field(
+                "volume_devices",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_devices),
+            )
             .field("liveness_probe", &self.liveness_probe)
             .field("readiness_probe", &self.readiness_probe)
             .field("startup_probe", &self.startup_probe)
@@ -3487,18 +3611,20 @@ impl Clone for EphemeralContainerCommon {
         EphemeralContainerCommon {
             name: Clone::clone(&self.name),
             image: Clone::clone(&self.image),
-            command: Clone::clone(&self.command),
-            args: Clone::clone(&self.args),
+            command: apimachinery::list_field::CloneList::clone_list(&self.command),
+            args: apimachinery::list_field::CloneList::clone_list(&self.args),
             working_dir: Clone::clone(&self.working_dir),
-            ports: Clone::clone(&self.ports),
-            env_from: Clone::clone(&self.env_from),
-            env: Clone::clone(&self.env),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
+            env_from: apimachinery::list_field::CloneList::clone_list(&self.env_from),
+            env: apimachinery::list_field::CloneList::clone_list(&self.env),
             resources: Clone::clone(&self.resources),
-            resize_policy: Clone::clone(&self.resize_policy),
+            resize_policy: apimachinery::list_field::CloneList::clone_list(&self.resize_policy),
             restart_policy: Clone::clone(&self.restart_policy),
-            restart_policy_rules: Clone::clone(&self.restart_policy_rules),
-            volume_mounts: Clone::clone(&self.volume_mounts),
-            volume_devices: Clone::clone(&self.volume_devices),
+            restart_policy_rules: apimachinery::list_field::CloneList::clone_list(
+                &self.restart_policy_rules,
+            ),
+            volume_mounts: apimachinery::list_field::CloneList::clone_list(&self.volume_mounts),
+            volume_devices: apimachinery::list_field::CloneList::clone_list(&self.volume_devices),
             liveness_probe: Clone::clone(&self.liveness_probe),
             readiness_probe: Clone::clone(&self.readiness_probe),
             startup_probe: Clone::clone(&self.startup_probe),
@@ -3520,18 +3646,45 @@ impl std::fmt::Debug for EphemeralContainerCommon {
         f.debug_struct("EphemeralContainerCommon")
             .field("name", &self.name)
             .field("image", &self.image)
-            .field("command", &self.command)
-            .field("args", &self.args)
+            .field(
+                "command",
+                &apimachinery::list_field::DebugList::debug_list(&self.command),
+            )
+            .field(
+                "args",
+                &apimachinery::list_field::DebugList::debug_list(&self.args),
+            )
             .field("working_dir", &self.working_dir)
-            .field("ports", &self.ports)
-            .field("env_from", &self.env_from)
-            .field("env", &self.env)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
+            .field(
+                "env_from",
+                &apimachinery::list_field::DebugList::debug_list(&self.env_from),
+            )
+            .field(
+                "env",
+                &apimachinery::list_field::DebugList::debug_list(&self.env),
+            )
             .field("resources", &self.resources)
-            .field("resize_policy", &self.resize_policy)
+            .field(
+                "resize_policy",
+                &apimachinery::list_field::DebugList::debug_list(&self.resize_policy),
+            )
             .field("restart_policy", &self.restart_policy)
-            .field("restart_policy_rules", &self.restart_policy_rules)
-            .field("volume_mounts", &self.volume_mounts)
-            .field("volume_devices", &self.volume_devices)
+            .field(
+                "restart_policy_rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.restart_policy_rules),
+            )
+            .field(
+                "volume_mounts",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_mounts),
+            )
+            .field(
+                "volume_devices",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_devices),
+            )
             .field("liveness_probe", &self.liveness_probe)
             .field("readiness_probe", &self.readiness_probe)
             .field("startup_probe", &self.startup_probe)
@@ -3728,7 +3881,7 @@ impl Clone for EventList {
         EventList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -3739,7 +3892,10 @@ impl std::fmt::Debug for EventList {
         f.debug_struct("EventList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -3882,7 +4038,7 @@ impl Clone for ExecAction {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExecAction {
-            command: Clone::clone(&self.command),
+            command: apimachinery::list_field::CloneList::clone_list(&self.command),
         }
     }
 }
@@ -3891,7 +4047,10 @@ impl std::fmt::Debug for ExecAction {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExecAction")
-            .field("command", &self.command)
+            .field(
+                "command",
+                &apimachinery::list_field::DebugList::debug_list(&self.command),
+            )
             .finish()
     }
 }
@@ -3929,11 +4088,11 @@ impl Clone for FCVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FCVolumeSource {
-            target_wwns: Clone::clone(&self.target_wwns),
+            target_wwns: apimachinery::list_field::CloneList::clone_list(&self.target_wwns),
             lun: Clone::clone(&self.lun),
             fs_type: Clone::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
-            wwids: Clone::clone(&self.wwids),
+            wwids: apimachinery::list_field::CloneList::clone_list(&self.wwids),
         }
     }
 }
@@ -3942,11 +4101,17 @@ impl std::fmt::Debug for FCVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FCVolumeSource")
-            .field("target_wwns", &self.target_wwns)
+            .field(
+                "target_wwns",
+                &apimachinery::list_field::DebugList::debug_list(&self.target_wwns),
+            )
             .field("lun", &self.lun)
             .field("fs_type", &self.fs_type)
             .field("read_only", &self.read_only)
-            .field("wwids", &self.wwids)
+            .field(
+                "wwids",
+                &apimachinery::list_field::DebugList::debug_list(&self.wwids),
+            )
             .finish()
     }
 }
@@ -4422,7 +4587,7 @@ impl Clone for HTTPGetAction {
             port: Clone::clone(&self.port),
             host: Clone::clone(&self.host),
             scheme: Clone::clone(&self.scheme),
-            http_headers: Clone::clone(&self.http_headers),
+            http_headers: apimachinery::list_field::CloneList::clone_list(&self.http_headers),
             protocol: Clone::clone(&self.protocol),
         }
     }
@@ -4436,7 +4601,10 @@ impl std::fmt::Debug for HTTPGetAction {
             .field("port", &self.port)
             .field("host", &self.host)
             .field("scheme", &self.scheme)
-            .field("http_headers", &self.http_headers)
+            .field(
+                "http_headers",
+                &apimachinery::list_field::DebugList::debug_list(&self.http_headers),
+            )
             .field("protocol", &self.protocol)
             .finish()
     }
@@ -4494,7 +4662,7 @@ impl Clone for HostAlias {
     fn clone(&self) -> Self {
         HostAlias {
             ip: Clone::clone(&self.ip),
-            hostnames: Clone::clone(&self.hostnames),
+            hostnames: apimachinery::list_field::CloneList::clone_list(&self.hostnames),
         }
     }
 }
@@ -4504,7 +4672,10 @@ impl std::fmt::Debug for HostAlias {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HostAlias")
             .field("ip", &self.ip)
-            .field("hostnames", &self.hostnames)
+            .field(
+                "hostnames",
+                &apimachinery::list_field::DebugList::debug_list(&self.hostnames),
+            )
             .finish()
     }
 }
@@ -4630,7 +4801,7 @@ impl Clone for ISCSIPersistentVolumeSource {
             iscsi_interface: Clone::clone(&self.iscsi_interface),
             fs_type: Clone::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
-            portals: Clone::clone(&self.portals),
+            portals: apimachinery::list_field::CloneList::clone_list(&self.portals),
             chap_auth_discovery: Clone::clone(&self.chap_auth_discovery),
             chap_auth_session: Clone::clone(&self.chap_auth_session),
             secret_ref: Clone::clone(&self.secret_ref),
@@ -4649,7 +4820,10 @@ impl std::fmt::Debug for ISCSIPersistentVolumeSource {
             .field("iscsi_interface", &self.iscsi_interface)
             .field("fs_type", &self.fs_type)
             .field("read_only", &self.read_only)
-            .field("portals", &self.portals)
+            .field(
+                "portals",
+                &apimachinery::list_field::DebugList::debug_list(&self.portals),
+            )
             .field("chap_auth_discovery", &self.chap_auth_discovery)
             .field("chap_auth_session", &self.chap_auth_session)
             .field("secret_ref", &self.secret_ref)
@@ -4716,7 +4890,7 @@ impl Clone for ISCSIVolumeSource {
             iscsi_interface: Clone::clone(&self.iscsi_interface),
             fs_type: Clone::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
-            portals: Clone::clone(&self.portals),
+            portals: apimachinery::list_field::CloneList::clone_list(&self.portals),
             chap_auth_discovery: Clone::clone(&self.chap_auth_discovery),
             chap_auth_session: Clone::clone(&self.chap_auth_session),
             secret_ref: Clone::clone(&self.secret_ref),
@@ -4735,7 +4909,10 @@ impl std::fmt::Debug for ISCSIVolumeSource {
             .field("iscsi_interface", &self.iscsi_interface)
             .field("fs_type", &self.fs_type)
             .field("read_only", &self.read_only)
-            .field("portals", &self.portals)
+            .field(
+                "portals",
+                &apimachinery::list_field::DebugList::debug_list(&self.portals),
+            )
             .field("chap_auth_discovery", &self.chap_auth_discovery)
             .field("chap_auth_session", &self.chap_auth_session)
             .field("secret_ref", &self.secret_ref)
@@ -5082,7 +5259,7 @@ impl Clone for LimitRangeList {
         LimitRangeList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -5093,7 +5270,10 @@ impl std::fmt::Debug for LimitRangeList {
         f.debug_struct("LimitRangeList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -5113,7 +5293,7 @@ impl Clone for LimitRangeSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeSpec {
-            limits: Clone::clone(&self.limits),
+            limits: apimachinery::list_field::CloneList::clone_list(&self.limits),
         }
     }
 }
@@ -5122,7 +5302,10 @@ impl std::fmt::Debug for LimitRangeSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LimitRangeSpec")
-            .field("limits", &self.limits)
+            .field(
+                "limits",
+                &apimachinery::list_field::DebugList::debug_list(&self.limits),
+            )
             .finish()
     }
 }
@@ -5148,7 +5331,9 @@ impl Clone for LinuxContainerUser {
         LinuxContainerUser {
             uid: Clone::clone(&self.uid),
             gid: Clone::clone(&self.gid),
-            supplemental_groups: Clone::clone(&self.supplemental_groups),
+            supplemental_groups: apimachinery::list_field::CloneList::clone_list(
+                &self.supplemental_groups,
+            ),
         }
     }
 }
@@ -5159,7 +5344,10 @@ impl std::fmt::Debug for LinuxContainerUser {
         f.debug_struct("LinuxContainerUser")
             .field("uid", &self.uid)
             .field("gid", &self.gid)
-            .field("supplemental_groups", &self.supplemental_groups)
+            .field(
+                "supplemental_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.supplemental_groups),
+            )
             .finish()
     }
 }
@@ -5189,7 +5377,7 @@ impl Clone for List {
         List {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -5200,7 +5388,10 @@ impl std::fmt::Debug for List {
         f.debug_struct("List")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -5240,7 +5431,7 @@ impl Clone for LoadBalancerIngress {
             ip: Clone::clone(&self.ip),
             hostname: Clone::clone(&self.hostname),
             ip_mode: Clone::clone(&self.ip_mode),
-            ports: Clone::clone(&self.ports),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
 }
@@ -5252,7 +5443,10 @@ impl std::fmt::Debug for LoadBalancerIngress {
             .field("ip", &self.ip)
             .field("hostname", &self.hostname)
             .field("ip_mode", &self.ip_mode)
-            .field("ports", &self.ports)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .finish()
     }
 }
@@ -5273,7 +5467,7 @@ impl Clone for LoadBalancerStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LoadBalancerStatus {
-            ingress: Clone::clone(&self.ingress),
+            ingress: apimachinery::list_field::CloneList::clone_list(&self.ingress),
         }
     }
 }
@@ -5282,7 +5476,10 @@ impl std::fmt::Debug for LoadBalancerStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoadBalancerStatus")
-            .field("ingress", &self.ingress)
+            .field(
+                "ingress",
+                &apimachinery::list_field::DebugList::debug_list(&self.ingress),
+            )
             .finish()
     }
 }
@@ -5577,7 +5774,7 @@ impl Clone for NamespaceList {
         NamespaceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -5588,7 +5785,10 @@ impl std::fmt::Debug for NamespaceList {
         f.debug_struct("NamespaceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -5609,7 +5809,7 @@ impl Clone for NamespaceSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceSpec {
-            finalizers: Clone::clone(&self.finalizers),
+            finalizers: apimachinery::list_field::CloneList::clone_list(&self.finalizers),
         }
     }
 }
@@ -5618,7 +5818,10 @@ impl std::fmt::Debug for NamespaceSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceSpec")
-            .field("finalizers", &self.finalizers)
+            .field(
+                "finalizers",
+                &apimachinery::list_field::DebugList::debug_list(&self.finalizers),
+            )
             .finish()
     }
 }
@@ -5643,7 +5846,7 @@ impl Clone for NamespaceStatus {
     fn clone(&self) -> Self {
         NamespaceStatus {
             phase: Clone::clone(&self.phase),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -5653,7 +5856,10 @@ impl std::fmt::Debug for NamespaceStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceStatus")
             .field("phase", &self.phase)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -5771,9 +5977,10 @@ impl Clone for NodeAffinity {
             required_during_scheduling_ignored_during_execution: Clone::clone(
                 &self.required_during_scheduling_ignored_during_execution,
             ),
-            preferred_during_scheduling_ignored_during_execution: Clone::clone(
-                &self.preferred_during_scheduling_ignored_during_execution,
-            ),
+            preferred_during_scheduling_ignored_during_execution:
+                apimachinery::list_field::CloneList::clone_list(
+                    &self.preferred_during_scheduling_ignored_during_execution,
+                ),
         }
     }
 }
@@ -5788,7 +5995,9 @@ impl std::fmt::Debug for NodeAffinity {
             )
             .field(
                 "preferred_during_scheduling_ignored_during_execution",
-                &self.preferred_during_scheduling_ignored_during_execution,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.preferred_during_scheduling_ignored_during_execution,
+                ),
             )
             .finish()
     }
@@ -5901,9 +6110,9 @@ impl Clone for NodeAllocatableResourceClaimStatus {
     fn clone(&self) -> Self {
         NodeAllocatableResourceClaimStatus {
             resource_claim_name: Clone::clone(&self.resource_claim_name),
-            containers: Clone::clone(&self.containers),
-            mapping: Clone::clone(&self.mapping),
-            overhead: Clone::clone(&self.overhead),
+            containers: apimachinery::list_field::CloneList::clone_list(&self.containers),
+            mapping: apimachinery::list_field::CloneList::clone_list(&self.mapping),
+            overhead: apimachinery::list_field::CloneList::clone_list(&self.overhead),
         }
     }
 }
@@ -5913,9 +6122,18 @@ impl std::fmt::Debug for NodeAllocatableResourceClaimStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeAllocatableResourceClaimStatus")
             .field("resource_claim_name", &self.resource_claim_name)
-            .field("containers", &self.containers)
-            .field("mapping", &self.mapping)
-            .field("overhead", &self.overhead)
+            .field(
+                "containers",
+                &apimachinery::list_field::DebugList::debug_list(&self.containers),
+            )
+            .field(
+                "mapping",
+                &apimachinery::list_field::DebugList::debug_list(&self.mapping),
+            )
+            .field(
+                "overhead",
+                &apimachinery::list_field::DebugList::debug_list(&self.overhead),
+            )
             .finish()
     }
 }
@@ -6157,7 +6375,7 @@ impl Clone for NodeList {
         NodeList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -6168,7 +6386,10 @@ impl std::fmt::Debug for NodeList {
         f.debug_struct("NodeList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -6191,7 +6412,9 @@ impl Clone for NodePodPreemptionPolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodePodPreemptionPolicy {
-            disable_resize_preemption: Clone::clone(&self.disable_resize_preemption),
+            disable_resize_preemption: apimachinery::list_field::CloneList::clone_list(
+                &self.disable_resize_preemption,
+            ),
         }
     }
 }
@@ -6200,7 +6423,10 @@ impl std::fmt::Debug for NodePodPreemptionPolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodePodPreemptionPolicy")
-            .field("disable_resize_preemption", &self.disable_resize_preemption)
+            .field(
+                "disable_resize_preemption",
+                &apimachinery::list_field::DebugList::debug_list(&self.disable_resize_preemption),
+            )
             .finish()
     }
 }
@@ -6326,7 +6552,9 @@ impl Clone for NodeSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelector {
-            node_selector_terms: Clone::clone(&self.node_selector_terms),
+            node_selector_terms: apimachinery::list_field::CloneList::clone_list(
+                &self.node_selector_terms,
+            ),
         }
     }
 }
@@ -6335,7 +6563,10 @@ impl std::fmt::Debug for NodeSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelector")
-            .field("node_selector_terms", &self.node_selector_terms)
+            .field(
+                "node_selector_terms",
+                &apimachinery::list_field::DebugList::debug_list(&self.node_selector_terms),
+            )
             .finish()
     }
 }
@@ -6367,7 +6598,7 @@ impl Clone for NodeSelectorRequirement {
         NodeSelectorRequirement {
             key: Clone::clone(&self.key),
             operator: Clone::clone(&self.operator),
-            values: Clone::clone(&self.values),
+            values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
 }
@@ -6378,7 +6609,10 @@ impl std::fmt::Debug for NodeSelectorRequirement {
         f.debug_struct("NodeSelectorRequirement")
             .field("key", &self.key)
             .field("operator", &self.operator)
-            .field("values", &self.values)
+            .field(
+                "values",
+                &apimachinery::list_field::DebugList::debug_list(&self.values),
+            )
             .finish()
     }
 }
@@ -6403,8 +6637,10 @@ impl Clone for NodeSelectorTerm {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelectorTerm {
-            match_expressions: Clone::clone(&self.match_expressions),
-            match_fields: Clone::clone(&self.match_fields),
+            match_expressions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_expressions,
+            ),
+            match_fields: apimachinery::list_field::CloneList::clone_list(&self.match_fields),
         }
     }
 }
@@ -6413,8 +6649,14 @@ impl std::fmt::Debug for NodeSelectorTerm {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSelectorTerm")
-            .field("match_expressions", &self.match_expressions)
-            .field("match_fields", &self.match_fields)
+            .field(
+                "match_expressions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_expressions),
+            )
+            .field(
+                "match_fields",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_fields),
+            )
             .finish()
     }
 }
@@ -6459,10 +6701,10 @@ impl Clone for NodeSpec {
     fn clone(&self) -> Self {
         NodeSpec {
             pod_cidr: Clone::clone(&self.pod_cidr),
-            pod_cidrs: Clone::clone(&self.pod_cidrs),
+            pod_cidrs: apimachinery::list_field::CloneList::clone_list(&self.pod_cidrs),
             provider_id: Clone::clone(&self.provider_id),
             unschedulable: Clone::clone(&self.unschedulable),
-            taints: Clone::clone(&self.taints),
+            taints: apimachinery::list_field::CloneList::clone_list(&self.taints),
             config_source: Clone::clone(&self.config_source),
             external_id: Clone::clone(&self.external_id),
             pod_preemption_policy: Clone::clone(&self.pod_preemption_policy),
@@ -6475,10 +6717,16 @@ impl std::fmt::Debug for NodeSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NodeSpec")
             .field("pod_cidr", &self.pod_cidr)
-            .field("pod_cidrs", &self.pod_cidrs)
+            .field(
+                "pod_cidrs",
+                &apimachinery::list_field::DebugList::debug_list(&self.pod_cidrs),
+            )
             .field("provider_id", &self.provider_id)
             .field("unschedulable", &self.unschedulable)
-            .field("taints", &self.taints)
+            .field(
+                "taints",
+                &apimachinery::list_field::DebugList::debug_list(&self.taints),
+            )
             .field("config_source", &self.config_source)
             .field("external_id", &self.external_id)
             .field("pod_preemption_policy", &self.pod_preemption_policy)
@@ -6554,17 +6802,23 @@ impl Clone for NodeStatus {
             capacity: Clone::clone(&self.capacity),
             allocatable: Clone::clone(&self.allocatable),
             phase: Clone::clone(&self.phase),
-            conditions: Clone::clone(&self.conditions),
-            addresses: Clone::clone(&self.addresses),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
+            addresses: apimachinery::list_field::CloneList::clone_list(&self.addresses),
             daemon_endpoints: Clone::clone(&self.daemon_endpoints),
             node_info: Clone::clone(&self.node_info),
-            images: Clone::clone(&self.images),
-            volumes_in_use: Clone::clone(&self.volumes_in_use),
-            volumes_attached: Clone::clone(&self.volumes_attached),
+            images: apimachinery::list_field::CloneList::clone_list(&self.images),
+            volumes_in_use: apimachinery::list_field::CloneList::clone_list(&self.volumes_in_use),
+            volumes_attached: apimachinery::list_field::CloneList::clone_list(
+                &self.volumes_attached,
+            ),
             config: Clone::clone(&self.config),
-            runtime_handlers: Clone::clone(&self.runtime_handlers),
+            runtime_handlers: apimachinery::list_field::CloneList::clone_list(
+                &self.runtime_handlers,
+            ),
             features: Clone::clone(&self.features),
-            declared_features: Clone::clone(&self.declared_features),
+            declared_features: apimachinery::list_field::CloneList::clone_list(
+                &self.declared_features,
+            ),
         }
     }
 }
@@ -6576,17 +6830,38 @@ impl std::fmt::Debug for NodeStatus {
             .field("capacity", &self.capacity)
             .field("allocatable", &self.allocatable)
             .field("phase", &self.phase)
-            .field("conditions", &self.conditions)
-            .field("addresses", &self.addresses)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
+            .field(
+                "addresses",
+                &apimachinery::list_field::DebugList::debug_list(&self.addresses),
+            )
             .field("daemon_endpoints", &self.daemon_endpoints)
             .field("node_info", &self.node_info)
-            .field("images", &self.images)
-            .field("volumes_in_use", &self.volumes_in_use)
-            .field("volumes_attached", &self.volumes_attached)
+            .field(
+                "images",
+                &apimachinery::list_field::DebugList::debug_list(&self.images),
+            )
+            .field(
+                "volumes_in_use",
+                &apimachinery::list_field::DebugList::debug_list(&self.volumes_in_use),
+            )
+            .field(
+                "volumes_attached",
+                &apimachinery::list_field::DebugList::debug_list(&self.volumes_attached),
+            )
             .field("config", &self.config)
-            .field("runtime_handlers", &self.runtime_handlers)
+            .field(
+                "runtime_handlers",
+                &apimachinery::list_field::DebugList::debug_list(&self.runtime_handlers),
+            )
             .field("features", &self.features)
-            .field("declared_features", &self.declared_features)
+            .field(
+                "declared_features",
+                &apimachinery::list_field::DebugList::debug_list(&self.declared_features),
+            )
             .finish()
     }
 }
@@ -6996,7 +7271,7 @@ impl Clone for PersistentVolumeClaimList {
         PersistentVolumeClaimList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -7007,7 +7282,10 @@ impl std::fmt::Debug for PersistentVolumeClaimList {
         f.debug_struct("PersistentVolumeClaimList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -7089,7 +7367,7 @@ impl Clone for PersistentVolumeClaimSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimSpec {
-            access_modes: Clone::clone(&self.access_modes),
+            access_modes: apimachinery::list_field::CloneList::clone_list(&self.access_modes),
             selector: Clone::clone(&self.selector),
             resources: Clone::clone(&self.resources),
             volume_name: Clone::clone(&self.volume_name),
@@ -7106,7 +7384,10 @@ impl std::fmt::Debug for PersistentVolumeClaimSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimSpec")
-            .field("access_modes", &self.access_modes)
+            .field(
+                "access_modes",
+                &apimachinery::list_field::DebugList::debug_list(&self.access_modes),
+            )
             .field("selector", &self.selector)
             .field("resources", &self.resources)
             .field("volume_name", &self.volume_name)
@@ -7215,9 +7496,9 @@ impl Clone for PersistentVolumeClaimStatus {
     fn clone(&self) -> Self {
         PersistentVolumeClaimStatus {
             phase: Clone::clone(&self.phase),
-            access_modes: Clone::clone(&self.access_modes),
+            access_modes: apimachinery::list_field::CloneList::clone_list(&self.access_modes),
             capacity: Clone::clone(&self.capacity),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             allocated_resources: Clone::clone(&self.allocated_resources),
             allocated_resource_statuses: Clone::clone(&self.allocated_resource_statuses),
             current_volume_attributes_class_name: Clone::clone(
@@ -7234,9 +7515,15 @@ impl std::fmt::Debug for PersistentVolumeClaimStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PersistentVolumeClaimStatus")
             .field("phase", &self.phase)
-            .field("access_modes", &self.access_modes)
+            .field(
+                "access_modes",
+                &apimachinery::list_field::DebugList::debug_list(&self.access_modes),
+            )
             .field("capacity", &self.capacity)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("allocated_resources", &self.allocated_resources)
             .field(
                 "allocated_resource_statuses",
@@ -7354,7 +7641,7 @@ impl Clone for PersistentVolumeList {
         PersistentVolumeList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -7365,7 +7652,10 @@ impl std::fmt::Debug for PersistentVolumeList {
         f.debug_struct("PersistentVolumeList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -7685,11 +7975,11 @@ impl Clone for PersistentVolumeSpec {
             local: Clone::clone(&self.local),
             storageos: Clone::clone(&self.storageos),
             csi: Clone::clone(&self.csi),
-            access_modes: Clone::clone(&self.access_modes),
+            access_modes: apimachinery::list_field::CloneList::clone_list(&self.access_modes),
             claim_ref: Clone::clone(&self.claim_ref),
             persistent_volume_reclaim_policy: Clone::clone(&self.persistent_volume_reclaim_policy),
             storage_class_name: Clone::clone(&self.storage_class_name),
-            mount_options: Clone::clone(&self.mount_options),
+            mount_options: apimachinery::list_field::CloneList::clone_list(&self.mount_options),
             volume_mode: Clone::clone(&self.volume_mode),
             node_affinity: Clone::clone(&self.node_affinity),
             volume_attributes_class_name: Clone::clone(&self.volume_attributes_class_name),
@@ -7724,14 +8014,20 @@ impl std::fmt::Debug for PersistentVolumeSpec {
             .field("local", &self.local)
             .field("storageos", &self.storageos)
             .field("csi", &self.csi)
-            .field("access_modes", &self.access_modes)
+            .field(
+                "access_modes",
+                &apimachinery::list_field::DebugList::debug_list(&self.access_modes),
+            )
             .field("claim_ref", &self.claim_ref)
             .field(
                 "persistent_volume_reclaim_policy",
                 &self.persistent_volume_reclaim_policy,
             )
             .field("storage_class_name", &self.storage_class_name)
-            .field("mount_options", &self.mount_options)
+            .field(
+                "mount_options",
+                &apimachinery::list_field::DebugList::debug_list(&self.mount_options),
+            )
             .field("volume_mode", &self.volume_mode)
             .field("node_affinity", &self.node_affinity)
             .field(
@@ -8116,12 +8412,14 @@ impl Clone for PodAffinity {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAffinity {
-            required_during_scheduling_ignored_during_execution: Clone::clone(
-                &self.required_during_scheduling_ignored_during_execution,
-            ),
-            preferred_during_scheduling_ignored_during_execution: Clone::clone(
-                &self.preferred_during_scheduling_ignored_during_execution,
-            ),
+            required_during_scheduling_ignored_during_execution:
+                apimachinery::list_field::CloneList::clone_list(
+                    &self.required_during_scheduling_ignored_during_execution,
+                ),
+            preferred_during_scheduling_ignored_during_execution:
+                apimachinery::list_field::CloneList::clone_list(
+                    &self.preferred_during_scheduling_ignored_during_execution,
+                ),
         }
     }
 }
@@ -8132,11 +8430,15 @@ impl std::fmt::Debug for PodAffinity {
         f.debug_struct("PodAffinity")
             .field(
                 "required_during_scheduling_ignored_during_execution",
-                &self.required_during_scheduling_ignored_during_execution,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.required_during_scheduling_ignored_during_execution,
+                ),
             )
             .field(
                 "preferred_during_scheduling_ignored_during_execution",
-                &self.preferred_during_scheduling_ignored_during_execution,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.preferred_during_scheduling_ignored_during_execution,
+                ),
             )
             .finish()
     }
@@ -8201,11 +8503,15 @@ impl Clone for PodAffinityTerm {
     fn clone(&self) -> Self {
         PodAffinityTerm {
             label_selector: Clone::clone(&self.label_selector),
-            namespaces: Clone::clone(&self.namespaces),
+            namespaces: apimachinery::list_field::CloneList::clone_list(&self.namespaces),
             topology_key: Clone::clone(&self.topology_key),
             namespace_selector: Clone::clone(&self.namespace_selector),
-            match_label_keys: Clone::clone(&self.match_label_keys),
-            mismatch_label_keys: Clone::clone(&self.mismatch_label_keys),
+            match_label_keys: apimachinery::list_field::CloneList::clone_list(
+                &self.match_label_keys,
+            ),
+            mismatch_label_keys: apimachinery::list_field::CloneList::clone_list(
+                &self.mismatch_label_keys,
+            ),
         }
     }
 }
@@ -8215,11 +8521,20 @@ impl std::fmt::Debug for PodAffinityTerm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodAffinityTerm")
             .field("label_selector", &self.label_selector)
-            .field("namespaces", &self.namespaces)
+            .field(
+                "namespaces",
+                &apimachinery::list_field::DebugList::debug_list(&self.namespaces),
+            )
             .field("topology_key", &self.topology_key)
             .field("namespace_selector", &self.namespace_selector)
-            .field("match_label_keys", &self.match_label_keys)
-            .field("mismatch_label_keys", &self.mismatch_label_keys)
+            .field(
+                "match_label_keys",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_label_keys),
+            )
+            .field(
+                "mismatch_label_keys",
+                &apimachinery::list_field::DebugList::debug_list(&self.mismatch_label_keys),
+            )
             .finish()
     }
 }
@@ -8256,12 +8571,14 @@ impl Clone for PodAntiAffinity {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodAntiAffinity {
-            required_during_scheduling_ignored_during_execution: Clone::clone(
-                &self.required_during_scheduling_ignored_during_execution,
-            ),
-            preferred_during_scheduling_ignored_during_execution: Clone::clone(
-                &self.preferred_during_scheduling_ignored_during_execution,
-            ),
+            required_during_scheduling_ignored_during_execution:
+                apimachinery::list_field::CloneList::clone_list(
+                    &self.required_during_scheduling_ignored_during_execution,
+                ),
+            preferred_during_scheduling_ignored_during_execution:
+                apimachinery::list_field::CloneList::clone_list(
+                    &self.preferred_during_scheduling_ignored_during_execution,
+                ),
         }
     }
 }
@@ -8272,11 +8589,15 @@ impl std::fmt::Debug for PodAntiAffinity {
         f.debug_struct("PodAntiAffinity")
             .field(
                 "required_during_scheduling_ignored_during_execution",
-                &self.required_during_scheduling_ignored_during_execution,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.required_during_scheduling_ignored_during_execution,
+                ),
             )
             .field(
                 "preferred_during_scheduling_ignored_during_execution",
-                &self.preferred_during_scheduling_ignored_during_execution,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.preferred_during_scheduling_ignored_during_execution,
+                ),
             )
             .finish()
     }
@@ -8551,9 +8872,9 @@ impl Clone for PodDNSConfig {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDNSConfig {
-            nameservers: Clone::clone(&self.nameservers),
-            searches: Clone::clone(&self.searches),
-            options: Clone::clone(&self.options),
+            nameservers: apimachinery::list_field::CloneList::clone_list(&self.nameservers),
+            searches: apimachinery::list_field::CloneList::clone_list(&self.searches),
+            options: apimachinery::list_field::CloneList::clone_list(&self.options),
         }
     }
 }
@@ -8562,9 +8883,18 @@ impl std::fmt::Debug for PodDNSConfig {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodDNSConfig")
-            .field("nameservers", &self.nameservers)
-            .field("searches", &self.searches)
-            .field("options", &self.options)
+            .field(
+                "nameservers",
+                &apimachinery::list_field::DebugList::debug_list(&self.nameservers),
+            )
+            .field(
+                "searches",
+                &apimachinery::list_field::DebugList::debug_list(&self.searches),
+            )
+            .field(
+                "options",
+                &apimachinery::list_field::DebugList::debug_list(&self.options),
+            )
             .finish()
     }
 }
@@ -8650,7 +8980,7 @@ impl Clone for PodExecOptions {
             stderr: Clone::clone(&self.stderr),
             tty: Clone::clone(&self.tty),
             container: Clone::clone(&self.container),
-            command: Clone::clone(&self.command),
+            command: apimachinery::list_field::CloneList::clone_list(&self.command),
         }
     }
 }
@@ -8665,7 +8995,10 @@ impl std::fmt::Debug for PodExecOptions {
             .field("stderr", &self.stderr)
             .field("tty", &self.tty)
             .field("container", &self.container)
-            .field("command", &self.command)
+            .field(
+                "command",
+                &apimachinery::list_field::DebugList::debug_list(&self.command),
+            )
             .finish()
     }
 }
@@ -8691,7 +9024,9 @@ impl Clone for PodExtendedResourceClaimStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodExtendedResourceClaimStatus {
-            request_mappings: Clone::clone(&self.request_mappings),
+            request_mappings: apimachinery::list_field::CloneList::clone_list(
+                &self.request_mappings,
+            ),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
         }
     }
@@ -8701,7 +9036,10 @@ impl std::fmt::Debug for PodExtendedResourceClaimStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodExtendedResourceClaimStatus")
-            .field("request_mappings", &self.request_mappings)
+            .field(
+                "request_mappings",
+                &apimachinery::list_field::DebugList::debug_list(&self.request_mappings),
+            )
             .field("resource_claim_name", &self.resource_claim_name)
             .finish()
     }
@@ -8759,7 +9097,7 @@ impl Clone for PodList {
         PodList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -8770,7 +9108,10 @@ impl std::fmt::Debug for PodList {
         f.debug_struct("PodList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -8932,7 +9273,7 @@ impl Clone for PodPortForwardOptions {
     fn clone(&self) -> Self {
         PodPortForwardOptions {
             type_meta: Clone::clone(&self.type_meta),
-            ports: Clone::clone(&self.ports),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
 }
@@ -8942,7 +9283,10 @@ impl std::fmt::Debug for PodPortForwardOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodPortForwardOptions")
             .field("type_meta", &self.type_meta)
-            .field("ports", &self.ports)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .finish()
     }
 }
@@ -9320,10 +9664,12 @@ impl Clone for PodSecurityContext {
             run_as_user: Clone::clone(&self.run_as_user),
             run_as_group: Clone::clone(&self.run_as_group),
             run_as_non_root: Clone::clone(&self.run_as_non_root),
-            supplemental_groups: Clone::clone(&self.supplemental_groups),
+            supplemental_groups: apimachinery::list_field::CloneList::clone_list(
+                &self.supplemental_groups,
+            ),
             supplemental_groups_policy: Clone::clone(&self.supplemental_groups_policy),
             fs_group: Clone::clone(&self.fs_group),
-            sysctls: Clone::clone(&self.sysctls),
+            sysctls: apimachinery::list_field::CloneList::clone_list(&self.sysctls),
             fs_group_change_policy: Clone::clone(&self.fs_group_change_policy),
             seccomp_profile: Clone::clone(&self.seccomp_profile),
             app_armor_profile: Clone::clone(&self.app_armor_profile),
@@ -9341,13 +9687,19 @@ impl std::fmt::Debug for PodSecurityContext {
             .field("run_as_user", &self.run_as_user)
             .field("run_as_group", &self.run_as_group)
             .field("run_as_non_root", &self.run_as_non_root)
-            .field("supplemental_groups", &self.supplemental_groups)
+            .field(
+                "supplemental_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.supplemental_groups),
+            )
             .field(
                 "supplemental_groups_policy",
                 &self.supplemental_groups_policy,
             )
             .field("fs_group", &self.fs_group)
-            .field("sysctls", &self.sysctls)
+            .field(
+                "sysctls",
+                &apimachinery::list_field::DebugList::debug_list(&self.sysctls),
+            )
             .field("fs_group_change_policy", &self.fs_group_change_policy)
             .field("seccomp_profile", &self.seccomp_profile)
             .field("app_armor_profile", &self.app_armor_profile)
@@ -9699,10 +10051,12 @@ impl Clone for PodSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSpec {
-            volumes: Clone::clone(&self.volumes),
-            init_containers: Clone::clone(&self.init_containers),
-            containers: Clone::clone(&self.containers),
-            ephemeral_containers: Clone::clone(&self.ephemeral_containers),
+            volumes: apimachinery::list_field::CloneList::clone_list(&self.volumes),
+            init_containers: apimachinery::list_field::CloneList::clone_list(&self.init_containers),
+            containers: apimachinery::list_field::CloneList::clone_list(&self.containers),
+            ephemeral_containers: apimachinery::list_field::CloneList::clone_list(
+                &self.ephemeral_containers,
+            ),
             restart_policy: Clone::clone(&self.restart_policy),
             termination_grace_period_seconds: Clone::clone(&self.termination_grace_period_seconds),
             active_deadline_seconds: Clone::clone(&self.active_deadline_seconds),
@@ -9717,31 +10071,39 @@ impl Clone for PodSpec {
             host_ipc: Clone::clone(&self.host_ipc),
             share_process_namespace: Clone::clone(&self.share_process_namespace),
             security_context: Clone::clone(&self.security_context),
-            image_pull_secrets: Clone::clone(&self.image_pull_secrets),
+            image_pull_secrets: apimachinery::list_field::CloneList::clone_list(
+                &self.image_pull_secrets,
+            ),
             hostname: Clone::clone(&self.hostname),
             subdomain: Clone::clone(&self.subdomain),
             affinity: Clone::clone(&self.affinity),
             scheduler_name: Clone::clone(&self.scheduler_name),
-            tolerations: Clone::clone(&self.tolerations),
-            host_aliases: Clone::clone(&self.host_aliases),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
+            host_aliases: apimachinery::list_field::CloneList::clone_list(&self.host_aliases),
             priority_class_name: Clone::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
             dns_config: Clone::clone(&self.dns_config),
-            readiness_gates: Clone::clone(&self.readiness_gates),
+            readiness_gates: apimachinery::list_field::CloneList::clone_list(&self.readiness_gates),
             runtime_class_name: Clone::clone(&self.runtime_class_name),
             enable_service_links: Clone::clone(&self.enable_service_links),
             preemption_policy: Clone::clone(&self.preemption_policy),
             overhead: Clone::clone(&self.overhead),
-            topology_spread_constraints: Clone::clone(&self.topology_spread_constraints),
+            topology_spread_constraints: apimachinery::list_field::CloneList::clone_list(
+                &self.topology_spread_constraints,
+            ),
             set_hostname_as_fqdn: Clone::clone(&self.set_hostname_as_fqdn),
             os: Clone::clone(&self.os),
             host_users: Clone::clone(&self.host_users),
-            scheduling_gates: Clone::clone(&self.scheduling_gates),
-            resource_claims: Clone::clone(&self.resource_claims),
+            scheduling_gates: apimachinery::list_field::CloneList::clone_list(
+                &self.scheduling_gates,
+            ),
+            resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             resources: Clone::clone(&self.resources),
             hostname_override: Clone::clone(&self.hostname_override),
             scheduling_group: Clone::clone(&self.scheduling_group),
-            eviction_responders: Clone::clone(&self.eviction_responders),
+            eviction_responders: apimachinery::list_field::CloneList::clone_list(
+                &self.eviction_responders,
+            ),
         }
     }
 }
@@ -9750,10 +10112,22 @@ impl std::fmt::Debug for PodSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodSpec")
-            .field("volumes", &self.volumes)
-            .field("init_containers", &self.init_containers)
-            .field("containers", &self.containers)
-            .field("ephemeral_containers", &self.ephemeral_containers)
+            .field(
+                "volumes",
+                &apimachinery::list_field::DebugList::debug_list(&self.volumes),
+            )
+            .field(
+                "init_containers",
+                &apimachinery::list_field::DebugList::debug_list(&self.init_containers),
+            )
+            .field(
+                "containers",
+                &apimachinery::list_field::DebugList::debug_list(&self.containers),
+            )
+            .field(
+                "ephemeral_containers",
+                &apimachinery::list_field::DebugList::debug_list(&self.ephemeral_containers),
+            )
             .field("restart_policy", &self.restart_policy)
             .field(
                 "termination_grace_period_seconds",
@@ -9774,34 +10148,55 @@ impl std::fmt::Debug for PodSpec {
             .field("host_ipc", &self.host_ipc)
             .field("share_process_namespace", &self.share_process_namespace)
             .field("security_context", &self.security_context)
-            .field("image_pull_secrets", &self.image_pull_secrets)
+            .field(
+                "image_pull_secrets",
+                &apimachinery::list_field::DebugList::debug_list(&self.image_pull_secrets),
+            )
             .field("hostname", &self.hostname)
             .field("subdomain", &self.subdomain)
             .field("affinity", &self.affinity)
             .field("scheduler_name", &self.scheduler_name)
-            .field("tolerations", &self.tolerations)
-            .field("host_aliases", &self.host_aliases)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
+            .field(
+                "host_aliases",
+                &apimachinery::list_field::DebugList::debug_list(&self.host_aliases),
+            )
             .field("priority_class_name", &self.priority_class_name)
             .field("priority", &self.priority)
             .field("dns_config", &self.dns_config)
-            .field("readiness_gates", &self.readiness_gates)
+            .field(
+                "readiness_gates",
+                &apimachinery::list_field::DebugList::debug_list(&self.readiness_gates),
+            )
             .field("runtime_class_name", &self.runtime_class_name)
             .field("enable_service_links", &self.enable_service_links)
             .field("preemption_policy", &self.preemption_policy)
             .field("overhead", &self.overhead)
             .field(
                 "topology_spread_constraints",
-                &self.topology_spread_constraints,
+                &apimachinery::list_field::DebugList::debug_list(&self.topology_spread_constraints),
             )
             .field("set_hostname_as_fqdn", &self.set_hostname_as_fqdn)
             .field("os", &self.os)
             .field("host_users", &self.host_users)
-            .field("scheduling_gates", &self.scheduling_gates)
-            .field("resource_claims", &self.resource_claims)
+            .field(
+                "scheduling_gates",
+                &apimachinery::list_field::DebugList::debug_list(&self.scheduling_gates),
+            )
+            .field(
+                "resource_claims",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claims),
+            )
             .field("resources", &self.resources)
             .field("hostname_override", &self.hostname_override)
             .field("scheduling_group", &self.scheduling_group)
-            .field("eviction_responders", &self.eviction_responders)
+            .field(
+                "eviction_responders",
+                &apimachinery::list_field::DebugList::debug_list(&self.eviction_responders),
+            )
             .finish()
     }
 }
@@ -9959,28 +10354,37 @@ impl Clone for PodStatus {
         PodStatus {
             observed_generation: Clone::clone(&self.observed_generation),
             phase: Clone::clone(&self.phase),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             message: Clone::clone(&self.message),
             reason: Clone::clone(&self.reason),
             nominated_node_name: Clone::clone(&self.nominated_node_name),
             host_ip: Clone::clone(&self.host_ip),
-            host_ips: Clone::clone(&self.host_ips),
+            host_ips: apimachinery::list_field::CloneList::clone_list(&self.host_ips),
             pod_ip: Clone::clone(&self.pod_ip),
-            pod_ips: Clone::clone(&self.pod_ips),
+            pod_ips: apimachinery::list_field::CloneList::clone_list(&self.pod_ips),
             start_time: Clone::clone(&self.start_time),
-            init_container_statuses: Clone::clone(&self.init_container_statuses),
-            container_statuses: Clone::clone(&self.container_statuses),
+            init_container_statuses: apimachinery::list_field::CloneList::clone_list(
+                &self.init_container_statuses,
+            ),
+            container_statuses: apimachinery::list_field::CloneList::clone_list(
+                &self.container_statuses,
+            ),
             qos_class: Clone::clone(&self.qos_class),
-            ephemeral_container_statuses: Clone::clone(&self.ephemeral_container_statuses),
+            ephemeral_container_statuses: apimachinery::list_field::CloneList::clone_list(
+                &self.ephemeral_container_statuses,
+            ),
             resize: Clone::clone(&self.resize),
-            resource_claim_statuses: Clone::clone(&self.resource_claim_statuses),
+            resource_claim_statuses: apimachinery::list_field::CloneList::clone_list(
+                &self.resource_claim_statuses,
+            ),
             extended_resource_claim_status: Clone::clone(&self.extended_resource_claim_status),
             allocated_resources: Clone::clone(&self.allocated_resources),
             resources: Clone::clone(&self.resources),
-            node_allocatable_resource_claim_statuses: Clone::clone(
-                &self.node_allocatable_resource_claim_statuses,
-            ),
-            volume_health: Clone::clone(&self.volume_health),
+            node_allocatable_resource_claim_statuses:
+                apimachinery::list_field::CloneList::clone_list(
+                    &self.node_allocatable_resource_claim_statuses,
+                ),
+            volume_health: apimachinery::list_field::CloneList::clone_list(&self.volume_health),
         }
     }
 }
@@ -9991,24 +10395,44 @@ impl std::fmt::Debug for PodStatus {
         f.debug_struct("PodStatus")
             .field("observed_generation", &self.observed_generation)
             .field("phase", &self.phase)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("message", &self.message)
             .field("reason", &self.reason)
             .field("nominated_node_name", &self.nominated_node_name)
             .field("host_ip", &self.host_ip)
-            .field("host_ips", &self.host_ips)
+            .field(
+                "host_ips",
+                &apimachinery::list_field::DebugList::debug_list(&self.host_ips),
+            )
             .field("pod_ip", &self.pod_ip)
-            .field("pod_ips", &self.pod_ips)
+            .field(
+                "pod_ips",
+                &apimachinery::list_field::DebugList::debug_list(&self.pod_ips),
+            )
             .field("start_time", &self.start_time)
-            .field("init_container_statuses", &self.init_container_statuses)
-            .field("container_statuses", &self.container_statuses)
+            .field(
+                "init_container_statuses",
+                &apimachinery::list_field::DebugList::debug_list(&self.init_container_statuses),
+            )
+            .field(
+                "container_statuses",
+                &apimachinery::list_field::DebugList::debug_list(&self.container_statuses),
+            )
             .field("qos_class", &self.qos_class)
             .field(
                 "ephemeral_container_statuses",
-                &self.ephemeral_container_statuses,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.ephemeral_container_statuses,
+                ),
             )
             .field("resize", &self.resize)
-            .field("resource_claim_statuses", &self.resource_claim_statuses)
+            .field(
+                "resource_claim_statuses",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claim_statuses),
+            )
             .field(
                 "extended_resource_claim_status",
                 &self.extended_resource_claim_status,
@@ -10017,9 +10441,14 @@ impl std::fmt::Debug for PodStatus {
             .field("resources", &self.resources)
             .field(
                 "node_allocatable_resource_claim_statuses",
-                &self.node_allocatable_resource_claim_statuses,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.node_allocatable_resource_claim_statuses,
+                ),
             )
-            .field("volume_health", &self.volume_health)
+            .field(
+                "volume_health",
+                &apimachinery::list_field::DebugList::debug_list(&self.volume_health),
+            )
             .finish()
     }
 }
@@ -10090,7 +10519,7 @@ impl Clone for PodTemplateList {
         PodTemplateList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -10101,7 +10530,10 @@ impl std::fmt::Debug for PodTemplateList {
         f.debug_struct("PodTemplateList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -10163,7 +10595,9 @@ impl Clone for PodVolumeHealth {
     fn clone(&self) -> Self {
         PodVolumeHealth {
             name: Clone::clone(&self.name),
-            health_conditions: Clone::clone(&self.health_conditions),
+            health_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.health_conditions,
+            ),
             last_transition_time: Clone::clone(&self.last_transition_time),
         }
     }
@@ -10174,7 +10608,10 @@ impl std::fmt::Debug for PodVolumeHealth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodVolumeHealth")
             .field("name", &self.name)
-            .field("health_conditions", &self.health_conditions)
+            .field(
+                "health_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.health_conditions),
+            )
             .field("last_transition_time", &self.last_transition_time)
             .finish()
     }
@@ -10607,7 +11044,7 @@ impl Clone for ProjectedVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ProjectedVolumeSource {
-            sources: Clone::clone(&self.sources),
+            sources: apimachinery::list_field::CloneList::clone_list(&self.sources),
             default_mode: Clone::clone(&self.default_mode),
             default_user: Clone::clone(&self.default_user),
         }
@@ -10618,7 +11055,10 @@ impl std::fmt::Debug for ProjectedVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProjectedVolumeSource")
-            .field("sources", &self.sources)
+            .field(
+                "sources",
+                &apimachinery::list_field::DebugList::debug_list(&self.sources),
+            )
             .field("default_mode", &self.default_mode)
             .field("default_user", &self.default_user)
             .finish()
@@ -10736,7 +11176,7 @@ impl Clone for RBDPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RBDPersistentVolumeSource {
-            monitors: Clone::clone(&self.monitors),
+            monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
             image: Clone::clone(&self.image),
             fs_type: Clone::clone(&self.fs_type),
             pool: Clone::clone(&self.pool),
@@ -10752,7 +11192,10 @@ impl std::fmt::Debug for RBDPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RBDPersistentVolumeSource")
-            .field("monitors", &self.monitors)
+            .field(
+                "monitors",
+                &apimachinery::list_field::DebugList::debug_list(&self.monitors),
+            )
             .field("image", &self.image)
             .field("fs_type", &self.fs_type)
             .field("pool", &self.pool)
@@ -10816,7 +11259,7 @@ impl Clone for RBDVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RBDVolumeSource {
-            monitors: Clone::clone(&self.monitors),
+            monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
             image: Clone::clone(&self.image),
             fs_type: Clone::clone(&self.fs_type),
             pool: Clone::clone(&self.pool),
@@ -10832,7 +11275,10 @@ impl std::fmt::Debug for RBDVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RBDVolumeSource")
-            .field("monitors", &self.monitors)
+            .field(
+                "monitors",
+                &apimachinery::list_field::DebugList::debug_list(&self.monitors),
+            )
             .field("image", &self.image)
             .field("fs_type", &self.fs_type)
             .field("pool", &self.pool)
@@ -11011,7 +11457,7 @@ impl Clone for ReplicationControllerList {
         ReplicationControllerList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -11022,7 +11468,10 @@ impl std::fmt::Debug for ReplicationControllerList {
         f.debug_struct("ReplicationControllerList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -11117,7 +11566,7 @@ impl Clone for ReplicationControllerStatus {
             ready_replicas: Clone::clone(&self.ready_replicas),
             available_replicas: Clone::clone(&self.available_replicas),
             observed_generation: Clone::clone(&self.observed_generation),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -11131,7 +11580,10 @@ impl std::fmt::Debug for ReplicationControllerStatus {
             .field("ready_replicas", &self.ready_replicas)
             .field("available_replicas", &self.available_replicas)
             .field("observed_generation", &self.observed_generation)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -11331,7 +11783,7 @@ impl Clone for ResourceQuotaList {
         ResourceQuotaList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -11342,7 +11794,10 @@ impl std::fmt::Debug for ResourceQuotaList {
         f.debug_struct("ResourceQuotaList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -11372,7 +11827,7 @@ impl Clone for ResourceQuotaSpec {
     fn clone(&self) -> Self {
         ResourceQuotaSpec {
             hard: Clone::clone(&self.hard),
-            scopes: Clone::clone(&self.scopes),
+            scopes: apimachinery::list_field::CloneList::clone_list(&self.scopes),
             scope_selector: Clone::clone(&self.scope_selector),
         }
     }
@@ -11383,7 +11838,10 @@ impl std::fmt::Debug for ResourceQuotaSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceQuotaSpec")
             .field("hard", &self.hard)
-            .field("scopes", &self.scopes)
+            .field(
+                "scopes",
+                &apimachinery::list_field::DebugList::debug_list(&self.scopes),
+            )
             .field("scope_selector", &self.scope_selector)
             .finish()
     }
@@ -11457,7 +11915,7 @@ impl Clone for ResourceRequirements {
         ResourceRequirements {
             limits: Clone::clone(&self.limits),
             requests: Clone::clone(&self.requests),
-            claims: Clone::clone(&self.claims),
+            claims: apimachinery::list_field::CloneList::clone_list(&self.claims),
         }
     }
 }
@@ -11468,7 +11926,10 @@ impl std::fmt::Debug for ResourceRequirements {
         f.debug_struct("ResourceRequirements")
             .field("limits", &self.limits)
             .field("requests", &self.requests)
-            .field("claims", &self.claims)
+            .field(
+                "claims",
+                &apimachinery::list_field::DebugList::debug_list(&self.claims),
+            )
             .finish()
     }
 }
@@ -11501,7 +11962,7 @@ impl Clone for ResourceStatus {
     fn clone(&self) -> Self {
         ResourceStatus {
             name: Clone::clone(&self.name),
-            resources: Clone::clone(&self.resources),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
         }
     }
 }
@@ -11511,7 +11972,10 @@ impl std::fmt::Debug for ResourceStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourceStatus")
             .field("name", &self.name)
-            .field("resources", &self.resources)
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
             .finish()
     }
 }
@@ -11734,7 +12198,9 @@ impl Clone for ScopeSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScopeSelector {
-            match_expressions: Clone::clone(&self.match_expressions),
+            match_expressions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_expressions,
+            ),
         }
     }
 }
@@ -11743,7 +12209,10 @@ impl std::fmt::Debug for ScopeSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ScopeSelector")
-            .field("match_expressions", &self.match_expressions)
+            .field(
+                "match_expressions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_expressions),
+            )
             .finish()
     }
 }
@@ -11774,7 +12243,7 @@ impl Clone for ScopedResourceSelectorRequirement {
         ScopedResourceSelectorRequirement {
             scope_name: Clone::clone(&self.scope_name),
             operator: Clone::clone(&self.operator),
-            values: Clone::clone(&self.values),
+            values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
 }
@@ -11785,7 +12254,10 @@ impl std::fmt::Debug for ScopedResourceSelectorRequirement {
         f.debug_struct("ScopedResourceSelectorRequirement")
             .field("scope_name", &self.scope_name)
             .field("operator", &self.operator)
-            .field("values", &self.values)
+            .field(
+                "values",
+                &apimachinery::list_field::DebugList::debug_list(&self.values),
+            )
             .finish()
     }
 }
@@ -12075,7 +12547,7 @@ impl Clone for SecretList {
         SecretList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -12086,7 +12558,10 @@ impl std::fmt::Debug for SecretList {
         f.debug_struct("SecretList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -12128,7 +12603,7 @@ impl Clone for SecretProjection {
     fn clone(&self) -> Self {
         SecretProjection {
             name: Clone::clone(&self.name),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
             optional: Clone::clone(&self.optional),
         }
     }
@@ -12139,7 +12614,10 @@ impl std::fmt::Debug for SecretProjection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretProjection")
             .field("name", &self.name)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .field("optional", &self.optional)
             .finish()
     }
@@ -12259,7 +12737,7 @@ impl Clone for SecretVolumeSource {
     fn clone(&self) -> Self {
         SecretVolumeSource {
             secret_name: Clone::clone(&self.secret_name),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
             default_mode: Clone::clone(&self.default_mode),
             optional: Clone::clone(&self.optional),
             default_user: Clone::clone(&self.default_user),
@@ -12272,7 +12750,10 @@ impl std::fmt::Debug for SecretVolumeSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SecretVolumeSource")
             .field("secret_name", &self.secret_name)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .field("default_mode", &self.default_mode)
             .field("optional", &self.optional)
             .field("default_user", &self.default_user)
@@ -12526,8 +13007,10 @@ impl Clone for ServiceAccount {
         ServiceAccount {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            secrets: Clone::clone(&self.secrets),
-            image_pull_secrets: Clone::clone(&self.image_pull_secrets),
+            secrets: apimachinery::list_field::CloneList::clone_list(&self.secrets),
+            image_pull_secrets: apimachinery::list_field::CloneList::clone_list(
+                &self.image_pull_secrets,
+            ),
             automount_service_account_token: Clone::clone(&self.automount_service_account_token),
         }
     }
@@ -12539,8 +13022,14 @@ impl std::fmt::Debug for ServiceAccount {
         f.debug_struct("ServiceAccount")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("secrets", &self.secrets)
-            .field("image_pull_secrets", &self.image_pull_secrets)
+            .field(
+                "secrets",
+                &apimachinery::list_field::DebugList::debug_list(&self.secrets),
+            )
+            .field(
+                "image_pull_secrets",
+                &apimachinery::list_field::DebugList::debug_list(&self.image_pull_secrets),
+            )
             .field(
                 "automount_service_account_token",
                 &self.automount_service_account_token,
@@ -12575,7 +13064,7 @@ impl Clone for ServiceAccountList {
         ServiceAccountList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -12586,7 +13075,10 @@ impl std::fmt::Debug for ServiceAccountList {
         f.debug_struct("ServiceAccountList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -12671,7 +13163,7 @@ impl Clone for ServiceList {
         ServiceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -12682,7 +13174,10 @@ impl std::fmt::Debug for ServiceList {
         f.debug_struct("ServiceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -13030,21 +13525,23 @@ impl Clone for ServiceSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceSpec {
-            ports: Clone::clone(&self.ports),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
             selector: Clone::clone(&self.selector),
             cluster_ip: Clone::clone(&self.cluster_ip),
-            cluster_ips: Clone::clone(&self.cluster_ips),
+            cluster_ips: apimachinery::list_field::CloneList::clone_list(&self.cluster_ips),
             r#type: Clone::clone(&self.r#type),
-            external_ips: Clone::clone(&self.external_ips),
+            external_ips: apimachinery::list_field::CloneList::clone_list(&self.external_ips),
             session_affinity: Clone::clone(&self.session_affinity),
             load_balancer_ip: Clone::clone(&self.load_balancer_ip),
-            load_balancer_source_ranges: Clone::clone(&self.load_balancer_source_ranges),
+            load_balancer_source_ranges: apimachinery::list_field::CloneList::clone_list(
+                &self.load_balancer_source_ranges,
+            ),
             external_name: Clone::clone(&self.external_name),
             external_traffic_policy: Clone::clone(&self.external_traffic_policy),
             health_check_node_port: Clone::clone(&self.health_check_node_port),
             publish_not_ready_addresses: Clone::clone(&self.publish_not_ready_addresses),
             session_affinity_config: Clone::clone(&self.session_affinity_config),
-            ip_families: Clone::clone(&self.ip_families),
+            ip_families: apimachinery::list_field::CloneList::clone_list(&self.ip_families),
             ip_family_policy: Clone::clone(&self.ip_family_policy),
             allocate_load_balancer_node_ports: Clone::clone(
                 &self.allocate_load_balancer_node_ports,
@@ -13060,17 +13557,26 @@ impl std::fmt::Debug for ServiceSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceSpec")
-            .field("ports", &self.ports)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .field("selector", &self.selector)
             .field("cluster_ip", &self.cluster_ip)
-            .field("cluster_ips", &self.cluster_ips)
+            .field(
+                "cluster_ips",
+                &apimachinery::list_field::DebugList::debug_list(&self.cluster_ips),
+            )
             .field("type", &self.r#type)
-            .field("external_ips", &self.external_ips)
+            .field(
+                "external_ips",
+                &apimachinery::list_field::DebugList::debug_list(&self.external_ips),
+            )
             .field("session_affinity", &self.session_affinity)
             .field("load_balancer_ip", &self.load_balancer_ip)
             .field(
                 "load_balancer_source_ranges",
-                &self.load_balancer_source_ranges,
+                &apimachinery::list_field::DebugList::debug_list(&self.load_balancer_source_ranges),
             )
             .field("external_name", &self.external_name)
             .field("external_traffic_policy", &self.external_traffic_policy)
@@ -13080,7 +13586,10 @@ impl std::fmt::Debug for ServiceSpec {
                 &self.publish_not_ready_addresses,
             )
             .field("session_affinity_config", &self.session_affinity_config)
-            .field("ip_families", &self.ip_families)
+            .field(
+                "ip_families",
+                &apimachinery::list_field::DebugList::debug_list(&self.ip_families),
+            )
             .field("ip_family_policy", &self.ip_family_policy)
             .field(
                 "allocate_load_balancer_node_ports",
@@ -13112,7 +13621,7 @@ impl Clone for ServiceStatus {
     fn clone(&self) -> Self {
         ServiceStatus {
             load_balancer: Clone::clone(&self.load_balancer),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -13122,7 +13631,10 @@ impl std::fmt::Debug for ServiceStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceStatus")
             .field("load_balancer", &self.load_balancer)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -13490,7 +14002,7 @@ impl Clone for TopologySelectorLabelRequirement {
     fn clone(&self) -> Self {
         TopologySelectorLabelRequirement {
             key: Clone::clone(&self.key),
-            values: Clone::clone(&self.values),
+            values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
 }
@@ -13500,7 +14012,10 @@ impl std::fmt::Debug for TopologySelectorLabelRequirement {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySelectorLabelRequirement")
             .field("key", &self.key)
-            .field("values", &self.values)
+            .field(
+                "values",
+                &apimachinery::list_field::DebugList::debug_list(&self.values),
+            )
             .finish()
     }
 }
@@ -13524,7 +14039,9 @@ impl Clone for TopologySelectorTerm {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySelectorTerm {
-            match_label_expressions: Clone::clone(&self.match_label_expressions),
+            match_label_expressions: apimachinery::list_field::CloneList::clone_list(
+                &self.match_label_expressions,
+            ),
         }
     }
 }
@@ -13533,7 +14050,10 @@ impl std::fmt::Debug for TopologySelectorTerm {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TopologySelectorTerm")
-            .field("match_label_expressions", &self.match_label_expressions)
+            .field(
+                "match_label_expressions",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_label_expressions),
+            )
             .finish()
     }
 }
@@ -13656,7 +14176,9 @@ impl Clone for TopologySpreadConstraint {
             min_domains: Clone::clone(&self.min_domains),
             node_affinity_policy: Clone::clone(&self.node_affinity_policy),
             node_taints_policy: Clone::clone(&self.node_taints_policy),
-            match_label_keys: Clone::clone(&self.match_label_keys),
+            match_label_keys: apimachinery::list_field::CloneList::clone_list(
+                &self.match_label_keys,
+            ),
         }
     }
 }
@@ -13672,7 +14194,10 @@ impl std::fmt::Debug for TopologySpreadConstraint {
             .field("min_domains", &self.min_domains)
             .field("node_affinity_policy", &self.node_affinity_policy)
             .field("node_taints_policy", &self.node_taints_policy)
-            .field("match_label_keys", &self.match_label_keys)
+            .field(
+                "match_label_keys",
+                &apimachinery::list_field::DebugList::debug_list(&self.match_label_keys),
+            )
             .finish()
     }
 }
@@ -14341,7 +14866,9 @@ impl Clone for VolumeHealthStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeHealthStatus {
-            health_conditions: Clone::clone(&self.health_conditions),
+            health_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.health_conditions,
+            ),
             last_transition_time: Clone::clone(&self.last_transition_time),
         }
     }
@@ -14351,7 +14878,10 @@ impl std::fmt::Debug for VolumeHealthStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VolumeHealthStatus")
-            .field("health_conditions", &self.health_conditions)
+            .field(
+                "health_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.health_conditions),
+            )
             .field("last_transition_time", &self.last_transition_time)
             .finish()
     }
@@ -14426,7 +14956,9 @@ impl Clone for VolumeMount {
             sub_path: Clone::clone(&self.sub_path),
             mount_propagation: Clone::clone(&self.mount_propagation),
             sub_path_expr: Clone::clone(&self.sub_path_expr),
-            bind_mount_options: Clone::clone(&self.bind_mount_options),
+            bind_mount_options: apimachinery::list_field::CloneList::clone_list(
+                &self.bind_mount_options,
+            ),
         }
     }
 }
@@ -14442,7 +14974,10 @@ impl std::fmt::Debug for VolumeMount {
             .field("sub_path", &self.sub_path)
             .field("mount_propagation", &self.mount_propagation)
             .field("sub_path_expr", &self.sub_path_expr)
-            .field("bind_mount_options", &self.bind_mount_options)
+            .field(
+                "bind_mount_options",
+                &apimachinery::list_field::DebugList::debug_list(&self.bind_mount_options),
+            )
             .finish()
     }
 }

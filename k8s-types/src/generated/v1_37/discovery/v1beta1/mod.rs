@@ -87,7 +87,7 @@ impl Clone for Endpoint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Endpoint {
-            addresses: Clone::clone(&self.addresses),
+            addresses: apimachinery::list_field::CloneList::clone_list(&self.addresses),
             conditions: Clone::clone(&self.conditions),
             hostname: Clone::clone(&self.hostname),
             target_ref: Clone::clone(&self.target_ref),
@@ -102,7 +102,10 @@ impl std::fmt::Debug for Endpoint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Endpoint")
-            .field("addresses", &self.addresses)
+            .field(
+                "addresses",
+                &apimachinery::list_field::DebugList::debug_list(&self.addresses),
+            )
             .field("conditions", &self.conditions)
             .field("hostname", &self.hostname)
             .field("target_ref", &self.target_ref)
@@ -161,8 +164,8 @@ impl Clone for EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
             address_type: Clone::clone(&self.address_type),
-            endpoints: Clone::clone(&self.endpoints),
-            ports: Clone::clone(&self.ports),
+            endpoints: apimachinery::list_field::CloneList::clone_list(&self.endpoints),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
 }
@@ -174,8 +177,14 @@ impl std::fmt::Debug for EndpointSlice {
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
             .field("address_type", &self.address_type)
-            .field("endpoints", &self.endpoints)
-            .field("ports", &self.ports)
+            .field(
+                "endpoints",
+                &apimachinery::list_field::DebugList::debug_list(&self.endpoints),
+            )
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .finish()
     }
 }
@@ -213,7 +222,7 @@ impl Clone for EndpointSliceList {
         EndpointSliceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -224,7 +233,10 @@ impl std::fmt::Debug for EndpointSliceList {
         f.debug_struct("EndpointSliceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

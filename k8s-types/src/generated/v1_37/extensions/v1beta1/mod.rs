@@ -140,7 +140,7 @@ impl Clone for DaemonSetList {
         DaemonSetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -151,7 +151,10 @@ impl std::fmt::Debug for DaemonSetList {
         f.debug_struct("DaemonSetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -295,7 +298,7 @@ impl Clone for DaemonSetStatus {
             number_available: Clone::clone(&self.number_available),
             number_unavailable: Clone::clone(&self.number_unavailable),
             collision_count: Clone::clone(&self.collision_count),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -313,7 +316,10 @@ impl std::fmt::Debug for DaemonSetStatus {
             .field("number_available", &self.number_available)
             .field("number_unavailable", &self.number_unavailable)
             .field("collision_count", &self.collision_count)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -498,7 +504,7 @@ impl Clone for DeploymentList {
         DeploymentList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -509,7 +515,10 @@ impl std::fmt::Debug for DeploymentList {
         f.debug_struct("DeploymentList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -715,7 +724,7 @@ impl Clone for DeploymentStatus {
             available_replicas: Clone::clone(&self.available_replicas),
             unavailable_replicas: Clone::clone(&self.unavailable_replicas),
             terminating_replicas: Clone::clone(&self.terminating_replicas),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             collision_count: Clone::clone(&self.collision_count),
         }
     }
@@ -732,7 +741,10 @@ impl std::fmt::Debug for DeploymentStatus {
             .field("available_replicas", &self.available_replicas)
             .field("unavailable_replicas", &self.unavailable_replicas)
             .field("terminating_replicas", &self.terminating_replicas)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("collision_count", &self.collision_count)
             .finish()
     }
@@ -856,7 +868,7 @@ impl Clone for HTTPIngressRuleValue {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
-            paths: Clone::clone(&self.paths),
+            paths: apimachinery::list_field::CloneList::clone_list(&self.paths),
         }
     }
 }
@@ -865,7 +877,10 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
-            .field("paths", &self.paths)
+            .field(
+                "paths",
+                &apimachinery::list_field::DebugList::debug_list(&self.paths),
+            )
             .finish()
     }
 }
@@ -897,7 +912,7 @@ impl Clone for IPBlock {
     fn clone(&self) -> Self {
         IPBlock {
             cidr: Clone::clone(&self.cidr),
-            except: Clone::clone(&self.except),
+            except: apimachinery::list_field::CloneList::clone_list(&self.except),
         }
     }
 }
@@ -907,7 +922,10 @@ impl std::fmt::Debug for IPBlock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPBlock")
             .field("cidr", &self.cidr)
-            .field("except", &self.except)
+            .field(
+                "except",
+                &apimachinery::list_field::DebugList::debug_list(&self.except),
+            )
             .finish()
     }
 }
@@ -1038,7 +1056,7 @@ impl Clone for IngressList {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1049,7 +1067,10 @@ impl std::fmt::Debug for IngressList {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1080,7 +1101,7 @@ impl Clone for IngressLoadBalancerIngress {
         IngressLoadBalancerIngress {
             ip: Clone::clone(&self.ip),
             hostname: Clone::clone(&self.hostname),
-            ports: Clone::clone(&self.ports),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
 }
@@ -1091,7 +1112,10 @@ impl std::fmt::Debug for IngressLoadBalancerIngress {
         f.debug_struct("IngressLoadBalancerIngress")
             .field("ip", &self.ip)
             .field("hostname", &self.hostname)
-            .field("ports", &self.ports)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .finish()
     }
 }
@@ -1112,7 +1136,7 @@ impl Clone for IngressLoadBalancerStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerStatus {
-            ingress: Clone::clone(&self.ingress),
+            ingress: apimachinery::list_field::CloneList::clone_list(&self.ingress),
         }
     }
 }
@@ -1121,7 +1145,10 @@ impl std::fmt::Debug for IngressLoadBalancerStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerStatus")
-            .field("ingress", &self.ingress)
+            .field(
+                "ingress",
+                &apimachinery::list_field::DebugList::debug_list(&self.ingress),
+            )
             .finish()
     }
 }
@@ -1350,8 +1377,8 @@ impl Clone for IngressSpec {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
             backend: Clone::clone(&self.backend),
-            tls: Clone::clone(&self.tls),
-            rules: Clone::clone(&self.rules),
+            tls: apimachinery::list_field::CloneList::clone_list(&self.tls),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -1362,8 +1389,14 @@ impl std::fmt::Debug for IngressSpec {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
             .field("backend", &self.backend)
-            .field("tls", &self.tls)
-            .field("rules", &self.rules)
+            .field(
+                "tls",
+                &apimachinery::list_field::DebugList::debug_list(&self.tls),
+            )
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -1425,7 +1458,7 @@ impl Clone for IngressTLS {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressTLS {
-            hosts: Clone::clone(&self.hosts),
+            hosts: apimachinery::list_field::CloneList::clone_list(&self.hosts),
             secret_name: Clone::clone(&self.secret_name),
         }
     }
@@ -1435,7 +1468,10 @@ impl std::fmt::Debug for IngressTLS {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressTLS")
-            .field("hosts", &self.hosts)
+            .field(
+                "hosts",
+                &apimachinery::list_field::DebugList::debug_list(&self.hosts),
+            )
             .field("secret_name", &self.secret_name)
             .finish()
     }
@@ -1515,8 +1551,8 @@ impl Clone for NetworkPolicyEgressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyEgressRule {
-            ports: Clone::clone(&self.ports),
-            to: Clone::clone(&self.to),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
+            to: apimachinery::list_field::CloneList::clone_list(&self.to),
         }
     }
 }
@@ -1525,8 +1561,14 @@ impl std::fmt::Debug for NetworkPolicyEgressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyEgressRule")
-            .field("ports", &self.ports)
-            .field("to", &self.to)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
+            .field(
+                "to",
+                &apimachinery::list_field::DebugList::debug_list(&self.to),
+            )
             .finish()
     }
 }
@@ -1559,8 +1601,8 @@ impl Clone for NetworkPolicyIngressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyIngressRule {
-            ports: Clone::clone(&self.ports),
-            from: Clone::clone(&self.from),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
+            from: apimachinery::list_field::CloneList::clone_list(&self.from),
         }
     }
 }
@@ -1569,8 +1611,14 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyIngressRule")
-            .field("ports", &self.ports)
-            .field("from", &self.from)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
+            .field(
+                "from",
+                &apimachinery::list_field::DebugList::debug_list(&self.from),
+            )
             .finish()
     }
 }
@@ -1610,7 +1658,7 @@ impl Clone for NetworkPolicyList {
         NetworkPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1621,7 +1669,10 @@ impl std::fmt::Debug for NetworkPolicyList {
         f.debug_struct("NetworkPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1775,9 +1826,9 @@ impl Clone for NetworkPolicySpec {
     fn clone(&self) -> Self {
         NetworkPolicySpec {
             pod_selector: Clone::clone(&self.pod_selector),
-            ingress: Clone::clone(&self.ingress),
-            egress: Clone::clone(&self.egress),
-            policy_types: Clone::clone(&self.policy_types),
+            ingress: apimachinery::list_field::CloneList::clone_list(&self.ingress),
+            egress: apimachinery::list_field::CloneList::clone_list(&self.egress),
+            policy_types: apimachinery::list_field::CloneList::clone_list(&self.policy_types),
         }
     }
 }
@@ -1787,9 +1838,18 @@ impl std::fmt::Debug for NetworkPolicySpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicySpec")
             .field("pod_selector", &self.pod_selector)
-            .field("ingress", &self.ingress)
-            .field("egress", &self.egress)
-            .field("policy_types", &self.policy_types)
+            .field(
+                "ingress",
+                &apimachinery::list_field::DebugList::debug_list(&self.ingress),
+            )
+            .field(
+                "egress",
+                &apimachinery::list_field::DebugList::debug_list(&self.egress),
+            )
+            .field(
+                "policy_types",
+                &apimachinery::list_field::DebugList::debug_list(&self.policy_types),
+            )
             .finish()
     }
 }
@@ -1936,7 +1996,7 @@ impl Clone for ReplicaSetList {
         ReplicaSetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1947,7 +2007,10 @@ impl std::fmt::Debug for ReplicaSetList {
         f.debug_struct("ReplicaSetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -2056,7 +2119,7 @@ impl Clone for ReplicaSetStatus {
             available_replicas: Clone::clone(&self.available_replicas),
             terminating_replicas: Clone::clone(&self.terminating_replicas),
             observed_generation: Clone::clone(&self.observed_generation),
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -2071,7 +2134,10 @@ impl std::fmt::Debug for ReplicaSetStatus {
             .field("available_replicas", &self.available_replicas)
             .field("terminating_replicas", &self.terminating_replicas)
             .field("observed_generation", &self.observed_generation)
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }

@@ -103,7 +103,7 @@ impl Clone for EvictionList {
         EvictionList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -114,7 +114,10 @@ impl std::fmt::Debug for EvictionList {
         f.debug_struct("EvictionList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -241,7 +244,7 @@ impl Clone for EvictionRequestList {
         EvictionRequestList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -252,7 +255,10 @@ impl std::fmt::Debug for EvictionRequestList {
         f.debug_struct("EvictionRequestList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -373,7 +379,7 @@ impl Clone for EvictionRequestStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EvictionRequestStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             observed_generation: Clone::clone(&self.observed_generation),
         }
     }
@@ -383,7 +389,10 @@ impl std::fmt::Debug for EvictionRequestStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EvictionRequestStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("observed_generation", &self.observed_generation)
             .finish()
     }
@@ -514,11 +523,13 @@ impl Clone for EvictionStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EvictionStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             observed_generation: Clone::clone(&self.observed_generation),
-            requesters: Clone::clone(&self.requesters),
-            target_responders: Clone::clone(&self.target_responders),
-            responders: Clone::clone(&self.responders),
+            requesters: apimachinery::list_field::CloneList::clone_list(&self.requesters),
+            target_responders: apimachinery::list_field::CloneList::clone_list(
+                &self.target_responders,
+            ),
+            responders: apimachinery::list_field::CloneList::clone_list(&self.responders),
         }
     }
 }
@@ -527,11 +538,23 @@ impl std::fmt::Debug for EvictionStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EvictionStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("observed_generation", &self.observed_generation)
-            .field("requesters", &self.requesters)
-            .field("target_responders", &self.target_responders)
-            .field("responders", &self.responders)
+            .field(
+                "requesters",
+                &apimachinery::list_field::DebugList::debug_list(&self.requesters),
+            )
+            .field(
+                "target_responders",
+                &apimachinery::list_field::DebugList::debug_list(&self.target_responders),
+            )
+            .field(
+                "responders",
+                &apimachinery::list_field::DebugList::debug_list(&self.responders),
+            )
             .finish()
     }
 }

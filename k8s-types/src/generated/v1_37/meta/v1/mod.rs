@@ -44,7 +44,7 @@ impl Clone for ApplyOptions {
         ApplyOptions {
             kind: Clone::clone(&self.kind),
             api_version: Clone::clone(&self.api_version),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             force: Clone::clone(&self.force),
             field_manager: Clone::clone(&self.field_manager),
         }
@@ -57,7 +57,10 @@ impl std::fmt::Debug for ApplyOptions {
         f.debug_struct("ApplyOptions")
             .field("kind", &self.kind)
             .field("api_version", &self.api_version)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("force", &self.force)
             .field("field_manager", &self.field_manager)
             .finish()
@@ -198,7 +201,7 @@ impl Clone for CreateOptions {
     fn clone(&self) -> Self {
         CreateOptions {
             type_meta: Clone::clone(&self.type_meta),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             field_manager: Clone::clone(&self.field_manager),
             field_validation: Clone::clone(&self.field_validation),
         }
@@ -210,7 +213,10 @@ impl std::fmt::Debug for CreateOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreateOptions")
             .field("type_meta", &self.type_meta)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
             .finish()
@@ -417,7 +423,7 @@ impl Clone for DeleteOptions {
             preconditions: Clone::clone(&self.preconditions),
             orphan_dependents: Clone::clone(&self.orphan_dependents),
             propagation_policy: Clone::clone(&self.propagation_policy),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             ignore_store_read_error_with_cluster_breaking_potential: Clone::clone(
                 &self.ignore_store_read_error_with_cluster_breaking_potential,
             ),
@@ -434,7 +440,10 @@ impl std::fmt::Debug for DeleteOptions {
             .field("preconditions", &self.preconditions)
             .field("orphan_dependents", &self.orphan_dependents)
             .field("propagation_policy", &self.propagation_policy)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field(
                 "ignore_store_read_error_with_cluster_breaking_potential",
                 &self.ignore_store_read_error_with_cluster_breaking_potential,
@@ -598,7 +607,7 @@ impl Clone for FieldSelectorRequirement {
         FieldSelectorRequirement {
             key: Clone::clone(&self.key),
             operator: Clone::clone(&self.operator),
-            values: Clone::clone(&self.values),
+            values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
 }
@@ -609,7 +618,10 @@ impl std::fmt::Debug for FieldSelectorRequirement {
         f.debug_struct("FieldSelectorRequirement")
             .field("key", &self.key)
             .field("operator", &self.operator)
-            .field("values", &self.values)
+            .field(
+                "values",
+                &apimachinery::list_field::DebugList::debug_list(&self.values),
+            )
             .finish()
     }
 }
@@ -949,7 +961,7 @@ impl Clone for List {
     fn clone(&self) -> Self {
         List {
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -959,7 +971,10 @@ impl std::fmt::Debug for List {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("List")
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1358,7 +1373,7 @@ impl Clone for PartialObjectMetadataList {
         PartialObjectMetadataList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1369,7 +1384,10 @@ impl std::fmt::Debug for PartialObjectMetadataList {
         f.debug_struct("PartialObjectMetadataList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1462,7 +1480,7 @@ impl Clone for PatchOptions {
     fn clone(&self) -> Self {
         PatchOptions {
             type_meta: Clone::clone(&self.type_meta),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             force: Clone::clone(&self.force),
             field_manager: Clone::clone(&self.field_manager),
             field_validation: Clone::clone(&self.field_validation),
@@ -1475,7 +1493,10 @@ impl std::fmt::Debug for PatchOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PatchOptions")
             .field("type_meta", &self.type_meta)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("force", &self.force)
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
@@ -1660,7 +1681,7 @@ impl Clone for RootPaths {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RootPaths {
-            paths: Clone::clone(&self.paths),
+            paths: apimachinery::list_field::CloneList::clone_list(&self.paths),
         }
     }
 }
@@ -1669,7 +1690,10 @@ impl std::fmt::Debug for RootPaths {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RootPaths")
-            .field("paths", &self.paths)
+            .field(
+                "paths",
+                &apimachinery::list_field::DebugList::debug_list(&self.paths),
+            )
             .finish()
     }
 }
@@ -1780,7 +1804,7 @@ impl Clone for UpdateOptions {
     fn clone(&self) -> Self {
         UpdateOptions {
             type_meta: Clone::clone(&self.type_meta),
-            dry_run: Clone::clone(&self.dry_run),
+            dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             field_manager: Clone::clone(&self.field_manager),
             field_validation: Clone::clone(&self.field_validation),
         }
@@ -1792,7 +1816,10 @@ impl std::fmt::Debug for UpdateOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UpdateOptions")
             .field("type_meta", &self.type_meta)
-            .field("dry_run", &self.dry_run)
+            .field(
+                "dry_run",
+                &apimachinery::list_field::DebugList::debug_list(&self.dry_run),
+            )
             .field("field_manager", &self.field_manager)
             .field("field_validation", &self.field_validation)
             .finish()

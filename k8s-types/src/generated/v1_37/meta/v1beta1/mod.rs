@@ -31,7 +31,7 @@ impl Clone for PartialObjectMetadataList {
         PartialObjectMetadataList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -42,7 +42,10 @@ impl std::fmt::Debug for PartialObjectMetadataList {
         f.debug_struct("PartialObjectMetadataList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -75,7 +75,7 @@ impl Clone for HTTPIngressRuleValue {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
-            paths: Clone::clone(&self.paths),
+            paths: apimachinery::list_field::CloneList::clone_list(&self.paths),
         }
     }
 }
@@ -84,7 +84,10 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
-            .field("paths", &self.paths)
+            .field(
+                "paths",
+                &apimachinery::list_field::DebugList::debug_list(&self.paths),
+            )
             .finish()
     }
 }
@@ -161,7 +164,7 @@ impl Clone for IPAddressList {
         IPAddressList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -172,7 +175,10 @@ impl std::fmt::Debug for IPAddressList {
         f.debug_struct("IPAddressList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -229,7 +235,7 @@ impl Clone for IPBlock {
     fn clone(&self) -> Self {
         IPBlock {
             cidr: Clone::clone(&self.cidr),
-            except: Clone::clone(&self.except),
+            except: apimachinery::list_field::CloneList::clone_list(&self.except),
         }
     }
 }
@@ -239,7 +245,10 @@ impl std::fmt::Debug for IPBlock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IPBlock")
             .field("cidr", &self.cidr)
-            .field("except", &self.except)
+            .field(
+                "except",
+                &apimachinery::list_field::DebugList::debug_list(&self.except),
+            )
             .finish()
     }
 }
@@ -398,7 +407,7 @@ impl Clone for IngressClassList {
         IngressClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -409,7 +418,10 @@ impl std::fmt::Debug for IngressClassList {
         f.debug_struct("IngressClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -530,7 +542,7 @@ impl Clone for IngressList {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -541,7 +553,10 @@ impl std::fmt::Debug for IngressList {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -569,7 +584,7 @@ impl Clone for IngressLoadBalancerIngress {
         IngressLoadBalancerIngress {
             ip: Clone::clone(&self.ip),
             hostname: Clone::clone(&self.hostname),
-            ports: Clone::clone(&self.ports),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
 }
@@ -580,7 +595,10 @@ impl std::fmt::Debug for IngressLoadBalancerIngress {
         f.debug_struct("IngressLoadBalancerIngress")
             .field("ip", &self.ip)
             .field("hostname", &self.hostname)
-            .field("ports", &self.ports)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
             .finish()
     }
 }
@@ -600,7 +618,7 @@ impl Clone for IngressLoadBalancerStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerStatus {
-            ingress: Clone::clone(&self.ingress),
+            ingress: apimachinery::list_field::CloneList::clone_list(&self.ingress),
         }
     }
 }
@@ -609,7 +627,10 @@ impl std::fmt::Debug for IngressLoadBalancerStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressLoadBalancerStatus")
-            .field("ingress", &self.ingress)
+            .field(
+                "ingress",
+                &apimachinery::list_field::DebugList::debug_list(&self.ingress),
+            )
             .finish()
     }
 }
@@ -853,8 +874,8 @@ impl Clone for IngressSpec {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
             default_backend: Clone::clone(&self.default_backend),
-            tls: Clone::clone(&self.tls),
-            rules: Clone::clone(&self.rules),
+            tls: apimachinery::list_field::CloneList::clone_list(&self.tls),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -865,8 +886,14 @@ impl std::fmt::Debug for IngressSpec {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
             .field("default_backend", &self.default_backend)
-            .field("tls", &self.tls)
-            .field("rules", &self.rules)
+            .field(
+                "tls",
+                &apimachinery::list_field::DebugList::debug_list(&self.tls),
+            )
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -924,7 +951,7 @@ impl Clone for IngressTLS {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressTLS {
-            hosts: Clone::clone(&self.hosts),
+            hosts: apimachinery::list_field::CloneList::clone_list(&self.hosts),
             secret_name: Clone::clone(&self.secret_name),
         }
     }
@@ -934,7 +961,10 @@ impl std::fmt::Debug for IngressTLS {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IngressTLS")
-            .field("hosts", &self.hosts)
+            .field(
+                "hosts",
+                &apimachinery::list_field::DebugList::debug_list(&self.hosts),
+            )
             .field("secret_name", &self.secret_name)
             .finish()
     }
@@ -1008,8 +1038,8 @@ impl Clone for NetworkPolicyEgressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyEgressRule {
-            ports: Clone::clone(&self.ports),
-            to: Clone::clone(&self.to),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
+            to: apimachinery::list_field::CloneList::clone_list(&self.to),
         }
     }
 }
@@ -1018,8 +1048,14 @@ impl std::fmt::Debug for NetworkPolicyEgressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyEgressRule")
-            .field("ports", &self.ports)
-            .field("to", &self.to)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
+            .field(
+                "to",
+                &apimachinery::list_field::DebugList::debug_list(&self.to),
+            )
             .finish()
     }
 }
@@ -1051,8 +1087,8 @@ impl Clone for NetworkPolicyIngressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkPolicyIngressRule {
-            ports: Clone::clone(&self.ports),
-            from: Clone::clone(&self.from),
+            ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
+            from: apimachinery::list_field::CloneList::clone_list(&self.from),
         }
     }
 }
@@ -1061,8 +1097,14 @@ impl std::fmt::Debug for NetworkPolicyIngressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicyIngressRule")
-            .field("ports", &self.ports)
-            .field("from", &self.from)
+            .field(
+                "ports",
+                &apimachinery::list_field::DebugList::debug_list(&self.ports),
+            )
+            .field(
+                "from",
+                &apimachinery::list_field::DebugList::debug_list(&self.from),
+            )
             .finish()
     }
 }
@@ -1092,7 +1134,7 @@ impl Clone for NetworkPolicyList {
         NetworkPolicyList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1103,7 +1145,10 @@ impl std::fmt::Debug for NetworkPolicyList {
         f.debug_struct("NetworkPolicyList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1249,9 +1294,9 @@ impl Clone for NetworkPolicySpec {
     fn clone(&self) -> Self {
         NetworkPolicySpec {
             pod_selector: Clone::clone(&self.pod_selector),
-            ingress: Clone::clone(&self.ingress),
-            egress: Clone::clone(&self.egress),
-            policy_types: Clone::clone(&self.policy_types),
+            ingress: apimachinery::list_field::CloneList::clone_list(&self.ingress),
+            egress: apimachinery::list_field::CloneList::clone_list(&self.egress),
+            policy_types: apimachinery::list_field::CloneList::clone_list(&self.policy_types),
         }
     }
 }
@@ -1261,9 +1306,18 @@ impl std::fmt::Debug for NetworkPolicySpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetworkPolicySpec")
             .field("pod_selector", &self.pod_selector)
-            .field("ingress", &self.ingress)
-            .field("egress", &self.egress)
-            .field("policy_types", &self.policy_types)
+            .field(
+                "ingress",
+                &apimachinery::list_field::DebugList::debug_list(&self.ingress),
+            )
+            .field(
+                "egress",
+                &apimachinery::list_field::DebugList::debug_list(&self.egress),
+            )
+            .field(
+                "policy_types",
+                &apimachinery::list_field::DebugList::debug_list(&self.policy_types),
+            )
             .finish()
     }
 }
@@ -1420,7 +1474,7 @@ impl Clone for ServiceCIDRList {
         ServiceCIDRList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1431,7 +1485,10 @@ impl std::fmt::Debug for ServiceCIDRList {
         f.debug_struct("ServiceCIDRList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1453,7 +1510,7 @@ impl Clone for ServiceCIDRSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRSpec {
-            cidrs: Clone::clone(&self.cidrs),
+            cidrs: apimachinery::list_field::CloneList::clone_list(&self.cidrs),
         }
     }
 }
@@ -1462,7 +1519,10 @@ impl std::fmt::Debug for ServiceCIDRSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRSpec")
-            .field("cidrs", &self.cidrs)
+            .field(
+                "cidrs",
+                &apimachinery::list_field::DebugList::debug_list(&self.cidrs),
+            )
             .finish()
     }
 }
@@ -1483,7 +1543,7 @@ impl Clone for ServiceCIDRStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceCIDRStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -1492,7 +1552,10 @@ impl std::fmt::Debug for ServiceCIDRStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceCIDRStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }

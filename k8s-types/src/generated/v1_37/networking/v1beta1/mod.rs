@@ -157,7 +157,7 @@ impl Clone for HTTPIngressRuleValue {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressRuleValue {
-            paths: Clone::clone(&self.paths),
+            paths: apimachinery::list_field::CloneList::clone_list(&self.paths),
         }
     }
 }
@@ -166,7 +166,10 @@ impl std::fmt::Debug for HTTPIngressRuleValue {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HTTPIngressRuleValue")
-            .field("paths", &self.paths)
+            .field(
+                "paths",
+                &apimachinery::list_field::DebugList::debug_list(&self.paths),
+            )
             .finish()
     }
 }
@@ -256,7 +259,7 @@ impl Clone for IPAddressList {
         IPAddressList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -267,7 +270,10 @@ impl std::fmt::Debug for IPAddressList {
         f.debug_struct("IPAddressList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -446,7 +452,7 @@ impl Clone for IngressClassList {
         IngressClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -457,7 +463,10 @@ impl std::fmt::Debug for IngressClassList {
         f.debug_struct("IngressClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -496,7 +505,7 @@ impl Clone for IngressList {
         IngressList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -507,7 +516,10 @@ impl std::fmt::Debug for IngressList {
         f.debug_struct("IngressList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -679,8 +691,8 @@ impl Clone for IngressSpec {
         IngressSpec {
             ingress_class_name: Clone::clone(&self.ingress_class_name),
             backend: Clone::clone(&self.backend),
-            tls: Clone::clone(&self.tls),
-            rules: Clone::clone(&self.rules),
+            tls: apimachinery::list_field::CloneList::clone_list(&self.tls),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -691,8 +703,14 @@ impl std::fmt::Debug for IngressSpec {
         f.debug_struct("IngressSpec")
             .field("ingress_class_name", &self.ingress_class_name)
             .field("backend", &self.backend)
-            .field("tls", &self.tls)
-            .field("rules", &self.rules)
+            .field(
+                "tls",
+                &apimachinery::list_field::DebugList::debug_list(&self.tls),
+            )
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -783,7 +801,7 @@ impl Clone for ServiceCIDRList {
         ServiceCIDRList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -794,7 +812,10 @@ impl std::fmt::Debug for ServiceCIDRList {
         f.debug_struct("ServiceCIDRList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

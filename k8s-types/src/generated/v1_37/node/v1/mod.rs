@@ -122,7 +122,7 @@ impl Clone for RuntimeClassList {
         RuntimeClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -133,7 +133,10 @@ impl std::fmt::Debug for RuntimeClassList {
         f.debug_struct("RuntimeClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -164,7 +167,7 @@ impl Clone for Scheduling {
     fn clone(&self) -> Self {
         Scheduling {
             node_selector: Clone::clone(&self.node_selector),
-            tolerations: Clone::clone(&self.tolerations),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
         }
     }
 }
@@ -174,7 +177,10 @@ impl std::fmt::Debug for Scheduling {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scheduling")
             .field("node_selector", &self.node_selector)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .finish()
     }
 }

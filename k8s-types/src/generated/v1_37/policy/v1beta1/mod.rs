@@ -150,7 +150,7 @@ impl Clone for PodDisruptionBudgetList {
         PodDisruptionBudgetList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -161,7 +161,10 @@ impl std::fmt::Debug for PodDisruptionBudgetList {
         f.debug_struct("PodDisruptionBudgetList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

@@ -16,7 +16,9 @@ impl Clone for AggregationRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AggregationRule {
-            cluster_role_selectors: Clone::clone(&self.cluster_role_selectors),
+            cluster_role_selectors: apimachinery::list_field::CloneList::clone_list(
+                &self.cluster_role_selectors,
+            ),
         }
     }
 }
@@ -25,7 +27,10 @@ impl std::fmt::Debug for AggregationRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AggregationRule")
-            .field("cluster_role_selectors", &self.cluster_role_selectors)
+            .field(
+                "cluster_role_selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.cluster_role_selectors),
+            )
             .finish()
     }
 }
@@ -58,7 +63,7 @@ impl Clone for ClusterRole {
         ClusterRole {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             aggregation_rule: Clone::clone(&self.aggregation_rule),
         }
     }
@@ -70,7 +75,10 @@ impl std::fmt::Debug for ClusterRole {
         f.debug_struct("ClusterRole")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .field("aggregation_rule", &self.aggregation_rule)
             .finish()
     }
@@ -105,7 +113,7 @@ impl Clone for ClusterRoleBinding {
         ClusterRoleBinding {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            subjects: Clone::clone(&self.subjects),
+            subjects: apimachinery::list_field::CloneList::clone_list(&self.subjects),
             role_ref: Clone::clone(&self.role_ref),
         }
     }
@@ -117,7 +125,10 @@ impl std::fmt::Debug for ClusterRoleBinding {
         f.debug_struct("ClusterRoleBinding")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("subjects", &self.subjects)
+            .field(
+                "subjects",
+                &apimachinery::list_field::DebugList::debug_list(&self.subjects),
+            )
             .field("role_ref", &self.role_ref)
             .finish()
     }
@@ -147,7 +158,7 @@ impl Clone for ClusterRoleBindingList {
         ClusterRoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -158,7 +169,10 @@ impl std::fmt::Debug for ClusterRoleBindingList {
         f.debug_struct("ClusterRoleBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -187,7 +201,7 @@ impl Clone for ClusterRoleList {
         ClusterRoleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -198,7 +212,10 @@ impl std::fmt::Debug for ClusterRoleList {
         f.debug_struct("ClusterRoleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -234,11 +251,13 @@ impl Clone for PolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PolicyRule {
-            verbs: Clone::clone(&self.verbs),
-            api_groups: Clone::clone(&self.api_groups),
-            resources: Clone::clone(&self.resources),
-            resource_names: Clone::clone(&self.resource_names),
-            non_resource_urls: Clone::clone(&self.non_resource_urls),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
+            api_groups: apimachinery::list_field::CloneList::clone_list(&self.api_groups),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
+            resource_names: apimachinery::list_field::CloneList::clone_list(&self.resource_names),
+            non_resource_urls: apimachinery::list_field::CloneList::clone_list(
+                &self.non_resource_urls,
+            ),
         }
     }
 }
@@ -247,11 +266,26 @@ impl std::fmt::Debug for PolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PolicyRule")
-            .field("verbs", &self.verbs)
-            .field("api_groups", &self.api_groups)
-            .field("resources", &self.resources)
-            .field("resource_names", &self.resource_names)
-            .field("non_resource_urls", &self.non_resource_urls)
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
+            .field(
+                "api_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_groups),
+            )
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
+            .field(
+                "resource_names",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_names),
+            )
+            .field(
+                "non_resource_urls",
+                &apimachinery::list_field::DebugList::debug_list(&self.non_resource_urls),
+            )
             .finish()
     }
 }
@@ -280,7 +314,7 @@ impl Clone for Role {
         Role {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -291,7 +325,10 @@ impl std::fmt::Debug for Role {
         f.debug_struct("Role")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -326,7 +363,7 @@ impl Clone for RoleBinding {
         RoleBinding {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            subjects: Clone::clone(&self.subjects),
+            subjects: apimachinery::list_field::CloneList::clone_list(&self.subjects),
             role_ref: Clone::clone(&self.role_ref),
         }
     }
@@ -338,7 +375,10 @@ impl std::fmt::Debug for RoleBinding {
         f.debug_struct("RoleBinding")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("subjects", &self.subjects)
+            .field(
+                "subjects",
+                &apimachinery::list_field::DebugList::debug_list(&self.subjects),
+            )
             .field("role_ref", &self.role_ref)
             .finish()
     }
@@ -368,7 +408,7 @@ impl Clone for RoleBindingList {
         RoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -379,7 +419,10 @@ impl std::fmt::Debug for RoleBindingList {
         f.debug_struct("RoleBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -408,7 +451,7 @@ impl Clone for RoleList {
         RoleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -419,7 +462,10 @@ impl std::fmt::Debug for RoleList {
         f.debug_struct("RoleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

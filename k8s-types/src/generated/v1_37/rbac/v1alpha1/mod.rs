@@ -47,7 +47,7 @@ impl Clone for ClusterRole {
         ClusterRole {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             aggregation_rule: Clone::clone(&self.aggregation_rule),
         }
     }
@@ -59,7 +59,10 @@ impl std::fmt::Debug for ClusterRole {
         f.debug_struct("ClusterRole")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .field("aggregation_rule", &self.aggregation_rule)
             .finish()
     }
@@ -98,7 +101,7 @@ impl Clone for ClusterRoleBinding {
         ClusterRoleBinding {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            subjects: Clone::clone(&self.subjects),
+            subjects: apimachinery::list_field::CloneList::clone_list(&self.subjects),
             role_ref: Clone::clone(&self.role_ref),
         }
     }
@@ -110,7 +113,10 @@ impl std::fmt::Debug for ClusterRoleBinding {
         f.debug_struct("ClusterRoleBinding")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("subjects", &self.subjects)
+            .field(
+                "subjects",
+                &apimachinery::list_field::DebugList::debug_list(&self.subjects),
+            )
             .field("role_ref", &self.role_ref)
             .finish()
     }
@@ -150,7 +156,7 @@ impl Clone for ClusterRoleBindingList {
         ClusterRoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -161,7 +167,10 @@ impl std::fmt::Debug for ClusterRoleBindingList {
         f.debug_struct("ClusterRoleBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -200,7 +209,7 @@ impl Clone for ClusterRoleList {
         ClusterRoleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -211,7 +220,10 @@ impl std::fmt::Debug for ClusterRoleList {
         f.debug_struct("ClusterRoleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -253,11 +265,13 @@ impl Clone for PolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PolicyRule {
-            verbs: Clone::clone(&self.verbs),
-            api_groups: Clone::clone(&self.api_groups),
-            resources: Clone::clone(&self.resources),
-            resource_names: Clone::clone(&self.resource_names),
-            non_resource_urls: Clone::clone(&self.non_resource_urls),
+            verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
+            api_groups: apimachinery::list_field::CloneList::clone_list(&self.api_groups),
+            resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
+            resource_names: apimachinery::list_field::CloneList::clone_list(&self.resource_names),
+            non_resource_urls: apimachinery::list_field::CloneList::clone_list(
+                &self.non_resource_urls,
+            ),
         }
     }
 }
@@ -266,11 +280,26 @@ impl std::fmt::Debug for PolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PolicyRule")
-            .field("verbs", &self.verbs)
-            .field("api_groups", &self.api_groups)
-            .field("resources", &self.resources)
-            .field("resource_names", &self.resource_names)
-            .field("non_resource_urls", &self.non_resource_urls)
+            .field(
+                "verbs",
+                &apimachinery::list_field::DebugList::debug_list(&self.verbs),
+            )
+            .field(
+                "api_groups",
+                &apimachinery::list_field::DebugList::debug_list(&self.api_groups),
+            )
+            .field(
+                "resources",
+                &apimachinery::list_field::DebugList::debug_list(&self.resources),
+            )
+            .field(
+                "resource_names",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_names),
+            )
+            .field(
+                "non_resource_urls",
+                &apimachinery::list_field::DebugList::debug_list(&self.non_resource_urls),
+            )
             .finish()
     }
 }
@@ -303,7 +332,7 @@ impl Clone for Role {
         Role {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            rules: Clone::clone(&self.rules),
+            rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
         }
     }
 }
@@ -314,7 +343,10 @@ impl std::fmt::Debug for Role {
         f.debug_struct("Role")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("rules", &self.rules)
+            .field(
+                "rules",
+                &apimachinery::list_field::DebugList::debug_list(&self.rules),
+            )
             .finish()
     }
 }
@@ -353,7 +385,7 @@ impl Clone for RoleBinding {
         RoleBinding {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            subjects: Clone::clone(&self.subjects),
+            subjects: apimachinery::list_field::CloneList::clone_list(&self.subjects),
             role_ref: Clone::clone(&self.role_ref),
         }
     }
@@ -365,7 +397,10 @@ impl std::fmt::Debug for RoleBinding {
         f.debug_struct("RoleBinding")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("subjects", &self.subjects)
+            .field(
+                "subjects",
+                &apimachinery::list_field::DebugList::debug_list(&self.subjects),
+            )
             .field("role_ref", &self.role_ref)
             .finish()
     }
@@ -405,7 +440,7 @@ impl Clone for RoleBindingList {
         RoleBindingList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -416,7 +451,10 @@ impl std::fmt::Debug for RoleBindingList {
         f.debug_struct("RoleBindingList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -455,7 +493,7 @@ impl Clone for RoleList {
         RoleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -466,7 +504,10 @@ impl std::fmt::Debug for RoleList {
         f.debug_struct("RoleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

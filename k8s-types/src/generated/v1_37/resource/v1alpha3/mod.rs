@@ -131,7 +131,7 @@ impl Clone for DeviceTaintRuleList {
         DeviceTaintRuleList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -142,7 +142,10 @@ impl std::fmt::Debug for DeviceTaintRuleList {
         f.debug_struct("DeviceTaintRuleList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -272,7 +275,9 @@ impl Clone for PoolStatus {
             unavailable_devices: Clone::clone(&self.unavailable_devices),
             node_name: Clone::clone(&self.node_name),
             validation_error: Clone::clone(&self.validation_error),
-            partition_summary: Clone::clone(&self.partition_summary),
+            partition_summary: apimachinery::list_field::CloneList::clone_list(
+                &self.partition_summary,
+            ),
             shareable_summary: Clone::clone(&self.shareable_summary),
         }
     }
@@ -292,7 +297,10 @@ impl std::fmt::Debug for PoolStatus {
             .field("unavailable_devices", &self.unavailable_devices)
             .field("node_name", &self.node_name)
             .field("validation_error", &self.validation_error)
-            .field("partition_summary", &self.partition_summary)
+            .field(
+                "partition_summary",
+                &apimachinery::list_field::DebugList::debug_list(&self.partition_summary),
+            )
             .field("shareable_summary", &self.shareable_summary)
             .finish()
     }
@@ -370,7 +378,7 @@ impl Clone for ResourcePoolStatusRequestList {
         ResourcePoolStatusRequestList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -381,7 +389,10 @@ impl std::fmt::Debug for ResourcePoolStatusRequestList {
         f.debug_struct("ResourcePoolStatusRequestList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -483,8 +494,8 @@ impl Clone for ResourcePoolStatusRequestStatus {
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestStatus {
             pool_count: Clone::clone(&self.pool_count),
-            pools: Clone::clone(&self.pools),
-            conditions: Clone::clone(&self.conditions),
+            pools: apimachinery::list_field::CloneList::clone_list(&self.pools),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -494,8 +505,14 @@ impl std::fmt::Debug for ResourcePoolStatusRequestStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResourcePoolStatusRequestStatus")
             .field("pool_count", &self.pool_count)
-            .field("pools", &self.pools)
-            .field("conditions", &self.conditions)
+            .field(
+                "pools",
+                &apimachinery::list_field::DebugList::debug_list(&self.pools),
+            )
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -567,7 +584,7 @@ impl Clone for ShareableSummaryStatus {
         ShareableSummaryStatus {
             fully_available_devices: Clone::clone(&self.fully_available_devices),
             partially_available_devices: Clone::clone(&self.partially_available_devices),
-            capacity: Clone::clone(&self.capacity),
+            capacity: apimachinery::list_field::CloneList::clone_list(&self.capacity),
         }
     }
 }
@@ -581,7 +598,10 @@ impl std::fmt::Debug for ShareableSummaryStatus {
                 "partially_available_devices",
                 &self.partially_available_devices,
             )
-            .field("capacity", &self.capacity)
+            .field(
+                "capacity",
+                &apimachinery::list_field::DebugList::debug_list(&self.capacity),
+            )
             .finish()
     }
 }

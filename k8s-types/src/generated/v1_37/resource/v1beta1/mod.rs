@@ -391,14 +391,20 @@ impl Clone for BasicDevice {
         BasicDevice {
             attributes: Clone::clone(&self.attributes),
             capacity: Clone::clone(&self.capacity),
-            consumes_counters: Clone::clone(&self.consumes_counters),
+            consumes_counters: apimachinery::list_field::CloneList::clone_list(
+                &self.consumes_counters,
+            ),
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),
             all_nodes: Clone::clone(&self.all_nodes),
-            taints: Clone::clone(&self.taints),
+            taints: apimachinery::list_field::CloneList::clone_list(&self.taints),
             binds_to_node: Clone::clone(&self.binds_to_node),
-            binding_conditions: Clone::clone(&self.binding_conditions),
-            binding_failure_conditions: Clone::clone(&self.binding_failure_conditions),
+            binding_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_conditions,
+            ),
+            binding_failure_conditions: apimachinery::list_field::CloneList::clone_list(
+                &self.binding_failure_conditions,
+            ),
             allow_multiple_allocations: Clone::clone(&self.allow_multiple_allocations),
             node_allocatable_resources: Clone::clone(&self.node_allocatable_resources),
         }
@@ -411,16 +417,25 @@ impl std::fmt::Debug for BasicDevice {
         f.debug_struct("BasicDevice")
             .field("attributes", &self.attributes)
             .field("capacity", &self.capacity)
-            .field("consumes_counters", &self.consumes_counters)
+            .field(
+                "consumes_counters",
+                &apimachinery::list_field::DebugList::debug_list(&self.consumes_counters),
+            )
             .field("node_name", &self.node_name)
             .field("node_selector", &self.node_selector)
             .field("all_nodes", &self.all_nodes)
-            .field("taints", &self.taints)
+            .field(
+                "taints",
+                &apimachinery::list_field::DebugList::debug_list(&self.taints),
+            )
             .field("binds_to_node", &self.binds_to_node)
-            .field("binding_conditions", &self.binding_conditions)
+            .field(
+                "binding_conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_conditions),
+            )
             .field(
                 "binding_failure_conditions",
-                &self.binding_failure_conditions,
+                &apimachinery::list_field::DebugList::debug_list(&self.binding_failure_conditions),
             )
             .field(
                 "allow_multiple_allocations",
@@ -496,9 +511,9 @@ impl Clone for DeviceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceClaim {
-            requests: Clone::clone(&self.requests),
-            constraints: Clone::clone(&self.constraints),
-            config: Clone::clone(&self.config),
+            requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
+            constraints: apimachinery::list_field::CloneList::clone_list(&self.constraints),
+            config: apimachinery::list_field::CloneList::clone_list(&self.config),
         }
     }
 }
@@ -507,9 +522,18 @@ impl std::fmt::Debug for DeviceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceClaim")
-            .field("requests", &self.requests)
-            .field("constraints", &self.constraints)
-            .field("config", &self.config)
+            .field(
+                "requests",
+                &apimachinery::list_field::DebugList::debug_list(&self.requests),
+            )
+            .field(
+                "constraints",
+                &apimachinery::list_field::DebugList::debug_list(&self.constraints),
+            )
+            .field(
+                "config",
+                &apimachinery::list_field::DebugList::debug_list(&self.config),
+            )
             .finish()
     }
 }
@@ -603,7 +627,7 @@ impl Clone for DeviceClassList {
         DeviceClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -614,7 +638,10 @@ impl std::fmt::Debug for DeviceClassList {
         f.debug_struct("DeviceClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -782,14 +809,16 @@ impl Clone for DeviceRequest {
         DeviceRequest {
             name: Clone::clone(&self.name),
             device_class_name: Clone::clone(&self.device_class_name),
-            selectors: Clone::clone(&self.selectors),
+            selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
             allocation_mode: Clone::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             admin_access: Clone::clone(&self.admin_access),
-            first_available: Clone::clone(&self.first_available),
-            tolerations: Clone::clone(&self.tolerations),
+            first_available: apimachinery::list_field::CloneList::clone_list(&self.first_available),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
-            derived_attributes: Clone::clone(&self.derived_attributes),
+            derived_attributes: apimachinery::list_field::CloneList::clone_list(
+                &self.derived_attributes,
+            ),
         }
     }
 }
@@ -800,14 +829,26 @@ impl std::fmt::Debug for DeviceRequest {
         f.debug_struct("DeviceRequest")
             .field("name", &self.name)
             .field("device_class_name", &self.device_class_name)
-            .field("selectors", &self.selectors)
+            .field(
+                "selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectors),
+            )
             .field("allocation_mode", &self.allocation_mode)
             .field("count", &self.count)
             .field("admin_access", &self.admin_access)
-            .field("first_available", &self.first_available)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "first_available",
+                &apimachinery::list_field::DebugList::debug_list(&self.first_available),
+            )
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .field("capacity", &self.capacity)
-            .field("derived_attributes", &self.derived_attributes)
+            .field(
+                "derived_attributes",
+                &apimachinery::list_field::DebugList::debug_list(&self.derived_attributes),
+            )
             .finish()
     }
 }
@@ -944,12 +985,14 @@ impl Clone for DeviceSubRequest {
         DeviceSubRequest {
             name: Clone::clone(&self.name),
             device_class_name: Clone::clone(&self.device_class_name),
-            selectors: Clone::clone(&self.selectors),
+            selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
             allocation_mode: Clone::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
-            tolerations: Clone::clone(&self.tolerations),
+            tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
-            derived_attributes: Clone::clone(&self.derived_attributes),
+            derived_attributes: apimachinery::list_field::CloneList::clone_list(
+                &self.derived_attributes,
+            ),
         }
     }
 }
@@ -960,12 +1003,21 @@ impl std::fmt::Debug for DeviceSubRequest {
         f.debug_struct("DeviceSubRequest")
             .field("name", &self.name)
             .field("device_class_name", &self.device_class_name)
-            .field("selectors", &self.selectors)
+            .field(
+                "selectors",
+                &apimachinery::list_field::DebugList::debug_list(&self.selectors),
+            )
             .field("allocation_mode", &self.allocation_mode)
             .field("count", &self.count)
-            .field("tolerations", &self.tolerations)
+            .field(
+                "tolerations",
+                &apimachinery::list_field::DebugList::debug_list(&self.tolerations),
+            )
             .field("capacity", &self.capacity)
-            .field("derived_attributes", &self.derived_attributes)
+            .field(
+                "derived_attributes",
+                &apimachinery::list_field::DebugList::debug_list(&self.derived_attributes),
+            )
             .finish()
     }
 }
@@ -1058,7 +1110,7 @@ impl Clone for ResourceClaimList {
         ResourceClaimList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1069,7 +1121,10 @@ impl std::fmt::Debug for ResourceClaimList {
         f.debug_struct("ResourceClaimList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1185,7 +1240,7 @@ impl Clone for ResourceClaimTemplateList {
         ResourceClaimTemplateList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1196,7 +1251,10 @@ impl std::fmt::Debug for ResourceClaimTemplateList {
         f.debug_struct("ResourceClaimTemplateList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1339,7 +1397,7 @@ impl Clone for ResourceSliceList {
         ResourceSliceList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1350,7 +1408,10 @@ impl std::fmt::Debug for ResourceSliceList {
         f.debug_struct("ResourceSliceList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1454,11 +1515,13 @@ impl Clone for ResourceSliceSpec {
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),
             all_nodes: Clone::clone(&self.all_nodes),
-            devices: Clone::clone(&self.devices),
+            devices: apimachinery::list_field::CloneList::clone_list(&self.devices),
             per_device_node_selection: Clone::clone(&self.per_device_node_selection),
-            shared_counters: Clone::clone(&self.shared_counters),
+            shared_counters: apimachinery::list_field::CloneList::clone_list(&self.shared_counters),
             partition_type_attribute: Clone::clone(&self.partition_type_attribute),
-            skip_node_operations: Clone::clone(&self.skip_node_operations),
+            skip_node_operations: apimachinery::list_field::CloneList::clone_list(
+                &self.skip_node_operations,
+            ),
         }
     }
 }
@@ -1472,11 +1535,20 @@ impl std::fmt::Debug for ResourceSliceSpec {
             .field("node_name", &self.node_name)
             .field("node_selector", &self.node_selector)
             .field("all_nodes", &self.all_nodes)
-            .field("devices", &self.devices)
+            .field(
+                "devices",
+                &apimachinery::list_field::DebugList::debug_list(&self.devices),
+            )
             .field("per_device_node_selection", &self.per_device_node_selection)
-            .field("shared_counters", &self.shared_counters)
+            .field(
+                "shared_counters",
+                &apimachinery::list_field::DebugList::debug_list(&self.shared_counters),
+            )
             .field("partition_type_attribute", &self.partition_type_attribute)
-            .field("skip_node_operations", &self.skip_node_operations)
+            .field(
+                "skip_node_operations",
+                &apimachinery::list_field::DebugList::debug_list(&self.skip_node_operations),
+            )
             .finish()
     }
 }

@@ -263,7 +263,7 @@ impl Clone for CompositePodGroupList {
         CompositePodGroupList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -274,7 +274,10 @@ impl std::fmt::Debug for CompositePodGroupList {
         f.debug_struct("CompositePodGroupList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -405,7 +408,7 @@ impl Clone for CompositePodGroupStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CompositePodGroupStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
 }
@@ -414,7 +417,10 @@ impl std::fmt::Debug for CompositePodGroupStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompositePodGroupStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .finish()
     }
 }
@@ -504,7 +510,7 @@ impl Clone for PodGroupList {
         PodGroupList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -515,7 +521,10 @@ impl std::fmt::Debug for PodGroupList {
         f.debug_struct("PodGroupList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -749,7 +758,7 @@ impl Clone for WorkloadCompositePodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadCompositePodGroupSchedulingConstraints {
-            topology: Clone::clone(&self.topology),
+            topology: apimachinery::list_field::CloneList::clone_list(&self.topology),
         }
     }
 }
@@ -758,7 +767,10 @@ impl std::fmt::Debug for WorkloadCompositePodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkloadCompositePodGroupSchedulingConstraints")
-            .field("topology", &self.topology)
+            .field(
+                "topology",
+                &apimachinery::list_field::DebugList::debug_list(&self.topology),
+            )
             .finish()
     }
 }
@@ -878,7 +890,7 @@ impl Clone for WorkloadList {
         WorkloadList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -889,7 +901,10 @@ impl std::fmt::Debug for WorkloadList {
         f.debug_struct("WorkloadList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1146,7 +1161,7 @@ impl Clone for WorkloadPodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadPodGroupSchedulingConstraints {
-            topology: Clone::clone(&self.topology),
+            topology: apimachinery::list_field::CloneList::clone_list(&self.topology),
         }
     }
 }
@@ -1155,7 +1170,10 @@ impl std::fmt::Debug for WorkloadPodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkloadPodGroupSchedulingConstraints")
-            .field("topology", &self.topology)
+            .field(
+                "topology",
+                &apimachinery::list_field::DebugList::debug_list(&self.topology),
+            )
             .finish()
     }
 }

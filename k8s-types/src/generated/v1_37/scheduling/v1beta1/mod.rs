@@ -179,7 +179,7 @@ impl Clone for CompositePodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CompositePodGroupSchedulingConstraints {
-            topology: Clone::clone(&self.topology),
+            topology: apimachinery::list_field::CloneList::clone_list(&self.topology),
         }
     }
 }
@@ -188,7 +188,10 @@ impl std::fmt::Debug for CompositePodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompositePodGroupSchedulingConstraints")
-            .field("topology", &self.topology)
+            .field(
+                "topology",
+                &apimachinery::list_field::DebugList::debug_list(&self.topology),
+            )
             .finish()
     }
 }
@@ -289,8 +292,12 @@ impl Clone for CompositePodGroupTemplate {
             priority_class_name: Clone::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
             preemption_policy: Clone::clone(&self.preemption_policy),
-            pod_group_templates: Clone::clone(&self.pod_group_templates),
-            composite_pod_group_templates: Clone::clone(&self.composite_pod_group_templates),
+            pod_group_templates: apimachinery::list_field::CloneList::clone_list(
+                &self.pod_group_templates,
+            ),
+            composite_pod_group_templates: apimachinery::list_field::CloneList::clone_list(
+                &self.composite_pod_group_templates,
+            ),
         }
     }
 }
@@ -306,10 +313,15 @@ impl std::fmt::Debug for CompositePodGroupTemplate {
             .field("priority_class_name", &self.priority_class_name)
             .field("priority", &self.priority)
             .field("preemption_policy", &self.preemption_policy)
-            .field("pod_group_templates", &self.pod_group_templates)
+            .field(
+                "pod_group_templates",
+                &apimachinery::list_field::DebugList::debug_list(&self.pod_group_templates),
+            )
             .field(
                 "composite_pod_group_templates",
-                &self.composite_pod_group_templates,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.composite_pod_group_templates,
+                ),
             )
             .finish()
     }
@@ -457,7 +469,7 @@ impl Clone for PodGroupList {
         PodGroupList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -468,7 +480,10 @@ impl std::fmt::Debug for PodGroupList {
         f.debug_struct("PodGroupList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -594,7 +609,7 @@ impl Clone for PodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupSchedulingConstraints {
-            topology: Clone::clone(&self.topology),
+            topology: apimachinery::list_field::CloneList::clone_list(&self.topology),
         }
     }
 }
@@ -603,7 +618,10 @@ impl std::fmt::Debug for PodGroupSchedulingConstraints {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupSchedulingConstraints")
-            .field("topology", &self.topology)
+            .field(
+                "topology",
+                &apimachinery::list_field::DebugList::debug_list(&self.topology),
+            )
             .finish()
     }
 }
@@ -721,7 +739,7 @@ impl Clone for PodGroupSpec {
             workload_ref: Clone::clone(&self.workload_ref),
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
-            resource_claims: Clone::clone(&self.resource_claims),
+            resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
             priority_class_name: Clone::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
@@ -741,7 +759,10 @@ impl std::fmt::Debug for PodGroupSpec {
             .field("workload_ref", &self.workload_ref)
             .field("scheduling_policy", &self.scheduling_policy)
             .field("scheduling_constraints", &self.scheduling_constraints)
-            .field("resource_claims", &self.resource_claims)
+            .field(
+                "resource_claims",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claims),
+            )
             .field("disruption_mode", &self.disruption_mode)
             .field("priority_class_name", &self.priority_class_name)
             .field("priority", &self.priority)
@@ -785,8 +806,10 @@ impl Clone for PodGroupStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupStatus {
-            conditions: Clone::clone(&self.conditions),
-            resource_claim_statuses: Clone::clone(&self.resource_claim_statuses),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
+            resource_claim_statuses: apimachinery::list_field::CloneList::clone_list(
+                &self.resource_claim_statuses,
+            ),
         }
     }
 }
@@ -795,8 +818,14 @@ impl std::fmt::Debug for PodGroupStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PodGroupStatus")
-            .field("conditions", &self.conditions)
-            .field("resource_claim_statuses", &self.resource_claim_statuses)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
+            .field(
+                "resource_claim_statuses",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claim_statuses),
+            )
             .finish()
     }
 }
@@ -857,7 +886,7 @@ impl Clone for PodGroupTemplate {
             name: Clone::clone(&self.name),
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
-            resource_claims: Clone::clone(&self.resource_claims),
+            resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
             priority_class_name: Clone::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
@@ -873,7 +902,10 @@ impl std::fmt::Debug for PodGroupTemplate {
             .field("name", &self.name)
             .field("scheduling_policy", &self.scheduling_policy)
             .field("scheduling_constraints", &self.scheduling_constraints)
-            .field("resource_claims", &self.resource_claims)
+            .field(
+                "resource_claims",
+                &apimachinery::list_field::DebugList::debug_list(&self.resource_claims),
+            )
             .field("disruption_mode", &self.disruption_mode)
             .field("priority_class_name", &self.priority_class_name)
             .field("priority", &self.priority)
@@ -987,7 +1019,7 @@ impl Clone for PriorityClassList {
         PriorityClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -998,7 +1030,10 @@ impl std::fmt::Debug for PriorityClassList {
         f.debug_struct("PriorityClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1192,7 +1227,7 @@ impl Clone for WorkloadList {
         WorkloadList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -1203,7 +1238,10 @@ impl std::fmt::Debug for WorkloadList {
         f.debug_struct("WorkloadList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -1277,8 +1315,12 @@ impl Clone for WorkloadSpec {
     fn clone(&self) -> Self {
         WorkloadSpec {
             controller_ref: Clone::clone(&self.controller_ref),
-            pod_group_templates: Clone::clone(&self.pod_group_templates),
-            composite_pod_group_templates: Clone::clone(&self.composite_pod_group_templates),
+            pod_group_templates: apimachinery::list_field::CloneList::clone_list(
+                &self.pod_group_templates,
+            ),
+            composite_pod_group_templates: apimachinery::list_field::CloneList::clone_list(
+                &self.composite_pod_group_templates,
+            ),
         }
     }
 }
@@ -1288,10 +1330,15 @@ impl std::fmt::Debug for WorkloadSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkloadSpec")
             .field("controller_ref", &self.controller_ref)
-            .field("pod_group_templates", &self.pod_group_templates)
+            .field(
+                "pod_group_templates",
+                &apimachinery::list_field::DebugList::debug_list(&self.pod_group_templates),
+            )
             .field(
                 "composite_pod_group_templates",
-                &self.composite_pod_group_templates,
+                &apimachinery::list_field::DebugList::debug_list(
+                    &self.composite_pod_group_templates,
+                ),
             )
             .finish()
     }

@@ -179,7 +179,7 @@ impl Clone for CSIDriverList {
         CSIDriverList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -190,7 +190,10 @@ impl std::fmt::Debug for CSIDriverList {
         f.debug_struct("CSIDriverList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -288,7 +291,7 @@ impl Clone for CSINodeList {
         CSINodeList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -299,7 +302,10 @@ impl std::fmt::Debug for CSINodeList {
         f.debug_struct("CSINodeList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -452,7 +458,7 @@ impl Clone for CSIStorageCapacityList {
         CSIStorageCapacityList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -463,7 +469,10 @@ impl std::fmt::Debug for CSIStorageCapacityList {
         f.debug_struct("CSIStorageCapacityList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -533,10 +542,12 @@ impl Clone for StorageClass {
             provisioner: Clone::clone(&self.provisioner),
             parameters: Clone::clone(&self.parameters),
             reclaim_policy: Clone::clone(&self.reclaim_policy),
-            mount_options: Clone::clone(&self.mount_options),
+            mount_options: apimachinery::list_field::CloneList::clone_list(&self.mount_options),
             allow_volume_expansion: Clone::clone(&self.allow_volume_expansion),
             volume_binding_mode: Clone::clone(&self.volume_binding_mode),
-            allowed_topologies: Clone::clone(&self.allowed_topologies),
+            allowed_topologies: apimachinery::list_field::CloneList::clone_list(
+                &self.allowed_topologies,
+            ),
         }
     }
 }
@@ -550,10 +561,16 @@ impl std::fmt::Debug for StorageClass {
             .field("provisioner", &self.provisioner)
             .field("parameters", &self.parameters)
             .field("reclaim_policy", &self.reclaim_policy)
-            .field("mount_options", &self.mount_options)
+            .field(
+                "mount_options",
+                &apimachinery::list_field::DebugList::debug_list(&self.mount_options),
+            )
             .field("allow_volume_expansion", &self.allow_volume_expansion)
             .field("volume_binding_mode", &self.volume_binding_mode)
-            .field("allowed_topologies", &self.allowed_topologies)
+            .field(
+                "allowed_topologies",
+                &apimachinery::list_field::DebugList::debug_list(&self.allowed_topologies),
+            )
             .finish()
     }
 }
@@ -592,7 +609,7 @@ impl Clone for StorageClassList {
         StorageClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -603,7 +620,10 @@ impl std::fmt::Debug for StorageClassList {
         f.debug_struct("StorageClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -697,7 +717,7 @@ impl Clone for VolumeAttachmentList {
         VolumeAttachmentList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -708,7 +728,10 @@ impl std::fmt::Debug for VolumeAttachmentList {
         f.debug_struct("VolumeAttachmentList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -812,7 +835,7 @@ impl Clone for VolumeAttributesClassList {
         VolumeAttributesClassList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -823,7 +846,10 @@ impl std::fmt::Debug for VolumeAttributesClassList {
         f.debug_struct("VolumeAttributesClassList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }

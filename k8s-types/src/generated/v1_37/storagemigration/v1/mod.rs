@@ -70,7 +70,7 @@ impl Clone for StorageVersionMigrationList {
         StorageVersionMigrationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -81,7 +81,10 @@ impl std::fmt::Debug for StorageVersionMigrationList {
         f.debug_struct("StorageVersionMigrationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
@@ -136,7 +139,7 @@ impl Clone for StorageVersionMigrationStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionMigrationStatus {
-            conditions: Clone::clone(&self.conditions),
+            conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             resource_version: Clone::clone(&self.resource_version),
         }
     }
@@ -146,7 +149,10 @@ impl std::fmt::Debug for StorageVersionMigrationStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StorageVersionMigrationStatus")
-            .field("conditions", &self.conditions)
+            .field(
+                "conditions",
+                &apimachinery::list_field::DebugList::debug_list(&self.conditions),
+            )
             .field("resource_version", &self.resource_version)
             .finish()
     }

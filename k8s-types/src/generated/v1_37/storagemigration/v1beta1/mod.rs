@@ -98,7 +98,7 @@ impl Clone for StorageVersionMigrationList {
         StorageVersionMigrationList {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            items: Clone::clone(&self.items),
+            items: apimachinery::list_field::CloneList::clone_list(&self.items),
         }
     }
 }
@@ -109,7 +109,10 @@ impl std::fmt::Debug for StorageVersionMigrationList {
         f.debug_struct("StorageVersionMigrationList")
             .field("type_meta", &self.type_meta)
             .field("metadata", &self.metadata)
-            .field("items", &self.items)
+            .field(
+                "items",
+                &apimachinery::list_field::DebugList::debug_list(&self.items),
+            )
             .finish()
     }
 }
