@@ -3,28 +3,29 @@
 //! contentType = 4}` whose `raw` is the object's own message.
 
 use super::error::{ProtobufError, ProtobufErrorKind};
-use super::field::Field;
+use super::field::read_str;
 use super::scratch::encode_exact;
 use super::wire::{WireDecoder, WireEncoder, WireType};
 
 /// The four bytes every enveloped Kubernetes protobuf document starts with.
 pub const MAGIC: &[u8; 4] = b"k8s\0";
 
-/// An envelope read from bytes, borrowing them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// An envelope read from bytes, borrowing them: its strings too, since a decode only
+/// reads them to find the kind (two allocations fewer per decoded object).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Envelope<'a> {
     /// `apiVersion` of the object.
-    pub api_version: String,
+    pub api_version: &'a str,
     /// `kind` of the object.
-    pub kind: String,
+    pub kind: &'a str,
     /// The object's message bytes.
     pub raw: &'a [u8],
     /// Offset of `raw` in the input, for errors found inside it.
     pub raw_offset: usize,
     /// How `raw` is encoded (empty: not compressed).
-    pub content_encoding: String,
+    pub content_encoding: &'a str,
     /// The media type of `raw` (empty: protobuf).
-    pub content_type: String,
+    pub content_type: &'a str,
 }
 
 /// Writes the envelope of an object of `api_version` and `kind` whose message fields
@@ -89,14 +90,14 @@ pub fn decode_envelope(bytes: &[u8]) -> Result<Envelope<'_>, ProtobufError> {
                 let mut type_meta = d.nested()?;
                 while !type_meta.is_empty() {
                     match type_meta.key()? {
-                        (1, wire) => envelope
-                            .api_version
-                            .merge_from(wire, &mut type_meta)
-                            .map_err(|e| e.in_field("apiVersion").in_field("typeMeta"))?,
-                        (2, wire) => envelope
-                            .kind
-                            .merge_from(wire, &mut type_meta)
-                            .map_err(|e| e.in_field("kind").in_field("typeMeta"))?,
+                        (1, wire) => {
+                            envelope.api_version = read_str(wire, &mut type_meta)
+                                .map_err(|e| e.in_field("apiVersion").in_field("typeMeta"))?;
+                        }
+                        (2, wire) => {
+                            envelope.kind = read_str(wire, &mut type_meta)
+                                .map_err(|e| e.in_field("kind").in_field("typeMeta"))?;
+                        }
                         (number, wire) => type_meta.skip(number, wire)?,
                     }
                 }
@@ -105,14 +106,14 @@ pub fn decode_envelope(bytes: &[u8]) -> Result<Envelope<'_>, ProtobufError> {
                 envelope.raw = d.length_delimited()?;
                 envelope.raw_offset = d.offset() - envelope.raw.len();
             }
-            (3, wire) => envelope
-                .content_encoding
-                .merge_from(wire, &mut d)
-                .map_err(|e| e.in_field("contentEncoding"))?,
-            (4, wire) => envelope
-                .content_type
-                .merge_from(wire, &mut d)
-                .map_err(|e| e.in_field("contentType"))?,
+            (3, wire) => {
+                envelope.content_encoding =
+                    read_str(wire, &mut d).map_err(|e| e.in_field("contentEncoding"))?;
+            }
+            (4, wire) => {
+                envelope.content_type =
+                    read_str(wire, &mut d).map_err(|e| e.in_field("contentType"))?;
+            }
             (number @ (1 | 2), wire) => {
                 return Err(d
                     .error(ProtobufErrorKind::UnexpectedWireType {

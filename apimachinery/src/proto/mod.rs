@@ -44,6 +44,7 @@ mod envelope;
 mod error;
 mod field;
 mod framing;
+mod message_macro;
 mod scratch;
 mod value_types;
 mod wire;
@@ -56,5 +57,6 @@ pub use field::{
     merge_message, merge_named_slice_map,
 };
 pub use framing::{LengthDelimitedFrameReader, MAX_FRAME_LEN, write_frame};
+pub use message_macro::in_numbered_field;
 pub(crate) use value_types::read_bytes;
 pub use wire::{MAX_DEPTH, WireDecoder, WireEncoder, WireType};

@@ -3,7 +3,7 @@
 //! (`RawExtension` and `Unknown`, `runtime` types, implement it next to their types).
 
 use super::error::{ProtobufError, ProtobufErrorKind};
-use super::field::{Field, Message};
+use super::field::{Field, Message, read_str};
 use super::wire::{WireDecoder, WireEncoder, WireType};
 use crate::api::ByteString;
 use crate::api::resource::Quantity;
@@ -55,8 +55,9 @@ impl Message for Quantity {
             return Ok(false);
         }
         let at = d.offset();
-        let mut text = String::new();
-        text.merge_from(wire, d).map_err(|e| e.in_field("string"))?;
+        // Parsed from the input's bytes: a `String` of the text would be allocated and
+        // freed again for every quantity (29 of a Pod's 1,010 allocations).
+        let text = read_str(wire, d).map_err(|e| e.in_field("string"))?;
         *self = text
             .parse()
             .map_err(|e: crate::api::resource::QuantityError| {

@@ -125,7 +125,7 @@ async fn metadata_reads_receive_partial_object_metadata(env: Environment) {
     assert_eq!(content_type, "application/vnd.kubernetes.protobuf");
     let envelope = apimachinery::proto::decode_envelope(&body).unwrap();
     assert_eq!(
-        (envelope.api_version.as_str(), envelope.kind.as_str()),
+        (envelope.api_version, envelope.kind),
         ("meta.k8s.io/v1", "PartialObjectMetadata")
     );
     let (status, one) = raw_get(&env, &format!("{path}/a"), ACCEPT_METADATA_JSON).await;

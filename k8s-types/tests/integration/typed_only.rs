@@ -84,10 +84,7 @@ fn a_pod_reads_and_writes_protobuf_as_go_does() -> TestResult {
         e.raw(&message);
     });
     let envelope = decode_envelope(&enveloped)?;
-    assert_eq!(
-        (envelope.api_version.as_str(), envelope.kind.as_str()),
-        ("v1", "Pod")
-    );
+    assert_eq!((envelope.api_version, envelope.kind), ("v1", "Pod"));
     assert_eq!(envelope.raw, message.as_slice());
 
     let list = PodList {

@@ -362,11 +362,7 @@ fn scan_protobuf(bytes: &[u8]) -> Result<Vec<Scanned>, String> {
         name: String::new(),
     };
     if envelope.kind != "List" || envelope.api_version != "v1" {
-        return Ok(vec![of_envelope(
-            &envelope.api_version,
-            &envelope.kind,
-            None,
-        )]);
+        return Ok(vec![of_envelope(envelope.api_version, envelope.kind, None)]);
     }
     let list: k8s_types::core::v1::List =
         proto::decode_message(envelope.raw).map_err(|e| format!("List: {e}"))?;
@@ -374,7 +370,7 @@ fn scan_protobuf(bytes: &[u8]) -> Result<Vec<Scanned>, String> {
     for (i, item) in list.items.iter().flatten().enumerate() {
         if item.raw.starts_with(proto::MAGIC) {
             let e = decode_envelope(&item.raw).map_err(|e| format!("items[{i}]: {e}"))?;
-            out.push(of_envelope(&e.api_version, &e.kind, Some(i)));
+            out.push(of_envelope(e.api_version, e.kind, Some(i)));
         } else {
             let value: Value =
                 serde_json::from_slice(&item.raw).map_err(|e| format!("items[{i}]: {e}"))?;

@@ -117,10 +117,7 @@ fn a_status_written_as_the_object_names_its_kind() {
         .encode_to_vec(&denied())
         .unwrap();
     let envelope = apimachinery::proto::decode_envelope(&pb).unwrap();
-    assert_eq!(
-        (envelope.api_version.as_str(), envelope.kind.as_str()),
-        ("v1", "Status")
-    );
+    assert_eq!((envelope.api_version, envelope.kind), ("v1", "Status"));
 }
 
 #[test]

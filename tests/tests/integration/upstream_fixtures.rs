@@ -165,7 +165,7 @@ fn every_protobuf_fixture_has_go_s_envelope_and_metadata() {
             let pb = std::fs::read(dir.join(format!("{stem}.pb"))).map_err(|e| e.to_string())?;
             let envelope = decode_envelope(&pb).map_err(|e| e.to_string())?;
             let declared =
-                GroupVersionKind::from_api_version_and_kind(&envelope.api_version, &envelope.kind);
+                GroupVersionKind::from_api_version_and_kind(envelope.api_version, envelope.kind);
             // Kinds without TypeMeta in Go (WatchEvent) are enveloped without a kind.
             if !declared.is_empty() && declared != gvk {
                 return Err(format!("envelope says {declared}"));

@@ -120,14 +120,14 @@ impl Decoder for ProtobufSerializer<'_> {
                     })
                 })?;
                 let gvk = GroupVersionKind::from_api_version_and_kind(
-                    &envelope.api_version,
-                    &envelope.kind,
+                    envelope.api_version,
+                    envelope.kind,
                 );
-                unknown.type_meta.api_version = envelope.api_version;
-                unknown.type_meta.kind = envelope.kind;
+                unknown.type_meta.api_version = envelope.api_version.to_owned();
+                unknown.type_meta.kind = envelope.kind.to_owned();
                 unknown.raw = envelope.raw.to_vec();
-                unknown.content_encoding = envelope.content_encoding;
-                unknown.content_type = envelope.content_type;
+                unknown.content_encoding = envelope.content_encoding.to_owned();
+                unknown.content_type = envelope.content_type.to_owned();
                 return Ok((into.deep_copy_object(), gvk));
             }
             let (object, gvk) =

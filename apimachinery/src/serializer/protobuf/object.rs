@@ -106,8 +106,7 @@ pub fn decode_object(
         gvk: GroupVersionKind::default(),
         source,
     })?;
-    let mut gvk =
-        GroupVersionKind::from_api_version_and_kind(&envelope.api_version, &envelope.kind);
+    let mut gvk = GroupVersionKind::from_api_version_and_kind(envelope.api_version, envelope.kind);
     // Go's copyKindDefaults: a default version brings its group along, replacing a
     // group given without a version.
     if let Some(defaults) = defaults {

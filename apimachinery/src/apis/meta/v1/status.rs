@@ -177,7 +177,7 @@ mod tests {
         // The protobuf envelope names the kind too.
         let pb = crate::serializer::protobuf::encode_object(&s).unwrap();
         let envelope = crate::proto::decode_envelope(&pb).unwrap();
-        assert_eq!((&*envelope.api_version, &*envelope.kind), ("v1", "Status"));
+        assert_eq!((envelope.api_version, envelope.kind), ("v1", "Status"));
         // The bare serializer, like Go's, writes the object as it is.
         let bare = JsonSerializer::new(&scheme, SerializerOptions::default())
             .encode_to_vec(&s)
