@@ -224,8 +224,7 @@ impl Window {
     /// storage, as Go's delegator does without a snapshot).
     fn exact(&self, prefix: &str, start: &str, revision: Revision) -> Option<Vec<CachedObject>> {
         let by_key = self.by_key.as_ref()?;
-        if self.seen < self.valid_from || revision < self.snapshots_from || revision > self.seen
-        {
+        if self.seen < self.valid_from || revision < self.snapshots_from || revision > self.seen {
             return None;
         }
         snapshot::at(by_key, &self.ring, prefix, start, revision)

@@ -203,7 +203,12 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     assert_eq!(edge.next().await.unwrap().unwrap().revision, oldest);
     // Exact lists: from the oldest event on, not before.
     let prefix = "/registry/example.com/widgets/";
-    assert!(cacher.list_exact(prefix, prefix, oldest - 1).await.is_none());
+    assert!(
+        cacher
+            .list_exact(prefix, prefix, oldest - 1)
+            .await
+            .is_none()
+    );
     let items = cacher.list_exact(prefix, prefix, oldest).await.unwrap();
     assert_eq!(items.len(), usize::try_from(oldest).unwrap());
 }
@@ -294,7 +299,11 @@ async fn the_window_begins_where_the_storage_was_opened() {
     let mut answers = Vec::new();
     for revision in opened..=last {
         let cached = cacher.list_exact(prefix, prefix, revision).await.unwrap();
-        assert_eq!(listed(&cached), truth(revision, None).await, "at {revision}");
+        assert_eq!(
+            listed(&cached),
+            truth(revision, None).await,
+            "at {revision}"
+        );
         let from_b = format!("{prefix}b");
         let page = cacher.list_exact(prefix, &from_b, revision).await.unwrap();
         assert_eq!(listed(&page), truth(revision, Some(from_b)).await);
@@ -308,7 +317,12 @@ async fn the_window_begins_where_the_storage_was_opened() {
     }
     // Not yet seen, and before the window: the storage's to answer.
     assert!(cacher.list_exact(prefix, prefix, last + 1).await.is_none());
-    assert!(cacher.list_exact(prefix, prefix, opened - 1).await.is_none());
+    assert!(
+        cacher
+            .list_exact(prefix, prefix, opened - 1)
+            .await
+            .is_none()
+    );
     let (_, mut old) = cacher.watch(opened - 1).await.unwrap();
     let err = old.next().await.unwrap().unwrap_err();
     assert_eq!(
@@ -338,7 +352,10 @@ async fn a_compacted_opening_revision_starts_the_window_at_the_cache() {
     let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage, info()));
     let (from, _) = cacher.watch(0).await.unwrap();
     assert_eq!(from, now);
-    assert_eq!(cacher.list_exact(prefix, prefix, now).await.unwrap().len(), 3);
+    assert_eq!(
+        cacher.list_exact(prefix, prefix, now).await.unwrap().len(),
+        3
+    );
     assert!(cacher.list_exact(prefix, prefix, 1).await.is_none());
 }
 
