@@ -163,6 +163,14 @@ impl CacheEvent {
     fn deliverable(&self) -> bool {
         self.event_type == EventType::Progress || self.object().is_some()
     }
+
+    /// The error of an object that does not decode.
+    fn decode_error(&self) -> Option<StatusError> {
+        match self.object.get() {
+            Some(Err(e)) => Some(e.clone()),
+            _ => None,
+        }
+    }
 }
 
 /// The events of one client watch.
@@ -194,6 +202,11 @@ struct Window {
     /// cache (Go's oldest snapshot): its list's revision, or once the ring is full its
     /// oldest event's.
     snapshots_from: Revision,
+    /// Whether the window begins where the server opened the storage, as Go's does.
+    /// When not (a backend that cannot tell, or one that has compacted that revision
+    /// since), a watch from before the window is served by a storage watch of its own
+    /// (410 once the storage has compacted it), not refused.
+    from_opening: bool,
     ring: VecDeque<Arc<CacheEvent>>,
     tx: broadcast::Sender<Arc<CacheEvent>>,
 }
@@ -264,6 +277,7 @@ impl Cacher {
                 seen: 0,
                 watch_from: 0,
                 snapshots_from: 0,
+                from_opening: false,
                 ring: VecDeque::new(),
                 tx,
             }),
@@ -410,12 +424,13 @@ impl Cacher {
 
     /// Lists the resource where the cache's window begins: at the revision the storage
     /// was at when the server opened it (Go's caches list then), when the cache starts
-    /// for the first time and the storage still has it; else at the current revision.
+    /// for the first time and the storage still has it (and then says so); else at the
+    /// current revision.
     async fn first_list(
         &self,
         prefix: &str,
         first: bool,
-    ) -> Result<crate::storage::ListResult, crate::storage::StorageError> {
+    ) -> Result<(crate::storage::ListResult, bool), crate::storage::StorageError> {
         if first && let Some(opened) = self.storage.opened_at().filter(|r| *r > 0) {
             let at = ListOptions {
                 revision: opened,
@@ -423,10 +438,11 @@ impl Cacher {
             };
             match self.storage.list(prefix, &at).await {
                 Err(crate::storage::StorageError::Compacted { .. }) => {}
-                listed => return listed,
+                listed => return listed.map(|l| (l, true)),
             }
         }
-        self.storage.list(prefix, &ListOptions::default()).await
+        let listed = self.storage.list(prefix, &ListOptions::default()).await?;
+        Ok((listed, false))
     }
 
     /// Starts the storage watch: lists the resource (the objects the watch then keeps
@@ -435,7 +451,7 @@ impl Cacher {
         let qualified = self.info.qualified_resource();
         let prefix = self.info.collection_prefix(None);
         let last = self.window().seen;
-        let listed = self
+        let (listed, at_opening) = self
             .first_list(&prefix, last == 0)
             .await
             .map_err(|e| interpret_error(e, &qualified, ""))?;
@@ -486,12 +502,14 @@ impl Cacher {
                     window.seen = now;
                     window.watch_from = now;
                     window.snapshots_from = now;
+                    window.from_opening = false;
                 }
                 None => {
                     if window.seen == 0 {
                         window.seen = start;
                         window.watch_from = start;
                         window.snapshots_from = start;
+                        window.from_opening = at_opening;
                     }
                     // Resumed from an older revision: the objects are those of the
                     // list, and trusted once the watch has replayed up to it.
@@ -528,7 +546,8 @@ impl Cacher {
     /// The events after revision `from` (0: from now on) under the resource's prefix,
     /// and the revision they follow (`from`, or the current one for 0: a list at it and
     /// then these events miss nothing). A `from` older than the cache's window is Go's
-    /// 410 Expired "too old resource version", the stream's one item.
+    /// 410 Expired "too old resource version", the stream's one item, when the window
+    /// begins where Go's would; else it is served by a storage watch of its own.
     pub async fn watch(
         self: &Arc<Self>,
         from: Revision,
@@ -540,25 +559,36 @@ impl Cacher {
                 self.start_locked(&mut st).await?;
             }
         }
-        let (from, replay, rx) = {
+        let served = {
             let window = self.window();
             let from = if from == 0 { window.seen } else { from };
             if from < window.watch_from {
-                let expired = errors::new_resource_expired(format!(
-                    "too old resource version: {from} ({})",
-                    window.watch_from
-                ));
+                // Go's answer, or (its window not Go's) the storage's.
+                let expired = window.from_opening.then(|| {
+                    errors::new_resource_expired(format!(
+                        "too old resource version: {from} ({})",
+                        window.watch_from
+                    ))
+                });
+                Err((from, expired))
+            } else {
+                let first = window.ring.partition_point(|e| e.revision <= from);
+                let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = window
+                    .ring
+                    .range(first..)
+                    .filter(|e| e.deliverable())
+                    .cloned()
+                    .map(Ok)
+                    .collect();
+                Ok((from, replay, window.tx.subscribe()))
+            }
+        };
+        let (from, replay, rx) = match served {
+            Ok(served) => served,
+            Err((from, Some(expired))) => {
                 return Ok((from, stream::iter([Err(expired)]).boxed()));
             }
-            let first = window.ring.partition_point(|e| e.revision <= from);
-            let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = window
-                .ring
-                .range(first..)
-                .filter(|e| e.deliverable())
-                .cloned()
-                .map(Ok)
-                .collect();
-            (from, replay, window.tx.subscribe())
+            Err((from, None)) => return Ok((from, self.watch_storage(from).await?)),
         };
         // The pump sends an event after adding it to the ring: one this watch replayed
         // may arrive live too, and is skipped (revisions only grow).
@@ -586,6 +616,29 @@ impl Cacher {
             }
         });
         Ok((from, stream::iter(replay).chain(live).boxed()))
+    }
+
+    /// A client's own storage watch, for a revision older than the cache covers.
+    async fn watch_storage(&self, from: Revision) -> Result<CacheWatch, StatusError> {
+        let qualified = self.info.qualified_resource();
+        let upstream = self
+            .storage
+            .watch(&self.info.collection_prefix(None), from)
+            .await
+            .map_err(|e| interpret_error(e, &qualified, ""))?;
+        let scheme = self.scheme.clone();
+        Ok(upstream
+            .map(move |item| match item {
+                Ok(ev) => {
+                    let event = lazy_event(&scheme, ev);
+                    match event.decode_error() {
+                        Some(e) => Err(e),
+                        None => Ok(Arc::new(event)),
+                    }
+                }
+                Err(e) => Err(interpret_error(e, &qualified, "")),
+            })
+            .boxed())
     }
 
     async fn pump(

@@ -146,8 +146,9 @@ async fn lists_from_the_cache_only_when_it_has_seen_the_current_revision() {
     ));
 }
 
-/// Writes past the ring's capacity: a resume the ring still covers is replayed from
-/// it, in order; an older one is Go's 410 "too old resource version", quoting the
+/// Writes past the ring's capacity, in a window that begins where the server opened
+/// the storage (as Go's): a resume the ring still covers is replayed from it, in
+/// order; an older one is Go's 410 "too old resource version", quoting the
 /// revision before the ring's oldest event; and an exact list before the ring's oldest
 /// event is left to the storage.
 #[tokio::test]
@@ -155,12 +156,14 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     let mut scheme = Scheme::new();
     scheme.add_known_type::<Widget>().unwrap();
     let scheme = Arc::new(scheme);
-    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    let mut reshaped = crate::storage::testing::ReshapedWatches::new(same);
     // (Revision 0 means "now" to a storage watch: start after a first write.)
-    storage
+    reshaped
         .create("/registry/example.com/widgets/first", widget("first"))
         .await
         .unwrap();
+    reshaped.opened_at = Some(1);
+    let storage: Arc<dyn Storage> = Arc::new(reshaped);
     let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
     let (start, _live) = cacher.watch(0).await.unwrap();
     assert_eq!(start, 1);
@@ -227,6 +230,37 @@ fn listed(items: &[CachedObject]) -> Vec<(String, String)> {
             (o.key().to_owned(), rv.to_owned())
         })
         .collect()
+}
+
+/// A storage that cannot tell where the server opened it: the window begins where the
+/// cache started, and a watch from before it is served by a storage watch of its own,
+/// every event after its revision, in order.
+#[tokio::test]
+async fn before_a_window_of_its_own_the_storage_answers() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    for i in 0..5 {
+        storage
+            .create(
+                &format!("/registry/example.com/widgets/w{i}"),
+                widget(&format!("w{i}")),
+            )
+            .await
+            .unwrap();
+    }
+    let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage, info()));
+    let (start, _live) = cacher.watch(0).await.unwrap();
+    assert_eq!(start, 5);
+    let (_, mut old) = cacher.watch(1).await.unwrap();
+    for want in 2..=5 {
+        let e = old.next().await.unwrap().unwrap();
+        assert_eq!(e.revision, want);
+        let name = e
+            .object()
+            .and_then(|o| o.meta().map(|m| m.name().to_owned()));
+        assert_eq!(name.as_deref(), Some(format!("w{}", want - 1).as_str()));
+    }
 }
 
 /// The window of a cache started after the writes begins at the revision the storage
