@@ -1,7 +1,7 @@
 //! The watch cache's tests: lists and resumes served from it, previous objects it fills in.
 
 use super::*;
-use crate::storage::{ListOptions, MemoryStorage};
+use crate::storage::{ListOptions, MemoryStorage, WatchEvent};
 use apimachinery::apis::meta::v1::ObjectMeta;
 use apimachinery::runtime::Scheme;
 use apimachinery::schema::GroupVersionKind;
