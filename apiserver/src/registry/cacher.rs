@@ -1,10 +1,14 @@
 //! The watch cache of one resource (Go's `storage/cacher`): one storage watch on the
 //! resource's prefix, kept in a bounded ring of recent events (each object decoded once,
 //! when a client first needs it) and fanned out to every client watch, and the current
-//! stored value of every object, which writes start from. A client resuming from a
-//! revision the ring still covers gets the events after it replayed, then the live ones,
-//! with nothing lost or repeated between the two; one older than the ring is served by a
-//! storage watch of its own (or 410 Expired when the storage has compacted it).
+//! stored value of every object, which writes start from. Its window begins at the
+//! storage's revision when the server opened it (Go's caches list the store as the server
+//! starts), or where it started when the storage cannot go back there: a client resuming
+//! from a revision the window covers gets the events after it replayed, then the live
+//! ones, with nothing lost or repeated between the two; one older than the window gets
+//! Go's 410 "too old resource version". An exact list at a revision of the window is
+//! served from the cache too ([`snapshot`], Go's snapshots of `ListFromCacheSnapshot`),
+//! whatever the storage has compacted since.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -19,7 +23,12 @@ use tokio::sync::{Mutex, broadcast};
 use super::codec::decode_stored;
 use super::event_lines::EventLines;
 use super::resource_info::ResourceInfo;
-use crate::storage::{KeyValue, ListOptions, Revision, Storage, WatchEvent, interpret_error};
+use crate::storage::{KeyValue, ListOptions, Revision, Storage, interpret_error};
+
+mod apply;
+mod snapshot;
+
+use apply::{apply, lazy_event};
 
 /// How many recent events the cache keeps for resuming watches (Go sizes its cache
 /// similarly, in the hundreds to thousands per resource).
@@ -60,7 +69,9 @@ pub struct CacheEvent {
     pub revision: Revision,
     /// The object after the event (before it, for a deletion).
     object: Lazy,
-    /// The object before a modification.
+    /// The object before a modification; for a deletion the deleted object as it was
+    /// stored (its own resourceVersion), when the cache had it: what an exact list at
+    /// an earlier revision shows.
     prev: Lazy,
     /// Its lines as watchers asked for them, each made once.
     lines: Arc<EventLines>,
@@ -170,28 +181,72 @@ impl CacheEvent {
 /// The events of one client watch.
 pub type CacheWatch = BoxStream<'static, Result<Arc<CacheEvent>, StatusError>>;
 
+/// Whether the storage watch runs; its lock serializes starting it.
 #[derive(Debug)]
 struct State {
     running: bool,
-    /// The revision of the last event seen (or the one the watch started at).
-    last_revision: Revision,
-    /// Events after this revision are all in `ring` (or live).
-    covered_from: Revision,
+}
+
+/// What the cache holds (Go's watch cache: its store and its event window), behind one
+/// lock that no one holds across an await.
+#[derive(Debug)]
+struct Window {
+    /// The stored values by key (so in key order) as of `seen`, each with the object
+    /// it decodes to once a list or a watch needed it (shared with the event that wrote
+    /// it), while the storage watch runs (`None` otherwise).
+    by_key: Option<BTreeMap<String, Lazy>>,
+    /// `by_key` holds nothing older than this revision (the list it was built from).
+    valid_from: Revision,
+    /// The revision of the last event seen (or the one the cache started at).
+    seen: Revision,
+    /// A watch from this revision or a later one is served: every event after it is in
+    /// `ring` (or live). Go's oldest revision minus one: its list's revision, or once
+    /// the ring has dropped events, the revision before its oldest one.
+    watch_from: Revision,
+    /// An exact list at this revision or a later one (up to `seen`) is served from the
+    /// cache (Go's oldest snapshot): its list's revision, or once the ring is full its
+    /// oldest event's.
+    snapshots_from: Revision,
+    /// Whether the window begins where the server opened the storage, as Go's does.
+    /// When not (a backend that cannot tell, or one that has compacted that revision
+    /// since), a watch from before the window is served by a storage watch of its own
+    /// (410 once the storage has compacted it), not refused.
+    from_opening: bool,
     ring: VecDeque<Arc<CacheEvent>>,
     tx: broadcast::Sender<Arc<CacheEvent>>,
 }
 
-/// The stored values the cache keeps (Go's watch cache store), each with the object it
-/// decodes to once a list or a watch needed it (shared with the event that wrote it).
-#[derive(Debug, Default)]
-struct Objects {
-    /// By key (so in key order) as of `seen`, while the storage watch runs (`None`
-    /// otherwise).
-    by_key: Option<BTreeMap<String, Lazy>>,
-    /// `by_key` holds nothing older than this revision (the list it was built from).
-    valid_from: Revision,
-    /// The revision of the last event applied.
-    seen: Revision,
+impl Window {
+    /// Adds an event to the ring, dropping the oldest one past its capacity and moving
+    /// the window's start as Go's `watchCacheHistory` and snapshots move theirs.
+    fn push(&mut self, event: Arc<CacheEvent>) {
+        self.ring.push_back(event);
+        let mut dropped = false;
+        while self.ring.len() > RING_CAPACITY {
+            self.ring.pop_front();
+            dropped = true;
+        }
+        if let Some(oldest) = self.ring.front().map(|e| e.revision) {
+            if dropped {
+                self.watch_from = self.watch_from.max(oldest - 1);
+            }
+            // Go compacts its snapshots to the oldest event whenever the ring is full.
+            if self.ring.len() >= RING_CAPACITY {
+                self.snapshots_from = self.snapshots_from.max(oldest);
+            }
+        }
+    }
+
+    /// The objects under `prefix` from `start` (inclusive) as of `revision`, in key
+    /// order; `None` when the window does not cover `revision` (the caller reads the
+    /// storage, as Go's delegator does without a snapshot).
+    fn exact(&self, prefix: &str, start: &str, revision: Revision) -> Option<Vec<CachedObject>> {
+        let by_key = self.by_key.as_ref()?;
+        if self.seen < self.valid_from || revision < self.snapshots_from || revision > self.seen {
+            return None;
+        }
+        snapshot::at(by_key, &self.ring, prefix, start, revision)
+    }
 }
 
 /// The watch cache of one resource.
@@ -204,8 +259,8 @@ pub struct Cacher {
     /// A lock of its own, never held across an await, so that writers reading their
     /// starting object do not queue behind the watch: a contended async lock is handed
     /// to the next waiter, and everyone behind waits until that task is next polled.
-    objects: std::sync::Mutex<Objects>,
-    /// The revision `objects` has seen, for readers waiting for it to move.
+    window: std::sync::Mutex<Window>,
+    /// The revision `window` has seen, for readers waiting for it to move.
     seen: tokio::sync::watch::Sender<Revision>,
     /// The highest revision written to the resource through this server.
     written: AtomicI64,
@@ -220,14 +275,17 @@ impl Cacher {
             scheme,
             storage,
             info,
-            state: Mutex::new(State {
-                running: false,
-                last_revision: 0,
-                covered_from: 0,
+            state: Mutex::new(State { running: false }),
+            window: std::sync::Mutex::new(Window {
+                by_key: None,
+                valid_from: 0,
+                seen: 0,
+                watch_from: 0,
+                snapshots_from: 0,
+                from_opening: false,
                 ring: VecDeque::new(),
                 tx,
             }),
-            objects: std::sync::Mutex::default(),
             seen: tokio::sync::watch::Sender::new(0),
             written: AtomicI64::new(0),
         }
@@ -246,9 +304,9 @@ impl Cacher {
     /// second: the caller reads the storage.
     pub async fn list_current(self: &Arc<Self>) -> Option<Vec<KeyValue>> {
         self.seen_own_writes(Revision::MAX).await?;
-        let objects = self.objects();
-        let by_key = objects.by_key.as_ref()?;
-        if objects.seen < objects.valid_from {
+        let window = self.window();
+        let by_key = window.by_key.as_ref()?;
+        if window.seen < window.valid_from {
             return None;
         }
         Some(by_key.values().filter_map(Lazy::stored).cloned().collect())
@@ -269,9 +327,9 @@ impl Cacher {
         // it. Another writer's (or a write to another resource) may never reach this
         // cache's watch, so the cache is then not known to be fresh.
         self.seen_own_writes(current).await?;
-        let objects = self.objects();
-        let by_key = objects.by_key.as_ref()?;
-        if objects.seen < objects.valid_from || objects.seen < current {
+        let window = self.window();
+        let by_key = window.by_key.as_ref()?;
+        if window.seen < window.valid_from || window.seen < current {
             return None;
         }
         let items = by_key
@@ -282,14 +340,31 @@ impl Cacher {
             .take_while(|(key, _)| key.starts_with(prefix))
             .map(|(_, lazy)| CachedObject(lazy.clone()))
             .collect();
-        Some((objects.seen, items))
+        Some((window.seen, items))
+    }
+
+    /// The objects under `prefix` from `start` (inclusive; the prefix itself for a
+    /// first page) as they were at `revision`, in key order: an exact list (or the next
+    /// page of a list at `revision`) served from the cache, as Go's cacher serves one
+    /// from its snapshots (`ListFromCacheSnapshot`). `None` when the cache's window
+    /// does not cover `revision`, or the cache has not seen it (after waiting for this
+    /// server's own writes to reach it): the caller reads the storage, as Go's
+    /// delegator does.
+    pub async fn list_exact(
+        self: &Arc<Self>,
+        prefix: &str,
+        start: &str,
+        revision: Revision,
+    ) -> Option<Vec<CachedObject>> {
+        self.seen_own_writes(revision).await?;
+        self.window().exact(prefix, start, revision)
     }
 
     /// Starts the cache if it is not running, and waits (up to a second) until it has
     /// seen every write this server made to the resource, up to revision `up_to`;
     /// `None` when it cannot start or does not catch up in time.
     async fn seen_own_writes(self: &Arc<Self>, up_to: Revision) -> Option<()> {
-        if self.objects().by_key.is_none() {
+        if self.window().by_key.is_none() {
             let mut st = self.state.lock().await;
             if !st.running && self.start_locked(&mut st).await.is_err() {
                 return None;
@@ -306,7 +381,7 @@ impl Cacher {
 
     /// The latest revision the cache has seen (0 before it started).
     pub async fn last_revision(&self) -> Revision {
-        self.state.lock().await.last_revision
+        self.window().seen
     }
 
     /// The stored value of `key` as the cache last saw it (Go's watch cache store), and
@@ -333,22 +408,46 @@ impl Cacher {
 
     /// `current` when the storage watch runs; `None` when it does not.
     fn lookup(&self, key: &str) -> Option<Option<(KeyValue, Revision)>> {
-        let objects = self.objects();
-        let by_key = objects.by_key.as_ref()?;
-        if objects.seen < objects.valid_from {
+        let window = self.window();
+        let by_key = window.by_key.as_ref()?;
+        if window.seen < window.valid_from {
             return Some(None);
         }
         Some(
             by_key
                 .get(key)
                 .and_then(Lazy::stored)
-                .map(|kv| (kv.clone(), objects.seen)),
+                .map(|kv| (kv.clone(), window.seen)),
         )
     }
 
-    fn objects(&self) -> std::sync::MutexGuard<'_, Objects> {
-        // Every update of `Objects` is a single insert or assignment: never half done.
-        self.objects.lock().unwrap_or_else(PoisonError::into_inner)
+    fn window(&self) -> std::sync::MutexGuard<'_, Window> {
+        // Every update of the window leaves it whole between statements (an insert, a
+        // push, an assignment): a panic never leaves it half done.
+        self.window.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Lists the resource where the cache's window begins: at the revision the storage
+    /// was at when the server opened it (Go's caches list then), when the cache starts
+    /// for the first time and the storage still has it (and then says so); else at the
+    /// current revision.
+    async fn first_list(
+        &self,
+        prefix: &str,
+        first: bool,
+    ) -> Result<(crate::storage::ListResult, bool), crate::storage::StorageError> {
+        if first && let Some(opened) = self.storage.opened_at().filter(|r| *r > 0) {
+            let at = ListOptions {
+                revision: opened,
+                ..ListOptions::default()
+            };
+            match self.storage.list(prefix, &at).await {
+                Err(crate::storage::StorageError::Compacted { .. }) => {}
+                listed => return listed.map(|l| (l, true)),
+            }
+        }
+        let listed = self.storage.list(prefix, &ListOptions::default()).await?;
+        Ok((listed, false))
     }
 
     /// Starts the storage watch: lists the resource (the objects the watch then keeps
@@ -356,9 +455,9 @@ impl Cacher {
     async fn start_locked(self: &Arc<Self>, st: &mut State) -> Result<(), StatusError> {
         let qualified = self.info.qualified_resource();
         let prefix = self.info.collection_prefix(None);
-        let listed = self
-            .storage
-            .list(&prefix, &ListOptions::default())
+        let last = self.window().seen;
+        let (listed, at_opening) = self
+            .first_list(&prefix, last == 0)
             .await
             .map_err(|e| interpret_error(e, &qualified, ""))?;
         let objects: BTreeMap<String, Lazy> = listed
@@ -366,50 +465,71 @@ impl Cacher {
             .into_iter()
             .map(|kv| (kv.key.clone(), Lazy::new(Some(kv), &self.scheme)))
             .collect();
-        let start = if st.last_revision == 0 {
-            listed.revision
-        } else {
-            st.last_revision
-        };
+        let start = if last == 0 { listed.revision } else { last };
         // The objects are those at the list's revision: from there on the cache knows
         // every previous value itself and the storage need not send them. Resuming from
         // an older revision, the replay runs behind the objects, so it carries them.
-        let upstream = match self
+        let (upstream, restarted) = match self
             .storage_watch(&prefix, start, start >= listed.revision)
             .await
         {
-            Ok(s) => s,
+            Ok(s) => (s, None),
             Err(e) => {
-                // History gone: start over from the list; earlier revisions are expired.
-                let now = listed.revision;
-                if now == start {
+                // History gone: start over from a list at the current revision (Go's
+                // relist); earlier revisions are expired.
+                let now = self
+                    .storage
+                    .list(&prefix, &ListOptions::default())
+                    .await
+                    .map_err(|e| interpret_error(e, &qualified, ""))?;
+                if now.revision == start {
                     return Err(interpret_error(e, &qualified, ""));
                 }
-                st.ring.clear();
-                st.covered_from = now;
-                st.last_revision = now;
-                self.storage_watch(&prefix, now, true)
+                let upstream = self
+                    .storage_watch(&prefix, now.revision, true)
                     .await
-                    .map_err(|e| interpret_error(e, &qualified, ""))?
+                    .map_err(|e| interpret_error(e, &qualified, ""))?;
+                let objects = now
+                    .kvs
+                    .into_iter()
+                    .map(|kv| (kv.key.clone(), Lazy::new(Some(kv), &self.scheme)))
+                    .collect();
+                (upstream, Some((now.revision, objects)))
             }
         };
-        if st.covered_from == 0 || st.last_revision == 0 {
-            st.covered_from = start;
-            st.last_revision = start;
-        }
-        // Resumed from an older revision: the objects are those of the list, and
-        // trusted once the watch has replayed up to it.
-        *self.objects() = Objects {
-            by_key: Some(objects),
-            valid_from: listed.revision,
-            seen: st.last_revision,
+        let tx = {
+            let mut window = self.window();
+            match restarted {
+                Some((now, objects)) => {
+                    window.ring.clear();
+                    window.by_key = Some(objects);
+                    window.valid_from = now;
+                    window.seen = now;
+                    window.watch_from = now;
+                    window.snapshots_from = now;
+                    window.from_opening = false;
+                }
+                None => {
+                    if window.seen == 0 {
+                        window.seen = start;
+                        window.watch_from = start;
+                        window.snapshots_from = start;
+                        window.from_opening = at_opening;
+                    }
+                    // Resumed from an older revision: the objects are those of the
+                    // list, and trusted once the watch has replayed up to it.
+                    window.by_key = Some(objects);
+                    window.valid_from = listed.revision;
+                }
+            }
+            self.seen.send_replace(window.seen);
+            window.tx.clone()
         };
-        self.seen.send_replace(st.last_revision);
         st.running = true;
         // The pump holds the cache weakly: once the server drops its stores, the cache
         // and its storage go with them (a redb file can be opened again), and the pump
         // ends at the storage watch's next item or end.
-        tokio::spawn(Self::pump(Arc::downgrade(self), upstream));
+        tokio::spawn(Self::pump(Arc::downgrade(self), upstream, tx));
         Ok(())
     }
 
@@ -430,37 +550,61 @@ impl Cacher {
 
     /// The events after revision `from` (0: from now on) under the resource's prefix,
     /// and the revision they follow (`from`, or the current one for 0: a list at it and
-    /// then these events miss nothing).
+    /// then these events miss nothing). A `from` older than the cache's window is Go's
+    /// 410 Expired "too old resource version", the stream's one item, when the window
+    /// begins where Go's would; else it is served by a storage watch of its own.
     pub async fn watch(
         self: &Arc<Self>,
         from: Revision,
     ) -> Result<(Revision, CacheWatch), StatusError> {
         let qualified = self.info.qualified_resource();
-        let mut st = self.state.lock().await;
-        if !st.running {
-            self.start_locked(&mut st).await?;
+        {
+            let mut st = self.state.lock().await;
+            if !st.running {
+                self.start_locked(&mut st).await?;
+            }
         }
-        let from = if from == 0 { st.last_revision } else { from };
-        if from < st.covered_from {
-            drop(st);
-            return Ok((from, self.watch_storage(from).await?));
-        }
-        let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = st
-            .ring
-            .iter()
-            .filter(|e| e.revision > from && e.deliverable())
-            .cloned()
-            .map(Ok)
-            .collect();
-        let rx = st.tx.subscribe();
-        drop(st);
+        let served = {
+            let window = self.window();
+            let from = if from == 0 { window.seen } else { from };
+            if from < window.watch_from {
+                // Go's answer, or (its window not Go's) the storage's.
+                let expired = window.from_opening.then(|| {
+                    errors::new_resource_expired(format!(
+                        "too old resource version: {from} ({})",
+                        window.watch_from
+                    ))
+                });
+                Err((from, expired))
+            } else {
+                let first = window.ring.partition_point(|e| e.revision <= from);
+                let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = window
+                    .ring
+                    .range(first..)
+                    .filter(|e| e.deliverable())
+                    .cloned()
+                    .map(Ok)
+                    .collect();
+                Ok((from, replay, window.tx.subscribe()))
+            }
+        };
+        let (from, replay, rx) = match served {
+            Ok(served) => served,
+            Err((from, Some(expired))) => {
+                return Ok((from, stream::iter([Err(expired)]).boxed()));
+            }
+            Err((from, None)) => return Ok((from, self.watch_storage(from).await?)),
+        };
+        // The pump sends an event after adding it to the ring: one this watch replayed
+        // may arrive live too, and is skipped (revisions only grow).
+        let after = window_last(&replay).max(from);
         // The resource's name travels in the state (it names the resource in the error
         // of a watcher that fell behind), not cloned for every event.
         let live = stream::unfold(Some((rx, qualified)), move |state| async move {
             let (mut rx, qualified) = state?;
             loop {
                 match rx.recv().await {
-                    Ok(e) if e.revision > from && e.deliverable() => {
+                    Ok(e) if e.revision > after && e.deliverable() => {
                         return Some((Ok(e), Some((rx, qualified))));
                     }
                     Ok(_) => continue,
@@ -502,7 +646,11 @@ impl Cacher {
             .boxed())
     }
 
-    async fn pump(cache: Weak<Self>, mut upstream: crate::storage::WatchStream) {
+    async fn pump(
+        cache: Weak<Self>,
+        mut upstream: crate::storage::WatchStream,
+        tx: broadcast::Sender<Arc<CacheEvent>>,
+    ) {
         // Storage watches in a row that ended before delivering anything: a backend that
         // is down. After a few, with a pause between them, the cache gives up.
         let mut barren = 0u32;
@@ -517,25 +665,20 @@ impl Cacher {
                 };
                 delivered = true;
                 let revision = ev.revision();
-                let event = {
-                    let mut objects = this.objects();
-                    let event = apply(&mut objects, &this.scheme, ev);
-                    objects.seen = objects.seen.max(revision);
-                    this.seen.send_replace(objects.seen);
-                    Arc::new(event)
-                };
-                let mut st = this.state.lock().await;
-                st.last_revision = st.last_revision.max(revision);
-                if event.event_type != EventType::Progress {
-                    st.ring.push_back(event.clone());
-                    while st.ring.len() > RING_CAPACITY {
-                        if let Some(old) = st.ring.pop_front() {
-                            st.covered_from = old.revision;
-                        }
+                let (event, seen) = {
+                    let mut window = this.window();
+                    let event = Arc::new(apply(&mut window, &this.scheme, ev));
+                    window.seen = window.seen.max(revision);
+                    if event.event_type != EventType::Progress {
+                        window.push(event.clone());
                     }
-                }
-                // No receiver is not an error: the cache keeps running for later clients.
-                let _ = st.tx.send(event);
+                    (event, window.seen)
+                };
+                this.seen.send_replace(seen);
+                // Sent outside the lock, so that readers of the window do not wait for
+                // the fan-out. No receiver is not an error: the cache keeps running for
+                // later clients.
+                let _ = tx.send(event);
             }
             // The storage watch ended (a slow consumer, a lost connection): resume where
             // it stopped, so clients miss nothing.
@@ -550,11 +693,13 @@ impl Cacher {
             if barren > 0 {
                 tokio::time::sleep(RESUME_PAUSE * barren).await;
             }
-            let from = this.state.lock().await.last_revision;
             let prefix = this.info.collection_prefix(None);
-            let exact = {
-                let objects = this.objects();
-                objects.by_key.is_some() && objects.seen >= objects.valid_from
+            let (from, exact) = {
+                let window = this.window();
+                (
+                    window.seen,
+                    window.by_key.is_some() && window.seen >= window.valid_from,
+                )
             };
             match this.storage_watch(&prefix, from, exact).await {
                 Ok(next) => upstream = next,
@@ -572,94 +717,18 @@ impl Cacher {
     async fn stopped(&self) {
         let mut st = self.state.lock().await;
         st.running = false;
-        self.objects().by_key = None;
+        let mut window = self.window();
+        window.by_key = None;
         let (tx, _) = broadcast::channel(CLIENT_BUFFER);
-        st.tx = tx;
+        window.tx = tx;
     }
 }
 
-/// Applies a storage event to the cache's objects, and makes it the cache's event: the
-/// previous value the storage left out (a watch without previous values) comes from the
-/// objects, and the written object is shared with them (decoded at most once, for the
-/// watches and the lists that need it).
-fn apply(objects: &mut Objects, scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
-    let Some(by_key) = objects.by_key.as_mut() else {
-        return lazy_event(scheme, ev);
-    };
-    match ev {
-        WatchEvent::Put { kv, prev } => {
-            let created = kv.create_revision == kv.mod_revision;
-            let revision = kv.mod_revision;
-            let key = kv.key.clone();
-            let object = Lazy::new(Some(kv), scheme);
-            let old = by_key.insert(key, object.clone());
-            CacheEvent {
-                event_type: if created {
-                    EventType::Added
-                } else {
-                    EventType::Modified
-                },
-                revision,
-                object,
-                prev: match (created, prev) {
-                    (true, _) => Lazy::default(),
-                    (false, Some(prev)) => Lazy::new(Some(prev), scheme),
-                    (false, None) => old.unwrap_or_default(),
-                },
-                lines: Arc::default(),
-            }
-        }
-        WatchEvent::Delete {
-            key,
-            prev,
-            revision,
-        } => {
-            let old = by_key.remove(&key).and_then(|old| old.stored().cloned());
-            lazy_event(
-                scheme,
-                WatchEvent::Delete {
-                    prev: prev.or(old),
-                    key,
-                    revision,
-                },
-            )
-        }
-        progress @ WatchEvent::Progress { .. } => lazy_event(scheme, progress),
-    }
-}
-
-fn lazy_event(scheme: &Arc<Scheme>, ev: WatchEvent) -> CacheEvent {
-    match ev {
-        WatchEvent::Put { kv, prev } => CacheEvent {
-            event_type: if kv.create_revision == kv.mod_revision {
-                EventType::Added
-            } else {
-                EventType::Modified
-            },
-            revision: kv.mod_revision,
-            object: Lazy::new(Some(kv), scheme),
-            prev: Lazy::new(prev, scheme),
-            lines: Arc::default(),
-        },
-        // Without its previous value (never the case for a cache whose objects are
-        // exact), a deletion has no object and is not delivered.
-        WatchEvent::Delete { prev, revision, .. } => CacheEvent {
-            event_type: EventType::Deleted,
-            revision,
-            object: Lazy {
-                deleted_at: Some(revision),
-                ..Lazy::new(prev, scheme)
-            },
-            prev: Lazy::default(),
-            lines: Arc::default(),
-        },
-        WatchEvent::Progress { revision } => CacheEvent {
-            event_type: EventType::Progress,
-            revision,
-            object: Lazy::default(),
-            prev: Lazy::default(),
-            lines: Arc::default(),
-        },
+/// The revision of the last event of a replay (0 for none).
+fn window_last(replay: &[Result<Arc<CacheEvent>, StatusError>]) -> Revision {
+    match replay.last() {
+        Some(Ok(e)) => e.revision,
+        _ => 0,
     }
 }
 

@@ -101,6 +101,8 @@ pub struct EtcdStorage {
     backend: String,
     request_timeout: Duration,
     own_writes: Arc<OwnWrites>,
+    /// The revision when it connected (`opened_at`), when etcd answered then.
+    opened_at: Option<Revision>,
 }
 
 impl std::fmt::Debug for EtcdStorage {
@@ -137,12 +139,21 @@ impl EtcdStorage {
             .map_err(|error| StorageError::InvalidRequest {
             message: format!("cannot use etcd endpoints {}: {error}", names.join(",")),
         })?;
-        Ok(EtcdStorage {
+        let mut storage = EtcdStorage {
             channel,
             backend,
             request_timeout,
             own_writes: Arc::default(),
-        })
+            opened_at: None,
+        };
+        // Where the watch caches' windows begin (`opened_at`). An etcd that does not
+        // answer yet leaves it unknown: the server still starts, and its caches begin
+        // where they start.
+        storage.opened_at = tokio::time::timeout(CONNECT_TIMEOUT, storage.current_revision())
+            .await
+            .ok()
+            .and_then(Result::ok);
+        Ok(storage)
     }
 
     fn kv(&self) -> KvClient<DirectChannel> {
@@ -588,6 +599,10 @@ impl Storage for EtcdStorage {
             .header
             .map(|header| header.revision)
             .ok_or_else(|| unexpected(&self.backend, "a range response without a header"))
+    }
+
+    fn opened_at(&self) -> Option<Revision> {
+        self.opened_at
     }
 
     fn follow_own_writes(&self, prefix: &str) -> Arc<AtomicI64> {

@@ -283,6 +283,16 @@ pub trait Storage: Send + Sync + fmt::Debug + 'static {
     /// The store's current revision (that of its last write).
     async fn current_revision(&self) -> Result<Revision, StorageError>;
 
+    /// The store's revision when this server opened it, when the backend told it then:
+    /// where the watch caches' windows begin (Go's caches list the store as the server
+    /// starts, before anything is written: revision 1 on a fresh etcd), so that an
+    /// exact list or a watch from any revision since is answered from the cache, even
+    /// once the store has compacted it. `None` (the default): each cache's window
+    /// begins where it started. Wrappers forward it to the storage they wrap.
+    fn opened_at(&self) -> Option<Revision> {
+        None
+    }
+
     /// The revision of the newest write that this storage (or a clone of it) makes under
     /// `prefix` from now on, 0 until it makes one: what a reader of a watch of `prefix`
     /// must have seen to hold every write made through this server, learnt without

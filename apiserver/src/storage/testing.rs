@@ -19,6 +19,8 @@ pub(crate) struct ReshapedWatches {
     pub(crate) watched: std::sync::Mutex<Vec<String>>,
     /// How many times `current_revision` was asked.
     pub(crate) revision_reads: std::sync::atomic::AtomicUsize,
+    /// What `opened_at` answers (a memory storage's is `None`).
+    pub(crate) opened_at: Option<Revision>,
 }
 
 impl ReshapedWatches {
@@ -28,6 +30,7 @@ impl ReshapedWatches {
             reshape,
             watched: Default::default(),
             revision_reads: Default::default(),
+            opened_at: None,
         }
     }
 }
@@ -90,6 +93,9 @@ impl Storage for ReshapedWatches {
         self.revision_reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.inner.current_revision().await
+    }
+    fn opened_at(&self) -> Option<Revision> {
+        self.opened_at
     }
     fn follow_own_writes(&self, prefix: &str) -> std::sync::Arc<std::sync::atomic::AtomicI64> {
         self.inner.follow_own_writes(prefix)

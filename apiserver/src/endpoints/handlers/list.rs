@@ -24,10 +24,17 @@ impl Handler<'_> {
             return self.list_read(reader, &selection).await;
         }
         let asked = options.resource_version;
-        // Go's rules: `Exact` reads at the revision; `NotOlderThan` (and no match with a
-        // revision) reads the current state, which must have reached the revision.
-        // `Exact` without a revision, or with another value, failed validation.
-        let revision = if options.resource_version_match == "Exact" {
+        // Go's rules: `Exact` reads at the revision, and so does a page of a list with a
+        // revision and no match (the legacy meaning of a limit with a resourceVersion:
+        // Go's delegator and etcd3 store read it exactly); `NotOlderThan` (and no match
+        // with a revision, unpaged) reads the current state, which must have reached
+        // the revision. `Exact` without a revision, or with another value, failed
+        // validation.
+        let paged_at_revision = options.resource_version_match.is_empty()
+            && options.limit > 0
+            && options.continue_token.is_none()
+            && asked > 0;
+        let revision = if options.resource_version_match == "Exact" || paged_at_revision {
             asked
         } else {
             if asked > 0 {

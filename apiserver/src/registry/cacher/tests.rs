@@ -1,7 +1,7 @@
 //! The watch cache's tests: lists and resumes served from it, previous objects it fills in.
 
 use super::*;
-use crate::storage::MemoryStorage;
+use crate::storage::{ListOptions, MemoryStorage, WatchEvent};
 use apimachinery::apis::meta::v1::ObjectMeta;
 use apimachinery::runtime::Scheme;
 use apimachinery::schema::GroupVersionKind;
@@ -146,20 +146,24 @@ async fn lists_from_the_cache_only_when_it_has_seen_the_current_revision() {
     ));
 }
 
-/// Writes past the ring's capacity: a resume the ring still covers is replayed from
-/// it, an older one is served by a storage watch of its own, and both see every
-/// event after their revision, in order.
+/// Writes past the ring's capacity, in a window that begins where the server opened
+/// the storage (as Go's): a resume the ring still covers is replayed from it, in
+/// order; an older one is Go's 410 "too old resource version", quoting the
+/// revision before the ring's oldest event; and an exact list before the ring's oldest
+/// event is left to the storage.
 #[tokio::test]
-async fn resumes_from_the_ring_or_from_storage_when_the_ring_has_moved_on() {
+async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     let mut scheme = Scheme::new();
     scheme.add_known_type::<Widget>().unwrap();
     let scheme = Arc::new(scheme);
-    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    let mut reshaped = crate::storage::testing::ReshapedWatches::new(same);
     // (Revision 0 means "now" to a storage watch: start after a first write.)
-    storage
+    reshaped
         .create("/registry/example.com/widgets/first", widget("first"))
         .await
         .unwrap();
+    reshaped.opened_at = Some(1);
+    let storage: Arc<dyn Storage> = Arc::new(reshaped);
     let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
     let (start, _live) = cacher.watch(0).await.unwrap();
     assert_eq!(start, 1);
@@ -187,19 +191,206 @@ async fn resumes_from_the_ring_or_from_storage_when_the_ring_has_moved_on() {
         let e = recent.next().await.unwrap().unwrap();
         assert_eq!((e.revision, e.event_type), (want, EventType::Added));
     }
-    // Older than the ring: a storage watch of its own, from the very first write.
+    // Older than the ring: expired.
+    let oldest = last - i64::try_from(RING_CAPACITY).unwrap() + 1;
     let (_, mut old) = cacher.watch(start).await.unwrap();
-    for want in start + 1..start + 5 {
+    let err = old.next().await.unwrap().unwrap_err();
+    assert_eq!(err.code(), 410);
+    assert_eq!(
+        err.status.message,
+        format!("too old resource version: {start} ({})", oldest - 1)
+    );
+    assert!(old.next().await.is_none());
+    // The oldest revision still covered: its events.
+    let (_, mut edge) = cacher.watch(oldest - 1).await.unwrap();
+    assert_eq!(edge.next().await.unwrap().unwrap().revision, oldest);
+    // Exact lists: from the oldest event on, not before.
+    let prefix = "/registry/example.com/widgets/";
+    assert!(
+        cacher
+            .list_exact(prefix, prefix, oldest - 1)
+            .await
+            .is_none()
+    );
+    let items = cacher.list_exact(prefix, prefix, oldest).await.unwrap();
+    assert_eq!(items.len(), usize::try_from(oldest).unwrap());
+}
+
+/// An identity reshape: the memory storage's own watches.
+fn same(events: crate::storage::WatchStream, _: bool) -> crate::storage::WatchStream {
+    events
+}
+
+/// The key and resourceVersion of each listed object.
+fn listed(items: &[CachedObject]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|o| {
+            let rv = o.object().unwrap().meta().unwrap().resource_version();
+            (o.key().to_owned(), rv.to_owned())
+        })
+        .collect()
+}
+
+/// A storage that cannot tell where the server opened it: the window begins where the
+/// cache started, and a watch from before it is served by a storage watch of its own,
+/// every event after its revision, in order.
+#[tokio::test]
+async fn before_a_window_of_its_own_the_storage_answers() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let storage: Arc<dyn Storage> = Arc::new(MemoryStorage::new());
+    for i in 0..5 {
+        storage
+            .create(
+                &format!("/registry/example.com/widgets/w{i}"),
+                widget(&format!("w{i}")),
+            )
+            .await
+            .unwrap();
+    }
+    let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage, info()));
+    let (start, _live) = cacher.watch(0).await.unwrap();
+    assert_eq!(start, 5);
+    let (_, mut old) = cacher.watch(1).await.unwrap();
+    for want in 2..=5 {
         let e = old.next().await.unwrap().unwrap();
         assert_eq!(e.revision, want);
         let name = e
             .object()
             .and_then(|o| o.meta().map(|m| m.name().to_owned()));
-        assert_eq!(
-            name.as_deref(),
-            Some(format!("w{}", want - start - 1).as_str())
-        );
+        assert_eq!(name.as_deref(), Some(format!("w{}", want - 1).as_str()));
     }
+}
+
+/// The window of a cache started after the writes begins at the revision the storage
+/// was opened at (Go's caches list as the server starts): a watch from there replays
+/// every event since, an exact list at any revision since (or a page of one, from a
+/// key) answers what the storage answered then, before and after the storage compacts
+/// it, and a revision before the window is Go's 410.
+#[tokio::test]
+async fn the_window_begins_where_the_storage_was_opened() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let mut reshaped = crate::storage::testing::ReshapedWatches::new(same);
+    let prefix = "/registry/example.com/widgets/";
+    // (Two writes first: a watch from revision 0 means "from now on".)
+    for name in ["before", "early"] {
+        reshaped
+            .create(&format!("{prefix}{name}"), widget(name))
+            .await
+            .unwrap();
+    }
+    let opened = reshaped.current_revision().await.unwrap();
+    assert!(opened > 1);
+    reshaped.opened_at = Some(opened);
+    let storage: Arc<dyn Storage> = Arc::new(reshaped);
+    // Creations, replacements and deletions, some of keys deleted and created again.
+    let mut revisions = vec![opened];
+    for round in 0..4 {
+        for name in ["c", "a", "b"] {
+            let key = format!("{prefix}{name}");
+            let kv = match storage.get(&key).await.unwrap() {
+                None => storage.create(&key, widget(name)).await.unwrap(),
+                Some(_) if round % 2 == 1 && name != "a" => {
+                    revisions.push(storage.delete(&key, None).await.unwrap().revision);
+                    continue;
+                }
+                Some(kv) => storage
+                    .update(&key, widget(name), kv.mod_revision)
+                    .await
+                    .unwrap(),
+            };
+            revisions.push(kv.mod_revision);
+        }
+    }
+    let last = storage.current_revision().await.unwrap();
+    let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage.clone(), info()));
+    // A watch from where the storage was opened: every event since.
+    let (from, mut events) = cacher.watch(opened).await.unwrap();
+    assert_eq!(from, opened);
+    for want in &revisions[1..] {
+        assert_eq!(events.next().await.unwrap().unwrap().revision, *want);
+    }
+    let truth = |revision: Revision, start: Option<String>| {
+        let storage = storage.clone();
+        async move {
+            let options = ListOptions {
+                revision,
+                start_key: start,
+                limit: 0,
+            };
+            storage
+                .list(prefix, &options)
+                .await
+                .unwrap()
+                .kvs
+                .into_iter()
+                .map(|kv| (kv.key, kv.mod_revision.to_string()))
+                .collect::<Vec<_>>()
+        }
+    };
+    let mut answers = Vec::new();
+    for revision in opened..=last {
+        let cached = cacher.list_exact(prefix, prefix, revision).await.unwrap();
+        assert_eq!(
+            listed(&cached),
+            truth(revision, None).await,
+            "at {revision}"
+        );
+        let from_b = format!("{prefix}b");
+        let page = cacher.list_exact(prefix, &from_b, revision).await.unwrap();
+        assert_eq!(listed(&page), truth(revision, Some(from_b)).await);
+        answers.push(listed(&cached));
+    }
+    // Compacted away in the storage: the cache still answers, the same.
+    storage.compact(last).await.unwrap();
+    for (revision, answer) in (opened..=last).zip(answers) {
+        let cached = cacher.list_exact(prefix, prefix, revision).await.unwrap();
+        assert_eq!(listed(&cached), answer);
+    }
+    // Not yet seen, and before the window: the storage's to answer.
+    assert!(cacher.list_exact(prefix, prefix, last + 1).await.is_none());
+    assert!(
+        cacher
+            .list_exact(prefix, prefix, opened - 1)
+            .await
+            .is_none()
+    );
+    let (_, mut old) = cacher.watch(opened - 1).await.unwrap();
+    let err = old.next().await.unwrap().unwrap_err();
+    assert_eq!(
+        err.status.message,
+        format!("too old resource version: {} ({opened})", opened - 1)
+    );
+}
+
+/// Opened at a revision the storage has compacted since: the window begins where the
+/// cache started.
+#[tokio::test]
+async fn a_compacted_opening_revision_starts_the_window_at_the_cache() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let mut reshaped = crate::storage::testing::ReshapedWatches::new(same);
+    let prefix = "/registry/example.com/widgets/";
+    for name in ["a", "b", "c"] {
+        reshaped
+            .create(&format!("{prefix}{name}"), widget(name))
+            .await
+            .unwrap();
+    }
+    reshaped.opened_at = Some(1);
+    let now = reshaped.current_revision().await.unwrap();
+    reshaped.compact(now).await.unwrap();
+    let storage: Arc<dyn Storage> = Arc::new(reshaped);
+    let cacher = Arc::new(Cacher::new(Arc::new(scheme), storage, info()));
+    let (from, _) = cacher.watch(0).await.unwrap();
+    assert_eq!(from, now);
+    assert_eq!(
+        cacher.list_exact(prefix, prefix, now).await.unwrap().len(),
+        3
+    );
+    assert!(cacher.list_exact(prefix, prefix, 1).await.is_none());
 }
 
 /// Watches without previous values leave them all out, as etcd's do.

@@ -72,6 +72,16 @@ impl Store {
         {
             return Ok(page);
         }
+        // An exact list, or the next page of a list at a revision: from the cache when
+        // its window covers the revision (Go's delegator: a snapshot at or before it),
+        // whatever the storage has compacted since; else from the storage.
+        if revision > 0
+            && let Some(page) = self
+                .list_exact_from_cache(&prefix, params, revision, start_key.as_deref())
+                .await?
+        {
+            return Ok(page);
+        }
         self.list_from_storage(&prefix, params, revision, start_key)
             .await
             .map(Listed::Owned)
@@ -157,24 +167,54 @@ impl Store {
         let Some((revision, cached)) = self.cacher.list_at_least(prefix, current).await else {
             return Ok(None);
         };
+        self.page_from_cache(&cached, prefix, revision, params)
+            .map(Some)
+    }
+
+    /// A page of the list at `revision` (from `start_key`, a continue token's) from the
+    /// watch cache's window (Go's `ListFromCacheSnapshot`); `None` when the window does
+    /// not cover it: the caller reads the storage.
+    async fn list_exact_from_cache(
+        &self,
+        prefix: &str,
+        params: &ListParams,
+        revision: Revision,
+        start_key: Option<&str>,
+    ) -> Result<Option<Listed>, StatusError> {
+        let start = start_key.unwrap_or(prefix);
+        let Some(cached) = self.cacher.list_exact(prefix, start, revision).await else {
+            return Ok(None);
+        };
+        self.page_from_cache(&cached, prefix, revision, params)
+            .map(Some)
+    }
+
+    /// The page `params` asks for of `cached` (the cache's objects under `prefix` at
+    /// `revision`), the objects shared unless the strategy decorates them.
+    fn page_from_cache(
+        &self,
+        cached: &[CachedObject],
+        prefix: &str,
+        revision: Revision,
+        params: &ListParams,
+    ) -> Result<Listed, StatusError> {
         let strategy = &*self.strategy;
         let matches = |obj: &dyn Object| {
             params
                 .selection
                 .matches(&self.info, strategy.selectable_fields(), obj)
         };
-        let listed = if strategy.decorates() {
-            Listed::Owned(page_of(&cached, prefix, revision, params, |shared| {
+        Ok(if strategy.decorates() {
+            Listed::Owned(page_of(cached, prefix, revision, params, |shared| {
                 let mut obj = shared.deep_copy_object();
                 strategy.decorate(&mut *obj);
                 matches(&*obj).then_some(obj)
             })?)
         } else {
-            Listed::Shared(page_of(&cached, prefix, revision, params, |shared| {
+            Listed::Shared(page_of(cached, prefix, revision, params, |shared| {
                 matches(&**shared).then(|| shared.clone())
             })?)
-        };
-        Ok(Some(listed))
+        })
     }
 
     /// Every object of the collection, for deletecollection.
