@@ -317,13 +317,12 @@ fn expand_list(c: &Container, krate: &TokenStream) -> TokenStream {
                 ::core::option::Option::None => ::core::option::Option::None,
             }),
             quote! {
-                if self.#field.is_none() {
-                    self.#field = ::core::option::Option::Some(::std::vec::Vec::new());
-                }
-                // Always `Some`: set above.
-                if let ::core::option::Option::Some(items) = &mut self.#field {
-                    items.push(*item);
-                }
+                let mut items = match self.#field.take() {
+                    ::core::option::Option::Some(items) => items,
+                    ::core::option::Option::None => ::std::vec::Vec::new(),
+                };
+                items.push(*item);
+                self.#field = ::core::option::Option::Some(items);
             },
             quote!(if let ::core::option::Option::Some(items) = &mut self.#field { items.clear(); }),
         )
