@@ -77,7 +77,9 @@ trait Slot: Sized {
     ) -> Result<(), ConversionError> {
         match converted {
             Ok(value) => {
-                *out = value;
+                // A swap, then the old value's drop: `*out = value` compiled a landing
+                // pad per output type, to store the value should the drop unwind.
+                drop(std::mem::replace(out, value));
                 Ok(())
             }
             Err(e) => Err(e),
