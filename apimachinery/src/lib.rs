@@ -154,8 +154,9 @@
 //! # Ok(())
 //! # }
 //! ```
-// Denied, not forbidden: `conversion::vec_in_place` alone allows it, each block with its
-// safety argument and the module with tests of every failure and panic position.
+// Denied, not forbidden: `conversion::vec_in_place`, `conversion::converter` and
+// `runtime::assign` alone allow it, each block with its safety argument and the modules
+// with tests of their failure and panic positions.
 #![deny(unsafe_code)]
 
 /// The README's quick start, run as a doctest so that it stays true.

@@ -8,20 +8,36 @@ use std::sync::Arc;
 use super::{AutoConvert, ConversionError, ConversionErrorKind, Convert, Scope};
 use crate::fx_hash::FxHashMap;
 
+/// The input of a pair's shim: its address, borrowed (converted by reference) or lent to
+/// be emptied (converted by value). Raw, because [`ConversionFunc::check`] has already
+/// matched the value's `TypeId`: the shim casts instead of downcasting again, which cost
+/// three `type_id` calls and their comparisons in each of the ~350 pairs' copies.
+#[derive(Clone, Copy)]
+enum RawInput {
+    Ref(*const u8),
+    Value(*mut u8),
+}
+
+/// What every registered pair's `Convert` or `AutoConvert` compiles to: one function for
+/// both flavours, over the addresses of an input and an output of the pair's types.
+///
+/// Safety: the caller passes an `In` (`RawInput::Value`: one it may leave empty) and an
+/// `Out`, the types the function was made for; [`ConversionFunc::call`] is the only
+/// caller, after [`ConversionFunc::check`].
+type ErasedFn = unsafe fn(RawInput, *mut u8, &Scope<'_>) -> Result<(), ConversionError>;
+
 /// The input of an erased call: borrowed (converted by reference) or lent to be emptied
-/// (converted by value).
+/// (converted by value). Closures take it as it is and downcast (they are few, and
+/// written by hand).
 enum Input<'a> {
     Ref(&'a dyn Any),
     Value(&'a mut dyn Any),
 }
 
-/// What every registered pair compiles to: one function for both flavours. It answers
-/// `None` when a value is not of its types, which [`ConversionFunc`] checks beforehand, so
-/// that the error and its type names are built by non-generic code.
-type ErasedFn = fn(Input<'_>, &mut dyn Any, &Scope<'_>) -> Option<Result<(), ConversionError>>;
-
-/// The same, for functions that capture state (closures given to [`ConversionFunc::by_ref`]
-/// and [`ConversionFunc::with_by_value`]).
+/// The functions that capture state (closures given to [`ConversionFunc::by_ref`] and
+/// [`ConversionFunc::with_by_value`]). They answer `None` when a value is not of their
+/// types, which [`ConversionFunc`] checks beforehand, so that the error and its type names
+/// are built by non-generic code.
 type ErasedClosure = dyn Fn(Input<'_>, &mut dyn Any, &Scope<'_>) -> Option<Result<(), ConversionError>>
     + Send
     + Sync;
@@ -61,7 +77,9 @@ trait Slot: Sized {
     ) -> Result<(), ConversionError> {
         match converted {
             Ok(value) => {
-                *out = value;
+                // A swap, then the old value's drop: `*out = value` compiled a landing
+                // pad per output type, to store the value should the drop unwind.
+                drop(std::mem::replace(out, value));
                 Ok(())
             }
             Err(e) => Err(e),
@@ -83,43 +101,51 @@ trait Slot: Sized {
 impl<T> Slot for T {}
 
 /// The erased forms of a pair's [`Convert`] and [`AutoConvert`] implementations, compiled
-/// beside the input type's code (see [`Slot`]).
+/// beside the input type's code (see [`Slot`]). Per pair only the two calls and the
+/// casts; the type checks are [`ConversionFunc::check`]'s.
 trait Shims<Out: 'static>: Default + 'static {
     /// The erased form of a pair's [`Convert`] implementation.
-    fn convert_shim(
-        input: Input<'_>,
-        out: &mut dyn Any,
+    ///
+    /// Safety: as [`ErasedFn`]: `input` points to a `Self`, `out` to an `Out`.
+    unsafe fn convert_shim(
+        input: RawInput,
+        out: *mut u8,
         scope: &Scope<'_>,
-    ) -> Option<Result<(), ConversionError>>
+    ) -> Result<(), ConversionError>
     where
         Self: Convert<Out>,
     {
-        let out = out.downcast_mut::<Out>()?;
+        // SAFETY (both casts here and the output's): the caller's contract, the types
+        // that `check` matched against this pair's `TypeId`s.
         let converted = match input {
-            Input::Ref(input) => input.downcast_ref::<Self>()?.convert_ref(scope),
+            RawInput::Ref(input) => unsafe { &*input.cast::<Self>() }.convert_ref(scope),
             // Leaves an empty input behind, which the caller drops: no allocation.
-            Input::Value(input) => Slot::take_input(input.downcast_mut::<Self>()?).convert(scope),
+            RawInput::Value(input) => {
+                Slot::take_input(unsafe { &mut *input.cast::<Self>() }).convert(scope)
+            }
         };
-        Some(Slot::store(out, converted))
+        Slot::store(unsafe { &mut *out.cast::<Out>() }, converted)
     }
 
     /// The erased form of a pair's [`AutoConvert`] implementation.
-    fn auto_convert_shim(
-        input: Input<'_>,
-        out: &mut dyn Any,
+    ///
+    /// Safety: as [`ErasedFn`]: `input` points to a `Self`, `out` to an `Out`.
+    unsafe fn auto_convert_shim(
+        input: RawInput,
+        out: *mut u8,
         scope: &Scope<'_>,
-    ) -> Option<Result<(), ConversionError>>
+    ) -> Result<(), ConversionError>
     where
         Self: AutoConvert<Out>,
     {
-        let out = out.downcast_mut::<Out>()?;
+        // SAFETY: as in `convert_shim`.
         let converted = match input {
-            Input::Ref(input) => input.downcast_ref::<Self>()?.auto_convert_ref(scope),
-            Input::Value(input) => {
-                Slot::take_input(input.downcast_mut::<Self>()?).auto_convert(scope)
+            RawInput::Ref(input) => unsafe { &*input.cast::<Self>() }.auto_convert_ref(scope),
+            RawInput::Value(input) => {
+                Slot::take_input(unsafe { &mut *input.cast::<Self>() }).auto_convert(scope)
             }
         };
-        Some(Slot::store(out, converted))
+        Slot::store(unsafe { &mut *out.cast::<Out>() }, converted)
     }
 }
 
@@ -269,18 +295,30 @@ impl ConversionFunc {
         }
     }
 
+    /// Runs the function on values `check` has found to be of its types.
     fn call(
         &self,
         input: Input<'_>,
         out: &mut dyn Any,
         scope: &Scope<'_>,
     ) -> Result<(), ConversionError> {
-        let result = match &self.body {
-            Body::Static(f) => f(input, out, scope),
-            Body::Closure(f) => f(input, out, scope),
-        };
-        // `check` has matched both types, so the function's downcasts succeed.
-        result.unwrap_or_else(|| Err(self.wrong_type("value of another type")))
+        match &self.body {
+            Body::Static(f) => {
+                let raw = match input {
+                    Input::Ref(input) => RawInput::Ref((input as *const dyn Any).cast::<u8>()),
+                    Input::Value(input) => RawInput::Value((input as *mut dyn Any).cast::<u8>()),
+                };
+                let out = (out as *mut dyn Any).cast::<u8>();
+                // SAFETY: a `Static` body is built only by `of_convert` and
+                // `of_auto_convert`, with `from` and `to` the `TypeId`s of its `In` and
+                // `Out`; `call_ref` and `call_value` have checked both values against
+                // them, and the borrows they came from outlive the call.
+                unsafe { f(raw, out, scope) }
+            }
+            // `check` has matched both types, so the closure's downcasts succeed.
+            Body::Closure(f) => f(input, out, scope)
+                .unwrap_or_else(|| Err(self.wrong_type("value of another type"))),
+        }
     }
 
     fn wrong_type(&self, given: &'static str) -> ConversionError {

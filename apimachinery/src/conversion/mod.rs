@@ -66,6 +66,10 @@
 //! ```
 
 mod convert;
+// Unsafe code: a registered pair's shim casts the input and output addresses that
+// `ConversionFunc::check` has matched against the pair's `TypeId`s, instead of
+// downcasting them again in each pair's copy.
+#[allow(unsafe_code)]
 mod converter;
 mod defaulting;
 mod error;
@@ -73,7 +77,7 @@ mod field_label;
 mod internal_form;
 mod registration;
 mod scope;
-// Unsafe code (with `runtime::assign`'s, the crate's only): raw parts of a vector,
+// Unsafe code (with `converter`'s and `runtime::assign`'s, the crate's only): raw parts of a vector,
 // converted element by element.
 #[allow(unsafe_code)]
 mod vec_in_place;

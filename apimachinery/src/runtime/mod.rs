@@ -12,9 +12,10 @@
 //! - [`Validators`], [`ValidatorRegistration`]: per-type validation functions (Go's REST
 //!   strategies' `Validate`), registered at link time.
 
-// Besides `conversion::vec_in_place`, the crate's only unsafe code: one byte swap that
-// moves an object of any registered type into a `&mut dyn Object` of the same type, and
-// one pointer cast that downcasts a boxed object.
+// Besides `conversion::vec_in_place` and `conversion::converter`, the crate's only unsafe
+// code: one byte swap that moves an object of any registered type into a
+// `&mut dyn Object` of the same type, one pointer cast that downcasts a boxed object, and
+// one write of a default value into memory allocated for it.
 #[allow(unsafe_code)]
 mod assign;
 pub mod json_reader;

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::Object;
+use super::assign::BoxedDefault;
 use super::json_reader::{ReadError, ReadJson};
 use super::typed_json::{self, DecodeJsonFn, DecodedJson};
 use super::unstructured::{FromValueError, value_text};
@@ -40,10 +41,10 @@ pub struct ObjectType {
 /// machine code compiled twice.
 trait TypeShims: Object + Default + ReadJson {
     fn new_boxed() -> Box<dyn Object> {
-        // `Box::default` allocates first and builds the default in place, where
+        // Allocates first and builds the default in place, as `Box::default` does, where
         // `Box::new(T::default())` builds it on the stack and copies it over: kilobytes
         // for the larger kinds (a Deployment is 2.4 KB), a third of the instructions.
-        let object: Box<Self> = Box::default();
+        let object: Box<Self> = BoxedDefault::boxed_default();
         object
     }
 }
