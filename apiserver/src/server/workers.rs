@@ -77,6 +77,11 @@ async fn hand_out(
         };
         match accepted {
             Ok((stream, remote)) => {
+                // Go's net package turns Nagle's algorithm off on every TCP connection;
+                // with it on, the last segment of a response written in several waits
+                // for the client's delayed ACK (40 ms on Linux): a list of 500
+                // ConfigMaps in JSON had a p99 of 45 ms against 3.7 ms in protobuf.
+                let _ = stream.set_nodelay(true);
                 // Out of the listener's runtime, into the worker's when it takes it.
                 if let Ok(stream) = stream.into_std() {
                     let _ = queues[next % queues.len()].send((stream, remote));
