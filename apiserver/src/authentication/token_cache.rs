@@ -27,32 +27,6 @@ pub const SUCCESS_TTL: Duration = Duration::from_secs(10);
 /// twice what remains, so a burst of distinct tokens does not grow it without end.
 const SWEEP_AT: usize = 1024;
 
-/// The token authenticators asked in order, as one (Go's `tokenunion.New`): the first to
-/// accept a token gives its user; a token none accepts is refused with each refusal
-/// (joined by `, `, as [`BearerToken`](super::bearer_token::BearerToken) shows them),
-/// or is not recognised when none refused it.
-#[derive(Clone, Debug, Default)]
-pub struct TokenUnion(pub Vec<Arc<dyn TokenAuthenticator>>);
-
-#[async_trait::async_trait]
-impl TokenAuthenticator for TokenUnion {
-    async fn authenticate_token(&self, token: &str) -> Result<Option<Info>, AuthenticationError> {
-        let mut refusals = Vec::new();
-        for authenticator in &self.0 {
-            match authenticator.authenticate_token(token).await {
-                Ok(Some(user)) => return Ok(Some(user)),
-                Ok(None) => {}
-                Err(e) => refusals.push(e.0),
-            }
-        }
-        if refusals.is_empty() {
-            Ok(None)
-        } else {
-            Err(AuthenticationError(refusals.join(", ")))
-        }
-    }
-}
-
 /// A token's accepted answer: the user and the audiences it was valid for.
 #[derive(Clone, Debug)]
 struct Entry {
@@ -178,6 +152,7 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
+    use crate::authentication::union::TokenUnion;
 
     /// Accepts `token` while `valid`, counting the times it is asked.
     #[derive(Debug, Default)]

@@ -2,10 +2,39 @@
 //! `system:authenticated` group every authenticated user is given (Go's
 //! `authentication/group.AuthenticatedGroupAdder`).
 
+use std::future::Future;
 use std::sync::Arc;
 
+use super::bearer_token::TokenAuthenticator;
 use super::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, Info};
 use super::{AuthenticationError, Authenticator, Request};
+
+/// Go's union rule, for requests and for tokens alike: asks each of `members` in order
+/// with `ask`; the first user found wins; when none finds one, the refusals (joined by
+/// `, `) are the answer, or nothing when none refused.
+async fn first_found<'a, T, F, Fut>(
+    members: &'a [Arc<T>],
+    ask: F,
+) -> Result<Option<Info>, AuthenticationError>
+where
+    T: ?Sized,
+    F: Fn(&'a T) -> Fut,
+    Fut: Future<Output = Result<Option<Info>, AuthenticationError>>,
+{
+    let mut refusals = Vec::new();
+    for member in members {
+        match ask(member).await {
+            Ok(Some(user)) => return Ok(Some(user)),
+            Ok(None) => {}
+            Err(e) => refusals.push(e.0),
+        }
+    }
+    if refusals.is_empty() {
+        Ok(None)
+    } else {
+        Err(AuthenticationError(refusals.join(", ")))
+    }
+}
 
 /// Asks each authenticator in order; the first user found wins. Credentials one of them
 /// refused do not stop the others (Go's union with `FailOnError` false), but when none
@@ -19,19 +48,21 @@ impl Authenticator for Union {
         &self,
         request: &Request<'_>,
     ) -> Result<Option<Info>, AuthenticationError> {
-        let mut refusals = Vec::new();
-        for authenticator in &self.0 {
-            match authenticator.authenticate(request).await {
-                Ok(Some(user)) => return Ok(Some(user)),
-                Ok(None) => {}
-                Err(e) => refusals.push(e.0),
-            }
-        }
-        if refusals.is_empty() {
-            Ok(None)
-        } else {
-            Err(AuthenticationError(refusals.join(", ")))
-        }
+        first_found(&self.0, |a| a.authenticate(request)).await
+    }
+}
+
+/// The token authenticators asked in order, as one (Go's `tokenunion.New`), by the
+/// rule of [`Union`]: the first to accept a token gives its user; a token none accepts
+/// is refused with each refusal (as [`BearerToken`](super::bearer_token::BearerToken)
+/// shows them), or is not recognised when none refused it.
+#[derive(Clone, Debug, Default)]
+pub struct TokenUnion(pub Vec<Arc<dyn TokenAuthenticator>>);
+
+#[async_trait::async_trait]
+impl TokenAuthenticator for TokenUnion {
+    async fn authenticate_token(&self, token: &str) -> Result<Option<Info>, AuthenticationError> {
+        first_found(&self.0, |a| a.authenticate_token(token)).await
     }
 }
 

@@ -120,7 +120,7 @@ fn go_fixture_of_a_pod_round_trips() -> TestResult {
     let mut from_pb: Pod = decode_message(envelope.raw)?;
     from_pb.type_meta = from_json.type_meta.clone();
     assert_eq!(from_pb, from_json);
-    let again = encode_envelope(&envelope.api_version, &envelope.kind, |e| {
+    let again = encode_envelope(envelope.api_version, envelope.kind, |e| {
         e.raw(&encode_message(&from_pb));
     });
     assert_eq!(again, pb);
