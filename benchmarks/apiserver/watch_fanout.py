@@ -9,6 +9,12 @@ Usage: watch_fanout.py URL [WATCHERS] [N] [json|protobuf]
 An https URL is reached with TLS, trusting the certificate authority in env CACERT;
 env TOKEN, when set, is sent as the bearer token of every request.
 
+Env SERVER_PID, when set, names the server's process: its CPU time (utime + stime from
+/proc/PID/stat) is read once every watch is established and again when the last event
+has been read, and printed as server_cpu_ticks. That is the CPU of the events alone (the
+writes that make them and their delivery): the watches' TLS handshakes and the first
+list are connection set-up, paid once per watcher, not per event.
+
 One process, one thread for the writer and a selector loop for the watchers, so the
 reading side is Python's: the figure is a floor of what the server delivers.
 """
@@ -113,6 +119,17 @@ class Watch:
                 self.body = self.body[self.body.rfind(b"\n") + 1:]
 
 
+def server_cpu_ticks():
+    """The server's utime + stime in clock ticks, or None without SERVER_PID."""
+    pid = os.environ.get("SERVER_PID")
+    if not pid:
+        return None
+    with open(f"/proc/{pid}/stat") as f:
+        # The command name (field 2) may hold spaces: count fields after its ")".
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def writer(started, done_at):
     c = connection()
     started.append(time.perf_counter())
@@ -136,6 +153,7 @@ def main():
         sel.register(w.sock, selectors.EVENT_READ, w)
     # Let every watch be established before the first write.
     time.sleep(1)
+    cpu_before = server_cpu_ticks()
     started, done_at = [], []
     t = threading.Thread(target=writer, args=(started, done_at))
     t.start()
@@ -157,12 +175,14 @@ def main():
             if not before and w.events >= n:
                 remaining -= 1
     end = time.perf_counter()
+    cpu_after = server_cpu_ticks()
     t.join()
     elapsed = end - started[0]
+    cpu = "" if cpu_before is None else f" server_cpu_ticks={cpu_after - cpu_before}"
     print(f"watchers={watchers} events_per_watcher={n} encoding={encoding} "
           f"delivered={watchers * n / elapsed:.0f}/s "
           f"writes={n / (done_at[0] - started[0]):.0f}/s "
-          f"last_event_after_last_write={(end - done_at[0]) * 1000:.0f}ms")
+          f"last_event_after_last_write={(end - done_at[0]) * 1000:.0f}ms{cpu}")
 
 
 main()
