@@ -503,11 +503,11 @@ impl<'a> FieldManager<'a> {
             .update_managers(live, new, managed.fields, &current, true)
             .map_err(|e| e.to_string())?;
         managed.fields = fields;
-        let set = cmp
-            .modified
-            .union(&cmp.added)
-            .recursive_difference(&self.reset)
-            .difference(strip_set());
+        let mut set = cmp.modified.union(&cmp.added);
+        if !self.reset.is_empty() {
+            set = set.recursive_difference(&self.reset);
+        }
+        let set = set.difference(strip_set());
         let key = self.key(manager, Operation::Update);
         if !set.is_empty() {
             let set = match managed.fields.get(&key) {
@@ -664,6 +664,11 @@ impl<'a> FieldManager<'a> {
     /// cannot change (the spec sent to `/status`, which the strategy puts back) takes
     /// nothing from the other managers.
     fn without_reset(&self, mut cmp: typed::Comparison) -> typed::Comparison {
+        // Most kinds reset nothing on most writes: the three sets stay as they are
+        // rather than being rebuilt equal.
+        if self.reset.is_empty() {
+            return cmp;
+        }
         cmp.modified = cmp.modified.recursive_difference(&self.reset);
         cmp.added = cmp.added.recursive_difference(&self.reset);
         cmp.removed = cmp.removed.recursive_difference(&self.reset);
