@@ -22,7 +22,9 @@
 # and every row is measured on one, then on the other, before the next row.
 # LOAD_CMS (default 10000), LOAD_PODS (default 1000): the memory phase's objects.
 # EXTRAS=0 runs the request rows alone (no watch fan-out, memory or start phase): a
-# before/after comparison of a request's CPU in a few minutes.
+# before/after comparison of a request's CPU in a few minutes. OPS (default "create get
+# get0 list patch apply delete") selects request rows; OPS= runs none of them (the watch
+# fan-out, memory and start phases alone).
 #
 # Each figure is also appended to benchmarks/results/apiserver.jsonl (see
 # benchmarks/results/README.md): rates and CPU seconds per 1,000 requests (utime+stime
@@ -229,7 +231,7 @@ phase() {
 echo "| server | storage | encoding | operation | rate | CPU s/1000 req | p50 | p99 | non-2xx |"
 echo "|---|---|---|---|---:|---:|---:|---:|---:|"
 fanout=()
-ops=(create get get0 list patch apply delete)
+read -ra ops <<<"${OPS-create get get0 list patch apply delete}"
 
 # kapi serve alone (memory, redb): its rates, beside Rusternetes' where there is one.
 run_alone() {
