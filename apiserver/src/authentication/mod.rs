@@ -46,7 +46,7 @@ pub struct ClientCertificates(pub Vec<Vec<u8>>);
 
 /// Why credentials a request carried were refused; the request is answered 401, and the
 /// reason stays in the server (Go never tells a client why its token was refused).
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct AuthenticationError(pub String);
 

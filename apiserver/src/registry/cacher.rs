@@ -1,6 +1,8 @@
 //! The watch cache of one resource (Go's `storage/cacher`): one storage watch on the
-//! resource's prefix, kept in a bounded ring of recent events (each object decoded once,
-//! when a client first needs it) and fanned out to every client watch, and the current
+//! resource's prefix, kept in a ring of recent events sized as Go sizes its history
+//! ([`history`]: at least the last 75 s of events when the resource is busy, a hundred
+//! when it is quiet; each object decoded once, when a client first needs it) and fanned
+//! out to every client watch, and the current
 //! stored value of every object, which writes start from. Its window begins at the
 //! storage's revision when the server opened it (Go's caches list the store as the server
 //! starts), or where it started when the storage cannot go back there: a client resuming
@@ -10,7 +12,7 @@
 //! served from the cache too ([`snapshot`], Go's snapshots of `ListFromCacheSnapshot`),
 //! whatever the storage has compacted since.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, Weak};
 
@@ -26,13 +28,11 @@ use super::resource_info::ResourceInfo;
 use crate::storage::{KeyValue, ListOptions, Revision, Storage, interpret_error};
 
 mod apply;
+mod history;
 mod snapshot;
 
 use apply::{apply, lazy_event};
-
-/// How many recent events the cache keeps for resuming watches (Go sizes its cache
-/// similarly, in the hundreds to thousands per resource).
-const RING_CAPACITY: usize = 1024;
+use history::{Clock, History};
 /// How many events a client may fall behind the live stream before its watch is ended
 /// (it then re-watches from its last revision, as Go's clients do).
 const CLIENT_BUFFER: usize = 1024;
@@ -204,34 +204,31 @@ struct Window {
     /// the ring has dropped events, the revision before its oldest one.
     watch_from: Revision,
     /// An exact list at this revision or a later one (up to `seen`) is served from the
-    /// cache (Go's oldest snapshot): its list's revision, or once the ring is full its
-    /// oldest event's.
+    /// cache (Go's oldest snapshot): its list's revision, or once the ring has been full
+    /// its oldest event's then.
     snapshots_from: Revision,
     /// Whether the window begins where the server opened the storage, as Go's does.
     /// When not (a backend that cannot tell, or one that has compacted that revision
     /// since), a watch from before the window is served by a storage watch of its own
     /// (410 once the storage has compacted it), not refused.
     from_opening: bool,
-    ring: VecDeque<Arc<CacheEvent>>,
+    /// The recent events, for resumed watches and exact lists.
+    history: History,
     tx: broadcast::Sender<Arc<CacheEvent>>,
 }
 
 impl Window {
-    /// Adds an event to the ring, dropping the oldest one past its capacity and moving
-    /// the window's start as Go's `watchCacheHistory` and snapshots move theirs.
-    fn push(&mut self, event: Arc<CacheEvent>) {
-        self.ring.push_back(event);
-        let mut dropped = false;
-        while self.ring.len() > RING_CAPACITY {
-            self.ring.pop_front();
-            dropped = true;
-        }
-        if let Some(oldest) = self.ring.front().map(|e| e.revision) {
+    /// Adds an event received at `at` to the ring (resized by Go's rule, dropping the
+    /// oldest events past its capacity) and moves the window's start as Go's
+    /// `watchCacheHistory` and snapshots move theirs.
+    fn push(&mut self, event: Arc<CacheEvent>, at: std::time::Instant) {
+        let dropped = self.history.push(event, at);
+        if let Some(oldest) = self.history.oldest() {
             if dropped {
                 self.watch_from = self.watch_from.max(oldest - 1);
             }
             // Go compacts its snapshots to the oldest event whenever the ring is full.
-            if self.ring.len() >= RING_CAPACITY {
+            if self.history.is_full() {
                 self.snapshots_from = self.snapshots_from.max(oldest);
             }
         }
@@ -245,7 +242,7 @@ impl Window {
         if self.seen < self.valid_from || revision < self.snapshots_from || revision > self.seen {
             return None;
         }
-        snapshot::at(by_key, &self.ring, prefix, start, revision)
+        snapshot::at(by_key, self.history.after(revision), prefix, start)
     }
 }
 
@@ -264,6 +261,8 @@ pub struct Cacher {
     seen: tokio::sync::watch::Sender<Revision>,
     /// The highest revision written to the resource through this server.
     written: AtomicI64,
+    /// The times of the events, which size the ring.
+    clock: Clock,
 }
 
 impl Cacher {
@@ -283,11 +282,12 @@ impl Cacher {
                 watch_from: 0,
                 snapshots_from: 0,
                 from_opening: false,
-                ring: VecDeque::new(),
+                history: History::default(),
                 tx,
             }),
             seen: tokio::sync::watch::Sender::new(0),
             written: AtomicI64::new(0),
+            clock: Clock::default(),
         }
     }
 
@@ -501,7 +501,7 @@ impl Cacher {
             let mut window = self.window();
             match restarted {
                 Some((now, objects)) => {
-                    window.ring.clear();
+                    window.history.clear();
                     window.by_key = Some(objects);
                     window.valid_from = now;
                     window.seen = now;
@@ -577,10 +577,9 @@ impl Cacher {
                 });
                 Err((from, expired))
             } else {
-                let first = window.ring.partition_point(|e| e.revision <= from);
                 let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = window
-                    .ring
-                    .range(first..)
+                    .history
+                    .after(from)
                     .filter(|e| e.deliverable())
                     .cloned()
                     .map(Ok)
@@ -665,12 +664,14 @@ impl Cacher {
                 };
                 delivered = true;
                 let revision = ev.revision();
+                // Read outside the lock, as Go takes its time before its lock.
+                let received = this.clock.now();
                 let (event, seen) = {
                     let mut window = this.window();
                     let event = Arc::new(apply(&mut window, &this.scheme, ev));
                     window.seen = window.seen.max(revision);
                     if event.event_type != EventType::Progress {
-                        window.push(event.clone());
+                        window.push(event.clone(), received);
                     }
                     (event, window.seen)
                 };

@@ -6,30 +6,27 @@
 //! later write, every other key its current one. The watch path keeps nothing more for
 //! it than the previous value its events already carry.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::{CacheEvent, CachedObject, EventType, Lazy};
-use crate::storage::Revision;
 
-/// The objects under `prefix` from `start` (inclusive) as of `revision`, in key order,
-/// from `current` (the objects as of the ring's last event) and `ring` (every event
-/// after `revision`, and maybe some before). `None` when an event after `revision` does
-/// not tell what it replaced (a deletion the cache did not see the object of): the
+/// The objects under `prefix` from `start` (inclusive) as of a revision, in key order,
+/// from `current` (the objects as of the ring's last event) and `later` (the ring's
+/// events after that revision, oldest first: every one since). `None` when one of them
+/// does not tell what it replaced (a deletion the cache did not see the object of): the
 /// caller reads the storage.
-pub(super) fn at(
-    current: &BTreeMap<String, Lazy>,
-    ring: &VecDeque<Arc<CacheEvent>>,
+pub(super) fn at<'a>(
+    current: &'a BTreeMap<String, Lazy>,
+    later: impl Iterator<Item = &'a Arc<CacheEvent>>,
     prefix: &str,
     start: &str,
-    revision: Revision,
 ) -> Option<Vec<CachedObject>> {
     let from = if start < prefix { prefix } else { start };
     let in_range = |key: &str| key.starts_with(prefix) && key >= from;
-    // Each key written after `revision`: its value then (`None`: it did not exist).
+    // Each key written after the revision: its value then (`None`: it did not exist).
     let mut then: BTreeMap<&str, Option<Lazy>> = BTreeMap::new();
-    let later = ring.partition_point(|e| e.revision <= revision);
-    for event in ring.range(later..) {
+    for event in later {
         if event.event_type == EventType::Progress {
             continue;
         }

@@ -146,13 +146,9 @@ async fn lists_from_the_cache_only_when_it_has_seen_the_current_revision() {
     ));
 }
 
-/// Writes past the ring's capacity, in a window that begins where the server opened
-/// the storage (as Go's): a resume the ring still covers is replayed from it, in
-/// order; an older one is Go's 410 "too old resource version", quoting the
-/// revision before the ring's oldest event; and an exact list before the ring's oldest
-/// event is left to the storage.
-#[tokio::test]
-async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
+/// A cache started on a storage whose window begins where the server opened it (as
+/// Go's), at revision 1, and watched from there on.
+async fn opened_cache() -> (Arc<Cacher>, Arc<dyn Storage>) {
     let mut scheme = Scheme::new();
     scheme.add_known_type::<Widget>().unwrap();
     let scheme = Arc::new(scheme);
@@ -167,8 +163,17 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
     let (start, _live) = cacher.watch(0).await.unwrap();
     assert_eq!(start, 1);
-    let total = RING_CAPACITY + 100;
-    for i in 0..total {
+    (cacher, storage)
+}
+
+/// Creates widgets `from..to` and waits for the cache to see them; the last revision.
+async fn create_widgets(
+    cacher: &Arc<Cacher>,
+    storage: &Arc<dyn Storage>,
+    from: usize,
+    to: usize,
+) -> Revision {
+    for i in from..to {
         storage
             .create(
                 &format!("/registry/example.com/widgets/w{i}"),
@@ -178,13 +183,32 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
             .unwrap();
     }
     let last = storage.current_revision().await.unwrap();
-    for _ in 0..200 {
+    for _ in 0..1000 {
         if cacher.last_revision().await == last {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     assert_eq!(cacher.last_revision().await, last);
+    last
+}
+
+/// Writes past the ring's capacity with the oldest events stale, in a window that
+/// begins where the server opened the storage (as Go's): the ring keeps its hundred
+/// events; a resume it still covers is replayed from it, in order; an older one is Go's
+/// 410 "too old resource version", quoting the revision before the ring's oldest event;
+/// and an exact list before the ring's oldest event is left to the storage.
+#[tokio::test]
+async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
+    let (cacher, storage) = opened_cache().await;
+    let start = 1;
+    create_widgets(&cacher, &storage, 0, history::LOWER_BOUND).await;
+    // Older than Go's 75 s window now: the next events drop them, the ring no larger.
+    cacher
+        .clock
+        .advance(history::FRESH + std::time::Duration::from_secs(5));
+    let last = create_widgets(&cacher, &storage, 100, 150).await;
+    assert_eq!(cacher.window().history.capacity(), history::LOWER_BOUND);
     // Recent: from the ring.
     let (_, mut recent) = cacher.watch(last - 3).await.unwrap();
     for want in last - 2..=last {
@@ -192,7 +216,7 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
         assert_eq!((e.revision, e.event_type), (want, EventType::Added));
     }
     // Older than the ring: expired.
-    let oldest = last - i64::try_from(RING_CAPACITY).unwrap() + 1;
+    let oldest = last - i64::try_from(history::LOWER_BOUND).unwrap() + 1;
     let (_, mut old) = cacher.watch(start).await.unwrap();
     let err = old.next().await.unwrap().unwrap_err();
     assert_eq!(err.code(), 410);
@@ -214,6 +238,43 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     );
     let items = cacher.list_exact(prefix, prefix, oldest).await.unwrap();
     assert_eq!(items.len(), usize::try_from(oldest).unwrap());
+}
+
+/// A busy resource (every event within Go's 75 s window) grows the ring as Go's does:
+/// a watch resumed from more than 1,024 events back is replayed from the cache, every
+/// event in order, and the ring halves again once its events have aged.
+#[tokio::test]
+async fn a_busy_resource_grows_the_ring_to_keep_its_fresh_events() {
+    let (cacher, storage) = opened_cache().await;
+    let last = create_widgets(&cacher, &storage, 0, 1_500).await;
+    assert_eq!(cacher.window().history.capacity(), 1_600);
+    let from = last - 1_400;
+    let (_, mut resumed) = cacher.watch(from).await.unwrap();
+    for want in from + 1..=last {
+        let e = resumed.next().await.unwrap().unwrap();
+        assert_eq!((e.revision, e.event_type), (want, EventType::Added));
+    }
+    // Even from where the cache started: nothing was dropped.
+    let (_, mut all) = cacher.watch(1).await.unwrap();
+    assert_eq!(all.next().await.unwrap().unwrap().revision, 2);
+    // Go compacts its snapshots whenever the ring is full, even before it grows: an
+    // exact list from before its oldest event then is the storage's.
+    let prefix = "/registry/example.com/widgets/";
+    assert!(cacher.list_exact(prefix, prefix, 1).await.is_none());
+    assert!(
+        cacher
+            .list_exact(prefix, prefix, last - 1_400)
+            .await
+            .is_some()
+    );
+    // Aged past the window: the next events (the ring is full at 1,600) halve it.
+    create_widgets(&cacher, &storage, 1_500, 1_600).await;
+    assert!(cacher.window().history.is_full());
+    cacher.clock.advance(history::FRESH * 2);
+    let last = create_widgets(&cacher, &storage, 1_600, 1_601).await;
+    assert_eq!(cacher.window().history.capacity(), 800);
+    let (_, mut old) = cacher.watch(last - 801).await.unwrap();
+    assert_eq!(old.next().await.unwrap().unwrap_err().code(), 410);
 }
 
 /// An identity reshape: the memory storage's own watches.
