@@ -219,9 +219,16 @@ impl WireEncoder {
             // The common case (a field below 16, a small value or a bool): one append.
             self.buf.extend_from_slice(&[key as u8, value as u8]);
         } else {
-            self.varint(key);
-            self.varint(value);
+            self.long_varint_field(key, value);
         }
+    }
+
+    /// [`varint_field`](Self::varint_field) of a key or a value of two bytes or more,
+    /// out of line as [`long_bytes_field`](Self::long_bytes_field) is.
+    #[inline(never)]
+    fn long_varint_field(&mut self, key: u64, value: u64) {
+        self.varint(key);
+        self.varint(value);
     }
 
     /// Appends a `double` field.
