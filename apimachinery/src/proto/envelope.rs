@@ -2,10 +2,11 @@
 //! `{typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3,
 //! contentType = 4}` whose `raw` is the object's own message.
 
+use super::encoder::WireEncoder;
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::field::read_str;
 use super::scratch::encode_exact;
-use super::wire::{WireDecoder, WireEncoder, WireType};
+use super::wire::{WireDecoder, WireType};
 
 /// The four bytes every enveloped Kubernetes protobuf document starts with.
 pub const MAGIC: &[u8; 4] = b"k8s\0";

@@ -6,9 +6,10 @@
 
 use std::collections::BTreeMap;
 
+use super::encoder::WireEncoder;
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::scratch::encode_exact;
-use super::wire::{WireDecoder, WireEncoder, WireType};
+use super::wire::{WireDecoder, WireType};
 use crate::exact_vec::ExactVec;
 use crate::text::text;
 
@@ -127,9 +128,9 @@ impl<M: Message + Default> Field for M {
 
 /// Writes `message` as the length-delimited field `number`.
 fn encode_nested(number: u32, message: &dyn Message, e: &mut WireEncoder) {
-    let at = e.begin_message(number);
+    let open = e.open_message(number);
     message.encode_fields(e);
-    e.end_message(at);
+    e.close_message(open);
 }
 
 /// Reads one length-delimited value into `message`, merging it with what is there.

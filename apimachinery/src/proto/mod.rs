@@ -36,10 +36,12 @@
 //! * The envelope names the object's kind, and no kind for kinds Go defines without
 //!   `TypeMeta` (`WatchEvent`).
 //!
-//! Go's generated code writes messages backwards to learn lengths before prefixes; the
-//! [`WireEncoder`] writes forwards and widens a length in place when it needs more than one
-//! byte, which gives the same bytes.
+//! Go's generated code sizes every message first, then writes backwards to learn lengths
+//! before prefixes; the [`WireEncoder`] writes forwards, reserving one byte per length and
+//! setting aside the lengths that need more, put in their places when the bytes are
+//! taken out, which gives the same bytes.
 
+mod encoder;
 mod envelope;
 mod error;
 mod field;
@@ -49,6 +51,7 @@ mod scratch;
 mod value_types;
 mod wire;
 
+pub use encoder::WireEncoder;
 pub(crate) use envelope::encode_envelope_of;
 pub use envelope::{Envelope, MAGIC, decode_envelope, encode_envelope, encode_envelope_raw};
 pub use error::{ProtobufError, ProtobufErrorKind, in_field};
@@ -59,4 +62,4 @@ pub use field::{
 pub use framing::{LengthDelimitedFrameReader, MAX_FRAME_LEN, write_frame};
 pub use message_macro::in_numbered_field;
 pub(crate) use value_types::read_bytes;
-pub use wire::{MAX_DEPTH, WireDecoder, WireEncoder, WireType};
+pub use wire::{MAX_DEPTH, WireDecoder, WireType};

@@ -3,13 +3,15 @@
 //! A document's size is only known once it is written (Go sizes it first, in a pass
 //! over the object that we do not generate). Writing into a fresh vector grows it a
 //! dozen times for a Pod, each growth a reallocation and often a copy: 15% of a
-//! ConfigMap's encode. Each thread instead keeps one buffer that stays grown; a small
-//! document is copied out of it into a vector of exactly its length, one allocation that
-//! also keeps what callers store (the server's watch cache, our cache) at its size.
+//! ConfigMap's encode. Each thread instead keeps one encoder whose buffer stays grown; a
+//! small document is copied out of it into a vector of exactly its length, one
+//! allocation that also keeps what callers store (the server's watch cache, our cache)
+//! at its size, and the copy that puts the long lengths of nested messages in their
+//! places (see [`WireEncoder`]).
 
 use std::cell::Cell;
 
-use super::wire::WireEncoder;
+use super::encoder::WireEncoder;
 
 /// Documents longer than this are handed over in the buffer they were written in
 /// (copying them would cost more than the slack their vector carries), and the thread
@@ -17,24 +19,23 @@ use super::wire::WireEncoder;
 const HAND_OVER: usize = 64 * 1024;
 
 thread_local! {
-    static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    static SCRATCH: Cell<WireEncoder> = const { Cell::new(WireEncoder::new()) };
 }
 
 /// What `write` writes into an encoder, as a vector.
 ///
 /// Re-entrant: an encode inside `write` (an object encoded into another's field) finds
-/// the buffer taken and writes into a fresh one.
+/// the encoder taken and writes into a fresh one.
 pub(crate) fn encode_exact(write: impl FnOnce(&mut WireEncoder)) -> Vec<u8> {
-    let mut buf = SCRATCH.with(Cell::take);
-    buf.clear();
-    let mut e = WireEncoder::with_buffer(buf);
+    let mut e = SCRATCH.with(Cell::take);
+    e.clear();
     write(&mut e);
-    let buf = e.into_bytes();
-    if buf.len() > HAND_OVER {
-        return buf;
+    if e.len() > HAND_OVER {
+        return e.into_bytes();
     }
-    let out = buf.clone();
-    SCRATCH.with(|scratch| scratch.set(buf));
+    // The long lengths are put in their places by this copy, which is needed anyway.
+    let out = e.to_exact_vec();
+    SCRATCH.with(|scratch| scratch.set(e));
     out
 }
 

@@ -2,9 +2,10 @@
 //! `Quantity`, `IntOrString` and Go `[]byte` fields, as their Go packages write them
 //! (`RawExtension` and `Unknown`, `runtime` types, implement it next to their types).
 
+use super::encoder::WireEncoder;
 use super::error::{ProtobufError, ProtobufErrorKind};
 use super::field::{Field, Message, read_str};
-use super::wire::{WireDecoder, WireEncoder, WireType};
+use super::wire::{WireDecoder, WireType};
 use crate::api::ByteString;
 use crate::api::resource::Quantity;
 use crate::util::intstr::IntOrString;
@@ -42,7 +43,9 @@ impl Field for ByteString {
 /// `Quantity` is `{string = 1}`, its Go `String()` form; reading parses it.
 impl Message for Quantity {
     fn encode_fields(&self, e: &mut WireEncoder) {
-        e.bytes_field(1, self.to_string().as_bytes());
+        // No `String` per quantity: `to_string` cost a Pod's 29 quantities 7,500
+        // instructions (callgrind).
+        self.with_text(|text| e.bytes_field(1, text.as_bytes()));
     }
 
     fn merge_field(

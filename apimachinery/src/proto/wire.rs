@@ -1,6 +1,6 @@
 //! The protobuf wire format: varints, keys, length-delimited fields, skipping unknown
-//! fields. [`WireEncoder`] writes forwards into one buffer; [`WireDecoder`] reads a borrowed
-//! slice and knows each byte's offset in the whole input, for errors.
+//! fields. [`WireDecoder`] reads a borrowed slice and knows each byte's offset in the
+//! whole input, for errors; [`WireEncoder`](super::WireEncoder) (in `encoder`) writes.
 
 use super::error::{ProtobufError, ProtobufErrorKind};
 
@@ -34,7 +34,8 @@ impl WireType {
         })
     }
 
-    const fn bits(self) -> u64 {
+    /// The low three bits of a key.
+    pub(crate) const fn bits(self) -> u64 {
         match self {
             WireType::Varint => 0,
             WireType::Fixed64 => 1,
@@ -43,159 +44,6 @@ impl WireType {
             WireType::EndGroup => 4,
             WireType::Fixed32 => 5,
         }
-    }
-}
-
-/// Writes protobuf bytes into a growing buffer.
-///
-/// A nested message's length is only known once the message is written, and Go writes it
-/// in the fewest bytes; [`message`](Self::message) reserves one byte, writes the message,
-/// and widens the length in place when it needs more (lengths of 128 bytes and more),
-/// which moves the message bytes once per nesting level instead of sizing every message
-/// twice.
-#[derive(Debug, Default)]
-pub struct WireEncoder {
-    buf: Vec<u8>,
-    /// Whether a value was written that a reader will not see (see
-    /// [`wrote_unseen`](Self::wrote_unseen)).
-    unseen: bool,
-}
-
-impl WireEncoder {
-    /// An empty encoder.
-    pub fn new() -> Self {
-        WireEncoder::default()
-    }
-
-    /// An encoder appending to `buf`.
-    pub fn with_buffer(buf: Vec<u8>) -> Self {
-        WireEncoder { buf, unseen: false }
-    }
-
-    /// Notes that a set value was written as nothing (a `Some` of an empty list or map).
-    #[inline]
-    pub(crate) fn note_unseen(&mut self) {
-        self.unseen = true;
-    }
-
-    /// Whether a set value was written that a reader will find unset: protobuf has no
-    /// empty list or map (Go writes a nil and an empty slice alike, as nothing), so a
-    /// `Some` of one reads back as `None`, and the object read back is not the one
-    /// written.
-    pub fn wrote_unseen(&self) -> bool {
-        self.unseen
-    }
-
-    /// The bytes written.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.buf
-    }
-
-    /// The bytes written so far.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.buf
-    }
-
-    /// Appends raw bytes.
-    pub fn raw(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
-    }
-
-    /// Appends a varint.
-    #[inline]
-    pub fn varint(&mut self, mut value: u64) {
-        while value >= 0x80 {
-            self.buf.push((value as u8) | 0x80);
-            value >>= 7;
-        }
-        self.buf.push(value as u8);
-    }
-
-    /// Appends a field key.
-    #[inline]
-    pub fn key(&mut self, field: u32, wire: WireType) {
-        self.varint((u64::from(field) << 3) | wire.bits());
-    }
-
-    /// Appends a length-delimited field holding `bytes`.
-    pub fn bytes_field(&mut self, field: u32, bytes: &[u8]) {
-        let key = (u64::from(field) << 3) | WireType::LengthDelimited.bits();
-        // One reservation for key, length and bytes; the common case (a field below 16,
-        // fewer than 128 bytes) writes key and length as one two-byte append.
-        self.buf.reserve(bytes.len() + 2 * 10);
-        if key < 0x80 && bytes.len() < 0x80 {
-            self.buf.extend_from_slice(&[key as u8, bytes.len() as u8]);
-        } else {
-            self.varint(key);
-            self.varint(bytes.len() as u64);
-        }
-        self.buf.extend_from_slice(bytes);
-    }
-
-    /// Appends a length-delimited field holding the concatenation of `parts`.
-    pub(crate) fn bytes_field_of(&mut self, field: u32, parts: &[&[u8]]) {
-        let len: usize = parts.iter().map(|part| part.len()).sum();
-        self.buf.reserve(len + 2 * 10);
-        self.key(field, WireType::LengthDelimited);
-        self.varint(len as u64);
-        for part in parts {
-            self.buf.extend_from_slice(part);
-        }
-    }
-
-    /// Appends a varint field.
-    #[inline]
-    pub fn varint_field(&mut self, field: u32, value: u64) {
-        self.key(field, WireType::Varint);
-        self.varint(value);
-    }
-
-    /// Appends a `double` field.
-    pub fn fixed64_field(&mut self, field: u32, value: u64) {
-        self.key(field, WireType::Fixed64);
-        self.raw(&value.to_le_bytes());
-    }
-
-    /// Appends a length-delimited field whose content `write` produces.
-    pub fn message(&mut self, field: u32, write: impl FnOnce(&mut WireEncoder)) {
-        // The generic part stays this small: it is instantiated once per message type.
-        let at = self.begin_message(field);
-        write(self);
-        self.end_message(at);
-    }
-
-    /// Writes the key and reserves one byte for the length; returns where it is.
-    pub(crate) fn begin_message(&mut self, field: u32) -> usize {
-        self.key(field, WireType::LengthDelimited);
-        let at = self.buf.len();
-        self.buf.push(0);
-        at
-    }
-
-    /// Writes the length of what follows the byte reserved at `at`, moving the content
-    /// when the length needs more than that byte.
-    pub(crate) fn end_message(&mut self, at: usize) {
-        let len = self.buf.len() - at - 1;
-        if len < 0x80 {
-            // Fits the reserved byte.
-            self.buf[at] = len as u8;
-            return;
-        }
-        // The length's varint, built on the stack (a length fits ten bytes).
-        let mut prefix = [0u8; 10];
-        let mut n = 0;
-        let mut rest = len as u64;
-        while rest >= 0x80 {
-            prefix[n] = (rest as u8) | 0x80;
-            rest >>= 7;
-            n += 1;
-        }
-        prefix[n] = rest as u8;
-        let extra = n;
-        let end = self.buf.len();
-        self.buf.resize(end + extra, 0);
-        self.buf.copy_within(at + 1..end, at + 1 + extra);
-        self.buf[at..=at + n].copy_from_slice(&prefix[..=n]);
     }
 }
 
@@ -448,6 +296,7 @@ impl<'a> WireDecoder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto::WireEncoder;
     use proptest::prelude::*;
 
     #[test]

@@ -122,6 +122,11 @@ impl<T: Encoder + ?Sized> Encoder for &T {
     fn identifier(&self) -> String {
         (**self).identifier()
     }
+
+    // Forwarded: an encoder's own may write its vector directly.
+    fn encode_to_vec(&self, obj: &dyn Object) -> Result<Vec<u8>, EncodeError> {
+        (**self).encode_to_vec(obj)
+    }
 }
 
 impl<T: Encoder + ?Sized> Encoder for std::sync::Arc<T> {
@@ -131,6 +136,11 @@ impl<T: Encoder + ?Sized> Encoder for std::sync::Arc<T> {
 
     fn identifier(&self) -> String {
         (**self).identifier()
+    }
+
+    // Forwarded: an encoder's own may write its vector directly.
+    fn encode_to_vec(&self, obj: &dyn Object) -> Result<Vec<u8>, EncodeError> {
+        (**self).encode_to_vec(obj)
     }
 }
 

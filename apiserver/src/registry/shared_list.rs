@@ -128,7 +128,8 @@ fn protobuf_list(list: &dyn Object, items: &[Arc<dyn Object>]) -> Option<Vec<u8>
     let message = list.as_proto_message()?;
     let mut fields = WireEncoder::new();
     message.encode_fields(&mut fields);
-    let mut d = WireDecoder::new(fields.as_bytes());
+    let fields = fields.into_bytes();
+    let mut d = WireDecoder::new(&fields);
     if d.key().ok()? != (1, WireType::LengthDelimited) {
         return None;
     }
@@ -142,7 +143,7 @@ fn protobuf_list(list: &dyn Object, items: &[Arc<dyn Object>]) -> Option<Vec<u8>
         .collect::<Option<_>>()?;
     let gvk = list.group_version_kind();
     let (api_version, kind) = gvk.to_api_version_and_kind();
-    let body = list_body(fields.as_bytes(), &messages);
+    let body = list_body(&fields, &messages);
     Some(encode_envelope_raw(&api_version, kind, &body))
 }
 

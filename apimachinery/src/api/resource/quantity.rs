@@ -326,16 +326,24 @@ impl fmt::Debug for Quantity {
     }
 }
 
-impl serde::Serialize for Quantity {
-    /// Go's `MarshalJSON`: the text as a string.
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl Quantity {
+    /// `f` of Go's `String()` (see [`Display`](fmt::Display)), without a `String`: the
+    /// kept text, or the canonical form written on the stack.
+    pub(crate) fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
         if let Some(text) = self.repr.text() {
-            return serializer.serialize_str(text);
+            return f(text);
         }
         let mut buffer = canonical::Buffer::new();
         // Writing into the buffer cannot fail.
         let _ = canonical::write(&mut buffer, &self.amount(), self.format());
-        serializer.serialize_str(buffer.as_str())
+        f(buffer.as_str())
+    }
+}
+
+impl serde::Serialize for Quantity {
+    /// Go's `MarshalJSON`: the text as a string.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.with_text(|text| serializer.serialize_str(text))
     }
 }
 

@@ -149,6 +149,12 @@ impl Encoder for ProtobufSerializer<'_> {
     fn identifier(&self) -> String {
         "protobuf".to_owned()
     }
+
+    /// The encoded vector itself: the default's writes it into another (13 KB for a Pod:
+    /// 8% of its encode's instructions).
+    fn encode_to_vec(&self, obj: &dyn Object) -> Result<Vec<u8>, EncodeError> {
+        encode_object(obj).map_err(|e| encode_error(e, obj))
+    }
 }
 
 impl Decoder for RawProtobufSerializer<'_> {
@@ -193,6 +199,11 @@ impl Encoder for RawProtobufSerializer<'_> {
 
     fn identifier(&self) -> String {
         "raw-protobuf".to_owned()
+    }
+
+    /// The encoded vector itself, as [`ProtobufSerializer`]'s.
+    fn encode_to_vec(&self, obj: &dyn Object) -> Result<Vec<u8>, EncodeError> {
+        encode_raw_object(obj).map_err(|e| encode_error(e, obj))
     }
 }
 
