@@ -89,14 +89,38 @@ impl GoStruct {
 pub(crate) fn list<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
     // Per element type and closure only the element's text by index; the loop is
     // `list_by_index`'s.
-    list_by_index(items.len(), &|i| {
-        items.get(i).map(&each).unwrap_or_default()
-    })
+    list_by_index(&Texts { items, each })
 }
 
-/// [`list`]'s loop, compiled once: `len` elements, the text of element `i` by `each(i)`.
+/// The elements of a list and how each one is written, for [`list_by_index`]: two
+/// methods in the vtable of each list's type (a closure's would hold its call shims).
+trait ElementTexts {
+    /// How many elements.
+    fn count(&self) -> usize;
+    /// The text of element `index` (empty past the end).
+    fn text(&self, index: usize) -> String;
+}
+
+/// [`list`]'s elements and its closure.
+struct Texts<'a, T, F> {
+    items: &'a [T],
+    each: F,
+}
+
+impl<T, F: Fn(&T) -> String> ElementTexts for Texts<'_, T, F> {
+    fn count(&self) -> usize {
+        self.items.len()
+    }
+
+    fn text(&self, index: usize) -> String {
+        self.items.get(index).map(&self.each).unwrap_or_default()
+    }
+}
+
+/// [`list`]'s loop, compiled once.
 #[inline(never)]
-fn list_by_index(len: usize, each: &dyn Fn(usize) -> String) -> String {
+fn list_by_index(elements: &dyn ElementTexts) -> String {
+    let len = elements.count();
     if len == 0 {
         return null();
     }
@@ -105,7 +129,7 @@ fn list_by_index(len: usize, each: &dyn Fn(usize) -> String) -> String {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&each(i));
+        out.push_str(&elements.text(i));
     }
     out.push(']');
     out
