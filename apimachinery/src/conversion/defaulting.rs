@@ -30,10 +30,18 @@ impl Defaulters {
                 f(t);
             }
         };
-        self.funcs.insert(
+        self.insert(
             TypeId::of::<T>(),
-            (std::any::type_name::<T>(), Arc::new(erased)),
+            std::any::type_name::<T>(),
+            Arc::new(erased),
         );
+    }
+
+    /// [`add`](Self::add)'s insertion, out of line: the map's code compiled here once,
+    /// not in every caller's crate for every type.
+    #[inline(never)]
+    fn insert(&mut self, type_id: TypeId, name: &'static str, f: Arc<DefaultFn>) {
+        self.funcs.insert(type_id, (name, f));
     }
 
     /// Applies the function of the value's type, if there is one; returns whether there

@@ -7,14 +7,22 @@ use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
 
+use crate::apis::meta::v1::ObjectMetaAccessor;
 use crate::apis::meta::v1::validation::validate_generic_object_meta;
 use crate::fx_hash::FxHashMap;
 use crate::runtime::{Resource, ResourceScope};
 use crate::util::validation::field::ErrorList;
 
-/// A type's erased function: the object, the one it replaces, and whether to check the
-/// metadata generically after a clean run (see [`Validators::add`]).
-type ValidateFn = dyn Fn(&dyn Any, Option<&dyn Any>, bool) -> ErrorList + Send + Sync;
+/// A type's erased function: the object and the one it replaces give the type's errors
+/// and the object's metadata, or `None` when the object is not of the type. Only the
+/// downcasts and the call are per type; the generic metadata check after a clean run
+/// (see [`Validators::add`]) is [`Validators::run`]'s, compiled once.
+type ValidateFn = dyn for<'a> Fn(
+        &'a dyn Any,
+        Option<&'a dyn Any>,
+    ) -> Option<(ErrorList, Option<&'a dyn ObjectMetaAccessor>)>
+    + Send
+    + Sync;
 type ValidateStatusFn = dyn Fn(&dyn Any, &dyn Any) -> ErrorList + Send + Sync;
 type UndeclaredFn = fn(&mut ErrorList);
 
@@ -24,10 +32,19 @@ type UndeclaredFn = fn(&mut ErrorList);
 /// `ValidateUpdate`), which judges a write of the status subresource.
 #[derive(Clone, Default)]
 pub struct Validators {
-    funcs: FxHashMap<TypeId, (&'static str, Arc<ValidateFn>)>,
+    funcs: FxHashMap<TypeId, TypeValidator>,
     /// By type and subresource (`status`, a Pod's `resize`).
     status_funcs: FxHashMap<(TypeId, &'static str), Arc<ValidateStatusFn>>,
     undeclared: FxHashMap<TypeId, UndeclaredFn>,
+}
+
+/// One type's entry: its name (for [`Validators::type_names`]), whether its kind is
+/// namespaced (for the generic metadata check), and its function.
+#[derive(Clone)]
+struct TypeValidator {
+    name: &'static str,
+    namespaced: bool,
+    f: Arc<ValidateFn>,
 }
 
 impl Validators {
@@ -48,25 +65,25 @@ impl Validators {
         T: Resource,
         F: Fn(&T, Option<&T>) -> ErrorList + Send + Sync + 'static,
     {
-        let namespaced = matches!(T::SCOPE, ResourceScope::Namespaced);
-        let erased = move |obj: &dyn Any, old: Option<&dyn Any>, generic: bool| match obj
-            .downcast_ref::<T>()
-        {
-            Some(t) => {
-                let errs = f(t, old.and_then(|o| o.downcast_ref::<T>()));
-                match t.meta() {
-                    Some(meta) if generic && errs.is_empty() => {
-                        validate_generic_object_meta(meta, namespaced)
-                    }
-                    _ => errs,
-                }
-            }
-            None => ErrorList::default(),
-        };
-        self.funcs.insert(
+        let typed = higher_ranked(move |obj: &dyn Any, old: Option<&dyn Any>| {
+            let t = obj.downcast_ref::<T>()?;
+            Some((f(t, old.and_then(|o| o.downcast_ref::<T>())), t.meta()))
+        });
+        self.insert(
             TypeId::of::<T>(),
-            (std::any::type_name::<T>(), Arc::new(erased)),
+            TypeValidator {
+                name: std::any::type_name::<T>(),
+                namespaced: matches!(T::SCOPE, ResourceScope::Namespaced),
+                f: Arc::new(typed),
+            },
         );
+    }
+
+    /// [`add`](Self::add)'s insertion, out of line: the map's code compiled here once,
+    /// not in every caller's crate for every type.
+    #[inline(never)]
+    fn insert(&mut self, type_id: TypeId, validator: TypeValidator) {
+        self.funcs.insert(type_id, validator);
     }
 
     /// Sets the `/status` validation function of `T`: `f(new, old)` judges an update of
@@ -96,8 +113,19 @@ impl Validators {
             (Some(t), Some(old)) => f(t, old),
             _ => ErrorList::default(),
         };
-        self.status_funcs
-            .insert((TypeId::of::<T>(), name), Arc::new(erased));
+        self.insert_subresource(TypeId::of::<T>(), name, Arc::new(erased));
+    }
+
+    /// [`add_subresource`](Self::add_subresource)'s insertion, out of line: the map's
+    /// code compiled here once, not in every caller's crate for every type.
+    #[inline(never)]
+    fn insert_subresource(
+        &mut self,
+        type_id: TypeId,
+        name: &'static str,
+        f: Arc<ValidateStatusFn>,
+    ) {
+        self.status_funcs.insert((type_id, name), f);
     }
 
     /// Marks `V`, a versioned type Go generates no declarative validation for (its
@@ -167,8 +195,14 @@ impl Validators {
         old: Option<&dyn Any>,
         generic: bool,
     ) -> Option<ErrorList> {
-        let (_, f) = self.funcs.get(&value.type_id())?;
-        Some(f(value, old, generic))
+        let validator = self.funcs.get(&value.type_id())?;
+        Some(match (validator.f)(value, old) {
+            Some((errs, Some(meta))) if generic && errs.is_empty() => {
+                validate_generic_object_meta(meta, validator.namespaced)
+            }
+            Some((errs, _)) => errs,
+            None => ErrorList::default(),
+        })
     }
 
     /// True when `T` has a validation function.
@@ -183,10 +217,22 @@ impl Validators {
 
     /// The Rust type names of the validated types, sorted.
     pub fn type_names(&self) -> Vec<&'static str> {
-        let mut names: Vec<&str> = self.funcs.values().map(|(n, _)| *n).collect();
+        let mut names: Vec<&str> = self.funcs.values().map(|v| v.name).collect();
         names.sort_unstable();
         names
     }
+}
+
+/// `f` as it is: a closure passed here gets the signature of [`ValidateFn`], whose
+/// result borrows from the object (a closure's own inference would not tie the two).
+fn higher_ranked<F>(f: F) -> F
+where
+    F: for<'a> Fn(
+        &'a dyn Any,
+        Option<&'a dyn Any>,
+    ) -> Option<(ErrorList, Option<&'a dyn ObjectMetaAccessor>)>,
+{
+    f
 }
 
 impl fmt::Debug for Validators {

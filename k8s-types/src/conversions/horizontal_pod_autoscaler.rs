@@ -519,17 +519,21 @@ pub mod autoscaling_v1 {
         let Some(text) = annotations.remove(key) else {
             return Ok(None);
         };
-        serde_json::from_str(&text).map(Some).map_err(|e| {
-            ConversionError::unrepresentable::<
-                old::HorizontalPodAutoscaler,
-                hub::HorizontalPodAutoscaler,
-            >(format!(
-                "annotation {key} is not valid JSON for its fields: {e}"
-            ))
-            .at_key(&key)
-            .in_field("annotations")
-            .in_field("metadata")
-        })
+        // `from_slice`, as every other serde_json read of k8s-types: one reader type, one
+        // copy of serde_json's parser (the text is a `String`: the same answers).
+        serde_json::from_slice(text.as_bytes())
+            .map(Some)
+            .map_err(|e| {
+                ConversionError::unrepresentable::<
+                    old::HorizontalPodAutoscaler,
+                    hub::HorizontalPodAutoscaler,
+                >(format!(
+                    "annotation {key} is not valid JSON for its fields: {e}"
+                ))
+                .at_key(&key)
+                .in_field("annotations")
+                .in_field("metadata")
+            })
     }
 
     /// `value` as Go's `json.Marshal` writes it (HTML-safe escaping included).

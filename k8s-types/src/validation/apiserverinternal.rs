@@ -1,7 +1,7 @@
 //! The API server's internal group (Go's `pkg/apis/apiserverinternal/validation`):
 //! StorageVersion.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use apimachinery::apis::meta::v1::validation::name_is_dns_subdomain;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
@@ -11,6 +11,7 @@ use apimachinery::util::validation::{
 
 use super::go_value::go_list;
 use super::invalid_each;
+use super::name_index::NameIndex;
 use crate::apiserverinternal::v1alpha1::{
     ServerStorageVersion, StorageVersion, StorageVersionCondition, StorageVersionStatus,
 };
@@ -59,7 +60,7 @@ pub fn validate_storage_version_update(_new: &StorageVersion, _old: &StorageVers
 fn validate_storage_version_status(s: &StorageVersionStatus, fld: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
     let list = fld.child("storageVersions");
-    let mut ids = HashSet::new();
+    let mut ids = BTreeSet::new();
     for (i, ssv) in s.storage_versions.iter().enumerate() {
         let p = list.index(i);
         if !ids.insert(ssv.api_server_id.as_str()) {
@@ -160,7 +161,7 @@ fn validate_common_version(s: &StorageVersionStatus, fld: &Path, errs: &mut Erro
 /// Go's `validateStorageVersionCondition`: unique, qualified types and statuses, with a
 /// reason and a message. Go reports them under `status[i]`, without `conditions`.
 fn validate_conditions(conditions: &[StorageVersionCondition], fld: &Path, errs: &mut ErrorList) {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen = NameIndex::new();
     for (i, c) in conditions.iter().enumerate() {
         let p = fld.index(i);
         if let Some(first) = seen.get(c.r#type.as_str()) {

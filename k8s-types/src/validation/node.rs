@@ -1,7 +1,5 @@
 //! The node group's validation (Go's `pkg/apis/node/validation`): RuntimeClass.
 
-use std::collections::HashSet;
-
 use apimachinery::apis::meta::v1::validation::{
     FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_label, name_is_dns_subdomain, validate_labels,
     validate_object_meta, validate_object_meta_update,
@@ -50,10 +48,14 @@ pub fn validate_runtime_class(rc: &RuntimeClass) -> ErrorList {
         errs.extend(validate_labels(&s.node_selector, &sp.child("nodeSelector")));
         let tp = sp.child("tolerations");
         errs.extend(validate_tolerations(&s.tolerations, &tp));
-        let mut seen = HashSet::new();
+        // Against each earlier one (a few per class), not through a set of tuples: a
+        // set's code for one more key type costs more than the loop.
+        let same = |a: &Toleration, b: &Toleration| {
+            (&a.key, &a.operator, &a.value, &a.effect) == (&b.key, &b.operator, &b.value, &b.effect)
+        };
         for (i, t) in s.tolerations.iter().enumerate() {
-            let key = (&t.key, &t.operator, &t.value, &t.effect);
-            if !seen.insert(key) {
+            let earlier = s.tolerations.get(..i).unwrap_or_default();
+            if earlier.iter().any(|e| same(e, t)) {
                 errs.push(Error::duplicate(&tp.index(i), go_toleration(t)));
             }
         }

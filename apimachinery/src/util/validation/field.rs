@@ -280,9 +280,16 @@ pub enum BadValue {
 /// A value Go prints through `json.Marshal` (a struct, list or map, a time, a pointer):
 /// its JSON text as Go's encoder writes it.
 pub fn json_of<T: crate::util::json::WriteJson + ?Sized>(value: &T) -> BadValue {
+    // `&T` is sized whatever `T` is; the work is `dyn_json_of`'s, once for every type.
+    dyn_json_of(&value)
+}
+
+/// [`json_of`]'s body, compiled once (bad values are cold).
+#[inline(never)]
+fn dyn_json_of(value: &dyn crate::util::json::WriteJson) -> BadValue {
     let mut out = Vec::new();
     let written = crate::util::json::encode_write_json(
-        &value,
+        value,
         &mut out,
         crate::util::json::JsonLayout::Compact,
     );

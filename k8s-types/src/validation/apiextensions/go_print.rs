@@ -72,16 +72,28 @@ fn strings(out: &mut String, items: &[String]) {
 
 /// A list: `null` when empty (a list read from JSON without the field is Go's nil).
 fn list<T>(out: &mut String, items: &[T], each: impl Fn(&mut String, &T)) {
-    if items.is_empty() {
+    // Per element type and closure only the element's print by index; the loop is
+    // `list_by_index`'s, compiled once.
+    list_by_index(out, items.len(), &|out, i| {
+        if let Some(item) = items.get(i) {
+            each(out, item);
+        }
+    });
+}
+
+/// [`list`]'s loop: `len` elements, element `i` printed by `each(out, i)`.
+#[inline(never)]
+fn list_by_index(out: &mut String, len: usize, each: &dyn Fn(&mut String, usize)) {
+    if len == 0 {
         out.push_str("null");
         return;
     }
     out.push('[');
-    for (i, item) in items.iter().enumerate() {
+    for i in 0..len {
         if i > 0 {
             out.push(',');
         }
-        each(out, item);
+        each(out, i);
     }
     out.push(']');
 }

@@ -27,6 +27,7 @@ use apimachinery::apis::meta::v1::validation::{
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
 use super::go_url;
+use super::name_index::NameIndex;
 use super::name_rule::validate_object_meta_with;
 use crate::apiextensions::v1::{CustomResourceDefinition, CustomResourceDefinitionSpec};
 
@@ -37,8 +38,10 @@ pub(super) struct Options {
     require_open_api_schema: bool,
     schema: schema::SchemaOptions,
     /// Go's `allowTooManySelectableFields`: the versions (by name; `""` for the shared
-    /// list) whose old list was already over the limit and is unchanged.
-    too_many_selectable_fields_allowed: std::collections::BTreeSet<String>,
+    /// list) whose old list was already over the limit and is unchanged; each once (a
+    /// `Vec`: a CRD has a few versions, and a `BTreeSet<String>` would compile std's set
+    /// code for this list alone).
+    too_many_selectable_fields_allowed: Vec<String>,
 }
 
 /// The annotation a CRD of a protected group (`*.k8s.io`, `*.kubernetes.io`) needs.
@@ -144,19 +147,22 @@ pub fn validate_custom_resource_definition_update(
 fn too_many_selectable_fields_allowed(
     crd: &CustomResourceDefinition,
     old: &CustomResourceDefinition,
-) -> std::collections::BTreeSet<String> {
+) -> Vec<String> {
     let (new, old) = (layout::Layout::of(&crd.spec), layout::Layout::of(&old.spec));
     let over =
         |l: &[crate::apiextensions::v1::SelectableField]| l.len() > spec::MAX_SELECTABLE_FIELDS;
-    let mut out = std::collections::BTreeSet::new();
+    let mut out: Vec<String> = Vec::new();
     if over(old.selectable_fields) && new.selectable_fields == old.selectable_fields {
-        out.insert(String::new());
+        out.push(String::new());
     }
     for v in &new.versions {
         // Go keeps the last old version of a name.
         if let Some(o) = old.versions.iter().rev().find(|o| o.v.name == v.v.name) {
-            if over(o.selectable_fields) && v.selectable_fields == o.selectable_fields {
-                out.insert(v.v.name.clone());
+            if over(o.selectable_fields)
+                && v.selectable_fields == o.selectable_fields
+                && !out.contains(&v.v.name)
+            {
+                out.push(v.v.name.clone());
             }
         }
     }
@@ -231,13 +237,13 @@ fn stored_versions(crd: &CustomResourceDefinition, p: &Path, errs: &mut ErrorLis
         return;
     }
     // Go keeps each name's last index.
-    let mut left: std::collections::BTreeMap<&str, usize> = stored
+    let mut left: NameIndex<'_> = stored
         .iter()
         .enumerate()
         .map(|(i, v)| (v.as_str(), i))
         .collect();
     for v in crd.spec.versions.iter().flatten() {
-        let present = left.contains_key(v.name.as_str());
+        let present = left.contains(v.name.as_str());
         if v.storage && !present {
             errs.push(Error::invalid(
                 p,
@@ -247,7 +253,7 @@ fn stored_versions(crd: &CustomResourceDefinition, p: &Path, errs: &mut ErrorLis
         }
         left.remove(v.name.as_str());
     }
-    for (v, i) in left {
+    for (v, i) in left.into_entries() {
         errs.push(Error::invalid(
             &p.index(i),
             v,

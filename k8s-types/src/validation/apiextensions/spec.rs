@@ -244,7 +244,9 @@ pub(super) fn validate_spec(spec: &CustomResourceDefinitionSpec, opts: &Options)
                 selectable_fields(
                     layout.selectable_fields,
                     schema.filter(|_| e.is_none()),
-                    opts.too_many_selectable_fields_allowed.contains(""),
+                    opts.too_many_selectable_fields_allowed
+                        .iter()
+                        .any(String::is_empty),
                     &p.child("selectableFields"),
                     &mut errs,
                 );

@@ -4,7 +4,9 @@
 //! changes Approved/Denied conditions, only `/status` sets the certificate. Faults an
 //! old object already had are tolerated on update, as Go tolerates them.
 
-use std::collections::HashSet;
+// A `BTreeSet<&str>`, not a `HashSet`: the std map code for `&str` keys is compiled
+// for other checks already (`HashSet` would add hashbrown's, for the same answers).
+use std::collections::BTreeSet;
 
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
@@ -68,7 +70,7 @@ fn bytes_of(b: &Option<crate::value::ByteString>) -> &[u8] {
 }
 
 fn has_duplicates<'a>(items: impl IntoIterator<Item = &'a str>) -> bool {
-    let mut seen = HashSet::new();
+    let mut seen = BTreeSet::new();
     items.into_iter().any(|i| !seen.insert(i))
 }
 
@@ -198,7 +200,7 @@ fn validate(csr: &CertificateSigningRequest, opts: Options) -> ErrorList {
         }
     }
     if !opts.allow_duplicate_usages {
-        let mut seen = HashSet::new();
+        let mut seen = BTreeSet::new();
         for (i, u) in csr.spec.usages.iter().enumerate() {
             if !seen.insert(u.as_str()) {
                 errs.push(Error::duplicate(&usages.index(i), BadValue::json_string(u)));
@@ -240,7 +242,7 @@ fn validate_conditions(csr: &CertificateSigningRequest, opts: Options) -> ErrorL
     let mut errs = ErrorList::default();
     let status = Path::new("status");
     let fld = status.child("conditions");
-    let mut seen = HashSet::new();
+    let mut seen = BTreeSet::new();
     let (mut approved, mut denied) = (false, false);
     for (i, c) in csr.status.conditions.iter().enumerate() {
         let at = fld.index(i);

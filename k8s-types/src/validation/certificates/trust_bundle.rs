@@ -2,8 +2,6 @@
 //! signer, and a bundle of distinct CA certificates. `certificates.k8s.io/v1beta1` in
 //! 1.36, `v1` from 1.37.
 
-use std::collections::BTreeMap;
-
 use apimachinery::apis::meta::v1::validation::FIELD_IMMUTABLE_ERROR_MSG;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
@@ -61,9 +59,11 @@ pub fn validate_trust_bundle(fld: &Path, bundle: &str) -> ErrorList {
         errs.push(Error::too_long(fld, MAX_TRUST_BUNDLE_SIZE as i64));
         return errs;
     }
-    // Block contents to their entry numbers; Go reports duplicates in its map's
-    // (random) order, a single duplicate set reads the same either way.
-    let mut seen: BTreeMap<Vec<u8>, Vec<usize>> = BTreeMap::new();
+    // Block contents to their entry numbers, sorted by content; Go reports duplicates
+    // in its map's (random) order, a single duplicate set reads the same either way.
+    // (A sorted `Vec` rather than a `BTreeMap`, whose code would be compiled for these
+    // key and value types alone.)
+    let mut seen: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
     let mut rest = bundle.as_bytes();
     let mut i = 0;
     while let Some((block, next)) = pem::decode(rest) {
@@ -82,7 +82,14 @@ pub fn validate_trust_bundle(fld: &Path, bundle: &str) -> ErrorList {
         };
         match problem {
             Some(msg) => errs.push(Error::invalid(fld, OMITTED, msg)),
-            None => seen.entry(block.bytes).or_default().push(entry),
+            None => match seen.binary_search_by(|(bytes, _)| bytes.cmp(&block.bytes)) {
+                Ok(at) => {
+                    if let Some((_, entries)) = seen.get_mut(at) {
+                        entries.push(entry);
+                    }
+                }
+                Err(at) => seen.insert(at, (block.bytes, vec![entry])),
+            },
         }
     }
     if !errs.is_empty() {
@@ -95,7 +102,7 @@ pub fn validate_trust_bundle(fld: &Path, bundle: &str) -> ErrorList {
             "at least one trust anchor must be provided",
         ));
     }
-    for indices in seen.values().filter(|v| v.len() > 1) {
+    for (_, indices) in seen.iter().filter(|(_, v)| v.len() > 1) {
         let list: Vec<String> = indices.iter().map(ToString::to_string).collect();
         errs.push(Error::invalid(
             fld,

@@ -188,7 +188,9 @@ fn node_annotations(annotations: &BTreeMap<String, String>, path: &Path, errs: &
     let Some(text) = annotations.get(TAINTS_ANNOTATION).filter(|t| !t.is_empty()) else {
         return;
     };
-    match serde_json::from_str::<Vec<Taint>>(text) {
+    // `from_slice`, as every other serde_json read of k8s-types: one reader type, one
+    // copy of serde_json's parser (the text is a `&str`: the same answers).
+    match serde_json::from_slice::<Vec<Taint>>(text.as_bytes()) {
         Ok(taints) => validate_taints(&taints, &path.child(TAINTS_ANNOTATION), errs),
         // Go's message is encoding/json's, whose wording serde's does not follow.
         Err(e) => errs.push(Error::invalid(path, TAINTS_ANNOTATION, e.to_string())),

@@ -5,11 +5,9 @@
 //! updated as a pod's may be, not a static pod, and no existing ephemeral container
 //! removed or changed (they are matched by name: a patch may reorder them).
 
-use std::collections::HashMap;
-
 use apimachinery::util::validation::field::{Error, ErrorList, Path, go_quote};
 
-use crate::core::v1::{EphemeralContainer, Pod};
+use crate::core::v1::Pod;
 use crate::go_internal_json::with_internal_diff;
 use crate::validation::validate_object_meta_update;
 
@@ -38,27 +36,30 @@ pub fn validate_pod_ephemeral_containers_update(new: &Pod, old: &Pod) -> ErrorLi
     }
     let spec = Path::new("spec");
     let path = spec.child("ephemeralContainers");
-    let written: HashMap<&str, &EphemeralContainer> = new
-        .spec
-        .ephemeral_containers
-        .iter()
-        .map(|c| (c.name.as_str(), c))
-        .collect();
+    // The new container of a name (its last, as Go's map by name keeps), found by a
+    // scan: a pod has few, and a map would compile std's map code for one more type.
+    let written = |name: &str| {
+        new.spec
+            .ephemeral_containers
+            .iter()
+            .rev()
+            .find(|c| c.name == name)
+    };
     for before in &old.spec.ephemeral_containers {
         let quoted = go_quote(&before.name);
         // Go's messages end with a newline (the removed one's too).
-        match written.get(before.name.as_str()) {
+        match written(before.name.as_str()) {
             None => errs.push(Error::forbidden(
                 &path,
                 format!("existing ephemeral containers {quoted} may not be removed\n"),
             )),
-            Some(now) if *now != before => errs.push(Error::forbidden(
+            Some(now) if now != before => errs.push(Error::forbidden(
                 &path,
                 with_internal_diff(
                     &format!("existing ephemeral containers {quoted} may not be changed"),
                     "core.EphemeralContainer",
                     before,
-                    *now,
+                    now,
                 ),
             )),
             Some(_) => {}

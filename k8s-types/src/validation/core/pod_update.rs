@@ -169,14 +169,14 @@ fn only_deleted_scheduling_gates(
     path: &Path,
     errs: &mut ErrorList,
 ) {
-    let mut added: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut added = crate::validation::name_index::NameIndex::new();
     for (i, g) in new.iter().enumerate() {
         added.insert(&g.name, i);
     }
     for g in old {
         added.remove(g.name.as_str());
     }
-    for (name, i) in added {
+    for (name, i) in added.into_entries() {
         errs.push(Error::forbidden(
             &path.index(i).child("name"),
             format!("only deletion is allowed, but found new scheduling gate '{name}'"),

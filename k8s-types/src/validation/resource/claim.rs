@@ -122,15 +122,15 @@ pub fn is_extended_resource_name(name: &str) -> bool {
 }
 
 /// The names a claim's requests answer to: a request, or a request and one of its
-/// sub-requests (Go's `requestNames`).
-struct RequestNames<'a>(BTreeMap<&'a str, Option<BTreeSet<&'a str>>>);
+/// sub-requests (Go's `requestNames`). A request without sub-requests has an empty set
+/// (Go's nil), the map type the claim's constraint attributes use as well.
+struct RequestNames<'a>(BTreeMap<&'a str, BTreeSet<&'a str>>);
 
 impl<'a> RequestNames<'a> {
     fn of(claim: &'a DeviceClaim) -> Self {
         let mut names = BTreeMap::new();
         for r in claim.requests.iter().flatten() {
-            let subs = (!r.first_available.is_empty())
-                .then(|| r.first_available.iter().map(|s| s.name.as_str()).collect());
+            let subs = r.first_available.iter().map(|s| s.name.as_str()).collect();
             names.insert(r.name.as_str(), subs);
         }
         RequestNames(names)
@@ -140,7 +140,7 @@ impl<'a> RequestNames<'a> {
         let segments: Vec<&str> = name.split('/').collect();
         match segments.as_slice() {
             [request] => self.0.contains_key(request),
-            [request, sub] => matches!(self.0.get(request), Some(Some(subs)) if subs.contains(sub)),
+            [request, sub] => self.0.get(request).is_some_and(|subs| subs.contains(sub)),
             _ => false,
         }
     }

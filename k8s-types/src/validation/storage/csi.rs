@@ -1,7 +1,9 @@
 //! The CSI kinds (Go's `ValidateCSIDriver`, `ValidateCSINode` and
 //! `ValidateCSIStorageCapacity`).
 
-use std::collections::HashSet;
+// A `BTreeSet<&str>`, not a `HashSet`: the std map code for `&str` keys is compiled
+// for other checks already (`HashSet` would add hashbrown's, for the same answers).
+use std::collections::BTreeSet;
 
 use apimachinery::apis::meta::v1::validation::{
     FIELD_IMMUTABLE_ERROR_MSG, IS_NEGATIVE_ERROR_MSG, name_is_dns_subdomain,
@@ -80,7 +82,7 @@ fn validate_csi_driver_spec(spec: &CSIDriverSpec, errs: &mut ErrorList) {
         }
     }
     let tp = sp.child("tokenRequests");
-    let mut audiences = HashSet::new();
+    let mut audiences = BTreeSet::new();
     for (i, t) in spec.token_requests.iter().enumerate() {
         let p = tp.index(i);
         if !audiences.insert(t.audience.as_str()) {
@@ -149,7 +151,7 @@ pub fn validate_csi_node(n: &CSINode) -> ErrorList {
     );
     let dp = Path::new("spec");
     let dp = dp.child("drivers");
-    let mut names = HashSet::new();
+    let mut names = BTreeSet::new();
     for (i, d) in n
         .spec
         .drivers
@@ -184,7 +186,7 @@ pub fn validate_csi_node(n: &CSINode) -> ErrorList {
             errs.push(Error::duplicate(&p.child("name"), &d.name));
         }
         // Go reports the topology keys' problems on the driver itself.
-        let mut keys = HashSet::new();
+        let mut keys = BTreeSet::new();
         for key in d.topology_keys.as_deref().unwrap_or_default() {
             if key.is_empty() {
                 errs.push(Error::required(&p, ""));

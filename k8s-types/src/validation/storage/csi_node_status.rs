@@ -6,7 +6,9 @@
 //! strategy drops it from an update unless the old object had it, so a default server
 //! only judges health an object already carried.
 
-use std::collections::HashSet;
+// A `BTreeSet<&str>`, not a `HashSet`: the std map code for `&str` keys is compiled
+// for other checks already (`HashSet` would add hashbrown's, for the same answers).
+use std::collections::BTreeSet;
 
 use apimachinery::apis::meta::v1::validation::is_valid_condition_reason;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
@@ -35,7 +37,7 @@ pub fn validate_csi_node_status_update(new: &CSINode, old: &CSINode) -> ErrorLis
         validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
     let status = Path::new("status");
     let fld = status.child("storageHealth");
-    let mut seen = HashSet::new();
+    let mut seen = BTreeSet::new();
     for (i, health) in new.status.storage_health.iter().enumerate() {
         let ip = fld.index(i);
         if !seen.insert(health.name.as_str()) {
