@@ -10,7 +10,7 @@ use super::error::{ProtobufError, ProtobufErrorKind};
 use super::scratch::encode_exact;
 use super::wire::{WireDecoder, WireEncoder, WireType};
 use crate::exact_vec::ExactVec;
-use crate::text::text;
+use crate::text::{owned_text, text};
 
 /// A protobuf message.
 pub trait Message {
@@ -239,8 +239,13 @@ impl Field for String {
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        // Exactly the text's length (growing an empty string reserves at least 8).
-        *self = read_str(wire, d)?.to_owned();
+        // Exactly the text's length (growing an empty string reserves at least 8), tested
+        // and copied in one pass (`owned_text`).
+        expect_wire(wire, WireType::LengthDelimited, d, "a string")?;
+        let at = d.offset();
+        let bytes = d.length_delimited()?;
+        *self = owned_text(bytes)
+            .ok_or_else(|| ProtobufError::new(at, ProtobufErrorKind::InvalidUtf8))?;
         Ok(())
     }
 }
