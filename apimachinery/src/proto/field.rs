@@ -38,6 +38,17 @@ pub fn merge_message<M: Message + ?Sized>(
     message: &mut M,
     d: &mut WireDecoder<'_>,
 ) -> Result<(), ProtobufError> {
+    read_fields(message, d)
+}
+
+/// The loop of [`merge_message`], inlined into [`merge_nested`] as well: every nested
+/// message (about 450 in a Pod) then costs one call fewer, with its saved registers
+/// (about 20 instructions).
+#[inline(always)]
+fn read_fields<M: Message + ?Sized>(
+    message: &mut M,
+    d: &mut WireDecoder<'_>,
+) -> Result<(), ProtobufError> {
     while !d.is_empty() {
         let (number, wire) = d.key()?;
         if !message.merge_field(number, wire, d)? {
@@ -139,7 +150,7 @@ fn merge_nested(
     d: &mut WireDecoder<'_>,
 ) -> Result<(), ProtobufError> {
     expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
-    merge_message(message, &mut d.nested_inline()?)?;
+    read_fields(message, &mut d.nested_inline()?)?;
     message.finish_fields();
     Ok(())
 }
