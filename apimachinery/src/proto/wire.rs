@@ -563,7 +563,10 @@ mod tests {
         }
         for bytes in [&[0x80][..], &[0x80, 0x80], &[0xff, 0xff, 0xff]] {
             let e = WireDecoder::new(bytes).varint().unwrap_err();
-            assert!(matches!(e.kind(), ProtobufErrorKind::Truncated), "{bytes:?}");
+            assert!(
+                matches!(e.kind(), ProtobufErrorKind::Truncated),
+                "{bytes:?}"
+            );
             assert_eq!(e.offset(), 0);
         }
     }
