@@ -9,8 +9,8 @@
 #
 # Usage: benchmarks/codec_instructions.sh [out.tsv]
 # OPERATIONS and FIXTURES (space-separated) choose other rows than the default eight;
-# the example also takes `core.v1.ConfigMap` and, for the encodes, `PodList` (1,000
-# named copies of the Pod fixture, as the go_codecs bench builds it).
+# the example also takes `core.v1.ConfigMap` and `PodList` (1,000 named copies of the
+# Pod fixture, as the go_codecs bench builds it; FEW=1 MANY=3 keep its runs short).
 # Needs valgrind; builds the example in release in the workspace's target directory (with
 # k8s-types' dev-dependencies, so apimachinery with its default features: the first build
 # compiles k8s-types once more beside `cargo build --release -p k8s-types`'s copy) and

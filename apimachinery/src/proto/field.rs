@@ -11,7 +11,7 @@ use super::error::{ProtobufError, ProtobufErrorKind};
 use super::scratch::encode_exact;
 use super::wire::{WireDecoder, WireType};
 use crate::exact_vec::ExactVec;
-use crate::text::text;
+use crate::text::{owned_text, text};
 
 /// A protobuf message.
 pub trait Message {
@@ -36,6 +36,17 @@ pub trait Message {
 /// Reads fields from `d` into `message` until `d` is exhausted; unknown fields are
 /// skipped, as Go skips them.
 pub fn merge_message<M: Message + ?Sized>(
+    message: &mut M,
+    d: &mut WireDecoder<'_>,
+) -> Result<(), ProtobufError> {
+    read_fields(message, d)
+}
+
+/// The loop of [`merge_message`], inlined into [`merge_nested`] as well: every nested
+/// message (about 450 in a Pod) then costs one call fewer, with its saved registers
+/// (about 20 instructions).
+#[inline(always)]
+fn read_fields<M: Message + ?Sized>(
     message: &mut M,
     d: &mut WireDecoder<'_>,
 ) -> Result<(), ProtobufError> {
@@ -140,7 +151,7 @@ fn merge_nested(
     d: &mut WireDecoder<'_>,
 ) -> Result<(), ProtobufError> {
     expect_wire(wire, WireType::LengthDelimited, d, "a message")?;
-    merge_message(message, &mut d.nested_inline()?)?;
+    read_fields(message, &mut d.nested_inline()?)?;
     message.finish_fields();
     Ok(())
 }
@@ -240,8 +251,13 @@ impl Field for String {
     }
 
     fn merge_from(&mut self, wire: WireType, d: &mut WireDecoder<'_>) -> Result<(), ProtobufError> {
-        // Exactly the text's length (growing an empty string reserves at least 8).
-        *self = read_str(wire, d)?.to_owned();
+        // Exactly the text's length (growing an empty string reserves at least 8), tested
+        // and copied in one pass (`owned_text`).
+        expect_wire(wire, WireType::LengthDelimited, d, "a string")?;
+        let at = d.offset();
+        let bytes = d.length_delimited()?;
+        *self = owned_text(bytes)
+            .ok_or_else(|| ProtobufError::new(at, ProtobufErrorKind::InvalidUtf8))?;
         Ok(())
     }
 }

@@ -113,8 +113,23 @@ impl<'a> WireDecoder<'a> {
         self.long_varint()
     }
 
-    /// [`varint`](Self::varint) of two bytes or more, or at the end of the input.
+    /// [`varint`](Self::varint) of two bytes or more, or at the end of the input: two
+    /// bytes (the length of a message of 128 bytes to 16 KiB, a Pod's containers and
+    /// volumes) read here, the rest in the loop. Out of line, so that the inlined one-byte
+    /// case stays small.
     fn long_varint(&mut self) -> Result<u64, ProtobufError> {
+        if let Some(&[low, high]) = self.buf.get(self.pos..).and_then(|rest| rest.first_chunk()) {
+            if high < 0x80 {
+                self.pos += 2;
+                return Ok(u64::from(low & 0x7f) | (u64::from(high) << 7));
+            }
+        }
+        self.varint_loop()
+    }
+
+    /// [`varint`](Self::varint) of three bytes or more, or cut short.
+    #[inline(never)]
+    fn varint_loop(&mut self) -> Result<u64, ProtobufError> {
         let start = self.offset();
         let mut value: u64 = 0;
         for i in 0..10 {
@@ -168,11 +183,23 @@ impl<'a> WireDecoder<'a> {
         let Some((field, wire)) = self.last_key else {
             return 1;
         };
+        // The next key is compared as the number it is written as: the same number is the
+        // same field and wire type, which is all `key` would tell.
+        let key = (u64::from(field) << 3) | wire.bits();
         let mut ahead = self.clone();
         let mut n = 0;
-        while ahead.skip(field, wire).is_ok() {
+        loop {
+            // Strings and messages (nearly every list) skipped inline, not through `skip`.
+            let skipped = if wire == WireType::LengthDelimited {
+                ahead.length_delimited().is_ok()
+            } else {
+                ahead.skip(field, wire).is_ok()
+            };
+            if !skipped {
+                break;
+            }
             n += 1;
-            if ahead.is_empty() || ahead.key().ok() != Some((field, wire)) {
+            if ahead.is_empty() || ahead.varint().ok() != Some(key) {
                 break;
             }
         }
@@ -368,6 +395,29 @@ mod tests {
         assert!(matches!(e.kind(), ProtobufErrorKind::WireType(7)));
         let e = WireDecoder::new(&[0x00]).key().unwrap_err();
         assert!(matches!(e.kind(), ProtobufErrorKind::FieldNumber(0)));
+    }
+
+    #[test]
+    fn two_byte_varints_and_the_edges_of_their_fast_path() {
+        for (bytes, value, used) in [
+            (&[0xac, 0x02][..], 300, 2),
+            (&[0x80, 0x01], 128, 2),
+            (&[0xff, 0x7f], 16_383, 2),
+            (&[0x80, 0x80, 0x01], 16_384, 3),
+            (&[0xac, 0x02, 0x05], 300, 2),
+        ] {
+            let mut d = WireDecoder::new(bytes);
+            assert_eq!(d.varint().unwrap(), value, "{bytes:?}");
+            assert_eq!(d.offset(), used, "{bytes:?}");
+        }
+        for bytes in [&[0x80][..], &[0x80, 0x80], &[0xff, 0xff, 0xff]] {
+            let e = WireDecoder::new(bytes).varint().unwrap_err();
+            assert!(
+                matches!(e.kind(), ProtobufErrorKind::Truncated),
+                "{bytes:?}"
+            );
+            assert_eq!(e.offset(), 0);
+        }
     }
 
     #[test]
