@@ -46,8 +46,10 @@ pub enum Fault {
     /// Every watch connection is dropped mid-stream.
     WatchDrop,
     /// The watchers are held off (their connections dropped and refused) while
-    /// `filler` writes to another namespace push the servers' watch caches past them,
-    /// etcd is compacted, and then let back: 410 Gone is expected, and a relist.
+    /// `filler` writes to another namespace are made, etcd is compacted, and then let
+    /// back. A server whose watch cache keeps the writes resumes them from it, as
+    /// kube-apiserver's keeps 75 s of events (Go's `watch_cache_history.go`); one that
+    /// does not answers 410 Gone, and the watchers relist.
     CompactBehind {
         /// Writes per resource while the watchers are away.
         filler: usize,

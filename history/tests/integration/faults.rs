@@ -252,18 +252,16 @@ fn etcd_two_servers_one_cut_from_etcd() {
 #[test]
 fn etcd_compacted_while_watchers_are_behind() {
     let Some(bin) = kapi_on_etcd() else { return };
-    // More writes than kapi's watch cache keeps (1024 per resource), then a compaction.
+    // Writes while the watchers are away, then a compaction. kapi's watch cache, sized
+    // as Go's (75 s of events, up to 102,400), still holds them, so the watchers
+    // resume from it rather than getting 410 Gone, as from kube-apiserver; the checker
+    // verifies they miss nothing and see nothing twice.
     let faults = vec![Fault::CompactBehind { filler: 1200 }];
-    let result = run(&Scenario::bounded(
+    run(&Scenario::bounded(
         "etcd-compact",
         spec(bin, Backend::Etcd, 1, false),
         faults,
     ));
-    assert!(
-        result.report.gone > 0,
-        "no watch ended with 410 Gone:\n{}",
-        result.report
-    );
 }
 
 #[test]
