@@ -1,6 +1,6 @@
 //! The watch cache of one resource (Go's `storage/cacher`): one storage watch on the
-//! resource's prefix, kept in a bounded ring of recent events (each object decoded once,
-//! when a client first needs it) and fanned out to every client watch, and the current
+//! resource's prefix, kept in a window of recent events sized by their age as Go sizes
+//! its own ([`history`]; each object decoded once, when a client first needs it) and fanned out to every client watch, and the current
 //! stored value of every object, which writes start from. Its window begins at the
 //! storage's revision when the server opened it (Go's caches list the store as the server
 //! starts), or where it started when the storage cannot go back there: a client resuming
@@ -10,7 +10,7 @@
 //! served from the cache too ([`snapshot`], Go's snapshots of `ListFromCacheSnapshot`),
 //! whatever the storage has compacted since.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, Weak};
 
@@ -26,13 +26,12 @@ use super::resource_info::ResourceInfo;
 use crate::storage::{KeyValue, ListOptions, Revision, Storage, interpret_error};
 
 mod apply;
+mod history;
 mod snapshot;
 
 use apply::{apply, lazy_event};
+use history::History;
 
-/// How many recent events the cache keeps for resuming watches (Go sizes its cache
-/// similarly, in the hundreds to thousands per resource).
-const RING_CAPACITY: usize = 1024;
 /// How many events a client may fall behind the live stream before its watch is ended
 /// (it then re-watches from its last revision, as Go's clients do).
 const CLIENT_BUFFER: usize = 1024;
@@ -212,26 +211,22 @@ struct Window {
     /// since), a watch from before the window is served by a storage watch of its own
     /// (410 once the storage has compacted it), not refused.
     from_opening: bool,
-    ring: VecDeque<Arc<CacheEvent>>,
+    /// The recent events ("the ring").
+    ring: History,
     tx: broadcast::Sender<Arc<CacheEvent>>,
 }
 
 impl Window {
-    /// Adds an event to the ring, dropping the oldest one past its capacity and moving
+    /// Adds an event to the ring, dropping the oldest ones past its capacity and moving
     /// the window's start as Go's `watchCacheHistory` and snapshots move theirs.
     fn push(&mut self, event: Arc<CacheEvent>) {
-        self.ring.push_back(event);
-        let mut dropped = false;
-        while self.ring.len() > RING_CAPACITY {
-            self.ring.pop_front();
-            dropped = true;
-        }
-        if let Some(oldest) = self.ring.front().map(|e| e.revision) {
+        let dropped = self.ring.push(event, tokio::time::Instant::now());
+        if let Some(oldest) = self.ring.events().front().map(|e| e.revision) {
             if dropped {
                 self.watch_from = self.watch_from.max(oldest - 1);
             }
             // Go compacts its snapshots to the oldest event whenever the ring is full.
-            if self.ring.len() >= RING_CAPACITY {
+            if self.ring.is_full() {
                 self.snapshots_from = self.snapshots_from.max(oldest);
             }
         }
@@ -245,7 +240,7 @@ impl Window {
         if self.seen < self.valid_from || revision < self.snapshots_from || revision > self.seen {
             return None;
         }
-        snapshot::at(by_key, &self.ring, prefix, start, revision)
+        snapshot::at(by_key, self.ring.events(), prefix, start, revision)
     }
 }
 
@@ -283,7 +278,7 @@ impl Cacher {
                 watch_from: 0,
                 snapshots_from: 0,
                 from_opening: false,
-                ring: VecDeque::new(),
+                ring: History::default(),
                 tx,
             }),
             seen: tokio::sync::watch::Sender::new(0),
@@ -577,9 +572,9 @@ impl Cacher {
                 });
                 Err((from, expired))
             } else {
-                let first = window.ring.partition_point(|e| e.revision <= from);
-                let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = window
-                    .ring
+                let events = window.ring.events();
+                let first = events.partition_point(|e| e.revision <= from);
+                let replay: Vec<Result<Arc<CacheEvent>, StatusError>> = events
                     .range(first..)
                     .filter(|e| e.deliverable())
                     .cloned()

@@ -146,11 +146,11 @@ async fn lists_from_the_cache_only_when_it_has_seen_the_current_revision() {
     ));
 }
 
-/// Writes past the ring's capacity, in a window that begins where the server opened
-/// the storage (as Go's): a resume the ring still covers is replayed from it, in
-/// order; an older one is Go's 410 "too old resource version", quoting the
-/// revision before the ring's oldest event; and an exact list before the ring's oldest
-/// event is left to the storage.
+/// Writes past the ring's capacity once its events are stale, in a window that begins
+/// where the server opened the storage (as Go's): a resume the ring still covers is
+/// replayed from it, in order; an older one is Go's 410 "too old resource version",
+/// quoting the revision before the ring's oldest event; and an exact list before the
+/// ring's oldest event is left to the storage.
 #[tokio::test]
 async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     let mut scheme = Scheme::new();
@@ -167,24 +167,19 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
     let (start, _live) = cacher.watch(0).await.unwrap();
     assert_eq!(start, 1);
-    let total = RING_CAPACITY + 100;
-    for i in 0..total {
-        storage
-            .create(
-                &format!("/registry/example.com/widgets/w{i}"),
-                widget(&format!("w{i}")),
-            )
-            .await
-            .unwrap();
-    }
-    let last = storage.current_revision().await.unwrap();
-    for _ in 0..200 {
-        if cacher.last_revision().await == last {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    assert_eq!(cacher.last_revision().await, last);
+    // A first window's worth, then as many again once those are stale: the ring does
+    // not grow (Go grows it only while its oldest event is fresh) and drops them.
+    write_widgets(&storage, &cacher, 0..history::LOWER_BOUND).await;
+    cacher
+        .window()
+        .ring
+        .age_by(history::EVENT_FRESH + std::time::Duration::from_secs(1));
+    let last = write_widgets(
+        &storage,
+        &cacher,
+        history::LOWER_BOUND..2 * history::LOWER_BOUND,
+    )
+    .await;
     // Recent: from the ring.
     let (_, mut recent) = cacher.watch(last - 3).await.unwrap();
     for want in last - 2..=last {
@@ -192,7 +187,7 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
         assert_eq!((e.revision, e.event_type), (want, EventType::Added));
     }
     // Older than the ring: expired.
-    let oldest = last - i64::try_from(RING_CAPACITY).unwrap() + 1;
+    let oldest = last - i64::try_from(history::LOWER_BOUND).unwrap() + 1;
     let (_, mut old) = cacher.watch(start).await.unwrap();
     let err = old.next().await.unwrap().unwrap_err();
     assert_eq!(err.code(), 410);
@@ -214,6 +209,60 @@ async fn resumes_from_the_ring_and_expires_what_it_has_dropped() {
     );
     let items = cacher.list_exact(prefix, prefix, oldest).await.unwrap();
     assert_eq!(items.len(), usize::try_from(oldest).unwrap());
+}
+
+/// A burst of writes past the ring's first capacity (and past the fixed 1024 events it
+/// once held), all fresh: the ring grows to keep them, as Go's does, and a watch from
+/// before the burst is replayed from it, not answered 410.
+#[tokio::test]
+async fn a_fresh_burst_is_kept_whole() {
+    let mut scheme = Scheme::new();
+    scheme.add_known_type::<Widget>().unwrap();
+    let scheme = Arc::new(scheme);
+    let mut reshaped = crate::storage::testing::ReshapedWatches::new(same);
+    reshaped
+        .create("/registry/example.com/widgets/first", widget("first"))
+        .await
+        .unwrap();
+    reshaped.opened_at = Some(1);
+    let storage: Arc<dyn Storage> = Arc::new(reshaped);
+    let cacher = Arc::new(Cacher::new(scheme, storage.clone(), info()));
+    let (start, _live) = cacher.watch(0).await.unwrap();
+    let burst = 1100;
+    let last = write_widgets(&storage, &cacher, 0..burst).await;
+    let (_, mut replay) = cacher.watch(start).await.unwrap();
+    for want in start + 1..=last {
+        let e = replay.next().await.unwrap().unwrap();
+        assert_eq!((e.revision, e.event_type), (want, EventType::Added));
+    }
+    assert_eq!(cacher.window().ring.events().len(), burst);
+}
+
+/// Creates widgets `w{i}` for each `i` of `range` and waits until the cache has seen
+/// them: the last revision.
+async fn write_widgets(
+    storage: &Arc<dyn Storage>,
+    cacher: &Arc<Cacher>,
+    range: std::ops::Range<usize>,
+) -> Revision {
+    for i in range {
+        storage
+            .create(
+                &format!("/registry/example.com/widgets/w{i}"),
+                widget(&format!("w{i}")),
+            )
+            .await
+            .unwrap();
+    }
+    let last = storage.current_revision().await.unwrap();
+    for _ in 0..500 {
+        if cacher.last_revision().await == last {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(cacher.last_revision().await, last);
+    last
 }
 
 /// An identity reshape: the memory storage's own watches.
