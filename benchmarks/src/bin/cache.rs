@@ -448,6 +448,14 @@ async fn main() -> Result<(), Error> {
         .await?;
     ours_per_object::<k8s_types::core::v1::Pod>(&client, &scheme, true, true, pods).await?;
     kube_bytes_per_object::<k8s_openapi::api::core::v1::Pod>(&url, false, pods).await?;
+    // ...and the replays' events in both encodings: the server encodes an event once per
+    // format for every watcher (as Go's cachingObject), so that whichever client
+    // replayed first would pay for it alone.
+    for wire in [WireFormat::Protobuf, WireFormat::Json] {
+        watch_throughput::<k8s_types::core::v1::ConfigMap>(&url, &scheme, wire, &from, configmaps)
+            .await?;
+        watch_throughput::<k8s_types::core::v1::Pod>(&url, &scheme, wire, &from, pods).await?;
+    }
 
     // Go first, alone: the Rust side waits.
     let go = go_oracle_lines(&[
