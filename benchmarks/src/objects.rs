@@ -10,7 +10,7 @@ use apimachinery::runtime::{Scheme, Unstructured};
 use apimachinery::serializer::Encoder;
 use apiserver::server::GenericApiServer;
 use apiserver::storage::Storage;
-use controller_runtime::client::Client;
+use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
 use controller_runtime::config::Config;
 
 /// The benchmarks' error: anything, with its message.
@@ -126,4 +126,25 @@ pub async fn populated_server(
         started.elapsed()
     );
     Ok((server, first.metadata.resource_version))
+}
+
+/// A client of `url` in `wire` and the options of a watch of namespace `default` from
+/// revision `from`: what the watch-replay benchmarks open (`cache`, `watch_live`).
+pub fn replay_watch(
+    url: &str,
+    scheme: &Arc<Scheme>,
+    wire: WireFormat,
+    from: &str,
+) -> Result<(Client, ListOptions), Error> {
+    let client = Client::with_options(
+        &Config::new(url),
+        Arc::clone(scheme),
+        ClientOptions { wire_format: wire },
+    )?;
+    let opts = ListOptions {
+        resource_version: Some(from.to_owned()),
+        namespace: Some("default".into()),
+        ..ListOptions::default()
+    };
+    Ok((client, opts))
 }

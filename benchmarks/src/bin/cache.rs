@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use apimachinery::runtime::Scheme;
-use benchmarks::objects::{Error, populated_server};
+use benchmarks::objects::{Error, populated_server, replay_watch};
 use benchmarks::{go_oracle_lines, results};
 use controller_runtime::cache::{Cache, CacheOptions};
 use controller_runtime::client::{Client, ClientOptions, ListOptions, ObjectKey, WireFormat};
@@ -184,16 +184,7 @@ async fn watch_throughput<T: apimachinery::runtime::Resource>(
     from: &str,
     expected: usize,
 ) -> Result<f64, Error> {
-    let client = Client::with_options(
-        &Config::new(url),
-        Arc::clone(scheme),
-        ClientOptions { wire_format: wire },
-    )?;
-    let opts = ListOptions {
-        resource_version: Some(from.to_owned()),
-        namespace: Some("default".into()),
-        ..ListOptions::default()
-    };
+    let (client, opts) = replay_watch(url, scheme, wire, from)?;
     let start = Instant::now();
     let mut stream = client.watch::<T>(&opts).await?;
     let mut n = 0;

@@ -16,9 +16,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use apimachinery::runtime::{Object, Scheme};
-use benchmarks::objects::{Error, populated_server};
-use controller_runtime::client::{Client, ClientOptions, ListOptions, WireFormat};
-use controller_runtime::config::Config;
+use benchmarks::objects::{Error, populated_server, replay_watch};
+use controller_runtime::client::WireFormat;
 use futures_util::StreamExt;
 
 /// Serves a filled server until standard input closes.
@@ -48,16 +47,7 @@ async fn watch_once<T: Object + Default>(
     n: usize,
     label: &str,
 ) -> Result<(), Error> {
-    let client = Client::with_options(
-        &Config::new(url),
-        Arc::clone(scheme),
-        ClientOptions { wire_format: wire },
-    )?;
-    let opts = ListOptions {
-        resource_version: Some(from.to_owned()),
-        namespace: Some("default".into()),
-        ..ListOptions::default()
-    };
+    let (client, opts) = replay_watch(url, scheme, wire, from)?;
     let start = Instant::now();
     let gvk = client.gvk_for::<T>()?;
     client.rest_mapping(&gvk).await?;
