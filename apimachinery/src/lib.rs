@@ -187,7 +187,9 @@ pub mod schema;
 mod scheme_error;
 pub mod serializer;
 pub mod structural_schema;
-// One `unsafe` block: reading ASCII bytes as text without validating them twice.
+// Unsafe code: reading ASCII bytes as text without validating them twice, and a short
+// ASCII text copied into an allocation of its length by two overlapping word writes
+// (the protobuf decoder's strings).
 #[allow(unsafe_code)]
 mod text;
 pub mod util;
