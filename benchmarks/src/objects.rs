@@ -148,3 +148,19 @@ pub fn replay_watch(
     };
     Ok((client, opts))
 }
+
+/// The server half of the watch-replay benchmarks (`cache`, `watch_live`): the
+/// in-process API server with `configmaps` ConfigMaps and `pods` Pods created, meant
+/// for a child process of its own. Prints `URL REVISION` and serves until its standard
+/// input closes.
+pub async fn serve_until_stdin_closes(configmaps: usize, pods: usize) -> Result<(), Error> {
+    let mut scheme = Scheme::new();
+    k8s_types::register(&mut scheme)?;
+    let scheme = Arc::new(scheme);
+    let (server, from) = populated_server(&scheme, configmaps, pods).await?;
+    println!("{} {from}", server.url());
+    tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink()))
+        .await??;
+    server.shutdown().await;
+    Ok(())
+}

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use apimachinery::runtime::Scheme;
-use benchmarks::objects::{Error, populated_server, replay_watch};
+use benchmarks::objects::{Error, replay_watch, serve_until_stdin_closes};
 use benchmarks::{go_oracle_lines, results};
 use controller_runtime::cache::{Cache, CacheOptions};
 use controller_runtime::client::{Client, ClientOptions, ListOptions, ObjectKey, WireFormat};
@@ -376,23 +376,6 @@ fn results_rows(
     rows
 }
 
-/// The server half: the in-process API server with every object created, in a child
-/// process of its own so that the parent's allocator counts the caches alone (the
-/// server's watch buffers and encoding caches would otherwise be counted, and not all
-/// of them are released between measurements). Prints `URL REVISION` and serves until
-/// its standard input closes.
-async fn serve(configmaps: usize, pods: usize) -> Result<(), Error> {
-    let mut scheme = Scheme::new();
-    k8s_types::register(&mut scheme)?;
-    let scheme = Arc::new(scheme);
-    let (server, from) = populated_server(&scheme, configmaps, pods).await?;
-    println!("{} {from}", server.url());
-    tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink()))
-        .await??;
-    server.shutdown().await;
-    Ok(())
-}
-
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), Error> {
     let mut args = std::env::args().skip(1).peekable();
@@ -404,7 +387,10 @@ async fn main() -> Result<(), Error> {
         .unwrap_or(10_000);
     let pods: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000);
     if server_half {
-        return serve(configmaps, pods).await;
+        // The server in a child process of its own, so that this process's allocator
+        // counts the caches alone (the server's watch buffers and encoding caches are
+        // not all released between measurements).
+        return serve_until_stdin_closes(configmaps, pods).await;
     }
     let mut server = std::process::Command::new(std::env::current_exe()?)
         .args(["--serve", &configmaps.to_string(), &pods.to_string()])

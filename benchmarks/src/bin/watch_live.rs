@@ -16,22 +16,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use apimachinery::runtime::{Object, Scheme};
-use benchmarks::objects::{Error, populated_server, replay_watch};
+use benchmarks::objects::{Error, replay_watch, serve_until_stdin_closes};
 use controller_runtime::client::WireFormat;
 use futures_util::StreamExt;
-
-/// Serves a filled server until standard input closes.
-async fn serve(configmaps: usize, pods: usize) -> Result<(), Error> {
-    let mut scheme = Scheme::new();
-    k8s_types::register(&mut scheme)?;
-    let scheme = Arc::new(scheme);
-    let (server, from) = populated_server(&scheme, configmaps, pods).await?;
-    println!("{} {from}", server.url());
-    tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink()))
-        .await??;
-    server.shutdown().await;
-    Ok(())
-}
 
 /// Milliseconds since `start`.
 fn ms(start: Instant) -> f64 {
@@ -87,7 +74,7 @@ async fn main() -> Result<(), Error> {
             .ok_or_else(|| Error::from(format!("argument {i} missing (see the usage)")))
     };
     match arg(0)? {
-        "serve" => serve(arg(1)?.parse()?, arg(2)?.parse()?).await,
+        "serve" => serve_until_stdin_closes(arg(1)?.parse()?, arg(2)?.parse()?).await,
         "watch" => {
             let (url, from, kind, wire) = (arg(1)?, arg(2)?, arg(3)?, arg(4)?);
             let n: usize = arg(5)?.parse()?;
