@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
 use apimachinery::api::errors::{self, StatusError};
@@ -14,6 +15,7 @@ use apimachinery::runtime::Object;
 use apimachinery::schema::GroupVersionKind;
 use bytes::Bytes;
 use futures_util::stream::{self, BoxStream};
+use futures_util::task::AtomicWaker;
 use futures_util::{Stream, StreamExt};
 use tokio::sync::watch as signal;
 
@@ -186,6 +188,10 @@ struct LiveEvents {
     events: CacheWatch,
     /// Ready when the stream must end: the deadline passed or the server shuts down.
     stop: Pin<Box<dyn Future<Output = ()> + Send>>,
+    /// Wakes the stream's task for `stop`, `ticker` and `pending_bookmark`, which are
+    /// polled with `timers_waker` and only after it woke.
+    timers: Arc<TimersWoken>,
+    timers_waker: Waker,
     /// Only for clients that take bookmarks.
     ticker: Option<tokio::time::Interval>,
     /// The cache's revision being read for a bookmark the ticker asked for.
@@ -193,6 +199,28 @@ struct LiveEvents {
     state: WatchState,
     cacher: Arc<Cacher>,
     done: bool,
+}
+
+/// The waker of a watch's stop future and bookmark ticker: it wakes the watch's task and
+/// notes that it did, so that the stream polls them only then. A fan-out polls every
+/// watcher's stream each time an event arrives, and polling the stop future (a timer
+/// and the shutdown signal in a `select!`) each time it runs out of events was about a
+/// twentieth of a delivery's instructions.
+#[derive(Debug)]
+struct TimersWoken {
+    woken: AtomicBool,
+    task: AtomicWaker,
+}
+
+impl Wake for TimersWoken {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.woken.store(true, Ordering::Release);
+        self.task.wake();
+    }
 }
 
 impl LiveEvents {
@@ -230,25 +258,34 @@ impl Stream for LiveEvents {
                 Poll::Pending => break,
             }
         }
-        // Checked only when no event is waiting, which is soon (the cache's channel
-        // yields to the scheduler after a budget of events): not once per event.
-        if this.stop.as_mut().poll(cx).is_ready() {
+        // The timers are checked only when no event is waiting, and only once their
+        // waker woke: registered first, so that a wake after the check polls again.
+        this.timers.task.register(cx.waker());
+        if !this.timers.woken.swap(false, Ordering::AcqRel) {
+            return Poll::Pending;
+        }
+        let waker = this.timers_waker.clone();
+        let mut timers = Context::from_waker(&waker);
+        if this.stop.as_mut().poll(&mut timers).is_ready() {
             this.done = true;
             return Poll::Ready(None);
         }
         loop {
             if let Some(revision) = this.pending_bookmark.as_mut() {
-                let Poll::Ready(revision) = revision.as_mut().poll(cx) else {
+                let Poll::Ready(revision) = revision.as_mut().poll(&mut timers) else {
                     return Poll::Pending;
                 };
                 this.pending_bookmark = None;
+                // The ticker's next tick is armed when it is next polled: poll it then
+                // without waiting for a wake.
+                this.timers.woken.store(true, Ordering::Release);
                 let revision = revision.max(this.state.last_sent);
                 return match this.state.bookmark(revision, false) {
                     Ok(line) => Poll::Ready(Some(Ok(line))),
                     Err(e) => this.fail(&e),
                 };
             }
-            match this.ticker.as_mut().map(|t| t.poll_tick(cx)) {
+            match this.ticker.as_mut().map(|t| t.poll_tick(&mut timers)) {
                 Some(Poll::Ready(_)) => {
                     let cacher = this.cacher.clone();
                     this.pending_bookmark =
@@ -419,9 +456,16 @@ pub async fn watch(
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         ticker
     });
+    // Woken at first, so that the first poll arms the timers.
+    let timers = Arc::new(TimersWoken {
+        woken: AtomicBool::new(true),
+        task: AtomicWaker::new(),
+    });
     let live = LiveEvents {
         events,
         stop,
+        timers_waker: Waker::from(timers.clone()),
+        timers,
         ticker,
         pending_bookmark: None,
         state,
