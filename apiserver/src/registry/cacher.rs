@@ -29,10 +29,12 @@ use crate::storage::{KeyValue, ListOptions, Revision, Storage, interpret_error};
 
 mod apply;
 mod history;
+mod relay;
 mod snapshot;
 
 use apply::{apply, lazy_event};
 use history::{Clock, History};
+use relay::Relays;
 /// How many events a client may fall behind the live stream before its watch is ended
 /// (it then re-watches from its last revision, as Go's clients do).
 const CLIENT_BUFFER: usize = 1024;
@@ -215,6 +217,8 @@ struct Window {
     /// The recent events, for resumed watches and exact lists.
     history: History,
     tx: broadcast::Sender<Arc<CacheEvent>>,
+    /// The connection workers' relays of `tx` to their watches.
+    relays: Relays,
 }
 
 impl Window {
@@ -284,6 +288,7 @@ impl Cacher {
                 from_opening: false,
                 history: History::default(),
                 tx,
+                relays: Relays::default(),
             }),
             seen: tokio::sync::watch::Sender::new(0),
             written: AtomicI64::new(0),
@@ -565,7 +570,7 @@ impl Cacher {
             }
         }
         let served = {
-            let window = self.window();
+            let mut window = self.window();
             let from = if from == 0 { window.seen } else { from };
             if from < window.watch_from {
                 // Go's answer, or (its window not Go's) the storage's.
@@ -584,7 +589,8 @@ impl Cacher {
                     .cloned()
                     .map(Ok)
                     .collect();
-                Ok((from, replay, window.tx.subscribe()))
+                let window = &mut *window;
+                Ok((from, replay, window.relays.subscribe(&window.tx)))
             }
         };
         let (from, replay, rx) = match served {
@@ -722,6 +728,8 @@ impl Cacher {
         window.by_key = None;
         let (tx, _) = broadcast::channel(CLIENT_BUFFER);
         window.tx = tx;
+        // The relays of the old channel end with it.
+        window.relays = Relays::default();
     }
 }
 
