@@ -392,7 +392,7 @@ impl Config {
         address: SocketAddr,
         tls: tls::TlsConfig,
     ) -> Result<GenericApiServer, ServerError> {
-        let config = tls.server_config()?;
+        let config = tls.server_configs()?;
         let listener = TcpListener::bind(address)
             .await
             .map_err(|source| ServerError::Bind { address, source })?;

@@ -17,11 +17,15 @@ use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
-use tokio_rustls::TlsAcceptor;
+use tokio_rustls::LazyConfigAcceptor;
 use tokio_rustls::server::TlsStream;
 
 use crate::authentication::ClientCertificates;
 use crate::authentication::x509::client_verifier;
+
+mod suites;
+
+pub use suites::GoSuiteOrder;
 
 /// How long a client has to finish its TLS handshake (Go's `http.Server` has no
 /// default, kube-apiserver's front proxies do; a slow handshake must not hold a slot).
@@ -96,13 +100,18 @@ impl TlsConfig {
         self
     }
 
-    /// The rustls configuration: HTTP/1.1 (what the server speaks), client
-    /// certificates verified when client CAs are set.
-    pub fn server_config(&self) -> Result<Arc<ServerConfig>, TlsError> {
-        let builder =
-            ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-                .with_safe_default_protocol_versions()
-                .map_err(|e| TlsError::Rustls(e.to_string()))?;
+    /// The rustls configurations: HTTP/1.1 (what the server speaks), client
+    /// certificates verified when client CAs are set, in each of the orders of cipher
+    /// suites Go's server chooses from.
+    pub fn server_configs(&self) -> Result<GoSuiteOrder, TlsError> {
+        GoSuiteOrder::build(|aes| self.server_config(aes))
+    }
+
+    /// The configuration choosing cipher suites in Go's order, AES-GCM first or not.
+    fn server_config(&self, aes: bool) -> Result<ServerConfig, TlsError> {
+        let builder = ServerConfig::builder_with_provider(Arc::new(suites::provider(aes)))
+            .with_safe_default_protocol_versions()
+            .map_err(|e| TlsError::Rustls(e.to_string()))?;
         let builder = if self.client_ca.is_empty() {
             builder.with_no_client_auth()
         } else {
@@ -112,7 +121,8 @@ impl TlsConfig {
             .with_single_cert(self.cert_chain.clone(), self.key.clone_key())
             .map_err(|e| TlsError::Rustls(e.to_string()))?;
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
-        Ok(Arc::new(config))
+        config.ignore_client_order = true;
+        Ok(config)
     }
 }
 
@@ -172,33 +182,39 @@ pub struct TlsListener {
 }
 
 impl TlsListener {
-    /// TLS with `config` on the bound `listener`.
-    pub fn new(listener: TcpListener, config: Arc<ServerConfig>) -> std::io::Result<Self> {
+    /// TLS with `configs` on the bound `listener`.
+    pub fn new(listener: TcpListener, configs: GoSuiteOrder) -> std::io::Result<Self> {
         let local = listener.local_addr()?;
-        Ok(TlsListener::over(listener, local, config))
+        Ok(TlsListener::over(listener, local, configs))
     }
 
-    /// TLS with `config` on the connections `listener` accepts, reported as listening
+    /// TLS with `orders` on the connections `listener` accepts, reported as listening
     /// on `local` (a connection worker's share of the server's listener).
-    pub(crate) fn over<L>(mut listener: L, local: SocketAddr, config: Arc<ServerConfig>) -> Self
+    pub(crate) fn over<L>(mut listener: L, local: SocketAddr, orders: GoSuiteOrder) -> Self
     where
         L: axum::serve::Listener<Io = TcpStream, Addr = SocketAddr>,
     {
         let (tx, connections) = mpsc::channel(ACCEPT_QUEUE);
-        let acceptor = TlsAcceptor::from(config);
         let task = tokio::spawn(async move {
             loop {
                 // axum's listeners wait out accept errors (out of file descriptors and
                 // the like) themselves.
                 let (tcp, remote) = listener.accept().await;
-                let acceptor = acceptor.clone();
+                let orders = orders.clone();
                 let tx = tx.clone();
                 tokio::spawn(async move {
+                    // The configuration follows the client's hello: Go's choice of
+                    // cipher suite depends on the client's first one.
+                    let handshake = async move {
+                        let start =
+                            LazyConfigAcceptor::new(rustls::server::Acceptor::default(), tcp)
+                                .await?;
+                        let config = orders.for_client(&start.client_hello());
+                        start.into_stream(config).await
+                    };
                     // A failed handshake (a certificate of an unknown CA, a client
                     // speaking plain HTTP) closes that connection alone.
-                    if let Ok(Ok(tls)) =
-                        tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await
-                    {
+                    if let Ok(Ok(tls)) = tokio::time::timeout(HANDSHAKE_TIMEOUT, handshake).await {
                         let _ = tx.send((tls, remote)).await;
                     }
                 });

@@ -10,18 +10,16 @@
 //! and hands accepted connections to the workers in turn.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use axum::extract::connect_info::Connected;
 use axum::serve::IncomingStream;
-use rustls::ServerConfig;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use tokio::sync::watch;
 
-use super::tls::{ConnectionInfo, TlsListener};
+use super::tls::{ConnectionInfo, GoSuiteOrder, TlsListener};
 use super::{HandlerChain, serve_until_stopped, stopped};
 use crate::authentication::ClientCertificates;
 
@@ -36,7 +34,7 @@ pub(super) fn start(
     chain: HandlerChain,
     stop: watch::Receiver<bool>,
     count: usize,
-    tls: Option<Arc<ServerConfig>>,
+    tls: Option<GoSuiteOrder>,
 ) -> std::io::Result<JoinHandle<std::io::Result<()>>> {
     let local = listener.local_addr()?;
     let mut queues = Vec::with_capacity(count);
@@ -117,7 +115,7 @@ async fn serve(
     chain: HandlerChain,
     stop: watch::Receiver<bool>,
     handoff: Handoff,
-    tls: Option<Arc<ServerConfig>>,
+    tls: Option<GoSuiteOrder>,
 ) {
     // A worker's serve loop ends only with the server; its errors are the listener's,
     // which the hand-out task reports.
