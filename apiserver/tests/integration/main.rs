@@ -43,3 +43,4 @@ mod status_metadata;
 mod storage_backends;
 mod update_preconditions;
 mod validation;
+mod watch_frames;

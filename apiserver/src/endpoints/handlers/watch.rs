@@ -199,7 +199,18 @@ struct LiveEvents {
     state: WatchState,
     cacher: Arc<Cacher>,
     done: bool,
+    /// The last poll returned an event's line and hyper asked again at once: an event
+    /// waiting now means a backlog (a replay from the cache's ring, or a client slower
+    /// than the writes), whose lines then go out gathered into one frame.
+    backlog: bool,
+    /// How the stream ends after the gathered lines: with an error (its ERROR event) or
+    /// with the end of the cache's events.
+    ending: Option<Option<StatusError>>,
 }
+
+/// A backlog's lines are gathered into frames of about this many bytes (a TLS record
+/// carries 16 KiB).
+const GATHER_BYTES: usize = 64 * 1024;
 
 /// The waker of a watch's stop future and bookmark ticker: it wakes the watch's task and
 /// notes that it did, so that the stream polls them only then. A fan-out polls every
@@ -224,6 +235,49 @@ impl Wake for TimersWoken {
 }
 
 impl LiveEvents {
+    /// `first` and the lines of the events waiting after it, as one frame: a backlog
+    /// sent one line per frame cost, per event, a chunk of hyper's, a TLS record or a
+    /// system call's share, and the client's decoding of the chunk. Only what is
+    /// waiting: a line is never held back for the next one. An error or the end met
+    /// here is kept for the next poll.
+    fn gather(&mut self, first: Bytes, cx: &mut Context<'_>) -> Bytes {
+        let mut gathered: Option<Vec<u8>> = None;
+        while gathered.as_ref().map_or(first.len(), Vec::len) < GATHER_BYTES {
+            let line = match self.events.poll_next_unpin(cx) {
+                Poll::Ready(Some(Ok(event))) => match self.state.line_of(&event) {
+                    Ok(Some(line)) => line,
+                    Ok(None) => continue,
+                    Err(e) => {
+                        self.ending = Some(Some(e));
+                        break;
+                    }
+                },
+                Poll::Ready(Some(Err(e))) => {
+                    self.ending = Some(Some(e));
+                    break;
+                }
+                Poll::Ready(None) => {
+                    self.ending = Some(None);
+                    break;
+                }
+                Poll::Pending => {
+                    self.backlog = false;
+                    break;
+                }
+            };
+            gathered
+                .get_or_insert_with(|| {
+                    // Grown as lines come: two lines waiting must not hold a whole
+                    // frame's bytes while hyper queues them.
+                    let mut frame = Vec::with_capacity(2 * (first.len() + line.len()));
+                    frame.extend_from_slice(&first);
+                    frame
+                })
+                .extend_from_slice(&line);
+        }
+        gathered.map_or(first, Bytes::from)
+    }
+
     /// The ERROR event that ends the stream.
     fn fail(&mut self, err: &StatusError) -> Poll<Option<Result<Bytes, std::io::Error>>> {
         self.done = true;
@@ -243,6 +297,14 @@ impl Stream for LiveEvents {
         if this.done {
             return Poll::Ready(None);
         }
+        match this.ending.take() {
+            Some(Some(e)) => return this.fail(&e),
+            Some(None) => {
+                this.done = true;
+                return Poll::Ready(None);
+            }
+            None => {}
+        }
         loop {
             match this.events.poll_next_unpin(cx) {
                 Poll::Ready(None) => {
@@ -251,11 +313,24 @@ impl Stream for LiveEvents {
                 }
                 Poll::Ready(Some(Err(e))) => return this.fail(&e),
                 Poll::Ready(Some(Ok(event))) => match this.state.line_of(&event) {
-                    Ok(Some(line)) => return Poll::Ready(Some(Ok(line))),
+                    // One event at a time (a live fan-out) goes out as it comes, with no
+                    // further poll of the cache's channel; a second one waiting at the
+                    // next poll starts gathering.
+                    Ok(Some(line)) if this.backlog => {
+                        let frame = this.gather(line, cx);
+                        return Poll::Ready(Some(Ok(frame)));
+                    }
+                    Ok(Some(line)) => {
+                        this.backlog = true;
+                        return Poll::Ready(Some(Ok(line)));
+                    }
                     Ok(None) => {}
                     Err(e) => return this.fail(&e),
                 },
-                Poll::Pending => break,
+                Poll::Pending => {
+                    this.backlog = false;
+                    break;
+                }
             }
         }
         // The timers are checked only when no event is waiting, and only once their
@@ -471,6 +546,8 @@ pub async fn watch(
         state,
         cacher,
         done: false,
+        backlog: false,
+        ending: None,
     };
     let content_type = match output {
         MediaType::Protobuf => "application/vnd.kubernetes.protobuf;stream=watch",

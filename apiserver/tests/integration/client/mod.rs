@@ -26,6 +26,8 @@ pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// The chunks of a chunked body that carried data (0 for another body).
+    pub chunks: usize,
 }
 
 impl Response {
@@ -177,20 +179,23 @@ fn parse(raw: &[u8]) -> Response {
     let chunked = headers
         .iter()
         .any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
-    let body = if chunked {
+    let (body, chunks) = if chunked {
         dechunk(rest)
     } else {
-        rest.to_vec()
+        (rest.to_vec(), 0)
     };
     Response {
         status,
         headers,
         body,
+        chunks,
     }
 }
 
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
+/// The body and the number of its chunks that carried data.
+fn dechunk(mut data: &[u8]) -> (Vec<u8>, usize) {
     let mut out = Vec::new();
+    let mut chunks = 0;
     while let Some(eol) = data.windows(2).position(|w| w == b"\r\n") {
         let size_text = String::from_utf8_lossy(&data[..eol]).to_string();
         let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("0").trim(), 16)
@@ -200,8 +205,9 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
             out.extend_from_slice(&data[..size.min(data.len())]);
             break;
         }
+        chunks += 1;
         out.extend_from_slice(&data[..size]);
         data = &data[(size + 2).min(data.len())..];
     }
-    out
+    (out, chunks)
 }
