@@ -44,6 +44,10 @@ impl TypeMeta {
     /// (a typed object's own: what its `Object::group_version_kind` returns). Out of line
     /// and not generic, so that `#[derive(ApiObject)]` compiles one call per type
     /// rather than both branches.
+    ///
+    /// Strings that name the one given (what a decoded object carries) give it too, as
+    /// parsing them would, without parsing them or allocating the names: every protobuf
+    /// encode asks for its object's kind, and that was an eighth of a ConfigMap's.
     #[inline(never)]
     pub fn group_version_kind_or(
         &self,
@@ -51,11 +55,23 @@ impl TypeMeta {
         version: &'static str,
         kind: &'static str,
     ) -> GroupVersionKind {
-        if self.is_empty() {
+        if self.is_empty() || (self.kind == kind && self.names_group_version(group, version)) {
             GroupVersionKind::from_static(group, version, kind)
         } else {
             self.group_version_kind()
         }
+    }
+
+    /// Whether `api_version` is `group/version`, or `version` alone for the core group
+    /// (the empty `group`): what Go's `GroupVersion.String` writes for them.
+    fn names_group_version(&self, group: &str, version: &str) -> bool {
+        if group.is_empty() {
+            return self.api_version == version;
+        }
+        self.api_version
+            .strip_prefix(group)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| rest == version)
     }
 
     /// Sets kind and apiVersion from `gvk`.
@@ -114,6 +130,47 @@ mod tests {
             };
             tm.set_group_version_kind(from);
             assert_eq!(tm, TypeMeta::new(from));
+        }
+    }
+
+    #[test]
+    fn the_given_kind_is_what_parsing_gives() {
+        // Strings naming the given kind, other kinds, versions and groups, and ones that
+        // only begin or end like it: each gives what parsing its strings gives.
+        let given = [("apps", "v1", "Deployment"), ("", "v1", "Pod")];
+        let api_versions = [
+            "",
+            "v1",
+            "apps/v1",
+            "apps/v1beta2",
+            "/v1",
+            "apps/",
+            "apps/v1/x",
+            "appsv1",
+            "apps",
+            "x/v1",
+            "v1/",
+            "v12",
+        ];
+        for (group, version, kind) in given {
+            for api_version in api_versions {
+                for tm_kind in ["", "Deployment", "Pod", "Deploymentx"] {
+                    let tm = TypeMeta {
+                        kind: tm_kind.into(),
+                        api_version: api_version.into(),
+                    };
+                    let want = if tm.is_empty() {
+                        GroupVersionKind::new(group, version, kind)
+                    } else {
+                        tm.group_version_kind()
+                    };
+                    assert_eq!(
+                        tm.group_version_kind_or(group, version, kind),
+                        want,
+                        "{tm:?} given {group}/{version} {kind}"
+                    );
+                }
+            }
         }
     }
 
