@@ -56,8 +56,17 @@ async fn install_widgets(client: &Client) -> GroupVersionKind {
             .then_some(())
     })
     .await;
-    client.rest_mapper().reset().await;
-    GroupVersionKind::new("example.com", "v1", "Widget")
+    // Established is not yet served: kube-apiserver adds the CRD's group to discovery
+    // after it (its discovery controller runs apart, late under load), so the client's
+    // first mapping could miss it. Go's envtest waits for discovery too (`WaitForCRDs`);
+    // each try here reads discovery anew.
+    let gvk = GroupVersionKind::new("example.com", "v1", "Widget");
+    crate::servers::until("the CRD in discovery", || async {
+        client.rest_mapper().reset().await;
+        client.rest_mapping(&gvk).await.ok()
+    })
+    .await;
+    gvk
 }
 
 against_both!(

@@ -131,8 +131,24 @@ async fn install(client: &Client, crd: &CustomResourceDefinition) {
             .flatten()
             .any(|c| c.r#type == "Established" && c.status == "True")
         {
-            // The mapper read discovery before the CRD was there (the CRD calls).
-            client.rest_mapper().reset().await;
+            // The mapper read discovery before the CRD was there (the CRD calls), and
+            // kube-apiserver adds an established CRD's group to discovery after it (its
+            // discovery controller runs apart): read discovery until it serves the kind,
+            // as Go's envtest waits for it (`WaitForCRDs`).
+            for version in crd.spec.versions.iter().flatten() {
+                let gvk = apimachinery::schema::GroupVersionKind::new(
+                    &crd.spec.group,
+                    &version.name,
+                    &crd.spec.names.kind,
+                );
+                for _ in 0..200 {
+                    client.rest_mapper().reset().await;
+                    if client.rest_mapping(&gvk).await.is_ok() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
