@@ -29,33 +29,52 @@ static NEEDS_ESCAPE: [bool; 256] = {
 pub(super) fn write_string(out: &mut Vec<u8>, value: &str) {
     let bytes = value.as_bytes();
     match first_to_escape(bytes) {
-        None => {
-            out.reserve(bytes.len() + 2);
-            out.push(b'"');
-            out.extend_from_slice(bytes);
-            out.push(b'"');
-        }
+        None => crate::append::push_quoted(out, bytes),
         Some(at) => write_escaped(out, bytes, at),
     }
 }
 
-/// The index of the first byte of `bytes` that [`NEEDS_ESCAPE`] marks: eight bytes at a
-/// time while none is, then byte by byte.
+/// Where to start looking for the first byte of `bytes` that [`NEEDS_ESCAPE`] marks, or
+/// `None` when there is none: an index at or before that byte. Every byte is tested a
+/// word at a time, the last ones in a word that overlaps the one before it (most
+/// strings are a few words long, and a byte loop over their tails cost more than the
+/// words), so the answer is the start of the first word that holds one;
+/// [`write_escaped`] finds the byte itself.
 #[inline]
 fn first_to_escape(bytes: &[u8]) -> Option<usize> {
-    let mut words = bytes.chunks_exact(8);
+    let len = bytes.len();
+    if len < 4 {
+        return bytes.iter().position(|&b| NEEDS_ESCAPE[usize::from(b)]);
+    }
+    if len < 8 {
+        // Two four-byte halves that overlap when `len` is below 8.
+        let half = |at: usize| {
+            let half: [u8; 4] = bytes
+                .get(at..at + 4)
+                .and_then(|h| h.try_into().ok())
+                .unwrap_or([0; 4]);
+            u64::from(u32::from_le_bytes(half))
+        };
+        let word = half(0) | half(len - 4) << 32;
+        return word_needs_escape(word).then_some(0);
+    }
+    let word_at = |at: usize| {
+        let word: [u8; 8] = bytes
+            .get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .unwrap_or([0; 8]);
+        u64::from_le_bytes(word)
+    };
     let mut start = 0;
-    for word in words.by_ref() {
-        let word: [u8; 8] = word.try_into().unwrap_or([0; 8]);
-        if word_needs_escape(u64::from_le_bytes(word)) {
-            break;
+    while start + 8 < len {
+        if word_needs_escape(word_at(start)) {
+            return Some(start);
         }
         start += 8;
     }
-    let rest = bytes.get(start..).unwrap_or_default();
-    rest.iter()
-        .position(|&b| NEEDS_ESCAPE[usize::from(b)])
-        .map(|at| start + at)
+    // The last eight bytes, overlapping the words already tested.
+    let last = len - 8;
+    word_needs_escape(word_at(last)).then_some(last)
 }
 
 /// Whether one of the eight bytes of `word` is one [`NEEDS_ESCAPE`] marks: below 0x20,
@@ -161,20 +180,41 @@ mod tests {
     }
 
     #[test]
-    fn the_first_byte_to_escape_is_found_at_any_length_and_place() {
+    fn the_search_starts_at_or_before_the_first_byte_to_escape_at_any_length_and_place() {
         for len in 0..40 {
             assert_eq!(first_to_escape(&vec![b'x'; len]), None);
             for at in 0..len {
                 for special in [b'"', b'\\', b'<', b'>', b'&', 0xE2, 0x00, 0x1F] {
                     let mut bytes = vec![b'x'; len];
                     bytes[at] = special;
-                    assert_eq!(first_to_escape(&bytes), Some(at), "{bytes:?}");
+                    let start = first_to_escape(&bytes);
+                    assert!(
+                        start.is_some_and(|start| start <= at),
+                        "{bytes:?}: {start:?}"
+                    );
                     if at + 1 < len {
                         bytes[at + 1] = b'<';
-                        assert_eq!(first_to_escape(&bytes), Some(at));
+                        let again = first_to_escape(&bytes);
+                        assert!(again.is_some_and(|start| start <= at), "{bytes:?}");
                     }
+                    // And the whole string comes out escaped from there.
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
+                    let mut ours = Vec::new();
+                    write_string(&mut ours, &text);
+                    assert_eq!(ours, by_go_formatter(&text), "{text:?}");
                 }
             }
         }
+    }
+
+    /// `text` quoted by `serde_json` with [`GoFormatter`](crate::util::json::GoFormatter),
+    /// which escapes through code of its own.
+    fn by_go_formatter(text: &str) -> Vec<u8> {
+        use serde::Serialize;
+        let mut out = Vec::new();
+        let formatter = crate::util::json::GoFormatter::compact();
+        let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+        text.serialize(&mut serializer).unwrap();
+        out
     }
 }

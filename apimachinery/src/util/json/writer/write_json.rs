@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::Error;
 
 use super::{GoJsonWriter, write_string};
+use crate::append::extend_short;
 
 /// A value that writes itself with a [`GoJsonWriter`], as Go's `encoding/json` writes it.
 ///
@@ -109,11 +110,9 @@ impl StructWriter<'_, '_> {
             writer.out.extend_from_slice(key);
             writer.put_colon();
         } else if std::mem::take(&mut self.first) {
-            writer
-                .out
-                .extend_from_slice(prefix.get(1..).unwrap_or_default());
+            extend_short(writer.out, prefix.get(1..).unwrap_or_default());
         } else {
-            writer.out.extend_from_slice(prefix);
+            extend_short(writer.out, prefix);
         }
         if let Err(e) = value.write_json(writer) {
             self.error = Some(e);
