@@ -169,7 +169,7 @@ extern crate self as apimachinery;
 
 pub mod api;
 // Unsafe code: short byte strings appended to a vector by two overlapping word writes
-// into reserved room (the JSON writer's keys and strings).
+// into reserved room (the JSON writer's keys and strings, protobuf's short fields).
 pub mod apis;
 #[allow(unsafe_code)]
 mod append;
