@@ -1,5 +1,5 @@
 //! What must differ between two servers, made equal, and nothing else: uids (and a
-//! Job's controller-uid labels), times,
+//! Job's controller-uid labels), times (and those a message quotes),
 //! resourceVersion values (each value becomes `<rv N>`, N counting the distinct values
 //! one server showed in the area in the order it showed them, so that which answers
 //! share a version, and which are newer, still compares), a list's or table's own
@@ -188,6 +188,9 @@ fn walk(value: &mut Value, versions: &mut Versions) {
                     ("message", Value::String(m)) if m.contains(SERVICE_ACCOUNT_UID) => {
                         *v = Value::from(service_account_uid_in_message(m));
                     }
+                    ("message", Value::String(m)) if times_in_message(m).is_some() => {
+                        *v = Value::from(times_in_message(m).unwrap_or_default());
+                    }
                     _ => walk(v, versions),
                 }
             }
@@ -295,6 +298,45 @@ fn uid_in_message(message: &str) -> String {
         Some((before, _)) => format!("{before}{UID_IN_OBJECT}<uid>"),
         None => message.to_owned(),
     }
+}
+
+/// `message` with every time it quotes in the RFC 3339 form of an object's times
+/// (`2026-12-01T07:10:01Z`: an invalid object's managedFields quoted whole, as a
+/// SubjectAccessReview's metadata error does) as `<time>`; `None` when it quotes none.
+/// Each server writes its own clock's second there.
+fn times_in_message(message: &str) -> Option<String> {
+    // Digits where a `d` is, the other bytes as they are.
+    const SHAPE: &[u8; 20] = b"dddd-dd-ddTdd:dd:ddZ";
+    let is_time = |b: &[u8]| {
+        b.len() == SHAPE.len()
+            && b.iter().zip(SHAPE).all(|(&c, &s)| {
+                if s == b'd' {
+                    c.is_ascii_digit()
+                } else {
+                    c == s
+                }
+            })
+    };
+    let bytes = message.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut at = 0;
+    while at + SHAPE.len() <= bytes.len() {
+        if is_time(&bytes[at..at + SHAPE.len()]) {
+            // The shape is ASCII, so both ends are character boundaries.
+            out.push_str(&message[copied..at]);
+            out.push_str("<time>");
+            at += SHAPE.len();
+            copied = at;
+        } else {
+            at += 1;
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&message[copied..]);
+    Some(out)
 }
 
 /// The prefix of the projected token volume ServiceAccount admission adds to a Pod
@@ -595,5 +637,24 @@ mod tests {
                 {"cells": ["etcd-0", "Healthy", "ok", ""]}]});
         normalize(&mut table, &mut versions);
         assert_eq!(table["rows"][0]["cells"][0], "etcd-0");
+    }
+
+    #[test]
+    fn times_a_message_quotes_are_normalized() {
+        let mut versions = Versions::default();
+        let mut status = json!({"kind": "Status", "message": "metadata: Invalid value: \
+            {\"managedFields\":[{\"time\":\"2026-12-01T07:10:01Z\"}]}: must be empty, \
+            not 2026-12-01T07:10:0 nor 2026-12-01T07:10:01Z"});
+        normalize(&mut status, &mut versions);
+        assert_eq!(
+            status["message"],
+            "metadata: Invalid value: {\"managedFields\":[{\"time\":\"<time>\"}]}: \
+             must be empty, not 2026-12-01T07:10:0 nor <time>"
+        );
+        assert_eq!(times_in_message("no time here: 2026-12-01"), None);
+        assert_eq!(
+            times_in_message("é 2026-12-01T07:10:01Z é").as_deref(),
+            Some("é <time> é")
+        );
     }
 }
