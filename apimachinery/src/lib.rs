@@ -168,9 +168,9 @@ pub struct ReadmeDoctests;
 extern crate self as apimachinery;
 
 pub mod api;
+pub mod apis;
 // Unsafe code: short byte strings appended to a vector by two overlapping word writes
 // into reserved room (the JSON writer's keys and strings, protobuf's short fields).
-pub mod apis;
 #[allow(unsafe_code)]
 mod append;
 pub mod conversion;

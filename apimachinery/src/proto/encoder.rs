@@ -183,8 +183,9 @@ impl WireEncoder {
 
     /// [`bytes_field`](Self::bytes_field) of a key and a length of one byte each, the
     /// common case (a field below 16, fewer than 128 bytes): one reservation, then key
-    /// and length as one two-byte write and the bytes by word (`append`). Apart from the longer case, whose varint loops
-    /// made every call save and restore six registers (a Pod writes 780 such fields).
+    /// and length as one two-byte write and the bytes by word (`append`). Apart from the
+    /// longer case, whose varint loops made every call save and restore six registers (a
+    /// Pod writes 780 such fields).
     fn short_bytes_field(&mut self, key: u8, bytes: &[u8]) {
         crate::append::extend_after(&mut self.buf, [key, bytes.len() as u8], bytes);
     }
