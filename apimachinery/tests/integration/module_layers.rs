@@ -28,7 +28,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("list_field", &[]),
     // Reading already-checked ASCII bytes as text (JSON reader, protobuf strings).
     ("text", &[]),
-    ("util", &["schema", "version", "fx_hash"]),
+    // Short byte strings appended by word (the JSON writer, protobuf's short fields).
+    ("append", &[]),
+    ("util", &["schema", "version", "fx_hash", "append"]),
     // Embedded JSON's serde path, on util::json's check and compaction (which the
     // JSON writer uses directly).
     ("raw_json", &["util"]),
@@ -37,7 +39,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("labels", &["util"]),
     ("fields", &[]),
     ("api", &["schema", "util", "raw_json"]),
-    ("proto", &["schema", "util", "api", "exact_vec", "text"]),
+    (
+        "proto",
+        &["schema", "util", "api", "exact_vec", "text", "append"],
+    ),
     (
         "apis",
         &[
