@@ -10,7 +10,7 @@ use serde_json::json;
 const CM: &str = "/api/v1/namespaces/default/configmaps";
 const EVENTS: usize = 60;
 
-/// The lengths of the protobuf frames of a watch body (a four-byte big-endian length
+/// The number of protobuf frames in a watch body (a four-byte big-endian length
 /// before each `WatchEvent`).
 fn protobuf_frames(mut body: &[u8]) -> usize {
     let mut frames = 0;

@@ -202,6 +202,7 @@ mod tests {
             ]
         );
     }
+
     /// A full handshake in memory: a client listing AES-256-GCM first (as Python's and
     /// OpenSSL's do) gets AES-128-GCM, as from kube-apiserver.
     #[test]
