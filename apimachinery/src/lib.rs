@@ -190,6 +190,7 @@ pub mod runtime;
 pub mod schema;
 mod scheme_error;
 pub mod serializer;
+pub mod string_field;
 pub mod structural_schema;
 // Unsafe code: reading ASCII bytes as text without validating them twice, and a short
 // ASCII text copied into an allocation of its length by two overlapping word writes

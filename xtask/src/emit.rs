@@ -470,6 +470,16 @@ fn is_list_field(s: &Struct, name: &str) -> bool {
         .any(|f| f.rust == name && matches!(f.ty, Ty::Vec(_)))
 }
 
+/// Whether the struct's Rust field `name` is a plain `String` (Go's `string`, not a
+/// pointer), mostly empty in real objects: cloned by `apimachinery::string_field`. The
+/// embedded `kind` and `apiVersion` of a type that holds them are such strings too.
+fn is_plain_string_field(s: &Struct, name: &str) -> bool {
+    (s.embedded_type_meta && matches!(name, "kind" | "api_version"))
+        || s.fields
+            .iter()
+            .any(|f| f.rust == name && f.plain && f.ty == Ty::Path("String".to_owned()))
+}
+
 /// The attribute of every per-type method that nothing in a typed-only build (without
 /// `scheme`) calls: `#[inline]` then, which makes rustc compile it only in the crates that
 /// call it, as it does serde's generic impls in k8s-openapi, instead of once here whether
@@ -493,6 +503,8 @@ const TYPED_ONLY_INLINE: &str = "#[cfg_attr(not(feature = \"scheme\"), inline)]"
 /// A list field (`Vec<T>`, `Option<Vec<T>>`) is cloned and shown by
 /// `apimachinery::list_field`, one shared loop instead of the standard library's
 /// `to_vec` and `DebugList::entries` per element type (issue 44).
+/// A plain `String` field is cloned by `apimachinery::string_field`, which answers an
+/// empty one inline (most are empty; `String::clone` is a call).
 fn write_std_impls(out: &mut String, s: &Struct) {
     let fields = rust_fields(s);
     let clone = fields
@@ -500,6 +512,8 @@ fn write_std_impls(out: &mut String, s: &Struct) {
         .map(|f| {
             if is_list_field(s, f) {
                 format!("{f}: apimachinery::list_field::CloneList::clone_list(&self.{f})")
+            } else if is_plain_string_field(s, f) {
+                format!("{f}: apimachinery::string_field::clone(&self.{f})")
             } else {
                 format!("{f}: Clone::clone(&self.{f})")
             }
@@ -656,17 +670,20 @@ mod tests {
 
     #[test]
     fn clone_and_debug_name_every_field_in_order_and_debug_shows_raw_names_bare() {
+        // A Go `*string`: an `Option<String>`, cloned as any other field.
+        let mut reason = field("reason", "reason");
+        reason.plain = false;
         let s = Struct {
             name: "Condition".to_owned(),
             doc: String::new(),
-            fields: vec![field("r#type", "type"), field("reason", "reason")],
+            fields: vec![field("r#type", "type"), reason],
             kind: None,
             embedded_type_meta: true,
         };
         let mut out = String::new();
         write_std_impls(&mut out, &s);
         assert!(out.contains(
-            "Condition { kind: Clone::clone(&self.kind), api_version: Clone::clone(&self.api_version), r#type: Clone::clone(&self.r#type), reason: Clone::clone(&self.reason) }"
+            "Condition { kind: apimachinery::string_field::clone(&self.kind), api_version: apimachinery::string_field::clone(&self.api_version), r#type: apimachinery::string_field::clone(&self.r#type), reason: Clone::clone(&self.reason) }"
         ), "{out}");
         assert!(out.contains(
             "f.debug_struct(\"Condition\").field(\"kind\", &self.kind).field(\"api_version\", &self.api_version).field(\"type\", &self.r#type).field(\"reason\", &self.reason).finish()"
@@ -699,7 +716,7 @@ mod tests {
         let mut out = String::new();
         write_std_impls(&mut out, &s);
         assert!(out.contains(
-            "Service { name: Clone::clone(&self.name), ports: apimachinery::list_field::CloneList::clone_list(&self.ports), hosts: apimachinery::list_field::CloneList::clone_list(&self.hosts) }"
+            "Service { name: apimachinery::string_field::clone(&self.name), ports: apimachinery::list_field::CloneList::clone_list(&self.ports), hosts: apimachinery::list_field::CloneList::clone_list(&self.hosts) }"
         ), "{out}");
         assert!(out.contains(
             ".field(\"name\", &self.name).field(\"ports\", &apimachinery::list_field::DebugList::debug_list(&self.ports)).field(\"hosts\", &apimachinery::list_field::DebugList::debug_list(&self.hosts))"

@@ -26,6 +26,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("exact_vec", &[]),
     // The generated types' list fields' `Clone` and `Debug` (issue 44).
     ("list_field", &[]),
+    // The generated types' plain string fields' `Clone`.
+    ("string_field", &[]),
     // Reading already-checked ASCII bytes as text (JSON reader, protobuf strings).
     ("text", &[]),
     // Short byte strings appended by word (the JSON writer, protobuf's short fields).
@@ -54,6 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "raw_json",
             "fx_hash",
             "field_index",
+            "string_field",
         ],
     ),
     ("managedfields", &["schema", "util", "apis", "fx_hash"]),

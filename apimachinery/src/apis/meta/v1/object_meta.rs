@@ -59,16 +59,17 @@ pub struct ObjectMeta {
 }
 
 // `Clone` and `Debug` as the derives write them but not `#[inline]`: every kind's own
-// clone and `Debug` call these, and an inline one was compiled into each of them.
+// clone and `Debug` call these, and an inline one was compiled into each of them. The
+// strings, mostly empty but `name` and `namespace`, through `string_field`.
 impl Clone for ObjectMeta {
     fn clone(&self) -> Self {
         ObjectMeta {
-            name: self.name.clone(),
-            generate_name: self.generate_name.clone(),
-            namespace: self.namespace.clone(),
-            self_link: self.self_link.clone(),
-            uid: self.uid.clone(),
-            resource_version: self.resource_version.clone(),
+            name: crate::string_field::clone(&self.name),
+            generate_name: crate::string_field::clone(&self.generate_name),
+            namespace: crate::string_field::clone(&self.namespace),
+            self_link: crate::string_field::clone(&self.self_link),
+            uid: crate::string_field::clone(&self.uid),
+            resource_version: crate::string_field::clone(&self.resource_version),
             generation: self.generation,
             creation_timestamp: self.creation_timestamp,
             deletion_timestamp: self.deletion_timestamp,

@@ -9,7 +9,7 @@ use crate::schema::GroupVersionKind;
 /// only when set, as Go does (the encoders set them on the object they write), otherwise
 /// an empty one is written as the object's own kind. JSON field order is Go's: `kind`,
 /// then `apiVersion`; both are omitted when empty.
-#[derive(crate::ApiType, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(crate::ApiType, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TypeMeta {
     /// The kind, such as `Deployment`.
     #[api(skip_serializing_if = "String::is_empty")]
@@ -17,6 +17,17 @@ pub struct TypeMeta {
     /// The group version, such as `apps/v1` or `v1`.
     #[api(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
+}
+
+// Empty in every item of a list (Go writes items without them): through `string_field`.
+impl Clone for TypeMeta {
+    #[inline]
+    fn clone(&self) -> Self {
+        TypeMeta {
+            kind: crate::string_field::clone(&self.kind),
+            api_version: crate::string_field::clone(&self.api_version),
+        }
+    }
 }
 
 impl TypeMeta {

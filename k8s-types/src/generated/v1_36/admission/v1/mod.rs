@@ -76,16 +76,16 @@ impl Clone for AdmissionRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionRequest {
-            uid: Clone::clone(&self.uid),
+            uid: apimachinery::string_field::clone(&self.uid),
             kind: Clone::clone(&self.kind),
             resource: Clone::clone(&self.resource),
-            sub_resource: Clone::clone(&self.sub_resource),
+            sub_resource: apimachinery::string_field::clone(&self.sub_resource),
             request_kind: Clone::clone(&self.request_kind),
             request_resource: Clone::clone(&self.request_resource),
-            request_sub_resource: Clone::clone(&self.request_sub_resource),
-            name: Clone::clone(&self.name),
-            namespace: Clone::clone(&self.namespace),
-            operation: Clone::clone(&self.operation),
+            request_sub_resource: apimachinery::string_field::clone(&self.request_sub_resource),
+            name: apimachinery::string_field::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            operation: apimachinery::string_field::clone(&self.operation),
             user_info: Clone::clone(&self.user_info),
             object: Clone::clone(&self.object),
             old_object: Clone::clone(&self.old_object),
@@ -155,7 +155,7 @@ impl Clone for AdmissionResponse {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AdmissionResponse {
-            uid: Clone::clone(&self.uid),
+            uid: apimachinery::string_field::clone(&self.uid),
             allowed: Clone::clone(&self.allowed),
             status: Clone::clone(&self.status),
             patch: Clone::clone(&self.patch),

@@ -54,7 +54,7 @@ impl Clone for ApplyConfiguration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ApplyConfiguration {
-            expression: Clone::clone(&self.expression),
+            expression: apimachinery::string_field::clone(&self.expression),
         }
     }
 }
@@ -112,8 +112,8 @@ impl Clone for AuditAnnotation {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AuditAnnotation {
-            key: Clone::clone(&self.key),
-            value_expression: Clone::clone(&self.value_expression),
+            key: apimachinery::string_field::clone(&self.key),
+            value_expression: apimachinery::string_field::clone(&self.value_expression),
         }
     }
 }
@@ -148,8 +148,8 @@ impl Clone for ExpressionWarning {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExpressionWarning {
-            field_ref: Clone::clone(&self.field_ref),
-            warning: Clone::clone(&self.warning),
+            field_ref: apimachinery::string_field::clone(&self.field_ref),
+            warning: apimachinery::string_field::clone(&self.warning),
         }
     }
 }
@@ -242,7 +242,7 @@ impl Clone for JSONPatch {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JSONPatch {
-            expression: Clone::clone(&self.expression),
+            expression: apimachinery::string_field::clone(&self.expression),
         }
     }
 }
@@ -292,8 +292,8 @@ impl Clone for MatchCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MatchCondition {
-            name: Clone::clone(&self.name),
-            expression: Clone::clone(&self.expression),
+            name: apimachinery::string_field::clone(&self.name),
+            expression: apimachinery::string_field::clone(&self.expression),
         }
     }
 }
@@ -595,7 +595,7 @@ impl Clone for MutatingAdmissionPolicyBindingSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingAdmissionPolicyBindingSpec {
-            policy_name: Clone::clone(&self.policy_name),
+            policy_name: apimachinery::string_field::clone(&self.policy_name),
             param_ref: Clone::clone(&self.param_ref),
             match_resources: Clone::clone(&self.match_resources),
         }
@@ -746,7 +746,7 @@ impl Clone for MutatingAdmissionPolicySpec {
             match_conditions: apimachinery::list_field::CloneList::clone_list(
                 &self.match_conditions,
             ),
-            reinvocation_policy: Clone::clone(&self.reinvocation_policy),
+            reinvocation_policy: apimachinery::string_field::clone(&self.reinvocation_policy),
         }
     }
 }
@@ -930,7 +930,7 @@ impl Clone for MutatingWebhook {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhook {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
             rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),
@@ -1090,7 +1090,7 @@ impl Clone for Mutation {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Mutation {
-            patch_type: Clone::clone(&self.patch_type),
+            patch_type: apimachinery::string_field::clone(&self.patch_type),
             apply_configuration: Clone::clone(&self.apply_configuration),
             json_patch: Clone::clone(&self.json_patch),
         }
@@ -1306,8 +1306,8 @@ impl Clone for ParamKind {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ParamKind {
-            api_version: Clone::clone(&self.api_version),
-            kind: Clone::clone(&self.kind),
+            api_version: apimachinery::string_field::clone(&self.api_version),
+            kind: apimachinery::string_field::clone(&self.kind),
         }
     }
 }
@@ -1381,8 +1381,8 @@ impl Clone for ParamRef {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ParamRef {
-            name: Clone::clone(&self.name),
-            namespace: Clone::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
             selector: Clone::clone(&self.selector),
             parameter_not_found_action: Clone::clone(&self.parameter_not_found_action),
         }
@@ -1653,8 +1653,8 @@ impl Clone for ServiceReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceReference {
-            namespace: Clone::clone(&self.namespace),
-            name: Clone::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
             path: Clone::clone(&self.path),
             port: Clone::clone(&self.port),
         }
@@ -1916,7 +1916,7 @@ impl Clone for ValidatingAdmissionPolicyBindingSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingAdmissionPolicyBindingSpec {
-            policy_name: Clone::clone(&self.policy_name),
+            policy_name: apimachinery::string_field::clone(&self.policy_name),
             param_ref: Clone::clone(&self.param_ref),
             match_resources: Clone::clone(&self.match_resources),
             validation_actions: apimachinery::list_field::CloneList::clone_list(
@@ -2281,7 +2281,7 @@ impl Clone for ValidatingWebhook {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhook {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
             rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),
@@ -2497,10 +2497,10 @@ impl Clone for Validation {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Validation {
-            expression: Clone::clone(&self.expression),
-            message: Clone::clone(&self.message),
+            expression: apimachinery::string_field::clone(&self.expression),
+            message: apimachinery::string_field::clone(&self.message),
             reason: Clone::clone(&self.reason),
-            message_expression: Clone::clone(&self.message_expression),
+            message_expression: apimachinery::string_field::clone(&self.message_expression),
         }
     }
 }
@@ -2536,8 +2536,8 @@ impl Clone for Variable {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Variable {
-            name: Clone::clone(&self.name),
-            expression: Clone::clone(&self.expression),
+            name: apimachinery::string_field::clone(&self.name),
+            expression: apimachinery::string_field::clone(&self.expression),
         }
     }
 }

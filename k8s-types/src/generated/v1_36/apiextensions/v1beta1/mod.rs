@@ -221,12 +221,12 @@ impl Clone for CustomResourceColumnDefinition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceColumnDefinition {
-            name: Clone::clone(&self.name),
-            r#type: Clone::clone(&self.r#type),
-            format: Clone::clone(&self.format),
-            description: Clone::clone(&self.description),
+            name: apimachinery::string_field::clone(&self.name),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            format: apimachinery::string_field::clone(&self.format),
+            description: apimachinery::string_field::clone(&self.description),
             priority: Clone::clone(&self.priority),
-            json_path: Clone::clone(&self.json_path),
+            json_path: apimachinery::string_field::clone(&self.json_path),
         }
     }
 }
@@ -274,7 +274,7 @@ impl Clone for CustomResourceConversion {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceConversion {
-            strategy: Clone::clone(&self.strategy),
+            strategy: apimachinery::string_field::clone(&self.strategy),
             webhook_client_config: Clone::clone(&self.webhook_client_config),
             conversion_review_versions: apimachinery::list_field::CloneList::clone_list(
                 &self.conversion_review_versions,
@@ -470,10 +470,10 @@ impl Clone for CustomResourceDefinitionSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionSpec {
-            group: Clone::clone(&self.group),
-            version: Clone::clone(&self.version),
+            group: apimachinery::string_field::clone(&self.group),
+            version: apimachinery::string_field::clone(&self.version),
             names: Clone::clone(&self.names),
-            scope: Clone::clone(&self.scope),
+            scope: apimachinery::string_field::clone(&self.scope),
             validation: Clone::clone(&self.validation),
             subresources: Clone::clone(&self.subresources),
             versions: apimachinery::list_field::CloneList::clone_list(&self.versions),
@@ -575,7 +575,7 @@ impl Clone for CustomResourceDefinitionVersion {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionVersion {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             served: Clone::clone(&self.served),
             storage: Clone::clone(&self.storage),
             deprecated: Clone::clone(&self.deprecated),

@@ -168,11 +168,11 @@ impl Clone for DaemonSetCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -399,7 +399,7 @@ impl Clone for DaemonSetUpdateStrategy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetUpdateStrategy {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             rolling_update: Clone::clone(&self.rolling_update),
         }
     }
@@ -485,12 +485,12 @@ impl Clone for DeploymentCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_update_time: Clone::clone(&self.last_update_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -721,7 +721,7 @@ impl Clone for DeploymentStrategy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStrategy {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             rolling_update: Clone::clone(&self.rolling_update),
         }
     }
@@ -812,11 +812,11 @@ impl Clone for ReplicaSetCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -1224,11 +1224,11 @@ impl Clone for StatefulSetCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -1352,8 +1352,8 @@ impl Clone for StatefulSetPersistentVolumeClaimRetentionPolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetPersistentVolumeClaimRetentionPolicy {
-            when_deleted: Clone::clone(&self.when_deleted),
-            when_scaled: Clone::clone(&self.when_scaled),
+            when_deleted: apimachinery::string_field::clone(&self.when_deleted),
+            when_scaled: apimachinery::string_field::clone(&self.when_scaled),
         }
     }
 }
@@ -1456,8 +1456,8 @@ impl Clone for StatefulSetSpec {
             volume_claim_templates: apimachinery::list_field::CloneList::clone_list(
                 &self.volume_claim_templates,
             ),
-            service_name: Clone::clone(&self.service_name),
-            pod_management_policy: Clone::clone(&self.pod_management_policy),
+            service_name: apimachinery::string_field::clone(&self.service_name),
+            pod_management_policy: apimachinery::string_field::clone(&self.pod_management_policy),
             update_strategy: Clone::clone(&self.update_strategy),
             revision_history_limit: Clone::clone(&self.revision_history_limit),
             min_ready_seconds: Clone::clone(&self.min_ready_seconds),
@@ -1545,8 +1545,8 @@ impl Clone for StatefulSetStatus {
             ready_replicas: Clone::clone(&self.ready_replicas),
             current_replicas: Clone::clone(&self.current_replicas),
             updated_replicas: Clone::clone(&self.updated_replicas),
-            current_revision: Clone::clone(&self.current_revision),
-            update_revision: Clone::clone(&self.update_revision),
+            current_revision: apimachinery::string_field::clone(&self.current_revision),
+            update_revision: apimachinery::string_field::clone(&self.update_revision),
             collision_count: Clone::clone(&self.collision_count),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             available_replicas: Clone::clone(&self.available_replicas),
@@ -1595,7 +1595,7 @@ impl Clone for StatefulSetUpdateStrategy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StatefulSetUpdateStrategy {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             rolling_update: Clone::clone(&self.rolling_update),
         }
     }

@@ -320,7 +320,7 @@ impl Clone for DeploymentRollback {
     fn clone(&self) -> Self {
         DeploymentRollback {
             type_meta: Clone::clone(&self.type_meta),
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             updated_annotations: Clone::clone(&self.updated_annotations),
             rollback_to: Clone::clone(&self.rollback_to),
         }
@@ -712,8 +712,8 @@ impl Clone for StatefulSetSpec {
             volume_claim_templates: apimachinery::list_field::CloneList::clone_list(
                 &self.volume_claim_templates,
             ),
-            service_name: Clone::clone(&self.service_name),
-            pod_management_policy: Clone::clone(&self.pod_management_policy),
+            service_name: apimachinery::string_field::clone(&self.service_name),
+            pod_management_policy: apimachinery::string_field::clone(&self.pod_management_policy),
             update_strategy: Clone::clone(&self.update_strategy),
             revision_history_limit: Clone::clone(&self.revision_history_limit),
             min_ready_seconds: Clone::clone(&self.min_ready_seconds),
@@ -811,8 +811,8 @@ impl Clone for StatefulSetStatus {
             ready_replicas: Clone::clone(&self.ready_replicas),
             current_replicas: Clone::clone(&self.current_replicas),
             updated_replicas: Clone::clone(&self.updated_replicas),
-            current_revision: Clone::clone(&self.current_revision),
-            update_revision: Clone::clone(&self.update_revision),
+            current_revision: apimachinery::string_field::clone(&self.current_revision),
+            update_revision: apimachinery::string_field::clone(&self.update_revision),
             collision_count: Clone::clone(&self.collision_count),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             available_replicas: Clone::clone(&self.available_replicas),

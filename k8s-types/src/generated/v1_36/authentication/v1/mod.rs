@@ -27,10 +27,10 @@ impl Clone for BoundObjectReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         BoundObjectReference {
-            kind: Clone::clone(&self.kind),
-            api_version: Clone::clone(&self.api_version),
-            name: Clone::clone(&self.name),
-            uid: Clone::clone(&self.uid),
+            kind: apimachinery::string_field::clone(&self.kind),
+            api_version: apimachinery::string_field::clone(&self.api_version),
+            name: apimachinery::string_field::clone(&self.name),
+            uid: apimachinery::string_field::clone(&self.uid),
         }
     }
 }
@@ -230,7 +230,7 @@ impl Clone for TokenRequestStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequestStatus {
-            token: Clone::clone(&self.token),
+            token: apimachinery::string_field::clone(&self.token),
             expiration_timestamp: Clone::clone(&self.expiration_timestamp),
         }
     }
@@ -314,7 +314,7 @@ impl Clone for TokenReviewSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenReviewSpec {
-            token: Clone::clone(&self.token),
+            token: apimachinery::string_field::clone(&self.token),
             audiences: apimachinery::list_field::CloneList::clone_list(&self.audiences),
         }
     }
@@ -367,7 +367,7 @@ impl Clone for TokenReviewStatus {
             authenticated: Clone::clone(&self.authenticated),
             user: Clone::clone(&self.user),
             audiences: apimachinery::list_field::CloneList::clone_list(&self.audiences),
-            error: Clone::clone(&self.error),
+            error: apimachinery::string_field::clone(&self.error),
         }
     }
 }
@@ -414,8 +414,8 @@ impl Clone for UserInfo {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UserInfo {
-            username: Clone::clone(&self.username),
-            uid: Clone::clone(&self.uid),
+            username: apimachinery::string_field::clone(&self.username),
+            uid: apimachinery::string_field::clone(&self.uid),
             groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
         }

@@ -36,7 +36,7 @@ impl Clone for FieldSelectorAttributes {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FieldSelectorAttributes {
-            raw_selector: Clone::clone(&self.raw_selector),
+            raw_selector: apimachinery::string_field::clone(&self.raw_selector),
             requirements: apimachinery::list_field::CloneList::clone_list(&self.requirements),
         }
     }
@@ -88,7 +88,7 @@ impl Clone for LabelSelectorAttributes {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LabelSelectorAttributes {
-            raw_selector: Clone::clone(&self.raw_selector),
+            raw_selector: apimachinery::string_field::clone(&self.raw_selector),
             requirements: apimachinery::list_field::CloneList::clone_list(&self.requirements),
         }
     }
@@ -172,8 +172,8 @@ impl Clone for NonResourceAttributes {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NonResourceAttributes {
-            path: Clone::clone(&self.path),
-            verb: Clone::clone(&self.verb),
+            path: apimachinery::string_field::clone(&self.path),
+            verb: apimachinery::string_field::clone(&self.verb),
         }
     }
 }
@@ -271,13 +271,13 @@ impl Clone for ResourceAttributes {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceAttributes {
-            namespace: Clone::clone(&self.namespace),
-            verb: Clone::clone(&self.verb),
-            group: Clone::clone(&self.group),
-            version: Clone::clone(&self.version),
-            resource: Clone::clone(&self.resource),
-            subresource: Clone::clone(&self.subresource),
-            name: Clone::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            verb: apimachinery::string_field::clone(&self.verb),
+            group: apimachinery::string_field::clone(&self.group),
+            version: apimachinery::string_field::clone(&self.version),
+            resource: apimachinery::string_field::clone(&self.resource),
+            subresource: apimachinery::string_field::clone(&self.subresource),
+            name: apimachinery::string_field::clone(&self.name),
             field_selector: Clone::clone(&self.field_selector),
             label_selector: Clone::clone(&self.label_selector),
         }
@@ -503,7 +503,7 @@ impl Clone for SelfSubjectRulesReviewSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelfSubjectRulesReviewSpec {
-            namespace: Clone::clone(&self.namespace),
+            namespace: apimachinery::string_field::clone(&self.namespace),
         }
     }
 }
@@ -594,10 +594,10 @@ impl Clone for SubjectAccessReviewSpec {
         SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
             non_resource_attributes: Clone::clone(&self.non_resource_attributes),
-            user: Clone::clone(&self.user),
+            user: apimachinery::string_field::clone(&self.user),
             groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
-            uid: Clone::clone(&self.uid),
+            uid: apimachinery::string_field::clone(&self.uid),
         }
     }
 }
@@ -689,8 +689,8 @@ impl Clone for SubjectAccessReviewStatus {
         SubjectAccessReviewStatus {
             allowed: Clone::clone(&self.allowed),
             denied: Clone::clone(&self.denied),
-            reason: Clone::clone(&self.reason),
-            evaluation_error: Clone::clone(&self.evaluation_error),
+            reason: apimachinery::string_field::clone(&self.reason),
+            evaluation_error: apimachinery::string_field::clone(&self.evaluation_error),
         }
     }
 }
@@ -743,7 +743,7 @@ impl Clone for SubjectRulesReviewStatus {
                 &self.non_resource_rules,
             ),
             incomplete: Clone::clone(&self.incomplete),
-            evaluation_error: Clone::clone(&self.evaluation_error),
+            evaluation_error: apimachinery::string_field::clone(&self.evaluation_error),
         }
     }
 }

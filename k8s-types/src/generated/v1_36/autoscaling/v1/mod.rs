@@ -46,10 +46,10 @@ impl Clone for ContainerResourceMetricSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricSource {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             target_average_utilization: Clone::clone(&self.target_average_utilization),
             target_average_value: Clone::clone(&self.target_average_value),
-            container: Clone::clone(&self.container),
+            container: apimachinery::string_field::clone(&self.container),
         }
     }
 }
@@ -100,10 +100,10 @@ impl Clone for ContainerResourceMetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             current_average_utilization: Clone::clone(&self.current_average_utilization),
             current_average_value: Clone::clone(&self.current_average_value),
-            container: Clone::clone(&self.container),
+            container: apimachinery::string_field::clone(&self.container),
         }
     }
 }
@@ -148,7 +148,7 @@ impl Clone for ExternalMetricSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricSource {
-            metric_name: Clone::clone(&self.metric_name),
+            metric_name: apimachinery::string_field::clone(&self.metric_name),
             metric_selector: Clone::clone(&self.metric_selector),
             target_value: Clone::clone(&self.target_value),
             target_average_value: Clone::clone(&self.target_average_value),
@@ -191,7 +191,7 @@ impl Clone for ExternalMetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalMetricStatus {
-            metric_name: Clone::clone(&self.metric_name),
+            metric_name: apimachinery::string_field::clone(&self.metric_name),
             metric_selector: Clone::clone(&self.metric_selector),
             current_value: Clone::clone(&self.current_value),
             current_average_value: Clone::clone(&self.current_average_value),
@@ -465,7 +465,7 @@ impl Clone for MetricSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricSpec {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             object: Clone::clone(&self.object),
             pods: Clone::clone(&self.pods),
             resource: Clone::clone(&self.resource),
@@ -529,7 +529,7 @@ impl Clone for MetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricStatus {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             object: Clone::clone(&self.object),
             pods: Clone::clone(&self.pods),
             resource: Clone::clone(&self.resource),
@@ -580,7 +580,7 @@ impl Clone for ObjectMetricSource {
     fn clone(&self) -> Self {
         ObjectMetricSource {
             target: Clone::clone(&self.target),
-            metric_name: Clone::clone(&self.metric_name),
+            metric_name: apimachinery::string_field::clone(&self.metric_name),
             target_value: Clone::clone(&self.target_value),
             selector: Clone::clone(&self.selector),
             average_value: Clone::clone(&self.average_value),
@@ -628,7 +628,7 @@ impl Clone for ObjectMetricStatus {
     fn clone(&self) -> Self {
         ObjectMetricStatus {
             target: Clone::clone(&self.target),
-            metric_name: Clone::clone(&self.metric_name),
+            metric_name: apimachinery::string_field::clone(&self.metric_name),
             current_value: Clone::clone(&self.current_value),
             selector: Clone::clone(&self.selector),
             average_value: Clone::clone(&self.average_value),
@@ -673,7 +673,7 @@ impl Clone for PodsMetricSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricSource {
-            metric_name: Clone::clone(&self.metric_name),
+            metric_name: apimachinery::string_field::clone(&self.metric_name),
             target_average_value: Clone::clone(&self.target_average_value),
             selector: Clone::clone(&self.selector),
         }
@@ -713,7 +713,7 @@ impl Clone for PodsMetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodsMetricStatus {
-            metric_name: Clone::clone(&self.metric_name),
+            metric_name: apimachinery::string_field::clone(&self.metric_name),
             current_average_value: Clone::clone(&self.current_average_value),
             selector: Clone::clone(&self.selector),
         }
@@ -759,7 +759,7 @@ impl Clone for ResourceMetricSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricSource {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             target_average_utilization: Clone::clone(&self.target_average_utilization),
             target_average_value: Clone::clone(&self.target_average_value),
         }
@@ -809,7 +809,7 @@ impl Clone for ResourceMetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             current_average_utilization: Clone::clone(&self.current_average_utilization),
             current_average_value: Clone::clone(&self.current_average_value),
         }
@@ -923,7 +923,7 @@ impl Clone for ScaleStatus {
     fn clone(&self) -> Self {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
-            selector: Clone::clone(&self.selector),
+            selector: apimachinery::string_field::clone(&self.selector),
         }
     }
 }

@@ -136,10 +136,10 @@ impl Clone for CronJobSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CronJobSpec {
-            schedule: Clone::clone(&self.schedule),
+            schedule: apimachinery::string_field::clone(&self.schedule),
             time_zone: Clone::clone(&self.time_zone),
             starting_deadline_seconds: Clone::clone(&self.starting_deadline_seconds),
-            concurrency_policy: Clone::clone(&self.concurrency_policy),
+            concurrency_policy: apimachinery::string_field::clone(&self.concurrency_policy),
             suspend: Clone::clone(&self.suspend),
             job_template: Clone::clone(&self.job_template),
             successful_jobs_history_limit: Clone::clone(&self.successful_jobs_history_limit),
@@ -279,12 +279,12 @@ impl Clone for JobCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JobCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_probe_time: Clone::clone(&self.last_probe_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -644,7 +644,7 @@ impl Clone for JobStatus {
             succeeded: Clone::clone(&self.succeeded),
             failed: Clone::clone(&self.failed),
             terminating: Clone::clone(&self.terminating),
-            completed_indexes: Clone::clone(&self.completed_indexes),
+            completed_indexes: apimachinery::string_field::clone(&self.completed_indexes),
             failed_indexes: Clone::clone(&self.failed_indexes),
             uncounted_terminated_pods: Clone::clone(&self.uncounted_terminated_pods),
             ready: Clone::clone(&self.ready),
@@ -787,7 +787,7 @@ impl Clone for PodFailurePolicyOnExitCodesRequirement {
     fn clone(&self) -> Self {
         PodFailurePolicyOnExitCodesRequirement {
             container_name: Clone::clone(&self.container_name),
-            operator: Clone::clone(&self.operator),
+            operator: apimachinery::string_field::clone(&self.operator),
             values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
@@ -827,8 +827,8 @@ impl Clone for PodFailurePolicyOnPodConditionsPattern {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyOnPodConditionsPattern {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
         }
     }
 }
@@ -877,7 +877,7 @@ impl Clone for PodFailurePolicyRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodFailurePolicyRule {
-            action: Clone::clone(&self.action),
+            action: apimachinery::string_field::clone(&self.action),
             on_exit_codes: Clone::clone(&self.on_exit_codes),
             on_pod_conditions: apimachinery::list_field::CloneList::clone_list(
                 &self.on_pod_conditions,

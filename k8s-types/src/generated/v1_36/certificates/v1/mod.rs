@@ -101,10 +101,10 @@ impl Clone for CertificateSigningRequestCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
             last_update_time: Clone::clone(&self.last_update_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
         }
@@ -258,11 +258,11 @@ impl Clone for CertificateSigningRequestSpec {
     fn clone(&self) -> Self {
         CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
-            signer_name: Clone::clone(&self.signer_name),
+            signer_name: apimachinery::string_field::clone(&self.signer_name),
             expiration_seconds: Clone::clone(&self.expiration_seconds),
             usages: apimachinery::list_field::CloneList::clone_list(&self.usages),
-            username: Clone::clone(&self.username),
-            uid: Clone::clone(&self.uid),
+            username: apimachinery::string_field::clone(&self.username),
+            uid: apimachinery::string_field::clone(&self.uid),
             groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
         }

@@ -38,8 +38,8 @@ impl Clone for AWSElasticBlockStoreVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AWSElasticBlockStoreVolumeSource {
-            volume_id: Clone::clone(&self.volume_id),
-            fs_type: Clone::clone(&self.fs_type),
+            volume_id: apimachinery::string_field::clone(&self.volume_id),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             partition: Clone::clone(&self.partition),
             read_only: Clone::clone(&self.read_only),
         }
@@ -117,7 +117,7 @@ impl Clone for AppArmorProfile {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AppArmorProfile {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             localhost_profile: Clone::clone(&self.localhost_profile),
         }
     }
@@ -149,8 +149,8 @@ impl Clone for AttachedVolume {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AttachedVolume {
-            name: Clone::clone(&self.name),
-            device_path: Clone::clone(&self.device_path),
+            name: apimachinery::string_field::clone(&self.name),
+            device_path: apimachinery::string_field::clone(&self.device_path),
         }
     }
 }
@@ -230,8 +230,8 @@ impl Clone for AzureDiskVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureDiskVolumeSource {
-            disk_name: Clone::clone(&self.disk_name),
-            disk_uri: Clone::clone(&self.disk_uri),
+            disk_name: apimachinery::string_field::clone(&self.disk_name),
+            disk_uri: apimachinery::string_field::clone(&self.disk_uri),
             caching_mode: Clone::clone(&self.caching_mode),
             fs_type: Clone::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
@@ -278,8 +278,8 @@ impl Clone for AzureFilePersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureFilePersistentVolumeSource {
-            secret_name: Clone::clone(&self.secret_name),
-            share_name: Clone::clone(&self.share_name),
+            secret_name: apimachinery::string_field::clone(&self.secret_name),
+            share_name: apimachinery::string_field::clone(&self.share_name),
             read_only: Clone::clone(&self.read_only),
             secret_namespace: Clone::clone(&self.secret_namespace),
         }
@@ -318,8 +318,8 @@ impl Clone for AzureFileVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AzureFileVolumeSource {
-            secret_name: Clone::clone(&self.secret_name),
-            share_name: Clone::clone(&self.share_name),
+            secret_name: apimachinery::string_field::clone(&self.secret_name),
+            share_name: apimachinery::string_field::clone(&self.share_name),
             read_only: Clone::clone(&self.read_only),
         }
     }
@@ -436,10 +436,10 @@ impl Clone for CSIPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIPersistentVolumeSource {
-            driver: Clone::clone(&self.driver),
-            volume_handle: Clone::clone(&self.volume_handle),
+            driver: apimachinery::string_field::clone(&self.driver),
+            volume_handle: apimachinery::string_field::clone(&self.volume_handle),
             read_only: Clone::clone(&self.read_only),
-            fs_type: Clone::clone(&self.fs_type),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             volume_attributes: Clone::clone(&self.volume_attributes),
             controller_publish_secret_ref: Clone::clone(&self.controller_publish_secret_ref),
             node_stage_secret_ref: Clone::clone(&self.node_stage_secret_ref),
@@ -506,7 +506,7 @@ impl Clone for CSIVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSIVolumeSource {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             read_only: Clone::clone(&self.read_only),
             fs_type: Clone::clone(&self.fs_type),
             volume_attributes: Clone::clone(&self.volume_attributes),
@@ -605,9 +605,9 @@ impl Clone for CephFSPersistentVolumeSource {
     fn clone(&self) -> Self {
         CephFSPersistentVolumeSource {
             monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
-            path: Clone::clone(&self.path),
-            user: Clone::clone(&self.user),
-            secret_file: Clone::clone(&self.secret_file),
+            path: apimachinery::string_field::clone(&self.path),
+            user: apimachinery::string_field::clone(&self.user),
+            secret_file: apimachinery::string_field::clone(&self.secret_file),
             secret_ref: Clone::clone(&self.secret_ref),
             read_only: Clone::clone(&self.read_only),
         }
@@ -668,9 +668,9 @@ impl Clone for CephFSVolumeSource {
     fn clone(&self) -> Self {
         CephFSVolumeSource {
             monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
-            path: Clone::clone(&self.path),
-            user: Clone::clone(&self.user),
-            secret_file: Clone::clone(&self.secret_file),
+            path: apimachinery::string_field::clone(&self.path),
+            user: apimachinery::string_field::clone(&self.user),
+            secret_file: apimachinery::string_field::clone(&self.secret_file),
             secret_ref: Clone::clone(&self.secret_ref),
             read_only: Clone::clone(&self.read_only),
         }
@@ -727,8 +727,8 @@ impl Clone for CinderPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CinderPersistentVolumeSource {
-            volume_id: Clone::clone(&self.volume_id),
-            fs_type: Clone::clone(&self.fs_type),
+            volume_id: apimachinery::string_field::clone(&self.volume_id),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
             secret_ref: Clone::clone(&self.secret_ref),
         }
@@ -780,8 +780,8 @@ impl Clone for CinderVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CinderVolumeSource {
-            volume_id: Clone::clone(&self.volume_id),
-            fs_type: Clone::clone(&self.fs_type),
+            volume_id: apimachinery::string_field::clone(&self.volume_id),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
             secret_ref: Clone::clone(&self.secret_ref),
         }
@@ -868,7 +868,7 @@ impl Clone for ClusterTrustBundleProjection {
             signer_name: Clone::clone(&self.signer_name),
             label_selector: Clone::clone(&self.label_selector),
             optional: Clone::clone(&self.optional),
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
         }
     }
 }
@@ -912,10 +912,10 @@ impl Clone for ComponentCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ComponentCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
-            message: Clone::clone(&self.message),
-            error: Clone::clone(&self.error),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
+            message: apimachinery::string_field::clone(&self.message),
+            error: apimachinery::string_field::clone(&self.error),
         }
     }
 }
@@ -1111,7 +1111,7 @@ impl Clone for ConfigMapEnvSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapEnvSource {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             optional: Clone::clone(&self.optional),
         }
     }
@@ -1184,8 +1184,8 @@ impl Clone for ConfigMapKeySelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapKeySelector {
-            name: Clone::clone(&self.name),
-            key: Clone::clone(&self.key),
+            name: apimachinery::string_field::clone(&self.name),
+            key: apimachinery::string_field::clone(&self.key),
             optional: Clone::clone(&self.optional),
         }
     }
@@ -1310,11 +1310,11 @@ impl Clone for ConfigMapNodeConfigSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapNodeConfigSource {
-            namespace: Clone::clone(&self.namespace),
-            name: Clone::clone(&self.name),
-            uid: Clone::clone(&self.uid),
-            resource_version: Clone::clone(&self.resource_version),
-            kubelet_config_key: Clone::clone(&self.kubelet_config_key),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
+            uid: apimachinery::string_field::clone(&self.uid),
+            resource_version: apimachinery::string_field::clone(&self.resource_version),
+            kubelet_config_key: apimachinery::string_field::clone(&self.kubelet_config_key),
         }
     }
 }
@@ -1369,7 +1369,7 @@ impl Clone for ConfigMapProjection {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapProjection {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             items: apimachinery::list_field::CloneList::clone_list(&self.items),
             optional: Clone::clone(&self.optional),
         }
@@ -1469,7 +1469,7 @@ impl Clone for ConfigMapVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConfigMapVolumeSource {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             items: apimachinery::list_field::CloneList::clone_list(&self.items),
             default_mode: Clone::clone(&self.default_mode),
             optional: Clone::clone(&self.optional),
@@ -1712,11 +1712,11 @@ impl Clone for Container {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Container {
-            name: Clone::clone(&self.name),
-            image: Clone::clone(&self.image),
+            name: apimachinery::string_field::clone(&self.name),
+            image: apimachinery::string_field::clone(&self.image),
             command: apimachinery::list_field::CloneList::clone_list(&self.command),
             args: apimachinery::list_field::CloneList::clone_list(&self.args),
-            working_dir: Clone::clone(&self.working_dir),
+            working_dir: apimachinery::string_field::clone(&self.working_dir),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
             env_from: apimachinery::list_field::CloneList::clone_list(&self.env_from),
             env: apimachinery::list_field::CloneList::clone_list(&self.env),
@@ -1732,9 +1732,13 @@ impl Clone for Container {
             readiness_probe: Clone::clone(&self.readiness_probe),
             startup_probe: Clone::clone(&self.startup_probe),
             lifecycle: Clone::clone(&self.lifecycle),
-            termination_message_path: Clone::clone(&self.termination_message_path),
-            termination_message_policy: Clone::clone(&self.termination_message_policy),
-            image_pull_policy: Clone::clone(&self.image_pull_policy),
+            termination_message_path: apimachinery::string_field::clone(
+                &self.termination_message_path,
+            ),
+            termination_message_policy: apimachinery::string_field::clone(
+                &self.termination_message_policy,
+            ),
+            image_pull_policy: apimachinery::string_field::clone(&self.image_pull_policy),
             security_context: Clone::clone(&self.security_context),
             stdin: Clone::clone(&self.stdin),
             stdin_once: Clone::clone(&self.stdin_once),
@@ -1825,9 +1829,9 @@ impl Clone for ContainerExtendedResourceRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerExtendedResourceRequest {
-            container_name: Clone::clone(&self.container_name),
-            resource_name: Clone::clone(&self.resource_name),
-            request_name: Clone::clone(&self.request_name),
+            container_name: apimachinery::string_field::clone(&self.container_name),
+            resource_name: apimachinery::string_field::clone(&self.resource_name),
+            request_name: apimachinery::string_field::clone(&self.request_name),
         }
     }
 }
@@ -1914,11 +1918,11 @@ impl Clone for ContainerPort {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerPort {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             host_port: Clone::clone(&self.host_port),
             container_port: Clone::clone(&self.container_port),
-            protocol: Clone::clone(&self.protocol),
-            host_ip: Clone::clone(&self.host_ip),
+            protocol: apimachinery::string_field::clone(&self.protocol),
+            host_ip: apimachinery::string_field::clone(&self.host_ip),
         }
     }
 }
@@ -1954,8 +1958,8 @@ impl Clone for ContainerResizePolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResizePolicy {
-            resource_name: Clone::clone(&self.resource_name),
-            restart_policy: Clone::clone(&self.restart_policy),
+            resource_name: apimachinery::string_field::clone(&self.resource_name),
+            restart_policy: apimachinery::string_field::clone(&self.restart_policy),
         }
     }
 }
@@ -1989,7 +1993,7 @@ impl Clone for ContainerRestartRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerRestartRule {
-            action: Clone::clone(&self.action),
+            action: apimachinery::string_field::clone(&self.action),
             exit_codes: Clone::clone(&self.exit_codes),
         }
     }
@@ -2030,7 +2034,7 @@ impl Clone for ContainerRestartRuleOnExitCodes {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerRestartRuleOnExitCodes {
-            operator: Clone::clone(&self.operator),
+            operator: apimachinery::string_field::clone(&self.operator),
             values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
@@ -2147,11 +2151,11 @@ impl Clone for ContainerStateTerminated {
         ContainerStateTerminated {
             exit_code: Clone::clone(&self.exit_code),
             signal: Clone::clone(&self.signal),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
             started_at: Clone::clone(&self.started_at),
             finished_at: Clone::clone(&self.finished_at),
-            container_id: Clone::clone(&self.container_id),
+            container_id: apimachinery::string_field::clone(&self.container_id),
         }
     }
 }
@@ -2189,8 +2193,8 @@ impl Clone for ContainerStateWaiting {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStateWaiting {
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -2283,14 +2287,14 @@ impl Clone for ContainerStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             state: Clone::clone(&self.state),
             last_state: Clone::clone(&self.last_state),
             ready: Clone::clone(&self.ready),
             restart_count: Clone::clone(&self.restart_count),
-            image: Clone::clone(&self.image),
-            image_id: Clone::clone(&self.image_id),
-            container_id: Clone::clone(&self.container_id),
+            image: apimachinery::string_field::clone(&self.image),
+            image_id: apimachinery::string_field::clone(&self.image_id),
+            container_id: apimachinery::string_field::clone(&self.container_id),
             started: Clone::clone(&self.started),
             allocated_resources: Clone::clone(&self.allocated_resources),
             resources: Clone::clone(&self.resources),
@@ -2451,7 +2455,7 @@ impl Clone for DownwardAPIVolumeFile {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DownwardAPIVolumeFile {
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
             field_ref: Clone::clone(&self.field_ref),
             resource_field_ref: Clone::clone(&self.resource_field_ref),
             mode: Clone::clone(&self.mode),
@@ -2541,7 +2545,7 @@ impl Clone for EmptyDirVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EmptyDirVolumeSource {
-            medium: Clone::clone(&self.medium),
+            medium: apimachinery::string_field::clone(&self.medium),
             size_limit: Clone::clone(&self.size_limit),
         }
     }
@@ -2581,8 +2585,8 @@ impl Clone for EndpointAddress {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointAddress {
-            ip: Clone::clone(&self.ip),
-            hostname: Clone::clone(&self.hostname),
+            ip: apimachinery::string_field::clone(&self.ip),
+            hostname: apimachinery::string_field::clone(&self.hostname),
             node_name: Clone::clone(&self.node_name),
             target_ref: Clone::clone(&self.target_ref),
         }
@@ -2643,9 +2647,9 @@ impl Clone for EndpointPort {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EndpointPort {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             port: Clone::clone(&self.port),
-            protocol: Clone::clone(&self.protocol),
+            protocol: apimachinery::string_field::clone(&self.protocol),
             app_protocol: Clone::clone(&self.app_protocol),
         }
     }
@@ -2862,7 +2866,7 @@ impl Clone for EnvFromSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvFromSource {
-            prefix: Clone::clone(&self.prefix),
+            prefix: apimachinery::string_field::clone(&self.prefix),
             config_map_ref: Clone::clone(&self.config_map_ref),
             secret_ref: Clone::clone(&self.secret_ref),
         }
@@ -2908,8 +2912,8 @@ impl Clone for EnvVar {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EnvVar {
-            name: Clone::clone(&self.name),
-            value: Clone::clone(&self.value),
+            name: apimachinery::string_field::clone(&self.name),
+            value: apimachinery::string_field::clone(&self.value),
             value_from: Clone::clone(&self.value_from),
         }
     }
@@ -3124,11 +3128,11 @@ impl Clone for EphemeralContainer {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralContainer {
-            name: Clone::clone(&self.name),
-            image: Clone::clone(&self.image),
+            name: apimachinery::string_field::clone(&self.name),
+            image: apimachinery::string_field::clone(&self.image),
             command: apimachinery::list_field::CloneList::clone_list(&self.command),
             args: apimachinery::list_field::CloneList::clone_list(&self.args),
-            working_dir: Clone::clone(&self.working_dir),
+            working_dir: apimachinery::string_field::clone(&self.working_dir),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
             env_from: apimachinery::list_field::CloneList::clone_list(&self.env_from),
             env: apimachinery::list_field::CloneList::clone_list(&self.env),
@@ -3144,14 +3148,18 @@ impl Clone for EphemeralContainer {
             readiness_probe: Clone::clone(&self.readiness_probe),
             startup_probe: Clone::clone(&self.startup_probe),
             lifecycle: Clone::clone(&self.lifecycle),
-            termination_message_path: Clone::clone(&self.termination_message_path),
-            termination_message_policy: Clone::clone(&self.termination_message_policy),
-            image_pull_policy: Clone::clone(&self.image_pull_policy),
+            termination_message_path: apimachinery::string_field::clone(
+                &self.termination_message_path,
+            ),
+            termination_message_policy: apimachinery::string_field::clone(
+                &self.termination_message_policy,
+            ),
+            image_pull_policy: apimachinery::string_field::clone(&self.image_pull_policy),
             security_context: Clone::clone(&self.security_context),
             stdin: Clone::clone(&self.stdin),
             stdin_once: Clone::clone(&self.stdin_once),
             tty: Clone::clone(&self.tty),
-            target_container_name: Clone::clone(&self.target_container_name),
+            target_container_name: apimachinery::string_field::clone(&self.target_container_name),
         }
     }
 }
@@ -3566,11 +3574,11 @@ impl Clone for EphemeralContainerCommon {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EphemeralContainerCommon {
-            name: Clone::clone(&self.name),
-            image: Clone::clone(&self.image),
+            name: apimachinery::string_field::clone(&self.name),
+            image: apimachinery::string_field::clone(&self.image),
             command: apimachinery::list_field::CloneList::clone_list(&self.command),
             args: apimachinery::list_field::CloneList::clone_list(&self.args),
-            working_dir: Clone::clone(&self.working_dir),
+            working_dir: apimachinery::string_field::clone(&self.working_dir),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
             env_from: apimachinery::list_field::CloneList::clone_list(&self.env_from),
             env: apimachinery::list_field::CloneList::clone_list(&self.env),
@@ -3586,9 +3594,13 @@ impl Clone for EphemeralContainerCommon {
             readiness_probe: Clone::clone(&self.readiness_probe),
             startup_probe: Clone::clone(&self.startup_probe),
             lifecycle: Clone::clone(&self.lifecycle),
-            termination_message_path: Clone::clone(&self.termination_message_path),
-            termination_message_policy: Clone::clone(&self.termination_message_policy),
-            image_pull_policy: Clone::clone(&self.image_pull_policy),
+            termination_message_path: apimachinery::string_field::clone(
+                &self.termination_message_path,
+            ),
+            termination_message_policy: apimachinery::string_field::clone(
+                &self.termination_message_policy,
+            ),
+            image_pull_policy: apimachinery::string_field::clone(&self.image_pull_policy),
             security_context: Clone::clone(&self.security_context),
             stdin: Clone::clone(&self.stdin),
             stdin_once: Clone::clone(&self.stdin_once),
@@ -3772,19 +3784,19 @@ impl Clone for Event {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
             involved_object: Clone::clone(&self.involved_object),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
             source: Clone::clone(&self.source),
             first_timestamp: Clone::clone(&self.first_timestamp),
             last_timestamp: Clone::clone(&self.last_timestamp),
             count: Clone::clone(&self.count),
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             event_time: Clone::clone(&self.event_time),
             series: Clone::clone(&self.series),
-            action: Clone::clone(&self.action),
+            action: apimachinery::string_field::clone(&self.action),
             related: Clone::clone(&self.related),
-            reporting_component: Clone::clone(&self.reporting_component),
-            reporting_instance: Clone::clone(&self.reporting_instance),
+            reporting_component: apimachinery::string_field::clone(&self.reporting_component),
+            reporting_instance: apimachinery::string_field::clone(&self.reporting_instance),
         }
     }
 }
@@ -3909,8 +3921,8 @@ impl Clone for EventSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EventSource {
-            component: Clone::clone(&self.component),
-            host: Clone::clone(&self.host),
+            component: apimachinery::string_field::clone(&self.component),
+            host: apimachinery::string_field::clone(&self.host),
         }
     }
 }
@@ -3996,7 +4008,7 @@ impl Clone for FCVolumeSource {
         FCVolumeSource {
             target_wwns: apimachinery::list_field::CloneList::clone_list(&self.target_wwns),
             lun: Clone::clone(&self.lun),
-            fs_type: Clone::clone(&self.fs_type),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
             wwids: apimachinery::list_field::CloneList::clone_list(&self.wwids),
         }
@@ -4051,9 +4063,9 @@ impl Clone for FileKeySelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FileKeySelector {
-            volume_name: Clone::clone(&self.volume_name),
-            path: Clone::clone(&self.path),
-            key: Clone::clone(&self.key),
+            volume_name: apimachinery::string_field::clone(&self.volume_name),
+            path: apimachinery::string_field::clone(&self.path),
+            key: apimachinery::string_field::clone(&self.key),
             optional: Clone::clone(&self.optional),
         }
     }
@@ -4104,8 +4116,8 @@ impl Clone for FlexPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlexPersistentVolumeSource {
-            driver: Clone::clone(&self.driver),
-            fs_type: Clone::clone(&self.fs_type),
+            driver: apimachinery::string_field::clone(&self.driver),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             secret_ref: Clone::clone(&self.secret_ref),
             read_only: Clone::clone(&self.read_only),
             options: Clone::clone(&self.options),
@@ -4159,8 +4171,8 @@ impl Clone for FlexVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlexVolumeSource {
-            driver: Clone::clone(&self.driver),
-            fs_type: Clone::clone(&self.fs_type),
+            driver: apimachinery::string_field::clone(&self.driver),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             secret_ref: Clone::clone(&self.secret_ref),
             read_only: Clone::clone(&self.read_only),
             options: Clone::clone(&self.options),
@@ -4202,8 +4214,8 @@ impl Clone for FlockerVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlockerVolumeSource {
-            dataset_name: Clone::clone(&self.dataset_name),
-            dataset_uuid: Clone::clone(&self.dataset_uuid),
+            dataset_name: apimachinery::string_field::clone(&self.dataset_name),
+            dataset_uuid: apimachinery::string_field::clone(&self.dataset_uuid),
         }
     }
 }
@@ -4257,8 +4269,8 @@ impl Clone for GCEPersistentDiskVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GCEPersistentDiskVolumeSource {
-            pd_name: Clone::clone(&self.pd_name),
-            fs_type: Clone::clone(&self.fs_type),
+            pd_name: apimachinery::string_field::clone(&self.pd_name),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             partition: Clone::clone(&self.partition),
             read_only: Clone::clone(&self.read_only),
         }
@@ -4342,9 +4354,9 @@ impl Clone for GitRepoVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GitRepoVolumeSource {
-            repository: Clone::clone(&self.repository),
-            revision: Clone::clone(&self.revision),
-            directory: Clone::clone(&self.directory),
+            repository: apimachinery::string_field::clone(&self.repository),
+            revision: apimachinery::string_field::clone(&self.revision),
+            directory: apimachinery::string_field::clone(&self.directory),
         }
     }
 }
@@ -4388,8 +4400,8 @@ impl Clone for GlusterfsPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GlusterfsPersistentVolumeSource {
-            endpoints: Clone::clone(&self.endpoints),
-            path: Clone::clone(&self.path),
+            endpoints: apimachinery::string_field::clone(&self.endpoints),
+            path: apimachinery::string_field::clone(&self.path),
             read_only: Clone::clone(&self.read_only),
             endpoints_namespace: Clone::clone(&self.endpoints_namespace),
         }
@@ -4431,8 +4443,8 @@ impl Clone for GlusterfsVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GlusterfsVolumeSource {
-            endpoints: Clone::clone(&self.endpoints),
-            path: Clone::clone(&self.path),
+            endpoints: apimachinery::string_field::clone(&self.endpoints),
+            path: apimachinery::string_field::clone(&self.path),
             read_only: Clone::clone(&self.read_only),
         }
     }
@@ -4479,10 +4491,10 @@ impl Clone for HTTPGetAction {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPGetAction {
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
             port: Clone::clone(&self.port),
-            host: Clone::clone(&self.host),
-            scheme: Clone::clone(&self.scheme),
+            host: apimachinery::string_field::clone(&self.host),
+            scheme: apimachinery::string_field::clone(&self.scheme),
             http_headers: apimachinery::list_field::CloneList::clone_list(&self.http_headers),
         }
     }
@@ -4521,8 +4533,8 @@ impl Clone for HTTPHeader {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPHeader {
-            name: Clone::clone(&self.name),
-            value: Clone::clone(&self.value),
+            name: apimachinery::string_field::clone(&self.name),
+            value: apimachinery::string_field::clone(&self.value),
         }
     }
 }
@@ -4555,7 +4567,7 @@ impl Clone for HostAlias {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostAlias {
-            ip: Clone::clone(&self.ip),
+            ip: apimachinery::string_field::clone(&self.ip),
             hostnames: apimachinery::list_field::CloneList::clone_list(&self.hostnames),
         }
     }
@@ -4588,7 +4600,7 @@ impl Clone for HostIP {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostIP {
-            ip: Clone::clone(&self.ip),
+            ip: apimachinery::string_field::clone(&self.ip),
         }
     }
 }
@@ -4621,7 +4633,7 @@ impl Clone for HostPathVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HostPathVolumeSource {
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
             r#type: Clone::clone(&self.r#type),
         }
     }
@@ -4689,11 +4701,11 @@ impl Clone for ISCSIPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ISCSIPersistentVolumeSource {
-            target_portal: Clone::clone(&self.target_portal),
-            iqn: Clone::clone(&self.iqn),
+            target_portal: apimachinery::string_field::clone(&self.target_portal),
+            iqn: apimachinery::string_field::clone(&self.iqn),
             lun: Clone::clone(&self.lun),
-            iscsi_interface: Clone::clone(&self.iscsi_interface),
-            fs_type: Clone::clone(&self.fs_type),
+            iscsi_interface: apimachinery::string_field::clone(&self.iscsi_interface),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
             portals: apimachinery::list_field::CloneList::clone_list(&self.portals),
             chap_auth_discovery: Clone::clone(&self.chap_auth_discovery),
@@ -4778,11 +4790,11 @@ impl Clone for ISCSIVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ISCSIVolumeSource {
-            target_portal: Clone::clone(&self.target_portal),
-            iqn: Clone::clone(&self.iqn),
+            target_portal: apimachinery::string_field::clone(&self.target_portal),
+            iqn: apimachinery::string_field::clone(&self.iqn),
             lun: Clone::clone(&self.lun),
-            iscsi_interface: Clone::clone(&self.iscsi_interface),
-            fs_type: Clone::clone(&self.fs_type),
+            iscsi_interface: apimachinery::string_field::clone(&self.iscsi_interface),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
             portals: apimachinery::list_field::CloneList::clone_list(&self.portals),
             chap_auth_discovery: Clone::clone(&self.chap_auth_discovery),
@@ -4842,8 +4854,8 @@ impl Clone for ImageVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageVolumeSource {
-            reference: Clone::clone(&self.reference),
-            pull_policy: Clone::clone(&self.pull_policy),
+            reference: apimachinery::string_field::clone(&self.reference),
+            pull_policy: apimachinery::string_field::clone(&self.pull_policy),
         }
     }
 }
@@ -4875,7 +4887,7 @@ impl Clone for ImageVolumeStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageVolumeStatus {
-            image_ref: Clone::clone(&self.image_ref),
+            image_ref: apimachinery::string_field::clone(&self.image_ref),
         }
     }
 }
@@ -4915,8 +4927,8 @@ impl Clone for KeyToPath {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         KeyToPath {
-            key: Clone::clone(&self.key),
-            path: Clone::clone(&self.path),
+            key: apimachinery::string_field::clone(&self.key),
+            path: apimachinery::string_field::clone(&self.path),
             mode: Clone::clone(&self.mode),
         }
     }
@@ -5097,7 +5109,7 @@ impl Clone for LimitRangeItem {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitRangeItem {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             max: Clone::clone(&self.max),
             min: Clone::clone(&self.min),
             default: Clone::clone(&self.default),
@@ -5316,8 +5328,8 @@ impl Clone for LoadBalancerIngress {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LoadBalancerIngress {
-            ip: Clone::clone(&self.ip),
-            hostname: Clone::clone(&self.hostname),
+            ip: apimachinery::string_field::clone(&self.ip),
+            hostname: apimachinery::string_field::clone(&self.hostname),
             ip_mode: Clone::clone(&self.ip_mode),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
@@ -5404,7 +5416,7 @@ impl Clone for LocalObjectReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalObjectReference {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -5438,7 +5450,7 @@ impl Clone for LocalVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LocalVolumeSource {
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
             fs_type: Clone::clone(&self.fs_type),
         }
     }
@@ -5480,10 +5492,10 @@ impl Clone for ModifyVolumeStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ModifyVolumeStatus {
-            target_volume_attributes_class_name: Clone::clone(
+            target_volume_attributes_class_name: apimachinery::string_field::clone(
                 &self.target_volume_attributes_class_name,
             ),
-            status: Clone::clone(&self.status),
+            status: apimachinery::string_field::clone(&self.status),
         }
     }
 }
@@ -5525,8 +5537,8 @@ impl Clone for NFSVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NFSVolumeSource {
-            server: Clone::clone(&self.server),
-            path: Clone::clone(&self.path),
+            server: apimachinery::string_field::clone(&self.server),
+            path: apimachinery::string_field::clone(&self.path),
             read_only: Clone::clone(&self.read_only),
         }
     }
@@ -5614,11 +5626,11 @@ impl Clone for NamespaceCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -5733,7 +5745,7 @@ impl Clone for NamespaceStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NamespaceStatus {
-            phase: Clone::clone(&self.phase),
+            phase: apimachinery::string_field::clone(&self.phase),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
         }
     }
@@ -5817,8 +5829,8 @@ impl Clone for NodeAddress {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAddress {
-            r#type: Clone::clone(&self.r#type),
-            address: Clone::clone(&self.address),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            address: apimachinery::string_field::clone(&self.address),
         }
     }
 }
@@ -5911,7 +5923,7 @@ impl Clone for NodeAllocatableResourceClaimStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeAllocatableResourceClaimStatus {
-            resource_claim_name: Clone::clone(&self.resource_claim_name),
+            resource_claim_name: apimachinery::string_field::clone(&self.resource_claim_name),
             containers: apimachinery::list_field::CloneList::clone_list(&self.containers),
             resources: Clone::clone(&self.resources),
         }
@@ -5958,12 +5970,12 @@ impl Clone for NodeCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_heartbeat_time: Clone::clone(&self.last_heartbeat_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -6066,7 +6078,7 @@ impl Clone for NodeConfigStatus {
             assigned: Clone::clone(&self.assigned),
             active: Clone::clone(&self.active),
             last_known_good: Clone::clone(&self.last_known_good),
-            error: Clone::clone(&self.error),
+            error: apimachinery::string_field::clone(&self.error),
         }
     }
 }
@@ -6209,7 +6221,7 @@ impl Clone for NodeProxyOptions {
     fn clone(&self) -> Self {
         NodeProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
         }
     }
 }
@@ -6241,7 +6253,7 @@ impl Clone for NodeRuntimeHandler {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeRuntimeHandler {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             features: Clone::clone(&self.features),
         }
     }
@@ -6353,8 +6365,8 @@ impl Clone for NodeSelectorRequirement {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSelectorRequirement {
-            key: Clone::clone(&self.key),
-            operator: Clone::clone(&self.operator),
+            key: apimachinery::string_field::clone(&self.key),
+            operator: apimachinery::string_field::clone(&self.operator),
             values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
@@ -6454,13 +6466,13 @@ impl Clone for NodeSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSpec {
-            pod_cidr: Clone::clone(&self.pod_cidr),
+            pod_cidr: apimachinery::string_field::clone(&self.pod_cidr),
             pod_cidrs: apimachinery::list_field::CloneList::clone_list(&self.pod_cidrs),
-            provider_id: Clone::clone(&self.provider_id),
+            provider_id: apimachinery::string_field::clone(&self.provider_id),
             unschedulable: Clone::clone(&self.unschedulable),
             taints: apimachinery::list_field::CloneList::clone_list(&self.taints),
             config_source: Clone::clone(&self.config_source),
-            external_id: Clone::clone(&self.external_id),
+            external_id: apimachinery::string_field::clone(&self.external_id),
         }
     }
 }
@@ -6553,7 +6565,7 @@ impl Clone for NodeStatus {
         NodeStatus {
             capacity: Clone::clone(&self.capacity),
             allocatable: Clone::clone(&self.allocatable),
-            phase: Clone::clone(&self.phase),
+            phase: apimachinery::string_field::clone(&self.phase),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             addresses: apimachinery::list_field::CloneList::clone_list(&self.addresses),
             daemon_endpoints: Clone::clone(&self.daemon_endpoints),
@@ -6687,16 +6699,18 @@ impl Clone for NodeSystemInfo {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NodeSystemInfo {
-            machine_id: Clone::clone(&self.machine_id),
-            system_uuid: Clone::clone(&self.system_uuid),
-            boot_id: Clone::clone(&self.boot_id),
-            kernel_version: Clone::clone(&self.kernel_version),
-            os_image: Clone::clone(&self.os_image),
-            container_runtime_version: Clone::clone(&self.container_runtime_version),
-            kubelet_version: Clone::clone(&self.kubelet_version),
-            kube_proxy_version: Clone::clone(&self.kube_proxy_version),
-            operating_system: Clone::clone(&self.operating_system),
-            architecture: Clone::clone(&self.architecture),
+            machine_id: apimachinery::string_field::clone(&self.machine_id),
+            system_uuid: apimachinery::string_field::clone(&self.system_uuid),
+            boot_id: apimachinery::string_field::clone(&self.boot_id),
+            kernel_version: apimachinery::string_field::clone(&self.kernel_version),
+            os_image: apimachinery::string_field::clone(&self.os_image),
+            container_runtime_version: apimachinery::string_field::clone(
+                &self.container_runtime_version,
+            ),
+            kubelet_version: apimachinery::string_field::clone(&self.kubelet_version),
+            kube_proxy_version: apimachinery::string_field::clone(&self.kube_proxy_version),
+            operating_system: apimachinery::string_field::clone(&self.operating_system),
+            architecture: apimachinery::string_field::clone(&self.architecture),
             swap: Clone::clone(&self.swap),
         }
     }
@@ -6738,8 +6752,8 @@ impl Clone for ObjectFieldSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectFieldSelector {
-            api_version: Clone::clone(&self.api_version),
-            field_path: Clone::clone(&self.field_path),
+            api_version: apimachinery::string_field::clone(&self.api_version),
+            field_path: apimachinery::string_field::clone(&self.field_path),
         }
     }
 }
@@ -6814,13 +6828,13 @@ impl Clone for ObjectReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ObjectReference {
-            kind: Clone::clone(&self.kind),
-            namespace: Clone::clone(&self.namespace),
-            name: Clone::clone(&self.name),
-            uid: Clone::clone(&self.uid),
-            api_version: Clone::clone(&self.api_version),
-            resource_version: Clone::clone(&self.resource_version),
-            field_path: Clone::clone(&self.field_path),
+            kind: apimachinery::string_field::clone(&self.kind),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
+            uid: apimachinery::string_field::clone(&self.uid),
+            api_version: apimachinery::string_field::clone(&self.api_version),
+            resource_version: apimachinery::string_field::clone(&self.resource_version),
+            field_path: apimachinery::string_field::clone(&self.field_path),
         }
     }
 }
@@ -6969,12 +6983,12 @@ impl Clone for PersistentVolumeClaimCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_probe_time: Clone::clone(&self.last_probe_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -7119,7 +7133,7 @@ impl Clone for PersistentVolumeClaimSpec {
             access_modes: apimachinery::list_field::CloneList::clone_list(&self.access_modes),
             selector: Clone::clone(&self.selector),
             resources: Clone::clone(&self.resources),
-            volume_name: Clone::clone(&self.volume_name),
+            volume_name: apimachinery::string_field::clone(&self.volume_name),
             storage_class_name: Clone::clone(&self.storage_class_name),
             volume_mode: Clone::clone(&self.volume_mode),
             data_source: Clone::clone(&self.data_source),
@@ -7241,7 +7255,7 @@ impl Clone for PersistentVolumeClaimStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimStatus {
-            phase: Clone::clone(&self.phase),
+            phase: apimachinery::string_field::clone(&self.phase),
             access_modes: apimachinery::list_field::CloneList::clone_list(&self.access_modes),
             capacity: Clone::clone(&self.capacity),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
@@ -7343,7 +7357,7 @@ impl Clone for PersistentVolumeClaimVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeClaimVolumeSource {
-            claim_name: Clone::clone(&self.claim_name),
+            claim_name: apimachinery::string_field::clone(&self.claim_name),
             read_only: Clone::clone(&self.read_only),
         }
     }
@@ -7721,8 +7735,10 @@ impl Clone for PersistentVolumeSpec {
             csi: Clone::clone(&self.csi),
             access_modes: apimachinery::list_field::CloneList::clone_list(&self.access_modes),
             claim_ref: Clone::clone(&self.claim_ref),
-            persistent_volume_reclaim_policy: Clone::clone(&self.persistent_volume_reclaim_policy),
-            storage_class_name: Clone::clone(&self.storage_class_name),
+            persistent_volume_reclaim_policy: apimachinery::string_field::clone(
+                &self.persistent_volume_reclaim_policy,
+            ),
+            storage_class_name: apimachinery::string_field::clone(&self.storage_class_name),
             mount_options: apimachinery::list_field::CloneList::clone_list(&self.mount_options),
             volume_mode: Clone::clone(&self.volume_mode),
             node_affinity: Clone::clone(&self.node_affinity),
@@ -8015,9 +8031,9 @@ impl Clone for PersistentVolumeStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PersistentVolumeStatus {
-            phase: Clone::clone(&self.phase),
-            message: Clone::clone(&self.message),
-            reason: Clone::clone(&self.reason),
+            phase: apimachinery::string_field::clone(&self.phase),
+            message: apimachinery::string_field::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
             last_phase_transition_time: Clone::clone(&self.last_phase_transition_time),
         }
     }
@@ -8058,8 +8074,8 @@ impl Clone for PhotonPersistentDiskVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PhotonPersistentDiskVolumeSource {
-            pd_id: Clone::clone(&self.pd_id),
-            fs_type: Clone::clone(&self.fs_type),
+            pd_id: apimachinery::string_field::clone(&self.pd_id),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
         }
     }
 }
@@ -8248,7 +8264,7 @@ impl Clone for PodAffinityTerm {
         PodAffinityTerm {
             label_selector: Clone::clone(&self.label_selector),
             namespaces: apimachinery::list_field::CloneList::clone_list(&self.namespaces),
-            topology_key: Clone::clone(&self.topology_key),
+            topology_key: apimachinery::string_field::clone(&self.topology_key),
             namespace_selector: Clone::clone(&self.namespace_selector),
             match_label_keys: apimachinery::list_field::CloneList::clone_list(
                 &self.match_label_keys,
@@ -8394,7 +8410,7 @@ impl Clone for PodAttachOptions {
             stdout: Clone::clone(&self.stdout),
             stderr: Clone::clone(&self.stderr),
             tty: Clone::clone(&self.tty),
-            container: Clone::clone(&self.container),
+            container: apimachinery::string_field::clone(&self.container),
         }
     }
 }
@@ -8497,12 +8513,12 @@ impl Clone for PodCertificateProjection {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateProjection {
-            signer_name: Clone::clone(&self.signer_name),
-            key_type: Clone::clone(&self.key_type),
+            signer_name: apimachinery::string_field::clone(&self.signer_name),
+            key_type: apimachinery::string_field::clone(&self.key_type),
             max_expiration_seconds: Clone::clone(&self.max_expiration_seconds),
-            credential_bundle_path: Clone::clone(&self.credential_bundle_path),
-            key_path: Clone::clone(&self.key_path),
-            certificate_chain_path: Clone::clone(&self.certificate_chain_path),
+            credential_bundle_path: apimachinery::string_field::clone(&self.credential_bundle_path),
+            key_path: apimachinery::string_field::clone(&self.key_path),
+            certificate_chain_path: apimachinery::string_field::clone(&self.certificate_chain_path),
             user_annotations: Clone::clone(&self.user_annotations),
         }
     }
@@ -8555,13 +8571,13 @@ impl Clone for PodCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCondition {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             observed_generation: Clone::clone(&self.observed_generation),
-            status: Clone::clone(&self.status),
+            status: apimachinery::string_field::clone(&self.status),
             last_probe_time: Clone::clone(&self.last_probe_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -8655,7 +8671,7 @@ impl Clone for PodDNSConfigOption {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodDNSConfigOption {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             value: Clone::clone(&self.value),
         }
     }
@@ -8717,7 +8733,7 @@ impl Clone for PodExecOptions {
             stdout: Clone::clone(&self.stdout),
             stderr: Clone::clone(&self.stderr),
             tty: Clone::clone(&self.tty),
-            container: Clone::clone(&self.container),
+            container: apimachinery::string_field::clone(&self.container),
             command: apimachinery::list_field::CloneList::clone_list(&self.command),
         }
     }
@@ -8765,7 +8781,7 @@ impl Clone for PodExtendedResourceClaimStatus {
             request_mappings: apimachinery::list_field::CloneList::clone_list(
                 &self.request_mappings,
             ),
-            resource_claim_name: Clone::clone(&self.resource_claim_name),
+            resource_claim_name: apimachinery::string_field::clone(&self.resource_claim_name),
         }
     }
 }
@@ -8797,7 +8813,7 @@ impl Clone for PodIP {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodIP {
-            ip: Clone::clone(&self.ip),
+            ip: apimachinery::string_field::clone(&self.ip),
         }
     }
 }
@@ -8919,7 +8935,7 @@ impl Clone for PodLogOptions {
     fn clone(&self) -> Self {
         PodLogOptions {
             type_meta: Clone::clone(&self.type_meta),
-            container: Clone::clone(&self.container),
+            container: apimachinery::string_field::clone(&self.container),
             follow: Clone::clone(&self.follow),
             previous: Clone::clone(&self.previous),
             since_seconds: Clone::clone(&self.since_seconds),
@@ -8972,7 +8988,7 @@ impl Clone for PodOS {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodOS {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -9050,7 +9066,7 @@ impl Clone for PodProxyOptions {
     fn clone(&self) -> Self {
         PodProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
         }
     }
 }
@@ -9079,7 +9095,7 @@ impl Clone for PodReadinessGate {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodReadinessGate {
-            condition_type: Clone::clone(&self.condition_type),
+            condition_type: apimachinery::string_field::clone(&self.condition_type),
         }
     }
 }
@@ -9153,7 +9169,7 @@ impl Clone for PodResourceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodResourceClaim {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
             resource_claim_template_name: Clone::clone(&self.resource_claim_template_name),
         }
@@ -9204,7 +9220,7 @@ impl Clone for PodResourceClaimStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodResourceClaimStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
         }
     }
@@ -9235,7 +9251,7 @@ impl Clone for PodSchedulingGate {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodSchedulingGate {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -9780,15 +9796,15 @@ impl Clone for PodSpec {
             ephemeral_containers: apimachinery::list_field::CloneList::clone_list(
                 &self.ephemeral_containers,
             ),
-            restart_policy: Clone::clone(&self.restart_policy),
+            restart_policy: apimachinery::string_field::clone(&self.restart_policy),
             termination_grace_period_seconds: Clone::clone(&self.termination_grace_period_seconds),
             active_deadline_seconds: Clone::clone(&self.active_deadline_seconds),
-            dns_policy: Clone::clone(&self.dns_policy),
+            dns_policy: apimachinery::string_field::clone(&self.dns_policy),
             node_selector: Clone::clone(&self.node_selector),
-            service_account_name: Clone::clone(&self.service_account_name),
-            service_account: Clone::clone(&self.service_account),
+            service_account_name: apimachinery::string_field::clone(&self.service_account_name),
+            service_account: apimachinery::string_field::clone(&self.service_account),
             automount_service_account_token: Clone::clone(&self.automount_service_account_token),
-            node_name: Clone::clone(&self.node_name),
+            node_name: apimachinery::string_field::clone(&self.node_name),
             host_network: Clone::clone(&self.host_network),
             host_pid: Clone::clone(&self.host_pid),
             host_ipc: Clone::clone(&self.host_ipc),
@@ -9797,13 +9813,13 @@ impl Clone for PodSpec {
             image_pull_secrets: apimachinery::list_field::CloneList::clone_list(
                 &self.image_pull_secrets,
             ),
-            hostname: Clone::clone(&self.hostname),
-            subdomain: Clone::clone(&self.subdomain),
+            hostname: apimachinery::string_field::clone(&self.hostname),
+            subdomain: apimachinery::string_field::clone(&self.subdomain),
             affinity: Clone::clone(&self.affinity),
-            scheduler_name: Clone::clone(&self.scheduler_name),
+            scheduler_name: apimachinery::string_field::clone(&self.scheduler_name),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             host_aliases: apimachinery::list_field::CloneList::clone_list(&self.host_aliases),
-            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority_class_name: apimachinery::string_field::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
             dns_config: Clone::clone(&self.dns_config),
             readiness_gates: apimachinery::list_field::CloneList::clone_list(&self.readiness_gates),
@@ -10065,14 +10081,14 @@ impl Clone for PodStatus {
     fn clone(&self) -> Self {
         PodStatus {
             observed_generation: Clone::clone(&self.observed_generation),
-            phase: Clone::clone(&self.phase),
+            phase: apimachinery::string_field::clone(&self.phase),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
-            message: Clone::clone(&self.message),
-            reason: Clone::clone(&self.reason),
-            nominated_node_name: Clone::clone(&self.nominated_node_name),
-            host_ip: Clone::clone(&self.host_ip),
+            message: apimachinery::string_field::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            nominated_node_name: apimachinery::string_field::clone(&self.nominated_node_name),
+            host_ip: apimachinery::string_field::clone(&self.host_ip),
             host_ips: apimachinery::list_field::CloneList::clone_list(&self.host_ips),
-            pod_ip: Clone::clone(&self.pod_ip),
+            pod_ip: apimachinery::string_field::clone(&self.pod_ip),
             pod_ips: apimachinery::list_field::CloneList::clone_list(&self.pod_ips),
             start_time: Clone::clone(&self.start_time),
             init_container_statuses: apimachinery::list_field::CloneList::clone_list(
@@ -10081,11 +10097,11 @@ impl Clone for PodStatus {
             container_statuses: apimachinery::list_field::CloneList::clone_list(
                 &self.container_statuses,
             ),
-            qos_class: Clone::clone(&self.qos_class),
+            qos_class: apimachinery::string_field::clone(&self.qos_class),
             ephemeral_container_statuses: apimachinery::list_field::CloneList::clone_list(
                 &self.ephemeral_container_statuses,
             ),
-            resize: Clone::clone(&self.resize),
+            resize: apimachinery::string_field::clone(&self.resize),
             resource_claim_statuses: apimachinery::list_field::CloneList::clone_list(
                 &self.resource_claim_statuses,
             ),
@@ -10350,7 +10366,7 @@ impl Clone for PortStatus {
     fn clone(&self) -> Self {
         PortStatus {
             port: Clone::clone(&self.port),
-            protocol: Clone::clone(&self.protocol),
+            protocol: apimachinery::string_field::clone(&self.protocol),
             error: Clone::clone(&self.error),
         }
     }
@@ -10391,8 +10407,8 @@ impl Clone for PortworxVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PortworxVolumeSource {
-            volume_id: Clone::clone(&self.volume_id),
-            fs_type: Clone::clone(&self.fs_type),
+            volume_id: apimachinery::string_field::clone(&self.volume_id),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
         }
     }
@@ -10461,8 +10477,8 @@ impl Clone for PreferAvoidPodsEntry {
         PreferAvoidPodsEntry {
             pod_signature: Clone::clone(&self.pod_signature),
             eviction_time: Clone::clone(&self.eviction_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -10800,12 +10816,12 @@ impl Clone for QuobyteVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         QuobyteVolumeSource {
-            registry: Clone::clone(&self.registry),
-            volume: Clone::clone(&self.volume),
+            registry: apimachinery::string_field::clone(&self.registry),
+            volume: apimachinery::string_field::clone(&self.volume),
             read_only: Clone::clone(&self.read_only),
-            user: Clone::clone(&self.user),
-            group: Clone::clone(&self.group),
-            tenant: Clone::clone(&self.tenant),
+            user: apimachinery::string_field::clone(&self.user),
+            group: apimachinery::string_field::clone(&self.group),
+            tenant: apimachinery::string_field::clone(&self.tenant),
         }
     }
 }
@@ -10877,11 +10893,11 @@ impl Clone for RBDPersistentVolumeSource {
     fn clone(&self) -> Self {
         RBDPersistentVolumeSource {
             monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
-            image: Clone::clone(&self.image),
-            fs_type: Clone::clone(&self.fs_type),
-            pool: Clone::clone(&self.pool),
-            user: Clone::clone(&self.user),
-            keyring: Clone::clone(&self.keyring),
+            image: apimachinery::string_field::clone(&self.image),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
+            pool: apimachinery::string_field::clone(&self.pool),
+            user: apimachinery::string_field::clone(&self.user),
+            keyring: apimachinery::string_field::clone(&self.keyring),
             secret_ref: Clone::clone(&self.secret_ref),
             read_only: Clone::clone(&self.read_only),
         }
@@ -10960,11 +10976,11 @@ impl Clone for RBDVolumeSource {
     fn clone(&self) -> Self {
         RBDVolumeSource {
             monitors: apimachinery::list_field::CloneList::clone_list(&self.monitors),
-            image: Clone::clone(&self.image),
-            fs_type: Clone::clone(&self.fs_type),
-            pool: Clone::clone(&self.pool),
-            user: Clone::clone(&self.user),
-            keyring: Clone::clone(&self.keyring),
+            image: apimachinery::string_field::clone(&self.image),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
+            pool: apimachinery::string_field::clone(&self.pool),
+            user: apimachinery::string_field::clone(&self.user),
+            keyring: apimachinery::string_field::clone(&self.keyring),
             secret_ref: Clone::clone(&self.secret_ref),
             read_only: Clone::clone(&self.read_only),
         }
@@ -11017,7 +11033,7 @@ impl Clone for RangeAllocation {
         RangeAllocation {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            range: Clone::clone(&self.range),
+            range: apimachinery::string_field::clone(&self.range),
             data: Clone::clone(&self.data),
         }
     }
@@ -11109,11 +11125,11 @@ impl Clone for ReplicationControllerCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicationControllerCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -11309,8 +11325,8 @@ impl Clone for ResourceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaim {
-            name: Clone::clone(&self.name),
-            request: Clone::clone(&self.request),
+            name: apimachinery::string_field::clone(&self.name),
+            request: apimachinery::string_field::clone(&self.request),
         }
     }
 }
@@ -11344,8 +11360,8 @@ impl Clone for ResourceFieldSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceFieldSelector {
-            container_name: Clone::clone(&self.container_name),
-            resource: Clone::clone(&self.resource),
+            container_name: apimachinery::string_field::clone(&self.container_name),
+            resource: apimachinery::string_field::clone(&self.resource),
             divisor: Clone::clone(&self.divisor),
         }
     }
@@ -11393,8 +11409,8 @@ impl Clone for ResourceHealth {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceHealth {
-            resource_id: Clone::clone(&self.resource_id),
-            health: Clone::clone(&self.health),
+            resource_id: apimachinery::string_field::clone(&self.resource_id),
+            health: apimachinery::string_field::clone(&self.health),
             message: Clone::clone(&self.message),
         }
     }
@@ -11656,7 +11672,7 @@ impl Clone for ResourceStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
         }
     }
@@ -11699,10 +11715,10 @@ impl Clone for SELinuxOptions {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SELinuxOptions {
-            user: Clone::clone(&self.user),
-            role: Clone::clone(&self.role),
-            r#type: Clone::clone(&self.r#type),
-            level: Clone::clone(&self.level),
+            user: apimachinery::string_field::clone(&self.user),
+            role: apimachinery::string_field::clone(&self.role),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            level: apimachinery::string_field::clone(&self.level),
         }
     }
 }
@@ -11766,15 +11782,15 @@ impl Clone for ScaleIOPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleIOPersistentVolumeSource {
-            gateway: Clone::clone(&self.gateway),
-            system: Clone::clone(&self.system),
+            gateway: apimachinery::string_field::clone(&self.gateway),
+            system: apimachinery::string_field::clone(&self.system),
             secret_ref: Clone::clone(&self.secret_ref),
             ssl_enabled: Clone::clone(&self.ssl_enabled),
-            protection_domain: Clone::clone(&self.protection_domain),
-            storage_pool: Clone::clone(&self.storage_pool),
-            storage_mode: Clone::clone(&self.storage_mode),
-            volume_name: Clone::clone(&self.volume_name),
-            fs_type: Clone::clone(&self.fs_type),
+            protection_domain: apimachinery::string_field::clone(&self.protection_domain),
+            storage_pool: apimachinery::string_field::clone(&self.storage_pool),
+            storage_mode: apimachinery::string_field::clone(&self.storage_mode),
+            volume_name: apimachinery::string_field::clone(&self.volume_name),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
         }
     }
@@ -11845,15 +11861,15 @@ impl Clone for ScaleIOVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScaleIOVolumeSource {
-            gateway: Clone::clone(&self.gateway),
-            system: Clone::clone(&self.system),
+            gateway: apimachinery::string_field::clone(&self.gateway),
+            system: apimachinery::string_field::clone(&self.system),
             secret_ref: Clone::clone(&self.secret_ref),
             ssl_enabled: Clone::clone(&self.ssl_enabled),
-            protection_domain: Clone::clone(&self.protection_domain),
-            storage_pool: Clone::clone(&self.storage_pool),
-            storage_mode: Clone::clone(&self.storage_mode),
-            volume_name: Clone::clone(&self.volume_name),
-            fs_type: Clone::clone(&self.fs_type),
+            protection_domain: apimachinery::string_field::clone(&self.protection_domain),
+            storage_pool: apimachinery::string_field::clone(&self.storage_pool),
+            storage_mode: apimachinery::string_field::clone(&self.storage_mode),
+            volume_name: apimachinery::string_field::clone(&self.volume_name),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
         }
     }
@@ -11936,8 +11952,8 @@ impl Clone for ScopedResourceSelectorRequirement {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ScopedResourceSelectorRequirement {
-            scope_name: Clone::clone(&self.scope_name),
-            operator: Clone::clone(&self.operator),
+            scope_name: apimachinery::string_field::clone(&self.scope_name),
+            operator: apimachinery::string_field::clone(&self.operator),
             values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
@@ -11982,7 +11998,7 @@ impl Clone for SeccompProfile {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SeccompProfile {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             localhost_profile: Clone::clone(&self.localhost_profile),
         }
     }
@@ -12045,7 +12061,7 @@ impl Clone for Secret {
             immutable: Clone::clone(&self.immutable),
             data: Clone::clone(&self.data),
             string_data: Clone::clone(&self.string_data),
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
         }
     }
 }
@@ -12090,7 +12106,7 @@ impl Clone for SecretEnvSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretEnvSource {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             optional: Clone::clone(&self.optional),
         }
     }
@@ -12163,8 +12179,8 @@ impl Clone for SecretKeySelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretKeySelector {
-            name: Clone::clone(&self.name),
-            key: Clone::clone(&self.key),
+            name: apimachinery::string_field::clone(&self.name),
+            key: apimachinery::string_field::clone(&self.key),
             optional: Clone::clone(&self.optional),
         }
     }
@@ -12297,7 +12313,7 @@ impl Clone for SecretProjection {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretProjection {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             items: apimachinery::list_field::CloneList::clone_list(&self.items),
             optional: Clone::clone(&self.optional),
         }
@@ -12372,8 +12388,8 @@ impl Clone for SecretReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretReference {
-            name: Clone::clone(&self.name),
-            namespace: Clone::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
         }
     }
 }
@@ -12427,7 +12443,7 @@ impl Clone for SecretVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SecretVolumeSource {
-            secret_name: Clone::clone(&self.secret_name),
+            secret_name: apimachinery::string_field::clone(&self.secret_name),
             items: apimachinery::list_field::CloneList::clone_list(&self.items),
             default_mode: Clone::clone(&self.default_mode),
             optional: Clone::clone(&self.optional),
@@ -12803,9 +12819,9 @@ impl Clone for ServiceAccountTokenProjection {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccountTokenProjection {
-            audience: Clone::clone(&self.audience),
+            audience: apimachinery::string_field::clone(&self.audience),
             expiration_seconds: Clone::clone(&self.expiration_seconds),
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
         }
     }
 }
@@ -12926,8 +12942,8 @@ impl Clone for ServicePort {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServicePort {
-            name: Clone::clone(&self.name),
-            protocol: Clone::clone(&self.protocol),
+            name: apimachinery::string_field::clone(&self.name),
+            protocol: apimachinery::string_field::clone(&self.protocol),
             app_protocol: Clone::clone(&self.app_protocol),
             port: Clone::clone(&self.port),
             target_port: Clone::clone(&self.target_port),
@@ -12975,7 +12991,7 @@ impl Clone for ServiceProxyOptions {
     fn clone(&self) -> Self {
         ServiceProxyOptions {
             type_meta: Clone::clone(&self.type_meta),
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
         }
     }
 }
@@ -13210,17 +13226,19 @@ impl Clone for ServiceSpec {
         ServiceSpec {
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
             selector: Clone::clone(&self.selector),
-            cluster_ip: Clone::clone(&self.cluster_ip),
+            cluster_ip: apimachinery::string_field::clone(&self.cluster_ip),
             cluster_ips: apimachinery::list_field::CloneList::clone_list(&self.cluster_ips),
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             external_ips: apimachinery::list_field::CloneList::clone_list(&self.external_ips),
-            session_affinity: Clone::clone(&self.session_affinity),
-            load_balancer_ip: Clone::clone(&self.load_balancer_ip),
+            session_affinity: apimachinery::string_field::clone(&self.session_affinity),
+            load_balancer_ip: apimachinery::string_field::clone(&self.load_balancer_ip),
             load_balancer_source_ranges: apimachinery::list_field::CloneList::clone_list(
                 &self.load_balancer_source_ranges,
             ),
-            external_name: Clone::clone(&self.external_name),
-            external_traffic_policy: Clone::clone(&self.external_traffic_policy),
+            external_name: apimachinery::string_field::clone(&self.external_name),
+            external_traffic_policy: apimachinery::string_field::clone(
+                &self.external_traffic_policy,
+            ),
             health_check_node_port: Clone::clone(&self.health_check_node_port),
             publish_not_ready_addresses: Clone::clone(&self.publish_not_ready_addresses),
             session_affinity_config: Clone::clone(&self.session_affinity_config),
@@ -13415,9 +13433,9 @@ impl Clone for StorageOSPersistentVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageOSPersistentVolumeSource {
-            volume_name: Clone::clone(&self.volume_name),
-            volume_namespace: Clone::clone(&self.volume_namespace),
-            fs_type: Clone::clone(&self.fs_type),
+            volume_name: apimachinery::string_field::clone(&self.volume_name),
+            volume_namespace: apimachinery::string_field::clone(&self.volume_namespace),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
             secret_ref: Clone::clone(&self.secret_ref),
         }
@@ -13473,9 +13491,9 @@ impl Clone for StorageOSVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageOSVolumeSource {
-            volume_name: Clone::clone(&self.volume_name),
-            volume_namespace: Clone::clone(&self.volume_namespace),
-            fs_type: Clone::clone(&self.fs_type),
+            volume_name: apimachinery::string_field::clone(&self.volume_name),
+            volume_namespace: apimachinery::string_field::clone(&self.volume_namespace),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
             read_only: Clone::clone(&self.read_only),
             secret_ref: Clone::clone(&self.secret_ref),
         }
@@ -13511,8 +13529,8 @@ impl Clone for Sysctl {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Sysctl {
-            name: Clone::clone(&self.name),
-            value: Clone::clone(&self.value),
+            name: apimachinery::string_field::clone(&self.name),
+            value: apimachinery::string_field::clone(&self.value),
         }
     }
 }
@@ -13547,7 +13565,7 @@ impl Clone for TCPSocketAction {
     fn clone(&self) -> Self {
         TCPSocketAction {
             port: Clone::clone(&self.port),
-            host: Clone::clone(&self.host),
+            host: apimachinery::string_field::clone(&self.host),
         }
     }
 }
@@ -13586,9 +13604,9 @@ impl Clone for Taint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Taint {
-            key: Clone::clone(&self.key),
-            value: Clone::clone(&self.value),
-            effect: Clone::clone(&self.effect),
+            key: apimachinery::string_field::clone(&self.key),
+            value: apimachinery::string_field::clone(&self.value),
+            effect: apimachinery::string_field::clone(&self.effect),
             time_added: Clone::clone(&self.time_added),
         }
     }
@@ -13643,10 +13661,10 @@ impl Clone for Toleration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Toleration {
-            key: Clone::clone(&self.key),
-            operator: Clone::clone(&self.operator),
-            value: Clone::clone(&self.value),
-            effect: Clone::clone(&self.effect),
+            key: apimachinery::string_field::clone(&self.key),
+            operator: apimachinery::string_field::clone(&self.operator),
+            value: apimachinery::string_field::clone(&self.value),
+            effect: apimachinery::string_field::clone(&self.effect),
             toleration_seconds: Clone::clone(&self.toleration_seconds),
         }
     }
@@ -13684,7 +13702,7 @@ impl Clone for TopologySelectorLabelRequirement {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologySelectorLabelRequirement {
-            key: Clone::clone(&self.key),
+            key: apimachinery::string_field::clone(&self.key),
             values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
@@ -13853,8 +13871,8 @@ impl Clone for TopologySpreadConstraint {
     fn clone(&self) -> Self {
         TopologySpreadConstraint {
             max_skew: Clone::clone(&self.max_skew),
-            topology_key: Clone::clone(&self.topology_key),
-            when_unsatisfiable: Clone::clone(&self.when_unsatisfiable),
+            topology_key: apimachinery::string_field::clone(&self.topology_key),
+            when_unsatisfiable: apimachinery::string_field::clone(&self.when_unsatisfiable),
             label_selector: Clone::clone(&self.label_selector),
             min_domains: Clone::clone(&self.min_domains),
             node_affinity_policy: Clone::clone(&self.node_affinity_policy),
@@ -13922,8 +13940,8 @@ impl Clone for TypedLocalObjectReference {
     fn clone(&self) -> Self {
         TypedLocalObjectReference {
             api_group: Clone::clone(&self.api_group),
-            kind: Clone::clone(&self.kind),
-            name: Clone::clone(&self.name),
+            kind: apimachinery::string_field::clone(&self.kind),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -13965,8 +13983,8 @@ impl Clone for TypedObjectReference {
     fn clone(&self) -> Self {
         TypedObjectReference {
             api_group: Clone::clone(&self.api_group),
-            kind: Clone::clone(&self.kind),
-            name: Clone::clone(&self.name),
+            kind: apimachinery::string_field::clone(&self.kind),
+            name: apimachinery::string_field::clone(&self.name),
             namespace: Clone::clone(&self.namespace),
         }
     }
@@ -14144,7 +14162,7 @@ impl Clone for Volume {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Volume {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             host_path: Clone::clone(&self.host_path),
             empty_dir: Clone::clone(&self.empty_dir),
             gce_persistent_disk: Clone::clone(&self.gce_persistent_disk),
@@ -14469,8 +14487,8 @@ impl Clone for VolumeDevice {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeDevice {
-            name: Clone::clone(&self.name),
-            device_path: Clone::clone(&self.device_path),
+            name: apimachinery::string_field::clone(&self.name),
+            device_path: apimachinery::string_field::clone(&self.device_path),
         }
     }
 }
@@ -14540,13 +14558,13 @@ impl Clone for VolumeMount {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeMount {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             read_only: Clone::clone(&self.read_only),
             recursive_read_only: Clone::clone(&self.recursive_read_only),
-            mount_path: Clone::clone(&self.mount_path),
-            sub_path: Clone::clone(&self.sub_path),
+            mount_path: apimachinery::string_field::clone(&self.mount_path),
+            sub_path: apimachinery::string_field::clone(&self.sub_path),
             mount_propagation: Clone::clone(&self.mount_propagation),
-            sub_path_expr: Clone::clone(&self.sub_path_expr),
+            sub_path_expr: apimachinery::string_field::clone(&self.sub_path_expr),
         }
     }
 }
@@ -14592,8 +14610,8 @@ impl Clone for VolumeMountStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeMountStatus {
-            name: Clone::clone(&self.name),
-            mount_path: Clone::clone(&self.mount_path),
+            name: apimachinery::string_field::clone(&self.name),
+            mount_path: apimachinery::string_field::clone(&self.mount_path),
             read_only: Clone::clone(&self.read_only),
             recursive_read_only: Clone::clone(&self.recursive_read_only),
             volume_status: Clone::clone(&self.volume_status),
@@ -15058,10 +15076,10 @@ impl Clone for VsphereVirtualDiskVolumeSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VsphereVirtualDiskVolumeSource {
-            volume_path: Clone::clone(&self.volume_path),
-            fs_type: Clone::clone(&self.fs_type),
-            storage_policy_name: Clone::clone(&self.storage_policy_name),
-            storage_policy_id: Clone::clone(&self.storage_policy_id),
+            volume_path: apimachinery::string_field::clone(&self.volume_path),
+            fs_type: apimachinery::string_field::clone(&self.fs_type),
+            storage_policy_name: apimachinery::string_field::clone(&self.storage_policy_name),
+            storage_policy_id: apimachinery::string_field::clone(&self.storage_policy_id),
         }
     }
 }

@@ -280,7 +280,7 @@ impl Clone for EndpointSlice {
         EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            address_type: Clone::clone(&self.address_type),
+            address_type: apimachinery::string_field::clone(&self.address_type),
             endpoints: apimachinery::list_field::CloneList::clone_list(&self.endpoints),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
@@ -363,7 +363,7 @@ impl Clone for ForNode {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ForNode {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -389,7 +389,7 @@ impl Clone for ForZone {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ForZone {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }

@@ -163,7 +163,7 @@ impl Clone for EndpointSlice {
         EndpointSlice {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            address_type: Clone::clone(&self.address_type),
+            address_type: apimachinery::string_field::clone(&self.address_type),
             endpoints: apimachinery::list_field::CloneList::clone_list(&self.endpoints),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }

@@ -42,11 +42,11 @@ impl Clone for ApplyOptions {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ApplyOptions {
-            kind: Clone::clone(&self.kind),
-            api_version: Clone::clone(&self.api_version),
+            kind: apimachinery::string_field::clone(&self.kind),
+            api_version: apimachinery::string_field::clone(&self.api_version),
             dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             force: Clone::clone(&self.force),
-            field_manager: Clone::clone(&self.field_manager),
+            field_manager: apimachinery::string_field::clone(&self.field_manager),
         }
     }
 }
@@ -118,12 +118,12 @@ impl Clone for Condition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Condition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             observed_generation: Clone::clone(&self.observed_generation),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -199,8 +199,8 @@ impl Clone for CreateOptions {
         CreateOptions {
             type_meta: Clone::clone(&self.type_meta),
             dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
-            field_manager: Clone::clone(&self.field_manager),
-            field_validation: Clone::clone(&self.field_validation),
+            field_manager: apimachinery::string_field::clone(&self.field_manager),
+            field_validation: apimachinery::string_field::clone(&self.field_validation),
         }
     }
 }
@@ -594,8 +594,8 @@ impl Clone for FieldSelectorRequirement {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FieldSelectorRequirement {
-            key: Clone::clone(&self.key),
-            operator: Clone::clone(&self.operator),
+            key: apimachinery::string_field::clone(&self.key),
+            operator: apimachinery::string_field::clone(&self.operator),
             values: apimachinery::list_field::CloneList::clone_list(&self.values),
         }
     }
@@ -647,7 +647,7 @@ impl Clone for GetOptions {
     fn clone(&self) -> Self {
         GetOptions {
             type_meta: Clone::clone(&self.type_meta),
-            resource_version: Clone::clone(&self.resource_version),
+            resource_version: apimachinery::string_field::clone(&self.resource_version),
         }
     }
 }
@@ -804,8 +804,8 @@ impl Clone for GroupKind {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupKind {
-            group: Clone::clone(&self.group),
-            kind: Clone::clone(&self.kind),
+            group: apimachinery::string_field::clone(&self.group),
+            kind: apimachinery::string_field::clone(&self.kind),
         }
     }
 }
@@ -837,8 +837,8 @@ impl Clone for GroupResource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupResource {
-            group: Clone::clone(&self.group),
-            resource: Clone::clone(&self.resource),
+            group: apimachinery::string_field::clone(&self.group),
+            resource: apimachinery::string_field::clone(&self.resource),
         }
     }
 }
@@ -872,9 +872,9 @@ impl Clone for GroupVersionKind {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupVersionKind {
-            group: Clone::clone(&self.group),
-            version: Clone::clone(&self.version),
-            kind: Clone::clone(&self.kind),
+            group: apimachinery::string_field::clone(&self.group),
+            version: apimachinery::string_field::clone(&self.version),
+            kind: apimachinery::string_field::clone(&self.kind),
         }
     }
 }
@@ -909,9 +909,9 @@ impl Clone for GroupVersionResource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupVersionResource {
-            group: Clone::clone(&self.group),
-            version: Clone::clone(&self.version),
-            resource: Clone::clone(&self.resource),
+            group: apimachinery::string_field::clone(&self.group),
+            version: apimachinery::string_field::clone(&self.version),
+            resource: apimachinery::string_field::clone(&self.resource),
         }
     }
 }
@@ -1116,17 +1116,17 @@ impl Clone for ListOptions {
     fn clone(&self) -> Self {
         ListOptions {
             type_meta: Clone::clone(&self.type_meta),
-            label_selector: Clone::clone(&self.label_selector),
-            field_selector: Clone::clone(&self.field_selector),
+            label_selector: apimachinery::string_field::clone(&self.label_selector),
+            field_selector: apimachinery::string_field::clone(&self.field_selector),
             watch: Clone::clone(&self.watch),
             allow_watch_bookmarks: Clone::clone(&self.allow_watch_bookmarks),
-            resource_version: Clone::clone(&self.resource_version),
-            resource_version_match: Clone::clone(&self.resource_version_match),
+            resource_version: apimachinery::string_field::clone(&self.resource_version),
+            resource_version_match: apimachinery::string_field::clone(&self.resource_version_match),
             timeout_seconds: Clone::clone(&self.timeout_seconds),
             limit: Clone::clone(&self.limit),
-            r#continue: Clone::clone(&self.r#continue),
+            r#continue: apimachinery::string_field::clone(&self.r#continue),
             send_initial_events: Clone::clone(&self.send_initial_events),
-            shard_selector: Clone::clone(&self.shard_selector),
+            shard_selector: apimachinery::string_field::clone(&self.shard_selector),
         }
     }
 }
@@ -1463,8 +1463,8 @@ impl Clone for PatchOptions {
             type_meta: Clone::clone(&self.type_meta),
             dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
             force: Clone::clone(&self.force),
-            field_manager: Clone::clone(&self.field_manager),
-            field_validation: Clone::clone(&self.field_validation),
+            field_manager: apimachinery::string_field::clone(&self.field_manager),
+            field_validation: apimachinery::string_field::clone(&self.field_validation),
         }
     }
 }
@@ -1706,7 +1706,7 @@ impl Clone for TableOptions {
     fn clone(&self) -> Self {
         TableOptions {
             type_meta: Clone::clone(&self.type_meta),
-            include_object: Clone::clone(&self.include_object),
+            include_object: apimachinery::string_field::clone(&self.include_object),
         }
     }
 }
@@ -1782,8 +1782,8 @@ impl Clone for UpdateOptions {
         UpdateOptions {
             type_meta: Clone::clone(&self.type_meta),
             dry_run: apimachinery::list_field::CloneList::clone_list(&self.dry_run),
-            field_manager: Clone::clone(&self.field_manager),
-            field_validation: Clone::clone(&self.field_validation),
+            field_manager: apimachinery::string_field::clone(&self.field_manager),
+            field_validation: apimachinery::string_field::clone(&self.field_validation),
         }
     }
 }
@@ -1958,7 +1958,7 @@ impl Clone for WatchEvent {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WatchEvent {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             object: Clone::clone(&self.object),
         }
     }

@@ -38,7 +38,7 @@ impl Clone for HTTPIngressPath {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
             path_type: Clone::clone(&self.path_type),
             backend: Clone::clone(&self.backend),
         }
@@ -234,7 +234,7 @@ impl Clone for IPBlock {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPBlock {
-            cidr: Clone::clone(&self.cidr),
+            cidr: apimachinery::string_field::clone(&self.cidr),
             except: apimachinery::list_field::CloneList::clone_list(&self.except),
         }
     }
@@ -456,8 +456,8 @@ impl Clone for IngressClassParametersReference {
     fn clone(&self) -> Self {
         IngressClassParametersReference {
             api_group: Clone::clone(&self.api_group),
-            kind: Clone::clone(&self.kind),
-            name: Clone::clone(&self.name),
+            kind: apimachinery::string_field::clone(&self.kind),
+            name: apimachinery::string_field::clone(&self.name),
             scope: Clone::clone(&self.scope),
             namespace: Clone::clone(&self.namespace),
         }
@@ -501,7 +501,7 @@ impl Clone for IngressClassSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressClassSpec {
-            controller: Clone::clone(&self.controller),
+            controller: apimachinery::string_field::clone(&self.controller),
             parameters: Clone::clone(&self.parameters),
         }
     }
@@ -582,8 +582,8 @@ impl Clone for IngressLoadBalancerIngress {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerIngress {
-            ip: Clone::clone(&self.ip),
-            hostname: Clone::clone(&self.hostname),
+            ip: apimachinery::string_field::clone(&self.ip),
+            hostname: apimachinery::string_field::clone(&self.hostname),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
@@ -662,7 +662,7 @@ impl Clone for IngressPortStatus {
     fn clone(&self) -> Self {
         IngressPortStatus {
             port: Clone::clone(&self.port),
-            protocol: Clone::clone(&self.protocol),
+            protocol: apimachinery::string_field::clone(&self.protocol),
             error: Clone::clone(&self.error),
         }
     }
@@ -719,7 +719,7 @@ impl Clone for IngressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
-            host: Clone::clone(&self.host),
+            host: apimachinery::string_field::clone(&self.host),
             http: Clone::clone(&self.http),
         }
     }
@@ -817,7 +817,7 @@ impl Clone for IngressServiceBackend {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressServiceBackend {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             port: Clone::clone(&self.port),
         }
     }
@@ -952,7 +952,7 @@ impl Clone for IngressTLS {
     fn clone(&self) -> Self {
         IngressTLS {
             hosts: apimachinery::list_field::CloneList::clone_list(&self.hosts),
-            secret_name: Clone::clone(&self.secret_name),
+            secret_name: apimachinery::string_field::clone(&self.secret_name),
         }
     }
 }
@@ -1346,10 +1346,10 @@ impl Clone for ParentReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ParentReference {
-            group: Clone::clone(&self.group),
-            resource: Clone::clone(&self.resource),
-            namespace: Clone::clone(&self.namespace),
-            name: Clone::clone(&self.name),
+            group: apimachinery::string_field::clone(&self.group),
+            resource: apimachinery::string_field::clone(&self.resource),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -1386,7 +1386,7 @@ impl Clone for ServiceBackendPort {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceBackendPort {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             number: Clone::clone(&self.number),
         }
     }

@@ -119,7 +119,7 @@ impl Clone for HTTPIngressPath {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
             path_type: Clone::clone(&self.path_type),
             backend: Clone::clone(&self.backend),
         }
@@ -352,7 +352,7 @@ impl Clone for IngressBackend {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
-            service_name: Clone::clone(&self.service_name),
+            service_name: apimachinery::string_field::clone(&self.service_name),
             service_port: Clone::clone(&self.service_port),
             resource: Clone::clone(&self.resource),
         }
@@ -566,7 +566,7 @@ impl Clone for IngressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
-            host: Clone::clone(&self.host),
+            host: apimachinery::string_field::clone(&self.host),
             http: Clone::clone(&self.http),
         }
     }

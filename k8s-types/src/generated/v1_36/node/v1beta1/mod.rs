@@ -68,7 +68,7 @@ impl Clone for RuntimeClass {
         RuntimeClass {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            handler: Clone::clone(&self.handler),
+            handler: apimachinery::string_field::clone(&self.handler),
             overhead: Clone::clone(&self.overhead),
             scheduling: Clone::clone(&self.scheduling),
         }

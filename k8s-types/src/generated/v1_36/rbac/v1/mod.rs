@@ -488,9 +488,9 @@ impl Clone for RoleRef {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RoleRef {
-            api_group: Clone::clone(&self.api_group),
-            kind: Clone::clone(&self.kind),
-            name: Clone::clone(&self.name),
+            api_group: apimachinery::string_field::clone(&self.api_group),
+            kind: apimachinery::string_field::clone(&self.kind),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -533,10 +533,10 @@ impl Clone for Subject {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Subject {
-            kind: Clone::clone(&self.kind),
-            api_group: Clone::clone(&self.api_group),
-            name: Clone::clone(&self.name),
-            namespace: Clone::clone(&self.namespace),
+            kind: apimachinery::string_field::clone(&self.kind),
+            api_group: apimachinery::string_field::clone(&self.api_group),
+            name: apimachinery::string_field::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
         }
     }
 }

@@ -539,10 +539,10 @@ impl Clone for Subject {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Subject {
-            kind: Clone::clone(&self.kind),
-            api_version: Clone::clone(&self.api_version),
-            name: Clone::clone(&self.name),
-            namespace: Clone::clone(&self.namespace),
+            kind: apimachinery::string_field::clone(&self.kind),
+            api_version: apimachinery::string_field::clone(&self.api_version),
+            name: apimachinery::string_field::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
         }
     }
 }

@@ -48,9 +48,9 @@ impl Clone for AllocatedDeviceStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AllocatedDeviceStatus {
-            driver: Clone::clone(&self.driver),
-            pool: Clone::clone(&self.pool),
-            device: Clone::clone(&self.device),
+            driver: apimachinery::string_field::clone(&self.driver),
+            pool: apimachinery::string_field::clone(&self.pool),
+            device: apimachinery::string_field::clone(&self.device),
             share_id: Clone::clone(&self.share_id),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             data: Clone::clone(&self.data),
@@ -191,7 +191,7 @@ impl Clone for CELDeviceSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CELDeviceSelector {
-            expression: Clone::clone(&self.expression),
+            expression: apimachinery::string_field::clone(&self.expression),
         }
     }
 }
@@ -429,7 +429,7 @@ impl Clone for CounterSet {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CounterSet {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             counters: Clone::clone(&self.counters),
         }
     }
@@ -562,7 +562,7 @@ impl Clone for Device {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Device {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             attributes: Clone::clone(&self.attributes),
             capacity: Clone::clone(&self.capacity),
             consumes_counters: apimachinery::list_field::CloneList::clone_list(
@@ -652,7 +652,7 @@ impl Clone for DeviceAllocationConfiguration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceAllocationConfiguration {
-            source: Clone::clone(&self.source),
+            source: apimachinery::string_field::clone(&self.source),
             requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
             opaque: Clone::clone(&self.opaque),
         }
@@ -1343,7 +1343,7 @@ impl Clone for DeviceCounterConsumption {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceCounterConsumption {
-            counter_set: Clone::clone(&self.counter_set),
+            counter_set: apimachinery::string_field::clone(&self.counter_set),
             counters: Clone::clone(&self.counters),
         }
     }
@@ -1405,7 +1405,7 @@ impl Clone for DeviceRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequest {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             exactly: Clone::clone(&self.exactly),
             first_available: apimachinery::list_field::CloneList::clone_list(&self.first_available),
         }
@@ -1508,10 +1508,10 @@ impl Clone for DeviceRequestAllocationResult {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequestAllocationResult {
-            request: Clone::clone(&self.request),
-            driver: Clone::clone(&self.driver),
-            pool: Clone::clone(&self.pool),
-            device: Clone::clone(&self.device),
+            request: apimachinery::string_field::clone(&self.request),
+            driver: apimachinery::string_field::clone(&self.driver),
+            pool: apimachinery::string_field::clone(&self.pool),
+            device: apimachinery::string_field::clone(&self.device),
             admin_access: Clone::clone(&self.admin_access),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             binding_conditions: apimachinery::list_field::CloneList::clone_list(
@@ -1679,10 +1679,10 @@ impl Clone for DeviceSubRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceSubRequest {
-            name: Clone::clone(&self.name),
-            device_class_name: Clone::clone(&self.device_class_name),
+            name: apimachinery::string_field::clone(&self.name),
+            device_class_name: apimachinery::string_field::clone(&self.device_class_name),
             selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
-            allocation_mode: Clone::clone(&self.allocation_mode),
+            allocation_mode: apimachinery::string_field::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
@@ -1751,9 +1751,9 @@ impl Clone for DeviceTaint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaint {
-            key: Clone::clone(&self.key),
-            value: Clone::clone(&self.value),
-            effect: Clone::clone(&self.effect),
+            key: apimachinery::string_field::clone(&self.key),
+            value: apimachinery::string_field::clone(&self.value),
+            effect: apimachinery::string_field::clone(&self.effect),
             time_added: Clone::clone(&self.time_added),
         }
     }
@@ -1811,10 +1811,10 @@ impl Clone for DeviceToleration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceToleration {
-            key: Clone::clone(&self.key),
-            operator: Clone::clone(&self.operator),
-            value: Clone::clone(&self.value),
-            effect: Clone::clone(&self.effect),
+            key: apimachinery::string_field::clone(&self.key),
+            operator: apimachinery::string_field::clone(&self.operator),
+            value: apimachinery::string_field::clone(&self.value),
+            effect: apimachinery::string_field::clone(&self.effect),
             toleration_seconds: Clone::clone(&self.toleration_seconds),
         }
     }
@@ -1928,9 +1928,9 @@ impl Clone for ExactDeviceRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExactDeviceRequest {
-            device_class_name: Clone::clone(&self.device_class_name),
+            device_class_name: apimachinery::string_field::clone(&self.device_class_name),
             selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
-            allocation_mode: Clone::clone(&self.allocation_mode),
+            allocation_mode: apimachinery::string_field::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             admin_access: Clone::clone(&self.admin_access),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
@@ -1993,9 +1993,9 @@ impl Clone for NetworkDeviceData {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkDeviceData {
-            interface_name: Clone::clone(&self.interface_name),
+            interface_name: apimachinery::string_field::clone(&self.interface_name),
             ips: apimachinery::list_field::CloneList::clone_list(&self.ips),
-            hardware_address: Clone::clone(&self.hardware_address),
+            hardware_address: apimachinery::string_field::clone(&self.hardware_address),
         }
     }
 }
@@ -2102,7 +2102,7 @@ impl Clone for OpaqueDeviceConfiguration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         OpaqueDeviceConfiguration {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             parameters: Clone::clone(&self.parameters),
         }
     }
@@ -2191,10 +2191,10 @@ impl Clone for ResourceClaimConsumerReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimConsumerReference {
-            api_group: Clone::clone(&self.api_group),
-            resource: Clone::clone(&self.resource),
-            name: Clone::clone(&self.name),
-            uid: Clone::clone(&self.uid),
+            api_group: apimachinery::string_field::clone(&self.api_group),
+            resource: apimachinery::string_field::clone(&self.resource),
+            name: apimachinery::string_field::clone(&self.name),
+            uid: apimachinery::string_field::clone(&self.uid),
         }
     }
 }
@@ -2506,7 +2506,7 @@ impl Clone for ResourcePool {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePool {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             generation: Clone::clone(&self.generation),
             resource_slice_count: Clone::clone(&self.resource_slice_count),
         }
@@ -2697,7 +2697,7 @@ impl Clone for ResourceSliceSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceSpec {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             pool: Clone::clone(&self.pool),
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),

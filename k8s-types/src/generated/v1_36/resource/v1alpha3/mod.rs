@@ -204,8 +204,8 @@ impl Clone for PoolStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PoolStatus {
-            driver: Clone::clone(&self.driver),
-            pool_name: Clone::clone(&self.pool_name),
+            driver: apimachinery::string_field::clone(&self.driver),
+            pool_name: apimachinery::string_field::clone(&self.pool_name),
             generation: Clone::clone(&self.generation),
             resource_slice_count: Clone::clone(&self.resource_slice_count),
             total_devices: Clone::clone(&self.total_devices),
@@ -356,7 +356,7 @@ impl Clone for ResourcePoolStatusRequestSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestSpec {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             pool_name: Clone::clone(&self.pool_name),
             limit: Clone::clone(&self.limit),
         }

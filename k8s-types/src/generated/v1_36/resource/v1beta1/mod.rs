@@ -436,7 +436,7 @@ impl Clone for Device {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Device {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             basic: Clone::clone(&self.basic),
         }
     }
@@ -754,10 +754,10 @@ impl Clone for DeviceRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequest {
-            name: Clone::clone(&self.name),
-            device_class_name: Clone::clone(&self.device_class_name),
+            name: apimachinery::string_field::clone(&self.name),
+            device_class_name: apimachinery::string_field::clone(&self.device_class_name),
             selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
-            allocation_mode: Clone::clone(&self.allocation_mode),
+            allocation_mode: apimachinery::string_field::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             admin_access: Clone::clone(&self.admin_access),
             first_available: apimachinery::list_field::CloneList::clone_list(&self.first_available),
@@ -900,10 +900,10 @@ impl Clone for DeviceSubRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceSubRequest {
-            name: Clone::clone(&self.name),
-            device_class_name: Clone::clone(&self.device_class_name),
+            name: apimachinery::string_field::clone(&self.name),
+            device_class_name: apimachinery::string_field::clone(&self.device_class_name),
             selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
-            allocation_mode: Clone::clone(&self.allocation_mode),
+            allocation_mode: apimachinery::string_field::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
@@ -1397,9 +1397,9 @@ impl Clone for ResourceSliceSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceSpec {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             pool: Clone::clone(&self.pool),
-            node_name: Clone::clone(&self.node_name),
+            node_name: apimachinery::string_field::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),
             all_nodes: Clone::clone(&self.all_nodes),
             devices: apimachinery::list_field::CloneList::clone_list(&self.devices),

@@ -43,7 +43,7 @@ impl Clone for PriorityClass {
             metadata: Clone::clone(&self.metadata),
             value: Clone::clone(&self.value),
             global_default: Clone::clone(&self.global_default),
-            description: Clone::clone(&self.description),
+            description: apimachinery::string_field::clone(&self.description),
             preemption_policy: Clone::clone(&self.preemption_policy),
         }
     }

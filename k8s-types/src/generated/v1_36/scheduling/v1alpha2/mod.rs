@@ -190,7 +190,7 @@ impl Clone for PodGroupResourceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupResourceClaim {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
             resource_claim_template_name: Clone::clone(&self.resource_claim_template_name),
         }
@@ -234,7 +234,7 @@ impl Clone for PodGroupResourceClaimStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupResourceClaimStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
         }
     }
@@ -386,7 +386,7 @@ impl Clone for PodGroupSpec {
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
             resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
-            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority_class_name: apimachinery::string_field::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
         }
     }
@@ -521,12 +521,12 @@ impl Clone for PodGroupTemplate {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupTemplate {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
             resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
-            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority_class_name: apimachinery::string_field::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
         }
     }
@@ -598,7 +598,7 @@ impl Clone for TopologyConstraint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologyConstraint {
-            key: Clone::clone(&self.key),
+            key: apimachinery::string_field::clone(&self.key),
         }
     }
 }
@@ -636,9 +636,9 @@ impl Clone for TypedLocalObjectReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypedLocalObjectReference {
-            api_group: Clone::clone(&self.api_group),
-            kind: Clone::clone(&self.kind),
-            name: Clone::clone(&self.name),
+            api_group: apimachinery::string_field::clone(&self.api_group),
+            kind: apimachinery::string_field::clone(&self.kind),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -756,8 +756,10 @@ impl Clone for WorkloadPodGroupTemplateReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadPodGroupTemplateReference {
-            workload_name: Clone::clone(&self.workload_name),
-            pod_group_template_name: Clone::clone(&self.pod_group_template_name),
+            workload_name: apimachinery::string_field::clone(&self.workload_name),
+            pod_group_template_name: apimachinery::string_field::clone(
+                &self.pod_group_template_name,
+            ),
         }
     }
 }

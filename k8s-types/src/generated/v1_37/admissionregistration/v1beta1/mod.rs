@@ -520,7 +520,7 @@ impl Clone for MutatingWebhook {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MutatingWebhook {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
             rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),
@@ -1030,7 +1030,7 @@ impl Clone for ValidatingWebhook {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidatingWebhook {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             client_config: Clone::clone(&self.client_config),
             rules: apimachinery::list_field::CloneList::clone_list(&self.rules),
             failure_policy: Clone::clone(&self.failure_policy),

@@ -140,10 +140,10 @@ impl Clone for APIResourceDiscovery {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIResourceDiscovery {
-            resource: Clone::clone(&self.resource),
+            resource: apimachinery::string_field::clone(&self.resource),
             response_kind: Clone::clone(&self.response_kind),
-            scope: Clone::clone(&self.scope),
-            singular_resource: Clone::clone(&self.singular_resource),
+            scope: apimachinery::string_field::clone(&self.scope),
+            singular_resource: apimachinery::string_field::clone(&self.singular_resource),
             verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
             short_names: apimachinery::list_field::CloneList::clone_list(&self.short_names),
             categories: apimachinery::list_field::CloneList::clone_list(&self.categories),
@@ -212,7 +212,7 @@ impl Clone for APISubresourceDiscovery {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APISubresourceDiscovery {
-            subresource: Clone::clone(&self.subresource),
+            subresource: apimachinery::string_field::clone(&self.subresource),
             response_kind: Clone::clone(&self.response_kind),
             accepted_types: apimachinery::list_field::CloneList::clone_list(&self.accepted_types),
             verbs: apimachinery::list_field::CloneList::clone_list(&self.verbs),
@@ -264,9 +264,9 @@ impl Clone for APIVersionDiscovery {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIVersionDiscovery {
-            version: Clone::clone(&self.version),
+            version: apimachinery::string_field::clone(&self.version),
             resources: apimachinery::list_field::CloneList::clone_list(&self.resources),
-            freshness: Clone::clone(&self.freshness),
+            freshness: apimachinery::string_field::clone(&self.freshness),
         }
     }
 }

@@ -42,8 +42,8 @@ impl Clone for ConversionRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConversionRequest {
-            uid: Clone::clone(&self.uid),
-            desired_api_version: Clone::clone(&self.desired_api_version),
+            uid: apimachinery::string_field::clone(&self.uid),
+            desired_api_version: apimachinery::string_field::clone(&self.desired_api_version),
             objects: apimachinery::list_field::CloneList::clone_list(&self.objects),
         }
     }
@@ -90,7 +90,7 @@ impl Clone for ConversionResponse {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ConversionResponse {
-            uid: Clone::clone(&self.uid),
+            uid: apimachinery::string_field::clone(&self.uid),
             converted_objects: apimachinery::list_field::CloneList::clone_list(
                 &self.converted_objects,
             ),
@@ -185,12 +185,12 @@ impl Clone for CustomResourceColumnDefinition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceColumnDefinition {
-            name: Clone::clone(&self.name),
-            r#type: Clone::clone(&self.r#type),
-            format: Clone::clone(&self.format),
-            description: Clone::clone(&self.description),
+            name: apimachinery::string_field::clone(&self.name),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            format: apimachinery::string_field::clone(&self.format),
+            description: apimachinery::string_field::clone(&self.description),
             priority: Clone::clone(&self.priority),
-            json_path: Clone::clone(&self.json_path),
+            json_path: apimachinery::string_field::clone(&self.json_path),
         }
     }
 }
@@ -228,7 +228,7 @@ impl Clone for CustomResourceConversion {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceConversion {
-            strategy: Clone::clone(&self.strategy),
+            strategy: apimachinery::string_field::clone(&self.strategy),
             webhook: Clone::clone(&self.webhook),
         }
     }
@@ -319,11 +319,11 @@ impl Clone for CustomResourceDefinitionCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
             observed_generation: Clone::clone(&self.observed_generation),
         }
     }
@@ -423,11 +423,11 @@ impl Clone for CustomResourceDefinitionNames {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionNames {
-            plural: Clone::clone(&self.plural),
-            singular: Clone::clone(&self.singular),
+            plural: apimachinery::string_field::clone(&self.plural),
+            singular: apimachinery::string_field::clone(&self.singular),
             short_names: apimachinery::list_field::CloneList::clone_list(&self.short_names),
-            kind: Clone::clone(&self.kind),
-            list_kind: Clone::clone(&self.list_kind),
+            kind: apimachinery::string_field::clone(&self.kind),
+            list_kind: apimachinery::string_field::clone(&self.list_kind),
             categories: apimachinery::list_field::CloneList::clone_list(&self.categories),
         }
     }
@@ -493,9 +493,9 @@ impl Clone for CustomResourceDefinitionSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionSpec {
-            group: Clone::clone(&self.group),
+            group: apimachinery::string_field::clone(&self.group),
             names: Clone::clone(&self.names),
-            scope: Clone::clone(&self.scope),
+            scope: apimachinery::string_field::clone(&self.scope),
             versions: apimachinery::list_field::CloneList::clone_list(&self.versions),
             conversion: Clone::clone(&self.conversion),
             preserve_unknown_fields: Clone::clone(&self.preserve_unknown_fields),
@@ -619,7 +619,7 @@ impl Clone for CustomResourceDefinitionVersion {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceDefinitionVersion {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             served: Clone::clone(&self.served),
             storage: Clone::clone(&self.storage),
             deprecated: Clone::clone(&self.deprecated),
@@ -692,8 +692,8 @@ impl Clone for CustomResourceSubresourceScale {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CustomResourceSubresourceScale {
-            spec_replicas_path: Clone::clone(&self.spec_replicas_path),
-            status_replicas_path: Clone::clone(&self.status_replicas_path),
+            spec_replicas_path: apimachinery::string_field::clone(&self.spec_replicas_path),
+            status_replicas_path: apimachinery::string_field::clone(&self.status_replicas_path),
             label_selector_path: Clone::clone(&self.label_selector_path),
         }
     }
@@ -820,8 +820,8 @@ impl Clone for ExternalDocumentation {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExternalDocumentation {
-            description: Clone::clone(&self.description),
-            url: Clone::clone(&self.url),
+            description: apimachinery::string_field::clone(&self.description),
+            url: apimachinery::string_field::clone(&self.url),
         }
     }
 }
@@ -1073,13 +1073,13 @@ impl Clone for JSONSchemaProps {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         JSONSchemaProps {
-            id: Clone::clone(&self.id),
-            schema: Clone::clone(&self.schema),
+            id: apimachinery::string_field::clone(&self.id),
+            schema: apimachinery::string_field::clone(&self.schema),
             r#ref: Clone::clone(&self.r#ref),
-            description: Clone::clone(&self.description),
-            r#type: Clone::clone(&self.r#type),
-            format: Clone::clone(&self.format),
-            title: Clone::clone(&self.title),
+            description: apimachinery::string_field::clone(&self.description),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            format: apimachinery::string_field::clone(&self.format),
+            title: apimachinery::string_field::clone(&self.title),
             default: Clone::clone(&self.default),
             maximum: Clone::clone(&self.maximum),
             exclusive_maximum: Clone::clone(&self.exclusive_maximum),
@@ -1087,7 +1087,7 @@ impl Clone for JSONSchemaProps {
             exclusive_minimum: Clone::clone(&self.exclusive_minimum),
             max_length: Clone::clone(&self.max_length),
             min_length: Clone::clone(&self.min_length),
-            pattern: Clone::clone(&self.pattern),
+            pattern: apimachinery::string_field::clone(&self.pattern),
             max_items: Clone::clone(&self.max_items),
             min_items: Clone::clone(&self.min_items),
             unique_items: Clone::clone(&self.unique_items),
@@ -1230,7 +1230,7 @@ impl Clone for SelectableField {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         SelectableField {
-            json_path: Clone::clone(&self.json_path),
+            json_path: apimachinery::string_field::clone(&self.json_path),
         }
     }
 }
@@ -1268,8 +1268,8 @@ impl Clone for ServiceReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceReference {
-            namespace: Clone::clone(&self.namespace),
-            name: Clone::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
             path: Clone::clone(&self.path),
             port: Clone::clone(&self.port),
         }
@@ -1415,11 +1415,11 @@ impl Clone for ValidationRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ValidationRule {
-            rule: Clone::clone(&self.rule),
-            message: Clone::clone(&self.message),
-            message_expression: Clone::clone(&self.message_expression),
+            rule: apimachinery::string_field::clone(&self.rule),
+            message: apimachinery::string_field::clone(&self.message),
+            message_expression: apimachinery::string_field::clone(&self.message_expression),
             reason: Clone::clone(&self.reason),
-            field_path: Clone::clone(&self.field_path),
+            field_path: apimachinery::string_field::clone(&self.field_path),
             optional_old_self: Clone::clone(&self.optional_old_self),
         }
     }

@@ -70,11 +70,11 @@ impl Clone for APIServiceCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         APIServiceCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -190,8 +190,8 @@ impl Clone for APIServiceSpec {
     fn clone(&self) -> Self {
         APIServiceSpec {
             service: Clone::clone(&self.service),
-            group: Clone::clone(&self.group),
-            version: Clone::clone(&self.version),
+            group: apimachinery::string_field::clone(&self.group),
+            version: apimachinery::string_field::clone(&self.version),
             insecure_skip_tls_verify: Clone::clone(&self.insecure_skip_tls_verify),
             ca_bundle: Clone::clone(&self.ca_bundle),
             group_priority_minimum: Clone::clone(&self.group_priority_minimum),
@@ -269,8 +269,8 @@ impl Clone for ServiceReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceReference {
-            namespace: Clone::clone(&self.namespace),
-            name: Clone::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
             port: Clone::clone(&self.port),
         }
     }

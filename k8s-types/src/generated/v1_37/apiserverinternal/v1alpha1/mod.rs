@@ -29,8 +29,8 @@ impl Clone for ServerStorageVersion {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServerStorageVersion {
-            api_server_id: Clone::clone(&self.api_server_id),
-            encoding_version: Clone::clone(&self.encoding_version),
+            api_server_id: apimachinery::string_field::clone(&self.api_server_id),
+            encoding_version: apimachinery::string_field::clone(&self.encoding_version),
             decodable_versions: apimachinery::list_field::CloneList::clone_list(
                 &self.decodable_versions,
             ),
@@ -128,12 +128,12 @@ impl Clone for StorageVersionCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageVersionCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             observed_generation: Clone::clone(&self.observed_generation),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }

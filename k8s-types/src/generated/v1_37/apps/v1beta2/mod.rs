@@ -677,7 +677,7 @@ impl Clone for ScaleStatus {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
             selector: Clone::clone(&self.selector),
-            target_selector: Clone::clone(&self.target_selector),
+            target_selector: apimachinery::string_field::clone(&self.target_selector),
         }
     }
 }

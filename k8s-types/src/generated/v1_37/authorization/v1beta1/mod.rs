@@ -308,10 +308,10 @@ impl Clone for SubjectAccessReviewSpec {
         SubjectAccessReviewSpec {
             resource_attributes: Clone::clone(&self.resource_attributes),
             non_resource_attributes: Clone::clone(&self.non_resource_attributes),
-            user: Clone::clone(&self.user),
+            user: apimachinery::string_field::clone(&self.user),
             group: apimachinery::list_field::CloneList::clone_list(&self.group),
             extra: Clone::clone(&self.extra),
-            uid: Clone::clone(&self.uid),
+            uid: apimachinery::string_field::clone(&self.uid),
         }
     }
 }

@@ -24,9 +24,9 @@ impl Clone for ContainerResourceMetricSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricSource {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             target: Clone::clone(&self.target),
-            container: Clone::clone(&self.container),
+            container: apimachinery::string_field::clone(&self.container),
         }
     }
 }
@@ -64,9 +64,9 @@ impl Clone for ContainerResourceMetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ContainerResourceMetricStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             current: Clone::clone(&self.current),
-            container: Clone::clone(&self.container),
+            container: apimachinery::string_field::clone(&self.container),
         }
     }
 }
@@ -101,9 +101,9 @@ impl Clone for CrossVersionObjectReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CrossVersionObjectReference {
-            kind: Clone::clone(&self.kind),
-            name: Clone::clone(&self.name),
-            api_version: Clone::clone(&self.api_version),
+            kind: apimachinery::string_field::clone(&self.kind),
+            name: apimachinery::string_field::clone(&self.name),
+            api_version: apimachinery::string_field::clone(&self.api_version),
         }
     }
 }
@@ -206,7 +206,7 @@ impl Clone for HPAScalingPolicy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HPAScalingPolicy {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             value: Clone::clone(&self.value),
             period_seconds: Clone::clone(&self.period_seconds),
         }
@@ -415,11 +415,11 @@ impl Clone for HorizontalPodAutoscalerCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HorizontalPodAutoscalerCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
             observed_generation: Clone::clone(&self.observed_generation),
         }
     }
@@ -624,7 +624,7 @@ impl Clone for MetricIdentifier {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricIdentifier {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             selector: Clone::clone(&self.selector),
         }
     }
@@ -681,7 +681,7 @@ impl Clone for MetricSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricSpec {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             object: Clone::clone(&self.object),
             pods: Clone::clone(&self.pods),
             resource: Clone::clone(&self.resource),
@@ -745,7 +745,7 @@ impl Clone for MetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricStatus {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             object: Clone::clone(&self.object),
             pods: Clone::clone(&self.pods),
             resource: Clone::clone(&self.resource),
@@ -793,7 +793,7 @@ impl Clone for MetricTarget {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         MetricTarget {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             value: Clone::clone(&self.value),
             average_value: Clone::clone(&self.average_value),
             average_utilization: Clone::clone(&self.average_utilization),
@@ -1016,7 +1016,7 @@ impl Clone for ResourceMetricSource {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricSource {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             target: Clone::clone(&self.target),
         }
     }
@@ -1052,7 +1052,7 @@ impl Clone for ResourceMetricStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceMetricStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             current: Clone::clone(&self.current),
         }
     }

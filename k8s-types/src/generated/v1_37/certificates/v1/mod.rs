@@ -101,10 +101,10 @@ impl Clone for CertificateSigningRequestCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CertificateSigningRequestCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
             last_update_time: Clone::clone(&self.last_update_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
         }
@@ -258,11 +258,11 @@ impl Clone for CertificateSigningRequestSpec {
     fn clone(&self) -> Self {
         CertificateSigningRequestSpec {
             request: Clone::clone(&self.request),
-            signer_name: Clone::clone(&self.signer_name),
+            signer_name: apimachinery::string_field::clone(&self.signer_name),
             expiration_seconds: Clone::clone(&self.expiration_seconds),
             usages: apimachinery::list_field::CloneList::clone_list(&self.usages),
-            username: Clone::clone(&self.username),
-            uid: Clone::clone(&self.uid),
+            username: apimachinery::string_field::clone(&self.username),
+            uid: apimachinery::string_field::clone(&self.uid),
             groups: apimachinery::list_field::CloneList::clone_list(&self.groups),
             extra: Clone::clone(&self.extra),
         }
@@ -535,8 +535,8 @@ impl Clone for ClusterTrustBundleSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ClusterTrustBundleSpec {
-            signer_name: Clone::clone(&self.signer_name),
-            trust_bundle: Clone::clone(&self.trust_bundle),
+            signer_name: apimachinery::string_field::clone(&self.signer_name),
+            trust_bundle: apimachinery::string_field::clone(&self.trust_bundle),
         }
     }
 }
@@ -746,13 +746,13 @@ impl Clone for PodCertificateRequestSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodCertificateRequestSpec {
-            signer_name: Clone::clone(&self.signer_name),
-            pod_name: Clone::clone(&self.pod_name),
-            pod_uid: Clone::clone(&self.pod_uid),
-            service_account_name: Clone::clone(&self.service_account_name),
-            service_account_uid: Clone::clone(&self.service_account_uid),
-            node_name: Clone::clone(&self.node_name),
-            node_uid: Clone::clone(&self.node_uid),
+            signer_name: apimachinery::string_field::clone(&self.signer_name),
+            pod_name: apimachinery::string_field::clone(&self.pod_name),
+            pod_uid: apimachinery::string_field::clone(&self.pod_uid),
+            service_account_name: apimachinery::string_field::clone(&self.service_account_name),
+            service_account_uid: apimachinery::string_field::clone(&self.service_account_uid),
+            node_name: apimachinery::string_field::clone(&self.node_name),
+            node_uid: apimachinery::string_field::clone(&self.node_uid),
             max_expiration_seconds: Clone::clone(&self.max_expiration_seconds),
             stub_pkcs10_request: Clone::clone(&self.stub_pkcs10_request),
             unverified_user_annotations: Clone::clone(&self.unverified_user_annotations),
@@ -847,7 +847,7 @@ impl Clone for PodCertificateRequestStatus {
     fn clone(&self) -> Self {
         PodCertificateRequestStatus {
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
-            certificate_chain: Clone::clone(&self.certificate_chain),
+            certificate_chain: apimachinery::string_field::clone(&self.certificate_chain),
             not_before: Clone::clone(&self.not_before),
             begin_refresh_at: Clone::clone(&self.begin_refresh_at),
             not_after: Clone::clone(&self.not_after),

@@ -182,12 +182,12 @@ impl Clone for LeaseCandidateSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LeaseCandidateSpec {
-            lease_name: Clone::clone(&self.lease_name),
+            lease_name: apimachinery::string_field::clone(&self.lease_name),
             ping_time: Clone::clone(&self.ping_time),
             renew_time: Clone::clone(&self.renew_time),
-            binary_version: Clone::clone(&self.binary_version),
-            emulation_version: Clone::clone(&self.emulation_version),
-            strategy: Clone::clone(&self.strategy),
+            binary_version: apimachinery::string_field::clone(&self.binary_version),
+            emulation_version: apimachinery::string_field::clone(&self.emulation_version),
+            strategy: apimachinery::string_field::clone(&self.strategy),
         }
     }
 }

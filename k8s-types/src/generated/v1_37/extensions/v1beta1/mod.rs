@@ -84,11 +84,11 @@ impl Clone for DaemonSetCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -350,7 +350,7 @@ impl Clone for DaemonSetUpdateStrategy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DaemonSetUpdateStrategy {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             rolling_update: Clone::clone(&self.rolling_update),
         }
     }
@@ -447,12 +447,12 @@ impl Clone for DeploymentCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_update_time: Clone::clone(&self.last_update_time),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -560,7 +560,7 @@ impl Clone for DeploymentRollback {
     fn clone(&self) -> Self {
         DeploymentRollback {
             type_meta: Clone::clone(&self.type_meta),
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             updated_annotations: Clone::clone(&self.updated_annotations),
             rollback_to: Clone::clone(&self.rollback_to),
         }
@@ -773,7 +773,7 @@ impl Clone for DeploymentStrategy {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeploymentStrategy {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             rolling_update: Clone::clone(&self.rolling_update),
         }
     }
@@ -830,7 +830,7 @@ impl Clone for HTTPIngressPath {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         HTTPIngressPath {
-            path: Clone::clone(&self.path),
+            path: apimachinery::string_field::clone(&self.path),
             path_type: Clone::clone(&self.path_type),
             backend: Clone::clone(&self.backend),
         }
@@ -911,7 +911,7 @@ impl Clone for IPBlock {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IPBlock {
-            cidr: Clone::clone(&self.cidr),
+            cidr: apimachinery::string_field::clone(&self.cidr),
             except: apimachinery::list_field::CloneList::clone_list(&self.except),
         }
     }
@@ -1004,7 +1004,7 @@ impl Clone for IngressBackend {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressBackend {
-            service_name: Clone::clone(&self.service_name),
+            service_name: apimachinery::string_field::clone(&self.service_name),
             service_port: Clone::clone(&self.service_port),
             resource: Clone::clone(&self.resource),
         }
@@ -1099,8 +1099,8 @@ impl Clone for IngressLoadBalancerIngress {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressLoadBalancerIngress {
-            ip: Clone::clone(&self.ip),
-            hostname: Clone::clone(&self.hostname),
+            ip: apimachinery::string_field::clone(&self.ip),
+            hostname: apimachinery::string_field::clone(&self.hostname),
             ports: apimachinery::list_field::CloneList::clone_list(&self.ports),
         }
     }
@@ -1184,7 +1184,7 @@ impl Clone for IngressPortStatus {
     fn clone(&self) -> Self {
         IngressPortStatus {
             port: Clone::clone(&self.port),
-            protocol: Clone::clone(&self.protocol),
+            protocol: apimachinery::string_field::clone(&self.protocol),
             error: Clone::clone(&self.error),
         }
     }
@@ -1248,7 +1248,7 @@ impl Clone for IngressRule {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         IngressRule {
-            host: Clone::clone(&self.host),
+            host: apimachinery::string_field::clone(&self.host),
             http: Clone::clone(&self.http),
         }
     }
@@ -1459,7 +1459,7 @@ impl Clone for IngressTLS {
     fn clone(&self) -> Self {
         IngressTLS {
             hosts: apimachinery::list_field::CloneList::clone_list(&self.hosts),
-            secret_name: Clone::clone(&self.secret_name),
+            secret_name: apimachinery::string_field::clone(&self.secret_name),
         }
     }
 }
@@ -1939,11 +1939,11 @@ impl Clone for ReplicaSetCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ReplicaSetCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -2408,7 +2408,7 @@ impl Clone for ScaleStatus {
         ScaleStatus {
             replicas: Clone::clone(&self.replicas),
             selector: Clone::clone(&self.selector),
-            target_selector: Clone::clone(&self.target_selector),
+            target_selector: apimachinery::string_field::clone(&self.target_selector),
         }
     }
 }

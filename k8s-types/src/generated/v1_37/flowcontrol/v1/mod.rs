@@ -73,7 +73,7 @@ impl Clone for FlowDistinguisherMethod {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowDistinguisherMethod {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
         }
     }
 }
@@ -162,11 +162,11 @@ impl Clone for FlowSchemaCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         FlowSchemaCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -332,7 +332,7 @@ impl Clone for GroupSubject {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         GroupSubject {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -369,7 +369,7 @@ impl Clone for LimitResponse {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         LimitResponse {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             queuing: Clone::clone(&self.queuing),
         }
     }
@@ -657,11 +657,11 @@ impl Clone for PriorityLevelConfigurationCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationCondition {
-            r#type: Clone::clone(&self.r#type),
-            status: Clone::clone(&self.status),
+            r#type: apimachinery::string_field::clone(&self.r#type),
+            status: apimachinery::string_field::clone(&self.status),
             last_transition_time: Clone::clone(&self.last_transition_time),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
         }
     }
 }
@@ -738,7 +738,7 @@ impl Clone for PriorityLevelConfigurationReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationReference {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -783,7 +783,7 @@ impl Clone for PriorityLevelConfigurationSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationSpec {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             limited: Clone::clone(&self.limited),
             exempt: Clone::clone(&self.exempt),
         }
@@ -993,8 +993,8 @@ impl Clone for ServiceAccountSubject {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ServiceAccountSubject {
-            namespace: Clone::clone(&self.namespace),
-            name: Clone::clone(&self.name),
+            namespace: apimachinery::string_field::clone(&self.namespace),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -1031,7 +1031,7 @@ impl Clone for Subject {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Subject {
-            kind: Clone::clone(&self.kind),
+            kind: apimachinery::string_field::clone(&self.kind),
             user: Clone::clone(&self.user),
             group: Clone::clone(&self.group),
             service_account: Clone::clone(&self.service_account),
@@ -1066,7 +1066,7 @@ impl Clone for UserSubject {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         UserSubject {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }

@@ -467,7 +467,7 @@ impl Clone for PriorityLevelConfigurationSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PriorityLevelConfigurationSpec {
-            r#type: Clone::clone(&self.r#type),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             limited: Clone::clone(&self.limited),
             exempt: Clone::clone(&self.exempt),
         }

@@ -59,7 +59,7 @@ impl Clone for ImageReviewContainerSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ImageReviewContainerSpec {
-            image: Clone::clone(&self.image),
+            image: apimachinery::string_field::clone(&self.image),
         }
     }
 }
@@ -98,7 +98,7 @@ impl Clone for ImageReviewSpec {
         ImageReviewSpec {
             containers: apimachinery::list_field::CloneList::clone_list(&self.containers),
             annotations: Clone::clone(&self.annotations),
-            namespace: Clone::clone(&self.namespace),
+            namespace: apimachinery::string_field::clone(&self.namespace),
         }
     }
 }
@@ -143,7 +143,7 @@ impl Clone for ImageReviewStatus {
     fn clone(&self) -> Self {
         ImageReviewStatus {
             allowed: Clone::clone(&self.allowed),
-            reason: Clone::clone(&self.reason),
+            reason: apimachinery::string_field::clone(&self.reason),
             audit_annotations: Clone::clone(&self.audit_annotations),
         }
     }

@@ -142,8 +142,8 @@ impl Clone for EvictionPodReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EvictionPodReference {
-            name: Clone::clone(&self.name),
-            uid: Clone::clone(&self.uid),
+            name: apimachinery::string_field::clone(&self.name),
+            uid: apimachinery::string_field::clone(&self.uid),
         }
     }
 }
@@ -283,8 +283,8 @@ impl Clone for EvictionRequestPodReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         EvictionRequestPodReference {
-            name: Clone::clone(&self.name),
-            uid: Clone::clone(&self.uid),
+            name: apimachinery::string_field::clone(&self.name),
+            uid: apimachinery::string_field::clone(&self.uid),
         }
     }
 }
@@ -331,8 +331,8 @@ impl Clone for EvictionRequestSpec {
     fn clone(&self) -> Self {
         EvictionRequestSpec {
             target: Clone::clone(&self.target),
-            requester: Clone::clone(&self.requester),
-            intent: Clone::clone(&self.intent),
+            requester: apimachinery::string_field::clone(&self.requester),
+            intent: apimachinery::string_field::clone(&self.intent),
         }
     }
 }
@@ -616,8 +616,8 @@ impl Clone for Requester {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Requester {
-            name: Clone::clone(&self.name),
-            intent: Clone::clone(&self.intent),
+            name: apimachinery::string_field::clone(&self.name),
+            intent: apimachinery::string_field::clone(&self.intent),
         }
     }
 }
@@ -678,7 +678,7 @@ impl Clone for ResponderStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResponderStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             start_time: Clone::clone(&self.start_time),
             heartbeat_time: Clone::clone(&self.heartbeat_time),
             expected_completion_time: Clone::clone(&self.expected_completion_time),
@@ -757,9 +757,9 @@ impl Clone for TargetResponder {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TargetResponder {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             priority: Clone::clone(&self.priority),
-            state: Clone::clone(&self.state),
+            state: apimachinery::string_field::clone(&self.state),
         }
     }
 }

@@ -154,7 +154,7 @@ impl Clone for RuntimeClassSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         RuntimeClassSpec {
-            runtime_handler: Clone::clone(&self.runtime_handler),
+            runtime_handler: apimachinery::string_field::clone(&self.runtime_handler),
             overhead: Clone::clone(&self.overhead),
             scheduling: Clone::clone(&self.scheduling),
         }

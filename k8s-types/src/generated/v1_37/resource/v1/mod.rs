@@ -48,9 +48,9 @@ impl Clone for AllocatedDeviceStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         AllocatedDeviceStatus {
-            driver: Clone::clone(&self.driver),
-            pool: Clone::clone(&self.pool),
-            device: Clone::clone(&self.device),
+            driver: apimachinery::string_field::clone(&self.driver),
+            pool: apimachinery::string_field::clone(&self.pool),
+            device: apimachinery::string_field::clone(&self.device),
             share_id: Clone::clone(&self.share_id),
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
             data: Clone::clone(&self.data),
@@ -200,7 +200,7 @@ impl Clone for CELDeviceSelector {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CELDeviceSelector {
-            expression: Clone::clone(&self.expression),
+            expression: apimachinery::string_field::clone(&self.expression),
         }
     }
 }
@@ -445,7 +445,7 @@ impl Clone for CounterSet {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CounterSet {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             counters: Clone::clone(&self.counters),
         }
     }
@@ -577,7 +577,7 @@ impl Clone for Device {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         Device {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             attributes: Clone::clone(&self.attributes),
             capacity: Clone::clone(&self.capacity),
             consumes_counters: apimachinery::list_field::CloneList::clone_list(
@@ -665,7 +665,7 @@ impl Clone for DeviceAllocationConfiguration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceAllocationConfiguration {
-            source: Clone::clone(&self.source),
+            source: apimachinery::string_field::clone(&self.source),
             requests: apimachinery::list_field::CloneList::clone_list(&self.requests),
             opaque: Clone::clone(&self.opaque),
         }
@@ -1375,7 +1375,7 @@ impl Clone for DeviceCounterConsumption {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceCounterConsumption {
-            counter_set: Clone::clone(&self.counter_set),
+            counter_set: apimachinery::string_field::clone(&self.counter_set),
             counters: Clone::clone(&self.counters),
             compatibility_groups: apimachinery::list_field::CloneList::clone_list(
                 &self.compatibility_groups,
@@ -1453,8 +1453,8 @@ impl Clone for DeviceDerivedAttribute {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceDerivedAttribute {
-            name: Clone::clone(&self.name),
-            expression: Clone::clone(&self.expression),
+            name: apimachinery::string_field::clone(&self.name),
+            expression: apimachinery::string_field::clone(&self.expression),
         }
     }
 }
@@ -1515,7 +1515,7 @@ impl Clone for DeviceRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequest {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             exactly: Clone::clone(&self.exactly),
             first_available: apimachinery::list_field::CloneList::clone_list(&self.first_available),
         }
@@ -1625,10 +1625,10 @@ impl Clone for DeviceRequestAllocationResult {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceRequestAllocationResult {
-            request: Clone::clone(&self.request),
-            driver: Clone::clone(&self.driver),
-            pool: Clone::clone(&self.pool),
-            device: Clone::clone(&self.device),
+            request: apimachinery::string_field::clone(&self.request),
+            driver: apimachinery::string_field::clone(&self.driver),
+            pool: apimachinery::string_field::clone(&self.pool),
+            device: apimachinery::string_field::clone(&self.device),
             admin_access: Clone::clone(&self.admin_access),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             binding_conditions: apimachinery::list_field::CloneList::clone_list(
@@ -1825,10 +1825,10 @@ impl Clone for DeviceSubRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceSubRequest {
-            name: Clone::clone(&self.name),
-            device_class_name: Clone::clone(&self.device_class_name),
+            name: apimachinery::string_field::clone(&self.name),
+            device_class_name: apimachinery::string_field::clone(&self.device_class_name),
             selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
-            allocation_mode: Clone::clone(&self.allocation_mode),
+            allocation_mode: apimachinery::string_field::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
             capacity: Clone::clone(&self.capacity),
@@ -1904,9 +1904,9 @@ impl Clone for DeviceTaint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceTaint {
-            key: Clone::clone(&self.key),
-            value: Clone::clone(&self.value),
-            effect: Clone::clone(&self.effect),
+            key: apimachinery::string_field::clone(&self.key),
+            value: apimachinery::string_field::clone(&self.value),
+            effect: apimachinery::string_field::clone(&self.effect),
             time_added: Clone::clone(&self.time_added),
         }
     }
@@ -2190,10 +2190,10 @@ impl Clone for DeviceToleration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         DeviceToleration {
-            key: Clone::clone(&self.key),
-            operator: Clone::clone(&self.operator),
-            value: Clone::clone(&self.value),
-            effect: Clone::clone(&self.effect),
+            key: apimachinery::string_field::clone(&self.key),
+            operator: apimachinery::string_field::clone(&self.operator),
+            value: apimachinery::string_field::clone(&self.value),
+            effect: apimachinery::string_field::clone(&self.effect),
             toleration_seconds: Clone::clone(&self.toleration_seconds),
         }
     }
@@ -2329,9 +2329,9 @@ impl Clone for ExactDeviceRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ExactDeviceRequest {
-            device_class_name: Clone::clone(&self.device_class_name),
+            device_class_name: apimachinery::string_field::clone(&self.device_class_name),
             selectors: apimachinery::list_field::CloneList::clone_list(&self.selectors),
-            allocation_mode: Clone::clone(&self.allocation_mode),
+            allocation_mode: apimachinery::string_field::clone(&self.allocation_mode),
             count: Clone::clone(&self.count),
             admin_access: Clone::clone(&self.admin_access),
             tolerations: apimachinery::list_field::CloneList::clone_list(&self.tolerations),
@@ -2401,9 +2401,9 @@ impl Clone for NetworkDeviceData {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         NetworkDeviceData {
-            interface_name: Clone::clone(&self.interface_name),
+            interface_name: apimachinery::string_field::clone(&self.interface_name),
             ips: apimachinery::list_field::CloneList::clone_list(&self.ips),
-            hardware_address: Clone::clone(&self.hardware_address),
+            hardware_address: apimachinery::string_field::clone(&self.hardware_address),
         }
     }
 }
@@ -2598,7 +2598,7 @@ impl Clone for OpaqueDeviceConfiguration {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         OpaqueDeviceConfiguration {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             parameters: Clone::clone(&self.parameters),
         }
     }
@@ -2687,10 +2687,10 @@ impl Clone for ResourceClaimConsumerReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceClaimConsumerReference {
-            api_group: Clone::clone(&self.api_group),
-            resource: Clone::clone(&self.resource),
-            name: Clone::clone(&self.name),
-            uid: Clone::clone(&self.uid),
+            api_group: apimachinery::string_field::clone(&self.api_group),
+            resource: apimachinery::string_field::clone(&self.resource),
+            name: apimachinery::string_field::clone(&self.name),
+            uid: apimachinery::string_field::clone(&self.uid),
         }
     }
 }
@@ -3004,7 +3004,7 @@ impl Clone for ResourcePool {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePool {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             generation: Clone::clone(&self.generation),
             resource_slice_count: Clone::clone(&self.resource_slice_count),
         }
@@ -3218,7 +3218,7 @@ impl Clone for ResourceSliceSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourceSliceSpec {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             pool: Clone::clone(&self.pool),
             node_name: Clone::clone(&self.node_name),
             node_selector: Clone::clone(&self.node_selector),

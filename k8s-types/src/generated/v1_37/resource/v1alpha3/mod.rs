@@ -177,8 +177,8 @@ impl Clone for PartitionTypeStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PartitionTypeStatus {
-            attribute: Clone::clone(&self.attribute),
-            r#type: Clone::clone(&self.r#type),
+            attribute: apimachinery::string_field::clone(&self.attribute),
+            r#type: apimachinery::string_field::clone(&self.r#type),
             total: Clone::clone(&self.total),
             allocatable: Clone::clone(&self.allocatable),
         }
@@ -265,8 +265,8 @@ impl Clone for PoolStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PoolStatus {
-            driver: Clone::clone(&self.driver),
-            pool_name: Clone::clone(&self.pool_name),
+            driver: apimachinery::string_field::clone(&self.driver),
+            pool_name: apimachinery::string_field::clone(&self.pool_name),
             generation: Clone::clone(&self.generation),
             resource_slice_count: Clone::clone(&self.resource_slice_count),
             total_devices: Clone::clone(&self.total_devices),
@@ -439,7 +439,7 @@ impl Clone for ResourcePoolStatusRequestSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ResourcePoolStatusRequestSpec {
-            driver: Clone::clone(&self.driver),
+            driver: apimachinery::string_field::clone(&self.driver),
             pool_name: Clone::clone(&self.pool_name),
             limit: Clone::clone(&self.limit),
             default_partition_type_attribute: Clone::clone(&self.default_partition_type_attribute),
@@ -539,7 +539,7 @@ impl Clone for ShareableCapacityStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         ShareableCapacityStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             total: Clone::clone(&self.total),
             consumed: Clone::clone(&self.consumed),
             available: Clone::clone(&self.available),

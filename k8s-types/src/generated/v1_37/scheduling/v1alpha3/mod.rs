@@ -346,7 +346,7 @@ impl Clone for CompositePodGroupSpec {
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
             disruption_mode: Clone::clone(&self.disruption_mode),
-            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority_class_name: apimachinery::string_field::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
             preemption_policy: Clone::clone(&self.preemption_policy),
         }
@@ -1102,7 +1102,7 @@ impl Clone for WorkloadPodGroupResourceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadPodGroupResourceClaim {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
             resource_claim_template_name: Clone::clone(&self.resource_claim_template_name),
         }

@@ -285,11 +285,11 @@ impl Clone for CompositePodGroupTemplate {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CompositePodGroupTemplate {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
             disruption_mode: Clone::clone(&self.disruption_mode),
-            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority_class_name: apimachinery::string_field::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
             preemption_policy: Clone::clone(&self.preemption_policy),
             pod_group_templates: apimachinery::list_field::CloneList::clone_list(
@@ -533,7 +533,7 @@ impl Clone for PodGroupResourceClaim {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupResourceClaim {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
             resource_claim_template_name: Clone::clone(&self.resource_claim_template_name),
         }
@@ -577,7 +577,7 @@ impl Clone for PodGroupResourceClaimStatus {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupResourceClaimStatus {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             resource_claim_name: Clone::clone(&self.resource_claim_name),
         }
     }
@@ -741,7 +741,7 @@ impl Clone for PodGroupSpec {
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
             resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
-            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority_class_name: apimachinery::string_field::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
             preemption_policy: Clone::clone(&self.preemption_policy),
         }
@@ -883,12 +883,12 @@ impl Clone for PodGroupTemplate {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         PodGroupTemplate {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             scheduling_policy: Clone::clone(&self.scheduling_policy),
             scheduling_constraints: Clone::clone(&self.scheduling_constraints),
             resource_claims: apimachinery::list_field::CloneList::clone_list(&self.resource_claims),
             disruption_mode: Clone::clone(&self.disruption_mode),
-            priority_class_name: Clone::clone(&self.priority_class_name),
+            priority_class_name: apimachinery::string_field::clone(&self.priority_class_name),
             priority: Clone::clone(&self.priority),
             preemption_policy: Clone::clone(&self.preemption_policy),
         }
@@ -965,7 +965,7 @@ impl Clone for PriorityClass {
             metadata: Clone::clone(&self.metadata),
             value: Clone::clone(&self.value),
             global_default: Clone::clone(&self.global_default),
-            description: Clone::clone(&self.description),
+            description: apimachinery::string_field::clone(&self.description),
             preemption_policy: Clone::clone(&self.preemption_policy),
         }
     }
@@ -1104,7 +1104,7 @@ impl Clone for TopologyConstraint {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TopologyConstraint {
-            key: Clone::clone(&self.key),
+            key: apimachinery::string_field::clone(&self.key),
         }
     }
 }
@@ -1142,9 +1142,9 @@ impl Clone for TypedLocalObjectReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TypedLocalObjectReference {
-            api_group: Clone::clone(&self.api_group),
-            kind: Clone::clone(&self.kind),
-            name: Clone::clone(&self.name),
+            api_group: apimachinery::string_field::clone(&self.api_group),
+            kind: apimachinery::string_field::clone(&self.kind),
+            name: apimachinery::string_field::clone(&self.name),
         }
     }
 }
@@ -1268,8 +1268,8 @@ impl Clone for WorkloadReference {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         WorkloadReference {
-            workload_name: Clone::clone(&self.workload_name),
-            template_name: Clone::clone(&self.template_name),
+            workload_name: apimachinery::string_field::clone(&self.workload_name),
+            template_name: apimachinery::string_field::clone(&self.template_name),
         }
     }
 }

@@ -426,8 +426,8 @@ impl Clone for CSINodeDriver {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         CSINodeDriver {
-            name: Clone::clone(&self.name),
-            node_id: Clone::clone(&self.node_id),
+            name: apimachinery::string_field::clone(&self.name),
+            node_id: apimachinery::string_field::clone(&self.node_id),
             topology_keys: apimachinery::list_field::CloneList::clone_list(&self.topology_keys),
             allocatable: Clone::clone(&self.allocatable),
         }
@@ -644,7 +644,7 @@ impl Clone for CSIStorageCapacity {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
             node_topology: Clone::clone(&self.node_topology),
-            storage_class_name: Clone::clone(&self.storage_class_name),
+            storage_class_name: apimachinery::string_field::clone(&self.storage_class_name),
             capacity: Clone::clone(&self.capacity),
             maximum_volume_size: Clone::clone(&self.maximum_volume_size),
         }
@@ -761,7 +761,7 @@ impl Clone for StorageClass {
         StorageClass {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            provisioner: Clone::clone(&self.provisioner),
+            provisioner: apimachinery::string_field::clone(&self.provisioner),
             parameters: Clone::clone(&self.parameters),
             reclaim_policy: Clone::clone(&self.reclaim_policy),
             mount_options: apimachinery::list_field::CloneList::clone_list(&self.mount_options),
@@ -859,7 +859,7 @@ impl Clone for StorageHealth {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageHealth {
-            name: Clone::clone(&self.name),
+            name: apimachinery::string_field::clone(&self.name),
             health_conditions: apimachinery::list_field::CloneList::clone_list(
                 &self.health_conditions,
             ),
@@ -909,9 +909,9 @@ impl Clone for StorageHealthCondition {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         StorageHealthCondition {
-            status: Clone::clone(&self.status),
-            reason: Clone::clone(&self.reason),
-            message: Clone::clone(&self.message),
+            status: apimachinery::string_field::clone(&self.status),
+            reason: apimachinery::string_field::clone(&self.reason),
+            message: apimachinery::string_field::clone(&self.message),
             access_mode: Clone::clone(&self.access_mode),
             volume_mode: Clone::clone(&self.volume_mode),
             last_transition_time: Clone::clone(&self.last_transition_time),
@@ -951,7 +951,7 @@ impl Clone for TokenRequest {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         TokenRequest {
-            audience: Clone::clone(&self.audience),
+            audience: apimachinery::string_field::clone(&self.audience),
             expiration_seconds: Clone::clone(&self.expiration_seconds),
         }
     }
@@ -1120,9 +1120,9 @@ impl Clone for VolumeAttachmentSpec {
     #[cfg_attr(not(feature = "scheme"), inline)]
     fn clone(&self) -> Self {
         VolumeAttachmentSpec {
-            attacher: Clone::clone(&self.attacher),
+            attacher: apimachinery::string_field::clone(&self.attacher),
             source: Clone::clone(&self.source),
-            node_name: Clone::clone(&self.node_name),
+            node_name: apimachinery::string_field::clone(&self.node_name),
         }
     }
 }
@@ -1231,7 +1231,7 @@ impl Clone for VolumeAttributesClass {
         VolumeAttributesClass {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            driver_name: Clone::clone(&self.driver_name),
+            driver_name: apimachinery::string_field::clone(&self.driver_name),
             parameters: Clone::clone(&self.parameters),
         }
     }
@@ -1317,7 +1317,7 @@ impl Clone for VolumeError {
     fn clone(&self) -> Self {
         VolumeError {
             time: Clone::clone(&self.time),
-            message: Clone::clone(&self.message),
+            message: apimachinery::string_field::clone(&self.message),
             error_code: Clone::clone(&self.error_code),
         }
     }

@@ -124,7 +124,7 @@ impl Clone for CSIStorageCapacity {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
             node_topology: Clone::clone(&self.node_topology),
-            storage_class_name: Clone::clone(&self.storage_class_name),
+            storage_class_name: apimachinery::string_field::clone(&self.storage_class_name),
             capacity: Clone::clone(&self.capacity),
             maximum_volume_size: Clone::clone(&self.maximum_volume_size),
         }
@@ -353,7 +353,7 @@ impl Clone for VolumeAttributesClass {
         VolumeAttributesClass {
             type_meta: Clone::clone(&self.type_meta),
             metadata: Clone::clone(&self.metadata),
-            driver_name: Clone::clone(&self.driver_name),
+            driver_name: apimachinery::string_field::clone(&self.driver_name),
             parameters: Clone::clone(&self.parameters),
         }
     }

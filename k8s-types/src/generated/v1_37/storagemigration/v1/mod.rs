@@ -140,7 +140,7 @@ impl Clone for StorageVersionMigrationStatus {
     fn clone(&self) -> Self {
         StorageVersionMigrationStatus {
             conditions: apimachinery::list_field::CloneList::clone_list(&self.conditions),
-            resource_version: Clone::clone(&self.resource_version),
+            resource_version: apimachinery::string_field::clone(&self.resource_version),
         }
     }
 }
