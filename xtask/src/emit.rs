@@ -477,7 +477,7 @@ fn is_plain_string_field(s: &Struct, name: &str) -> bool {
     (s.embedded_type_meta && matches!(name, "kind" | "api_version"))
         || s.fields
             .iter()
-            .any(|f| f.rust == name && f.plain && f.ty == Ty::Path("String".to_owned()))
+            .any(|f| f.rust == name && f.plain && matches!(&f.ty, Ty::Path(p) if p == "String"))
 }
 
 /// The attribute of every per-type method that nothing in a typed-only build (without
