@@ -25,7 +25,10 @@ if [ ${#targets[@]} -ne 0 ]; then
   bins+=(--no-default-features)
   [ ${#features[@]} -ne 0 ] && bins+=(--features "$(IFS=,; echo "${features[*]}")")
 fi
-"$here/build.sh" "${bins[@]}"
+# The build at the lowest priority: beside CI's own builds it takes the CPU they leave
+# idle (much of a crate's check or build is one thread) rather than half of it. The runs
+# below are not: libFuzzer's per-input timeout is wall-clock time.
+nice -n 19 "$here/build.sh" "${bins[@]}"
 built=$(date +%s)
 echo "run-ci.sh: targets built in $((built - start)) s"
 "$here/corpus.sh"

@@ -127,6 +127,19 @@ use apimachinery::conversion::{DefaulterRegistration, Defaulters};
 /// `get_or_insert_with(|| "..".to_owned())` compiled `Option::get_or_insert_with` once
 /// per closure, i.e. per call site and version its macro is expanded for (~100 IR lines
 /// each, issue 44); this is one copy for all of them.
+// Used by the defaulters of some groups only: without them, unused rather than a warning.
+#[cfg_attr(
+    not(any(
+        feature = "admissionregistration",
+        feature = "batch",
+        feature = "discovery",
+        feature = "extensions",
+        feature = "networking",
+        feature = "scheduling",
+        feature = "storage"
+    )),
+    allow(dead_code)
+)]
 trait GetOrInsertStr {
     /// The string, set to `value` first if it was unset.
     fn get_or_insert_str(&mut self, value: &str) -> &mut String;
