@@ -79,11 +79,7 @@ pub(crate) fn go_to_lower(name: &Name) -> Name {
     if !s.chars().any(char::is_uppercase) {
         return name.clone();
     }
-    Name::from(
-        s.chars()
-            .map(|c| c.to_lowercase().next().unwrap_or(c))
-            .collect::<String>(),
-    )
+    Name::from(crate::util::go_strings::to_lower(s))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! objects that can.
 
 use apimachinery::conversion::Defaulters;
+use apimachinery::util::go_strings::to_lower;
 
 /// The scope Kubernetes gives an `apiextensions.k8s.io/v1beta1` CustomResourceDefinition
 /// that has none.
@@ -21,7 +22,7 @@ macro_rules! names {
     ($n:expr) => {{
         let n = $n;
         if n.singular.is_empty() {
-            n.singular = n.kind.to_lowercase();
+            n.singular = to_lower(&n.kind);
         }
         if n.list_kind.is_empty() && !n.kind.is_empty() {
             n.list_kind = format!("{}List", n.kind);

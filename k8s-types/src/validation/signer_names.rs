@@ -5,6 +5,7 @@
 use apimachinery::apis::meta::v1::validation::{
     TOTAL_ANNOTATION_SIZE_LIMIT_B, name_is_dns_subdomain,
 };
+use apimachinery::util::go_strings::to_lower;
 use apimachinery::util::validation::domain::is_domain_prefixed_key;
 use apimachinery::util::validation::field::{Error, ErrorList, Path, go_quote};
 use apimachinery::util::validation::{
@@ -121,7 +122,7 @@ pub(crate) fn validate_user_annotations(
     let mut errs = ErrorList::default();
     let mut total: i64 = 0;
     for (k, v) in annotations {
-        errs.extend(is_domain_prefixed_key(fld, &k.to_lowercase()));
+        errs.extend(is_domain_prefixed_key(fld, &to_lower(k)));
         total = total.saturating_add(i64::try_from(k.len() + v.len()).unwrap_or(i64::MAX));
     }
     if total > TOTAL_ANNOTATION_SIZE_LIMIT_B {

@@ -132,14 +132,12 @@ pub(crate) fn validate_webhook_service(
     if !url_path.starts_with('/') {
         errs.push(Error::invalid(&pp, url_path, "must start with a '/'"));
     }
-    // Go drops the first byte whatever it is.
-    let mut check = url_path.get(1..).unwrap_or_else(|| {
-        let mut chars = url_path.chars();
-        chars.next();
-        chars.as_str()
-    });
-    check = check.strip_suffix('/').unwrap_or(check);
-    for (i, step) in check.split('/').enumerate() {
+    // Go drops the first byte whatever it is, and splits what is left on '/' as bytes:
+    // a path starting with a character of several bytes leaves a first segment that is
+    // not UTF-8 (which a DNS subdomain never is).
+    let rest = url_path.as_bytes().get(1..).unwrap_or_default();
+    let rest = rest.strip_suffix(b"/").unwrap_or(rest);
+    for (i, step) in rest.split(|&b| b == b'/').enumerate() {
         if step.is_empty() {
             errs.push(Error::invalid(
                 &pp,
@@ -148,12 +146,27 @@ pub(crate) fn validate_webhook_service(
             ));
             continue;
         }
-        for failure in is_dns1123_subdomain(step) {
+        let step = segment_text(step);
+        for failure in is_dns1123_subdomain(&step) {
             errs.push(Error::invalid(
                 &pp,
                 url_path,
                 format!("segment[{i}]: {failure}"),
             ));
         }
+    }
+}
+
+/// A path segment as text to check as a DNS subdomain: itself when it is UTF-8, else the
+/// same number of bytes with each non-ASCII byte as `_`, which fails the check as the
+/// byte does in Go (a subdomain is ASCII) and keeps the length Go compares.
+fn segment_text(step: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(step) {
+        Ok(text) => text.into(),
+        Err(_) => step
+            .iter()
+            .map(|&b| if b.is_ascii() { char::from(b) } else { '_' })
+            .collect::<String>()
+            .into(),
     }
 }

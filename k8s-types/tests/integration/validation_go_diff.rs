@@ -82,3 +82,29 @@ fn a_modified_approval_condition_ends_in_gos_diff() {
     let go = "Forbidden: updates may not modify a condition of type \"Approved\"\n@@ -2,7 +2,7 @@\n  {\n   \"Type\": \"Approved\",\n   \"Status\": \"True\",\n-  \"Reason\": \"A\",\n+  \"Reason\": \"B\",\n   \"Message\": \"m\\u003c\\u0026\\u003e\",\n   \"LastUpdateTime\": \"2024-01-01T00:00:00Z\",\n   \"LastTransitionTime\": null\n";
     assert!(has(&errs, "status.conditions", go), "{errs:#?}");
 }
+
+/// A gated pod's required node affinity terms, nil before and empty after: no change to
+/// Go's `Semantic.DeepEqual`, so the munged spec keeps the new terms and the diff shows
+/// them (seed 261 of the oracle's run from 200).
+#[test]
+fn gated_pod_terms_nil_then_empty_stay_in_the_diff() {
+    let pod = |terms: serde_json::Value, restart: &str| {
+        json!({"metadata": {"name": "web", "namespace": "default"},
+            "spec": {"schedulingGates": [{"name": "example.com/wait"}], "restartPolicy": restart,
+                "containers": [{"name": "web", "image": "nginx"}],
+                "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+                    {"nodeSelectorTerms": terms}}}}})
+    };
+    let errs = update_errors::<k8s_types::core::v1::Pod>(
+        pod(json!(null), "Always"),
+        pod(json!([]), "Never"),
+    );
+    let forbidden = errs
+        .iter()
+        .find(|e| e.starts_with("spec: Forbidden: pod updates may not change"))
+        .expect("the spec's diff");
+    assert!(
+        forbidden.contains("-    \"NodeSelectorTerms\": null\n+    \"NodeSelectorTerms\": []\n"),
+        "{forbidden}"
+    );
+}

@@ -59,3 +59,30 @@ fn an_unchanged_union_member_is_not_forbidden_again() {
         "{errs:?}"
     );
 }
+
+#[test]
+fn rules_left_as_they_were_are_not_required_again_when_nil_verbs_became_empty() {
+    // Seed 224 of the oracle's run from 200: a rule without verbs, then with an empty
+    // list of them. Go's generated rule compares the rules with `Semantic.DeepEqual`
+    // (nil and empty lists equal), skips them, and the hand-written error keeps its
+    // text; a changed rule list gets the declarative one on 1.37.
+    let role = |rules: serde_json::Value| json!({"metadata": {"name": "r", "namespace": "default"}, "rules": rules});
+    let kept = update_errors::<k8s_types::rbac::v1::Role>(
+        role(json!([{"apiGroups": [""], "resources": ["pods"]}])),
+        role(json!([{"apiGroups": [""], "resources": ["pods"], "verbs": []}])),
+    );
+    assert_eq!(
+        kept,
+        ["rules[0].verbs: Required value: verbs must contain at least one value"]
+    );
+    let changed = update_errors::<k8s_types::rbac::v1::Role>(
+        role(json!([{"apiGroups": [""], "resources": ["pods"]}])),
+        role(json!([{"apiGroups": ["apps"], "resources": ["pods"], "verbs": []}])),
+    );
+    let want = if cfg!(feature = "v1_37") {
+        "rules[0].verbs: Required value"
+    } else {
+        "rules[0].verbs: Required value: verbs must contain at least one value"
+    };
+    assert_eq!(changed, [want]);
+}

@@ -288,3 +288,91 @@ fn unset_service_ip_values_print_as_go_nil() {
         assert!(errs.iter().any(|e| e == want), "{want}: {errs:?}");
     }
 }
+
+/// The errors a mutating webhook whose service path is `path` gets on it.
+fn service_path_errors(path: &str) -> Vec<String> {
+    errors::<k8s_types::admissionregistration::v1::MutatingWebhookConfiguration>(json!({
+        "metadata": {"name": "hooks"},
+        "webhooks": [{"name": "a.example.com",
+            "clientConfig": {"service": {"namespace": "default", "name": "hooks", "path": path}},
+            "admissionReviewVersions": ["v1"], "sideEffects": "None"}]}))
+    .into_iter()
+    .filter(|e| e.starts_with("webhooks[0].clientConfig.service.path"))
+    .collect()
+}
+
+#[test]
+fn service_paths_are_split_as_go_splits_their_bytes() {
+    assert!(service_path_errors("/hooks/check").is_empty());
+    // Go drops the path's first byte: of "Ş" (two bytes) the second is left, a segment
+    // that is no subdomain, not an empty one (seed 333 of the oracle's run from 200).
+    let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    assert_eq!(
+        service_path_errors("Ş"),
+        [
+            "webhooks[0].clientConfig.service.path: Invalid value: \"Ş\": must start with a '/'"
+                .to_owned(),
+            format!(
+                "webhooks[0].clientConfig.service.path: Invalid value: \"Ş\": segment[0]: {subdomain}"
+            ),
+        ]
+    );
+    // The segments after the first are whole characters again.
+    let errs = service_path_errors("Ş/ok/Ş/");
+    assert_eq!(errs.len(), 3, "{errs:?}");
+    assert!(
+        errs[1].ends_with(&format!("segment[0]: {subdomain}")),
+        "{errs:?}"
+    );
+    assert!(
+        errs[2].ends_with(&format!("segment[2]: {subdomain}")),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn names_are_lower_cased_as_go_lower_cases_them() {
+    // Go's strings.ToLower maps "İ" to a plain "i" (Rust's full mapping adds a
+    // combining dot): lower-cased, this provisioner is a qualified name, and this
+    // driver name a subdomain (seeds 236, 291 and 299 of the oracle's run from 200).
+    let errs = errors::<k8s_types::storage::v1::StorageClass>(json!({
+        "metadata": {"name": "fast"}, "provisioner": "\u{130}nvalid/\u{130}o.example.com"}));
+    assert!(errs.is_empty(), "{errs:?}");
+    let errs = errors::<k8s_types::storage::v1::VolumeAttributesClass>(json!({
+        "metadata": {"name": "gold"}, "driverName": "Dr\u{130}ver.example.com",
+        "parameters": {"iops": "1000"}}));
+    assert!(errs.is_empty(), "{errs:?}");
+    // And the error shows the value as Go lower-cased it.
+    let errs = errors::<k8s_types::storage::v1::StorageClass>(json!({
+        "metadata": {"name": "fast"}, "provisioner": "t\u{130}_"}));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].starts_with("provisioner: Invalid value: \"ti_\": name part must consist of"),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn a_bad_escape_ending_inside_a_character_is_quoted_as_go_quotes_bytes() {
+    // Go quotes the escape's three bytes: here '%' and the first two of "开" (seed
+    // 596 of the oracle's run from 500).
+    assert_eq!(
+        url_errors("https://a/%开"),
+        [
+            "webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse \"https://a/%开\": invalid URL escape \"%\\xe5\\xbc\"; desired format: https://host[/path]"
+        ]
+    );
+}
+
+#[test]
+fn rbac_generated_names_are_whole_path_segment_names() {
+    // Go's ValidateRBACName ignores `prefix`: a generateName of "." is refused as a
+    // name would be (seed 1107 of the oracle's run from 500), where other kinds' path
+    // segment prefixes only may not contain '/' or '%'.
+    let errs = errors::<k8s_types::rbac::v1::ClusterRole>(json!({
+        "metadata": {"name": "view", "generateName": "."}}));
+    assert_eq!(
+        errs,
+        ["metadata.generateName: Invalid value: \".\": may not be '.'"]
+    );
+}

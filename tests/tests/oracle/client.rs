@@ -177,10 +177,11 @@ pub fn bytes(value: &Value) -> Option<Vec<u8>> {
         .map(|s| BASE64.decode(s).expect("the oracle writes base64"))
 }
 
-/// How many seeds per kind: `$K8S_ORACLE_SEEDS`, else `default`.
-pub fn seeds(default: u64) -> u64 {
-    std::env::var("K8S_ORACLE_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+/// The seeds per kind: `$K8S_ORACLE_SEEDS` of them (else `default`), from
+/// `$K8S_ORACLE_FIRST_SEED` (else 0). A long run from a later first seed tries objects
+/// that no earlier run (nor CI, which starts at 0) has compared.
+pub fn seeds(default: u64) -> std::ops::Range<u64> {
+    let number = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<u64>().ok());
+    let first = number("K8S_ORACLE_FIRST_SEED").unwrap_or(0);
+    first..first.saturating_add(number("K8S_ORACLE_SEEDS").unwrap_or(default))
 }

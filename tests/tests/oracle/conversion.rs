@@ -62,7 +62,7 @@ pub fn compare_kind(
     oracle: &mut Oracle,
     codecs: &Codecs<'_>,
     kind: &GoKind,
-    seeds: u64,
+    seeds: std::ops::Range<u64>,
     outcome: &mut Outcome,
 ) {
     if kind.versions.first() != Some(&kind.version) {
@@ -85,7 +85,7 @@ pub fn compare_kind(
         );
         return;
     }
-    for seed in 0..seeds {
+    for seed in seeds {
         let versions = match oracle.fuzz_internal(&kind.group, &kind.kind, seed) {
             Ok(v) => v,
             Err(e) => {

@@ -191,7 +191,7 @@ pub fn compare_kind(
     oracle: &mut Oracle,
     scheme: &Scheme,
     kind: &GoKind,
-    seeds: u64,
+    seeds: std::ops::Range<u64>,
     outcome: &mut Outcome,
 ) {
     let preferred = scheme
@@ -212,7 +212,7 @@ pub fn compare_kind(
             .ok()
             .and_then(|v| bytes(&v["json"][&version]))
     };
-    for seed in 0..seeds {
+    for seed in seeds {
         let Some(input) = fuzzed(oracle, seed) else {
             continue;
         };

@@ -49,7 +49,7 @@ pub fn compare_kind(
     scheme: &Scheme,
     codecs: &Codecs<'_>,
     kind: &GoKind,
-    seeds: u64,
+    seeds: std::ops::Range<u64>,
     outcome: &mut Outcome,
 ) {
     let name = format!("{} {}", kind.api_version(), kind.kind);
@@ -66,7 +66,7 @@ pub fn compare_kind(
     if !kind.protobuf {
         outcome.not_compared(&name, Column::Protobuf, "no protobuf form in Go");
     }
-    for seed in 0..seeds {
+    for seed in seeds {
         let answer = match oracle.fuzz_wire(kind, seed) {
             Ok(a) => a,
             Err(e) => {

@@ -1,6 +1,7 @@
 //! ControllerRevisions (Go's `pkg/registry/apps/controllerrevision`): the table
 //! `kubectl get controllerrevisions` prints (Go's `printControllerRevision`).
 
+use apimachinery::util::go_strings::to_lower;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -63,7 +64,7 @@ fn controller_name(owner: &Value) -> String {
         ("", kind) => kind.to_owned(),
         (group, kind) => format!("{kind}.{group}"),
     };
-    format!("{}/{name}", group_kind.to_lowercase())
+    format!("{}/{name}", to_lower(&group_kind))
 }
 
 /// The ControllerRevisions' REST storage over `info`, with the table.

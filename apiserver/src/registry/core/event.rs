@@ -3,6 +3,7 @@
 //! `registry::events`), so both select by the same fields, and both print the same
 //! table (Go's `printEvent` of the internal Event either API converts to).
 
+use apimachinery::util::go_strings::to_lower;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -166,7 +167,7 @@ pub fn print_event(event: &Value) -> Row {
             count => count,
         },
     };
-    let kind = text(event, "/involvedObject/kind").to_lowercase();
+    let kind = to_lower(text(event, "/involvedObject/kind"));
     let object = match text(event, "/involvedObject/name") {
         "" => kind,
         name => format!("{kind}/{name}"),

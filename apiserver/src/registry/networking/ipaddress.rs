@@ -1,6 +1,7 @@
 //! IPAddresses (Go's `pkg/registry/networking/ipaddress`): the table
 //! `kubectl get ipaddresses` prints (Go's `printIPAddress`).
 
+use apimachinery::util::go_strings::to_lower;
 use serde_json::Value;
 
 use crate::registry::printers::{self, Column, NAME, Printer, Row, string_column, text};
@@ -31,9 +32,9 @@ pub fn print_ip_address(obj: &Value) -> Row {
             // Go's `schema.GroupResource.String()`: `resource` in the core group.
             let (group, resource) = (text(p, "/group"), text(p, "/resource"));
             let mut parent = if group.is_empty() {
-                resource.to_lowercase()
+                to_lower(resource)
             } else {
-                format!("{resource}.{group}").to_lowercase()
+                to_lower(&format!("{resource}.{group}"))
             };
             let namespace = text(p, "/namespace");
             if !namespace.is_empty() {

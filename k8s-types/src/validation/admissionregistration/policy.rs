@@ -13,6 +13,7 @@
 
 use apimachinery::apis::meta::v1::ObjectMeta;
 use apimachinery::apis::meta::v1::validation::{name_is_dns_subdomain, validate_object_meta};
+use apimachinery::util::go_strings::to_lower;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{is_dns1035_label, is_dns1123_subdomain, is_qualified_name};
 
@@ -251,7 +252,7 @@ fn param_kind(pk: &ParamKind, p: &Path, errs: &mut ErrorList) {
     if pk.kind.is_empty() {
         errs.push(Error::required(&kp, ""));
     } else {
-        let msgs = is_dns1035_label(&pk.kind.to_lowercase());
+        let msgs = is_dns1035_label(&to_lower(&pk.kind));
         if !msgs.is_empty() {
             errs.push(Error::invalid(
                 &kp,

@@ -2,6 +2,7 @@
 //! what it calls): group, scope, versions, names, subresources, printer columns,
 //! selectable fields' placement, and conversion.
 
+use apimachinery::util::go_strings::to_lower;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{is_dns1035_label, is_dns1123_subdomain};
 
@@ -368,7 +369,7 @@ pub(super) fn validate_names(
     errs: &mut ErrorList,
 ) {
     let dns = |errs: &mut ErrorList, field: &Path, value: &str, prefix: &str| {
-        let msgs = is_dns1035_label(&value.to_lowercase());
+        let msgs = is_dns1035_label(&to_lower(value));
         if !value.is_empty() && !msgs.is_empty() {
             errs.push(Error::invalid(
                 field,

@@ -2,6 +2,7 @@
 //! (five fields or an `@` descriptor, an optional `TZ=`/`CRON_TZ=` prefix), behind
 //! Kubernetes' `ParseCronScheduleWithPanicRecovery`, with their error texts.
 
+use apimachinery::util::go_strings::to_lower;
 use apimachinery::util::validation::field::go_quote;
 
 use super::time_zone::load_location;
@@ -134,7 +135,7 @@ fn parse_int(expr: &str) -> Result<u64, String> {
 }
 
 fn parse_int_or_name(expr: &str, bounds: &Bounds) -> Result<u64, String> {
-    let lower = expr.to_lowercase();
+    let lower = to_lower(expr);
     match bounds.names.iter().position(|n| *n == lower) {
         Some(i) => Ok(u64::try_from(i).unwrap_or(0) + bounds.first_name),
         None => parse_int(expr),

@@ -2,6 +2,7 @@
 //! (Go's `validateObjectFieldSelector`, with `ConvertDownwardAPIFieldLabel`) and a
 //! container resource (`validateContainerResourceFieldSelector`).
 
+use apimachinery::util::go_strings::to_lower;
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use apimachinery::util::validation::is_qualified_name;
 
@@ -90,7 +91,7 @@ pub(super) fn validate_object_field_selector(
     };
     match split_subscripted(&internal) {
         Some(("metadata.annotations", key)) => {
-            let key = key.to_lowercase();
+            let key = to_lower(key);
             invalid_each(errs, path, &key, is_qualified_name(&key));
         }
         Some(("metadata.labels", key)) => invalid_each(errs, path, key, is_qualified_name(key)),

@@ -4,6 +4,7 @@
 //! priority checks of `pkg/apis/core/v1/validation.go`). Declarative, they run on
 //! every pod template, even one whose hand-written checks are skipped.
 
+use apimachinery::util::go_strings::to_lower;
 use std::collections::BTreeSet;
 
 use apimachinery::util::validation::field::{Error, ErrorList, Path, json_of};
@@ -127,7 +128,7 @@ fn responder(
 /// lowercased and trimmed, may not be nor end in a reserved domain.
 fn reserved_domain(name: &str, path: &Path, errs: &mut ErrorList) {
     let domain = name.split('/').next().unwrap_or_default();
-    let domain = domain.trim().to_lowercase();
+    let domain = to_lower(domain.trim());
     let domain = domain.trim_end_matches('.');
     let reserved = RESERVED_SUFFIXES
         .iter()

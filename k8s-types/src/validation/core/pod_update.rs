@@ -12,6 +12,7 @@ use crate::core::v1::{
 };
 use crate::go_internal_json::with_internal_diff;
 use crate::validation::go_value::{go_json, go_list};
+use crate::validation::semantic::semantic_eq;
 use crate::validation::validate_object_meta_update;
 
 use super::pod::{validate_pod_metadata_and_spec, validate_tolerations};
@@ -234,7 +235,14 @@ fn gated_placement(munged: &mut PodSpec, old: &PodSpec, spec: &Path, errs: &mut 
         .affinity
         .as_ref()
         .and_then(|a| a.node_affinity.as_ref());
-    if old_na == new_na {
+    // Go compares with `Semantic.DeepEqual`: required terms that are nil in one and
+    // empty in the other are no change, and the munged spec keeps the new ones (its
+    // diff then shows them).
+    let same = match (old_na, new_na) {
+        (Some(old), Some(new)) => semantic_eq(old, new),
+        (old, new) => old == new,
+    };
+    if same {
         return;
     }
     let na_path = spec.child("affinity");

@@ -3,6 +3,7 @@
 //! ...), each with Go's rules and messages.
 
 use apimachinery::apis::meta::v1::validation::name_is_dns_label;
+use apimachinery::util::go_strings::to_lower;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use apimachinery::util::validation::{
     inclusive_range_error, is_dns1123_label, is_dns1123_subdomain,
@@ -39,12 +40,7 @@ pub fn validate_csi_driver_name(name: &str, path: &Path) -> ErrorList {
     if name.len() > 63 {
         errs.push(Error::too_long(path, 63));
     }
-    invalid_each(
-        &mut errs,
-        path,
-        name,
-        is_dns1123_subdomain(&name.to_lowercase()),
-    );
+    invalid_each(&mut errs, path, name, is_dns1123_subdomain(&to_lower(name)));
     errs
 }
 
@@ -514,7 +510,7 @@ fn flex(f: &FlexPersistentVolumeSource, path: &Path, errs: &mut ErrorList) {
     let op = path.child("options");
     for k in f.options.keys() {
         let namespace = k.split_once('/').map_or(k.as_str(), |(ns, _)| ns);
-        let normalized = format!(".{}", namespace.to_lowercase());
+        let normalized = format!(".{}", to_lower(namespace));
         if normalized.ends_with(".kubernetes.io") || normalized.ends_with(".k8s.io") {
             errs.push(Error::invalid(
                 &op.key(k),

@@ -1,6 +1,7 @@
 //! The rules of each volume source (Go's `validate<Source>VolumeSource` functions that
 //! `validateVolumeSource` calls for the one source a volume has).
 
+use apimachinery::util::go_strings::to_lower;
 use apimachinery::util::validation::field::{Error, ErrorList, Path, go_quote};
 use apimachinery::util::validation::{
     inclusive_range_error, is_dns1123_label, is_dns1123_subdomain,
@@ -202,7 +203,7 @@ pub(super) fn validate_source(
                 let op = path.child("options");
                 for k in f.options.keys() {
                     let namespace = k.split_once('/').map_or(k.as_str(), |(ns, _)| ns);
-                    let normalized = format!(".{}", namespace.to_lowercase());
+                    let normalized = format!(".{}", to_lower(namespace));
                     if normalized.ends_with(".kubernetes.io") || normalized.ends_with(".k8s.io") {
                         errs.push(Error::invalid(
                             &op.key(k),

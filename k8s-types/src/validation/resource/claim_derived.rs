@@ -139,9 +139,12 @@ fn validate_derived_attributes(
     for (i, a) in attrs.iter().enumerate() {
         let ip = path.index(i);
         if !a.name.is_empty() && !constraints.uses(&a.name, request) {
+            // Go's value is a `FullyQualifiedName`, a named string type, which its
+            // field errors print as JSON (`<` as `\u003c`), not quoted (seed 1108 of
+            // the oracle's run from 500).
             errs.push(Error::invalid(
                 &ip.child("name"),
-                a.name.as_str(),
+                json_value(a.name.as_str()),
                 "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request",
             ));
         }

@@ -136,19 +136,6 @@ fn dns1123_subdomain(value: &str, path: &Path, errs: &mut ErrorList) {
     invalid_each(errs, path, value, is_dns1123_subdomain(value));
 }
 
-/// A character as Go's `unicode.ToLower` maps it (one rune to one rune: `İ` to `i`,
-/// where Rust's full mapping gives two characters).
-fn go_to_lower(c: char) -> char {
-    if c == '\u{130}' {
-        return 'i';
-    }
-    let mut lower = c.to_lowercase();
-    match (lower.next(), lower.next()) {
-        (Some(l), None) => l,
-        _ => c,
-    }
-}
-
 /// Go's `ValidateCSIDriverName`, which DRA driver names reuse: required, at most 63
 /// bytes, and a DNS subdomain once lower-cased.
 pub fn validate_driver_name(name: &str, path: &Path, errs: &mut ErrorList) {
@@ -159,7 +146,7 @@ pub fn validate_driver_name(name: &str, path: &Path, errs: &mut ErrorList) {
     if name.len() > 63 {
         errs.push(Error::too_long(path, 63));
     }
-    let lower: String = name.chars().map(go_to_lower).collect();
+    let lower = apimachinery::util::go_strings::to_lower(name);
     invalid_each(errs, path, name, is_dns1123_subdomain(&lower));
 }
 

@@ -1,6 +1,7 @@
 //! StorageClass and VolumeAttributesClass (Go's `ValidateStorageClass` and
 //! `ValidateVolumeAttributesClass`): a provisioner or driver, and its parameters.
 
+use apimachinery::util::go_strings::to_lower;
 use std::collections::{BTreeMap, BTreeSet};
 
 use apimachinery::apis::meta::v1::validation::{
@@ -117,7 +118,7 @@ fn validate_provisioner(provisioner: &str, path: &Path, errs: &mut ErrorList) {
         errs.push(Error::required(path, ""));
         return;
     }
-    let lower = provisioner.to_lowercase();
+    let lower = to_lower(provisioner);
     invalid_each(errs, path, &lower, is_qualified_name(&lower));
 }
 

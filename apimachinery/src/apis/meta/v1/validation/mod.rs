@@ -13,6 +13,7 @@
 //! assert_eq!(errs.len(), 2); // a bad name, and no namespace
 //! ```
 
+use crate::util::go_strings::to_lower;
 use std::collections::BTreeMap;
 
 mod object_meta;
@@ -62,7 +63,7 @@ pub fn validate_annotations(annotations: &BTreeMap<String, String>, fld_path: &P
     let mut errs = ErrorList::default();
     let mut total: i64 = 0;
     for (k, v) in annotations {
-        for msg in is_qualified_name(&k.to_lowercase()) {
+        for msg in is_qualified_name(&to_lower(k)) {
             errs.push(Error::invalid(fld_path, k, msg));
         }
         total = total.saturating_add(i64::try_from(k.len() + v.len()).unwrap_or(i64::MAX));
