@@ -126,8 +126,21 @@ mod flowcontrol;
     feature = "core",
     feature = "flowcontrol",
     feature = "policy",
+    feature = "rbac",
     feature = "resource"
 ))]
+// RBAC alone needs only its `json_text` (semantic equality of rule lists).
+#[cfg_attr(
+    not(any(
+        feature = "apps",
+        feature = "batch",
+        feature = "core",
+        feature = "flowcontrol",
+        feature = "policy",
+        feature = "resource"
+    )),
+    allow(dead_code)
+)]
 mod go_internal;
 #[cfg(any(feature = "admissionregistration", feature = "apiextensions"))]
 mod go_url;
@@ -182,7 +195,7 @@ mod resource;
 mod resource_names;
 #[cfg(feature = "scheduling")]
 mod scheduling;
-#[cfg(any(feature = "apps", feature = "batch"))]
+#[cfg(any(feature = "core", feature = "batch", feature = "rbac"))]
 mod semantic;
 #[cfg(feature = "coordination")]
 mod semver;
