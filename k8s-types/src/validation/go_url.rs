@@ -175,6 +175,8 @@ pub(crate) fn parse(raw: &str) -> Result<GoUrl, String> {
 /// Go's `url.ParseRequestURI` as far as a caller asking for a scheme and a host can
 /// tell: the whole text is the URL (a `#` is not a fragment), and a URL with a host has
 /// both `scheme:` and `//`, which the request form and the plain form read alike.
+/// Only custom resource definitions' validation asks for it.
+#[cfg(feature = "apiextensions")]
 pub(crate) fn parse_request_uri(raw: &str) -> Result<GoUrl, String> {
     parse_no_fragment(raw).map_err(|e| format!("parse {}: {e}", go_quote(raw)))
 }
