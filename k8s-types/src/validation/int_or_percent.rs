@@ -13,6 +13,7 @@ pub(crate) fn int_or_string_value(v: &IntOrString) -> BadValue {
 }
 
 /// The internal `intstr.IntOrString` an absent `apps/v1` pointer converts to: 0.
+#[cfg(feature = "apps")]
 pub(crate) fn int_or_zero(v: Option<&IntOrString>) -> IntOrString {
     v.cloned().unwrap_or(IntOrString::Int(0))
 }
@@ -43,6 +44,7 @@ pub(crate) fn percent_value(v: &IntOrString) -> Option<i64> {
 
 /// Go's `getIntOrPercentValue`: a percentage's number, else `IntValue()` (a string that
 /// is a plain integer counts as that integer).
+#[cfg(feature = "apps")]
 pub(crate) fn int_or_percent_value(v: &IntOrString) -> i64 {
     match (percent_value(v), v) {
         (Some(p), _) => p,

@@ -108,6 +108,8 @@ mod autoscaling;
 mod batch;
 #[cfg(feature = "certificates")]
 mod certificates;
+#[cfg(feature = "policy")]
+mod conditions;
 #[cfg(feature = "coordination")]
 mod coordination;
 #[cfg(feature = "core")]
@@ -550,10 +552,15 @@ fn register(v: &mut Validators) {
         v.add::<n::ServiceCIDR, _>(pair!(validate_service_cidr, validate_service_cidr_update));
     }
     #[cfg(feature = "policy")]
-    v.add::<crate::policy::v1::PodDisruptionBudget, _>(pair!(
-        validate_pod_disruption_budget,
-        validate_pod_disruption_budget_update
-    ));
+    {
+        v.add::<crate::policy::v1::PodDisruptionBudget, _>(pair!(
+            validate_pod_disruption_budget,
+            validate_pod_disruption_budget_update
+        ));
+        v.add_status::<crate::policy::v1::PodDisruptionBudget, _>(
+            validate_pod_disruption_budget_status_update,
+        );
+    }
     #[cfg(feature = "certificates")]
     {
         #[cfg(feature = "v1_37")]

@@ -8,9 +8,11 @@
 
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
+use super::conditions::validate_conditions;
 use super::go_internal::GoStruct;
 use super::int_or_percent::{not_more_than_100_percent, positive_int_or_percent};
 use super::label_selector::validate_label_selector_with;
+use super::non_negative;
 use crate::policy::v1::{PodDisruptionBudget, PodDisruptionBudgetSpec};
 
 const EVICTION_POLICIES: [&str; 2] = ["AlwaysAllow", "IfHealthyBudget"];
@@ -32,6 +34,26 @@ pub fn validate_pod_disruption_budget_update(
             .is_empty()
     });
     spec(&new.spec, tolerate)
+}
+
+/// Go's status strategy `ValidateUpdate` (`ValidatePodDisruptionBudgetStatusUpdate` at
+/// policy/v1, the only version served): the conditions, and the counts not negative.
+pub fn validate_pod_disruption_budget_status_update(
+    new: &PodDisruptionBudget,
+    _old: &PodDisruptionBudget,
+) -> ErrorList {
+    let fld = Path::new("status");
+    let status = &new.status;
+    let mut errs = validate_conditions(&status.conditions, &fld.child("conditions"));
+    for (value, name) in [
+        (status.disruptions_allowed, "disruptionsAllowed"),
+        (status.current_healthy, "currentHealthy"),
+        (status.desired_healthy, "desiredHealthy"),
+        (status.expected_pods, "expectedPods"),
+    ] {
+        non_negative(i64::from(value), &fld.child(name), &mut errs);
+    }
+    errs
 }
 
 /// Go's `ValidatePodDisruptionBudgetSpec`.

@@ -156,3 +156,58 @@ fn csi_node_storage_health_is_checked_from_1_37() {
         ]
     );
 }
+
+#[test]
+fn pod_disruption_budget_status_counts_and_conditions() {
+    use k8s_types::policy::v1::PodDisruptionBudget;
+    let old = json!({"metadata": meta("pdb", true),
+        "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "db"}}}});
+    let mut new = old.clone();
+    new["status"] = json!({"disruptionsAllowed": -1, "currentHealthy": 1, "desiredHealthy": -2,
+        "expectedPods": 1, "conditions": [
+            {"type": "DisruptionAllowed", "status": "Maybe", "reason": "9Lives",
+             "lastTransitionTime": "2026-01-01T00:00:00Z", "observedGeneration": -1},
+            {"type": "DisruptionAllowed", "status": "True", "reason": "SufficientPods",
+             "lastTransitionTime": "2026-01-01T00:00:00Z"},
+            {"type": "", "status": "", "reason": ""}]});
+    let errors = status_errors::<PodDisruptionBudget>(old.clone(), new).unwrap();
+    let reason = "status.conditions[0].reason: Invalid value: \"9Lives\": a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')";
+    let (repeated, no_type, no_status) = if cfg!(feature = "v1_37") {
+        (
+            "status.conditions[1]: Duplicate value: \"DisruptionAllowed\"",
+            "status.conditions[2].type: Required value: is required".to_owned(),
+            "status.conditions[2].status: Required value",
+        )
+    } else {
+        (
+            "status.conditions[1].type: Duplicate value: \"DisruptionAllowed\"",
+            "status.conditions[2].type: Invalid value: \"\": name part must be non-empty"
+                .to_owned(),
+            "status.conditions[2].status: Unsupported value: \"\": supported values: \"False\", \"True\", \"Unknown\"",
+        )
+    };
+    let mut expected = vec![
+        "status.conditions[0].status: Unsupported value: \"Maybe\": supported values: \"False\", \"True\", \"Unknown\"".to_owned(),
+        "status.conditions[0].observedGeneration: Invalid value: -1: must be greater than or equal to zero".to_owned(),
+        reason.to_owned(),
+        repeated.to_owned(),
+        no_type,
+    ];
+    if cfg!(not(feature = "v1_37")) {
+        // 1.36 reports a missing type as a qualified name twice over: empty, and not
+        // matching the name part's pattern.
+        expected.push(
+            "status.conditions[2].type: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+                .to_owned(),
+        );
+    }
+    expected.extend([
+        no_status.to_owned(),
+        "status.conditions[2].lastTransitionTime: Required value".to_owned(),
+        "status.conditions[2].reason: Required value".to_owned(),
+        "status.disruptionsAllowed: Invalid value: -1: must be greater than or equal to 0"
+            .to_owned(),
+        "status.desiredHealthy: Invalid value: -2: must be greater than or equal to 0".to_owned(),
+    ]);
+    assert_eq!(errors, expected);
+}
