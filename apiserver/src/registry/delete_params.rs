@@ -2,7 +2,9 @@
 //! the propagation policy Go records as the `orphan` or `foregroundDeletion` finalizer.
 
 use apimachinery::api::errors::{self, StatusError};
-use apimachinery::schema::GroupResource;
+use apimachinery::schema::{GroupKind, GroupResource};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+use serde_json::Value;
 
 /// `DeleteOptions` as the store uses them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,6 +47,70 @@ pub const FINALIZER_ORPHAN_DEPENDENTS: &str = "orphan";
 pub const FINALIZER_DELETE_DEPENDENTS: &str = "foregroundDeletion";
 
 impl DeleteParams {
+    /// The parameters a `DeleteOptions` (its JSON) gives a delete of a resource at
+    /// `api_version`: a dry run when its `dryRun` names any value, as Go's
+    /// `dryrun.IsDryRun` reads it (the values are [`validate`](Self::validate)'s).
+    pub fn from_options(options: &Value, api_version: &str) -> Self {
+        let text = |p: &str| {
+            options
+                .pointer(p)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        DeleteParams {
+            precondition_uid: text("/preconditions/uid"),
+            precondition_resource_version: text("/preconditions/resourceVersion"),
+            propagation_policy: text("/propagationPolicy"),
+            dry_run: options
+                .get("dryRun")
+                .and_then(Value::as_array)
+                .is_some_and(|d| !d.is_empty()),
+            grace_period_seconds: options.get("gracePeriodSeconds").and_then(Value::as_i64),
+            orphan_dependents: options.get("orphanDependents").and_then(Value::as_bool),
+            api_version: api_version.to_owned(),
+        }
+    }
+
+    /// Go's `ValidateDeleteOptions` of these parameters and the `dryRun` values they came
+    /// with: `orphanDependents` and `propagationPolicy` not both set, a policy Go knows,
+    /// dry-run values among `All`; every error in one 422 on `meta.k8s.io`'s
+    /// `DeleteOptions`.
+    pub fn validate(&self, dry_run_values: &[String]) -> Result<(), StatusError> {
+        let path = Path::new("propagationPolicy");
+        let mut errs = ErrorList::default();
+        // Go prints the policy, a pointer to a named string type, as JSON.
+        let policy = self.propagation_policy.as_deref();
+        if let (Some(_), Some(p)) = (self.orphan_dependents, policy) {
+            errs.push(Error::invalid(
+                &path,
+                BadValue::json_string(p),
+                "orphanDependents and deletionPropagation cannot be both set",
+            ));
+        }
+        if let Some(p) = policy.filter(|p| !matches!(*p, "Foreground" | "Background" | "Orphan")) {
+            errs.push(Error::not_supported(
+                &path,
+                BadValue::json_string(p),
+                &["Foreground", "Background", "Orphan", "nil"],
+            ));
+        }
+        if dry_run_values.iter().any(|d| d != "All") {
+            errs.push(Error::not_supported(
+                &Path::new("dryRun"),
+                BadValue::json_strings(dry_run_values),
+                &["All"],
+            ));
+        }
+        if errs.is_empty() {
+            return Ok(());
+        }
+        Err(errors::new_invalid(
+            &GroupKind::new("meta.k8s.io", "DeleteOptions"),
+            "",
+            &errs,
+        ))
+    }
+
     /// The preconditions as the registries that delete an object themselves check them
     /// (Go's CRD and Namespace `Delete`), with their words: 409 Conflict on `resource`.
     pub fn check_own_preconditions(

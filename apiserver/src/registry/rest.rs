@@ -52,6 +52,13 @@ pub trait Creater: Send + Sync + Debug {
         self.kind(version)
     }
 
+    /// Whether a body of `gvk`, another version of [`kind`](Self::kind), is taken too
+    /// (Go's `GroupVersionAcceptor`: `pods/eviction` takes policy/v1beta1 Evictions); it
+    /// is converted to `kind` before [`create`](Self::create) sees it.
+    fn accepts(&self, _gvk: &GroupVersionKind) -> bool {
+        false
+    }
+
     /// The answer to `obj` (the JSON of the decoded body, of [`kind`](Self::kind)).
     async fn create(&self, ctx: &Context<'_>, obj: Value) -> Result<Value, StatusError>;
 }

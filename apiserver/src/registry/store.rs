@@ -485,10 +485,14 @@ impl Store {
                 .validate(&self.scheme, &info, &*new, Some(&*current), subresource)?;
             self.strategy.canonicalize(&mut *new);
             self.keep_times_of_a_no_op(&mut *new, &*current, &kv.value)?;
-            // The last finalizer of an object being deleted is gone: delete it now.
-            let finished = new
-                .meta()
-                .is_some_and(|m| m.deletion_timestamp().is_some() && m.finalizers().is_empty())
+            // The last finalizer of an object being deleted is gone: delete it now (Go's
+            // `ShouldDeleteDuringUpdate`), unless the delete was graceful (a Pod its
+            // kubelet still stops keeps its updates until the grace period is over).
+            let finished = new.meta().is_some_and(|m| m.finalizers().is_empty())
+                && current.meta().is_some_and(|m| {
+                    m.deletion_timestamp().is_some()
+                        && m.deletion_grace_period_seconds().unwrap_or(0) == 0
+                })
                 && self.strategy.finalized(&*new);
             if dry_run {
                 // Go's dry run answers the object read back from its encoding too.

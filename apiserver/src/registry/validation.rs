@@ -115,9 +115,9 @@ pub fn validate_create_with(
 
 /// Validates a write of `obj`'s `/status` replacing `old`: with the kind's `/status`
 /// validator when the Scheme has one (Go's status strategy's `ValidateUpdate`, e.g.
-/// `ValidatePodStatusUpdate`), else its metadata only; on 1.36 after the common
-/// metadata checks (Go's status strategies go through `rest.BeforeUpdate` too). 422
-/// `Invalid` with every cause.
+/// `ValidatePodStatusUpdate`) after the metadata checks, else its metadata only; on
+/// 1.36 after the common metadata checks (Go's status strategies go through
+/// `rest.BeforeUpdate` too). 422 `Invalid` with every cause.
 pub fn validate_status(
     scheme: &Scheme,
     info: &ResourceInfo,
@@ -136,7 +136,19 @@ pub fn validate_status(
         return refuse_unless_empty(info, obj, &errs);
     }
     match kind {
-        Some(errs) => refuse_unless_empty(info, obj, &errs),
+        // The common metadata checks and the kind's, one of each (1.37's merge): a
+        // status validator checking the status alone (a PodDisruptionBudget's) still
+        // has the labels checked.
+        Some(errs) => {
+            let mut all = object_meta_errors(names, obj);
+            for e in errs.iter() {
+                let text = e.to_string();
+                if !all.iter().any(|seen| seen.to_string() == text) {
+                    all.push(e.clone());
+                }
+            }
+            refuse_unless_empty(info, obj, &all)
+        }
         None => validate_object_meta(info, names, obj),
     }
 }

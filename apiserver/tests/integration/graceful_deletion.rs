@@ -286,6 +286,37 @@ async fn a_pod_with_finalizers_is_kept_after_a_zero_grace_period_until_they_are_
     s.server.shutdown().await;
 }
 
+/// Go's `ShouldDeleteDuringUpdate`: an update deletes an object being deleted only when
+/// its grace period is over (none, or 0): a Pod its kubelet is still stopping takes its
+/// status updates, finalizers or not.
+#[tokio::test]
+async fn a_pod_in_its_grace_period_is_kept_by_updates() {
+    let s = client::start().await;
+    let mut p = pod("stopping", Some("node-1"), Some(30));
+    p["metadata"]["finalizers"] = json!(["example.com/hold"]);
+    create(&s, PODS, p).await;
+    let path = format!("{PODS}/stopping");
+    let r = s.delete(&path).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(mark(&r.json()).1, 30);
+    for (patch, at) in [
+        (json!({"metadata": {"finalizers": null}}), path.clone()),
+        (
+            json!({"status": {"phase": "Running"}}),
+            format!("{path}/status"),
+        ),
+    ] {
+        let r = s.patch(&at, "application/merge-patch+json", &patch).await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert_eq!(s.get(&path).await.status, 200, "{patch}");
+    }
+    // The kubelet's delete ends it.
+    let r = s.delete(&format!("{path}?gracePeriodSeconds=0")).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(s.get(&path).await.status, 404);
+    s.server.shutdown().await;
+}
+
 #[tokio::test]
 async fn orphan_dependents_false_answers_202_and_cannot_be_mixed_with_a_policy() {
     let s = client::start().await;

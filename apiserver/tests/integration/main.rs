@@ -29,6 +29,7 @@ mod oracle_binaries;
 /// OpenAPI documents this build of apiserver serves.
 const RELEASE_UNDER_TEST: &str = apiserver::RELEASE;
 mod partial_object_metadata;
+mod pod_eviction;
 mod rbac;
 mod redb_crash;
 #[path = "../../../k8s-types/tests/integration/release_data.rs"]

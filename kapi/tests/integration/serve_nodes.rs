@@ -1,6 +1,6 @@
 //! `kapi serve --controllers=* --nodes 3` driven by `kubectl`: Deployments roll out,
-//! update and roll back on simulated Nodes, Jobs complete, and Pods show their Node and
-//! IP, as on a cluster.
+//! update and roll back on simulated Nodes, Jobs complete, Pods show their Node and
+//! IP, and `kubectl drain` evicts a Node's Pods (`pods/eviction`), as on a cluster.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common::{TestResult, kubectl_available};
@@ -127,5 +127,47 @@ fn kubectl_rolls_out_deployments_and_runs_jobs_on_simulated_nodes() -> TestResul
         None,
     );
     assert_eq!(succeeded, "1");
+
+    // `kubectl drain` cordons a Node and evicts its Pods through `pods/eviction`; their
+    // kubelet ends them, and the Deployment's Pods come back on the other Nodes.
+    let node = ok(
+        k,
+        &[
+            "get",
+            "pods",
+            "-l",
+            "app=web",
+            "-o",
+            "jsonpath={.items[0].spec.nodeName}",
+        ],
+        None,
+    );
+    let drained = ok(
+        k,
+        &["drain", &node, "--ignore-daemonsets", "--timeout=60s"],
+        None,
+    );
+    assert!(drained.contains("evicted"), "{drained}");
+    assert!(
+        drained.contains(&format!("node/{node} drained")),
+        "{drained}"
+    );
+    let cordoned = ok(k, &["get", "node", &node, "--no-headers"], None);
+    assert!(cordoned.contains("SchedulingDisabled"), "{cordoned}");
+    let status = ok(
+        k,
+        &["rollout", "status", "deploy/web", "--timeout=60s"],
+        None,
+    );
+    assert!(status.contains("successfully rolled out"), "{status}");
+    let on_node = [
+        "get",
+        "pods",
+        "--field-selector",
+        &format!("spec.nodeName={node}"),
+        "-o",
+        "name",
+    ];
+    assert_eq!(ok(k, &on_node, None), "");
     Ok(())
 }

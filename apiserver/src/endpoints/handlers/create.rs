@@ -66,7 +66,8 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let dry_run = self.write_options("CreateOptions", ErrorList::default())?;
         let kind = creater.kind(&self.info.api_version);
-        let (mut obj, mut warnings) = self.decode_body(body, media, &kind)?;
+        let (mut obj, mut warnings) =
+            self.decode_body_accepting(body, media, &kind, &|gvk| creater.accepts(gvk))?;
         // Defaulted as Go's decoder defaults (a TokenRequest's expiry), before the field
         // manager sees it.
         self.scheme.default(&mut *obj);

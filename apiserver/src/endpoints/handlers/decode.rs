@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::Handler;
 use crate::endpoints::negotiation::{MediaType, unsupported_media_type};
 use crate::endpoints::transform::go_internal_type_name;
-use crate::registry::{FieldValidation, from_value, to_json};
+use crate::registry::{FieldValidation, convert, from_value, to_json};
 
 impl Handler<'_> {
     /// Decodes a request body of kind `expected`: in the body's format, strictly unless
@@ -27,6 +27,18 @@ impl Handler<'_> {
         body: &[u8],
         media: MediaType,
         expected: &GroupVersionKind,
+    ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
+        self.decode_body_accepting(body, media, expected, &|_| false)
+    }
+
+    /// [`decode_body`](Self::decode_body), taking a body of another version of the kind
+    /// too when `accepts` says so (Go's `GroupVersionAcceptor`), converted to `expected`.
+    pub(crate) fn decode_body_accepting(
+        &self,
+        body: &[u8],
+        media: MediaType,
+        expected: &GroupVersionKind,
+        accepts: &dyn Fn(&GroupVersionKind) -> bool,
     ) -> Result<(Box<dyn Object>, Vec<String>), StatusError> {
         let validation = self.field_validation(self.options_kind())?;
         // A custom resource's own body is checked by its schema; a body of another kind
@@ -60,7 +72,16 @@ impl Handler<'_> {
                 _ => return Err(decode_error(&e, expected, body, media)),
             },
         };
-        check_kind(&gvk, expected)?;
+        let obj = if gvk.version != expected.version
+            && gvk.group == expected.group
+            && gvk.kind == expected.kind
+            && accepts(&gvk)
+        {
+            convert(self.scheme, obj, &expected.group_version())?
+        } else {
+            check_kind(&gvk, expected)?;
+            obj
+        };
         self.pending_warnings.add(&warnings);
         Ok((obj, warnings))
     }

@@ -4,10 +4,9 @@
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
 use apimachinery::proto::decode_envelope;
-use apimachinery::schema::{GroupKind, GroupVersionKind};
+use apimachinery::schema::GroupVersionKind;
 use apimachinery::serializer::protobuf::decode_raw_object;
 use apimachinery::serializer::yaml::yaml_to_json;
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
 use serde_json::Value;
 
 use super::{Handler, Reply};
@@ -125,6 +124,7 @@ impl Handler<'_> {
                 errors::new_bad_request(format!("invalid orphanDependents {o:?}: not a boolean"))
             })?);
         }
+        let mut dry_run_values = Vec::new();
         if !body.iter().all(u8::is_ascii_whitespace) {
             let v = self.delete_options(body, media)?;
             if let Some(p) = v.get("propagationPolicy").and_then(Value::as_str) {
@@ -138,6 +138,10 @@ impl Handler<'_> {
                     .map(str::to_owned);
             }
             if let Some(dry) = v.get("dryRun").and_then(Value::as_array) {
+                dry_run_values = dry
+                    .iter()
+                    .map(|d| d.as_str().unwrap_or_default().to_owned())
+                    .collect();
                 params.dry_run |= dry.iter().any(|d| d == "All");
             }
             match v.get("gracePeriodSeconds") {
@@ -154,32 +158,9 @@ impl Handler<'_> {
                 params.orphan_dependents = Some(o);
             }
         }
-        if let (Some(_), Some(p)) = (params.orphan_dependents, &params.propagation_policy) {
-            return Err(errors::new_invalid(
-                &GroupKind::new("meta.k8s.io", "DeleteOptions"),
-                "",
-                &ErrorList(vec![Error::invalid(
-                    &Path::new("propagationPolicy"),
-                    p,
-                    "orphanDependents and deletionPropagation cannot be both set",
-                )]),
-            ));
-        }
+        params.validate(&dry_run_values)?;
         if params.orphan_dependents == Some(true) {
             params.propagation_policy = Some("Orphan".into());
-        }
-        if let Some(p) = &params.propagation_policy {
-            if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {
-                return Err(errors::new_invalid(
-                    &GroupKind::new("meta.k8s.io", "DeleteOptions"),
-                    "",
-                    &ErrorList(vec![Error::invalid(
-                        &Path::new("propagationPolicy"),
-                        p,
-                        "propagationPolicy must be one of Orphan, Background or Foreground",
-                    )]),
-                ));
-            }
         }
         Ok(params)
     }

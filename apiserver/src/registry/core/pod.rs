@@ -11,7 +11,11 @@
 //! `controller-manager` crate does that deletion).
 //!
 //! `pods/binding` places a Pod on a Node, as a scheduler does ([`binding`]);
-//! `pods/resize` changes its containers' resources in place ([`resize`]).
+//! `pods/resize` changes its containers' resources in place ([`resize`]);
+//! `pods/eviction` deletes it as its PodDisruptionBudget allows, as `kubectl drain`
+//! asks ([`eviction`]). An update leaves a Pod being deleted gracefully in place even
+//! when it has no finalizers (Go's `ShouldDeleteDuringUpdate`: its kubelet still
+//! reports on it until the grace period is over).
 
 use std::sync::Arc;
 
@@ -37,6 +41,7 @@ mod binding;
 pub mod connect;
 pub mod disabled;
 mod ephemeral;
+mod eviction;
 pub mod level_resources;
 mod qos;
 mod resize;
@@ -456,12 +461,13 @@ fn keep_absent(old: &Value, new: &mut Value, part: &str, field: &str) {
 }
 
 /// The REST storage of Pods: the store, the `kubectl get` table, `pods/binding`,
-/// `/resize`, `/ephemeralcontainers` and the subresources that reach a kubelet
-/// ([`connect`]).
+/// `/eviction`, `/resize`, `/ephemeralcontainers` and the subresources that reach a
+/// kubelet ([`connect`]).
 #[derive(Debug)]
 pub struct PodStorage {
     store: Arc<Store>,
     binding: BindingRest,
+    eviction: eviction::EvictionRest,
     connections: [(&'static str, connect::PodConnection); 4],
 }
 
@@ -470,8 +476,8 @@ pub struct PodStorage {
 /// (`core/rest/storage_core.go`). kapi serves `binding`, `resize` ([`resize`]) and
 /// `ephemeralcontainers` ([`ephemeral`]); `attach`, `exec`, `log` and `portforward`
 /// reach a kubelet, which kapi has none of: they answer what kube-apiserver answers
-/// before connecting ([`connect`]); `proxy` and `eviction` are not served yet (404):
-/// listed all the same, so that clients see kube-apiserver's API.
+/// before connecting ([`connect`]); `eviction` is [`eviction`]'s; `proxy` is not served
+/// yet (404): listed all the same, so that clients see kube-apiserver's API.
 const SUBRESOURCES: &[SubresourceInfo] = &[
     sub("attach", "PodAttachOptions", &["create", "get"]),
     sub("binding", "Binding", &["create"]),
@@ -490,6 +496,7 @@ const SUBRESOURCES: &[SubresourceInfo] = &[
 
 pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn RestStorage> {
     info.subresources = SUBRESOURCES.to_vec();
+    let budgets = eviction::budgets_store(&info, deps);
     let store = deps.store(info, PodStrategy);
     let connection = |c| connect::PodConnection::new(c, Arc::clone(&store), deps.storage.clone());
     let connections = [
@@ -501,6 +508,10 @@ pub(super) fn storage(mut info: ResourceInfo, deps: &Dependencies) -> Arc<dyn Re
     Arc::new(PodStorage {
         binding: BindingRest {
             store: Arc::clone(&store),
+        },
+        eviction: eviction::EvictionRest {
+            pods: Arc::clone(&store),
+            budgets,
         },
         store,
         connections,
@@ -540,7 +551,11 @@ impl RestStorage for PodStorage {
     }
 
     fn subresource(&self, name: &str) -> Option<&dyn Creater> {
-        (name == "binding").then_some(&self.binding as &dyn Creater)
+        match name {
+            "binding" => Some(&self.binding),
+            "eviction" => Some(&self.eviction),
+            _ => None,
+        }
     }
 
     fn connecter(&self, name: &str) -> Option<&dyn Connecter> {

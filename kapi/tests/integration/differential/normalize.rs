@@ -185,6 +185,9 @@ fn walk(value: &mut Value, versions: &mut Versions) {
                     ("message", Value::String(m)) if m.contains(UID_IN_OBJECT) => {
                         *v = Value::from(uid_in_message(m));
                     }
+                    ("message", Value::String(m)) if m.contains(UID_IN_RECORD) => {
+                        *v = Value::from(uid_in_record_message(m));
+                    }
                     ("message", Value::String(m)) if m.contains(SERVICE_ACCOUNT_UID) => {
                         *v = Value::from(service_account_uid_in_message(m));
                     }
@@ -296,6 +299,22 @@ const UID_IN_OBJECT: &str = "UID in object meta: ";
 fn uid_in_message(message: &str) -> String {
     match message.rsplit_once(UID_IN_OBJECT) {
         Some((before, _)) => format!("{before}{UID_IN_OBJECT}<uid>"),
+        None => message.to_owned(),
+    }
+}
+
+/// How a failed uid precondition of a delete quotes the stored uid (Go's
+/// `BeforeDelete`, an eviction's `getLatestPod`).
+const UID_IN_RECORD: &str = "the UID in record (";
+
+/// A message quoting a stored uid in parentheses (a delete's failed uid precondition),
+/// the uid normalized as the field is.
+fn uid_in_record_message(message: &str) -> String {
+    match message.split_once(UID_IN_RECORD) {
+        Some((before, rest)) => match rest.split_once(')') {
+            Some((_, after)) => format!("{before}{UID_IN_RECORD}<uid>){after}"),
+            None => message.to_owned(),
+        },
         None => message.to_owned(),
     }
 }
@@ -539,6 +558,12 @@ mod tests {
         assert_eq!(
             uid["message"],
             "Operation cannot be fulfilled on configmaps \"a\": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 41, UID in object meta: <uid>"
+        );
+        let mut delete_uid = json!({"kind": "Status", "message": "Operation cannot be fulfilled on Pod \"a\": the UID in the precondition (41) does not match the UID in record (3ecb8aa2). The object might have been deleted and then recreated"});
+        normalize(&mut delete_uid, &mut versions);
+        assert_eq!(
+            delete_uid["message"],
+            "Operation cannot be fulfilled on Pod \"a\": the UID in the precondition (41) does not match the UID in record (<uid>). The object might have been deleted and then recreated"
         );
         assert_eq!(
             node_ports("80:31234/TCP,443/TCP"),
