@@ -460,6 +460,34 @@ fn keep_absent(old: &Value, new: &mut Value, part: &str, field: &str) {
     }
 }
 
+/// Go's `UpdatePodCondition`: `condition` (its `lastTransitionTime` now) replaces the
+/// Pod's condition of its type, or is added; one whose status does not change keeps its
+/// transition time.
+fn update_pod_condition(pod: &mut Value, mut condition: Value) {
+    if !pod["status"].is_object() {
+        pod["status"] = json!({});
+    }
+    let status = &mut pod["status"];
+    if !status["conditions"].is_array() {
+        status["conditions"] = json!([]);
+    }
+    let Some(conditions) = status["conditions"].as_array_mut() else {
+        return;
+    };
+    match conditions
+        .iter_mut()
+        .find(|c| c["type"] == condition["type"])
+    {
+        Some(old) => {
+            if old["status"] == condition["status"] {
+                condition["lastTransitionTime"] = old["lastTransitionTime"].clone();
+            }
+            *old = condition;
+        }
+        None => conditions.push(condition),
+    }
+}
+
 /// The REST storage of Pods: the store, the `kubectl get` table, `pods/binding`,
 /// `/eviction`, `/resize`, `/ephemeralcontainers` and the subresources that reach a
 /// kubelet ([`connect`]).

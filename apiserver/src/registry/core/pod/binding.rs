@@ -233,30 +233,13 @@ impl Creater for BindingRest {
     }
 }
 
-/// `PodScheduled=True` (Go's `UpdatePodCondition`: a condition already `True` keeps its
-/// transition time).
+/// `PodScheduled=True`.
 fn set_scheduled(pod: &mut Value) {
     let now = Time::now().truncate_to_seconds().to_rfc3339();
-    if !pod["status"].is_object() {
-        pod["status"] = json!({});
-    }
-    let status = &mut pod["status"];
-    if !status["conditions"].is_array() {
-        status["conditions"] = json!([]);
-    }
-    let Some(conditions) = status["conditions"].as_array_mut() else {
-        return;
-    };
-    let scheduled = json!({"type": "PodScheduled", "status": "True", "lastProbeTime": null, "lastTransitionTime": now});
-    match conditions.iter_mut().find(|c| c["type"] == "PodScheduled") {
-        Some(c) if c["status"] == "True" => {
-            let kept = c["lastTransitionTime"].clone();
-            *c = scheduled;
-            c["lastTransitionTime"] = kept;
-        }
-        Some(c) => *c = scheduled,
-        None => conditions.push(scheduled),
-    }
+    super::update_pod_condition(
+        pod,
+        json!({"type": "PodScheduled", "status": "True", "lastProbeTime": null, "lastTransitionTime": now}),
+    );
 }
 
 #[cfg(test)]

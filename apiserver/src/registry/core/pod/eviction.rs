@@ -507,39 +507,19 @@ fn check_preconditions(
     Ok(())
 }
 
-/// Go's `UpdatePodCondition` with the eviction's `DisruptionTarget`: a condition already
-/// `True` keeps its transition time.
+/// The eviction's `DisruptionTarget` condition (Go's `UpdatePodCondition`).
 fn update_pod_condition(pod: &mut Value, now: &str) {
-    if !pod["status"].is_object() {
-        pod["status"] = json!({});
-    }
-    let status = &mut pod["status"];
-    if !status["conditions"].is_array() {
-        status["conditions"] = json!([]);
-    }
-    let Some(conditions) = status["conditions"].as_array_mut() else {
-        return;
-    };
-    let mut condition = json!({
-        "type": "DisruptionTarget",
-        "status": "True",
-        "lastProbeTime": null,
-        "lastTransitionTime": now,
-        "reason": "EvictionByEvictionAPI",
-        "message": "Eviction API: evicting",
-    });
-    match conditions
-        .iter_mut()
-        .find(|c| c["type"] == "DisruptionTarget")
-    {
-        Some(old) => {
-            if old["status"] == "True" {
-                condition["lastTransitionTime"] = old["lastTransitionTime"].clone();
-            }
-            *old = condition;
-        }
-        None => conditions.push(condition),
-    }
+    super::update_pod_condition(
+        pod,
+        json!({
+            "type": "DisruptionTarget",
+            "status": "True",
+            "lastProbeTime": null,
+            "lastTransitionTime": now,
+            "reason": "EvictionByEvictionAPI",
+            "message": "Eviction API: evicting",
+        }),
+    );
 }
 
 /// Go's `UpdateDisruptionAllowedCondition` once the last disruption is spent
