@@ -57,6 +57,15 @@ pub fn validate_storage_version_update(_new: &StorageVersion, _old: &StorageVers
     ErrorList::default()
 }
 
+/// Go's `ValidateStorageVersionStatusUpdate` (its status strategy's check): the status
+/// as on create.
+pub fn validate_storage_version_status_update(
+    new: &StorageVersion,
+    _old: &StorageVersion,
+) -> ErrorList {
+    validate_storage_version_status(&new.status, &Path::new("status"))
+}
+
 fn validate_storage_version_status(s: &StorageVersionStatus, fld: &Path) -> ErrorList {
     let mut errs = ErrorList::default();
     let list = fld.child("storageVersions");

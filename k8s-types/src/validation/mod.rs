@@ -66,12 +66,15 @@
 //! a Node's `preferAvoidPods` annotation, and the JSON error text for an unreadable
 //! taints annotation; the diff Go appends to a PersistentVolume's or claim's
 //! "immutable after creation" message. The `/status` checks of Pod, Service,
-//! ReplicationController, Node, PersistentVolume, PersistentVolumeClaim,
-//! HorizontalPodAutoscaler and (from 1.37) CSINode
-//! (`validate_*_status_update`) are registered as the kinds' `/status` validators
+//! ReplicationController, Node, PersistentVolume, PersistentVolumeClaim, ResourceQuota,
+//! Deployment, ReplicaSet, StatefulSet, DaemonSet, HorizontalPodAutoscaler, Ingress,
+//! PodDisruptionBudget, FlowSchema, PriorityLevelConfiguration, StorageVersion,
+//! CertificateSigningRequest and (from 1.37) CSINode (`validate_*_status_update`) are
+//! registered as the kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
-//! the API server runs on a write of the subresource; the workloads' status checks are
-//! not ported yet (their `/status` writes get the metadata checks only).
+//! the API server runs on a write of the subresource; the Job's status checks and those
+//! of the DRA, scheduling, storage-migration and admission-policy kinds are not ported
+//! yet (their `/status` writes get the metadata checks only).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -122,6 +125,8 @@ mod discovery;
 mod events;
 #[cfg(feature = "flowcontrol")]
 mod flowcontrol;
+#[cfg(feature = "flowcontrol")]
+mod flowcontrol_status;
 #[cfg(any(
     feature = "apps",
     feature = "batch",
@@ -243,6 +248,8 @@ pub use discovery::*;
 pub use events::*;
 #[cfg(feature = "flowcontrol")]
 pub use flowcontrol::*;
+#[cfg(feature = "flowcontrol")]
+pub use flowcontrol_status::*;
 #[cfg(feature = "networking")]
 pub use networking::*;
 #[cfg(feature = "node")]
@@ -441,6 +448,7 @@ fn register(v: &mut Validators) {
         v.add_status::<c::Node, _>(validate_node_status_update);
         v.add_status::<c::PersistentVolume, _>(validate_persistent_volume_status_update);
         v.add_status::<c::PersistentVolumeClaim, _>(validate_persistent_volume_claim_status_update);
+        v.add_status::<c::ResourceQuota, _>(validate_resource_quota_status_update);
     }
     #[cfg(feature = "apps")]
     {
@@ -449,6 +457,11 @@ fn register(v: &mut Validators) {
         v.add::<a::ReplicaSet, _>(pair!(validate_replica_set, validate_replica_set_update));
         v.add::<a::DaemonSet, _>(pair!(validate_daemon_set, validate_daemon_set_update));
         v.add::<a::StatefulSet, _>(pair!(validate_stateful_set, validate_stateful_set_update));
+        // Their status strategies' checks, run on a write of `/status`.
+        v.add_status::<a::Deployment, _>(validate_deployment_status_update);
+        v.add_status::<a::ReplicaSet, _>(validate_replica_set_status_update);
+        v.add_status::<a::DaemonSet, _>(validate_daemon_set_status_update);
+        v.add_status::<a::StatefulSet, _>(validate_stateful_set_status_update);
         v.add::<a::ControllerRevision, _>(pair!(
             validate_controller_revision,
             validate_controller_revision_update
@@ -527,6 +540,10 @@ fn register(v: &mut Validators) {
             validate_priority_level_configuration,
             validate_priority_level_configuration_update
         ));
+        v.add_status::<f::FlowSchema, _>(validate_flow_schema_status_update);
+        v.add_status::<f::PriorityLevelConfiguration, _>(
+            validate_priority_level_configuration_status_update,
+        );
     }
     #[cfg(feature = "rbac")]
     {
@@ -543,6 +560,7 @@ fn register(v: &mut Validators) {
     {
         use crate::networking::v1 as n;
         v.add::<n::Ingress, _>(pair!(validate_ingress, validate_ingress_update));
+        v.add_status::<n::Ingress, _>(validate_ingress_status_update);
         v.add::<n::IngressClass, _>(pair!(validate_ingress_class, validate_ingress_class_update));
         v.add::<n::NetworkPolicy, _>(pair!(
             validate_network_policy,
@@ -619,10 +637,15 @@ fn register(v: &mut Validators) {
         None => validate_api_service(new),
     });
     #[cfg(feature = "apiserverinternal")]
-    v.add::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(pair!(
-        validate_storage_version,
-        validate_storage_version_update
-    ));
+    {
+        v.add::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(pair!(
+            validate_storage_version,
+            validate_storage_version_update
+        ));
+        v.add_status::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(
+            validate_storage_version_status_update,
+        );
+    }
     #[cfg(feature = "storage")]
     {
         use crate::storage::v1 as s;

@@ -211,3 +211,180 @@ fn pod_disruption_budget_status_counts_and_conditions() {
     ]);
     assert_eq!(errors, expected);
 }
+
+/// The apps workloads' status strategies, in Go's words (kube-apiserver's answers in
+/// the differential areas `deployments` and `daemonsets`).
+#[test]
+fn workload_status_counts_and_collision_counts() {
+    use k8s_types::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
+    let template = json!({"metadata": {"labels": {"app": "w"}},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]}});
+    let spec =
+        json!({"replicas": 1, "selector": {"matchLabels": {"app": "w"}}, "template": template});
+    let workload =
+        |status: Value| json!({"metadata": meta("w", true), "spec": spec, "status": status});
+    let deployment = status_errors::<Deployment>(
+        workload(json!({"replicas": 3, "collisionCount": 2})),
+        workload(
+            json!({"replicas": 1, "updatedReplicas": 2, "readyReplicas": 2,
+            "availableReplicas": 3, "terminatingReplicas": -1, "collisionCount": 1}),
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        deployment,
+        [
+            "status.terminatingReplicas: Invalid value: -1: must be greater than or equal to 0",
+            "status.updatedReplicas: Invalid value: 2: cannot be greater than status.replicas",
+            "status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas",
+            "status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas",
+            "status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas",
+            "status.collisionCount: Invalid value: 1: cannot be decremented",
+        ]
+    );
+    let replica_set = status_errors::<ReplicaSet>(
+        workload(json!({})),
+        workload(
+            json!({"replicas": 1, "fullyLabeledReplicas": 2, "readyReplicas": 1,
+            "availableReplicas": 2, "observedGeneration": -1}),
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        replica_set,
+        [
+            "status.observedGeneration: Invalid value: -1: must be greater than or equal to 0",
+            "status.fullyLabeledReplicas: Invalid value: 2: cannot be greater than status.replicas",
+            "status.availableReplicas: Invalid value: 2: cannot be greater than status.replicas",
+            "status.availableReplicas: Invalid value: 2: cannot be greater than readyReplicas",
+        ]
+    );
+    let stateful_set = status_errors::<StatefulSet>(
+        workload(json!({"collisionCount": 3})),
+        workload(json!({"replicas": 1, "readyReplicas": 2, "availableReplicas": 3})),
+    )
+    .unwrap();
+    assert_eq!(
+        stateful_set,
+        [
+            "status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas",
+            "status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas",
+            "status.availableReplicas: Invalid value: 3: cannot be greater than status.readyReplicas",
+            "status.collisionCount: Invalid value: 0: cannot be decremented",
+        ]
+    );
+    let daemon_set = status_errors::<DaemonSet>(
+        workload(json!({"collisionCount": 1})),
+        workload(json!({"numberReady": -1, "numberUnavailable": -2})),
+    )
+    .unwrap();
+    assert_eq!(
+        daemon_set,
+        [
+            "status.numberReady: Invalid value: -1: must be greater than or equal to 0",
+            "status.numberUnavailable: Invalid value: -2: must be greater than or equal to 0",
+            "status.collisionCount: Invalid value: 0: cannot be decremented",
+        ]
+    );
+}
+
+#[test]
+fn ingress_status_points_are_ips_and_dns_names() {
+    use k8s_types::networking::v1::Ingress;
+    let spec = json!({"defaultBackend": {"service": {"name": "web", "port": {"number": 80}}}});
+    let ingress = |points: Value| {
+        json!({"metadata": meta("ing", true), "spec": spec,
+        "status": {"loadBalancer": {"ingress": points}}})
+    };
+    let errors = status_errors::<Ingress>(
+        ingress(json!([{"ip": "010.0.0.9"}])),
+        ingress(json!([{"ip": "010.0.0.9"}, {"ip": "010.0.0.1"}, {"hostname": "10.0.0.2"}])),
+    )
+    .unwrap();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].starts_with("status.loadBalancer.ingress[1].ip: Invalid value: \"010.0.0.1\""),
+        "{errors:?}"
+    );
+    assert_eq!(
+        errors[1],
+        "status.loadBalancer.ingress[2].hostname: Invalid value: \"10.0.0.2\": must be a DNS name, not an IP address"
+    );
+}
+
+#[test]
+fn resource_quota_status_names_and_values() {
+    use k8s_types::core::v1::ResourceQuota;
+    let quota = |status: Value| json!({"metadata": meta("q", true), "spec": {"hard": {"cpu": "2"}}, "status": status});
+    let errors = status_errors::<ResourceQuota>(
+        quota(json!({})),
+        quota(json!({"hard": {"bad name!": "1"}, "used": {"cpu": "-500m", "memory": "1Gi"}})),
+    )
+    .unwrap();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        errors[0].starts_with(
+            "status.hard[bad name!]: Invalid value: \"bad name!\": name part must consist of"
+        ),
+        "{errors:?}"
+    );
+    assert_eq!(
+        errors[1..],
+        [
+            "status.hard[bad name!]: Invalid value: \"bad name!\": must be a standard resource for quota",
+            "status.used[cpu]: Invalid value: \"-500m\": must be greater than or equal to 0",
+        ]
+    );
+}
+
+#[test]
+fn priority_and_fairness_condition_types() {
+    use k8s_types::flowcontrol::v1::{FlowSchema, PriorityLevelConfiguration};
+    let conditions = json!([{"type": "Dangling", "status": "True"},
+        {"type": "Dangling", "status": "False"}, {"status": "True"}]);
+    let expected = [
+        "status.conditions[1].type: Duplicate value: \"Dangling\"",
+        "status.conditions[2].type: Required value",
+    ];
+    let flow_schema = |status: Value| {
+        json!({"metadata": meta("fs", false),
+        "spec": {"priorityLevelConfiguration": {"name": "pl"}}, "status": status})
+    };
+    let errors = status_errors::<FlowSchema>(
+        flow_schema(json!({})),
+        flow_schema(json!({"conditions": conditions})),
+    )
+    .unwrap();
+    assert_eq!(errors, expected);
+    let level = |status: Value| {
+        json!({"metadata": meta("pl", false),
+        "spec": {"type": "Limited", "limited": {"limitResponse": {"type": "Reject"}}}, "status": status})
+    };
+    let errors = status_errors::<PriorityLevelConfiguration>(
+        level(json!({})),
+        level(json!({"conditions": conditions})),
+    )
+    .unwrap();
+    assert_eq!(errors, expected);
+}
+
+#[test]
+fn storage_version_status_as_on_create() {
+    use k8s_types::apiserverinternal::v1alpha1::StorageVersion;
+    let sv = |status: Value| json!({"metadata": meta("apps.deployments", false), "spec": {}, "status": status});
+    let errors = status_errors::<StorageVersion>(
+        sv(json!({})),
+        sv(
+            json!({"commonEncodingVersion": "apps/v1", "storageVersions": [{"apiServerID": "a",
+            "encodingVersion": "apps/v1", "decodableVersions": ["apps/v1"],
+            "servedVersions": ["apps/v2"]}]}),
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        errors,
+        [
+            "status.storageVersions[0].servedVersions[0]: Invalid value: \"apps/v2\": individual served version : apps/v2 must be included in decodableVersions : [apps/v1]"
+        ]
+    );
+}

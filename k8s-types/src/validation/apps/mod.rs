@@ -14,6 +14,7 @@ mod daemon_set;
 mod deployment;
 mod replica_set;
 mod stateful_set;
+mod status;
 
 use std::borrow::Cow;
 
@@ -27,6 +28,10 @@ pub use daemon_set::{validate_daemon_set, validate_daemon_set_update};
 pub use deployment::{validate_deployment, validate_deployment_update};
 pub use replica_set::{validate_replica_set, validate_replica_set_update};
 pub use stateful_set::{validate_stateful_set, validate_stateful_set_update};
+pub use status::{
+    validate_daemon_set_status_update, validate_deployment_status_update,
+    validate_replica_set_status_update, validate_stateful_set_status_update,
+};
 
 use super::go_internal::json_text;
 use super::int_or_percent::{

@@ -278,6 +278,23 @@ pub fn validate_resource_quota_update(new: &ResourceQuota, old: &ResourceQuota) 
     errs
 }
 
+/// Go's `ValidateResourceQuotaStatusUpdate` (its status strategy's check): the metadata
+/// update, a resourceVersion, and the status's quota resource names and values.
+pub fn validate_resource_quota_status_update(
+    new: &ResourceQuota,
+    old: &ResourceQuota,
+) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    if new.metadata.resource_version.is_empty() {
+        errs.push(Error::required(&Path::new("resourceVersion"), ""));
+    }
+    let sp = Path::new("status");
+    quota_quantities(&new.status.hard, &sp.child("hard"), &mut errs);
+    quota_quantities(&new.status.used, &sp.child("used"), &mut errs);
+    errs
+}
+
 /// Whether two lists of scopes hold the same set (repeats and order aside): each one's
 /// scopes are all in the other. A few scopes each: a scan, rather than two
 /// `BTreeSet<String>`s whose code would be compiled for this comparison alone.

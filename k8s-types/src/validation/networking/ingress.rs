@@ -1,11 +1,12 @@
-//! Ingress (Go's `ValidateIngressCreate` and `ValidateIngressUpdate`).
+//! Ingress (Go's `ValidateIngressCreate`, `ValidateIngressUpdate` and
+//! `ValidateIngressStatusUpdate`).
 
 use apimachinery::apis::meta::v1::validation::{
     name_is_dns_label, name_is_dns_subdomain, name_is_dns1035_label, validate_path_segment_name,
 };
 use apimachinery::util::validation::domain::is_wildcard_dns1123_subdomain;
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
-use apimachinery::util::validation::ip::parse_ip_sloppy;
+use apimachinery::util::validation::ip::{is_valid_ip_for_legacy_field, parse_ip_sloppy};
 use apimachinery::util::validation::{is_dns1123_subdomain, is_valid_port_name, is_valid_port_num};
 
 use crate::core::v1::TypedLocalObjectReference;
@@ -53,6 +54,53 @@ pub fn validate_ingress(ing: &Ingress) -> ErrorList {
                 a,
                 "must match `ingressClassName` when both are specified",
             ));
+        }
+    }
+    errs
+}
+
+/// Go's `ValidateIngressStatusUpdate`: the metadata update, and the load balancer's
+/// ingress points (Go's `ValidateIngressLoadBalancerStatus`): valid IPs (those the old
+/// status had kept as they were), hostnames that are DNS names and not IPs.
+pub fn validate_ingress_status_update(new: &Ingress, old: &Ingress) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    let existing: Vec<String> = old
+        .status
+        .load_balancer
+        .ingress
+        .iter()
+        .filter(|i| !i.ip.is_empty())
+        .map(|i| i.ip.clone())
+        .collect();
+    let status = Path::new("status");
+    let load_balancer = status.child("loadBalancer");
+    let path = load_balancer.child("ingress");
+    for (i, ingress) in new.status.load_balancer.ingress.iter().enumerate() {
+        let p = path.index(i);
+        if !ingress.ip.is_empty() {
+            errs.extend(is_valid_ip_for_legacy_field(
+                &p.child("ip"),
+                &ingress.ip,
+                crate::validation::STRICT_IP_CIDR,
+                &existing,
+            ));
+        }
+        if !ingress.hostname.is_empty() {
+            let hp = p.child("hostname");
+            invalid_each(
+                &mut errs,
+                &hp,
+                ingress.hostname.as_str(),
+                is_dns1123_subdomain(&ingress.hostname),
+            );
+            if parse_ip_sloppy(&ingress.hostname).is_some() {
+                errs.push(Error::invalid(
+                    &hp,
+                    ingress.hostname.as_str(),
+                    "must be a DNS name, not an IP address",
+                ));
+            }
         }
     }
     errs
