@@ -382,6 +382,17 @@ macro_rules! pair {
     };
 }
 
+/// A `/status` validator as kube-apiserver runs it: its status strategy embeds the
+/// kind's strategy, so on 1.37 its errors go through the same declarative-validation
+/// merge (one of each text) as the kind's own ([`declarative::merged`]).
+#[cfg(feature = "scheme")]
+#[allow(unused_macros)]
+macro_rules! status {
+    ($update:path) => {
+        |new, old| $crate::validation::declarative::merged($update(new, old))
+    };
+}
+
 /// A validator with no update rules beyond the metadata's.
 #[cfg(feature = "scheme")]
 #[allow(unused_macros)]
@@ -435,7 +446,7 @@ fn register(v: &mut Validators) {
         ));
         // The `/status` strategies' checks (Go's `ValidateUpdate` of each kind's
         // status strategy), which the server runs on a write of the subresource.
-        v.add_status::<c::Pod, _>(validate_pod_status_update);
+        v.add_status::<c::Pod, _>(status!(validate_pod_status_update));
         // Go's resize strategy's `ValidateUpdate`, run on a write of `pods/resize`.
         v.add_subresource::<c::Pod, _>("resize", validate_pod_resize);
         // The ephemeral containers strategy's, run on a write of `pods/ephemeralcontainers`.
@@ -443,12 +454,16 @@ fn register(v: &mut Validators) {
             "ephemeralcontainers",
             validate_pod_ephemeral_containers_update,
         );
-        v.add_status::<c::Service, _>(validate_service_status_update);
-        v.add_status::<c::ReplicationController, _>(validate_replication_controller_status_update);
-        v.add_status::<c::Node, _>(validate_node_status_update);
-        v.add_status::<c::PersistentVolume, _>(validate_persistent_volume_status_update);
-        v.add_status::<c::PersistentVolumeClaim, _>(validate_persistent_volume_claim_status_update);
-        v.add_status::<c::ResourceQuota, _>(validate_resource_quota_status_update);
+        v.add_status::<c::Service, _>(status!(validate_service_status_update));
+        v.add_status::<c::ReplicationController, _>(status!(
+            validate_replication_controller_status_update
+        ));
+        v.add_status::<c::Node, _>(status!(validate_node_status_update));
+        v.add_status::<c::PersistentVolume, _>(status!(validate_persistent_volume_status_update));
+        v.add_status::<c::PersistentVolumeClaim, _>(status!(
+            validate_persistent_volume_claim_status_update
+        ));
+        v.add_status::<c::ResourceQuota, _>(status!(validate_resource_quota_status_update));
     }
     #[cfg(feature = "apps")]
     {
@@ -458,10 +473,10 @@ fn register(v: &mut Validators) {
         v.add::<a::DaemonSet, _>(pair!(validate_daemon_set, validate_daemon_set_update));
         v.add::<a::StatefulSet, _>(pair!(validate_stateful_set, validate_stateful_set_update));
         // Their status strategies' checks, run on a write of `/status`.
-        v.add_status::<a::Deployment, _>(validate_deployment_status_update);
-        v.add_status::<a::ReplicaSet, _>(validate_replica_set_status_update);
-        v.add_status::<a::DaemonSet, _>(validate_daemon_set_status_update);
-        v.add_status::<a::StatefulSet, _>(validate_stateful_set_status_update);
+        v.add_status::<a::Deployment, _>(status!(validate_deployment_status_update));
+        v.add_status::<a::ReplicaSet, _>(status!(validate_replica_set_status_update));
+        v.add_status::<a::DaemonSet, _>(status!(validate_daemon_set_status_update));
+        v.add_status::<a::StatefulSet, _>(status!(validate_stateful_set_status_update));
         v.add::<a::ControllerRevision, _>(pair!(
             validate_controller_revision,
             validate_controller_revision_update
@@ -484,9 +499,9 @@ fn register(v: &mut Validators) {
             validate_horizontal_pod_autoscaler,
             validate_horizontal_pod_autoscaler_update
         ));
-        v.add_status::<HorizontalPodAutoscaler, _>(
-            validate_horizontal_pod_autoscaler_status_update,
-        );
+        v.add_status::<HorizontalPodAutoscaler, _>(status!(
+            validate_horizontal_pod_autoscaler_status_update
+        ));
     }
     #[cfg(feature = "batch")]
     {
@@ -540,10 +555,10 @@ fn register(v: &mut Validators) {
             validate_priority_level_configuration,
             validate_priority_level_configuration_update
         ));
-        v.add_status::<f::FlowSchema, _>(validate_flow_schema_status_update);
-        v.add_status::<f::PriorityLevelConfiguration, _>(
-            validate_priority_level_configuration_status_update,
-        );
+        v.add_status::<f::FlowSchema, _>(status!(validate_flow_schema_status_update));
+        v.add_status::<f::PriorityLevelConfiguration, _>(status!(
+            validate_priority_level_configuration_status_update
+        ));
     }
     #[cfg(feature = "rbac")]
     {
@@ -560,7 +575,7 @@ fn register(v: &mut Validators) {
     {
         use crate::networking::v1 as n;
         v.add::<n::Ingress, _>(pair!(validate_ingress, validate_ingress_update));
-        v.add_status::<n::Ingress, _>(validate_ingress_status_update);
+        v.add_status::<n::Ingress, _>(status!(validate_ingress_status_update));
         v.add::<n::IngressClass, _>(pair!(validate_ingress_class, validate_ingress_class_update));
         v.add::<n::NetworkPolicy, _>(pair!(
             validate_network_policy,
@@ -575,9 +590,9 @@ fn register(v: &mut Validators) {
             validate_pod_disruption_budget,
             validate_pod_disruption_budget_update
         ));
-        v.add_status::<crate::policy::v1::PodDisruptionBudget, _>(
-            validate_pod_disruption_budget_status_update,
-        );
+        v.add_status::<crate::policy::v1::PodDisruptionBudget, _>(status!(
+            validate_pod_disruption_budget_status_update
+        ));
     }
     #[cfg(feature = "certificates")]
     {
@@ -590,9 +605,9 @@ fn register(v: &mut Validators) {
             validate_certificate_signing_request_update
         ));
         // Its `/status` and `/approval` strategies' (Go's `ValidateUpdate` of each).
-        v.add_status::<crate::certificates::v1::CertificateSigningRequest, _>(
-            validate_certificate_signing_request_status_update,
-        );
+        v.add_status::<crate::certificates::v1::CertificateSigningRequest, _>(status!(
+            validate_certificate_signing_request_status_update
+        ));
         v.add_subresource::<crate::certificates::v1::CertificateSigningRequest, _>(
             "approval",
             validate_certificate_signing_request_approval_update,
@@ -642,9 +657,9 @@ fn register(v: &mut Validators) {
             validate_storage_version,
             validate_storage_version_update
         ));
-        v.add_status::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(
-            validate_storage_version_status_update,
-        );
+        v.add_status::<crate::apiserverinternal::v1alpha1::StorageVersion, _>(status!(
+            validate_storage_version_status_update
+        ));
     }
     #[cfg(feature = "storage")]
     {
@@ -657,7 +672,7 @@ fn register(v: &mut Validators) {
         v.add::<s::CSIDriver, _>(pair!(validate_csi_driver, validate_csi_driver_update));
         v.add::<s::CSINode, _>(pair!(validate_csi_node, validate_csi_node_update));
         #[cfg(feature = "v1_37")]
-        v.add_status::<s::CSINode, _>(validate_csi_node_status_update);
+        v.add_status::<s::CSINode, _>(status!(validate_csi_node_status_update));
         v.add::<s::CSIStorageCapacity, _>(pair!(
             validate_csi_storage_capacity,
             validate_csi_storage_capacity_update

@@ -26,3 +26,9 @@ func check(ctx context.Context, s strategy, obj, oldObj runtime.Object, accessor
 	}
 	return errs
 }
+
+// checkStatus is Status mode's validation on Kubernetes 1.36: the status strategy's
+// ValidateUpdate, which runs the declarative rules itself where the kind has them.
+func checkStatus(ctx context.Context, s strategy, obj, oldObj runtime.Object) field.ErrorList {
+	return s.ValidateUpdate(ctx, obj, oldObj)
+}

@@ -36,3 +36,13 @@ func check(ctx context.Context, s strategy, obj, oldObj runtime.Object, accessor
 	}
 	return errs
 }
+
+// checkStatus is Status mode's validation on Kubernetes 1.37: the status strategy's
+// ValidateUpdate, then the declarative rules merged in as rest.ValidateUpdate merges them.
+func checkStatus(ctx context.Context, s strategy, obj, oldObj runtime.Object) field.ErrorList {
+	errs := s.ValidateUpdate(ctx, obj, oldObj)
+	if dv, ok := s.(rest.DeclarativeValidationStrategy); ok {
+		errs = dv.ValidateDeclaratively(ctx, obj, oldObj, errs, operation.Update, dv.DeclarativeValidationConfig(ctx, obj, oldObj))
+	}
+	return errs
+}

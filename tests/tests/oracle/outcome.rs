@@ -13,15 +13,18 @@ pub enum Column {
     Protobuf,
     Conversion,
     Validation,
+    /// A `/status` write, judged by the kind's status strategy.
+    StatusValidation,
 }
 
 impl Column {
-    pub const ALL: [Column; 5] = [
+    pub const ALL: [Column; 6] = [
         Column::Json,
         Column::Yaml,
         Column::Protobuf,
         Column::Conversion,
         Column::Validation,
+        Column::StatusValidation,
     ];
 
     pub fn name(self) -> &'static str {
@@ -31,6 +34,7 @@ impl Column {
             Column::Protobuf => "protobuf",
             Column::Conversion => "conversion",
             Column::Validation => "validation",
+            Column::StatusValidation => "status validation",
         }
     }
 }

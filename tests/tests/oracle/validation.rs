@@ -7,7 +7,9 @@
 //!
 //! The objects: Go's fuzzer fills an internal object of each kind, written in the kind's
 //! preferred version, judged on create, and on update against another random object of
-//! the kind with the same identity; and a hand-written corpus of invalid objects
+//! the kind with the same identity (and the old object with the new one's status as a
+//! `/status` write, by the kind's status strategy, for the kinds that have one: the
+//! `status validation` column); and a hand-written corpus of invalid objects
 //! (`invalid/*.yaml`, several documents each), whose mistakes go deeper than random
 //! values do (those fail on their names first).
 
@@ -47,12 +49,21 @@ fn go_causes(answer: &Value) -> Result<Option<Vec<Cause>>, String> {
     ))
 }
 
-/// Ours, as `kapi validate` judges an object (and the server an update): decoded,
-/// defaulted, validated by its kind's validator; `None` when there is none.
+/// What is judged: an object as given (Go's `check` mode), or a `/status` write.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Check,
+    Status,
+}
+
+/// Ours, as `kapi validate` judges an object (and the server an update), or as the
+/// server judges a `/status` write (the kind's `/status` validator): decoded, defaulted,
+/// validated; `None` when the kind has no validator for it.
 fn our_causes(
     scheme: &Scheme,
     input: &[u8],
     old: Option<&[u8]>,
+    mode: Mode,
 ) -> Result<Option<Vec<Cause>>, String> {
     let json = JsonSerializer::new(scheme, SerializerOptions::default());
     let decode = |data: &[u8]| {
@@ -66,7 +77,12 @@ fn our_causes(
         .map(decode)
         .transpose()
         .map_err(|e| format!("old: {e}"))?;
-    Ok(scheme.validate(&*obj, old.as_deref()).map(|errs| {
+    let errs = match (mode, old.as_deref()) {
+        (Mode::Status, Some(old)) => scheme.validate_status(&*obj, old),
+        (Mode::Status, None) => return Err("a /status write needs the old object".to_owned()),
+        (Mode::Check, old) => scheme.validate(&*obj, old),
+    };
+    Ok(errs.map(|errs| {
         errs.iter()
             .map(|e| {
                 (
@@ -97,15 +113,30 @@ enum Judged {
 
 /// Judges `input` (against `old` for an update) both ways.
 fn judge(oracle: &mut Oracle, scheme: &Scheme, input: &[u8], old: Option<&[u8]>) -> Judged {
+    judge_as(oracle, scheme, input, old, Mode::Check)
+}
+
+/// [`judge`] in `mode`.
+fn judge_as(
+    oracle: &mut Oracle,
+    scheme: &Scheme,
+    input: &[u8],
+    old: Option<&[u8]>,
+    mode: Mode,
+) -> Judged {
+    let go_mode = match mode {
+        Mode::Check => "check",
+        Mode::Status => "status",
+    };
     let go = oracle
-        .validate(input, old, "check")
+        .validate(input, old, go_mode)
         .and_then(|a| go_causes(&a));
     let go = match go {
         Ok(Some(go)) => go,
         Ok(None) => return Judged::NotValidatedByGo,
         Err(e) => return Judged::Different(format!("Go: {e}")),
     };
-    match our_causes(scheme, input, old) {
+    match our_causes(scheme, input, old, mode) {
         Ok(None) => Judged::NotValidatedByOurs,
         Err(e) => Judged::Different(format!("ours cannot read it: {e}")),
         // Go walks maps in random order (a ConfigMap's keys, a pod's node selector), so
@@ -185,6 +216,19 @@ fn as_old_of(other: &[u8], new: &[u8]) -> Option<Vec<u8>> {
     serde_json::to_vec(&other).ok()
 }
 
+/// `stored` with the `status` of `written` (none when `written` has none).
+fn with_status_of(stored: &[u8], written: &[u8]) -> Option<Vec<u8>> {
+    let mut stored: Value = serde_json::from_slice(stored).ok()?;
+    let written: Value = serde_json::from_slice(written).ok()?;
+    match written.get("status") {
+        Some(status) => stored["status"] = status.clone(),
+        None => {
+            stored.as_object_mut()?.remove("status");
+        }
+    }
+    serde_json::to_vec(&stored).ok()
+}
+
 /// Compares the kind's validation once per group and kind, in its preferred version:
 /// random objects on create and on update.
 pub fn compare_kind(
@@ -234,6 +278,38 @@ pub fn compare_kind(
             &format!("seed {seed}, update"),
             judge(oracle, scheme, &input, Some(&old)),
         );
+        // A `/status` write, for the kinds with a status strategy (on either side: one
+        // the other lacks is a difference): the old object with the new one's status, as
+        // the status strategy's preparation leaves a write (the spec and metadata as
+        // stored), so that only the status rules are compared.
+        let Some(written) = with_status_of(&old, &input) else {
+            continue;
+        };
+        let case = format!("seed {seed}, /status");
+        match judge_as(oracle, scheme, &written, Some(&old), Mode::Status) {
+            Judged::NotValidatedByGo => {
+                if matches!(
+                    our_causes(scheme, &written, Some(&old), Mode::Status),
+                    Ok(Some(_))
+                ) {
+                    outcome.different(
+                        &name,
+                        Column::StatusValidation,
+                        "a /status validator in ours, no status strategy in the oracle's table"
+                            .to_owned(),
+                    );
+                }
+            }
+            Judged::Equal => outcome.equal(&name, Column::StatusValidation),
+            Judged::Different(d) => {
+                outcome.different(&name, Column::StatusValidation, format!("{case}: {d}"));
+            }
+            Judged::NotValidatedByOurs => outcome.different(
+                &name,
+                Column::StatusValidation,
+                "a status strategy in Go, no /status validator in ours".to_owned(),
+            ),
+        }
     }
 }
 
