@@ -15,49 +15,34 @@ const ABOVE_REPLICAS: &str = "cannot be greater than status.replicas";
 
 /// Go's `ValidateDeploymentStatusUpdate`.
 pub fn validate_deployment_status_update(new: &Deployment, old: &Deployment) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    let fld = Path::new("status");
+    let mut errs = metadata(&new.metadata, &old.metadata);
     let s = &new.status;
-    non_negative(
-        s.observed_generation,
-        &fld.child("observedGeneration"),
-        &mut errs,
-    );
-    for (value, name) in [
+    let mut status = Status::new(&mut errs);
+    status.generation(s.observed_generation);
+    status.counts(&[
         (s.replicas, "replicas"),
         (s.updated_replicas, "updatedReplicas"),
         (s.ready_replicas, "readyReplicas"),
         (s.available_replicas, "availableReplicas"),
         (s.unavailable_replicas, "unavailableReplicas"),
-    ] {
-        non_negative(i64::from(value), &fld.child(name), &mut errs);
-    }
-    non_negative_opt(
-        s.terminating_replicas,
-        &fld.child("terminatingReplicas"),
-        &mut errs,
+    ]);
+    status.optional_counts(&[
+        (s.terminating_replicas, "terminatingReplicas"),
+        (s.collision_count, "collisionCount"),
+    ]);
+    status.not_above(
+        s.replicas,
+        ABOVE_REPLICAS,
+        &[
+            (s.updated_replicas, "updatedReplicas"),
+            (s.ready_replicas, "readyReplicas"),
+            (s.available_replicas, "availableReplicas"),
+        ],
     );
-    non_negative_opt(s.collision_count, &fld.child("collisionCount"), &mut errs);
-    for (value, name) in [
-        (s.updated_replicas, "updatedReplicas"),
-        (s.ready_replicas, "readyReplicas"),
-        (s.available_replicas, "availableReplicas"),
-    ] {
-        above(
-            value,
-            s.replicas,
-            &fld.child(name),
-            ABOVE_REPLICAS,
-            &mut errs,
-        );
-    }
-    above(
-        s.available_replicas,
+    status.not_above(
         s.ready_replicas,
-        &fld.child("availableReplicas"),
         "cannot be greater than readyReplicas",
-        &mut errs,
+        &[(s.available_replicas, "availableReplicas")],
     );
     collision_count_kept(s.collision_count, old.status.collision_count, &mut errs);
     errs
@@ -65,47 +50,30 @@ pub fn validate_deployment_status_update(new: &Deployment, old: &Deployment) -> 
 
 /// Go's `ValidateReplicaSetStatusUpdate`.
 pub fn validate_replica_set_status_update(new: &ReplicaSet, old: &ReplicaSet) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    let fld = Path::new("status");
+    let mut errs = metadata(&new.metadata, &old.metadata);
     let s = &new.status;
-    for (value, name) in [
+    let mut status = Status::new(&mut errs);
+    status.counts(&[
         (s.replicas, "replicas"),
         (s.fully_labeled_replicas, "fullyLabeledReplicas"),
         (s.ready_replicas, "readyReplicas"),
         (s.available_replicas, "availableReplicas"),
-    ] {
-        non_negative(i64::from(value), &fld.child(name), &mut errs);
-    }
-    non_negative(
-        s.observed_generation,
-        &fld.child("observedGeneration"),
-        &mut errs,
+    ]);
+    status.generation(s.observed_generation);
+    status.optional_counts(&[(s.terminating_replicas, "terminatingReplicas")]);
+    status.not_above(
+        s.replicas,
+        ABOVE_REPLICAS,
+        &[
+            (s.fully_labeled_replicas, "fullyLabeledReplicas"),
+            (s.ready_replicas, "readyReplicas"),
+            (s.available_replicas, "availableReplicas"),
+        ],
     );
-    non_negative_opt(
-        s.terminating_replicas,
-        &fld.child("terminatingReplicas"),
-        &mut errs,
-    );
-    for (value, name) in [
-        (s.fully_labeled_replicas, "fullyLabeledReplicas"),
-        (s.ready_replicas, "readyReplicas"),
-        (s.available_replicas, "availableReplicas"),
-    ] {
-        above(
-            value,
-            s.replicas,
-            &fld.child(name),
-            ABOVE_REPLICAS,
-            &mut errs,
-        );
-    }
-    above(
-        s.available_replicas,
+    status.not_above(
         s.ready_replicas,
-        &fld.child("availableReplicas"),
         "cannot be greater than readyReplicas",
-        &mut errs,
+        &[(s.available_replicas, "availableReplicas")],
     );
     errs
 }
@@ -114,88 +82,108 @@ pub fn validate_replica_set_status_update(new: &ReplicaSet, old: &ReplicaSet) ->
 /// internal `observedGeneration` is a pointer apps/v1's conversion always sets.
 pub fn validate_stateful_set_status_update(new: &StatefulSet, old: &StatefulSet) -> ErrorList {
     let mut errs = ErrorList::default();
-    let fld = Path::new("status");
     let s = &new.status;
-    for (value, name) in [
+    let mut status = Status::new(&mut errs);
+    status.counts(&[
         (s.replicas, "replicas"),
         (s.ready_replicas, "readyReplicas"),
         (s.current_replicas, "currentReplicas"),
         (s.updated_replicas, "updatedReplicas"),
         (s.available_replicas, "availableReplicas"),
-    ] {
-        non_negative(i64::from(value), &fld.child(name), &mut errs);
-    }
-    non_negative(
-        s.observed_generation,
-        &fld.child("observedGeneration"),
-        &mut errs,
+    ]);
+    status.generation(s.observed_generation);
+    status.optional_counts(&[(s.collision_count, "collisionCount")]);
+    status.not_above(
+        s.replicas,
+        ABOVE_REPLICAS,
+        &[
+            (s.ready_replicas, "readyReplicas"),
+            (s.current_replicas, "currentReplicas"),
+            (s.updated_replicas, "updatedReplicas"),
+            (s.available_replicas, "availableReplicas"),
+        ],
     );
-    non_negative_opt(s.collision_count, &fld.child("collisionCount"), &mut errs);
-    for (value, name) in [
-        (s.ready_replicas, "readyReplicas"),
-        (s.current_replicas, "currentReplicas"),
-        (s.updated_replicas, "updatedReplicas"),
-        (s.available_replicas, "availableReplicas"),
-    ] {
-        above(
-            value,
-            s.replicas,
-            &fld.child(name),
-            ABOVE_REPLICAS,
-            &mut errs,
-        );
-    }
-    above(
-        s.available_replicas,
+    status.not_above(
         s.ready_replicas,
-        &fld.child("availableReplicas"),
         "cannot be greater than status.readyReplicas",
-        &mut errs,
+        &[(s.available_replicas, "availableReplicas")],
     );
-    errs.extend(validate_object_meta_update(
-        &new.metadata,
-        &old.metadata,
-        &Path::new("metadata"),
-    ));
+    errs.extend(metadata(&new.metadata, &old.metadata));
     collision_count_kept(s.collision_count, old.status.collision_count, &mut errs);
     errs
 }
 
 /// Go's `ValidateDaemonSetStatusUpdate`.
 pub fn validate_daemon_set_status_update(new: &DaemonSet, old: &DaemonSet) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    let fld = Path::new("status");
+    let mut errs = metadata(&new.metadata, &old.metadata);
     let s = &new.status;
-    for (value, name) in [
+    let mut status = Status::new(&mut errs);
+    status.counts(&[
         (s.current_number_scheduled, "currentNumberScheduled"),
         (s.number_misscheduled, "numberMisscheduled"),
         (s.desired_number_scheduled, "desiredNumberScheduled"),
         (s.number_ready, "numberReady"),
-    ] {
-        non_negative(i64::from(value), &fld.child(name), &mut errs);
-    }
-    non_negative(
-        s.observed_generation,
-        &fld.child("observedGeneration"),
-        &mut errs,
-    );
-    for (value, name) in [
+    ]);
+    status.generation(s.observed_generation);
+    status.counts(&[
         (s.updated_number_scheduled, "updatedNumberScheduled"),
         (s.number_available, "numberAvailable"),
         (s.number_unavailable, "numberUnavailable"),
-    ] {
-        non_negative(i64::from(value), &fld.child(name), &mut errs);
-    }
-    non_negative_opt(s.collision_count, &fld.child("collisionCount"), &mut errs);
+    ]);
+    status.optional_counts(&[(s.collision_count, "collisionCount")]);
     collision_count_kept(s.collision_count, old.status.collision_count, &mut errs);
     errs
 }
 
-/// `value` above `bound`: Go's `Invalid` with `msg`.
-fn above(value: i32, bound: i32, path: &Path, msg: &str, errs: &mut ErrorList) {
-    if value > bound {
-        errs.push(Error::invalid(path, value, msg));
+/// Go's `ValidateObjectMetaUpdate` of a workload.
+fn metadata(
+    new: &apimachinery::apis::meta::v1::ObjectMeta,
+    old: &apimachinery::apis::meta::v1::ObjectMeta,
+) -> ErrorList {
+    validate_object_meta_update(new, old, &Path::new("metadata"))
+}
+
+/// The checks of a workload's counts under `status`, in Go's order of calls.
+struct Status<'a> {
+    fld: Path<'static>,
+    errs: &'a mut ErrorList,
+}
+
+impl<'a> Status<'a> {
+    fn new(errs: &'a mut ErrorList) -> Self {
+        Status {
+            fld: Path::new("status"),
+            errs,
+        }
+    }
+
+    /// `observedGeneration` not negative.
+    fn generation(&mut self, value: i64) {
+        non_negative(value, &self.fld.child("observedGeneration"), self.errs);
+    }
+
+    /// Each count not negative (Go's `ValidateNonnegativeField`).
+    fn counts(&mut self, counts: &[(i32, &str)]) {
+        for (value, name) in counts {
+            non_negative(i64::from(*value), &self.fld.child(name), self.errs);
+        }
+    }
+
+    /// Each count that is set not negative.
+    fn optional_counts(&mut self, counts: &[(Option<i32>, &str)]) {
+        for (value, name) in counts {
+            non_negative_opt(*value, &self.fld.child(name), self.errs);
+        }
+    }
+
+    /// Each count not above `bound`: Go's `Invalid` with `msg`.
+    fn not_above(&mut self, bound: i32, msg: &str, counts: &[(i32, &str)]) {
+        for (value, name) in counts {
+            if *value > bound {
+                self.errs
+                    .push(Error::invalid(&self.fld.child(name), *value, msg));
+            }
+        }
     }
 }
 

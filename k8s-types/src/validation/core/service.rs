@@ -171,23 +171,23 @@ pub fn validate_load_balancer_status(
             Some(_) => {}
         }
         if !ingress.hostname.is_empty() {
-            let hp = p.child("hostname");
-            invalid_each(
-                &mut errs,
-                &hp,
-                &ingress.hostname,
-                is_dns1123_subdomain(&ingress.hostname),
-            );
-            if parse_ip_sloppy(&ingress.hostname).is_some() {
-                errs.push(Error::invalid(
-                    &hp,
-                    ingress.hostname.as_str(),
-                    "must be a DNS name, not an IP address",
-                ));
-            }
+            load_balancer_hostname(&ingress.hostname, &p.child("hostname"), &mut errs);
         }
     }
     errs
+}
+
+/// A load balancer's ingress hostname (a Service's, an Ingress's): a DNS name, not an
+/// IP address.
+pub(crate) fn load_balancer_hostname(hostname: &str, path: &Path, errs: &mut ErrorList) {
+    invalid_each(errs, path, hostname, is_dns1123_subdomain(hostname));
+    if parse_ip_sloppy(hostname).is_some() {
+        errs.push(Error::invalid(
+            path,
+            hostname,
+            "must be a DNS name, not an IP address",
+        ));
+    }
 }
 
 /// Go's unexported `validateService`: everything but the metadata.

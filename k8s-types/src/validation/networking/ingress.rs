@@ -87,20 +87,11 @@ pub fn validate_ingress_status_update(new: &Ingress, old: &Ingress) -> ErrorList
             ));
         }
         if !ingress.hostname.is_empty() {
-            let hp = p.child("hostname");
-            invalid_each(
+            crate::validation::load_balancer_hostname(
+                &ingress.hostname,
+                &p.child("hostname"),
                 &mut errs,
-                &hp,
-                ingress.hostname.as_str(),
-                is_dns1123_subdomain(&ingress.hostname),
             );
-            if parse_ip_sloppy(&ingress.hostname).is_some() {
-                errs.push(Error::invalid(
-                    &hp,
-                    ingress.hostname.as_str(),
-                    "must be a DNS name, not an IP address",
-                ));
-            }
         }
     }
     errs
