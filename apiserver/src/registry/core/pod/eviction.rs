@@ -244,14 +244,7 @@ impl EvictionRest {
                     tokio::time::sleep(RETRY_DELAY).await;
                     budget = to_json(&*budgets.get(ctx.namespace, &budget_name).await?)?;
                 }
-                Err(e) if errors::is_conflict(&e) => {
-                    return Err(errors::new_timeout_error(
-                        &format!(
-                            "couldn't update PodDisruptionBudget {budget_name:?} due to conflicts"
-                        ),
-                        10,
-                    ));
-                }
+                // Out of retries, Go's `RetryOnConflict` answers the last conflict.
                 Err(e) => return Err(e),
             }
         }
