@@ -12,7 +12,7 @@
 //! not sent; "not sent" and the reason are its answer, compared as any other.
 //!
 //! `until: {path: <JSON pointer>, matches: <value>}` resends the request (every 200 ms,
-//! for at most ten seconds) until that field of the answer matches the value, for what
+//! for at most a minute) until that field of the answer matches the value, for what
 //! a server's controllers do after an answer (a CustomResourceDefinition's `Established`
 //! condition): the last answer is the one compared. A value matches when it is equal,
 //! an object when each of the expected fields matches, a list when each expected item

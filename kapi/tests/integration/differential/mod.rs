@@ -117,8 +117,10 @@ async fn send(
     }
     let method = history::client::Method::from_bytes(request.method.as_bytes())
         .map_err(|e| format!("{what}: {e}"))?;
-    // Resent while its `until` is not met, for at most ten seconds.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    // Resent while its `until` is not met, for at most a minute: kube-apiserver's own
+    // controllers (a deleted CRD's cleanup finalizer) took more than ten seconds on a
+    // loaded CI machine.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
     let Response {
         status,
         headers: got,
@@ -128,8 +130,12 @@ async fn send(
             .exchange(method.clone(), &path, &headers, body.clone())
             .await
             .map_err(|a| format!("{what}: {a:?}"))?;
+        // A body that is not JSON (Go's mux's plain-text 404) is matched as a string.
         let met = request.until.as_ref().is_none_or(|until| {
-            serde_json::from_slice::<Value>(&response.body).is_ok_and(|v| until.met(&v))
+            let body = serde_json::from_slice::<Value>(&response.body).unwrap_or_else(|_| {
+                Value::from(String::from_utf8_lossy(&response.body).into_owned())
+            });
+            until.met(&body)
         });
         if met || std::time::Instant::now() >= deadline {
             break response;
