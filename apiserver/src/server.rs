@@ -489,6 +489,7 @@ impl Config {
             routes: RwLock::new(Arc::new(routes)),
             shutdown: shutdown_rx,
             health: HealthChecks::new(self.storage.clone(), shutdown_initiated_rx),
+            authorizer: self.authorizer.clone(),
         });
         for ((group, resource), rest) in &builtin {
             rest.post_start()

@@ -23,6 +23,14 @@ pub struct DeleteParams {
     /// `orphanDependents`, the deprecated form of `propagationPolicy`: `false` makes a
     /// delete that only marks the object answer 202 Accepted, as in Go.
     pub orphan_dependents: Option<bool>,
+    /// `ignoreStoreReadErrorWithClusterBreakingPotential`: delete an object the storage
+    /// cannot decode, bypassing its preconditions, finalizers and admission (see
+    /// [`Store::delete_corrupt`](super::Store::delete_corrupt)). Kubernetes 1.37 honours
+    /// it (its `AllowUnsafeMalformedObjectDeletion` gate is on); 1.36's handlers drop it.
+    pub ignore_store_read_error: bool,
+    /// Whether the options named `preconditions`, even empty ones (an unsafe delete may
+    /// not).
+    pub preconditions_given: bool,
     /// The API version of the request's path (a few kinds' default propagation
     /// depends on it: see [`GarbageCollectionPolicy`]).
     pub api_version: String,
@@ -67,14 +75,19 @@ impl DeleteParams {
                 .is_some_and(|d| !d.is_empty()),
             grace_period_seconds: options.get("gracePeriodSeconds").and_then(Value::as_i64),
             orphan_dependents: options.get("orphanDependents").and_then(Value::as_bool),
+            ignore_store_read_error: options
+                .get("ignoreStoreReadErrorWithClusterBreakingPotential")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            preconditions_given: options.get("preconditions").is_some_and(|p| !p.is_null()),
             api_version: api_version.to_owned(),
         }
     }
 
     /// Go's `ValidateDeleteOptions` of these parameters and the `dryRun` values they came
     /// with: `orphanDependents` and `propagationPolicy` not both set, a policy Go knows,
-    /// dry-run values among `All`; every error in one 422 on `meta.k8s.io`'s
-    /// `DeleteOptions`.
+    /// dry-run values among `All`, an unsafe delete with none of the options it
+    /// bypasses; every error in one 422 on `meta.k8s.io`'s `DeleteOptions`.
     pub fn validate(&self, dry_run_values: &[String]) -> Result<(), StatusError> {
         let path = Path::new("propagationPolicy");
         let mut errs = ErrorList::default();
@@ -100,6 +113,22 @@ impl DeleteParams {
                 BadValue::json_strings(dry_run_values),
                 &["All"],
             ));
+        }
+        if self.ignore_store_read_error {
+            let path = Path::new("ignoreStoreReadErrorWithClusterBreakingPotential");
+            let bypassed = [
+                (policy.is_some(), "propagationPolicy"),
+                (self.orphan_dependents.is_some(), "orphanDependents"),
+                (self.grace_period_seconds.is_some(), "gracePeriodSeconds"),
+                (self.preconditions_given, "preconditions"),
+            ];
+            for (_, option) in bypassed.into_iter().filter(|(given, _)| *given) {
+                errs.push(Error::invalid(
+                    &path,
+                    BadValue::Bool(true),
+                    format!("cannot be set together with .{option}"),
+                ));
+            }
         }
         if errs.is_empty() {
             return Ok(());
@@ -260,5 +289,37 @@ mod tests {
                 .finalizers_for_garbage_collection(GarbageCollectionPolicy::Unsupported, &[]),
             None
         );
+    }
+
+    #[test]
+    fn an_unsafe_delete_is_refused_with_each_option_it_bypasses() {
+        let body = serde_json::json!({
+            "ignoreStoreReadErrorWithClusterBreakingPotential": true,
+            "gracePeriodSeconds": 0,
+            "propagationPolicy": "Orphan",
+            "preconditions": {},
+        });
+        let params = DeleteParams::from_options(&body, "v1");
+        assert!(params.ignore_store_read_error && params.preconditions_given);
+        let err = params.validate(&[]).unwrap_err();
+        let causes: Vec<String> = err
+            .status
+            .details
+            .iter()
+            .flat_map(|d| d.causes.iter().map(|c| c.message.clone()))
+            .collect();
+        assert_eq!(
+            causes,
+            [
+                "Invalid value: true: cannot be set together with .propagationPolicy",
+                "Invalid value: true: cannot be set together with .gracePeriodSeconds",
+                "Invalid value: true: cannot be set together with .preconditions",
+            ]
+        );
+        let alone = DeleteParams::from_options(
+            &serde_json::json!({"ignoreStoreReadErrorWithClusterBreakingPotential": true}),
+            "v1",
+        );
+        assert!(alone.validate(&[]).is_ok());
     }
 }

@@ -26,6 +26,7 @@ use super::status_metadata::{self, StatusMetadata};
 use super::strategy::{Strategy, Subresource};
 use crate::storage::{
     KeyValue, OPTIMISTIC_LOCK_ERROR_MSG, Revision, Storage, StorageError, interpret_error,
+    unsafe_delete_of_decodable,
 };
 
 mod list;
@@ -591,6 +592,40 @@ impl Store {
             name,
             "too many concurrent writers; try again",
         ))
+    }
+
+    /// Deletes an object the storage holds but cannot decode, as Go's
+    /// `corruptObjectDeleter` does for `ignoreStoreReadErrorWithClusterBreakingPotential`:
+    /// read afresh from the storage, with no preconditions, finalizers, graceful period
+    /// or admission, since there is no object to take them from. An object that decodes
+    /// is refused (409, in the words of Go's etcd store) and a missing one is 404; a dry
+    /// run stops once the delete would have gone ahead.
+    pub async fn delete_corrupt(
+        &self,
+        namespace: &str,
+        name: &str,
+        dry_run: bool,
+    ) -> Result<(), StatusError> {
+        let key = self.info.key(namespace, name);
+        let mut result = Ok(());
+        // Written meanwhile: read again, as Go's conditional delete does.
+        for _ in 0..UPDATE_RETRIES {
+            let kv = self.stored(&key, name).await?;
+            if decode_stored(&self.scheme, &kv).is_ok() {
+                return Err(unsafe_delete_of_decodable(&self.qualified(), name, &key));
+            }
+            if dry_run {
+                return Ok(());
+            }
+            result = match self.storage.delete(&key, Some(kv.mod_revision)).await {
+                Ok(_) => return Ok(()),
+                Err(e @ StorageError::Conflict { .. }) => {
+                    Err(interpret_error(e, &self.qualified(), name))
+                }
+                Err(e) => return Err(interpret_error(e, &self.qualified(), name)),
+            };
+        }
+        result
     }
 
     /// Deletes one object as Go's `Store.Delete` does: a Pod is marked for graceful

@@ -13,6 +13,7 @@ use super::routes::Routes;
 use crate::admission::Chain;
 use crate::apiextensions::controller::CustomResourceServer;
 use crate::apiextensions::{CustomResource, ReservedNames};
+use crate::authorization::Authorizer;
 use crate::endpoints::deprecation::DeprecatedKinds;
 use crate::registry::{RestStorage, Store};
 use crate::storage::Storage;
@@ -38,6 +39,9 @@ pub(crate) struct Api {
     pub(crate) shutdown: watch::Receiver<bool>,
     /// `/healthz`, `/livez` and `/readyz`.
     pub(crate) health: HealthChecks,
+    /// What handlers ask about permissions beyond the request's own verb (an unsafe
+    /// delete's `unsafe-delete-ignore-read-errors`).
+    pub(crate) authorizer: Arc<dyn Authorizer>,
 }
 
 impl Api {

@@ -408,6 +408,7 @@ impl Api {
             conversion: output.conversion,
             user_agent,
             pending_warnings: pending,
+            authorizer: &*self.authorizer,
         };
         // Go converts a write's answer after writing; one that cannot be converted is
         // refused before anything is written (a delete of a kind answering a Status

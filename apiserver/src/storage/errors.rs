@@ -23,11 +23,36 @@ pub fn uid_precondition_failed(
     wanted: &str,
     stored: &str,
 ) -> StatusError {
+    invalid_object(
+        resource,
+        name,
+        key,
+        &format!(
+            "Precondition failed: UID in precondition: {wanted}, UID in object meta: {stored}"
+        ),
+    )
+}
+
+/// The conflict of an unsafe delete (`ignoreStoreReadErrorWithClusterBreakingPotential`)
+/// of an object the storage decodes: Go's etcd store refuses it as an invalid object.
+pub fn unsafe_delete_of_decodable(resource: &GroupResource, name: &str, key: &str) -> StatusError {
+    invalid_object(
+        resource,
+        name,
+        key,
+        "unsafe deletion is not allowed because the object is decodable from storage",
+    )
+}
+
+/// A `StorageError` of code 4, invalid object, at `key`, as `InterpretUpdateError` and
+/// `InterpretDeleteError` answer it: a 409 Conflict on `name` of `resource` with the
+/// storage error's words.
+fn invalid_object(resource: &GroupResource, name: &str, key: &str, why: &str) -> StatusError {
     errors::new_conflict(
         resource,
         name,
         format!(
-            "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {wanted}, UID in object meta: {stored}"
+            "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: {why}"
         ),
     )
 }

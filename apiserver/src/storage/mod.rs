@@ -32,7 +32,9 @@ pub(crate) mod testing;
 mod validation;
 
 pub use self::redb::RedbStorage;
-pub use errors::{OPTIMISTIC_LOCK_ERROR_MSG, interpret_error, uid_precondition_failed};
+pub use errors::{
+    OPTIMISTIC_LOCK_ERROR_MSG, interpret_error, uid_precondition_failed, unsafe_delete_of_decodable,
+};
 pub use etcd::EtcdStorage;
 pub use memory::MemoryStorage;
 pub use own_writes::OwnWrites;

@@ -173,15 +173,11 @@ async fn kubectl_s_delete_options_a_dry_run_and_a_negative_period() {
     // What `kubectl delete pod p --grace-period=5` sends.
     let options = json!({"kind": "DeleteOptions", "apiVersion": "v1",
                          "gracePeriodSeconds": 5, "propagationPolicy": "Background"});
-    // dryRun: the mark is answered, nothing is stored.
-    let r = s
-        .request(
-            "DELETE",
-            &format!("{path}?dryRun=All"),
-            &[("Content-Type", "application/json")],
-            &serde_json::to_vec(&options).unwrap(),
-        )
-        .await;
+    // dryRun, in the body as kubectl sends it (beside a body, Go reads none of the
+    // query's options): the mark is answered, nothing is stored.
+    let mut dry_run = options.clone();
+    dry_run["dryRun"] = json!(["All"]);
+    let r = delete_with(&s, &path, dry_run).await;
     assert_eq!(r.status, 200);
     assert_eq!(mark(&r.json()).1, 5);
     assert!(

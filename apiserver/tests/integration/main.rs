@@ -42,6 +42,7 @@ mod server_controllers;
 mod server_side_apply;
 mod status_metadata;
 mod storage_backends;
+mod unsafe_deletion;
 mod update_preconditions;
 mod validation;
 mod watch_frames;

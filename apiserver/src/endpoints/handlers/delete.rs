@@ -4,12 +4,15 @@
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};
 use apimachinery::proto::decode_envelope;
-use apimachinery::schema::GroupVersionKind;
+use apimachinery::schema::{GroupKind, GroupResource, GroupVersionKind};
 use apimachinery::serializer::protobuf::decode_raw_object;
 use apimachinery::serializer::yaml::yaml_to_json;
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 use serde_json::Value;
 
+use super::options::{parse_int, parse_pointer_bool};
 use super::{Handler, Reply};
+use crate::authorization::{Attributes, Decision};
 use crate::endpoints::negotiation::MediaType;
 use crate::endpoints::responsewriters::status_json;
 use crate::registry::{DeleteParams, ListParams, to_json};
@@ -23,10 +26,64 @@ impl Handler<'_> {
     /// first delete marks it terminating).
     pub async fn delete(&self, body: &[u8], media: MediaType) -> Result<Reply, StatusError> {
         let params = self.delete_params(body, media)?;
+        if params.ignore_store_read_error {
+            return self.delete_corrupt(&params).await;
+        }
         let before = self.warnings_before_delete(&params);
         let mut reply = self.delete_one(&params).await?;
         reply.warnings.splice(0..0, before);
         Ok(reply)
+    }
+
+    /// An unsafe delete (`ignoreStoreReadErrorWithClusterBreakingPotential`) as Go's
+    /// handler runs one: only of a resource itself, by a user who may also do
+    /// `unsafe-delete-ignore-read-errors` on it; the object goes without being read (see
+    /// [`Store::delete_corrupt`](crate::registry::Store::delete_corrupt)), so the answer
+    /// is a `Status` naming the kind, not the object.
+    async fn delete_corrupt(&self, params: &DeleteParams) -> Result<Reply, StatusError> {
+        let resource =
+            GroupResource::new(self.info.api_group.as_str(), self.info.resource.as_str());
+        let forbidden = |why: String| errors::new_forbidden(&resource, &self.info.name, why);
+        if !self.info.subresource.is_empty() {
+            return Err(forbidden(
+                "ignoreStoreReadErrorWithClusterBreakingPotential delete option is not allowed on a subresource or non-resource request".to_owned(),
+            ));
+        }
+        let verb = "unsafe-delete-ignore-read-errors";
+        let attributes = Attributes {
+            verb: verb.to_owned(),
+            path: String::new(),
+            ..Attributes::for_resource(self.user.clone(), self.info, "")
+        };
+        let (decision, reason) = self.authorizer.authorize(&attributes).await;
+        if decision != Decision::Allow {
+            return Err(forbidden(format!(
+                "not permitted to do {verb:?}, reason: {reason}"
+            )));
+        }
+        self.store
+            .delete_corrupt(self.namespace(), &self.info.name, params.dry_run)
+            .await?;
+        let status = Status {
+            type_meta: TypeMeta {
+                kind: "Status".into(),
+                api_version: "v1".into(),
+            },
+            status: "Success".into(),
+            code: 200,
+            details: Some(StatusDetails {
+                name: self.info.name.clone(),
+                kind: self.store.info().kind.clone(),
+                ..StatusDetails::default()
+            }),
+            ..Status::default()
+        };
+        Ok(Reply {
+            code: 200,
+            content_type: "application/json",
+            body: status_json(&status),
+            warnings: Vec::new(),
+        })
     }
 
     /// The resource's warnings on a delete (Go's REST storages add them before deleting):
@@ -103,66 +160,89 @@ impl Handler<'_> {
         self.reply(code, &*self.to_request_version_async(obj).await?, warnings)
     }
 
+    /// The request's `DeleteOptions`, read as Go's handlers read them: from the body when
+    /// it has one, and only otherwise from the query, so that a `dryRun` or
+    /// `gracePeriodSeconds` in the query beside a body is not read at all. Then Go's
+    /// `ValidateDeleteOptions`.
     pub(super) fn delete_params(
         &self,
         body: &[u8],
         media: MediaType,
     ) -> Result<DeleteParams, StatusError> {
-        let mut params = DeleteParams {
-            dry_run: self.delete_dry_run()?,
-            propagation_policy: self.query.get("propagationPolicy").cloned(),
-            api_version: self.info.api_version.clone(),
-            ..DeleteParams::default()
+        let (mut params, dry_run_values) = if body.is_empty() {
+            self.query_delete_params()?
+        } else {
+            self.body_delete_params(body, media)?
         };
-        if let Some(g) = self.query.get("gracePeriodSeconds") {
-            params.grace_period_seconds = Some(g.parse::<i64>().map_err(|_| {
-                errors::new_bad_request(format!("invalid gracePeriodSeconds {g:?}: not an integer"))
-            })?);
-        }
-        if let Some(o) = self.query.get("orphanDependents") {
-            params.orphan_dependents = Some(o.parse::<bool>().map_err(|_| {
-                errors::new_bad_request(format!("invalid orphanDependents {o:?}: not a boolean"))
-            })?);
-        }
-        let mut dry_run_values = Vec::new();
-        if !body.iter().all(u8::is_ascii_whitespace) {
-            let v = self.delete_options(body, media)?;
-            if let Some(p) = v.get("propagationPolicy").and_then(Value::as_str) {
-                params.propagation_policy = Some(p.to_owned());
-            }
-            if let Some(pre) = v.get("preconditions") {
-                params.precondition_uid = pre.get("uid").and_then(Value::as_str).map(str::to_owned);
-                params.precondition_resource_version = pre
-                    .get("resourceVersion")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-            }
-            if let Some(dry) = v.get("dryRun").and_then(Value::as_array) {
-                dry_run_values = dry
-                    .iter()
-                    .map(|d| d.as_str().unwrap_or_default().to_owned())
-                    .collect();
-                params.dry_run |= dry.iter().any(|d| d == "All");
-            }
-            match v.get("gracePeriodSeconds") {
-                None | Some(Value::Null) => {}
-                Some(g) => {
-                    params.grace_period_seconds = Some(g.as_i64().ok_or_else(|| {
-                        errors::new_bad_request(format!(
-                            "the body of the request is not valid DeleteOptions: gracePeriodSeconds {g} is not an integer"
-                        ))
-                    })?);
-                }
-            }
-            if let Some(o) = v.get("orphanDependents").and_then(Value::as_bool) {
-                params.orphan_dependents = Some(o);
-            }
+        // Kubernetes 1.36 leaves its `AllowUnsafeMalformedObjectDeletion` gate off,
+        // and Go then drops the option before validating.
+        if !cfg!(feature = "v1_37") {
+            params.ignore_store_read_error = false;
         }
         params.validate(&dry_run_values)?;
         if params.orphan_dependents == Some(true) {
             params.propagation_policy = Some("Orphan".into());
         }
         Ok(params)
+    }
+
+    /// `DeleteOptions` from the query (Go's parameter codec), with its `dryRun` values.
+    fn query_delete_params(&self) -> Result<(DeleteParams, Vec<String>), StatusError> {
+        let dry_run_values: Vec<String> = self.query.get("dryRun").cloned().into_iter().collect();
+        let params = DeleteParams {
+            dry_run: !dry_run_values.is_empty(),
+            propagation_policy: self.query.get("propagationPolicy").cloned(),
+            grace_period_seconds: self
+                .query
+                .get("gracePeriodSeconds")
+                .map(|g| parse_int(g))
+                .transpose()?,
+            orphan_dependents: self
+                .query
+                .get("orphanDependents")
+                .map(|o| parse_pointer_bool(o)),
+            ignore_store_read_error: self
+                .query
+                .get("ignoreStoreReadErrorWithClusterBreakingPotential")
+                .is_some_and(|o| parse_pointer_bool(o)),
+            api_version: self.info.api_version.clone(),
+            ..DeleteParams::default()
+        };
+        Ok((params, dry_run_values))
+    }
+
+    /// `DeleteOptions` from a body in the request's format, with its `dryRun` values.
+    fn body_delete_params(
+        &self,
+        body: &[u8],
+        media: MediaType,
+    ) -> Result<(DeleteParams, Vec<String>), StatusError> {
+        let v = self.delete_options(body, media)?;
+        if let Some(mismatch) = type_mismatch(&v) {
+            return Err(errors::new_bad_request(mismatch));
+        }
+        let dry_run_values: Vec<String> = v
+            .get("dryRun")
+            .and_then(Value::as_array)
+            .map(|dry| {
+                dry.iter()
+                    .map(|d| d.as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let grace_period_seconds = match v.get("gracePeriodSeconds") {
+            None | Some(Value::Null) => None,
+            Some(g) => Some(g.as_i64().ok_or_else(|| {
+                errors::new_bad_request(format!(
+                    "the body of the request is not valid DeleteOptions: gracePeriodSeconds {g} is not an integer"
+                ))
+            })?),
+        };
+        let params = DeleteParams {
+            grace_period_seconds,
+            ..DeleteParams::from_options(&v, &self.info.api_version)
+        };
+        Ok((params, dry_run_values))
     }
 
     /// DELETE of a collection: every selected object, as one delete each. The answer is
@@ -174,6 +254,17 @@ impl Handler<'_> {
     ) -> Result<Reply, StatusError> {
         let selection = self.selection()?;
         let params = self.delete_params(body, media)?;
+        if params.ignore_store_read_error {
+            return Err(errors::new_invalid(
+                &GroupKind::new("meta.k8s.io", "DeleteOptions"),
+                "",
+                &ErrorList::from(vec![Error::invalid(
+                    &Path::new("ignoreStoreReadErrorWithClusterBreakingPotential"),
+                    BadValue::Bool(true),
+                    "is not allowed with DELETECOLLECTION, try again after removing the option",
+                )]),
+            ));
+        }
         let warnings = self.warnings_before_delete(&params);
         let page = self
             .store
@@ -218,7 +309,16 @@ impl Handler<'_> {
             ))
         };
         match media {
-            MediaType::Json => serde_json::from_slice(body).map_err(|e| invalid(&e)),
+            MediaType::Json => {
+                // Go reads the kind first, with a JSON parser whose words these are; its
+                // error is answered as it is.
+                if let Err(syntax) = apimachinery::util::json::check_valid(body) {
+                    return Err(errors::new_bad_request(format!(
+                        "couldn't get version/kind; json parse error: {syntax}"
+                    )));
+                }
+                serde_json::from_slice(body).map_err(|e| invalid(&e))
+            }
             MediaType::Yaml => {
                 let text = std::str::from_utf8(body).map_err(|e| invalid(&e))?;
                 yaml_to_json(text)
@@ -240,4 +340,40 @@ impl Handler<'_> {
             }
         }
     }
+}
+
+/// Whether a JSON value fits a field's Go type.
+type Fits = fn(&Value) -> bool;
+
+/// The first field of a `DeleteOptions` body (in Go's struct order) whose JSON type does
+/// not fit it, in Go's JSON decoder's words, as Go's handler answers them.
+fn type_mismatch(options: &Value) -> Option<String> {
+    let integer: Fits = |v| v.is_i64();
+    let strings: Fits = |v| {
+        v.as_array()
+            .is_some_and(|items| items.iter().all(Value::is_string))
+    };
+    let fields: [(&str, Fits); 6] = [
+        ("gracePeriodSeconds", integer),
+        ("preconditions", Value::is_object),
+        ("orphanDependents", Value::is_boolean),
+        ("propagationPolicy", Value::is_string),
+        ("dryRun", strings),
+        (
+            "ignoreStoreReadErrorWithClusterBreakingPotential",
+            Value::is_boolean,
+        ),
+    ];
+    let (path, _) = fields
+        .into_iter()
+        .find(|(name, fits)| options.get(name).is_some_and(|v| !v.is_null() && !fits(v)))?;
+    let path = match options.get(path).and_then(Value::as_array) {
+        // Go names the element's type when the list itself fits.
+        Some(items) => match items.iter().position(|v| !v.is_string()) {
+            Some(i) => format!("{path}[{i}]"),
+            None => path.to_owned(),
+        },
+        None => path.to_owned(),
+    };
+    crate::endpoints::go_type_errors::describe("meta.k8s.io", "v1", "DeleteOptions", &path, options)
 }

@@ -22,6 +22,7 @@ use super::responsewriters::method_not_allowed;
 use super::warning::PendingWarnings;
 use crate::admission::Chain;
 use crate::authentication::user::Info;
+use crate::authorization::Authorizer;
 use crate::registry::{
     Context, RestStorage, Selection, Store, Strategy, Subresource, WebhookConverter, convert,
     encode, from_value, to_json,
@@ -86,6 +87,8 @@ pub struct Handler<'a> {
     pub user_agent: &'a str,
     /// Where warnings are recorded as they arise, for an error answer.
     pub pending_warnings: &'a PendingWarnings,
+    /// The server's authorizer, for permissions a verb needs beyond the request's own.
+    pub authorizer: &'a dyn Authorizer,
 }
 
 impl Handler<'_> {

@@ -56,13 +56,6 @@ impl Handler<'_> {
         Ok(self.query.get("dryRun").is_some_and(|d| !d.is_empty()))
     }
 
-    /// The `dryRun` of a delete or deletecollection (Go's `ValidateDeleteOptions` of the
-    /// query's part).
-    pub(super) fn delete_dry_run(&self) -> Result<bool, StatusError> {
-        invalid_options("DeleteOptions", self.dry_run_errors())?;
-        Ok(self.query.get("dryRun").is_some_and(|d| !d.is_empty()))
-    }
-
     /// Go's `ValidateDryRun` of the query's `dryRun` (its last value: the query keeps one).
     fn dry_run_errors(&self) -> ErrorList {
         let mut errs = ErrorList::default();
@@ -280,6 +273,13 @@ pub(super) fn parse_bool(s: &str) -> bool {
     !(s.is_empty() || s == "0" || s.eq_ignore_ascii_case("f") || s.eq_ignore_ascii_case("false"))
 }
 
+/// A pointer-to-boolean option of `DeleteOptions` as Go's parameter codec reads one
+/// (`runtime.Convert_Slice_string_To_Pointer_bool`): `0` and `false` (in any case) are
+/// false, anything else, the empty value included, true.
+pub(super) fn parse_pointer_bool(s: &str) -> bool {
+    !(s == "0" || s.eq_ignore_ascii_case("false"))
+}
+
 /// A `resourceVersion` parameter as Go's storage reads it (`ParseResourceVersion`):
 /// `""` and `"0"` are 0 (any / most recent), anything else an unsigned revision; what
 /// does not parse is Go's field error.
@@ -306,6 +306,16 @@ pub fn parse_resource_version(rv: &str) -> Result<i64, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn delete_options_booleans_are_false_only_when_they_say_so() {
+        for yes in ["true", "yes", "", "f", "1", "TRUE"] {
+            assert!(parse_pointer_bool(yes), "{yes:?}");
+        }
+        for no in ["false", "False", "0"] {
+            assert!(!parse_pointer_bool(no), "{no:?}");
+        }
+    }
 
     #[test]
     fn numbers_and_versions_fail_with_go_messages() {
