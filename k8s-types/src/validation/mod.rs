@@ -69,12 +69,12 @@
 //! ReplicationController, Node, PersistentVolume, PersistentVolumeClaim, ResourceQuota,
 //! Deployment, ReplicaSet, StatefulSet, DaemonSet, HorizontalPodAutoscaler, Ingress,
 //! PodDisruptionBudget, FlowSchema, PriorityLevelConfiguration, StorageVersion,
-//! CertificateSigningRequest and (from 1.37) CSINode (`validate_*_status_update`) are
-//! registered as the kinds' `/status` validators
+//! CertificateSigningRequest, Job and (from 1.37) CSINode (`validate_*_status_update`)
+//! are registered as the kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
-//! the API server runs on a write of the subresource; the Job's status checks and those
-//! of the DRA, scheduling, storage-migration and admission-policy kinds are not ported
-//! yet (their `/status` writes get the metadata checks only).
+//! the API server runs on a write of the subresource; those of the DRA, scheduling,
+//! storage-migration and admission-policy kinds are not ported yet (their `/status`
+//! writes get the metadata checks only).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -507,6 +507,7 @@ fn register(v: &mut Validators) {
     {
         use crate::batch::v1 as b;
         v.add::<b::Job, _>(pair!(validate_job, validate_job_update));
+        v.add_status::<b::Job, _>(status!(validate_job_status_update));
         v.add::<b::CronJob, _>(pair!(validate_cron_job, validate_cron_job_update));
     }
     #[cfg(feature = "admissionregistration")]

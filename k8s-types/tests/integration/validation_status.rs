@@ -388,3 +388,42 @@ fn storage_version_status_as_on_create() {
         ]
     );
 }
+
+#[test]
+fn job_status_transitions_are_checked_where_they_changed() {
+    let spec = json!({
+        "completionMode": "Indexed", "completions": 4, "parallelism": 2,
+        "backoffLimitPerIndex": 1,
+        "selector": {"matchLabels": {"job": "w"}},
+        "template": {"metadata": {"labels": {"job": "w"}},
+                     "spec": {"restartPolicy": "Never",
+                              "containers": [{"name": "w", "image": "busybox"}]}}});
+    let old = json!({"metadata": meta("w", true), "spec": spec, "status": {
+        "startTime": "2026-01-01T00:00:00Z", "active": 2, "succeeded": 2, "failed": 1,
+        "completedIndexes": "0,2"}});
+    // Finished with Pods still active, counters going down, indexes that overlap.
+    let mut new = old.clone();
+    new["status"] = json!({
+        "startTime": "2026-01-01T00:00:00Z", "active": 1, "succeeded": 1, "failed": 0,
+        "completedIndexes": "0,2", "failedIndexes": "2",
+        "conditions": [{"type": "FailureTarget", "status": "True"},
+                       {"type": "Failed", "status": "True"}]});
+    assert_eq!(
+        status_errors::<k8s_types::batch::v1::Job>(old.clone(), new).unwrap(),
+        [
+            "status.active: Invalid value: 1: active>0 is invalid for finished job",
+            "status.failedIndexes: Invalid value: \"2\": failedIndexes and completedIndexes overlap at index: 2",
+            "status.failed: Invalid value: 0: cannot decrease the failed counter",
+            "status.succeeded: Invalid value: 1: cannot decrease the succeeded counter",
+        ]
+    );
+    // A status that was already wrong and did not change is let through.
+    let mut wrong = old.clone();
+    wrong["status"]["ready"] = json!(5);
+    let mut unrelated = wrong.clone();
+    unrelated["status"]["succeeded"] = json!(3);
+    assert_eq!(
+        status_errors::<k8s_types::batch::v1::Job>(wrong, unrelated).unwrap(),
+        Vec::<String>::new()
+    );
+}

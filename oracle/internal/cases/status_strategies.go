@@ -8,6 +8,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
 	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/certificates/certificates"
 	"k8s.io/kubernetes/pkg/registry/core/node"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
@@ -33,6 +34,7 @@ var statusStrategies = map[schema.GroupKind]resourceStrategy{
 	{Group: "apps", Kind: "ReplicaSet"}:                                         {"replicasets", replicaset.StatusStrategy},
 	{Group: "apps", Kind: "StatefulSet"}:                                        {"statefulsets", statefulset.StatusStrategy},
 	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}:                     {"horizontalpodautoscalers", horizontalpodautoscaler.StatusStrategy},
+	{Group: "batch", Kind: "Job"}:                                               {"jobs", job.StatusStrategy},
 	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}:           {"certificatesigningrequests", certificates.StatusStrategy},
 	{Group: "", Kind: "Node"}:                                                   {"nodes", node.StatusStrategy},
 	{Group: "", Kind: "PersistentVolume"}:                                       {"persistentvolumes", persistentvolume.StatusStrategy},

@@ -286,30 +286,44 @@ pub fn compare_kind(
             continue;
         };
         let case = format!("seed {seed}, /status");
-        match judge_as(oracle, scheme, &written, Some(&old), Mode::Status) {
-            Judged::NotValidatedByGo => {
-                if matches!(
-                    our_causes(scheme, &written, Some(&old), Mode::Status),
-                    Ok(Some(_))
-                ) {
-                    outcome.different(
-                        &name,
-                        Column::StatusValidation,
-                        "a /status validator in ours, no status strategy in the oracle's table"
-                            .to_owned(),
-                    );
-                }
+        record_status(oracle, scheme, outcome, &name, &case, &written, &old);
+    }
+}
+
+/// Judges `written`, a `/status` write over `old`, both ways and records it (a kind with
+/// a status validator on one side only is a difference).
+fn record_status(
+    oracle: &mut Oracle,
+    scheme: &Scheme,
+    outcome: &mut Outcome,
+    name: &str,
+    case: &str,
+    written: &[u8],
+    old: &[u8],
+) {
+    match judge_as(oracle, scheme, written, Some(old), Mode::Status) {
+        Judged::NotValidatedByGo => {
+            if matches!(
+                our_causes(scheme, written, Some(old), Mode::Status),
+                Ok(Some(_))
+            ) {
+                outcome.different(
+                    name,
+                    Column::StatusValidation,
+                    "a /status validator in ours, no status strategy in the oracle's table"
+                        .to_owned(),
+                );
             }
-            Judged::Equal => outcome.equal(&name, Column::StatusValidation),
-            Judged::Different(d) => {
-                outcome.different(&name, Column::StatusValidation, format!("{case}: {d}"));
-            }
-            Judged::NotValidatedByOurs => outcome.different(
-                &name,
-                Column::StatusValidation,
-                "a status strategy in Go, no /status validator in ours".to_owned(),
-            ),
         }
+        Judged::Equal => outcome.equal(name, Column::StatusValidation),
+        Judged::Different(d) => {
+            outcome.different(name, Column::StatusValidation, format!("{case}: {d}"));
+        }
+        Judged::NotValidatedByOurs => outcome.different(
+            name,
+            Column::StatusValidation,
+            "a status strategy in Go, no /status validator in ours".to_owned(),
+        ),
     }
 }
 
@@ -325,7 +339,8 @@ fn for_release_under_test(text: &str) -> bool {
 
 /// The invalid corpus: every document of `invalid/*.yaml`, judged on create (a document
 /// with `metadata.annotations["oracle.test/old"]` naming another document of the file by
-/// its `metadata.name` is judged as an update of it).
+/// its `metadata.name` is judged as an update of it, one with
+/// `oracle.test/status-of` as a `/status` write over it).
 pub fn compare_corpus(oracle: &mut Oracle, scheme: &Scheme, outcome: &mut Outcome) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/invalid");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -358,29 +373,42 @@ pub fn compare_corpus(oracle: &mut Oracle, scheme: &Scheme, outcome: &mut Outcom
                 doc["apiVersion"].as_str().unwrap_or(""),
                 doc["kind"].as_str().unwrap_or("")
             );
-            let old = doc["metadata"]["annotations"]["oracle.test/old"]
-                .as_str()
-                .map(|old_name| {
-                    let old = docs
-                        .iter()
-                        .find(|d| d["metadata"]["name"] == old_name)
-                        .unwrap_or_else(|| {
-                            panic!("{file_name} document {i}: no document named {old_name}")
-                        });
-                    serde_json::to_vec(old).expect("JSON")
-                });
-            let mut doc = doc.clone();
-            if let Some(a) = doc["metadata"]["annotations"].as_object_mut() {
-                a.remove("oracle.test/old");
-                if a.is_empty() {
-                    doc["metadata"]
-                        .as_object_mut()
-                        .map(|m| m.remove("annotations"));
-                }
+            let named = |key: &str| {
+                doc["metadata"]["annotations"][key]
+                    .as_str()
+                    .map(|old_name| {
+                        let old = docs
+                            .iter()
+                            .find(|d| d["metadata"]["name"] == old_name)
+                            .unwrap_or_else(|| {
+                                panic!("{file_name} document {i}: no document named {old_name}")
+                            });
+                        serde_json::to_vec(&without_test_annotations(old)).expect("JSON")
+                    })
+            };
+            let case = format!("{file_name} document {i}");
+            let input = serde_json::to_vec(&without_test_annotations(doc)).expect("JSON");
+            if let Some(old) = named("oracle.test/status-of") {
+                record_status(oracle, scheme, outcome, &name, &case, &input, &old);
+                continue;
             }
-            let input = serde_json::to_vec(&doc).expect("JSON");
-            let judged = judge(oracle, scheme, &input, old.as_deref());
-            record(outcome, &name, &format!("{file_name} document {i}"), judged);
+            let judged = judge(oracle, scheme, &input, named("oracle.test/old").as_deref());
+            record(outcome, &name, &case, judged);
         }
     }
+}
+
+/// `doc` without the corpus's own annotations (and without `annotations` when they were
+/// all the corpus's).
+fn without_test_annotations(doc: &Value) -> Value {
+    let mut doc = doc.clone();
+    if let Some(a) = doc["metadata"]["annotations"].as_object_mut() {
+        a.retain(|k, _| !k.starts_with("oracle.test/"));
+        if a.is_empty() {
+            doc["metadata"]
+                .as_object_mut()
+                .map(|m| m.remove("annotations"));
+        }
+    }
+    doc
 }

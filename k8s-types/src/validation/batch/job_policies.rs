@@ -366,7 +366,7 @@ pub(crate) fn indexes_format(indexes: &str, completions: i32) -> Result<i32, Str
 }
 
 /// Go's `parseIndexInterval`.
-fn index_interval(interval: &str, completions: i32) -> Result<(i64, i64), String> {
+pub(super) fn index_interval(interval: &str, completions: i32) -> Result<(i64, i64), String> {
     let limits: Vec<&str> = interval.split('-').collect();
     if limits.len() > 2 {
         return Err(format!(
