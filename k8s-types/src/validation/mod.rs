@@ -67,14 +67,15 @@
 //! taints annotation; the diff Go appends to a PersistentVolume's or claim's
 //! "immutable after creation" message. The `/status` checks of Pod, Service,
 //! ReplicationController, Node, PersistentVolume, PersistentVolumeClaim, ResourceQuota,
-//! Deployment, ReplicaSet, StatefulSet, DaemonSet, HorizontalPodAutoscaler, Ingress,
+//! Namespace, Deployment, ReplicaSet, StatefulSet, DaemonSet, HorizontalPodAutoscaler, Ingress,
 //! PodDisruptionBudget, FlowSchema, PriorityLevelConfiguration, StorageVersion,
-//! CertificateSigningRequest, Job and (from 1.37) CSINode (`validate_*_status_update`)
-//! are registered as the kinds' `/status` validators
+//! CertificateSigningRequest, Job, StorageVersionMigration, ServiceCIDR, DeviceTaintRule
+//! and (from 1.37) CSINode (`validate_*_status_update`) are registered as the kinds'
+//! `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
-//! the API server runs on a write of the subresource; those of the DRA, scheduling,
-//! storage-migration and admission-policy kinds are not ported yet (their `/status`
-//! writes get the metadata checks only).
+//! the API server runs on a write of the subresource; those of ResourceClaim,
+//! ResourcePoolStatusRequest, the scheduling kinds and the admission policies are not
+//! ported yet (their `/status` writes get the metadata checks only).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -111,7 +112,7 @@ mod autoscaling;
 mod batch;
 #[cfg(feature = "certificates")]
 mod certificates;
-#[cfg(feature = "policy")]
+#[cfg(any(feature = "policy", feature = "resource", feature = "storagemigration"))]
 mod conditions;
 #[cfg(feature = "coordination")]
 mod coordination;
@@ -464,6 +465,7 @@ fn register(v: &mut Validators) {
             validate_persistent_volume_claim_status_update
         ));
         v.add_status::<c::ResourceQuota, _>(status!(validate_resource_quota_status_update));
+        v.add_status::<c::Namespace, _>(status!(validate_namespace_status_update));
     }
     #[cfg(feature = "apps")]
     {
@@ -584,6 +586,7 @@ fn register(v: &mut Validators) {
         ));
         v.add::<n::IPAddress, _>(pair!(validate_ip_address, validate_ip_address_update));
         v.add::<n::ServiceCIDR, _>(pair!(validate_service_cidr, validate_service_cidr_update));
+        v.add_status::<n::ServiceCIDR, _>(status!(validate_service_cidr_status_update));
     }
     #[cfg(feature = "policy")]
     {
@@ -684,15 +687,27 @@ fn register(v: &mut Validators) {
         ));
     }
     #[cfg(all(feature = "storagemigration", feature = "v1_37"))]
-    v.add::<crate::storagemigration::v1::StorageVersionMigration, _>(pair!(
-        validate_storage_version_migration,
-        validate_storage_version_migration_update
-    ));
+    {
+        use crate::storagemigration::v1::StorageVersionMigration;
+        v.add::<StorageVersionMigration, _>(pair!(
+            validate_storage_version_migration,
+            validate_storage_version_migration_update
+        ));
+        v.add_status::<StorageVersionMigration, _>(status!(
+            validate_storage_version_migration_status_update
+        ));
+    }
     #[cfg(all(feature = "storagemigration", not(feature = "v1_37")))]
-    v.add::<crate::storagemigration::v1beta1::StorageVersionMigration, _>(pair!(
-        validate_storage_version_migration,
-        validate_storage_version_migration_update
-    ));
+    {
+        use crate::storagemigration::v1beta1::StorageVersionMigration;
+        v.add::<StorageVersionMigration, _>(pair!(
+            validate_storage_version_migration,
+            validate_storage_version_migration_update
+        ));
+        v.add_status::<StorageVersionMigration, _>(status!(
+            validate_storage_version_migration_status_update
+        ));
+    }
     #[cfg(feature = "scheduling")]
     v.add::<crate::scheduling::v1::PriorityClass, _>(pair!(
         validate_priority_class,
@@ -735,6 +750,7 @@ fn register(v: &mut Validators) {
             validate_device_taint_rule,
             validate_device_taint_rule_update
         ));
+        v.add_status::<DeviceTaintRule, _>(status!(validate_device_taint_rule_status_update));
         v.add::<v1alpha3::ResourcePoolStatusRequest, _>(pair!(
             validate_resource_pool_status_request,
             validate_resource_pool_status_request_update

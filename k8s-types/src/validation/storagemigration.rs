@@ -2,7 +2,7 @@
 //! `pkg/apis/storagemigration/validation`): StorageVersionMigration.
 
 use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
-use apimachinery::util::validation::field::{Error, ErrorList, Path};
+use apimachinery::util::validation::field::{Error, ErrorList, Path, json_of};
 use apimachinery::util::validation::{is_dns1035_label, is_dns1123_subdomain};
 
 use super::go_value::go_json;
@@ -86,4 +86,74 @@ pub fn validate_storage_version_migration_update(
         ));
     }
     errs
+}
+
+/// Go's `ValidateStorageVersionMigrationStatusUpdate`, the `/status` validator: the
+/// metadata update; the resource version migrated to, a well-formed one (a decimal
+/// without leading zeros), set once; the conditions (`ValidateConditions`), never both
+/// `Succeeded` and `Failed`, and neither taken back once true.
+pub fn validate_storage_version_migration_status_update(
+    new: &StorageVersionMigration,
+    old: &StorageVersionMigration,
+) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    let path = Path::new("status");
+    let rv = &new.status.resource_version;
+    let rv_path = path.child("resourceVersion");
+    // Go compares the version with itself, which fails only when it is not well formed.
+    if !rv.is_empty() && !well_formed_resource_version(rv) {
+        errs.push(Error::invalid(
+            &rv_path,
+            rv.as_str(),
+            format!("resource version is not well formed: {rv}"),
+        ));
+    }
+    let conditions = &new.status.conditions;
+    errs.extend(super::conditions::validate_conditions(
+        conditions,
+        &path.child("conditions"),
+    ));
+    let old_rv = &old.status.resource_version;
+    if !old_rv.is_empty() && old_rv != rv {
+        errs.push(Error::invalid(
+            &rv_path,
+            rv.as_str(),
+            FIELD_IMMUTABLE_ERROR_MSG,
+        ));
+    }
+    let conditions_path = path.child("conditions");
+    let conditions_error =
+        |detail: &str| Error::invalid(&conditions_path, json_of(conditions), detail);
+    let (succeeded, failed) = (is_true(new, "Succeeded"), is_true(new, "Failed"));
+    if succeeded && failed {
+        errs.push(conditions_error(
+            "Both success and failed conditions cannot be true at the same time",
+        ));
+    }
+    if is_true(old, "Succeeded") && !succeeded {
+        errs.push(conditions_error(
+            "Success condition cannot be set to false once it is true",
+        ));
+    }
+    if is_true(old, "Failed") && !failed {
+        errs.push(conditions_error(
+            "Failed condition cannot be set to false once it is true",
+        ));
+    }
+    errs
+}
+
+/// Whether the first condition of type `kind` is true (Go's `FindStatusCondition`).
+fn is_true(svm: &StorageVersionMigration, kind: &str) -> bool {
+    svm.status
+        .conditions
+        .iter()
+        .find(|c| c.r#type == kind)
+        .is_some_and(|c| c.status == "True")
+}
+
+/// Go's `resourceversion.isWellFormed`: decimal digits without a leading zero.
+fn well_formed_resource_version(rv: &str) -> bool {
+    !rv.starts_with('0') && !rv.is_empty() && rv.bytes().all(|b| b.is_ascii_digit())
 }

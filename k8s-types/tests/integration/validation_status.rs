@@ -427,3 +427,86 @@ fn job_status_transitions_are_checked_where_they_changed() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn namespace_status_phase_follows_the_deletion_timestamp() {
+    use k8s_types::core::v1::Namespace;
+    let old = json!({"metadata": meta("team", false), "status": {"phase": "Active"}});
+    let mut terminating = old.clone();
+    terminating["status"]["phase"] = json!("Terminating");
+    assert_eq!(
+        status_errors::<Namespace>(old.clone(), terminating.clone()).unwrap(),
+        [
+            "status.Phase: Invalid value: \"Terminating\": may only be 'Active' if `deletionTimestamp` is empty"
+        ]
+    );
+    let mut deleted = terminating;
+    deleted["metadata"]["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
+    assert_eq!(
+        status_errors::<Namespace>(deleted.clone(), deleted.clone()).unwrap(),
+        Vec::<String>::new()
+    );
+    let mut active = deleted.clone();
+    active["status"]["phase"] = json!("Active");
+    assert_eq!(
+        status_errors::<Namespace>(deleted, active).unwrap(),
+        [
+            "status.Phase: Invalid value: \"Active\": may only be 'Terminating' if `deletionTimestamp` is not empty"
+        ]
+    );
+}
+
+#[test]
+fn storage_version_migration_status_is_set_once_and_never_taken_back() {
+    #[cfg(feature = "v1_37")]
+    use k8s_types::storagemigration::v1::StorageVersionMigration;
+    #[cfg(not(feature = "v1_37"))]
+    use k8s_types::storagemigration::v1beta1::StorageVersionMigration;
+    let condition = |t: &str, s: &str| {
+        json!({"type": t, "status": s, "reason": "Done", "message": "m",
+               "lastTransitionTime": "2026-01-01T00:00:00Z"})
+    };
+    let old = json!({"metadata": meta("m", false),
+                     "spec": {"resource": {"group": "apps", "resource": "deployments"}},
+                     "status": {"resourceVersion": "1200",
+                                "conditions": [condition("Succeeded", "True")]}});
+    let mut new = old.clone();
+    new["status"] = json!({"resourceVersion": "012",
+                           "conditions": [condition("Succeeded", "False")]});
+    let errs = status_errors::<StorageVersionMigration>(old, new).unwrap();
+    assert_eq!(errs.len(), 3, "{errs:?}");
+    assert_eq!(
+        errs[0],
+        "status.resourceVersion: Invalid value: \"012\": resource version is not well formed: 012"
+    );
+    assert_eq!(
+        errs[1],
+        "status.resourceVersion: Invalid value: \"012\": field is immutable"
+    );
+    assert!(
+        errs[2].ends_with(": Success condition cannot be set to false once it is true"),
+        "{}",
+        errs[2]
+    );
+}
+
+#[test]
+fn device_taint_rule_status_has_at_most_eight_valid_conditions() {
+    #[cfg(feature = "v1_37")]
+    use k8s_types::resource::v1::DeviceTaintRule;
+    #[cfg(not(feature = "v1_37"))]
+    use k8s_types::resource::v1beta2::DeviceTaintRule;
+    let condition = |t: String| {
+        json!({"type": t, "status": "True", "reason": "Applied", "message": "m",
+               "lastTransitionTime": "2026-01-01T00:00:00Z"})
+    };
+    let old = json!({"metadata": meta("rule", false),
+                     "spec": {"deviceSelector": {"driver": "gpu.example.com"},
+                              "taint": {"key": "example.com/broken", "effect": "NoSchedule"}}});
+    let mut new = old.clone();
+    new["status"]["conditions"] = (0..9).map(|i| condition(format!("Type{i}"))).collect();
+    assert_eq!(
+        status_errors::<DeviceTaintRule>(old, new).unwrap(),
+        ["status.conditions: Too many: 9: must have at most 8 items"]
+    );
+}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/certificates/certificates"
+	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/node"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
@@ -20,7 +21,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/networking/ingress"
+	"k8s.io/kubernetes/pkg/registry/networking/servicecidr"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
+	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
 )
 
 // statusStrategies maps each kind whose /status writes ours checks with a status
@@ -36,6 +40,7 @@ var statusStrategies = map[schema.GroupKind]resourceStrategy{
 	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}:                     {"horizontalpodautoscalers", horizontalpodautoscaler.StatusStrategy},
 	{Group: "batch", Kind: "Job"}:                                               {"jobs", job.StatusStrategy},
 	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}:           {"certificatesigningrequests", certificates.StatusStrategy},
+	{Group: "", Kind: "Namespace"}:                                              {"namespaces", namespace.StatusStrategy},
 	{Group: "", Kind: "Node"}:                                                   {"nodes", node.StatusStrategy},
 	{Group: "", Kind: "PersistentVolume"}:                                       {"persistentvolumes", persistentvolume.StatusStrategy},
 	{Group: "", Kind: "PersistentVolumeClaim"}:                                  {"persistentvolumeclaims", persistentvolumeclaim.StatusStrategy},
@@ -46,9 +51,12 @@ var statusStrategies = map[schema.GroupKind]resourceStrategy{
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                 {"flowschemas", flowschema.StatusStrategy},
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}: {"prioritylevelconfigurations", prioritylevelconfiguration.StatusStrategy},
 	{Group: "networking.k8s.io", Kind: "Ingress"}:                               {"ingresses", ingress.StatusStrategy},
+	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:                           {"servicecidrs", servicecidr.StatusStrategy},
+	{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}:                         {"devicetaintrules", devicetaintrule.StatusStrategy},
 	{Group: "extensions", Kind: "DaemonSet"}:                                    {"daemonsets", daemonset.StatusStrategy},
 	{Group: "extensions", Kind: "Deployment"}:                                   {"deployments", deployment.StatusStrategy},
 	{Group: "extensions", Kind: "ReplicaSet"}:                                   {"replicasets", replicaset.StatusStrategy},
 	{Group: "extensions", Kind: "Ingress"}:                                      {"ingresses", ingress.StatusStrategy},
 	{Group: "policy", Kind: "PodDisruptionBudget"}:                              {"poddisruptionbudgets", poddisruptionbudget.StatusStrategy},
+	{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration"}:         {"storageversionmigrations", storagemigration.StatusStrategy},
 }

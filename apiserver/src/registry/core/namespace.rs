@@ -114,11 +114,10 @@ impl Strategy for NamespaceStrategy {
             Subresource::Main => {
                 return crate::registry::validation::validate(scheme, info, names, obj, old);
             }
-            // Go's ValidateNamespaceStatusUpdate: the phase follows the deletion
-            // timestamp (Active without one, Terminating with one).
+            // Go's ValidateNamespaceStatusUpdate, the kind's `/status` validator: the
+            // phase follows the deletion timestamp.
             Subresource::Status => {
-                crate::registry::validation::validate_object_meta(info, names, obj)?;
-                return validate_status_phase(info, obj);
+                return crate::registry::validation::validate_status(scheme, info, names, obj, old);
             }
             Subresource::Resize | Subresource::EphemeralContainers | Subresource::Approval => {
                 return crate::registry::validation::validate_object_meta(info, names, obj);
@@ -335,33 +334,6 @@ impl RestStorage for NamespaceStorage {
 }
 
 /// A Namespace's `spec.finalizers`.
-/// Go's phase rule of `ValidateNamespaceStatusUpdate` (its `status.Phase` path, the Go
-/// field's name): `Active` unless deleted, `Terminating` once deleted.
-fn validate_status_phase(info: &ResourceInfo, obj: &dyn Object) -> Result<(), StatusError> {
-    use serde_json::Value;
-    let ns = to_json(obj)?;
-    let phase = ns
-        .pointer("/status/phase")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let deleted = ns
-        .pointer("/metadata/deletionTimestamp")
-        .is_some_and(|t| !t.is_null());
-    let detail = match (deleted, phase) {
-        (false, "Active") | (true, "Terminating") => return Ok(()),
-        (false, _) => "may only be 'Active' if `deletionTimestamp` is empty",
-        (true, _) => "may only be 'Terminating' if `deletionTimestamp` is not empty",
-    };
-    let mut errs = ErrorList::default();
-    errs.push(Error::invalid(
-        &Path::new("status").child("Phase"),
-        phase,
-        detail,
-    ));
-    let name = obj.meta().map(|m| m.name().to_owned()).unwrap_or_default();
-    Err(errors::new_invalid(&info.qualified_kind(), &name, &errs))
-}
-
 fn spec_finalizers(obj: &dyn Object) -> Result<Vec<String>, StatusError> {
     let value = to_json(obj)?;
     Ok(value

@@ -200,6 +200,31 @@ pub fn validate_namespace(ns: &Namespace) -> ErrorList {
     errs
 }
 
+/// Go's `ValidateNamespaceStatusUpdate`, the `/status` validator: the metadata update,
+/// and the phase following the deletion timestamp (`Active` without one, `Terminating`
+/// with one; Go names the path by the field's Go name, `status.Phase`).
+pub fn validate_namespace_status_update(new: &Namespace, old: &Namespace) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    // Go's `IsZero`: no timestamp, or the zero time.
+    let deleted = new
+        .metadata
+        .deletion_timestamp
+        .is_some_and(|t| t != Default::default());
+    let detail = match (deleted, new.status.phase.as_str()) {
+        (false, "Active") | (true, "Terminating") => return errs,
+        (false, _) => "may only be 'Active' if `deletionTimestamp` is empty",
+        (true, _) => "may only be 'Terminating' if `deletionTimestamp` is not empty",
+    };
+    // A `NamespacePhase`, printed through `json.Marshal`.
+    errs.push(Error::invalid(
+        &Path::new("status").child("Phase"),
+        BadValue::json_string(&new.status.phase),
+        detail,
+    ));
+    errs
+}
+
 /// Go's `ValidateServiceAccount`: a DNS subdomain name, namespaced.
 pub fn validate_service_account(sa: &ServiceAccount) -> ErrorList {
     validate_object_meta(

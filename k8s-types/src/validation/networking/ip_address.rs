@@ -156,6 +156,12 @@ fn validate_cidrs(cidrs: &[String], errs: &mut ErrorList) {
     }
 }
 
+/// Go's `ValidateServiceCIDRStatusUpdate`, the `/status` validator: the metadata update
+/// only.
+pub fn validate_service_cidr_status_update(new: &ServiceCIDR, old: &ServiceCIDR) -> ErrorList {
+    validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"))
+}
+
 /// Go's `ValidateServiceCIDRUpdate`: the CIDRs kept, but a second one of the other
 /// family may be added to a single one.
 pub fn validate_service_cidr_update(new: &ServiceCIDR, old: &ServiceCIDR) -> ErrorList {

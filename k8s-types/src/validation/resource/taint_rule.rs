@@ -43,6 +43,34 @@ pub fn validate_device_taint_rule_update(
     errs
 }
 
+/// Go's `DeviceTaintRuleStatusMaxConditions`.
+const MAX_STATUS_CONDITIONS: i64 = 8;
+
+/// Go's `ValidateDeviceTaintRuleStatusUpdate`, the `/status` validator: the metadata
+/// update, and the conditions (`ValidateConditions`, at most eight).
+pub fn validate_device_taint_rule_status_update(
+    new: &DeviceTaintRule,
+    old: &DeviceTaintRule,
+) -> ErrorList {
+    let mut errs =
+        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
+    let status = Path::new("status");
+    let conditions = status.child("conditions");
+    let list = &new.status.conditions;
+    errs.extend(crate::validation::conditions::validate_conditions(
+        list,
+        &conditions,
+    ));
+    if i64::try_from(list.len()).unwrap_or(i64::MAX) > MAX_STATUS_CONDITIONS {
+        errs.push(Error::too_many(
+            &conditions,
+            i64::try_from(list.len()).unwrap_or(i64::MAX),
+            MAX_STATUS_CONDITIONS,
+        ));
+    }
+    errs
+}
+
 fn validate_device_taint_rule_spec(
     spec: &DeviceTaintRuleSpec,
     old: Option<&DeviceTaintRuleSpec>,
