@@ -69,12 +69,12 @@
 //! ReplicationController, Node, PersistentVolume, PersistentVolumeClaim, ResourceQuota,
 //! Namespace, Deployment, ReplicaSet, StatefulSet, DaemonSet, HorizontalPodAutoscaler, Ingress,
 //! PodDisruptionBudget, FlowSchema, PriorityLevelConfiguration, StorageVersion,
-//! CertificateSigningRequest, Job, StorageVersionMigration, ServiceCIDR, DeviceTaintRule
-//! and (from 1.37) CSINode (`validate_*_status_update`) are registered as the kinds'
-//! `/status` validators
+//! CertificateSigningRequest, Job, StorageVersionMigration, ServiceCIDR, DeviceTaintRule,
+//! PodGroup and (from 1.37) CSINode (`validate_*_status_update`) are registered as the
+//! kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
 //! the API server runs on a write of the subresource; those of ResourceClaim,
-//! ResourcePoolStatusRequest, the scheduling kinds and the admission policies are not
+//! ResourcePoolStatusRequest, CompositePodGroup and the admission policies are not
 //! ported yet (their `/status` writes get the metadata checks only).
 //!
 //! ```
@@ -112,7 +112,12 @@ mod autoscaling;
 mod batch;
 #[cfg(feature = "certificates")]
 mod certificates;
-#[cfg(any(feature = "policy", feature = "resource", feature = "storagemigration"))]
+#[cfg(any(
+    feature = "policy",
+    feature = "resource",
+    feature = "scheduling",
+    feature = "storagemigration"
+))]
 mod conditions;
 #[cfg(feature = "coordination")]
 mod coordination;
@@ -721,6 +726,7 @@ fn register(v: &mut Validators) {
         use crate::scheduling::v1beta1 as s;
         v.add::<s::Workload, _>(|new, old| declarative::merged(validate_workload(new, old)));
         v.add::<s::PodGroup, _>(|new, old| declarative::merged(validate_pod_group(new, old)));
+        v.add_status::<s::PodGroup, _>(status!(validate_pod_group_status_update));
     }
     #[cfg(feature = "resource")]
     {

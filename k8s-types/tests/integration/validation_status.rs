@@ -510,3 +510,26 @@ fn device_taint_rule_status_has_at_most_eight_valid_conditions() {
         ["status.conditions: Too many: 9: must have at most 8 items"]
     );
 }
+
+#[test]
+fn pod_group_claim_statuses_name_the_spec_s_claims() {
+    #[cfg(not(feature = "v1_37"))]
+    use k8s_types::scheduling::v1alpha2::PodGroup;
+    #[cfg(feature = "v1_37")]
+    use k8s_types::scheduling::v1beta1::PodGroup;
+    let mut spec = json!({"schedulingPolicy": {"basic": {}},
+                          "resourceClaims": [{"name": "gpu", "resourceClaimName": "gpus"}]});
+    if cfg!(feature = "v1_37") {
+        spec["disruptionMode"] = json!({"all": {}});
+    }
+    let old = json!({"metadata": meta("group", true), "spec": spec});
+    let mut new = old.clone();
+    new["status"]["resourceClaimStatuses"] =
+        json!([{"name": "gpu", "resourceClaimName": "gpus"}, {"name": "tpu"}]);
+    assert_eq!(
+        status_errors::<PodGroup>(old, new).unwrap(),
+        [
+            "status.resourceClaimStatuses[1].name: Invalid value: \"tpu\": must match the name of an entry in `spec.resourceClaims`"
+        ]
+    );
+}

@@ -8,6 +8,7 @@ use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 mod declared;
 #[cfg(feature = "v1_37")]
 mod pod_group;
+mod pod_group_status;
 #[cfg(feature = "v1_37")]
 mod template;
 #[cfg(not(feature = "v1_37"))]
@@ -16,9 +17,9 @@ mod v1alpha2;
 mod workload;
 
 #[cfg(feature = "v1_37")]
-pub use pod_group::validate_pod_group;
+pub use pod_group::{validate_pod_group, validate_pod_group_status_update};
 #[cfg(not(feature = "v1_37"))]
-pub use v1alpha2::{validate_pod_group, validate_workload};
+pub use v1alpha2::{validate_pod_group, validate_pod_group_status_update, validate_workload};
 #[cfg(feature = "v1_37")]
 pub use workload::validate_workload;
 
