@@ -699,16 +699,10 @@ impl ValidationInterface for ValidatingWebhooks {
 fn read_answer(body: &[u8]) -> Result<Value, String> {
     let answer: Value =
         serde_json::from_slice(body).unwrap_or_else(|_| Value::String(String::new()));
-    let kind = match &answer {
-        Value::Object(_) | Value::Null => return Ok(answer),
-        Value::String(_) => "string",
-        Value::Number(_) => "number",
-        Value::Array(_) => "array",
-        Value::Bool(_) => "bool",
-    };
-    Err(format!(
-        "failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal {kind} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}"
-    ))
+    match crate::endpoints::go_type_errors::type_meta_mismatch(&answer) {
+        None => Ok(answer),
+        Some(why) => Err(format!("failed to call webhook: {why}")),
+    }
 }
 
 #[cfg(test)]

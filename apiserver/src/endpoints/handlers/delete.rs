@@ -7,12 +7,13 @@ use apimachinery::proto::decode_envelope;
 use apimachinery::schema::{GroupKind, GroupResource, GroupVersionKind};
 use apimachinery::serializer::protobuf::decode_raw_object;
 use apimachinery::serializer::yaml::yaml_to_json;
-use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
+use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path, go_quote};
 use serde_json::Value;
 
 use super::options::{parse_int, parse_pointer_bool};
 use super::{Handler, Reply};
 use crate::authorization::{Attributes, Decision};
+use crate::endpoints::go_type_errors::type_meta_mismatch;
 use crate::endpoints::negotiation::MediaType;
 use crate::endpoints::responsewriters::status_json;
 use crate::registry::{DeleteParams, ListParams, to_json};
@@ -218,8 +219,11 @@ impl Handler<'_> {
         media: MediaType,
     ) -> Result<(DeleteParams, Vec<String>), StatusError> {
         let v = self.delete_options(body, media)?;
-        if let Some(mismatch) = type_mismatch(&v) {
-            return Err(errors::new_bad_request(mismatch));
+        if let Some(why) = type_meta_mismatch(&v)
+            .or_else(|| not_delete_options(&v))
+            .or_else(|| type_mismatch(&v))
+        {
+            return Err(errors::new_bad_request(why));
         }
         let dry_run_values: Vec<String> = v
             .get("dryRun")
@@ -340,6 +344,36 @@ impl Handler<'_> {
             }
         }
     }
+}
+
+/// Go's meta codecs refusing a body that declares another kind than `DeleteOptions`
+/// (which they take in any group version; an empty kind is `DeleteOptions`, an empty
+/// version `meta.k8s.io/v1`): the other options kinds they know there decode but do not
+/// convert, the rest are unknown to them.
+fn not_delete_options(options: &Value) -> Option<String> {
+    let text = |key: &str| options.get(key).and_then(Value::as_str).unwrap_or_default();
+    let kind = text("kind");
+    let version = match text("apiVersion") {
+        "" => "meta.k8s.io/v1",
+        version => version,
+    };
+    // CreateOptions and UpdateOptions are registered in every version, as DeleteOptions
+    // is; the others in meta.k8s.io/v1 only.
+    let known = match kind {
+        "" | "DeleteOptions" => return None,
+        "CreateOptions" | "UpdateOptions" => true,
+        "GetOptions" | "ListOptions" | "PatchOptions" => version == "meta.k8s.io/v1",
+        _ => false,
+    };
+    Some(if known {
+        format!("converting (v1.{kind}) to (v1.DeleteOptions): unknown conversion")
+    } else {
+        format!(
+            "no kind {} is registered for version {} in scheme \"pkg/runtime/scheme.go:111\"",
+            go_quote(kind),
+            go_quote(version)
+        )
+    })
 }
 
 /// Whether a JSON value fits a field's Go type.
