@@ -70,12 +70,12 @@
 //! Namespace, Deployment, ReplicaSet, StatefulSet, DaemonSet, HorizontalPodAutoscaler, Ingress,
 //! PodDisruptionBudget, FlowSchema, PriorityLevelConfiguration, StorageVersion,
 //! CertificateSigningRequest, Job, StorageVersionMigration, ServiceCIDR, DeviceTaintRule,
-//! PodGroup and (from 1.37) CSINode (`validate_*_status_update`) are registered as the
-//! kinds' `/status` validators
+//! ResourcePoolStatusRequest, PodGroup and (from 1.37) CSINode
+//! (`validate_*_status_update`) are registered as the kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
 //! the API server runs on a write of the subresource; those of ResourceClaim,
-//! ResourcePoolStatusRequest, CompositePodGroup and the admission policies are not
-//! ported yet (their `/status` writes get the metadata checks only).
+//! CompositePodGroup and the admission policies are not ported yet (their `/status`
+//! writes get the metadata checks only).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -760,6 +760,9 @@ fn register(v: &mut Validators) {
         v.add::<v1alpha3::ResourcePoolStatusRequest, _>(pair!(
             validate_resource_pool_status_request,
             validate_resource_pool_status_request_update
+        ));
+        v.add_status::<v1alpha3::ResourcePoolStatusRequest, _>(status!(
+            validate_resource_pool_status_request_status_update
         ));
     }
     let _ = v;

@@ -533,3 +533,19 @@ fn pod_group_claim_statuses_name_the_spec_s_claims() {
         ]
     );
 }
+
+#[test]
+fn a_resource_pool_status_request_s_answer_never_changes() {
+    use k8s_types::resource::v1alpha3::ResourcePoolStatusRequest;
+    let old = json!({"metadata": meta("req", false), "spec": {"driver": "gpu.example.com"},
+                     "status": {"poolCount": 0}});
+    let mut new = old.clone();
+    new["status"]["poolCount"] = json!(1);
+    // Go prints its internal struct, which has no JSON tags.
+    assert_eq!(
+        status_errors::<ResourcePoolStatusRequest>(old, new).unwrap(),
+        [
+            "status: Invalid value: {\"PoolCount\":1,\"Pools\":null,\"Conditions\":null}: field is immutable"
+        ]
+    );
+}

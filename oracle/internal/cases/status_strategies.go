@@ -24,6 +24,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/networking/servicecidr"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
 	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
+	"k8s.io/kubernetes/pkg/registry/resource/resourcepoolstatusrequest"
 	"k8s.io/kubernetes/pkg/registry/scheduling/podgroup"
 	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
 )
@@ -54,6 +55,7 @@ var statusStrategies = map[schema.GroupKind]resourceStrategy{
 	{Group: "networking.k8s.io", Kind: "Ingress"}:                               {"ingresses", ingress.StatusStrategy},
 	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:                           {"servicecidrs", servicecidr.StatusStrategy},
 	{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}:                         {"devicetaintrules", devicetaintrule.StatusStrategy},
+	{Group: "resource.k8s.io", Kind: "ResourcePoolStatusRequest"}:               {"resourcepoolstatusrequests", resourcepoolstatusrequest.StatusStrategy},
 	{Group: "scheduling.k8s.io", Kind: "PodGroup"}:                              {"podgroups", podgroup.NewStatusStrategy(podgroup.NewStrategy())},
 	{Group: "extensions", Kind: "DaemonSet"}:                                    {"daemonsets", daemonset.StatusStrategy},
 	{Group: "extensions", Kind: "Deployment"}:                                   {"deployments", deployment.StatusStrategy},

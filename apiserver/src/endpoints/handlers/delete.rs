@@ -1,5 +1,13 @@
 //! DELETE of one object or a collection (Go's `endpoints/handlers/delete.go`), with
 //! the resource's hooks around a delete.
+//!
+//! The `DeleteOptions` come from the body when there is one, in the body's format and
+//! any group version, and only otherwise from the query (as Go's parameter codec reads
+//! it): a `dryRun=All` in the query beside a body is not read, as kube-apiserver does
+//! not read it. `ignoreStoreReadErrorWithClusterBreakingPotential` (Kubernetes 1.37)
+//! deletes an object the storage cannot decode, for a user who may also do
+//! `unsafe-delete-ignore-read-errors` on the resource (see
+//! [`Store::delete_corrupt`](crate::registry::Store::delete_corrupt)).
 
 use apimachinery::api::errors::{self, StatusError};
 use apimachinery::apis::meta::v1::{Status, StatusDetails, TypeMeta};

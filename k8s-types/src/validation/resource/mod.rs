@@ -24,10 +24,12 @@ mod claim_json;
 #[cfg(feature = "v1_37")]
 mod claim_status;
 mod node_allocatable;
+mod pool_request_status;
 mod slice;
 mod taint_rule;
 
 pub use claim::*;
+pub use pool_request_status::validate_resource_pool_status_request_status_update;
 pub use slice::*;
 pub use taint_rule::*;
 

@@ -189,7 +189,7 @@ fn validate_request_spec(spec: &ResourcePoolStatusRequestSpec, errs: &mut ErrorL
 }
 
 /// The status's declarative rules; on update only the fields that changed.
-fn validate_request_status(
+pub(super) fn validate_request_status(
     status: &ResourcePoolStatusRequestStatus,
     old: Option<&ResourcePoolStatusRequestStatus>,
     errs: &mut ErrorList,
