@@ -84,6 +84,21 @@ impl DeleteParams {
         }
     }
 
+    /// The `dryRun` values of a `DeleteOptions` (its JSON), as [`validate`](Self::validate)
+    /// takes them: a value that is no string is an empty one.
+    pub fn dry_run_values(options: &Value) -> Vec<String> {
+        options
+            .get("dryRun")
+            .and_then(Value::as_array)
+            .map(|values| {
+                values
+                    .iter()
+                    .map(|v| v.as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Go's `ValidateDeleteOptions` of these parameters and the `dryRun` values they came
     /// with: `orphanDependents` and `propagationPolicy` not both set, a policy Go knows,
     /// dry-run values among `All`, an unsafe delete with none of the options it

@@ -29,14 +29,7 @@ async fn create(s: &TestServer, path: &str, body: Value) -> Value {
 }
 
 async fn delete_with(s: &TestServer, path: &str, options: Value) -> Response {
-    let body = serde_json::to_vec(&options).unwrap();
-    s.request(
-        "DELETE",
-        path,
-        &[("Content-Type", "application/json")],
-        &body,
-    )
-    .await
+    s.send_json("DELETE", path, &options).await
 }
 
 fn seconds(v: &Value) -> i64 {

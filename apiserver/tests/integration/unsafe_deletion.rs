@@ -5,24 +5,13 @@
 //! here is there a corrupt object, written straight into the storage.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::client::{self, Response, TestServer};
+use crate::client::{self, TestServer};
 
 use bytes::Bytes;
 use serde_json::{Value, json};
 
 const CM: &str = "/api/v1/namespaces/default/configmaps";
 const BROKEN_KEY: &str = "/registry/configmaps/default/broken";
-
-async fn delete_with(s: &TestServer, path: &str, options: Value) -> Response {
-    let body = serde_json::to_vec(&options).unwrap();
-    s.request(
-        "DELETE",
-        path,
-        &[("Content-Type", "application/json")],
-        &body,
-    )
-    .await
-}
 
 fn unsafe_delete(dry_run: bool) -> Value {
     let mut options = json!({
@@ -60,12 +49,12 @@ async fn a_corrupt_object_is_deleted_without_being_read() {
     assert_eq!(s.get(CM).await.status, 500);
 
     // A dry run says the delete would go ahead, and leaves the bytes.
-    let r = delete_with(&s, &broken, unsafe_delete(true)).await;
+    let r = s.send_json("DELETE", &broken, &unsafe_delete(true)).await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     assert!(s.storage.get(BROKEN_KEY).await.unwrap().is_some());
 
     // The delete: a Status naming the kind, as Go's handler fills one in.
-    let r = delete_with(&s, &broken, unsafe_delete(false)).await;
+    let r = s.send_json("DELETE", &broken, &unsafe_delete(false)).await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     let status = r.json();
     assert_eq!(status["status"], "Success");
@@ -80,9 +69,11 @@ async fn a_corrupt_object_is_deleted_without_being_read() {
     assert_eq!(list.json()["items"].as_array().map(Vec::len), Some(1));
 
     // Once gone, 404; a decodable object is refused and kept.
-    let r = delete_with(&s, &broken, unsafe_delete(false)).await;
+    let r = s.send_json("DELETE", &broken, &unsafe_delete(false)).await;
     assert_eq!(r.status, 404);
-    let r = delete_with(&s, &format!("{CM}/good"), unsafe_delete(false)).await;
+    let r = s
+        .send_json("DELETE", &format!("{CM}/good"), &unsafe_delete(false))
+        .await;
     assert_eq!(r.status, 409);
     assert!(
         r.json()["message"].as_str().unwrap().ends_with(
@@ -97,7 +88,9 @@ async fn a_corrupt_object_is_deleted_without_being_read() {
 async fn kubernetes_1_36_drops_the_option() {
     let s = with_corrupt_object().await;
     // The option is not read: a decodable object is deleted as usual.
-    let r = delete_with(&s, &format!("{CM}/good"), unsafe_delete(false)).await;
+    let r = s
+        .send_json("DELETE", &format!("{CM}/good"), &unsafe_delete(false))
+        .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     assert!(s.storage.get(BROKEN_KEY).await.unwrap().is_some());
 }

@@ -233,15 +233,7 @@ impl Handler<'_> {
         {
             return Err(errors::new_bad_request(why));
         }
-        let dry_run_values: Vec<String> = v
-            .get("dryRun")
-            .and_then(Value::as_array)
-            .map(|dry| {
-                dry.iter()
-                    .map(|d| d.as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let dry_run_values = DeleteParams::dry_run_values(&v);
         let grace_period_seconds = match v.get("gracePeriodSeconds") {
             None | Some(Value::Null) => None,
             Some(g) => Some(g.as_i64().ok_or_else(|| {

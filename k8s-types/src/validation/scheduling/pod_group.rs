@@ -9,7 +9,7 @@ use super::declared::{Old, immutable_on_update};
 use super::declared::{
     each_changed, forbidden, long_name, max_items, required, short_name, unique_by,
 };
-use super::pod_group_status::hand_written_status;
+use super::pod_group_status::pod_group_status_update;
 use super::template::{
     disruption_mode, priority_fields, resource_claims, scheduling_policy, with_generic_meta,
 };
@@ -52,35 +52,7 @@ pub fn validate_pod_group(g: &PodGroup, old: Option<&PodGroup>) -> ErrorList {
     errs
 }
 
-/// Go's `ValidatePodGroupStatusUpdate`, the `/status` validator: the metadata update,
-/// the conditions and claim statuses ([`hand_written_status`]), then the status's
-/// declarative rules as on an update.
-pub fn validate_pod_group_status_update(new: &PodGroup, old: &PodGroup) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    let path = Path::new("status");
-    let claims: Vec<&str> = new
-        .spec
-        .resource_claims
-        .iter()
-        .map(|c| c.name.as_str())
-        .collect();
-    let statuses: Vec<&str> = new
-        .status
-        .resource_claim_statuses
-        .iter()
-        .map(|s| s.name.as_str())
-        .collect();
-    hand_written_status(&new.status.conditions, &claims, &statuses, &path, &mut errs);
-    let old_status = Old {
-        update: true,
-        old: Some(&old.status),
-    };
-    if !old_status.unchanged(&new.status) {
-        declared_status(&new.status, old_status, &path, &mut errs);
-    }
-    errs
-}
+pod_group_status_update!(PodGroup, declared_status);
 
 /// `Validate_PodGroupSpec`.
 fn declared_spec(s: &PodGroupSpec, old: Old<'_, PodGroupSpec>, path: &Path, errs: &mut ErrorList) {

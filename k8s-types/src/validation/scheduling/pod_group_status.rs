@@ -1,8 +1,8 @@
-//! The hand-written part of Go's `ValidatePodGroupStatusUpdate` (the PodGroup's
-//! `/status` validator), the same for `v1alpha2` (1.36) and `v1beta1` (1.37): the
-//! conditions (`ValidateConditions`), and each resource claim status naming one of the
-//! spec's claims. Each version's validator adds the metadata update and the status's
-//! declarative rules.
+//! Go's `ValidatePodGroupStatusUpdate` (the PodGroup's `/status` validator), the same
+//! for `v1alpha2` (1.36) and `v1beta1` (1.37), whose fields have the same names: the
+//! metadata update, the conditions (`ValidateConditions`), each resource claim status
+//! naming one of the spec's claims, then the status's declarative rules (each version's
+//! own) as on an update.
 
 use apimachinery::util::validation::field::{Error, ErrorList, Path};
 
@@ -30,3 +30,53 @@ pub(super) fn hand_written_status(
         }
     }
 }
+
+/// Defines `validate_pod_group_status_update` for the PodGroup type `$group` of the
+/// module it is used in, whose status's declarative rules are `$rules`.
+macro_rules! pod_group_status_update {
+    ($group:ty, $rules:ident) => {
+        /// Go's `ValidatePodGroupStatusUpdate`, the `/status` validator: the metadata
+        /// update, the conditions and claim statuses, then the status's declarative
+        /// rules as on an update.
+        pub fn validate_pod_group_status_update(
+            new: &$group,
+            old: &$group,
+        ) -> apimachinery::util::validation::field::ErrorList {
+            use apimachinery::util::validation::field::Path;
+            let mut errs = crate::validation::validate_object_meta_update(
+                &new.metadata,
+                &old.metadata,
+                &Path::new("metadata"),
+            );
+            let path = Path::new("status");
+            let claims: Vec<&str> = new
+                .spec
+                .resource_claims
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
+            let statuses: Vec<&str> = new
+                .status
+                .resource_claim_statuses
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect();
+            super::pod_group_status::hand_written_status(
+                &new.status.conditions,
+                &claims,
+                &statuses,
+                &path,
+                &mut errs,
+            );
+            let old_status = super::declared::Old {
+                update: true,
+                old: Some(&old.status),
+            };
+            if !old_status.unchanged(&new.status) {
+                $rules(&new.status, old_status, &path, &mut errs);
+            }
+            errs
+        }
+    };
+}
+pub(super) use pod_group_status_update;

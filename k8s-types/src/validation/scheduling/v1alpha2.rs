@@ -11,7 +11,7 @@ use super::declared::{
     Old, each_changed, forbidden, immutable_on_update, long_name, max_items, minimum,
     path_segment_name, required, short_name, union, unique_by,
 };
-use super::pod_group_status::hand_written_status;
+use super::pod_group_status::pod_group_status_update;
 use crate::scheduling::v1alpha2::{
     PodGroup, PodGroupResourceClaim, PodGroupSchedulingPolicy, PodGroupSpec, PodGroupStatus,
     PodGroupTemplate, PodGroupTemplateReference, TypedLocalObjectReference, Workload, WorkloadSpec,
@@ -54,35 +54,7 @@ pub fn validate_pod_group(g: &PodGroup, old: Option<&PodGroup>) -> ErrorList {
     errs
 }
 
-/// Go's `ValidatePodGroupStatusUpdate`, the `/status` validator: the metadata update,
-/// the conditions and claim statuses ([`hand_written_status`]), then the status's
-/// declarative rules as on an update.
-pub fn validate_pod_group_status_update(new: &PodGroup, old: &PodGroup) -> ErrorList {
-    let mut errs =
-        validate_object_meta_update(&new.metadata, &old.metadata, &Path::new("metadata"));
-    let path = Path::new("status");
-    let claims: Vec<&str> = new
-        .spec
-        .resource_claims
-        .iter()
-        .map(|c| c.name.as_str())
-        .collect();
-    let statuses: Vec<&str> = new
-        .status
-        .resource_claim_statuses
-        .iter()
-        .map(|s| s.name.as_str())
-        .collect();
-    hand_written_status(&new.status.conditions, &claims, &statuses, &path, &mut errs);
-    let old_status = Old {
-        update: true,
-        old: Some(&old.status),
-    };
-    if !old_status.unchanged(&new.status) {
-        pod_group_status(&new.status, old_status, &path, &mut errs);
-    }
-    errs
-}
+pod_group_status_update!(PodGroup, pod_group_status);
 
 /// The hand-written part: the metadata, a namespaced object's named as a DNS
 /// subdomain.

@@ -387,15 +387,7 @@ fn propagate_dry_run(
         Vec::new()
     };
     let mut options = options.cloned().unwrap_or_else(|| json!({}));
-    let own: Vec<String> = options
-        .get("dryRun")
-        .and_then(Value::as_array)
-        .map(|d| {
-            d.iter()
-                .map(|v| v.as_str().unwrap_or_default().to_owned())
-                .collect()
-        })
-        .unwrap_or_default();
+    let own = DeleteParams::dry_run_values(&options);
     if own.is_empty() {
         options["dryRun"] = Value::from(request.clone());
         return Ok((options, request));
