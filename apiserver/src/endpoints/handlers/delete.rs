@@ -257,6 +257,13 @@ impl Handler<'_> {
         media: MediaType,
     ) -> Result<Reply, StatusError> {
         let selection = self.selection()?;
+        // Go decodes and validates the query as ListOptions first (a `watch` in it
+        // makes them a watch's).
+        let watch = matches!(
+            self.query.get("watch").map(String::as_str),
+            Some("true" | "1")
+        );
+        self.list_options(watch)?;
         let params = self.delete_params(body, media)?;
         if params.ignore_store_read_error {
             return Err(errors::new_invalid(
