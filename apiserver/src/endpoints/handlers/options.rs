@@ -56,10 +56,11 @@ impl Handler<'_> {
         Ok(self.query.get("dryRun").is_some_and(|d| !d.is_empty()))
     }
 
-    /// Go's `ValidateDryRun` of the query's `dryRun` (its last value: the query keeps one).
+    /// Go's `ValidateDryRun` of the query's `dryRun` (its last value: the query keeps one);
+    /// an empty value is one Go does not support.
     fn dry_run_errors(&self) -> ErrorList {
         let mut errs = ErrorList::default();
-        if let Some(d) = self.query.get("dryRun").filter(|d| !d.is_empty()) {
+        if let Some(d) = self.query.get("dryRun") {
             if !DRY_RUN_VALUES.contains(&d.as_str()) {
                 errs.push(Error::not_supported(
                     &Path::new("dryRun"),
