@@ -53,6 +53,7 @@ use self::filters::http_log::WithLogging;
 use self::filters::impersonation::WithImpersonation;
 use self::filters::max_in_flight::WithMaxInFlightLimit;
 use self::filters::panic_recovery::WithPanicRecovery;
+use self::filters::pretty_print::WithPrettyPrint;
 use self::filters::request_info::WithRequestInfo;
 use self::filters::timeout::WithTimeout;
 use self::filters::{FilterLayer, FilterService, Handle};
@@ -523,6 +524,7 @@ impl Config {
     fn chain(&self, api: Arc<Api>) -> HandlerChain {
         ServiceBuilder::new()
             .layer(FilterLayer(WithPanicRecovery))
+            .layer(FilterLayer(WithPrettyPrint))
             .layer(FilterLayer(WithLogging))
             .layer(FilterLayer(WithRequestInfo))
             .layer(FilterLayer(WithAudit::new(self.audit.clone())))
@@ -545,20 +547,23 @@ impl Config {
 pub(crate) type HandlerChain = FilterService<
     WithPanicRecovery,
     FilterService<
-        WithLogging,
+        WithPrettyPrint,
         FilterService<
-            WithRequestInfo,
+            WithLogging,
             FilterService<
-                WithAudit,
+                WithRequestInfo,
                 FilterService<
-                    WithTimeout,
+                    WithAudit,
                     FilterService<
-                        WithAuthentication,
+                        WithTimeout,
                         FilterService<
-                            WithImpersonation,
+                            WithAuthentication,
                             FilterService<
-                                WithMaxInFlightLimit,
-                                FilterService<WithAuthorization, ApiHandler>,
+                                WithImpersonation,
+                                FilterService<
+                                    WithMaxInFlightLimit,
+                                    FilterService<WithAuthorization, ApiHandler>,
+                                >,
                             >,
                         >,
                     >,

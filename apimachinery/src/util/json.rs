@@ -9,12 +9,14 @@ use std::io;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 
 pub(crate) mod embedded;
+mod indent;
 mod replay;
 mod scanner;
 mod writer;
 #[cfg(test)]
 mod writer_tests;
 
+pub use indent::indent;
 pub use replay::serialize_by_write_json;
 pub use scanner::{SyntaxError, check_valid, unmarshal_into_map_error};
 pub use writer::{

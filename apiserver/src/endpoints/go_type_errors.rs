@@ -34,19 +34,3 @@ pub(crate) fn describe(
 ) -> Option<String> {
     INSTALLED.get()?(group, version, kind, path, document)
 }
-
-/// Go's `SimpleMetaFactory.Interpret` failing on a document that is not a JSON object
-/// (nor `null`): its JSON decoder's words for the anonymous struct it reads `apiVersion`
-/// and `kind` into. `None` for an object or `null`.
-pub(crate) fn type_meta_mismatch(document: &Value) -> Option<String> {
-    let kind = match document {
-        Value::Object(_) | Value::Null => return None,
-        Value::String(_) => "string",
-        Value::Number(_) => "number",
-        Value::Array(_) => "array",
-        Value::Bool(_) => "bool",
-    };
-    Some(format!(
-        "couldn't get version/kind; json parse error: json: cannot unmarshal {kind} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}"
-    ))
-}

@@ -82,9 +82,15 @@ pub fn http_error(code: u16, message: &str) -> Response<Body> {
     resp
 }
 
-/// The answer of a failed request: its `Status`, in JSON.
+/// The answer of a failed request: its `Status`, in JSON. A 406 (no format the client
+/// accepts) is written as Go's `WriteRawJSON` writes the errors it cannot negotiate a
+/// format for: indented (`json.MarshalIndent`).
 pub fn error_response(err: &StatusError) -> Response<Body> {
-    json_response(err.code(), "application/json", status_json(&err.status))
+    let mut body = status_json(&err.status);
+    if err.code() == 406 {
+        body = apimachinery::util::json::indent(&body);
+    }
+    json_response(err.code(), "application/json", body)
 }
 
 /// A JSON value as a 200 answer.

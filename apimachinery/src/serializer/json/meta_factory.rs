@@ -46,6 +46,31 @@ pub fn interpret(data: &[u8]) -> Result<GroupVersionKind, DecodeError> {
     )
 }
 
+/// Go's `SimpleMetaFactory.Interpret` failing on a document that is not a JSON object
+/// (nor `null`), in its JSON decoder's words for the anonymous struct it reads
+/// `apiVersion` and `kind` into (what kube-apiserver answers for such a `DeleteOptions`
+/// body, and its webhook client for such a webhook answer). `None` for an object or
+/// `null`.
+///
+/// ```
+/// use apimachinery::serializer::json::type_meta_mismatch;
+/// let why = type_meta_mismatch(&serde_json::json!([1])).unwrap_or_default();
+/// assert!(why.starts_with("couldn't get version/kind; json parse error: json: cannot unmarshal array"));
+/// assert_eq!(type_meta_mismatch(&serde_json::json!({})), None);
+/// ```
+pub fn type_meta_mismatch(document: &Value) -> Option<String> {
+    let kind = match document {
+        Value::Object(_) | Value::Null => return None,
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Array(_) => "array",
+        Value::Bool(_) => "bool",
+    };
+    Some(format!(
+        "couldn't get version/kind; json parse error: json: cannot unmarshal {kind} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}"
+    ))
+}
+
 /// The `apiVersion` and `kind` among the leading keys of a JSON object (`None`: not
 /// there, or `null`), read without looking further: a guess of what the document
 /// declares, which the typed decode then verifies (see `runtime::json_reader`).

@@ -78,7 +78,7 @@ mod yaml_input;
 #[cfg(feature = "yaml")]
 pub(crate) use document::syntax_error;
 pub use document::{JsonDocument, parse, parse_tracking_duplicates};
-pub use meta_factory::{interpret, interpret_map};
+pub use meta_factory::{interpret, interpret_map, type_meta_mismatch};
 pub use serializer::{JsonSerializer, SerializerOptions};
 #[cfg(not(feature = "yaml"))]
 pub(crate) use yaml_input::YAML_NOT_BUILT_IN;

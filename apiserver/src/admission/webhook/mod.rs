@@ -699,7 +699,7 @@ impl ValidationInterface for ValidatingWebhooks {
 fn read_answer(body: &[u8]) -> Result<Value, String> {
     let answer: Value =
         serde_json::from_slice(body).unwrap_or_else(|_| Value::String(String::new()));
-    match crate::endpoints::go_type_errors::type_meta_mismatch(&answer) {
+    match apimachinery::serializer::json::type_meta_mismatch(&answer) {
         None => Ok(answer),
         Some(why) => Err(format!("failed to call webhook: {why}")),
     }

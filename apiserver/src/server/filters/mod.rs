@@ -2,16 +2,18 @@
 //! `DefaultBuildHandlerChain`), as tower layers, outermost first:
 //!
 //! 1. [`panic_recovery`]: a handler that panics answers 500; the server goes on.
-//! 2. [`http_log`]: a line per request at debug level.
-//! 3. [`request_info`]: the path, method and query parsed once ([`RequestScope`]).
-//! 4. [`audit`]: one audit event per request, whatever answered it.
-//! 5. [`timeout`]: requests but watches answer 504 past the request timeout.
-//! 6. [`authentication`]: who asks, or 401.
-//! 7. [`impersonation`]: whom they ask as (`Impersonate-User` and the like), when they
+//! 2. [`pretty_print`]: JSON answers indented when the request asks for it (Go's output
+//!    negotiation, done here once for every answer).
+//! 3. [`http_log`]: a line per request at debug level.
+//! 4. [`request_info`]: the path, method and query parsed once ([`RequestScope`]).
+//! 5. [`audit`]: one audit event per request, whatever answered it.
+//! 6. [`timeout`]: requests but watches answer 504 past the request timeout.
+//! 7. [`authentication`]: who asks, or 401.
+//! 8. [`impersonation`]: whom they ask as (`Impersonate-User` and the like), when they
 //!    may, or 403.
-//! 8. [`max_in_flight`]: at most so many requests (mutating, and the others) at once, or
+//! 9. [`max_in_flight`]: at most so many requests (mutating, and the others) at once, or
 //!    429.
-//! 9. [`authorization`]: may they, or 403.
+//! 10. [`authorization`]: may they, or 403.
 //!
 //! Each filter is a [`Filter`]: a step given the request and the rest of the chain
 //! ([`Next`]), answering with a future ([`Answer`]), made a tower [`Layer`] by
@@ -25,6 +27,7 @@ pub(crate) mod http_log;
 pub(crate) mod impersonation;
 pub(crate) mod max_in_flight;
 pub(crate) mod panic_recovery;
+pub(crate) mod pretty_print;
 pub(crate) mod request_info;
 pub(crate) mod timeout;
 

@@ -50,6 +50,10 @@ struct Seen {
     audit_id: bool,
     /// Where a redirect points (the OpenAPI handler's 301 to a document's current hash).
     location: Vec<String>,
+    /// How a JSON answer is laid out: `indented` (Go's pretty serializer, asked for by
+    /// `pretty`, `Accept: ...;pretty=1` or a curl user agent) or `compact`; empty for
+    /// other answers. The body is compared as a value, which does not see it.
+    layout: &'static str,
     body: Value,
 }
 
@@ -103,6 +107,7 @@ async fn send(
                 warnings: Vec::new(),
                 audit_id: false,
                 location: Vec::new(),
+                layout: "",
                 body: Value::from(format!("not sent: {e}")),
             });
         }
@@ -201,8 +206,21 @@ async fn send(
         warnings: header("warning"),
         audit_id: !header("audit-id").is_empty(),
         location: header("location"),
+        layout: layout(&header("content-type"), stream, &body),
         body: value,
     })
+}
+
+/// How a JSON answer (not a stream) is laid out.
+fn layout(content_type: &[String], stream: bool, body: &[u8]) -> &'static str {
+    let json = content_type
+        .iter()
+        .any(|t| t.starts_with("application/json"));
+    match (json && !stream, body.first(), body.get(1)) {
+        (true, Some(b'{' | b'['), Some(b'\n')) => "indented",
+        (true, _, _) => "compact",
+        _ => "",
+    }
 }
 
 /// Whether `path` asks for a watch (`?watch=1`, or the legacy `/watch/` paths): its
@@ -252,6 +270,7 @@ fn compare(ours: &Seen, go: &Seen) -> Vec<String> {
         format!("{:?}", ours.location),
         format!("{:?}", go.location),
     );
+    field("layout", ours.layout.to_owned(), go.layout.to_owned());
     out.extend(differences(&ours.body, &go.body, 8));
     out
 }
