@@ -16,7 +16,7 @@ mod writer;
 #[cfg(test)]
 mod writer_tests;
 
-pub use indent::indent;
+pub use indent::{indent, indent_into};
 pub use replay::serialize_by_write_json;
 pub use scanner::{SyntaxError, check_valid, unmarshal_into_map_error};
 pub use writer::{

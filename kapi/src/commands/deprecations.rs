@@ -29,9 +29,9 @@ use super::CommandError;
 use super::documents::{Document, documents, with_template_hint};
 use super::inputs::read_inputs;
 use crate::cli::{DeprecationsArgs, DeprecationsOutput};
-use crate::printer::indent_json;
 use crate::progress::Progress;
 use crate::table::Table;
+use apimachinery::util::json::indent_into as indent_json;
 
 /// An object as read: what identifies it and its API version.
 #[derive(Debug, Clone, PartialEq, Eq)]

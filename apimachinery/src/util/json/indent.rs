@@ -1,14 +1,22 @@
-//! Go's `json.Indent` with no prefix and two spaces (what `json.MarshalIndent` adds to
-//! `json.Marshal`): a JSON document's tokens kept byte for byte, each member and element
-//! on its own line, `": "` after keys, `{}` and `[]` when empty, no final newline. For
-//! re-indenting a compact answer as Go's pretty serializer writes it.
+//! Go's `json.Indent` with no prefix (what `json.MarshalIndent` adds to `json.Marshal`):
+//! a JSON document's tokens kept byte for byte, each member and element on its own line,
+//! `": "` after keys, `{}` and `[]` when empty, no final newline. For re-indenting a
+//! compact answer as Go's pretty serializer writes it (two spaces), or as kubectl prints
+//! JSON (four).
 
-/// `document` indented as Go's `json.MarshalIndent` writes it. The whitespace between
-/// tokens is replaced, the tokens (strings with their escapes, numbers) are kept as they
-/// are; the input is assumed to be JSON (an invalid document comes out re-spaced, not
-/// checked).
+/// `document` indented by two spaces, as Go's pretty serializer
+/// (`json.MarshalIndent(obj, "", "  ")`) writes it.
 pub fn indent(document: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(document.len() + document.len() / 2);
+    indent_into(document, b"  ", &mut out);
+    out
+}
+
+/// `document` indented by `unit` per level, appended to `out`. The whitespace between
+/// tokens is replaced (trailing whitespace dropped), the tokens (strings with their
+/// escapes, numbers) are kept as they are; the input is assumed to be JSON (an invalid
+/// document comes out re-spaced, not checked).
+pub fn indent_into(document: &[u8], unit: &[u8], out: &mut Vec<u8>) {
     let mut depth = 0usize;
     // An opening bracket waits for its first member before breaking the line, so that
     // an empty object or list stays `{}` or `[]`.
@@ -17,7 +25,9 @@ pub fn indent(document: &[u8]) -> Vec<u8> {
     let mut escaped = false;
     let newline = |out: &mut Vec<u8>, depth: usize| {
         out.push(b'\n');
-        out.extend(std::iter::repeat_n(b' ', 2 * depth));
+        for _ in 0..depth {
+            out.extend_from_slice(unit);
+        }
     };
     for &c in document {
         if in_string {
@@ -37,7 +47,7 @@ pub fn indent(document: &[u8]) -> Vec<u8> {
         if opened && c != b'}' && c != b']' {
             opened = false;
             depth += 1;
-            newline(&mut out, depth);
+            newline(out, depth);
         }
         match c {
             b'{' | b'[' => {
@@ -46,7 +56,7 @@ pub fn indent(document: &[u8]) -> Vec<u8> {
             }
             b',' => {
                 out.push(c);
-                newline(&mut out, depth);
+                newline(out, depth);
             }
             b':' => out.extend_from_slice(b": "),
             b'}' | b']' => {
@@ -54,7 +64,7 @@ pub fn indent(document: &[u8]) -> Vec<u8> {
                     opened = false;
                 } else {
                     depth = depth.saturating_sub(1);
-                    newline(&mut out, depth);
+                    newline(out, depth);
                 }
                 out.push(c);
             }
@@ -65,7 +75,6 @@ pub fn indent(document: &[u8]) -> Vec<u8> {
             _ => out.push(c),
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -95,5 +104,19 @@ mod tests {
         assert_eq!(text(&pretty), pretty);
         assert_eq!(text("[]"), "[]");
         assert_eq!(text("\"top\""), "\"top\"");
+    }
+
+    #[test]
+    fn kubectl_s_four_spaces() {
+        let mut out = Vec::new();
+        super::indent_into(
+            br#"{"a":{},"b":[],"c":[1,{"d":"x,:{}\"]"}],"e":null}"#,
+            b"    ",
+            &mut out,
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap_or_default(),
+            "{\n    \"a\": {},\n    \"b\": [],\n    \"c\": [\n        1,\n        {\n            \"d\": \"x,:{}\\\"]\"\n        }\n    ],\n    \"e\": null\n}"
+        );
     }
 }

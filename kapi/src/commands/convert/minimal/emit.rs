@@ -10,7 +10,7 @@ use apimachinery::serializer::yaml::json_to_yaml;
 use serde_json::Value;
 
 use super::tree::Tree;
-use crate::printer::indent_json;
+use apimachinery::util::json::indent_into as indent_json;
 
 /// How a YAML document lays out its blocks, as read from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
