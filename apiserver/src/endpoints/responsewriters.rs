@@ -82,15 +82,10 @@ pub fn http_error(code: u16, message: &str) -> Response<Body> {
     resp
 }
 
-/// The answer of a failed request: its `Status`, in JSON. A 406 (no format the client
-/// accepts) is written as Go's `WriteRawJSON` writes the errors it cannot negotiate a
-/// format for: indented (`json.MarshalIndent`).
+/// The answer of a failed request: its `Status`, in JSON (indented by the pretty-print
+/// filter when Go would write it indented).
 pub fn error_response(err: &StatusError) -> Response<Body> {
-    let mut body = status_json(&err.status);
-    if err.code() == 406 {
-        body = apimachinery::util::json::indent(&body);
-    }
-    json_response(err.code(), "application/json", body)
+    json_response(err.code(), "application/json", status_json(&err.status))
 }
 
 /// A JSON value as a 200 answer.

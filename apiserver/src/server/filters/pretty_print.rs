@@ -4,8 +4,10 @@
 //! `pretty` as `strconv.ParseBool` reads it, else a `User-Agent` of curl, Wget or a
 //! browser). The answer's JSON is then indented as `json.MarshalIndent` writes it, for
 //! every negotiated answer: objects, lists, tables, discovery and the errors of the
-//! filters after this one. Watches stream as they are, and the OpenAPI documents, which
-//! Go serves outside negotiation, keep their bytes.
+//! filters after this one. An error for a request whose `Accept` Go's error writer cannot
+//! negotiate (a table, HTML) is indented too: Go writes those with `WriteRawJSON`.
+//! Watches stream as they are, and the OpenAPI documents, which Go serves outside
+//! negotiation, keep their bytes.
 
 use axum::body::Body;
 use axum::http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, USER_AGENT};
@@ -22,7 +24,11 @@ impl Filter for WithPrettyPrint {
     where
         S: Handle,
     {
-        if !wants_pretty(&req) || is_watch(&req) || req.uri().path().starts_with("/openapi/") {
+        let pretty = wants_pretty(&req);
+        // Go writes an error it cannot negotiate a format for (no clause of `Accept`
+        // fits its errors: a table, HTML...) with `WriteRawJSON`, indented.
+        let raw_errors = !accepts_plain_errors(&req);
+        if (!pretty && !raw_errors) || is_watch(&req) || req.uri().path().starts_with("/openapi/") {
             return next.run(req);
         }
         let answer = next.run(req);
@@ -33,7 +39,8 @@ impl Filter for WithPrettyPrint {
                 .get(CONTENT_TYPE)
                 .and_then(|t| t.to_str().ok())
                 .is_some_and(|t| t.starts_with("application/json"));
-            if !json {
+            let error = response.status().as_u16() >= 400;
+            if !json || !(pretty || error) {
                 return response;
             }
             let (mut parts, body) = response.into_parts();
@@ -80,6 +87,33 @@ fn wants_pretty(req: &Request<Body>) -> bool {
     }
     let agent = header(USER_AGENT);
     agent.starts_with("curl") || agent.starts_with("Wget") || agent.starts_with("Mozilla/5.0")
+}
+
+/// Whether some clause of the request's `Accept` (or its absence) is one Go's error
+/// writer negotiates (its default restrictions: JSON, YAML or protobuf, or a wildcard,
+/// without a transformation such as `as=Table`).
+fn accepts_plain_errors(req: &Request<Body>) -> bool {
+    let accept = req
+        .headers()
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if accept.trim().is_empty() {
+        return true;
+    }
+    accept.split(',').any(|clause| {
+        let mut parts = clause.split(';').map(str::trim);
+        let media = parts.next().unwrap_or_default();
+        let plain = matches!(
+            media,
+            "*/*"
+                | "application/*"
+                | "application/json"
+                | "application/yaml"
+                | "application/vnd.kubernetes.protobuf"
+        );
+        plain && !parts.any(|param| param.starts_with("as="))
+    })
 }
 
 /// Whether `req` is a watch (`?watch=` true, or a legacy `/watch/` path): its answer is
@@ -132,6 +166,21 @@ mod tests {
             &[("accept", "application/json;pretty=1")]
         )));
         assert!(is_watch(&request("/api/v1/pods?watch=true&pretty=1", &[])));
+        let table = "application/json;as=Table;v=v1;g=meta.k8s.io";
+        assert!(!accepts_plain_errors(&request(
+            "/api",
+            &[("accept", table)]
+        )));
+        assert!(!accepts_plain_errors(&request(
+            "/api",
+            &[("accept", "text/html")]
+        )));
+        let fallback = format!("{table}, application/json");
+        assert!(accepts_plain_errors(&request(
+            "/api",
+            &[("accept", &fallback)]
+        )));
+        assert!(accepts_plain_errors(&request("/api", &[])));
         assert!(is_watch(&request("/api/v1/watch/pods", &[])));
     }
 }
