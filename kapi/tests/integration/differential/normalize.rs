@@ -157,6 +157,14 @@ fn walk(value: &mut Value, versions: &mut Versions) {
             generated_name(map);
             managed_fields_order(map);
             for (key, v) in map.iter_mut() {
+                // A PodDisruptionBudget's disrupted Pods map names to the time of their
+                // eviction, which two servers may see a second apart.
+                if key == "disruptedPods" {
+                    if let Value::Object(pods) = v {
+                        pods.values_mut().for_each(|t| *t = Value::from("<time>"));
+                    }
+                    continue;
+                }
                 match (key.as_str(), &*v) {
                     ("uid", Value::String(_)) => *v = Value::from("<uid>"),
                     // A Job's generated selector and its template's labels carry its uid.
@@ -593,6 +601,16 @@ mod tests {
                 "/a: kapi 3 items / kube-apiserver 2 items",
                 "/a/1: kapi 2 / kube-apiserver 4"
             ]
+        );
+    }
+
+    #[test]
+    fn disrupted_pods_times_are_normalized() {
+        let mut budget = json!({"status": {"disruptedPods": {"api-0": "2026-12-02T14:52:35Z"}}});
+        normalize(&mut budget, &mut Versions::default());
+        assert_eq!(
+            budget["status"]["disruptedPods"],
+            json!({"api-0": "<time>"})
         );
     }
 
