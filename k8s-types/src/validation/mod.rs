@@ -70,12 +70,12 @@
 //! Namespace, Deployment, ReplicaSet, StatefulSet, DaemonSet, HorizontalPodAutoscaler, Ingress,
 //! PodDisruptionBudget, FlowSchema, PriorityLevelConfiguration, StorageVersion,
 //! CertificateSigningRequest, Job, StorageVersionMigration, ServiceCIDR, DeviceTaintRule,
-//! ResourcePoolStatusRequest, PodGroup and (from 1.37) CSINode
+//! ResourceClaim (not its strategy's authorization checks, which need the request's user),
+//! ResourcePoolStatusRequest, PodGroup and (from 1.37) CSINode and CompositePodGroup
 //! (`validate_*_status_update`) are registered as the kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
-//! the API server runs on a write of the subresource; those of ResourceClaim,
-//! CompositePodGroup and the admission policies are not ported yet (their `/status`
-//! writes get the metadata checks only).
+//! the API server runs on a write of the subresource; those of the admission policies
+//! are not ported yet (their `/status` writes get the metadata checks only).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -739,6 +739,7 @@ fn register(v: &mut Validators) {
             validate_resource_claim,
             validate_resource_claim_update
         ));
+        v.add_status::<r::ResourceClaim, _>(status!(validate_resource_claim_status_update));
         v.add::<r::ResourceClaimTemplate, _>(pair!(
             validate_resource_claim_template,
             validate_resource_claim_template_update

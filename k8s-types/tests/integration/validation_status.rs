@@ -549,3 +549,53 @@ fn a_resource_pool_status_request_s_answer_never_changes() {
         ]
     );
 }
+
+#[test]
+fn resource_claim_status_needs_an_allocation_and_keeps_it() {
+    use k8s_types::resource::v1::ResourceClaim;
+    let spec = json!({"devices": {"requests": [
+        {"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}});
+    let pending = json!({"metadata": meta("claim", true), "spec": spec});
+    // Consumers need an allocation, and a device's status one of its devices.
+    let mut new = pending.clone();
+    new["status"] = json!({
+        "reservedFor": [{"resource": "pods", "name": "web-0", "uid": "u-1"}],
+        "devices": [{"driver": "gpu.example.com", "pool": "pool", "device": "gpu-0"}]});
+    assert_eq!(
+        status_errors::<ResourceClaim>(pending.clone(), new).unwrap(),
+        [
+            "status.devices[0]: Invalid value: {\"Driver\":\"gpu.example.com\",\"Pool\":\"pool\",\"Device\":\"gpu-0\",\"ShareID\":\"\"}: must be an allocated device in the claim",
+            "status.reservedFor: Forbidden: may not be specified when `allocated` is not set",
+        ]
+    );
+    // A first allocation's results name the spec's requests.
+    let mut allocated = pending.clone();
+    allocated["status"] = json!({"allocation": {"devices": {"results": [
+        {"request": "gpu", "driver": "gpu.example.com", "pool": "pool", "device": "gpu-0"}]}}});
+    let mut wrong = pending.clone();
+    wrong["status"] = allocated["status"].clone();
+    wrong["status"]["allocation"]["devices"]["results"][0]["request"] = json!("tpu");
+    assert_eq!(
+        status_errors::<ResourceClaim>(pending.clone(), wrong).unwrap(),
+        [
+            "status.allocation.devices.results[0].request: Invalid value: \"tpu\": must be the name of a request in the claim or the name of a request and a subrequest separated by '/'"
+        ]
+    );
+    assert_eq!(
+        status_errors::<ResourceClaim>(pending, allocated.clone()).unwrap(),
+        Vec::<String>::new()
+    );
+    // Once set, the allocation stays: 1.36 prints the new one as Go's internal struct,
+    // 1.37's declarative rule reports it alone.
+    let mut moved = allocated.clone();
+    moved["status"]["allocation"]["devices"]["results"][0]["device"] = json!("gpu-1");
+    let expected = if cfg!(feature = "v1_37") {
+        "status.allocation: Invalid value: null: field cannot be modified once set"
+    } else {
+        "status.allocation: Invalid value: {\"Devices\":{\"Results\":[{\"Request\":\"gpu\",\"Driver\":\"gpu.example.com\",\"Pool\":\"pool\",\"Device\":\"gpu-1\",\"AdminAccess\":null,\"Tolerations\":null,\"BindingConditions\":null,\"BindingFailureConditions\":null,\"ShareID\":null,\"ConsumedCapacity\":null}],\"Config\":null},\"NodeSelector\":null,\"AllocationTimestamp\":null}: field is immutable"
+    };
+    assert_eq!(
+        status_errors::<ResourceClaim>(allocated, moved).unwrap(),
+        [expected]
+    );
+}

@@ -54,6 +54,7 @@ var statusStrategies = map[schema.GroupKind]resourceStrategy{
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}: {"prioritylevelconfigurations", prioritylevelconfiguration.StatusStrategy},
 	{Group: "networking.k8s.io", Kind: "Ingress"}:                               {"ingresses", ingress.StatusStrategy},
 	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:                           {"servicecidrs", servicecidr.StatusStrategy},
+	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:                           {"resourceclaims", newResourceClaimStatus()},
 	{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}:                         {"devicetaintrules", devicetaintrule.StatusStrategy},
 	{Group: "resource.k8s.io", Kind: "ResourcePoolStatusRequest"}:               {"resourcepoolstatusrequests", resourcepoolstatusrequest.StatusStrategy},
 	{Group: "scheduling.k8s.io", Kind: "PodGroup"}:                              {"podgroups", podgroup.NewStatusStrategy(podgroup.NewStrategy())},

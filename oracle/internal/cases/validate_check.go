@@ -27,6 +27,11 @@ func check(ctx context.Context, s strategy, obj, oldObj runtime.Object, accessor
 	return errs
 }
 
+// statusStrategyBase is what a status strategy wrapped to replace its ValidateUpdate
+// (resourceClaimStatus) keeps of the strategy: on 1.36 the strategy's own methods, since
+// its ValidateUpdate runs the declarative rules itself.
+type statusStrategyBase = strategy
+
 // checkStatus is Status mode's validation on Kubernetes 1.36: the status strategy's
 // ValidateUpdate, which runs the declarative rules itself where the kind has them.
 func checkStatus(ctx context.Context, s strategy, obj, oldObj runtime.Object) field.ErrorList {

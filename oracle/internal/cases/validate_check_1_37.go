@@ -37,6 +37,14 @@ func check(ctx context.Context, s strategy, obj, oldObj runtime.Object, accessor
 	return errs
 }
 
+// statusStrategyBase is what a status strategy wrapped to replace its ValidateUpdate
+// (resourceClaimStatus) keeps of the strategy: on 1.37 also its declarative rules, which
+// checkStatus runs after ValidateUpdate.
+type statusStrategyBase interface {
+	strategy
+	rest.DeclarativeValidationStrategy
+}
+
 // checkStatus is Status mode's validation on Kubernetes 1.37: the status strategy's
 // ValidateUpdate, then the declarative rules merged in as rest.ValidateUpdate merges them.
 func checkStatus(ctx context.Context, s strategy, obj, oldObj runtime.Object) field.ErrorList {

@@ -124,10 +124,10 @@ pub fn is_extended_resource_name(name: &str) -> bool {
 /// The names a claim's requests answer to: a request, or a request and one of its
 /// sub-requests (Go's `requestNames`). A request without sub-requests has an empty set
 /// (Go's nil), the map type the claim's constraint attributes use as well.
-struct RequestNames<'a>(BTreeMap<&'a str, BTreeSet<&'a str>>);
+pub(super) struct RequestNames<'a>(BTreeMap<&'a str, BTreeSet<&'a str>>);
 
 impl<'a> RequestNames<'a> {
-    fn of(claim: &'a DeviceClaim) -> Self {
+    pub(super) fn of(claim: &'a DeviceClaim) -> Self {
         let mut names = BTreeMap::new();
         for r in claim.requests.iter().flatten() {
             let subs = r.first_available.iter().map(|s| s.name.as_str()).collect();
@@ -225,7 +225,7 @@ pub fn validate_resource_claim_template_update(
 
 /// Go's `apiequality.Semantic.DeepEqual` on a claim's devices: a missing list and an
 /// empty one are equal.
-fn semantic_eq(a: &DeviceClaim, b: &DeviceClaim) -> bool {
+pub(super) fn semantic_eq(a: &DeviceClaim, b: &DeviceClaim) -> bool {
     a.constraints == b.constraints
         && a.config == b.config
         && a.requests.as_deref().unwrap_or_default() == b.requests.as_deref().unwrap_or_default()
@@ -283,7 +283,12 @@ fn validate_request_refs(refs: &[String], path: &Path, names: &RequestNames, err
 }
 
 /// Go's `validateRequestNameRef`.
-fn validate_request_name_ref(name: &str, path: &Path, names: &RequestNames, errs: &mut ErrorList) {
+pub(super) fn validate_request_name_ref(
+    name: &str,
+    path: &Path,
+    names: &RequestNames,
+    errs: &mut ErrorList,
+) {
     const MSG: &str = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
     let segments: Vec<&str> = name.split('/').collect();
     if segments.len() > 2 {

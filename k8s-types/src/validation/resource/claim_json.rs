@@ -1,12 +1,13 @@
-//! A claim's spec as Go prints it in "field is immutable": `json.Marshal` of the
-//! internal `ResourceClaimSpec` (Go's field names, every field, `null` for nil; see
-//! [`super::super::go_internal`]).
+//! A claim's spec and allocation as Go prints them in "field is immutable":
+//! `json.Marshal` of the internal `ResourceClaimSpec` and `AllocationResult` (Go's field
+//! names, every field, `null` for nil; see [`super::super::go_internal`]).
 
 use apimachinery::util::validation::field::BadValue;
 
 use super::super::go_internal::{GoStruct, json_text, list, or_null};
 use crate::resource::v1::{
-    CapacityRequirements, DeviceClaim, DeviceConstraint, DeviceRequest, DeviceSelector,
+    AllocationResult, CapacityRequirements, DeviceAllocationConfiguration, DeviceClaim,
+    DeviceConstraint, DeviceRequest, DeviceRequestAllocationResult, DeviceSelector,
     DeviceSubRequest, DeviceToleration, ExactDeviceRequest, OpaqueDeviceConfiguration,
     ResourceClaimTemplateSpec,
 };
@@ -58,6 +59,67 @@ fn device_claim(c: &DeviceClaim) -> String {
                     .text()
             }),
         )
+        .text()
+}
+
+/// An allocation: its devices' results and configuration, node selector and time.
+pub(super) fn allocation_result(a: &AllocationResult) -> String {
+    let devices = GoStruct::new()
+        .raw("Results", list(&a.devices.results, request_result))
+        .raw("Config", list(&a.devices.config, allocation_config))
+        .text();
+    GoStruct::new()
+        .raw("Devices", devices)
+        .raw(
+            "NodeSelector",
+            or_null(a.node_selector.as_ref(), |s| {
+                GoStruct::new()
+                    .raw(
+                        "NodeSelectorTerms",
+                        super::slice::node_selector_terms_text(s),
+                    )
+                    .text()
+            }),
+        )
+        .raw("AllocationTimestamp", json_text(&a.allocation_timestamp))
+        .text()
+}
+
+fn request_result(r: &DeviceRequestAllocationResult) -> String {
+    // A nil map is `null`; ours reads an absent map and an empty one alike.
+    let consumed = if r.consumed_capacity.is_empty() {
+        "null".to_owned()
+    } else {
+        json_text(&r.consumed_capacity)
+    };
+    let s = GoStruct::new()
+        .raw("Request", json_text(&r.request))
+        .raw("Driver", json_text(&r.driver))
+        .raw("Pool", json_text(&r.pool))
+        .raw("Device", json_text(&r.device))
+        .raw("AdminAccess", json_text(&r.admin_access))
+        .raw("Tolerations", list(&r.tolerations, toleration))
+        .raw("BindingConditions", list(&r.binding_conditions, json_text))
+        .raw(
+            "BindingFailureConditions",
+            list(&r.binding_failure_conditions, json_text),
+        )
+        .raw("ShareID", json_text(&r.share_id))
+        .raw("ConsumedCapacity", consumed);
+    #[cfg(feature = "v1_37")]
+    let s = s.raw(
+        "SkipNodeOperations",
+        list(&r.skip_node_operations, json_text),
+    );
+    s.text()
+}
+
+/// The configuration's embedded `DeviceConfiguration` is written inline.
+fn allocation_config(c: &DeviceAllocationConfiguration) -> String {
+    GoStruct::new()
+        .raw("Source", json_text(&c.source))
+        .raw("Requests", list(&c.requests, json_text))
+        .raw("Opaque", or_null(c.opaque.as_ref(), opaque))
         .text()
 }
 

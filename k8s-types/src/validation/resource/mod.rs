@@ -11,10 +11,13 @@
 //! - admin access (`adminAccess: true`) needs the namespace's
 //!   `resource.kubernetes.io/admin-access: "true"` label, which kube-apiserver looks up:
 //!   a validator of one object cannot, and the server's admission is where it belongs;
-//! - the status subresources' hand-written rules (allocation results, device status,
-//!   conditions): the main resource's strategy, which these validators are, does not
-//!   run them. On Kubernetes 1.37 it does run a claim's declarative status rules (beta,
-//!   now enforced): [`claim_status`].
+//! - a claim's status writes by a user who may not bind claims or write a driver's
+//!   device status (the status strategy's authorization checks, the server's).
+//!
+//! A claim's `/status` validator ([`validate_resource_claim_status_update`]) has the
+//! hand-written status rules (allocation results, device status, conditions), which the
+//! main resource's strategy does not run; on Kubernetes 1.37 both run the claim's
+//! declarative status rules (beta, now enforced): [`claim_status`].
 
 mod capacity;
 mod claim;
@@ -23,12 +26,14 @@ mod claim_derived;
 mod claim_json;
 #[cfg(feature = "v1_37")]
 mod claim_status;
+mod claim_status_update;
 mod node_allocatable;
 mod pool_request_status;
 mod slice;
 mod taint_rule;
 
 pub use claim::*;
+pub use claim_status_update::validate_resource_claim_status_update;
 pub use pool_request_status::validate_resource_pool_status_request_status_update;
 pub use slice::*;
 pub use taint_rule::*;

@@ -348,6 +348,11 @@ fn validate_node_name(name: &str, path: &Path, errs: &mut ErrorList) {
 
 /// The node selector's terms as Go prints them: its internal `[]NodeSelectorTerm`.
 fn node_selector_terms_value(sel: &NodeSelector) -> BadValue {
+    BadValue::Json(node_selector_terms_text(sel))
+}
+
+/// A node selector's terms as Go prints its internal `[]NodeSelectorTerm`.
+pub(super) fn node_selector_terms_text(sel: &NodeSelector) -> String {
     let requirement = |r: &crate::core::v1::NodeSelectorRequirement| {
         GoStruct::new()
             .raw("Key", json_text(&r.key))
@@ -357,15 +362,15 @@ fn node_selector_terms_value(sel: &NodeSelector) -> BadValue {
     };
     let terms = match &sel.node_selector_terms {
         // Go's decoder makes `[]` an empty, non-nil slice.
-        Some(t) if t.is_empty() => return BadValue::Json("[]".to_owned()),
+        Some(t) if t.is_empty() => return "[]".to_owned(),
         t => t.as_deref().unwrap_or_default(),
     };
-    BadValue::Json(list(terms, |t| {
+    list(terms, |t| {
         GoStruct::new()
             .raw("MatchExpressions", list(&t.match_expressions, requirement))
             .raw("MatchFields", list(&t.match_fields, requirement))
             .text()
-    }))
+    })
 }
 
 fn has_list_attributes(d: &Device) -> bool {
