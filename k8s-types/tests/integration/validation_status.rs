@@ -599,3 +599,37 @@ fn resource_claim_status_needs_an_allocation_and_keeps_it() {
         [expected]
     );
 }
+
+#[test]
+fn resource_claim_device_status_share_ids_and_addresses() {
+    use k8s_types::resource::v1::ResourceClaim;
+    let spec = json!({"devices": {"requests": [
+        {"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}});
+    let mut old = json!({"metadata": meta("claim", true), "spec": spec});
+    old["status"] = json!({"allocation": {"devices": {"results": [
+        {"request": "gpu", "driver": "gpu.example.com", "pool": "pool", "device": "gpu-0"}]}}});
+    let mut new = old.clone();
+    new["status"]["devices"] = json!([
+        {"driver": "gpu.example.com", "pool": "pool", "device": "gpu-0",
+         "networkData": {"ips": ["10.9.8.7/24", "10.9.8.7", "2001:DB8::1/64", "::ffff:10.0.0.1/120"]}},
+        {"driver": "gpu.example.com", "pool": "pool", "device": "gpu-0", "shareID": "x"}]);
+    let share = if cfg!(feature = "v1_37") {
+        // The declarative format rule stands in for Go's hand-written uuid check.
+        "status.devices[1].shareID: Invalid value: \"x\": must be a lowercase UUID in 8-4-4-4-12 format"
+    } else {
+        "status.devices[1].shareID: Invalid value: \"x\": error validating uid: invalid UUID length: 1"
+    };
+    let not_allocated = "status.devices[1]: Invalid value: {\"Driver\":\"gpu.example.com\",\"Pool\":\"pool\",\"Device\":\"gpu-0\",\"ShareID\":\"x\"}: must be an allocated device in the claim";
+    let addresses = [
+        "status.devices[0].networkData.ips[1]: Invalid value: \"10.9.8.7\": must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)",
+        "status.devices[0].networkData.ips[2]: Invalid value: \"2001:DB8::1/64\": must be in canonical form (\"2001:db8::1/64\")",
+        "status.devices[0].networkData.ips[3]: Invalid value: \"::ffff:10.0.0.1/120\": must be in canonical form (\"10.0.0.1/24\")",
+    ];
+    let mut expected: Vec<&str> = addresses.to_vec();
+    if cfg!(feature = "v1_37") {
+        expected.extend([not_allocated, share]);
+    } else {
+        expected.extend([share, not_allocated]);
+    }
+    assert_eq!(status_errors::<ResourceClaim>(old, new).unwrap(), expected);
+}

@@ -583,36 +583,3 @@ impl SharedDeviceId {
         ))
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn uuid_errors_are_google_uuids() {
-        assert_eq!(uuid_error("0c6ce4c6-5e3b-4a7e-9c3d-3b8c2a1f0e9d"), None);
-        assert_eq!(uuid_error("0c6ce4c65e3b4a7e9c3d3b8c2a1f0e9d"), None);
-        assert_eq!(uuid_error("x").as_deref(), Some("invalid UUID length: 1"));
-        assert_eq!(
-            uuid_error("0c6ce4c6-5e3b-4a7e-9c3d-3b8c2a1f0e9g").as_deref(),
-            Some("invalid UUID format")
-        );
-        assert_eq!(
-            uuid_error("[0c6ce4c6-5e3b-4a7e-9c3d-3b8c2a1f0e9d]").as_deref(),
-            Some("invalid bracketed UUID format")
-        );
-    }
-
-    #[test]
-    fn interface_addresses_are_canonical_cidrs() {
-        assert_eq!(interface_address_error("10.9.8.7/24"), None);
-        assert_eq!(
-            interface_address_error("10.9.8.7").as_deref(),
-            Some("must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)")
-        );
-        assert_eq!(
-            interface_address_error("2001:DB8::1/64").as_deref(),
-            Some("must be in canonical form (\"2001:db8::1/64\")")
-        );
-    }
-}
