@@ -45,6 +45,7 @@
 //! | `scheduling.k8s.io/v1beta1` Workload (1.37) | template names unique across the tree, composite depth ≤ 4, one priority, composite templates with children; declarative: one of the template lists, controller reference, ≤ 8 templates with unique names, each template's policy (one of basic/gang, `minCount` ≥ 1), resource claims (≤ 4, unique, one source), disruption mode, priority ≤ 1e9; gated fields forbidden | templates neither added nor removed, their fields immutable |
 //! | `scheduling.k8s.io/v1alpha2` Workload and PodGroup (1.36) | metadata; declarative: controller and template references, 1–8 templates with unique names, policy (one of basic/gang, `minCount` ≥ 1), resource claims (≤ 4, unique, one source), resource claim statuses; gated fields forbidden | templates, references, claims, a pod group's policy immutable |
 //! | `scheduling.k8s.io/v1beta1` PodGroup (1.37) | a workload reference with a parent; declarative: workload reference names, policy, resource claims, disruption mode required, priority; gated fields forbidden; resource claim statuses | workload reference, claims, disruption mode, priority fields immutable; gang neither set nor cleared |
+//! | `scheduling.k8s.io/v1alpha3` CompositePodGroup (1.37) | metadata; declarative: parent name, workload reference (required) names, policy (one of basic/gang, `minGroupCount` ≥ 1), at most one topology constraint with a label key, disruption mode required (one of single/all), priority class name and priority ≤ 1e9; preemption policy forbidden (its gate is off); status: conditions | every spec field immutable |
 //!
 //! # Not validated
 //!
@@ -140,7 +141,8 @@ mod flowcontrol_status;
     feature = "flowcontrol",
     feature = "policy",
     feature = "rbac",
-    feature = "resource"
+    feature = "resource",
+    feature = "scheduling"
 ))]
 // RBAC alone needs only its `json_text` (semantic equality of rule lists).
 #[cfg_attr(
@@ -727,6 +729,18 @@ fn register(v: &mut Validators) {
         v.add::<s::Workload, _>(|new, old| declarative::merged(validate_workload(new, old)));
         v.add::<s::PodGroup, _>(|new, old| declarative::merged(validate_pod_group(new, old)));
         v.add_status::<s::PodGroup, _>(status!(validate_pod_group_status_update));
+        // CompositePodGroup exists in 1.37 only, in `v1alpha3`.
+        #[cfg(feature = "v1_37")]
+        {
+            use crate::scheduling::v1alpha3::CompositePodGroup;
+            v.add::<CompositePodGroup, _>(pair!(
+                validate_composite_pod_group,
+                validate_composite_pod_group_update
+            ));
+            v.add_status::<CompositePodGroup, _>(status!(
+                validate_composite_pod_group_status_update
+            ));
+        }
     }
     #[cfg(feature = "resource")]
     {

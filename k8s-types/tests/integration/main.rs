@@ -42,6 +42,8 @@ mod typed_only;
 mod validation;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_admission_policies;
+#[cfg(all(feature = "scheme", feature = "all-groups", feature = "v1_37"))]
+mod validation_composite_pod_group;
 #[cfg(all(feature = "scheme", feature = "all-groups"))]
 mod validation_go_diff;
 #[cfg(all(feature = "validation", feature = "core"))]

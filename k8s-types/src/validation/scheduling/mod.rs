@@ -1,10 +1,13 @@
 //! The scheduling group's validation (Go's `pkg/apis/scheduling/validation`):
-//! PriorityClass; on Kubernetes 1.37, Workload and PodGroup (`v1beta1`), with the
-//! declarative rules Go's strategies run for them.
+//! PriorityClass; on Kubernetes 1.37, Workload and PodGroup (`v1beta1`) and
+//! CompositePodGroup (`v1alpha3`, with its `/status` check), with the declarative rules
+//! kube-apiserver runs for them.
 
 use apimachinery::apis::meta::v1::validation::{FIELD_IMMUTABLE_ERROR_MSG, name_is_dns_subdomain};
 use apimachinery::util::validation::field::{BadValue, Error, ErrorList, Path};
 
+#[cfg(feature = "v1_37")]
+mod composite_pod_group;
 mod declared;
 #[cfg(feature = "v1_37")]
 mod pod_group;
@@ -16,6 +19,11 @@ mod v1alpha2;
 #[cfg(feature = "v1_37")]
 mod workload;
 
+#[cfg(feature = "v1_37")]
+pub use composite_pod_group::{
+    validate_composite_pod_group, validate_composite_pod_group_status_update,
+    validate_composite_pod_group_update,
+};
 #[cfg(feature = "v1_37")]
 pub use pod_group::{validate_pod_group, validate_pod_group_status_update};
 #[cfg(not(feature = "v1_37"))]

@@ -119,8 +119,9 @@ fn declared_spec(s: &PodGroupSpec, old: Old<'_, PodGroupSpec>, path: &Path, errs
 }
 
 /// `Validate_WorkloadReference`: the workload's name (a DNS subdomain) and the
-/// template's (a DNS label), both required.
-fn workload_reference(r: &WorkloadReference, path: &Path, errs: &mut ErrorList) {
+/// template's (a DNS label), both required. A CompositePodGroup's reference is the same
+/// type, with the same rules.
+pub(super) fn workload_reference(r: &WorkloadReference, path: &Path, errs: &mut ErrorList) {
     let wp = path.child("workloadName");
     if required(&r.workload_name, &wp, errs) {
         long_name(&r.workload_name, &wp, errs);
