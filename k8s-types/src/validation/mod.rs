@@ -72,11 +72,14 @@
 //! PodDisruptionBudget, FlowSchema, PriorityLevelConfiguration, StorageVersion,
 //! CertificateSigningRequest, Job, StorageVersionMigration, ServiceCIDR, DeviceTaintRule,
 //! ResourceClaim (not its strategy's authorization checks, which need the request's user),
-//! ResourcePoolStatusRequest, PodGroup and (from 1.37) CSINode and CompositePodGroup
-//! (`validate_*_status_update`) are registered as the kinds' `/status` validators
+//! ResourcePoolStatusRequest, PodGroup, ValidatingAdmissionPolicy (its type checker's
+//! warnings: a text, and a field reference client-go's JSONPath parser reads, as
+//! [`apimachinery::util::jsonpath::parse`] does; and its conditions) and (from 1.37)
+//! CSINode and CompositePodGroup (`validate_*_status_update`) are registered as the
+//! kinds' `/status` validators
 //! ([`Scheme::validate_status`](apimachinery::runtime::Scheme::validate_status)), which
-//! the API server runs on a write of the subresource; those of the admission policies
-//! are not ported yet (their `/status` writes get the metadata checks only).
+//! the API server runs on a write of the subresource. A MutatingAdmissionPolicy has no
+//! `/status` in Go (1.36 and 1.37).
 //!
 //! ```
 //! use k8s_types::apps::v1::Deployment;
@@ -114,6 +117,7 @@ mod batch;
 #[cfg(feature = "certificates")]
 mod certificates;
 #[cfg(any(
+    feature = "admissionregistration",
     feature = "policy",
     feature = "resource",
     feature = "scheduling",
@@ -545,6 +549,11 @@ fn register(v: &mut Validators) {
         v.add::<a::MutatingAdmissionPolicy, _>(pair!(
             validate_mutating_admission_policy,
             validate_mutating_admission_policy_update
+        ));
+        // Its status strategy's check, run on a write of `/status` (a
+        // MutatingAdmissionPolicy has no `/status`).
+        v.add_status::<a::ValidatingAdmissionPolicy, _>(status!(
+            validate_validating_admission_policy_status_update
         ));
     }
     #[cfg(feature = "discovery")]

@@ -1,12 +1,13 @@
 //! ValidatingAdmissionPolicy and MutatingAdmissionPolicy, rule by rule, with Go's text
-//! (`ValidateValidatingAdmissionPolicy`, `ValidateMutatingAdmissionPolicy`). The CEL
+//! (`ValidateValidatingAdmissionPolicy`, `ValidateMutatingAdmissionPolicy`, and the
+//! former's `/status`, `ValidateValidatingAdmissionPolicyStatusUpdate`). The CEL
 //! expressions are valid ones: Go compiles them, ours does not.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use k8s_types::admissionregistration::v1::{MutatingAdmissionPolicy, ValidatingAdmissionPolicy};
 use serde_json::{Value, json};
 
-use crate::validation::{errors, update_errors};
+use crate::validation::{errors, status_errors, update_errors};
 
 fn rules() -> Value {
     json!({"resourceRules": [{"operations": ["CREATE"], "apiGroups": ["apps"],
@@ -250,4 +251,162 @@ fn updates_judge_match_conditions_only_when_they_or_the_param_kind_change() {
             "spec.matchConstraints.resourceRules.operations: Unsupported value: \"DELETE\": supported values: \"*\", \"CONNECT\", \"CREATE\", \"UPDATE\""
         ]
     );
+}
+
+/// A policy whose status the type checker wrote: these warnings, and one condition.
+fn checked(warnings: Value) -> Value {
+    let mut p = vap(
+        "p",
+        json!({"matchConstraints": rules(),
+        "validations": [{"expression": "object.spec.replicas <= 5"}]}),
+    );
+    p["metadata"]["resourceVersion"] = json!("1");
+    p["status"] = json!({"observedGeneration": 1,
+        "typeChecking": {"expressionWarnings": warnings},
+        "conditions": [{"type": "Ready", "status": "True", "reason": "Checked", "message": "m",
+            "lastTransitionTime": "2026-01-01T00:00:00Z"}]});
+    p
+}
+
+fn vap_status_errors(old: Value, new: Value) -> Vec<String> {
+    status_errors::<ValidatingAdmissionPolicy>(old, new).expect("a /status validator")
+}
+
+#[test]
+fn status_warnings_need_text_and_a_path() {
+    let old = checked(json!([]));
+    let new = checked(json!([
+        {"fieldRef": "spec.validations[0].expression", "warning": "no such overload"},
+        {"fieldRef": "", "warning": ""},
+        // Go trims Unicode's white space before it looks.
+        {"fieldRef": " \t\u{a0}\u{3000}", "warning": "w"},
+        {"fieldRef": "  spec.validations[0].expression  ", "warning": "w"},
+    ]));
+    assert_eq!(
+        vap_status_errors(old, new),
+        [
+            "status.typeChecking.expressionWarnings[1].warning: Required value",
+            "status.typeChecking.expressionWarnings[1].fieldRef: Required value",
+            "status.typeChecking.expressionWarnings[2].fieldRef: Required value",
+        ]
+    );
+}
+
+/// Each path is read as client-go's JSONPath parser reads `{path}`, with its words.
+#[test]
+fn status_warnings_paths_parse_as_go_jsonpath() {
+    let refs = [
+        "spec.validations[0].expression\n.x",
+        "spec.a,b",
+        "spec.validations[0] #x",
+        "x \u{ad}",
+        "spec.validations[1:2:3:4]",
+        "spec.validations[99999999999999999999]",
+        "spec['a,b']",
+        "spec.validations[?(@.a==)]",
+        "spec.validations[?(@.a)x]",
+        "spec \"\\x4\"",
+        "spec....",
+        "spec 1.2.3",
+    ];
+    let warnings: Vec<Value> = refs
+        .iter()
+        .map(|r| json!({"fieldRef": r, "warning": "w"}))
+        .collect();
+    let at =
+        |i: usize| format!("status.typeChecking.expressionWarnings[{i}].fieldRef: Invalid value");
+    assert_eq!(
+        vap_status_errors(checked(json!([])), checked(json!(warnings))),
+        [
+            format!(
+                "{}: \"spec.validations[0].expression\\n.x\": invalid JSONPath: unclosed action",
+                at(0)
+            ),
+            format!(
+                "{}: \"spec.a,b\": invalid JSONPath: unrecognized character in action: U+002C ','",
+                at(1)
+            ),
+            format!(
+                "{}: \"spec.validations[0] #x\": invalid JSONPath: unrecognized character in action: U+0023 '#'",
+                at(2)
+            ),
+            format!(
+                "{}: \"x \\u00ad\": invalid JSONPath: unrecognized character in action: U+00AD",
+                at(3)
+            ),
+            format!(
+                "{}: \"spec.validations[1:2:3:4]\": invalid JSONPath: invalid array index 1:2:3:4",
+                at(4)
+            ),
+            format!(
+                "{}: \"spec.validations[99999999999999999999]\": invalid JSONPath: array index 99999999999999999999 is not a number",
+                at(5)
+            ),
+            format!(
+                "{}: \"spec['a,b']\": invalid JSONPath: invalid array index 'a",
+                at(6)
+            ),
+            format!(
+                "{}: \"spec.validations[?(@.a==)]\": invalid JSONPath: unrecognized character in action: U+003D '='",
+                at(7)
+            ),
+            format!(
+                "{}: \"spec.validations[?(@.a)x]\": invalid JSONPath: unclosed array expect ]",
+                at(8)
+            ),
+            format!(
+                "{}: \"spec \\\"\\\\x4\\\"\": invalid JSONPath: unquote string \"\\x4\" error invalid syntax",
+                at(9)
+            ),
+            format!(
+                "{}: \"spec....\": invalid JSONPath: invalid multiple recursive descent",
+                at(10)
+            ),
+            format!(
+                "{}: \"spec 1.2.3\": invalid JSONPath: cannot parse number 1.2.3",
+                at(11)
+            ),
+        ]
+    );
+    // What Go's parser takes, though no policy has such a field: nothing more is asked.
+    let fine = [
+        "spec.validations[?(@.reason=='Invalid')].messageExpression",
+        "..expression",
+        "spec['validations'][*]",
+        "a}plain text{.b",
+        "spec.a!b",
+        "$.spec",
+    ];
+    let warnings: Vec<Value> = fine
+        .iter()
+        .map(|r| json!({"fieldRef": r, "warning": "w"}))
+        .collect();
+    assert!(vap_status_errors(checked(json!([])), checked(json!(warnings))).is_empty());
+}
+
+/// Go judges the new status alone: the old one's faults, and its metadata, are not its
+/// concern (kube-apiserver's common checks cover the metadata).
+#[test]
+fn status_conditions_and_only_the_new_status() {
+    let mut old = checked(json!([{"fieldRef": "spec!", "warning": ""}]));
+    old["status"]["conditions"][0]["status"] = json!("Maybe");
+    let new = checked(json!([{"fieldRef": "spec.validations[0].expression", "warning": "w"}]));
+    assert!(vap_status_errors(old.clone(), new).is_empty());
+    let mut new = checked(json!([]));
+    new["status"]["conditions"][0]["status"] = json!("Maybe");
+    new["status"]["conditions"][0]["reason"] = json!("");
+    assert_eq!(
+        vap_status_errors(old, new),
+        [
+            "status.conditions[0].status: Unsupported value: \"Maybe\": supported values: \"False\", \"True\", \"Unknown\"",
+            "status.conditions[0].reason: Required value",
+        ]
+    );
+}
+
+/// A MutatingAdmissionPolicy has no `/status` in Go, so no validator for one.
+#[test]
+fn mutating_policies_have_no_status_validator() {
+    let m = map("m", json!({}));
+    assert!(status_errors::<MutatingAdmissionPolicy>(m.clone(), m).is_none());
 }

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
 	"k8s.io/kubernetes/pkg/registry/apiserverinternal/storageversion"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
@@ -34,6 +35,7 @@ import (
 // <resource>/strategy.go's StatusStrategy), for Status mode: its ValidateUpdate is what
 // kube-apiserver runs on a write of the subresource.
 var statusStrategies = map[schema.GroupKind]resourceStrategy{
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:  {"validatingadmissionpolicies", validatingadmissionpolicy.NewStatusStrategy(validatingadmissionpolicy.NewStrategy(nil, nil))},
 	{Group: "internal.apiserver.k8s.io", Kind: "StorageVersion"}:                {"storageversions", storageversion.StatusStrategy},
 	{Group: "apps", Kind: "DaemonSet"}:                                          {"daemonsets", daemonset.StatusStrategy},
 	{Group: "apps", Kind: "Deployment"}:                                         {"deployments", deployment.StatusStrategy},

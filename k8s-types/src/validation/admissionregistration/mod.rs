@@ -1,7 +1,8 @@
 //! The admissionregistration group's validation (Go's
 //! `pkg/apis/admissionregistration/validation`): ValidatingWebhookConfiguration and
 //! MutatingWebhookConfiguration here, the admission policies' bindings in `binding`,
-//! ValidatingAdmissionPolicy and MutatingAdmissionPolicy in `policy`. The CEL
+//! ValidatingAdmissionPolicy and MutatingAdmissionPolicy in `policy`, the former's
+//! `/status` in `policy_status`. The CEL
 //! expressions (match conditions, validations, mutations, ...) Go compiles; ours does
 //! not (see `cel.rs`), so only an empty one is refused.
 
@@ -23,9 +24,11 @@ use crate::admissionregistration::v1::{
 
 mod binding;
 mod policy;
+mod policy_status;
 
 pub use binding::*;
 pub use policy::*;
+pub use policy_status::*;
 
 /// Go's `supportedFailurePolicies` (sorted, as Go lists them).
 const FAILURE_POLICIES: &[&str] = &["Fail", "Ignore"];
