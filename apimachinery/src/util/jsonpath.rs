@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use super::validation::field::go_unicode_verb;
+use super::validation::field::{go_unicode_verb, in_rune_ranges};
 
 mod go_letters;
 #[cfg(test)]
@@ -404,18 +404,7 @@ fn is_digit(c: char) -> bool {
 }
 
 fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
-    let c = u32::from(c);
-    ranges
-        .binary_search_by(|&(lo, hi)| {
-            if hi < c {
-                std::cmp::Ordering::Less
-            } else if lo > c {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    in_rune_ranges(ranges, u32::from(c))
 }
 
 /// Whether `strconv.Atoi` or `strconv.ParseFloat` reads a sign, digits and dots (the

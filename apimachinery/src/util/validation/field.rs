@@ -23,6 +23,7 @@ mod go_print;
 mod go_printable;
 
 use go_print::go_float;
+pub(crate) use go_print::in_rune_ranges;
 pub use go_print::{go_is_print, go_json_string, go_quote, go_quote_bytes, go_unicode_verb};
 
 /// One step of a [`Path`]: nothing (the root), a field name, a list index or a map key.

@@ -15,7 +15,13 @@ pub fn go_is_print(c: char) -> bool {
     if c < 0x80 {
         return (0x20..0x7f).contains(&c);
     }
-    PRINTABLE
+    in_rune_ranges(PRINTABLE, c)
+}
+
+/// Whether `c` is in one of `ranges` (sorted, inclusive, not overlapping): Go's
+/// `unicode.Is` over a range table, as the tables generated from Go's are laid out.
+pub(crate) fn in_rune_ranges(ranges: &[(u32, u32)], c: u32) -> bool {
+    ranges
         .binary_search_by(|&(lo, hi)| {
             if hi < c {
                 std::cmp::Ordering::Less
