@@ -13,7 +13,7 @@ use apimachinery::util::validation::is_qualified_name;
 use super::declared::{Old, immutable_on_update};
 use super::declared::{long_name, max_items, minimum, required, union};
 use super::pod_group::workload_reference;
-use super::template::{priority_fields, with_generic_meta};
+use super::template::{spec_priority_fields, with_generic_meta};
 use crate::scheduling::v1alpha3::{
     CompositeDisruptionMode, CompositePodGroup, CompositePodGroupSchedulingConstraints,
     CompositePodGroupSchedulingPolicy, CompositePodGroupSpec,
@@ -146,23 +146,7 @@ fn declared_spec(
             Some(_) => {}
         }
     }
-    priority_fields(
-        (
-            &s.priority_class_name,
-            s.priority,
-            s.preemption_policy.as_ref(),
-        ),
-        old.update,
-        old.old.map(|o| {
-            (
-                &o.priority_class_name,
-                o.priority,
-                o.preemption_policy.as_ref(),
-            )
-        }),
-        path,
-        errs,
-    );
+    spec_priority_fields(s, old, path, errs);
 }
 
 /// `Validate_CompositePodGroupSchedulingPolicy` on create (an update that changes the

@@ -11,7 +11,7 @@ use super::declared::{
 };
 use super::pod_group_status::pod_group_status_update;
 use super::template::{
-    disruption_mode, priority_fields, resource_claims, scheduling_policy, with_generic_meta,
+    disruption_mode, resource_claims, scheduling_policy, spec_priority_fields, with_generic_meta,
 };
 use crate::scheduling::v1beta1::{PodGroup, PodGroupSpec, PodGroupStatus, WorkloadReference};
 use crate::validation::{json_value, validate_object_meta, validate_object_meta_update};
@@ -99,23 +99,7 @@ fn declared_spec(s: &PodGroupSpec, old: Old<'_, PodGroupSpec>, path: &Path, errs
             Some(_) => {}
         }
     }
-    priority_fields(
-        (
-            &s.priority_class_name,
-            s.priority,
-            s.preemption_policy.as_ref(),
-        ),
-        old.update,
-        old.old.map(|o| {
-            (
-                &o.priority_class_name,
-                o.priority,
-                o.preemption_policy.as_ref(),
-            )
-        }),
-        path,
-        errs,
-    );
+    spec_priority_fields(s, old, path, errs);
 }
 
 /// `Validate_WorkloadReference`: the workload's name (a DNS subdomain) and the

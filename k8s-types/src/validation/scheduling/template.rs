@@ -74,32 +74,61 @@ pub(crate) fn pod_group_template(
             disruption_mode(m, mode.inner(), &mp, errs);
         }
     }
-    priority_fields(
-        (
-            &t.priority_class_name,
-            t.priority,
-            t.preemption_policy.as_ref(),
-        ),
-        old.update,
-        old.old.map(|o| {
-            (
-                &o.priority_class_name,
-                o.priority,
-                o.preemption_policy.as_ref(),
-            )
-        }),
-        path,
-        errs,
-    );
+    spec_priority_fields(t, old, path, errs);
 }
 
 /// A priority class name, priority and preemption policy.
 pub(crate) type Priority<'a> = (&'a String, Option<i32>, Option<&'a String>);
 
+/// What has the three priority fields: a Workload's pod group template, a PodGroup's and
+/// a CompositePodGroup's spec, whose fields have the same names and rules.
+pub(crate) trait PriorityFields {
+    /// The three fields.
+    fn priority(&self) -> Priority<'_>;
+}
+
+/// `PriorityFields` for types with the fields `priority_class_name`, `priority` and
+/// `preemption_policy`.
+macro_rules! priority_fields_of {
+    ($($ty:ty),*) => {$(
+        impl PriorityFields for $ty {
+            fn priority(&self) -> Priority<'_> {
+                (
+                    &self.priority_class_name,
+                    self.priority,
+                    self.preemption_policy.as_ref(),
+                )
+            }
+        }
+    )*};
+}
+
+priority_fields_of!(
+    PodGroupTemplate,
+    crate::scheduling::v1beta1::PodGroupSpec,
+    crate::scheduling::v1alpha3::CompositePodGroupSpec
+);
+
+/// [`priority_fields`] of `new` against `old` (on an update, its old value).
+pub(crate) fn spec_priority_fields<T: PriorityFields>(
+    new: &T,
+    old: Old<'_, T>,
+    path: &Path,
+    errs: &mut ErrorList,
+) {
+    priority_fields(
+        new.priority(),
+        old.update,
+        old.old.map(PriorityFields::priority),
+        path,
+        errs,
+    );
+}
+
 /// The priority class name (a DNS subdomain), priority (at most Go's
 /// `HighestUserDefinablePriority`) and preemption policy (its gate is off) of a template
 /// or a pod group, each immutable; `old`, the old object's three.
-pub(crate) fn priority_fields(
+fn priority_fields(
     new: Priority<'_>,
     update: bool,
     old: Option<Priority<'_>>,
