@@ -20,7 +20,8 @@ use apimachinery::util::validation::ip::parse_cidr_sloppy;
 use super::claim::{RequestNames, validate_request_name_ref};
 use super::{
     DEVICE_CONFIG_MAX_SIZE, DEVICE_REQUESTS_MAX_SIZE, OPAQUE_PARAMETERS_MAX_LENGTH, dns1123_label,
-    validate_binding_parameters, validate_driver_name, validate_pool_name, validate_raw_extension,
+    duplicates, too_many, validate_binding_parameters, validate_driver_name, validate_pool_name,
+    validate_raw_extension,
 };
 use crate::resource::v1::{
     AllocatedDeviceStatus, AllocationResult, DeviceAllocationConfiguration,
@@ -107,8 +108,13 @@ impl Checked {
         self.0.extend(errs.0.into_iter().map(|e| (e, false)));
     }
 
-    fn extend_covered(&mut self, errs: ErrorList) {
-        self.0.extend(errs.0.into_iter().map(|e| (e, true)));
+    /// Runs a check of the group's that writes to an `ErrorList`, its errors marked
+    /// `covered` or not; what the check answers.
+    fn run<T>(&mut self, covered: bool, check: impl FnOnce(&mut ErrorList) -> T) -> T {
+        let mut found = ErrorList::default();
+        let answer = check(&mut found);
+        self.0.extend(found.0.into_iter().map(|e| (e, covered)));
+        answer
     }
 
     /// Every error, as Kubernetes 1.36 reports them.
@@ -147,13 +153,9 @@ fn status_update(
     let path = Path::new("status");
     let rp = path.child("reservedFor");
     let reserved = &status.reserved_for;
-    if reserved.len() > RESERVED_FOR_MAX_SIZE {
-        errs.covered(Error::too_many(
-            &rp,
-            reserved.len() as i64,
-            RESERVED_FOR_MAX_SIZE as i64,
-        ));
-    } else {
+    if !errs.run(true, |e| {
+        too_many(reserved.len(), RESERVED_FOR_MAX_SIZE, &rp, e)
+    }) {
         for (i, r) in reserved.iter().enumerate() {
             let p = rp.index(i);
             for (name, value) in [
@@ -229,13 +231,9 @@ fn allocation_result(a: &AllocationResult, path: &Path, names: &RequestNames, er
     let dp = path.child("devices");
     let rp = dp.child("results");
     let results = &a.devices.results;
-    if results.len() > DEVICE_REQUESTS_MAX_SIZE {
-        errs.covered(Error::too_many(
-            &rp,
-            results.len() as i64,
-            DEVICE_REQUESTS_MAX_SIZE as i64,
-        ));
-    } else {
+    if !errs.run(true, |e| {
+        too_many(results.len(), DEVICE_REQUESTS_MAX_SIZE, &rp, e)
+    }) {
         for (i, r) in results.iter().enumerate() {
             request_allocation_result(r, &rp.index(i), names, errs);
         }
@@ -244,17 +242,15 @@ fn allocation_result(a: &AllocationResult, path: &Path, names: &RequestNames, er
     let config = &a.devices.config;
     // A class's configuration and the claim's.
     let max_config = 2 * DEVICE_CONFIG_MAX_SIZE;
-    if config.len() > max_config {
-        errs.covered(Error::too_many(&cp, config.len() as i64, max_config as i64));
-    } else {
+    if !errs.run(true, |e| too_many(config.len(), max_config, &cp, e)) {
         for (i, c) in config.iter().enumerate() {
             allocation_configuration(c, &cp.index(i), names, errs);
         }
     }
     if let Some(selector) = &a.node_selector {
-        let mut found = ErrorList::default();
-        validate_node_selector(selector, &path.child("nodeSelector"), &mut found);
-        errs.extend(found);
+        errs.run(false, |e| {
+            validate_node_selector(selector, &path.child("nodeSelector"), e)
+        });
     }
 }
 
@@ -265,19 +261,19 @@ fn request_allocation_result(
     names: &RequestNames,
     errs: &mut Checked,
 ) {
-    let mut found = ErrorList::default();
-    validate_request_name_ref(&r.request, &path.child("request"), names, &mut found);
-    errs.extend(found);
+    errs.run(false, |e| {
+        validate_request_name_ref(&r.request, &path.child("request"), names, e)
+    });
     // Required, format and size covered.
-    let mut found = ErrorList::default();
-    validate_driver_name(&r.driver, &path.child("driver"), &mut found);
-    errs.extend_covered(found);
-    let mut found = ErrorList::default();
-    validate_pool_name(&r.pool, &path.child("pool"), &mut found);
-    errs.extend_covered(found);
-    let mut found = ErrorList::default();
-    dns1123_label(&r.device, &path.child("device"), &mut found);
-    errs.extend(found);
+    errs.run(true, |e| {
+        validate_driver_name(&r.driver, &path.child("driver"), e)
+    });
+    errs.run(true, |e| {
+        validate_pool_name(&r.pool, &path.child("pool"), e)
+    });
+    errs.run(false, |e| {
+        dns1123_label(&r.device, &path.child("device"), e)
+    });
     binding_parameters(
         &r.binding_conditions,
         &r.binding_failure_conditions,
@@ -299,13 +295,13 @@ fn request_allocation_result(
     }
     #[cfg(feature = "v1_37")]
     {
-        let mut found = ErrorList::default();
-        super::slice::validate_skip_node_operations(
-            &r.skip_node_operations,
-            &path.child("skipNodeOperations"),
-            &mut found,
-        );
-        errs.extend(found);
+        errs.run(false, |e| {
+            super::slice::validate_skip_node_operations(
+                &r.skip_node_operations,
+                &path.child("skipNodeOperations"),
+                e,
+            )
+        });
     }
 }
 
@@ -350,41 +346,34 @@ fn allocation_configuration(
         s => errs.covered(Error::not_supported(&sp, json_value(s), SOURCES)),
     }
     let rp = path.child("requests");
-    if c.requests.len() > DEVICE_REQUESTS_MAX_SIZE {
-        errs.covered(Error::too_many(
-            &rp,
-            c.requests.len() as i64,
-            DEVICE_REQUESTS_MAX_SIZE as i64,
-        ));
-    } else {
+    if !errs.run(true, |e| {
+        too_many(c.requests.len(), DEVICE_REQUESTS_MAX_SIZE, &rp, e)
+    }) {
         for (i, name) in c.requests.iter().enumerate() {
-            let mut found = ErrorList::default();
-            validate_request_name_ref(name, &rp.index(i), names, &mut found);
-            errs.extend(found);
+            errs.run(false, |e| {
+                validate_request_name_ref(name, &rp.index(i), names, e)
+            });
         }
-        let mut seen = BTreeSet::new();
-        for (i, name) in c.requests.iter().enumerate() {
-            if !seen.insert(name.as_str()) {
-                errs.covered(Error::duplicate(&rp.index(i), name.as_str()));
-            }
-        }
+        errs.run(true, |e| {
+            duplicates(c.requests.iter().map(String::as_str), &rp, e)
+        });
     }
     let op = path.child("opaque");
     match &c.opaque {
         None => errs.push(Error::required(&op, "")),
         Some(o) => {
-            let mut found = ErrorList::default();
-            validate_driver_name(&o.driver, &op.child("driver"), &mut found);
-            errs.extend_covered(found);
-            let mut found = ErrorList::default();
-            validate_raw_extension(
-                &o.parameters.raw,
-                &op.child("parameters"),
-                false,
-                OPAQUE_PARAMETERS_MAX_LENGTH,
-                &mut found,
-            );
-            errs.extend(found);
+            errs.run(true, |e| {
+                validate_driver_name(&o.driver, &op.child("driver"), e)
+            });
+            errs.run(false, |e| {
+                validate_raw_extension(
+                    &o.parameters.raw,
+                    &op.child("parameters"),
+                    false,
+                    OPAQUE_PARAMETERS_MAX_LENGTH,
+                    e,
+                )
+            });
         }
     }
 }
@@ -397,11 +386,11 @@ fn device_status(
     allocated: &BTreeSet<SharedDeviceId>,
     errs: &mut Checked,
 ) {
-    let mut found = ErrorList::default();
-    validate_driver_name(&d.driver, &path.child("driver"), &mut found);
-    validate_pool_name(&d.pool, &path.child("pool"), &mut found);
-    dns1123_label(&d.device, &path.child("device"), &mut found);
-    errs.extend(found);
+    errs.run(false, |e| {
+        validate_driver_name(&d.driver, &path.child("driver"), e);
+        validate_pool_name(&d.pool, &path.child("pool"), e);
+        dns1123_label(&d.device, &path.child("device"), e);
+    });
     if let Some(id) = &d.share_id {
         uid(id, &path.child("shareID"), errs);
     }
@@ -424,15 +413,15 @@ fn device_status(
     }
     errs.extend(validate_conditions(conditions, &cp));
     if let Some(data) = d.data.as_ref().filter(|d| !d.raw.is_empty()) {
-        let mut found = ErrorList::default();
-        validate_raw_extension(
-            &data.raw,
-            &path.child("data"),
-            false,
-            DEVICE_STATUS_DATA_MAX_LENGTH,
-            &mut found,
-        );
-        errs.extend(found);
+        errs.run(false, |e| {
+            validate_raw_extension(
+                &data.raw,
+                &path.child("data"),
+                false,
+                DEVICE_STATUS_DATA_MAX_LENGTH,
+                e,
+            )
+        });
     }
     if let Some(n) = &d.network_data {
         network_data(n, &path.child("networkData"), errs);
@@ -455,8 +444,7 @@ fn network_data(n: &NetworkDeviceData, path: &Path, errs: &mut Checked) {
         ));
     }
     let ip = path.child("ips");
-    if n.ips.len() > MAX_IPS {
-        errs.covered(Error::too_many(&ip, n.ips.len() as i64, MAX_IPS as i64));
+    if errs.run(true, |e| too_many(n.ips.len(), MAX_IPS, &ip, e)) {
         return;
     }
     for (i, address) in n.ips.iter().enumerate() {
@@ -464,12 +452,9 @@ fn network_data(n: &NetworkDeviceData, path: &Path, errs: &mut Checked) {
             errs.push(Error::invalid(&ip.index(i), address.as_str(), msg));
         }
     }
-    let mut seen = BTreeSet::new();
-    for (i, address) in n.ips.iter().enumerate() {
-        if !seen.insert(address.as_str()) {
-            errs.covered(Error::duplicate(&ip.index(i), address.as_str()));
-        }
-    }
+    errs.run(true, |e| {
+        duplicates(n.ips.iter().map(String::as_str), &ip, e)
+    });
 }
 
 /// Go's `IsValidInterfaceAddress`: an address with its prefix length, in canonical form.
